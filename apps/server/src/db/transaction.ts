@@ -1,0 +1,61 @@
+import { DATA_ACCESS_MESSAGES } from '@storefront/domain/messages.ts';
+import { AppError } from '../http/errors.ts';
+import type { Db } from './client.ts';
+
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export interface TransactionOptions {
+  /** How many times the whole function may run (spec: default 5, at least 1). */
+  maxAttempts?: number;
+  isolationLevel?: 'read committed' | 'repeatable read' | 'serializable';
+}
+
+export const DEFAULT_MAX_ATTEMPTS = 5;
+
+// SQLSTATEs that mean "nothing was written, run it again".
+const RETRYABLE = new Set(['40001', '40P01']);
+
+function sqlState(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth += 1) {
+    if (typeof current === 'object' && current !== null && 'code' in current && typeof current.code === 'string') {
+      if (/^[0-9A-Z]{5}$/.test(current.code)) return current.code;
+    }
+    current = typeof current === 'object' && current !== null && 'cause' in current ? current.cause : undefined;
+  }
+  return undefined;
+}
+
+export function isRetryableTransactionError(error: unknown): boolean {
+  const state = sqlState(error);
+  return state !== undefined && RETRYABLE.has(state);
+}
+
+/**
+ * Runs `fn` in one transaction and runs it again on a serialization failure or a
+ * deadlock, up to `maxAttempts` times. Every multi-row write goes through here.
+ */
+export async function runTransaction<T>(
+  db: Db,
+  fn: (tx: Tx, attempt: number) => Promise<T>,
+  options: TransactionOptions = {},
+): Promise<T> {
+  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
+    throw new AppError('invalid-argument', DATA_ACCESS_MESSAGES.maxAttempts);
+  }
+  const isolationLevel = options.isolationLevel ?? 'serializable';
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await db.transaction((tx) => fn(tx, attempt), { isolationLevel });
+    } catch (error) {
+      if (!isRetryableTransactionError(error)) throw error;
+      if (attempt >= maxAttempts) {
+        throw new AppError('aborted', 'The change conflicted with another one. Please try again.');
+      }
+      // Jittered backoff so the conflicting transactions do not collide again in step.
+      const delay = Math.random() * Math.min(100, 5 * 2 ** attempt);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { httpStatusForCode, statusNameForCode, type FunctionErrorCode } from '@storefront/domain/errors.ts';
+import { ZodError } from 'zod';
+import { AppError } from './errors.ts';
+
+export function errorBody(code: FunctionErrorCode, message: string, details?: unknown) {
+  return { error: { status: statusNameForCode(code), message, ...(details === undefined ? {} : { details }) } };
+}
+
+/** The first problem of a failed parse, worded for a person ("items.0.qty: Too small ..."). */
+export function describeZodError(error: ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid input.';
+  const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+  return `${where}${issue.message}`;
+}
+
+function classify(error: FastifyError | Error): { code: FunctionErrorCode; message: string; details?: unknown } {
+  if (error instanceof AppError) return { code: error.code, message: error.message, details: error.details };
+  if (error instanceof ZodError) return { code: 'invalid-argument', message: describeZodError(error) };
+  const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
+  if (status === 429) return { code: 'resource-exhausted', message: 'Too many requests. Please wait a moment and try again.' };
+  if (status === 413) return { code: 'invalid-argument', message: 'The request body is too large.' };
+  if (status === 415) return { code: 'invalid-argument', message: 'Send the request body as JSON.' };
+  if (status >= 400 && status < 500) return { code: 'invalid-argument', message: error.message };
+  return { code: 'internal', message: 'Internal error.' };
+}
+
+/** One place that turns thrown errors into responses; the text of a 5xx never leaves the server. */
+export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
+  const { code, message, details } = classify(error);
+  const status = httpStatusForCode(code);
+  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  else request.log.info({ code, message }, 'request refused');
+  void reply.status(status).send(errorBody(code, message, details));
+}

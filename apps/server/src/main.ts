@@ -1,0 +1,40 @@
+import { ConfigError, loadConfig } from './config.ts';
+import { DataDirInUseError } from './db/embedded.ts';
+import { startServer } from './server.ts';
+
+async function main() {
+  const config = loadConfig();
+  const server = await startServer(config);
+  const address = `http://localhost:${config.PORT}`;
+  console.log(`Storefront ready at ${config.PUBLIC_URL ?? address}/home  (data: ${config.DATABASE_URL ? 'DATABASE_URL' : config.dataDir})`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal} received: shutting down`);
+    const force = setTimeout(() => {
+      console.error('Shutdown took longer than 20 s; exiting.');
+      process.exit(1);
+    }, 20_000);
+    force.unref();
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('Shutdown failed:', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DataDirInUseError) {
+    console.error(error.message);
+  } else {
+    console.error('The storefront could not start:', error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,112 @@
+import {
+  codeForHttpStatus,
+  codeForStatusName,
+  type FunctionErrorCode,
+} from '@storefront/domain/errors.ts';
+import { CALLABLE_MESSAGES } from '@storefront/domain/messages.ts';
+
+/** The default time a call may take before it fails with deadline-exceeded (spec section 7). */
+export const DEFAULT_CALL_TIMEOUT_MS = 70_000;
+
+export class FunctionsError extends Error {
+  readonly code: FunctionErrorCode;
+  readonly details: unknown;
+
+  constructor(code: FunctionErrorCode, message: string, details?: unknown) {
+    super(message);
+    this.name = 'FunctionsError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export interface FunctionsClientOptions {
+  /** Origin of the server, e.g. `http://127.0.0.1:3000`; empty for same-origin calls in a browser. */
+  baseUrl?: string;
+  /** Returns the bearer token to send, or null to rely on the session cookie. */
+  getAuthToken?: () => string | null | undefined | Promise<string | null | undefined>;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+export interface CallOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface FunctionsClient {
+  call<Res = unknown>(name: string, data: unknown, options?: CallOptions): Promise<Res>;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Reads a failed response the way the callable protocol defines it. */
+function errorFromResponse(status: number, body: unknown): FunctionsError | undefined {
+  let code = codeForHttpStatus(status);
+  let message: string = code;
+  let details: unknown;
+  if (isObject(body) && isObject(body.error)) {
+    const named = codeForStatusName(body.error.status);
+    if (named) {
+      // The body names the code exactly (e.g. failed-precondition travels as 400).
+      code = named;
+      message = named;
+    }
+    if (typeof body.error.message === 'string') message = body.error.message;
+    details = body.error.details;
+  }
+  return code === 'ok' ? undefined : new FunctionsError(code, message, details);
+}
+
+export function createFunctionsClient(options: FunctionsClientOptions = {}): FunctionsClient {
+  const baseUrl = (options.baseUrl ?? '').replace(/\/$/, '');
+  const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+
+  return {
+    async call<Res>(name: string, data: unknown, callOptions: CallOptions = {}): Promise<Res> {
+      const timeoutMs = callOptions.timeoutMs ?? options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      const token = await options.getAuthToken?.();
+      if (token) headers.authorization = `Bearer ${token}`;
+
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, timeoutMs);
+      const onAbort = () => controller.abort();
+      callOptions.signal?.addEventListener('abort', onAbort, { once: true });
+
+      let response: Response;
+      let body: unknown;
+      try {
+        response = await fetchImpl(`${baseUrl}/fn/${encodeURIComponent(name)}`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ data: data ?? null }),
+          credentials: 'include',
+          signal: controller.signal,
+        });
+        body = await response.json().catch(() => undefined);
+        if (timedOut) throw new Error('timed out while reading the body');
+      } catch (cause) {
+        if (timedOut) throw new FunctionsError('deadline-exceeded', CALLABLE_MESSAGES.deadlineExceeded);
+        if (callOptions.signal?.aborted) throw new FunctionsError('cancelled', 'cancelled');
+        // No HTTP answer at all: status 0 in the spec's table.
+        throw new FunctionsError('internal', 'internal', cause);
+      } finally {
+        clearTimeout(timer);
+        callOptions.signal?.removeEventListener('abort', onAbort);
+      }
+
+      const error = errorFromResponse(response.status, body);
+      if (error) throw error;
+      if (!isObject(body)) throw new FunctionsError('internal', CALLABLE_MESSAGES.notJsonObject);
+      if (!('data' in body)) throw new FunctionsError('internal', CALLABLE_MESSAGES.missingData);
+      return body.data as Res;
+    },
+  };
+}
