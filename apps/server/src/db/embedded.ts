@@ -133,6 +133,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = 'storefront'");
     if (exists.rowCount === 0) await admin.query('CREATE DATABASE storefront');
     await admin.end();
+    // Lets the CLI reach this cluster while the server owns it.
+    fs.writeFileSync(path.join(dataDir, 'pg.port'), String(port));
     return {
       port,
       connectionString: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/storefront`,
@@ -140,6 +142,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
         try {
           await server.stop();
         } finally {
+          fs.rmSync(path.join(dataDir, 'pg.port'), { force: true });
           releaseLock();
         }
       },
@@ -147,5 +150,19 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   } catch (error) {
     releaseLock();
     throw error;
+  }
+}
+
+/** The connection string of the cluster a live server is running from `dataDir`, if any. */
+export function runningEmbeddedConnection(dataDir: string): string | undefined {
+  const dir = path.resolve(dataDir);
+  try {
+    const holder = Number(fs.readFileSync(path.join(dir, 'server.lock'), 'utf8'));
+    if (!processIsAlive(holder)) return undefined;
+    const port = Number(fs.readFileSync(path.join(dir, 'pg.port'), 'utf8'));
+    const password = fs.readFileSync(path.join(dir, 'pg-password'), 'utf8').trim();
+    return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/storefront`;
+  } catch {
+    return undefined;
   }
 }

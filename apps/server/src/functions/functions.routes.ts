@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -9,7 +9,7 @@ export interface FunctionsRoutesOptions {
   db: Db;
   config: Config;
   functions: CallableFunction[];
-  resolveCaller: (request: import('fastify').FastifyRequest) => Promise<Caller | null>;
+  resolveCaller: (request: FastifyRequest) => Promise<Caller | null>;
 }
 
 const envelope = z.object({ data: z.unknown() }, { error: 'The request body must be a JSON object with a data field.' });

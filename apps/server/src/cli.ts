@@ -1,0 +1,61 @@
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { connectDatabase, type Database } from './db/client.ts';
+import { runningEmbeddedConnection, startEmbeddedPostgres } from './db/embedded.ts';
+import { runMigrations } from './db/migrate.ts';
+
+/**
+ * `npm run cli -- <command> [args]`: operator commands. Each area adds its commands
+ * to `commands`; they get a migrated database (the running server's embedded cluster,
+ * a new embedded cluster on DATA_DIR, or DATABASE_URL).
+ */
+export interface CliCommand {
+  usage: string;
+  summary: string;
+  run(args: string[], context: { db: Database['db']; config: Config }): Promise<string>;
+}
+
+export class UsageError extends Error {}
+
+export const commands: Record<string, CliCommand> = {
+  migrate: {
+    usage: 'migrate',
+    summary: 'apply the database migrations (the server also does this at start)',
+    run: async () => 'Migrations applied.',
+  },
+};
+
+async function withDatabase<T>(config: Config, fn: (database: Database) => Promise<T>): Promise<T> {
+  const running = config.DATABASE_URL ? undefined : runningEmbeddedConnection(config.dataDir);
+  const embedded = config.DATABASE_URL || running ? null : await startEmbeddedPostgres({ dataDir: config.dataDir });
+  const database = connectDatabase(config.DATABASE_URL ?? running ?? embedded!.connectionString, { max: 2 });
+  try {
+    await runMigrations(database.pool);
+    return await fn(database);
+  } finally {
+    await database.close();
+    await embedded?.stop();
+  }
+}
+
+function help(): string {
+  const lines = Object.values(commands).map((command) => `  ${command.usage.padEnd(38)} ${command.summary}`);
+  return `Usage: npm run cli -- <command>\n\nCommands:\n${lines.join('\n')}`;
+}
+
+async function main(argv: string[]) {
+  const [name, ...args] = argv;
+  const command = name ? commands[name] : undefined;
+  if (!command) {
+    console.log(help());
+    process.exit(name && name !== 'help' ? 2 : 0);
+  }
+  const config = loadConfig();
+  const output = await withDatabase(config, ({ db }) => command.run(args, { db, config }));
+  console.log(output);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError || error instanceof ConfigError) console.error(error.message);
+  else console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

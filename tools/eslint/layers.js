@@ -1,0 +1,66 @@
+// Keeps imports flowing one way (DESIGN.md): domain -> sdk -> web; domain -> server;
+// web features never import each other; shared web code never imports a feature
+// (the router may lazily load feature pages).
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** The layer a file belongs to, from its path inside the repository. */
+function layerOf(file) {
+  const rel = path.relative(root, file).split(path.sep).join('/');
+  if (rel.startsWith('packages/domain/')) return { name: 'domain' };
+  if (rel.startsWith('packages/sdk/')) return { name: 'sdk' };
+  if (rel.startsWith('apps/server/')) return { name: 'server' };
+  const feature = /^apps\/web\/src\/features\/([^/]+)\//.exec(rel);
+  if (feature) return { name: 'web', feature: feature[1] };
+  if (rel.startsWith('apps/web/')) return { name: 'web', shared: true, router: rel === 'apps/web/src/app/router.tsx' };
+  return { name: 'other' };
+}
+
+const PACKAGE_LAYERS = {
+  '@storefront/domain': 'domain',
+  '@storefront/sdk': 'sdk',
+  '@storefront/server': 'server',
+  '@storefront/web': 'web',
+};
+
+const ALLOWED = {
+  domain: ['domain'],
+  sdk: ['domain', 'sdk'],
+  server: ['domain', 'server'],
+  web: ['domain', 'sdk', 'web'],
+};
+
+function targetOf(specifier, file) {
+  if (specifier.startsWith('.')) return layerOf(path.resolve(path.dirname(file), specifier));
+  const pkg = Object.keys(PACKAGE_LAYERS).find((name) => specifier === name || specifier.startsWith(`${name}/`));
+  return pkg ? { name: PACKAGE_LAYERS[pkg] } : undefined;
+}
+
+const rule = {
+  meta: { type: 'problem', schema: [], messages: { layer: '{{from}} may not import {{to}} ({{why}}).' } },
+  create(context) {
+    const from = layerOf(context.filename);
+    if (from.name === 'other') return {};
+    function check(node, specifier, isDynamic) {
+      if (typeof specifier !== 'string') return;
+      const to = targetOf(specifier, context.filename);
+      if (!to || to.name === 'other') return;
+      const report = (why) =>
+        context.report({ node, messageId: 'layer', data: { from: from.feature ? `feature ${from.feature}` : from.name, to: specifier, why } });
+      if (!ALLOWED[from.name].includes(to.name)) return report('imports flow domain -> sdk -> web and domain -> server');
+      if (from.name === 'web' && to.feature) {
+        if (from.feature && from.feature !== to.feature) return report('features never import each other');
+        if (from.shared && !(from.router && isDynamic)) return report('shared web code never imports a feature; the router loads pages lazily');
+      }
+    }
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value, false),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value, false),
+      ExportAllDeclaration: (node) => check(node, node.source.value, false),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value, true),
+    };
+  },
+};
+
+export default { rules: { layers: rule } };
