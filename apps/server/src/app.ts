@@ -10,19 +10,23 @@ import type { Config } from './config.ts';
 import { contentFunctions } from './content/content.functions.ts';
 import { contentRoutes } from './content/content.routes.ts';
 import type { Db } from './db/client.ts';
+import { accountsFunctions } from './accounts/accounts.functions.ts';
+import { createAuth } from './accounts/auth.ts';
+import { authRoutes, callerResolver } from './accounts/auth.routes.ts';
 import { functionsRoutes } from './functions/functions.routes.ts';
-import type { CallableFunction, Caller } from './functions/registry.ts';
+import type { CallableFunction } from './functions/registry.ts';
+import { startJobQueue } from './jobs/queue.ts';
+import { enqueueMail, startMailWorker } from './mail/mail.jobs.ts';
+import { createMailer } from './mail/mailer.ts';
 import { errorBody, handleError } from './http/error-handler.ts';
 
 export interface BuildAppOptions {
   config: Config;
   db: Db;
-  /** Callable functions to serve; every area's functions by default. */
+  /** Extra callable functions to serve besides every area's own (tests use this). */
   functions?: CallableFunction[];
   logger?: FastifyServerOptions['logger'];
 }
-
-export const allFunctions: CallableFunction[] = [...contentFunctions];
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -72,13 +76,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
   });
 
-  // Filled by the accounts area: who the session cookie or bearer token belongs to.
-  const resolveCaller = async (): Promise<Caller | null> => null;
+  const jobs = await startJobQueue(db.$client, (error) => app.log.error({ err: error }, 'job queue error'));
+  app.addHook('onClose', () => jobs.stop());
+  await startMailWorker(jobs, createMailer(config, db));
+  const auth = createAuth(config, db, (mail) => enqueueMail(jobs, mail));
+
+  await app.register(authRoutes, { auth, config, db });
   await app.register(functionsRoutes, {
     db,
     config,
-    functions: options.functions ?? allFunctions,
-    resolveCaller,
+    functions: [...contentFunctions, ...accountsFunctions(auth), ...(options.functions ?? [])],
+    resolveCaller: callerResolver(auth, config),
   });
   await app.register(contentRoutes, { db, config });
 

@@ -1,3 +1,4 @@
+import { makeAdmin } from './accounts/accounts.service.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { connectDatabase, type Database } from './db/client.ts';
 import { runningEmbeddedConnection, startEmbeddedPostgres } from './db/embedded.ts';
@@ -21,6 +22,15 @@ export const commands: Record<string, CliCommand> = {
     usage: 'migrate',
     summary: 'apply the database migrations (the server also does this at start)',
     run: async () => 'Migrations applied.',
+  },
+  'make-admin': {
+    usage: 'make-admin <email>',
+    summary: 'make the account with this email an admin',
+    async run([email], { db }) {
+      if (!email) throw new UsageError('Usage: npm run cli -- make-admin <email>');
+      if (!(await makeAdmin(db, email))) throw new UsageError(`No account has the email ${email}.`);
+      return `${email} is now an admin.`;
+    },
   },
 };
 

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -53,13 +55,16 @@ const envSchema = z.object({
     .string()
     .regex(/^[a-z][a-z0-9+.-]*$/, 'must be a URL scheme such as mydat')
     .default('mydat'),
+  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Env {
+export interface Config extends Omit<Env, 'AUTH_SECRET'> {
+  /** Signs sessions and tokens. */
+  AUTH_SECRET: string;
   dataDir: string;
   isProduction: boolean;
   /** Where the built web app lives. */
@@ -72,6 +77,19 @@ export class ConfigError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ConfigError';
+  }
+}
+
+/** Outside production: a random secret kept in DATA_DIR, so sessions survive restarts. */
+function developmentSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'auth-secret');
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    fs.mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(32).toString('base64url');
+    fs.writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
   }
 }
 
@@ -94,10 +112,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (isProduction && !values.PUBLIC_URL) {
     throw new ConfigError('Invalid settings:\n  PUBLIC_URL: required when NODE_ENV=production');
   }
+  if (isProduction && !values.AUTH_SECRET) {
+    throw new ConfigError('Invalid settings:\n  AUTH_SECRET: required when NODE_ENV=production');
+  }
+  if (isProduction && !values.SMTP_URL) {
+    throw new ConfigError('Invalid settings:\n  SMTP_URL: required when NODE_ENV=production');
+  }
+  const dataDir = path.resolve(values.DATA_DIR);
   return {
     ...values,
     isProduction,
-    dataDir: path.resolve(values.DATA_DIR),
+    dataDir,
+    AUTH_SECRET: values.AUTH_SECRET ?? developmentSecret(dataDir),
     webDistDir: path.join(repoRoot, 'apps/web/dist'),
     contentDir: path.join(repoRoot, 'content'),
   };

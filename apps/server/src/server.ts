@@ -20,7 +20,7 @@ export async function openDatabase(config: Config, log: (message: string) => voi
     const database = connectDatabase(config.DATABASE_URL ?? embedded!.connectionString);
     await runMigrations(database.pool);
     // Sample content only where nobody's real data can be: the embedded dev database.
-    if (embedded && !config.isProduction) await runSeeds(database.db, { contentDir: config.contentDir, log });
+    if (embedded && !config.isProduction) await runSeeds(database.db, { config, log });
     return { embedded, database };
   } catch (error) {
     await embedded?.stop();

@@ -78,7 +78,9 @@ export function createFunctionsClient(options: FunctionsClientOptions = {}): Fun
         controller.abort();
       }, timeoutMs);
       const onAbort = () => controller.abort();
-      callOptions.signal?.addEventListener('abort', onAbort, { once: true });
+      // An already-aborted signal never fires 'abort': check it, or the call would go out.
+      if (callOptions.signal?.aborted) controller.abort();
+      else callOptions.signal?.addEventListener('abort', onAbort, { once: true });
 
       let response: Response;
       let body: unknown;
@@ -91,7 +93,8 @@ export function createFunctionsClient(options: FunctionsClientOptions = {}): Fun
           signal: controller.signal,
         });
         body = await response.json().catch(() => undefined);
-        if (timedOut) throw new Error('timed out while reading the body');
+        // Aborted (timer or caller) while the body was arriving: not a bad body.
+        if (controller.signal.aborted) throw new Error('aborted while reading the body');
       } catch (cause) {
         if (timedOut) throw new FunctionsError('deadline-exceeded', CALLABLE_MESSAGES.deadlineExceeded);
         if (callOptions.signal?.aborted) throw new FunctionsError('cancelled', 'cancelled');

@@ -12,7 +12,11 @@ export interface FunctionsRoutesOptions {
   resolveCaller: (request: FastifyRequest) => Promise<Caller | null>;
 }
 
-const envelope = z.object({ data: z.unknown() }, { error: 'The request body must be a JSON object with a data field.' });
+// z.object would word a missing `data` as "expected nonoptional": say what is wrong instead.
+const envelope = z.custom<{ data: unknown }>(
+  (body) => typeof body === 'object' && body !== null && !Array.isArray(body) && 'data' in body,
+  { error: 'The request body must be a JSON object with a data field.' },
+);
 
 export async function functionsRoutes(app: FastifyInstance, options: FunctionsRoutesOptions) {
   const byName = new Map(options.functions.map((fn) => [fn.name, fn]));
@@ -29,7 +33,7 @@ export async function functionsRoutes(app: FastifyInstance, options: FunctionsRo
       throw new AppError('permission-denied', 'Only the label’s admins can do this.');
     }
     const input: unknown = fn.input.parse(data);
-    const result = await fn.handler(input, { db: options.db, config: options.config, caller, log: request.log });
+    const result = await fn.handler(input, { db: options.db, config: options.config, caller, ip: request.ip, log: request.log });
     return { data: result ?? null };
   });
 }

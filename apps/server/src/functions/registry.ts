@@ -13,6 +13,8 @@ export interface CallContext {
   db: Db;
   config: Config;
   caller: Caller | null;
+  /** The client's address, for rate limits. */
+  ip: string;
   log: FastifyBaseLogger;
 }
 

@@ -3,20 +3,23 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { contentPages, seedRuns, timelineEntries } from '../db/schema/index.ts';
-import type { Tx } from '../db/transaction.ts';
+import { eq } from 'drizzle-orm';
+import { accountsSeeder } from '../accounts/accounts.seed.ts';
+import type { Config } from '../config.ts';
 
 /**
  * Sample content for a new embedded database. Each seeder runs once, in one
  * transaction with its `seed_runs` row; later areas append their own seeders.
  */
 export interface SeedContext {
-  contentDir: string;
+  config: Config;
   log: (message: string) => void;
 }
 
 export interface Seeder {
   name: string;
-  run(tx: Tx, context: SeedContext): Promise<void>;
+  /** Must be safe to run again if a crash cut it short (its row is written after it). */
+  run(db: Db, context: SeedContext): Promise<void>;
 }
 
 const pageFile = z.object({ title: z.string().min(1) }).passthrough();
@@ -30,31 +33,32 @@ function readJson(contentDir: string, name: string): unknown {
 
 export const contentSeeder: Seeder = {
   name: 'content-pages',
-  async run(tx, { contentDir }) {
-    for (const slug of ['home', 'about', 'privacy-policy']) {
-      const page = pageFile.parse(readJson(contentDir, `${slug}.json`));
-      await tx.insert(contentPages).values({ slug, title: page.title, body: page }).onConflictDoNothing();
-    }
-    const history = historyFile.parse(readJson(contentDir, 'history.json'));
-    await tx.insert(timelineEntries).values(
-      history.entries.map((entry) => ({ ...entry, year: Number(entry.releasedOn.slice(0, 4)) })),
-    );
+  async run(db, { config }) {
+    await db.transaction(async (tx) => {
+      for (const slug of ['home', 'about', 'privacy-policy']) {
+        const page = pageFile.parse(readJson(config.contentDir, `${slug}.json`));
+        await tx.insert(contentPages).values({ slug, title: page.title, body: page }).onConflictDoNothing();
+      }
+      const history = historyFile.parse(readJson(config.contentDir, 'history.json'));
+      await tx.delete(timelineEntries);
+      await tx.insert(timelineEntries).values(
+        history.entries.map((entry) => ({ ...entry, year: Number(entry.releasedOn.slice(0, 4)) })),
+      );
+    });
   },
 };
 
-export const defaultSeeders: Seeder[] = [contentSeeder];
+export const defaultSeeders: Seeder[] = [contentSeeder, accountsSeeder];
 
 /** Runs the seeders that have not run yet; returns the names of those that did. */
 export async function runSeeds(db: Db, context: SeedContext, seeders: Seeder[] = defaultSeeders): Promise<string[]> {
   const ran: string[] = [];
   for (const seeder of seeders) {
-    const didRun = await db.transaction(async (tx) => {
-      const inserted = await tx.insert(seedRuns).values({ name: seeder.name }).onConflictDoNothing().returning();
-      if (inserted.length === 0) return false;
-      await seeder.run(tx, context);
-      return true;
-    });
-    if (didRun) ran.push(seeder.name);
+    const [done] = await db.select().from(seedRuns).where(eq(seedRuns.name, seeder.name));
+    if (done) continue;
+    await seeder.run(db, context);
+    await db.insert(seedRuns).values({ name: seeder.name }).onConflictDoNothing();
+    ran.push(seeder.name);
   }
   if (ran.length > 0) context.log(`Seeded sample content: ${ran.join(', ')}`);
   return ran;

@@ -1,2 +1,3 @@
 // The full schema, as Drizzle and drizzle-kit see it. Each area adds its file here.
 export * from './content.ts';
+export * from './accounts.ts';

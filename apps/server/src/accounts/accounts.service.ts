@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import { hashPassword } from 'better-auth/crypto';
+import { eq, inArray } from 'drizzle-orm';
+import {
+  hasCatalogue,
+  normaliseSignup,
+  signupProblem,
+  SIGNUP_MESSAGES,
+  usernameProblem,
+  type SignupForm,
+} from '@storefront/domain/accounts.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import {
+  authAccounts,
+  catalogueItems,
+  follows,
+  portalAllowedUsers,
+  userStats,
+  users,
+} from '../db/schema/index.ts';
+import type { Tx } from '../db/transaction.ts';
+import { AppError } from '../http/errors.ts';
+
+const UNIQUE_VIOLATION = '23505';
+
+function pgCode(error: unknown): string | undefined {
+  for (let e: unknown = error, i = 0; e && i < 5; i += 1) {
+    if (typeof e === 'object' && 'code' in e && typeof e.code === 'string') return e.code;
+    e = typeof e === 'object' && 'cause' in e ? e.cause : undefined;
+  }
+  return undefined;
+}
+
+function constraintOf(error: unknown): string | undefined {
+  for (let e: unknown = error, i = 0; e && i < 5; i += 1) {
+    if (typeof e === 'object' && 'constraint' in e && typeof e.constraint === 'string') return e.constraint;
+    e = typeof e === 'object' && 'cause' in e ? e.cause : undefined;
+  }
+  return undefined;
+}
+
+export interface CreatedAccount {
+  userId: string;
+  email: string;
+  name: string;
+  /** False when the email already had an account: nothing was created, and the caller is not told. */
+  created: boolean;
+}
+
+/**
+ * Creates an account and its whole profile in one transaction: the user row (with the
+ * profile fields), the password credential, the stats row, and the follows of the
+ * signup-admin accounts. The unique index on the lowercase username settles races.
+ */
+export async function createAccount(
+  db: Db,
+  config: Config,
+  form: SignupForm,
+  options: { emailVerified?: boolean; role?: 'user' | 'admin' } = {},
+): Promise<CreatedAccount> {
+  const problem = signupProblem(form, config.BLOCKED_EMAIL_DOMAINS) ?? usernameProblem(form.username);
+  if (problem) throw new AppError('invalid-argument', problem);
+  if (form.password.length < 8) throw new AppError('invalid-argument', 'Password is too short: use at least 8 characters.');
+  if (form.password.length > 128) throw new AppError('invalid-argument', 'Password is too long: use at most 128 characters.');
+  const profile = normaliseSignup(form);
+
+  const [existingEmail] = await db.select({ id: users.id }).from(users).where(eq(users.email, profile.email));
+  const [existingName] = await db.select({ id: users.id }).from(users).where(eq(users.usernameLower, profile.usernameLower));
+  if (existingName) throw new AppError('already-exists', SIGNUP_MESSAGES.usernameTaken);
+  if (existingEmail) {
+    // Same answer as a new signup: the form must not reveal who has an account.
+    return { userId: existingEmail.id, email: profile.email, name: profile.name, created: false };
+  }
+
+  const passwordHash = await hashPassword(form.password);
+  const userId = randomUUID();
+  try {
+    await db.transaction(async (tx) => {
+      await tx.insert(users).values({
+        id: userId,
+        email: profile.email,
+        name: profile.name,
+        emailVerified: options.emailVerified ?? false,
+        username: profile.username,
+        usernameLower: profile.usernameLower,
+        city: profile.city,
+        country: profile.country,
+        state: profile.state,
+        accountType: profile.accountType,
+        role: options.role ?? 'user',
+        lastOperationTime: new Date(),
+      });
+      await tx.insert(authAccounts).values({
+        id: randomUUID(),
+        accountId: userId,
+        providerId: 'credential',
+        userId,
+        password: passwordHash,
+      });
+      await tx.insert(userStats).values({ userId });
+      await followSignupAdmins(tx, config, userId);
+    });
+  } catch (error) {
+    if (pgCode(error) === UNIQUE_VIOLATION) {
+      if (constraintOf(error) === 'user_username_lower_key') throw new AppError('already-exists', SIGNUP_MESSAGES.usernameTaken);
+      const [winner] = await db.select({ id: users.id }).from(users).where(eq(users.email, profile.email));
+      if (winner) return { userId: winner.id, email: profile.email, name: profile.name, created: false };
+    }
+    throw error;
+  }
+  return { userId, email: profile.email, name: profile.name, created: true };
+}
+
+/** Every new account follows the signup-admin accounts that exist (spec section 4). */
+async function followSignupAdmins(tx: Tx, config: Config, userId: string) {
+  const names = config.SIGNUP_FOLLOW_USERNAMES.map((name) => name.toLowerCase());
+  if (names.length === 0) return;
+  const admins = await tx.select({ id: users.id }).from(users).where(inArray(users.usernameLower, names));
+  const rows = admins.filter((admin) => admin.id !== userId).map((admin) => ({ followerId: userId, followeeId: admin.id }));
+  if (rows.length > 0) await tx.insert(follows).values(rows).onConflictDoNothing();
+}
+
+export function isAdmin(config: Config, user: { email: string; emailVerified: boolean; role: string }): boolean {
+  return user.role === 'admin' || (user.emailVerified && config.ADMIN_EMAILS.includes(user.email.toLowerCase()));
+}
+
+/** Portal access (spec section 6): listed users only; a failed check means no access. */
+export async function hasPortalAccess(db: Db, userId: string): Promise<boolean> {
+  try {
+    const [row] = await db.select().from(portalAllowedUsers).where(eq(portalAllowedUsers.userId, userId));
+    return Boolean(row);
+  } catch {
+    return false;
+  }
+}
+
+/** The signed-in user's own profile (spec section 3), as the client reads it. */
+export async function getOwnProfile(db: Db, config: Config, userId: string) {
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  if (!user) throw new AppError('not-found', 'No user data found');
+  const [stats] = await db.select().from(userStats).where(eq(userStats.userId, userId));
+  const following = await db.select({ id: follows.followeeId }).from(follows).where(eq(follows.followerId, userId));
+  const followers = await db.select({ id: follows.followerId }).from(follows).where(eq(follows.followeeId, userId));
+  const catalogue = hasCatalogue(user.accountType as never)
+    ? await db.select().from(catalogueItems).where(eq(catalogueItems.userId, userId))
+    : [];
+  const itemsOf = (kind: string) => catalogue.filter((item) => item.kind === kind).map((item) => item.itemId);
+  return {
+    id: user.id,
+    userId: user.id,
+    email: user.email,
+    name: user.name,
+    ArtistName: user.name,
+    ArtistNameLower: user.name.toLowerCase(),
+    username: user.username,
+    username_lower: user.usernameLower,
+    location: user.city,
+    country: user.country,
+    state: user.state,
+    accountType: user.accountType,
+    profileImageUrl: user.image,
+    profileImage: user.image,
+    lastOperationTime: user.lastOperationTime?.toISOString() ?? null,
+    deviceToken: user.deviceToken,
+    credits: stats?.credits ?? 0,
+    stats: {
+      totalSpns: stats?.totalSpns ?? 0,
+      sales: { singles: stats?.salesSingles ?? 0, albums: stats?.salesAlbums ?? 0, videos: stats?.salesVideos ?? 0 },
+    },
+    following: following.map((row) => row.id),
+    followers: followers.map((row) => row.id),
+    isAdmin: isAdmin(config, user),
+    portalAccess: await hasPortalAccess(db, user.id),
+    ...(hasCatalogue(user.accountType as never)
+      ? { albums: itemsOf('album'), singles: itemsOf('single'), videos: itemsOf('video'), videoalbums: itemsOf('videoalbum') }
+      : {}),
+  };
+}
+
+export async function recordDeviceToken(db: Db, userId: string, deviceToken: string) {
+  await db
+    .update(users)
+    .set({ deviceToken, lastOperationTime: new Date(), updatedAt: new Date() })
+    .where(eq(users.id, userId));
+}
+
+export async function makeAdmin(db: Db, email: string): Promise<boolean> {
+  const updated = await db
+    .update(users)
+    .set({ role: 'admin', updatedAt: new Date() })
+    .where(eq(users.email, email.trim().toLowerCase()))
+    .returning({ id: users.id });
+  return updated.length > 0;
+}

@@ -1,0 +1,92 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { fromNodeHeaders } from 'better-auth/node';
+import { desc } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { devMailbox } from '../db/schema/index.ts';
+import type { Caller } from '../functions/registry.ts';
+import type { Auth } from './auth.ts';
+import { hasPortalAccess, isAdmin } from './accounts.service.ts';
+
+/** Who the session cookie or the bearer token belongs to; null when nobody valid. */
+export function callerResolver(auth: Auth, config: Config) {
+  return async (request: FastifyRequest): Promise<Caller | null> => {
+    const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) }).catch(() => null);
+    if (!session) return null;
+    const user = session.user as typeof session.user & { role?: string };
+    if (!user.emailVerified) return null;
+    return { userId: user.id, isAdmin: isAdmin(config, { email: user.email, emailVerified: user.emailVerified, role: user.role ?? 'user' }) };
+  };
+}
+
+export async function authRoutes(app: FastifyInstance, options: { auth: Auth; config: Config; db: Db }) {
+  const { auth, config, db } = options;
+
+  // Better Auth's endpoints (sign-in, sign-out, verify-email, password reset, session).
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/api/auth/*',
+    async handler(request, reply) {
+      const url = new URL(request.url, `http://${request.headers.host ?? 'localhost'}`);
+      const webRequest = new Request(url, {
+        method: request.method,
+        headers: fromNodeHeaders(request.headers),
+        ...(request.body !== undefined && request.method !== 'GET' ? { body: JSON.stringify(request.body) } : {}),
+      });
+      const response = await auth.handler(webRequest);
+      void reply.status(response.status);
+      response.headers.forEach((value, key) => {
+        if (key !== 'set-cookie') void reply.header(key, value);
+      });
+      const cookies = response.headers.getSetCookie();
+      if (cookies.length > 0) void reply.header('set-cookie', cookies);
+      void reply.header('cache-control', 'no-store');
+      return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
+    },
+  });
+
+  /** The signed-in user as the web app needs it on every page. */
+  app.get('/api/me', async (request, reply) => {
+    void reply.header('cache-control', 'no-store');
+    const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) }).catch(() => null);
+    if (!session || !session.user.emailVerified) return { user: null };
+    const user = session.user as typeof session.user & { role?: string; username?: string; accountType?: string };
+    return {
+      user: {
+        id: user.id,
+        email: user.email,
+        name: user.name,
+        username: user.username ?? '',
+        accountType: user.accountType ?? 'Fan',
+        profileImageUrl: user.image ?? null,
+        isAdmin: isAdmin(config, { email: user.email, emailVerified: user.emailVerified, role: user.role ?? 'user' }),
+        portalAccess: await hasPortalAccess(db, user.id),
+      },
+    };
+  });
+
+  // A profile link opened from the app goes back to the app (spec section 2, Login).
+  const profileParams = z.object({ username: z.string().regex(/^[\p{L}\p{N}]{1,25}$/u, 'unknown profile') });
+  app.get<{ Querystring: { source?: string } }>('/mydat/profile/:username', async (request, reply) => {
+    const { username } = profileParams.parse(request.params);
+    if (request.query.source === 'app') {
+      return reply.redirect(`${config.APP_DEEP_LINK_SCHEME}://profile/${encodeURIComponent(username)}`);
+    }
+    return reply.redirect('/home');
+  });
+
+  if (!config.SMTP_URL && !config.isProduction) {
+    app.get('/dev/mailbox', async (_request, reply) => {
+      const mails = await db.select().from(devMailbox).orderBy(desc(devMailbox.id)).limit(50);
+      const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+      const rows = mails
+        .map((mail) => `<article><h2>${escape(mail.subject)}</h2><p>To: ${escape(mail.to)} · ${mail.sentAt.toISOString()}</p><pre>${escape(mail.text)}</pre></article>`)
+        .join('<hr>');
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dev mailbox</title></head><body><h1>Dev mailbox</h1>${rows || '<p>No mail yet.</p>'}</body></html>`);
+    });
+  }
+}

@@ -1,0 +1,36 @@
+import type { Mail } from './mailer.ts';
+
+/** The shop's plain transactional mails, as text and simple, well-formed HTML. */
+const SHOP = 'Street Flavor Records';
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function layout(title: string, paragraphs: string[], action?: { label: string; url: string }): string {
+  const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join('');
+  const button = action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#e43f5a;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:bold">${escapeHtml(action.label)}</a></p><p style="font-size:12px;color:#666">Or open this link: ${escapeHtml(action.url)}</p>`
+    : '';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body style="font-family:Helvetica,Arial,sans-serif;color:#111;max-width:560px;margin:0 auto;padding:24px"><h1 style="font-size:20px">${escapeHtml(SHOP)}</h1>${body}${button}</body></html>`;
+}
+
+export function verificationMail(to: string, name: string, url: string): Mail {
+  const lines = [`Hi ${name},`, `Please confirm your email address to finish creating your ${SHOP} account.`];
+  return {
+    to,
+    subject: `Verify your email for ${SHOP}`,
+    text: `${lines.join('\n\n')}\n\n${url}\n\nIf you did not create an account, ignore this email.`,
+    html: layout('Verify your email', [...lines, 'If you did not create an account, ignore this email.'], { label: 'Verify email', url }),
+  };
+}
+
+export function passwordResetMail(to: string, name: string, url: string): Mail {
+  const lines = [`Hi ${name},`, `Someone asked to reset the password of your ${SHOP} account.`];
+  return {
+    to,
+    subject: `Reset your ${SHOP} password`,
+    text: `${lines.join('\n\n')}\n\n${url}\n\nIf it was not you, ignore this email: your password stays as it is.`,
+    html: layout('Reset your password', [...lines, 'If it was not you, ignore this email: your password stays as it is.'], { label: 'Choose a new password', url }),
+  };
+}

@@ -1,0 +1,69 @@
+import { useRef, useState, type KeyboardEvent } from 'react';
+import { Link, useLocation } from 'react-router';
+import { HeaderNavLink } from './header-nav-link.tsx';
+import { AccountSlot, AdminOrdersSlot, CartSlot, WalletSlot } from './header-slots.tsx';
+import { MarketPlaceMenu } from './market-place-menu.tsx';
+import { SocialLinks } from './social-links.tsx';
+import './header.css';
+
+const NAV_ID = 'site-nav';
+
+export function Header() {
+  const { pathname } = useLocation();
+  // The menu belongs to the page it was opened on, so any navigation closes it.
+  const [openOnPath, setOpenOnPath] = useState<string | null>(null);
+  const menuOpen = openOnPath === pathname;
+  const toggleRef = useRef<HTMLButtonElement>(null);
+
+  const closeOnEscape = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key !== 'Escape' || !menuOpen) return;
+    setOpenOnPath(null);
+    toggleRef.current?.focus();
+  };
+
+  return (
+    <header className="site-header">
+      <div className="site-header__bar">
+        <div className="site-header__start">
+          <CartSlot />
+          <Link to="/home" className="logo">
+            <span className="logo__main">STREET FLAVOR</span>{' '}
+            <span className="logo__sub">RECORDS</span>
+          </Link>
+        </div>
+        <button
+          ref={toggleRef}
+          type="button"
+          className="menu-toggle"
+          aria-label="Menu"
+          aria-expanded={menuOpen}
+          aria-controls={NAV_ID}
+          onClick={() => setOpenOnPath(menuOpen ? null : pathname)}
+        >
+          <span className="menu-toggle__bars" aria-hidden="true" />
+        </button>
+        <nav
+          id={NAV_ID}
+          className="site-nav"
+          aria-label="Main"
+          data-open={menuOpen ? 'true' : 'false'}
+          onKeyDown={closeOnEscape}
+        >
+          <ul className="site-nav__list">
+            <HeaderNavLink to="/home">HOME</HeaderNavLink>
+            <HeaderNavLink to="/about">ABOUT</HeaderNavLink>
+            <HeaderNavLink to="/shop">SHOP</HeaderNavLink>
+            <HeaderNavLink to="/contact">CONTACT</HeaderNavLink>
+            <WalletSlot />
+            <AdminOrdersSlot />
+            <li className="site-nav__item">
+              <MarketPlaceMenu />
+            </li>
+            <AccountSlot />
+          </ul>
+          <SocialLinks className="site-nav__social" />
+        </nav>
+      </div>
+    </header>
+  );
+}

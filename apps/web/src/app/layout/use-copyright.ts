@@ -1,0 +1,21 @@
+import { useQuery } from '@tanstack/react-query';
+import { getJson } from '../../lib/api-client.ts';
+
+export const DEFAULT_COPYRIGHT = '© Street Flavor Records';
+
+interface PageResponse {
+  body?: { copyright?: unknown };
+}
+
+/**
+ * The copyright line of the home page content. The key and the raw response are the
+ * same as the content area's page query, so the home page and the footer share one request.
+ */
+export function useCopyright(): string {
+  const { data } = useQuery({
+    queryKey: ['pages', 'home'],
+    queryFn: ({ signal }) => getJson<PageResponse>('/api/pages/home', { signal }),
+    select: (page) => (typeof page.body?.copyright === 'string' ? page.body.copyright : undefined),
+  });
+  return data ?? DEFAULT_COPYRIGHT;
+}

@@ -1,0 +1,104 @@
+import { Component, lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
+import { ErrorState } from '../ui/error-state.tsx';
+import { Spinner } from '../ui/spinner.tsx';
+import { LAZY_LOAD_TIMEOUT_MS } from './config/site.ts';
+import './lazy-page.css';
+
+export const PAGE_LOAD_FAILED = 'This page could not be loaded.';
+
+class LazyLoadTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`The page's code did not arrive within ${ms / 1000} s.`);
+    this.name = 'LazyLoadTimeoutError';
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new LazyLoadTimeoutError(ms)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+/**
+ * A route component whose code is fetched on first visit. A chunk that fails or takes
+ * longer than the spec's 120 s shows a message with a Retry button that imports it again.
+ */
+export function lazyPage(load: () => Promise<ComponentType>): ComponentType {
+  // Shared by every mount of this route, so a page loads once per session; a failed
+  // attempt is forgotten, so the next visit (or Retry) imports afresh.
+  let current: ComponentType | null = null;
+
+  function createLazy(): ComponentType {
+    const Lazy = lazy(async () => {
+      try {
+        return { default: await withTimeout(load(), LAZY_LOAD_TIMEOUT_MS) };
+      } catch (error) {
+        if (current === Lazy) current = null;
+        throw error;
+      }
+    });
+    current = Lazy;
+    return Lazy;
+  }
+
+  function LazyPage() {
+    const [Page, setPage] = useState<ComponentType>(() => current ?? createLazy());
+    return (
+      <PageLoadBoundary onRetry={() => setPage(() => current ?? createLazy())}>
+        <Suspense fallback={<PageLoading />}>
+          <Page />
+        </Suspense>
+      </PageLoadBoundary>
+    );
+  }
+  return LazyPage;
+}
+
+function PageLoading() {
+  return (
+    <div className="page-loading">
+      <Spinner label="Loading page…" />
+    </div>
+  );
+}
+
+interface BoundaryProps {
+  onRetry: () => void;
+  children: ReactNode;
+}
+
+class PageLoadBoundary extends Component<BoundaryProps, { failed: boolean }> {
+  override state = { failed: false };
+
+  // React itself reports the caught error to the console, so nothing is logged here.
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  retry = () => {
+    this.props.onRetry();
+    this.setState({ failed: false });
+  };
+
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <ErrorState
+        headingLevel={1}
+        title={PAGE_LOAD_FAILED}
+        message="Check your connection and try again."
+        onRetry={this.retry}
+      />
+    );
+  }
+}

@@ -1,0 +1,15 @@
+import { Link } from 'react-router';
+
+export function NotFoundPage() {
+  return (
+    <section className="page">
+      <h1>Page not found</h1>
+      <p>There is nothing at this address. It may have moved, or the link may be mistyped.</p>
+      <p>
+        <Link className="button" to="/home">
+          Go to the home page
+        </Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,78 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { AppLayout } from './layout/app-layout.tsx';
+import { lazyPage } from './lazy-page.tsx';
+import { RouteError } from './route-error.tsx';
+
+/** Route data read by the layout: the page's name for the browser tab. */
+export interface RouteHandle {
+  title: string;
+}
+
+// Every screen is its own chunk: a visitor downloads only the pages they open.
+const HomePage = lazyPage(() => import('../features/content/components/home-page.tsx').then((m) => m.HomePage));
+const AboutPage = lazyPage(() => import('../features/content/components/about-page.tsx').then((m) => m.AboutPage));
+const HistoryPage = lazyPage(() =>
+  import('../features/content/components/history-page.tsx').then((m) => m.HistoryPage),
+);
+const ContactPage = lazyPage(() =>
+  import('../features/content/components/contact-page.tsx').then((m) => m.ContactPage),
+);
+const PrivacyPolicyPage = lazyPage(() =>
+  import('../features/content/components/privacy-policy-page.tsx').then((m) => m.PrivacyPolicyPage),
+);
+const ShopPage = lazyPage(() => import('../features/catalog/components/shop-page.tsx').then((m) => m.ShopPage));
+const ProductPage = lazyPage(() =>
+  import('../features/catalog/components/product-page.tsx').then((m) => m.ProductPage),
+);
+const ReleasePage = lazyPage(() =>
+  import('../features/catalog/components/release-page.tsx').then((m) => m.ReleasePage),
+);
+const LoginPage = lazyPage(() => import('../features/accounts/components/login-page.tsx').then((m) => m.LoginPage));
+const SignupPage = lazyPage(() =>
+  import('../features/accounts/components/signup-page.tsx').then((m) => m.SignupPage),
+);
+const WalletPage = lazyPage(() => import('../features/wallet/components/wallet-page.tsx').then((m) => m.WalletPage));
+const CheckoutPage = lazyPage(() =>
+  import('../features/checkout/components/checkout-page.tsx').then((m) => m.CheckoutPage),
+);
+const OrderConfirmationPage = lazyPage(() =>
+  import('../features/checkout/components/order-confirmation-page.tsx').then((m) => m.OrderConfirmationPage),
+);
+const MyOrdersPage = lazyPage(() =>
+  import('../features/orders/components/my-orders-page.tsx').then((m) => m.MyOrdersPage),
+);
+const NotFoundPage = lazyPage(() => import('./not-found-page.tsx').then((m) => m.NotFoundPage));
+
+function page(path: string, title: string, Page: ComponentType): RouteObject {
+  const handle: RouteHandle = { title };
+  return { path, handle, element: <Page /> };
+}
+
+/** Every route of spec section 2, plus a not-found page for anything else. */
+export const routes: RouteObject[] = [
+  {
+    element: <AppLayout />,
+    errorElement: <RouteError />,
+    children: [
+      page('/', 'Home', HomePage),
+      page('/home', 'Home', HomePage),
+      page('/about', 'About', AboutPage),
+      page('/history', 'History', HistoryPage),
+      page('/shop', 'Shop', ShopPage),
+      page('/product/:id', 'Product', ProductPage),
+      page('/contact', 'Contact', ContactPage),
+      page('/order-confirmation', 'Order confirmation', OrderConfirmationPage),
+      page('/my-orders', 'My Orders', MyOrdersPage),
+      page('/privacy-policy', 'Privacy Policy', PrivacyPolicyPage),
+      page('/login', 'Login', LoginPage),
+      page('/signup', 'Sign up', SignupPage),
+      page('/wallet', 'Wallet', WalletPage),
+      page('/release', 'Release', ReleasePage),
+      page('/checkout', 'Checkout', CheckoutPage),
+      page('*', 'Page not found', NotFoundPage),
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

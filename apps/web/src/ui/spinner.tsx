@@ -1,0 +1,11 @@
+import './spinner.css';
+
+/** An indeterminate activity indicator with a spoken label. */
+export function Spinner({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <span className="spinner" role="status">
+      <span className="spinner__ring" aria-hidden="true" />
+      <span className="visually-hidden">{label}</span>
+    </span>
+  );
+}

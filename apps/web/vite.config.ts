@@ -1,0 +1,22 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// In development the API lives on the Fastify server; in production it serves this build itself.
+const apiServer = 'http://127.0.0.1:3000';
+
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    target: 'es2022',
+    // Lets the bundle benchmark read which chunks each route loads first.
+    manifest: true,
+  },
+  server: {
+    proxy: {
+      '/api': apiServer,
+      '/fn': apiServer,
+      '/content': apiServer,
+      '/healthz': apiServer,
+    },
+  },
+});
