@@ -28,7 +28,7 @@ export function accountsFunctions(auth: Auth) {
       access: 'public',
       input: signupInput,
       handler: async (form, { db, config, ip }) => {
-        await hitRateLimit(db, `signup:${ip}`, 10, 600);
+        await hitRateLimit(db, `signup:${ip}`, config.SIGNUP_RATE_LIMIT, 600);
         const account = await createAccount(db, config, form);
         if (account.created) {
           await auth.api.sendVerificationEmail({ body: { email: account.email, callbackURL: '/login?verified=1' } });

@@ -63,7 +63,7 @@ export function createAuth(config: Config, db: Db, enqueueMail: (mail: Mail) => 
       updateAge: 60 * 60 * 24,
     },
     rateLimit: {
-      enabled: config.NODE_ENV !== 'test' || process.env.AUTH_RATE_LIMIT === '1',
+      enabled: true,
       storage: 'database',
       window: 60,
       max: 100,

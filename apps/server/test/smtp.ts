@@ -1,0 +1,62 @@
+import { SMTPServer } from 'smtp-server';
+
+/** A real SMTP peer on 127.0.0.1 that keeps every message it receives. */
+export interface ReceivedMail {
+  to: string[];
+  raw: string;
+  /** The body with quoted-printable soft breaks and escapes undone. */
+  decoded: string;
+}
+
+function decodeQuotedPrintable(raw: string): string {
+  return raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+export async function startSmtpPeer() {
+  const mails: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => (raw += chunk));
+      stream.on('end', () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, decoded: decodeQuotedPrintable(raw) });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+
+  /** Waits (polling, with a deadline) for the next mail to `to` after the first `after` ones. */
+  async function waitForMail(to: string, after = 0, timeoutMs = 15_000): Promise<ReceivedMail> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = mails.filter((mail) => mail.to.includes(to))[after];
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`No mail #${after + 1} to ${to} within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    mails,
+    waitForMail,
+    mailsTo: (to: string) => mails.filter((mail) => mail.to.includes(to)),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The first link into our auth endpoints in a mail. */
+export function authLink(mail: ReceivedMail): string {
+  const match = /https?:\/\/[^\s"<>]+\/api\/auth\/[^\s"<>]+/.exec(mail.decoded);
+  if (!match) throw new Error(`No auth link in mail:\n${mail.decoded}`);
+  return match[0].replaceAll('&#38;', '&').replaceAll('&amp;', '&');
+}
