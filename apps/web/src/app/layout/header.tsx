@@ -22,7 +22,7 @@ export function Header() {
   };
 
   return (
-    <header className="site-header">
+    <header className="site-header" onKeyDown={closeOnEscape}>
       <div className="site-header__bar">
         <div className="site-header__start">
           <CartSlot />
@@ -47,7 +47,6 @@ export function Header() {
           className="site-nav"
           aria-label="Main"
           data-open={menuOpen ? 'true' : 'false'}
-          onKeyDown={closeOnEscape}
         >
           <ul className="site-nav__list">
             <HeaderNavLink to="/home">HOME</HeaderNavLink>

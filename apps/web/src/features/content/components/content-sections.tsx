@@ -1,0 +1,42 @@
+import { ErrorState } from '../../../ui/error-state.tsx';
+import { LoadingRegion, Skeleton, SkeletonText } from '../../../ui/skeleton.tsx';
+import { usePageSections } from '../api/get-page.ts';
+
+/** The body of a text page (about, privacy policy): headed sections of paragraphs. */
+export function ContentSections({ slug }: { slug: 'about' | 'privacy-policy' }) {
+  const { data: sections, isPending, isError, refetch } = usePageSections(slug);
+
+  if (isPending) {
+    return (
+      <LoadingRegion>
+        {[0, 1].map((index) => (
+          <div key={index} className="content-section">
+            <Skeleton width="12rem" height="1.6rem" />
+            <SkeletonText lines={4} />
+          </div>
+        ))}
+      </LoadingRegion>
+    );
+  }
+  if (isError) {
+    return (
+      <ErrorState
+        title="This content could not be loaded."
+        message="Check your connection and try again."
+        onRetry={() => void refetch()}
+      />
+    );
+  }
+  return (
+    <div className="content-sections">
+      {sections.map((section, index) => (
+        <section key={`${index}-${section.heading}`} className="content-section">
+          {section.heading ? <h2>{section.heading}</h2> : null}
+          {section.paragraphs.map((paragraph, paragraphIndex) => (
+            <p key={paragraphIndex}>{paragraph}</p>
+          ))}
+        </section>
+      ))}
+    </div>
+  );
+}

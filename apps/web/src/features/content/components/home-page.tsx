@@ -1,0 +1,73 @@
+import { ErrorState } from '../../../ui/error-state.tsx';
+import { LoadingRegion, Skeleton, SkeletonText } from '../../../ui/skeleton.tsx';
+import { useHomeContent } from '../api/get-page.ts';
+import type { Cover } from '../types.ts';
+import './content.css';
+
+/** Covers above the fold on most screens load at once; the rest wait until scrolled near. */
+const EAGER_COVERS = 4;
+const COVER_SIZE = 600;
+
+export function HomePage() {
+  const { data, isPending, isError, refetch } = useHomeContent();
+
+  return (
+    <section className="page home-page">
+      <h1>Street Flavor Records</h1>
+      {isPending ? (
+        <LoadingRegion label="Loading the gallery…">
+          <SkeletonText lines={2} />
+          <ul className="cover-grid">
+            {Array.from({ length: 10 }, (_, index) => (
+              <li key={index} className="cover-card">
+                <Skeleton aspectRatio="1 / 1" width="100%" />
+                <Skeleton width="70%" className="cover-card__caption-skeleton" />
+              </li>
+            ))}
+          </ul>
+        </LoadingRegion>
+      ) : isError ? (
+        <ErrorState
+          title="The gallery could not be loaded."
+          message="Check your connection and try again."
+          onRetry={() => void refetch()}
+        />
+      ) : (
+        <>
+          {data.intro ? <p className="page-lead">{data.intro}</p> : null}
+          <h2 className="visually-hidden">Releases</h2>
+          <ul className="cover-grid">
+            {data.covers.map((cover, index) => (
+              <CoverCard key={`${cover.url}-${index}`} cover={cover} index={index} />
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
+
+function CoverCard({ cover, index }: { cover: Cover; index: number }) {
+  const details = [cover.artist, cover.year].filter(Boolean).join(' · ');
+  return (
+    <li className="cover-card">
+      <a className="cover-card__link" href={cover.url} target="_blank" rel="noopener noreferrer">
+        <img
+          className="cover-card__image"
+          src={cover.image}
+          alt={`Cover of ${cover.title}`}
+          width={COVER_SIZE}
+          height={COVER_SIZE}
+          loading={index < EAGER_COVERS ? 'eager' : 'lazy'}
+          decoding="async"
+          {...(index === 0 ? { fetchPriority: 'high' as const } : {})}
+        />
+        <span className="cover-card__caption">
+          <span className="cover-card__title">{cover.title}</span>
+          {details ? <span className="cover-card__details">{details}</span> : null}
+          <span className="visually-hidden"> (opens in a new tab)</span>
+        </span>
+      </a>
+    </li>
+  );
+}

@@ -1,0 +1,68 @@
+/** What `GET /api/pages/:slug` answers: the page's JSON body as the label wrote it. */
+export interface PageResponse {
+  slug: string;
+  title: string;
+  body: unknown;
+  updatedAt: string;
+}
+
+export interface Cover {
+  title: string;
+  artist: string;
+  year: number | null;
+  image: string;
+  url: string;
+}
+
+export interface HomeContent {
+  intro: string;
+  covers: Cover[];
+}
+
+export interface ContentSection {
+  heading: string;
+  paragraphs: string[];
+}
+
+export interface TimelineEntry {
+  id: number | string;
+  releasedOn: string;
+  year: number;
+  title: string;
+  format: string;
+  note: string | null;
+}
+
+// The body is edited by hand in content/*.json, so read it defensively: a missing or
+// malformed field drops that item instead of breaking the page.
+
+type Loose = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Loose => typeof value === 'object' && value !== null;
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+export function readHomeContent(body: unknown): HomeContent {
+  const data = isObject(body) ? body : {};
+  const covers = Array.isArray(data.covers) ? data.covers.filter(isObject) : [];
+  return {
+    intro: text(data.intro),
+    covers: covers
+      .map((cover) => ({
+        title: text(cover.title),
+        artist: text(cover.artist),
+        year: typeof cover.year === 'number' ? cover.year : null,
+        image: text(cover.image),
+        url: text(cover.url),
+      }))
+      .filter((cover) => cover.title && cover.image),
+  };
+}
+
+export function readSections(body: unknown): ContentSection[] {
+  const data = isObject(body) ? body : {};
+  const sections = Array.isArray(data.sections) ? data.sections.filter(isObject) : [];
+  return sections.map((section) => ({
+    heading: text(section.heading),
+    paragraphs: Array.isArray(section.paragraphs) ? section.paragraphs.map(text).filter(Boolean) : [],
+  }));
+}
