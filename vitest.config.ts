@@ -11,6 +11,7 @@ export default defineConfig({
       'apps/server/**/*.test.ts',
       'packages/**/*.test.ts',
       'apps/web/src/**/*.test.{ts,tsx}',
+      'tools/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', '**/dist/**'],
     environment: 'node',

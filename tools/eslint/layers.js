@@ -10,6 +10,8 @@ function layerOf(file) {
   const rel = path.relative(root, file).split(path.sep).join('/');
   if (rel.startsWith('packages/domain/')) return { name: 'domain' };
   if (rel.startsWith('packages/sdk/')) return { name: 'sdk' };
+  // Server tests are clients of the server: they may use the sdk, as sister products do.
+  if (rel.startsWith('apps/server/') && (/\.test\.tsx?$/.test(rel) || rel.startsWith('apps/server/test/'))) return { name: 'server-test' };
   if (rel.startsWith('apps/server/')) return { name: 'server' };
   const feature = /^apps\/web\/src\/features\/([^/]+)\//.exec(rel);
   if (feature) return { name: 'web', feature: feature[1] };
@@ -28,6 +30,7 @@ const ALLOWED = {
   domain: ['domain'],
   sdk: ['domain', 'sdk'],
   server: ['domain', 'server'],
+  'server-test': ['domain', 'sdk', 'server', 'server-test'],
   web: ['domain', 'sdk', 'web'],
 };
 
