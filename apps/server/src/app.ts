@@ -13,6 +13,10 @@ import type { Db } from './db/client.ts';
 import { accountsFunctions } from './accounts/accounts.functions.ts';
 import { createAuth } from './accounts/auth.ts';
 import { authRoutes, callerResolver } from './accounts/auth.routes.ts';
+import { catalogFunctions } from './catalog/catalog.functions.ts';
+import { catalogRoutes } from './catalog/catalog.routes.ts';
+import { startLiveHub } from './live/live.hub.ts';
+import { liveRoutes } from './live/live.routes.ts';
 import { functionsRoutes } from './functions/functions.routes.ts';
 import type { CallableFunction } from './functions/registry.ts';
 import { startJobQueue } from './jobs/queue.ts';
@@ -41,6 +45,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   app.setErrorHandler(handleError);
+
+  // A kept-alive connection whose request was in flight at close() would hold the server
+  // open until the client hangs up: answer it with `Connection: close` instead.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) void reply.header('connection', 'close');
+  });
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -81,14 +95,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await startMailWorker(jobs, createMailer(config, db));
   const auth = createAuth(config, db, (mail) => enqueueMail(jobs, mail));
 
+  const resolveCaller = callerResolver(auth, config);
+  const hub = await startLiveHub(db.$client.options, (error) => app.log.warn({ err: error }, 'live updates connection lost'));
+  app.addHook('onClose', () => hub.stop());
+
   await app.register(authRoutes, { auth, config, db });
   await app.register(functionsRoutes, {
     db,
     config,
-    functions: [...contentFunctions, ...accountsFunctions(auth), ...(options.functions ?? [])],
-    resolveCaller: callerResolver(auth, config),
+    functions: [...contentFunctions, ...accountsFunctions(auth), ...catalogFunctions, ...(options.functions ?? [])],
+    resolveCaller,
   });
   await app.register(contentRoutes, { db, config });
+  await app.register(catalogRoutes, { db, resolveCaller });
+  await app.register(liveRoutes, { hub, resolveCaller });
 
   await app.register(fastifyStatic, {
     root: path.join(config.contentDir, 'covers'),

@@ -1,3 +1,4 @@
 // The full schema, as Drizzle and drizzle-kit see it. Each area adds its file here.
 export * from './content.ts';
 export * from './accounts.ts';
+export * from './catalog.ts';

@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import type { EditProductInput, Product, ReleaseProductInput } from '@storefront/domain/catalog.ts';
+import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
+import type { Db } from '../db/client.ts';
+import { productImages, products } from '../db/schema/index.ts';
+import { runTransaction, type Tx } from '../db/transaction.ts';
+import { AppError } from '../http/errors.ts';
+import { publishLive } from '../live/live.publish.ts';
+
+type ProductRow = typeof products.$inferSelect;
+
+function toProduct(row: ProductRow, images: string[]): Product {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    priceCents: row.priceCents,
+    images,
+    order: row.sortOrder,
+    isActive: row.isActive,
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+async function withImages(db: Db | Tx, rows: ProductRow[]): Promise<Product[]> {
+  if (rows.length === 0) return [];
+  const images = await db
+    .select()
+    .from(productImages)
+    .where(inArray(productImages.productId, rows.map((row) => row.id)))
+    .orderBy(asc(productImages.productId), asc(productImages.position));
+  const byProduct = new Map<string, string[]>();
+  for (const image of images) byProduct.set(image.productId, [...(byProduct.get(image.productId) ?? []), image.url]);
+  return rows.map((row) => toProduct(row, byProduct.get(row.id) ?? []));
+}
+
+/** The shop: active products, `order` highest first, then name. */
+export async function listActiveProducts(db: Db): Promise<Product[]> {
+  const rows = await db
+    .select()
+    .from(products)
+    .where(eq(products.isActive, true))
+    .orderBy(desc(products.sortOrder), asc(products.name), asc(products.id));
+  return withImages(db, rows);
+}
+
+/** One product; an inactive one only for admins (others get not-found, as for unknown ids). */
+export async function getProduct(db: Db, id: string, options: { includeInactive: boolean }): Promise<Product> {
+  const where = options.includeInactive ? eq(products.id, id) : and(eq(products.id, id), eq(products.isActive, true));
+  const [row] = await db.select().from(products).where(where);
+  if (!row) throw new AppError('not-found', RELEASE_MESSAGES.notFound);
+  const [product] = await withImages(db, [row]);
+  return product!;
+}
+
+async function replaceImages(tx: Tx, productId: string, images: string[]) {
+  await tx.delete(productImages).where(eq(productImages.productId, productId));
+  if (images.length > 0) {
+    await tx.insert(productImages).values(images.map((url, position) => ({ productId, position, url })));
+  }
+}
+
+export function newProductId(): string {
+  return `p_${randomBytes(9).toString('base64url')}`;
+}
+
+export async function releaseProduct(db: Db, input: ReleaseProductInput, id = newProductId()): Promise<string> {
+  await runTransaction(db, async (tx) => {
+    await tx.insert(products).values({ id, name: input.name, description: input.description, priceCents: input.priceCents });
+    await replaceImages(tx, id, input.images);
+    await publishLive(tx, { topic: 'products', id });
+  });
+  return id;
+}
+
+export async function editProduct(db: Db, input: EditProductInput): Promise<void> {
+  await runTransaction(db, async (tx) => {
+    const updated = await tx
+      .update(products)
+      .set({
+        name: input.name,
+        description: input.description,
+        priceCents: input.priceCents,
+        ...(input.order === undefined ? {} : { sortOrder: input.order }),
+        ...(input.isActive === undefined ? {} : { isActive: input.isActive }),
+        updatedAt: new Date(),
+      })
+      .where(eq(products.id, input.id))
+      .returning({ id: products.id });
+    if (updated.length === 0) throw new AppError('not-found', RELEASE_MESSAGES.notFound);
+    await replaceImages(tx, input.id, input.images);
+    await publishLive(tx, { topic: 'products', id: input.id });
+  });
+}

@@ -1,0 +1,144 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RELEASE_MESSAGES, type Product } from '@storefront/domain/catalog.ts';
+import { createAuthClient } from '@storefront/sdk/auth.ts';
+import { createFunctionsClient, type FunctionsError } from '@storefront/sdk/callable.ts';
+import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
+import { openSse } from '../../test/sse.ts';
+import { createAccount } from '../accounts/accounts.service.ts';
+import { buildApp } from '../app.ts';
+import type { Config } from '../config.ts';
+import { freePort } from '../db/embedded.ts';
+import { productImages, products } from '../db/schema/index.ts';
+
+let database: TestDatabase;
+let config: Config;
+const apps: FastifyInstance[] = [];
+let baseA: string;
+let baseB: string;
+let adminToken: string;
+let fanToken: string;
+
+const tee = { name: 'Label Tee', description: 'Black cotton tee', priceCents: 2500, images: ['/content/covers/cover-01.svg', '/content/covers/cover-02.svg'] };
+
+async function startApp(): Promise<string> {
+  const port = await freePort();
+  const app = await buildApp({ config: { ...config, PORT: port }, db: database.db, logger: false });
+  await app.listen({ port, host: '127.0.0.1' });
+  apps.push(app);
+  return `http://127.0.0.1:${port}`;
+}
+
+function fn(base: string, token?: string) {
+  return createFunctionsClient({ baseUrl: base, getAuthToken: () => token });
+}
+
+async function tokenFor(base: string, email: string, password: string) {
+  const { token } = await createAuthClient({ baseUrl: base, functions: fn(base) }).signIn(email, password);
+  return token!;
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  config = testConfig({ env: { SIGNUP_RATE_LIMIT: '1000' } });
+  const account = (email: string, username: string) => ({ email, username, name: username, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true });
+  await createAccount(database.db, config, account('admin@example.org', 'Admin'), { emailVerified: true, role: 'admin' });
+  await createAccount(database.db, config, account('fan@example.org', 'Fan'), { emailVerified: true });
+  baseA = await startApp();
+  baseB = await startApp();
+  adminToken = await tokenFor(baseA, 'admin@example.org', 'pass words');
+  fanToken = await tokenFor(baseA, 'fan@example.org', 'pass words');
+});
+
+afterAll(async () => {
+  for (const app of apps) await app.close();
+  await database?.close();
+});
+
+async function errorOf(promise: Promise<unknown>): Promise<FunctionsError> {
+  return (await promise.then(() => undefined, (e: unknown) => e)) as FunctionsError;
+}
+
+describe('release and edit', () => {
+  it('refuses every admin action to anonymous callers (401) and non-admins (403), changing nothing', async () => {
+    for (const [name, data] of [['releaseBizarreProduct', tee], ['editBizarreProduct', { ...tee, id: 'p_x' }]] as const) {
+      expect((await errorOf(fn(baseA).call(name, data))).code).toBe('unauthenticated');
+      expect((await errorOf(fn(baseA, fanToken).call(name, data))).code).toBe('permission-denied');
+    }
+    expect(await database.db.select().from(products)).toHaveLength(0);
+  });
+
+  it.each([
+    [{ ...tee, name: ' ' }, RELEASE_MESSAGES.name],
+    [{ ...tee, description: '' }, RELEASE_MESSAGES.description],
+    [{ ...tee, priceCents: 0 }, RELEASE_MESSAGES.price],
+    [{ ...tee, priceCents: 12.5 }, RELEASE_MESSAGES.price],
+    [{ ...tee, priceCents: '2500' }, RELEASE_MESSAGES.price],
+    [{ ...tee, images: [] }, RELEASE_MESSAGES.releaseImages],
+    [{ ...tee, images: ['javascript:alert(1)'] }, 'Images must be uploaded to the shop first.'],
+    [{ ...tee, images: ['//evil.example/x.png'] }, 'Images must be uploaded to the shop first.'],
+  ])('refuses a bad release %#', async (data, message) => {
+    const error = await errorOf(fn(baseA, adminToken).call('releaseBizarreProduct', data));
+    expect([error.code, error.message.endsWith(message)]).toEqual(['invalid-argument', true]);
+    expect(await database.db.select().from(products)).toHaveLength(0);
+  });
+
+  it('releases a product that another server process announces live, and edits it', async () => {
+    const stream = await openSse(`${baseB}/api/live`);
+    await stream.waitFor((e) => e.event === 'ready');
+    const released = await fn(baseA, adminToken).call<{ ok: boolean; id: string }>('releaseBizarreProduct', tee);
+    expect(released.ok).toBe(true);
+    await stream.waitFor((e) => e.event === 'products' && JSON.parse(e.data).id === released.id);
+
+    const list = (await (await fetch(`${baseB}/api/products`)).json()) as { products: Product[] };
+    expect(list.products.map((p) => [p.name, p.priceCents, p.images])).toEqual([[tee.name, 2500, tee.images]]);
+
+    const edited = { ...tee, id: released.id, priceCents: 2999, images: [tee.images[1]!, tee.images[0]!] };
+    await fn(baseB, adminToken).call('editBizarreProduct', edited);
+    await stream.waitFor((e) => e.event === 'products' && e !== stream.events.find((x) => x.event === 'products'));
+    const rows = await database.db.select().from(productImages).where(eq(productImages.productId, released.id)).orderBy(productImages.position);
+    expect(rows.map((r) => r.url)).toEqual(edited.images);
+    const [row] = await database.db.select().from(products).where(eq(products.id, released.id));
+    expect(row!.priceCents).toBe(2999);
+    await stream.close();
+  });
+
+  it('refuses editing an unknown product with not-found', async () => {
+    const error = await errorOf(fn(baseA, adminToken).call('editBizarreProduct', { ...tee, id: 'p_missing' }));
+    expect([error.code, error.message]).toEqual(['not-found', RELEASE_MESSAGES.notFound]);
+  });
+});
+
+describe('shop listing', () => {
+  it('lists active products by order (highest first) then name, and hides inactive ones from non-admins', async () => {
+    const admin = fn(baseA, adminToken);
+    const made: Record<string, string> = {};
+    for (const [name, order] of [['B hoodie', 5], ['A cap', 5], ['Z poster', 9], ['Hidden', 1]] as const) {
+      const { id } = await admin.call<{ id: string }>('releaseBizarreProduct', { ...tee, name });
+      made[name] = id;
+      await admin.call('editBizarreProduct', { ...tee, name, id, order, isActive: name !== 'Hidden' });
+    }
+    const list = (await (await fetch(`${baseA}/api/products`)).json()) as { products: Product[] };
+    expect(list.products.map((p) => p.name)).toEqual(['Z poster', 'A cap', 'B hoodie', 'Label Tee']);
+
+    const anonymous = await fetch(`${baseA}/api/products/${made.Hidden}`);
+    expect(anonymous.status).toBe(404);
+    expect(((await anonymous.json()) as { error: { message: string } }).error.message).toBe(RELEASE_MESSAGES.notFound);
+    const fan = await fetch(`${baseA}/api/products/${made.Hidden}`, { headers: { authorization: `Bearer ${fanToken}` } });
+    expect(fan.status).toBe(404);
+    const admin404 = await fetch(`${baseA}/api/products/${made.Hidden}`, { headers: { authorization: `Bearer ${adminToken}` } });
+    expect(((await admin404.json()) as { product: Product }).product.isActive).toBe(false);
+  });
+
+  it('sends users only the live topics they may see', async () => {
+    const { mayReceive } = await import('../live/live.routes.ts');
+    const fanCaller = { userId: 'u1', isAdmin: false };
+    expect(mayReceive(null, { topic: 'products' })).toBe(true);
+    expect(mayReceive(null, { topic: 'orders', userId: 'u1' })).toBe(false);
+    expect(mayReceive(fanCaller, { topic: 'orders', userId: 'u1' })).toBe(true);
+    expect(mayReceive(fanCaller, { topic: 'wallet', userId: 'u2' })).toBe(false);
+    expect(mayReceive(fanCaller, { topic: 'all-orders' })).toBe(false);
+    expect(mayReceive({ userId: 'a', isAdmin: true }, { topic: 'all-orders' })).toBe(true);
+  });
+});

@@ -1,0 +1,34 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+
+/** Products and their ordered images (spec section 3), one row per image. */
+export const products = pgTable(
+  'product',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    priceCents: integer('price_cents').notNull(),
+    sortOrder: integer('sort_order').notNull().default(0),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check('product_price_positive', sql`${table.priceCents} > 0`),
+    // The shop's list: active products, `order` highest first, then name.
+    index('product_shop_order_idx').on(table.isActive, table.sortOrder.desc(), table.name),
+  ],
+);
+
+export const productImages = pgTable(
+  'product_image',
+  {
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    url: text('url').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.productId, table.position] })],
+);

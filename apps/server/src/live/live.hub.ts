@@ -1,0 +1,68 @@
+import pg from 'pg';
+import { LIVE_CHANNEL, type LiveEvent } from './live.publish.ts';
+
+/**
+ * One LISTEN connection per server process, fanning committed changes out to this
+ * process's subscribers. Reconnects with backoff if the connection drops.
+ */
+export type LiveListener = (event: LiveEvent) => void;
+
+export interface LiveHub {
+  subscribe(listener: LiveListener): () => void;
+  stop(): Promise<void>;
+}
+
+export async function startLiveHub(connection: pg.ClientConfig, onError: (error: unknown) => void): Promise<LiveHub> {
+  const listeners = new Set<LiveListener>();
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retryDelay = 250;
+
+  const deliver = (message: pg.Notification) => {
+    if (message.channel !== LIVE_CHANNEL || !message.payload) return;
+    let event: LiveEvent;
+    try {
+      event = JSON.parse(message.payload) as LiveEvent;
+    } catch {
+      return;
+    }
+    for (const listener of listeners) listener(event);
+  };
+
+  async function connect(): Promise<void> {
+    const next = new pg.Client(connection);
+    next.on('notification', deliver);
+    next.on('error', (error) => {
+      onError(error);
+      void next.end().catch(() => undefined);
+      if (client === next) client = undefined;
+      scheduleReconnect();
+    });
+    await next.connect();
+    await next.query(`LISTEN ${LIVE_CHANNEL}`);
+    client = next;
+    retryDelay = 250;
+  }
+
+  function scheduleReconnect() {
+    if (stopped) return;
+    const delay = retryDelay;
+    retryDelay = Math.min(retryDelay * 2, 10_000);
+    setTimeout(() => {
+      if (!stopped && !client) connect().catch((error: unknown) => (onError(error), scheduleReconnect()));
+    }, delay).unref();
+  }
+
+  await connect();
+  return {
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async stop() {
+      stopped = true;
+      listeners.clear();
+      await client?.end().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import type { Tx } from '../db/transaction.ts';
+
+/**
+ * Live topics (spec section 7, "Live" reads). A change is announced with pg_notify in
+ * the transaction that makes it, so listeners hear of it only once it is committed,
+ * in every server process.
+ */
+export const LIVE_CHANNEL = 'storefront_live';
+
+export type LiveTopic =
+  | { topic: 'products' }
+  | { topic: 'profile'; userId: string }
+  | { topic: 'wallet'; userId: string }
+  | { topic: 'orders'; userId: string }
+  | { topic: 'all-orders' };
+
+export interface LiveEvent {
+  topic: LiveTopic['topic'];
+  userId?: string;
+  /** What changed, e.g. a product id; never private data (clients refetch). */
+  id?: string;
+}
+
+export async function publishLive(db: Db | Tx, event: LiveEvent): Promise<void> {
+  await db.execute(sql`SELECT pg_notify(${LIVE_CHANNEL}, ${JSON.stringify(event)})`);
+}
