@@ -1,0 +1,72 @@
+/**
+ * Live updates from `GET /api/live` (Server-Sent Events). Each event names a topic
+ * (products, profile, wallet, orders, all-orders) and what changed; the client then
+ * refetches. A dropped stream reconnects with exponential backoff.
+ */
+export type LiveTopicName = 'products' | 'profile' | 'wallet' | 'orders' | 'all-orders';
+
+export interface LiveSubscription {
+  close(): void;
+}
+
+export interface LiveOptions {
+  baseUrl?: string;
+  topics?: LiveTopicName[];
+  onEvent(topic: LiveTopicName, data: { id: string | null }): void;
+  /** Called when the stream is (re)opened: refetch anything missed while away. */
+  onOpen?(): void;
+  onError?(error: unknown): void;
+  /** For tests: the EventSource implementation and the delay function. */
+  EventSourceImpl?: typeof EventSource;
+}
+
+const TOPICS: LiveTopicName[] = ['products', 'profile', 'wallet', 'orders', 'all-orders'];
+const MAX_DELAY_MS = 30_000;
+
+export function reconnectDelay(attempt: number): number {
+  return Math.min(MAX_DELAY_MS, 500 * 2 ** Math.max(0, attempt));
+}
+
+export function subscribeLive(options: LiveOptions): LiveSubscription {
+  const Impl = options.EventSourceImpl ?? globalThis.EventSource;
+  const query = options.topics?.length ? `?topics=${options.topics.join(',')}` : '';
+  const url = `${(options.baseUrl ?? '').replace(/\/$/, '')}/api/live${query}`;
+  let source: EventSource | undefined;
+  let attempt = 0;
+  let closed = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const open = () => {
+    if (closed) return;
+    source = new Impl(url, { withCredentials: true });
+    source.addEventListener('ready', () => {
+      attempt = 0;
+      options.onOpen?.();
+    });
+    for (const topic of TOPICS) {
+      source.addEventListener(topic, (event) => {
+        try {
+          options.onEvent(topic, JSON.parse((event as MessageEvent<string>).data) as { id: string | null });
+        } catch (error) {
+          options.onError?.(error);
+        }
+      });
+    }
+    source.onerror = (error) => {
+      // Take reconnection into our own hands so it backs off instead of hammering.
+      source?.close();
+      options.onError?.(error);
+      if (closed) return;
+      timer = setTimeout(open, reconnectDelay(attempt));
+      attempt += 1;
+    };
+  };
+  open();
+  return {
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      source?.close();
+    },
+  };
+}
