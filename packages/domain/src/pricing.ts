@@ -1,0 +1,164 @@
+import { z } from 'zod';
+
+/**
+ * Checkout pricing (spec section 9), in integer cents only. The server re-prices every
+ * checkout from database prices with these functions; a client quote is only compared.
+ */
+export const SHIPPING_CENTS = 999;
+/** 9.25% as a fraction of 10,000. */
+export const TAX_BASIS_POINTS = 925;
+/** The card provider's fee: 2.9% + 30 cents, passed on by grossing the charge up. */
+export const CARD_FIXED_FEE_CENTS = 30;
+export const CARD_KEEP_PER_MILLE = 971;
+
+export const MAX_LINE_QTY = 99;
+export const MAX_CART_LINES = 50;
+
+export interface PricedLine {
+  unitCents: number;
+  qty: number;
+}
+
+export interface Quote {
+  subtotalCents: number;
+  shippingCents: number;
+  taxCents: number;
+  totalCents: number;
+  walletAppliedCents: number;
+  /** What is left after the wallet: 0 means a wallet-only order. */
+  amountDueCents: number;
+  cardFeeCents: number;
+  /** What the card is charged: amount due plus the fee, or 0. */
+  chargeCents: number;
+}
+
+/** Rounds a non-negative ratio n/d to the nearest whole number, halves up. */
+function roundHalfUp(numerator: number, denominator: number): number {
+  return Math.floor((2 * numerator + denominator) / (2 * denominator));
+}
+
+export function taxCents(taxableCents: number): number {
+  return roundHalfUp(taxableCents * TAX_BASIS_POINTS, 10_000);
+}
+
+/** The smallest whole-cent charge that leaves `amount` after the fee: >= (amount + 30) / 0.971. */
+export function grossUpCents(amountCents: number): number {
+  if (amountCents <= 0) return 0;
+  const numerator = (amountCents + CARD_FIXED_FEE_CENTS) * 1000;
+  return Math.floor((numerator + CARD_KEEP_PER_MILLE - 1) / CARD_KEEP_PER_MILLE);
+}
+
+export function quote(lines: PricedLine[], walletBalanceCents: number, useWallet: boolean): Quote {
+  for (const line of lines) {
+    if (!Number.isSafeInteger(line.unitCents) || line.unitCents < 0 || !Number.isSafeInteger(line.qty) || line.qty < 1) {
+      throw new RangeError('Prices and quantities must be non-negative whole numbers.');
+    }
+  }
+  const subtotalCents = lines.reduce((sum, line) => sum + line.unitCents * line.qty, 0);
+  const shippingCents = lines.length > 0 ? SHIPPING_CENTS : 0;
+  const tax = taxCents(subtotalCents + shippingCents);
+  const totalCents = subtotalCents + shippingCents + tax;
+  const balance = Math.max(0, Math.floor(walletBalanceCents));
+  const walletAppliedCents = useWallet ? Math.min(balance, totalCents) : 0;
+  const amountDueCents = totalCents - walletAppliedCents;
+  const chargeCents = grossUpCents(amountDueCents);
+  return {
+    subtotalCents,
+    shippingCents,
+    taxCents: tax,
+    totalCents,
+    walletAppliedCents,
+    amountDueCents,
+    cardFeeCents: chargeCents - amountDueCents,
+    chargeCents,
+  };
+}
+
+export function sameQuote(a: Quote, b: Partial<Quote>): boolean {
+  return (
+    a.subtotalCents === b.subtotalCents &&
+    a.shippingCents === b.shippingCents &&
+    a.taxCents === b.taxCents &&
+    a.walletAppliedCents === b.walletAppliedCents &&
+    a.totalCents === b.totalCents
+  );
+}
+
+export const CHECKOUT_MESSAGES = {
+  emptyCart: 'Your cart is empty.',
+  fullName: 'Please enter your full name.',
+  email: 'Please enter a valid email address.',
+  placeFailed: 'Could not place order.',
+  startFailed: 'Could not start checkout.',
+  startFailedToast: 'Checkout failed to start.',
+  placedWithWallet: 'Order placed with wallet!',
+  quoteChanged: 'Prices or your wallet balance changed since you reviewed this order. Please review the new total and try again.',
+  insufficientWallet: 'Your wallet balance is not enough for this order any more. Please review the order and try again.',
+  cardDeclined: 'Your card was declined.',
+  walletPrompt: 'Checkout with my wallet?',
+  orderNotFound: 'Order not found in document.',
+  fulfilFailed: 'Could not mark as fulfilled.',
+  noOrders: 'No orders yet.',
+} as const;
+
+export const cartItemsSchema = z
+  .array(
+    z.object({
+      id: z.string().min(1).max(64),
+      qty: z.number().int('Quantities must be whole numbers.').min(1, 'Quantities must be at least 1.').max(MAX_LINE_QTY, `At most ${MAX_LINE_QTY} of one item.`),
+    }).strict(),
+  )
+  .min(1, CHECKOUT_MESSAGES.emptyCart)
+  .max(MAX_CART_LINES, `At most ${MAX_CART_LINES} different items.`)
+  .refine((items) => new Set(items.map((item) => item.id)).size === items.length, 'Each product may appear once in the cart.');
+
+export const contactSchema = z
+  .object({
+    name: z.string().trim().min(1, CHECKOUT_MESSAGES.fullName).max(100),
+    email: z.string().trim().max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, CHECKOUT_MESSAGES.email),
+    phone: z.string().trim().max(40).optional().default(''),
+  })
+  .strict();
+
+export const shippingSchema = z
+  .object({
+    name: z.string().trim().min(1, 'Please enter the name for the shipping label.').max(100),
+    line1: z.string().trim().min(1, 'Please enter the street address.').max(200),
+    line2: z.string().trim().max(200).optional().default(''),
+    city: z.string().trim().min(1, 'Please enter the city.').max(100),
+    state: z.string().trim().max(100).optional().default(''),
+    postal_code: z.string().trim().min(1, 'Please enter the postal code.').max(20),
+    country: z.string().trim().length(2, 'Please choose the country.').toUpperCase(),
+  })
+  .strict();
+
+export const quoteInputSchema = z.object({ items: cartItemsSchema, useWallet: z.boolean() }).strict();
+
+const quoteSchema = z.object({
+  subtotalCents: z.number().int(),
+  shippingCents: z.number().int(),
+  taxCents: z.number().int(),
+  walletAppliedCents: z.number().int(),
+  totalCents: z.number().int(),
+});
+
+export const checkoutIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'A checkout id is 8 to 64 letters, digits, _ or -.');
+
+export const walletOrderInputSchema = z
+  .object({ items: cartItemsSchema, contact: contactSchema, shipping: shippingSchema, quote: quoteSchema, checkoutId: checkoutIdSchema })
+  .strict();
+
+export const paymentLinkInputSchema = z
+  .object({
+    items: cartItemsSchema,
+    useWallet: z.boolean(),
+    contact: contactSchema,
+    shipping: shippingSchema,
+    redirectUrl: z.string().max(500).optional(),
+    checkoutId: checkoutIdSchema.optional(),
+  })
+  .strict();
+
+export type Contact = z.infer<typeof contactSchema>;
+export type Shipping = z.infer<typeof shippingSchema>;
+export type CartItems = z.infer<typeof cartItemsSchema>;
