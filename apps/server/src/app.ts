@@ -11,12 +11,17 @@ import { contentFunctions } from './content/content.functions.ts';
 import { contentRoutes } from './content/content.routes.ts';
 import type { Db } from './db/client.ts';
 import { accountsFunctions } from './accounts/accounts.functions.ts';
-import { createAuth } from './accounts/auth.ts';
+import { createAuth, publicUrl } from './accounts/auth.ts';
 import { authRoutes, callerResolver } from './accounts/auth.routes.ts';
 import { catalogFunctions } from './catalog/catalog.functions.ts';
 import { catalogRoutes } from './catalog/catalog.routes.ts';
 import { startLiveHub } from './live/live.hub.ts';
 import { liveRoutes } from './live/live.routes.ts';
+import { checkoutFunctions } from './cart-checkout/checkout.functions.ts';
+import { reconcileCheckouts, type CheckoutDeps } from './cart-checkout/checkout.service.ts';
+import { ordersFunctions } from './orders/orders.functions.ts';
+import { paymentProviderFor } from './payments/payment-provider.factory.ts';
+import { paymentsRoutes } from './payments/payments.routes.ts';
 import { functionsRoutes } from './functions/functions.routes.ts';
 import type { CallableFunction } from './functions/registry.ts';
 import { startJobQueue } from './jobs/queue.ts';
@@ -29,6 +34,8 @@ export interface BuildAppOptions {
   db: Db;
   /** Extra callable functions to serve besides every area's own (tests use this). */
   functions?: CallableFunction[];
+  /** The card provider; by default the one PAYMENT_PROVIDER names (tests pass a fake Stripe). */
+  payments?: ReturnType<typeof paymentProviderFor>;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -99,13 +106,28 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const hub = await startLiveHub(db.$client.options, (error) => app.log.warn({ err: error }, 'live updates connection lost'));
   app.addHook('onClose', () => hub.stop());
 
+  const payments = options.payments ?? paymentProviderFor(config);
+  const checkoutDeps: CheckoutDeps = { db, jobs, provider: payments.provider, publicUrl: publicUrl(config) };
+  await jobs.work('reconcile-checkouts', async () => {
+    await reconcileCheckouts(checkoutDeps);
+  });
+  await jobs.schedule('reconcile-checkouts', '* * * * *');
+
   await app.register(authRoutes, { auth, config, db });
   await app.register(functionsRoutes, {
     db,
     config,
-    functions: [...contentFunctions, ...accountsFunctions(auth), ...catalogFunctions, ...(options.functions ?? [])],
+    functions: [
+      ...contentFunctions,
+      ...accountsFunctions(auth),
+      ...catalogFunctions,
+      ...checkoutFunctions(checkoutDeps),
+      ...ordersFunctions(checkoutDeps),
+      ...(options.functions ?? []),
+    ],
     resolveCaller,
   });
+  await app.register(paymentsRoutes, { deps: checkoutDeps, local: payments.local, resolveCaller });
   await app.register(contentRoutes, { db, config });
   await app.register(catalogRoutes, { db, resolveCaller });
   await app.register(liveRoutes, { hub, resolveCaller });

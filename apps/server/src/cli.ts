@@ -1,4 +1,6 @@
 import { makeAdmin } from './accounts/accounts.service.ts';
+import { grantCredits } from './wallet/wallet.commands.ts';
+import { AppError } from './http/errors.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { connectDatabase, type Database } from './db/client.ts';
 import { runningEmbeddedConnection, startEmbeddedPostgres } from './db/embedded.ts';
@@ -30,6 +32,15 @@ export const commands: Record<string, CliCommand> = {
       if (!email) throw new UsageError('Usage: npm run cli -- make-admin <email>');
       if (!(await makeAdmin(db, email))) throw new UsageError(`No account has the email ${email}.`);
       return `${email} is now an admin.`;
+    },
+  },
+  'grant-credits': {
+    usage: 'grant-credits <email> <usd>',
+    summary: 'add wallet credit (USD) to an account, through the ledger',
+    async run([email, usd], { db }) {
+      if (!email || !usd) throw new UsageError('Usage: npm run cli -- grant-credits <email> <usd>');
+      const result = await grantCredits(db, email, usd);
+      return `Granted $${(result.cents / 100).toFixed(2)} to ${email}; balance now $${(result.balance.balanceCents / 100).toFixed(2)}.`;
     },
   },
 };
@@ -65,7 +76,7 @@ async function main(argv: string[]) {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError || error instanceof ConfigError) console.error(error.message);
+  if (error instanceof UsageError || error instanceof ConfigError || error instanceof AppError) console.error(error.message);
   else console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

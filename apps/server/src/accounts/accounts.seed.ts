@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Seeder } from '../seed/seed.ts';
+import { grantCredits } from '../wallet/wallet.commands.ts';
 import { createAccount } from './accounts.service.ts';
 
 export const DEMO_SHOPPER = { email: 'shopper@example.com', password: 'shopper-demo-pass', username: 'demoshopper', name: 'Demo Shopper' };
@@ -24,8 +25,9 @@ export const accountsSeeder: Seeder = {
     for (const [demo, role] of [[DEMO_SHOPPER, 'user'], [DEMO_ADMIN, 'admin']] as const) {
       await createAccount(db, config, { ...demo, confirmPassword: demo.password, acceptedTerms: true }, { emailVerified: true, role });
     }
+    await grantCredits(db, DEMO_SHOPPER.email, '500', 'seed:demo-shopper');
     log('Demo accounts (development only):');
-    log(`  shopper  ${DEMO_SHOPPER.email} / ${DEMO_SHOPPER.password}`);
+    log(`  shopper  ${DEMO_SHOPPER.email} / ${DEMO_SHOPPER.password}  ($500.00 wallet credit)`);
     log(`  admin    ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`);
   },
 };

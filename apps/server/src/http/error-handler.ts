@@ -7,10 +7,15 @@ export function errorBody(code: FunctionErrorCode, message: string, details?: un
   return { error: { status: statusNameForCode(code), message, ...(details === undefined ? {} : { details }) } };
 }
 
-/** The first problem of a failed parse, worded for a person ("items.0.qty: Too small ..."). */
+/**
+ * The first problem of a failed parse, worded for a person. Our own messages are whole
+ * sentences (the spec's texts among them) and go out as they are; the library's terse
+ * defaults get the field's path in front ("items.0.qty: Too small ...").
+ */
 export function describeZodError(error: ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'Invalid input.';
+  if (/[.!?]$/.test(issue.message)) return issue.message;
   const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
   return `${where}${issue.message}`;
 }

@@ -1,5 +1,6 @@
 import { PgBoss } from 'pg-boss';
 import type pg from 'pg';
+import type { Tx } from '../db/transaction.ts';
 
 /**
  * Durable background work in Postgres (pg-boss): a job survives restarts and is
@@ -8,11 +9,20 @@ import type pg from 'pg';
  */
 export interface JobQueue {
   send(name: string, data: object): Promise<void>;
+  /** Enqueues inside the caller's transaction: the job exists only if the transaction commits. */
+  sendInTransaction(tx: Tx, name: string, data: object): Promise<void>;
+  /** Runs `name` on a cron schedule (one run per tick across all processes). */
+  schedule(name: string, cron: string): Promise<void>;
   work<T extends object>(name: string, handler: (data: T) => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
-export const QUEUES = ['send-email'] as const;
+export const QUEUES = ['send-email', 'reconcile-checkouts'] as const;
+
+/** The pg client behind a Drizzle node-postgres transaction (Drizzle keeps it on its session). */
+function transactionClient(tx: Tx): pg.PoolClient {
+  return (tx as unknown as { session: { client: pg.PoolClient } }).session.client;
+}
 
 export async function startJobQueue(pool: pg.Pool, onError: (error: unknown) => void): Promise<JobQueue> {
   const boss = new PgBoss({
@@ -25,6 +35,13 @@ export async function startJobQueue(pool: pg.Pool, onError: (error: unknown) => 
   return {
     async send(name, data) {
       await boss.send(name, data);
+    },
+    async sendInTransaction(tx, name, data) {
+      const client = transactionClient(tx);
+      await boss.send(name, data, { db: { executeSql: (text: string, values?: unknown[]) => client.query(text, values) } });
+    },
+    async schedule(name, cron) {
+      await boss.schedule(name, cron);
     },
     async work(name, handler) {
       await boss.work<object>(name, { pollingIntervalSeconds: 0.5 }, async (jobs) => {

@@ -34,3 +34,42 @@ export function passwordResetMail(to: string, name: string, url: string): Mail {
     html: layout('Reset your password', [...lines, 'If it was not you, ignore this email: your password stays as it is.'], { label: 'Choose a new password', url }),
   };
 }
+
+function dollars(cents: number): string {
+  return `$${(cents / 100).toFixed(2)}`;
+}
+
+export interface ReceiptOrder {
+  id: string;
+  items: { name: string; qty: number; unitCents: number }[];
+  totals: { subtotalCents: number; shippingCents: number; taxCents: number; walletAppliedCents: number; chargedCents: number };
+}
+
+export function receiptMail(to: string, name: string, order: ReceiptOrder, ordersUrl: string): Mail {
+  const lines = order.items.map((item) => `${item.qty} × ${item.name} — ${dollars(item.unitCents * item.qty)}`);
+  const t = order.totals;
+  const summary = [
+    `Subtotal ${dollars(t.subtotalCents)}`,
+    `Shipping ${dollars(t.shippingCents)}`,
+    `Tax ${dollars(t.taxCents)}`,
+    `Paid with wallet ${dollars(t.walletAppliedCents)}`,
+    `Charged to card ${dollars(t.chargedCents)}`,
+  ];
+  const paragraphs = [`Hi ${name},`, `Thank you for your order ${order.id}.`, ...lines, ...summary, 'We will let you know when it ships.'];
+  return {
+    to,
+    subject: `Your ${SHOP} order ${order.id}`,
+    text: `${paragraphs.join('\n')}\n\n${ordersUrl}`,
+    html: layout('Your order', paragraphs, { label: 'View my orders', url: ordersUrl }),
+  };
+}
+
+export function shippedMail(to: string, name: string, orderId: string, ordersUrl: string): Mail {
+  const paragraphs = [`Hi ${name},`, `Good news: your order ${orderId} has shipped.`];
+  return {
+    to,
+    subject: `Your ${SHOP} order ${orderId} has shipped`,
+    text: `${paragraphs.join('\n\n')}\n\n${ordersUrl}`,
+    html: layout('Your order has shipped', paragraphs, { label: 'View my orders', url: ordersUrl }),
+  };
+}

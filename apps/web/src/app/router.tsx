@@ -32,6 +32,9 @@ const LoginPage = lazyPage(() => import('../features/accounts/components/login-p
 const SignupPage = lazyPage(() =>
   import('../features/accounts/components/signup-page.tsx').then((m) => m.SignupPage),
 );
+const ResetPasswordPage = lazyPage(() =>
+  import('../features/accounts/components/reset-password-page.tsx').then((m) => m.ResetPasswordPage),
+);
 const WalletPage = lazyPage(() => import('../features/wallet/components/wallet-page.tsx').then((m) => m.WalletPage));
 const CheckoutPage = lazyPage(() =>
   import('../features/checkout/components/checkout-page.tsx').then((m) => m.CheckoutPage),
@@ -67,6 +70,7 @@ export const routes: RouteObject[] = [
       page('/privacy-policy', 'Privacy Policy', PrivacyPolicyPage),
       page('/login', 'Login', LoginPage),
       page('/signup', 'Sign up', SignupPage),
+      page('/reset-password', 'Reset password', ResetPasswordPage),
       page('/wallet', 'Wallet', WalletPage),
       page('/release', 'Release', ReleasePage),
       page('/checkout', 'Checkout', CheckoutPage),

@@ -2,3 +2,4 @@
 export * from './content.ts';
 export * from './accounts.ts';
 export * from './catalog.ts';
+export * from './money.ts';

@@ -1,3 +1,4 @@
+import { useSession, useSignOut } from '../../lib/session.ts';
 import { HeaderNavLink } from './header-nav-link.tsx';
 
 /*
@@ -12,6 +13,8 @@ import { HeaderNavLink } from './header-nav-link.tsx';
  *   admins, MY ORDERS (/my-orders) for other signed-in users. AccountSlot: LOGIN link,
  *   or a LOGOUT button when signed in.
  *
+ * The account slots render nothing until the server has said who is signed in, so a
+ * signed-in visitor never sees LOGIN flash by (nor a visitor a WALLET link).
  * The mobile menu closes by itself when the path changes, so a slot needs no callback.
  */
 
@@ -20,13 +23,33 @@ export function CartSlot() {
 }
 
 export function WalletSlot() {
-  return null;
+  const { isSignedIn } = useSession();
+  return isSignedIn ? <HeaderNavLink to="/wallet">WALLET</HeaderNavLink> : null;
 }
 
 export function AdminOrdersSlot() {
-  return null;
+  const { user } = useSession();
+  if (!user) return null;
+  return user.isAdmin ? (
+    <HeaderNavLink to="/release">ADMIN</HeaderNavLink>
+  ) : (
+    <HeaderNavLink to="/my-orders">MY ORDERS</HeaderNavLink>
+  );
 }
 
 export function AccountSlot() {
-  return <HeaderNavLink to="/login">LOGIN</HeaderNavLink>;
+  const { isSignedIn } = useSession();
+  if (isSignedIn === undefined) return null;
+  return isSignedIn ? <LogoutButton /> : <HeaderNavLink to="/login">LOGIN</HeaderNavLink>;
+}
+
+function LogoutButton() {
+  const { signOut, isPending } = useSignOut();
+  return (
+    <li className="site-nav__item">
+      <button type="button" className="site-nav__link" onClick={signOut} disabled={isPending} aria-busy={isPending || undefined}>
+        LOGOUT
+      </button>
+    </li>
+  );
 }

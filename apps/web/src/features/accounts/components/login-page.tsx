@@ -1,8 +1,131 @@
+import { useState, type FormEvent } from 'react';
+import { Link, Navigate, useLocation, useSearchParams } from 'react-router';
+import { LOGIN_MESSAGES, loginProblem } from '@storefront/domain/accounts.ts';
+import { AuthError } from '@storefront/sdk/auth.ts';
+import { useSession } from '../../../lib/session.ts';
+import { Spinner } from '../../../ui/spinner.tsx';
+import { useRequestPasswordReset } from '../api/request-password-reset.ts';
+import { useSignIn } from '../api/sign-in.ts';
+import { errorMessage } from '../error-message.ts';
+import { AFTER_LOGIN_PATH, readLoginState } from '../login-state.ts';
+import { ACCOUNT_TEXTS } from '../messages.ts';
+import { FormAlert, FormStatus, ProgressButton, TextField } from './form-fields.tsx';
+import './accounts.css';
+
+/** Spec sections 2 and 4, Login: sign in, or ask for a password reset link. */
 export function LoginPage() {
+  const location = useLocation();
+  const [searchParams] = useSearchParams();
+  const arrival = readLoginState(location.state);
+  const session = useSession();
+  const signIn = useSignIn();
+  const requestReset = useRequestPasswordReset();
+
+  const [email, setEmail] = useState(arrival.email);
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [unverified, setUnverified] = useState(false);
+  const busy = signIn.isPending || requestReset.isPending;
+
+  if (session.isSignedIn) return <Navigate to={arrival.from ?? AFTER_LOGIN_PATH} replace />;
+
+  const showMessage = (next: { error?: string; notice?: string }) => {
+    setError(next.error ?? null);
+    setNotice(next.notice ?? null);
+  };
+
+  const login = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const problem = loginProblem(email, password);
+    if (problem) return showMessage({ error: problem });
+    showMessage({});
+    setUnverified(false);
+    // On success the session query holds the user and this page redirects itself.
+    signIn.mutate(
+      { email, password, deviceToken: searchParams.get('deviceToken') },
+      {
+        onError: (failure) => {
+          if (failure instanceof AuthError && failure.code === 'EMAIL_NOT_VERIFIED') setUnverified(true);
+          else showMessage({ error: errorMessage(failure, LOGIN_MESSAGES.invalidCredentials) });
+        },
+      },
+    );
+  };
+
+  const forgotPassword = () => {
+    if (busy) return;
+    if (!email.trim()) return showMessage({ error: LOGIN_MESSAGES.resetNeedsEmail });
+    showMessage({});
+    requestReset.mutate(email, {
+      onSuccess: () => showMessage({ notice: LOGIN_MESSAGES.resetSent }),
+      onError: (failure) => showMessage({ error: errorMessage(failure, ACCOUNT_TEXTS.failed) }),
+    });
+  };
+
+  const banner = unverified
+    ? LOGIN_MESSAGES.verifyEmail
+    : searchParams.get('verified') === '1'
+      ? ACCOUNT_TEXTS.verified
+      : arrival.verifyEmail
+        ? ACCOUNT_TEXTS.signupDone(arrival.email)
+        : null;
+
   return (
-    <section className="page">
+    <section className="page auth-page">
       <h1>Login</h1>
-      <p>Signing in will be available here.</p>
+      <FormStatus tone="info" message={banner} />
+      <p className="auth-note">{ACCOUNT_TEXTS.sisterProducts}</p>
+      {session.isLoading ? (
+        <Spinner label="Checking whether you are signed in…" />
+      ) : (
+        <form className="auth-form" noValidate onSubmit={login} aria-busy={busy || undefined}>
+          <TextField
+            label="Email"
+            type="email"
+            name="email"
+            autoComplete="email"
+            inputMode="email"
+            spellCheck={false}
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+          <TextField
+            label="Password"
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+          <FormAlert message={error} />
+          <FormStatus message={notice} />
+          <div className="auth-actions">
+            <ProgressButton type="submit" pending={signIn.isPending} pendingLabel="Logging in…" disabled={busy}>
+              Login
+            </ProgressButton>
+            <ProgressButton
+              type="button"
+              className="button button--secondary"
+              pending={requestReset.isPending}
+              pendingLabel="Sending link…"
+              disabled={busy}
+              onClick={forgotPassword}
+            >
+              Forgot Password?
+            </ProgressButton>
+          </div>
+        </form>
+      )}
+      <div className="auth-secondary">
+        <Link to="/signup" className="button button--secondary">
+          Create account
+        </Link>
+        <Link to="/privacy-policy" className="button button--secondary">
+          Privacy Policy
+        </Link>
+      </div>
     </section>
   );
 }

@@ -1,8 +1,244 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import {
+  ACCOUNT_TYPE_LABELS,
+  ACCOUNT_TYPES,
+  ARTIST_NAME_NOTE,
+  clampCity,
+  COUNTRIES,
+  NAME_MAX,
+  nameFieldFor,
+  SIGNUP_MESSAGES,
+  signupProblem,
+  stripName,
+  stripUsername,
+  US_STATES,
+  USERNAME_MAX,
+  type AccountType,
+  type SignupForm,
+} from '@storefront/domain/accounts.ts';
+import { useCreateAccount } from '../api/create-account.ts';
+import { errorMessage } from '../error-message.ts';
+import type { LoginState } from '../login-state.ts';
+import { ACCOUNT_TEXTS } from '../messages.ts';
+import { FormAlert, SelectField, TextField } from './form-fields.tsx';
+import { TermsModal } from './terms-modal.tsx';
+import './accounts.css';
+
+interface Fields {
+  email: string;
+  password: string;
+  confirmPassword: string;
+  accountType: AccountType;
+  name: string;
+  username: string;
+  city: string;
+  country: string;
+  state: string;
+}
+
+const EMPTY: Fields = {
+  email: '',
+  password: '',
+  confirmPassword: '',
+  accountType: 'Fan',
+  name: '',
+  username: '',
+  city: '',
+  country: '',
+  state: '',
+};
+
+const cut = (value: string, max: number) => [...value].slice(0, max).join('');
+
+const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
+
+function toSignupForm(fields: Fields, acceptedTerms: boolean): SignupForm {
+  return {
+    email: fields.email,
+    password: fields.password,
+    confirmPassword: fields.confirmPassword,
+    name: fields.name,
+    username: fields.username,
+    accountType: fields.accountType,
+    acceptedTerms,
+    ...(fields.city.trim() ? { city: fields.city } : {}),
+    ...(fields.country ? { country: fields.country } : {}),
+    ...(fields.country === 'US' && fields.state ? { state: fields.state } : {}),
+  };
+}
+
+/** Spec sections 2, 4 and 5, Signup: the form, then the Terms of Service modal that creates the account. */
 export function SignupPage() {
+  const navigate = useNavigate();
+  const createAccount = useCreateAccount();
+  const [fields, setFields] = useState<Fields>(EMPTY);
+  const [termsOpen, setTermsOpen] = useState(false);
+  const [agreed, setAgreed] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [termsError, setTermsError] = useState<string | null>(null);
+
+  const set = <K extends keyof Fields>(key: K, value: Fields[K]) => setFields((current) => ({ ...current, [key]: value }));
+  const nameField = nameFieldFor(fields.accountType);
+
+  const openTerms = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setError(null);
+    setTermsError(null);
+    setTermsOpen(true);
+  };
+
+  const create = () => {
+    if (createAccount.isPending) return;
+    const form = toSignupForm(fields, agreed);
+    // The blocked domains are a server setting; the server checks them and its message shows.
+    const problem = signupProblem(form, []);
+    if (problem === SIGNUP_MESSAGES.termsNotAccepted) return setTermsError(problem);
+    setTermsError(null);
+    // Any other problem is in the form: close the terms so the visitor can fix it.
+    const showOnForm = (message: string) => {
+      setTermsOpen(false);
+      setError(message);
+    };
+    if (problem) return showOnForm(problem);
+    createAccount.mutate(form, {
+      onSuccess: ({ email }) => {
+        const state: Omit<LoginState, 'from'> = { verifyEmail: true, email };
+        void navigate('/login', { state });
+      },
+      onError: (failure) => showOnForm(errorMessage(failure, SIGNUP_MESSAGES.failed)),
+    });
+  };
+
   return (
-    <section className="page">
+    <section className="page auth-page auth-page--wide">
       <h1>Sign up</h1>
-      <p>Creating an account will be available here.</p>
+      <p className="auth-note">{ACCOUNT_TEXTS.sisterProducts}</p>
+      <form className="auth-form" noValidate onSubmit={openTerms}>
+        <TextField
+          label="Email"
+          type="email"
+          required
+          autoComplete="email"
+          inputMode="email"
+          spellCheck={false}
+          value={fields.email}
+          onChange={(event) => set('email', event.target.value)}
+        />
+        <div className="auth-form__row">
+          <TextField
+            label="Password"
+            type="password"
+            required
+            autoComplete="new-password"
+            hint={ACCOUNT_TEXTS.passwordHint}
+            value={fields.password}
+            onChange={(event) => set('password', event.target.value)}
+          />
+          <TextField
+            label="Confirm password"
+            type="password"
+            required
+            autoComplete="new-password"
+            value={fields.confirmPassword}
+            onChange={(event) => set('confirmPassword', event.target.value)}
+          />
+        </div>
+        <SelectField
+          label="Account type"
+          value={fields.accountType}
+          onChange={(event) => set('accountType', event.target.value as AccountType)}
+        >
+          {ACCOUNT_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {ACCOUNT_TYPE_LABELS[type]}
+            </option>
+          ))}
+        </SelectField>
+        <div className="auth-form__row">
+          <TextField
+            label={nameField.label}
+            placeholder={nameField.placeholder}
+            required
+            autoComplete={fields.accountType === 'Fan' ? 'name' : 'organization'}
+            hint={fields.accountType === 'Artist' ? ARTIST_NAME_NOTE : undefined}
+            value={fields.name}
+            onChange={(event) => set('name', cut(stripName(event.target.value), NAME_MAX))}
+          />
+          <TextField
+            label="Username"
+            required
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            hint="Letters and numbers only."
+            value={fields.username}
+            onChange={(event) => set('username', cut(stripUsername(event.target.value), USERNAME_MAX))}
+          />
+        </div>
+        <div className="auth-form__row">
+          <TextField
+            label="City (optional)"
+            autoComplete="address-level2"
+            value={fields.city}
+            onChange={(event) => set('city', clampCity(event.target.value))}
+          />
+          <SelectField
+            label="Country (optional)"
+            autoComplete="country"
+            value={fields.country}
+            onChange={(event) => setFields((current) => ({ ...current, country: event.target.value, state: '' }))}
+          >
+            <option value="">—</option>
+            {COUNTRIES.map((code) => (
+              <option key={code} value={code}>
+                {countryNames.of(code) ?? code}
+              </option>
+            ))}
+          </SelectField>
+          {fields.country === 'US' ? (
+            <SelectField
+              label="State (optional)"
+              autoComplete="address-level1"
+              value={fields.state}
+              onChange={(event) => set('state', event.target.value)}
+            >
+              <option value="">—</option>
+              {US_STATES.map((code) => (
+                <option key={code} value={code}>
+                  {code}
+                </option>
+              ))}
+            </SelectField>
+          ) : null}
+        </div>
+        <FormAlert message={error} />
+        <div className="auth-actions">
+          <button type="submit" className="button">
+            Create
+          </button>
+        </div>
+      </form>
+      <div className="auth-secondary">
+        <Link to="/login" className="button button--secondary">
+          Back to Login
+        </Link>
+        <Link to="/privacy-policy" className="button button--secondary">
+          Privacy Policy
+        </Link>
+      </div>
+      <TermsModal
+        open={termsOpen}
+        onClose={() => setTermsOpen(false)}
+        agreed={agreed}
+        onAgreedChange={(checked) => {
+          setAgreed(checked);
+          if (checked) setTermsError(null);
+        }}
+        onConfirm={create}
+        error={termsError}
+        pending={createAccount.isPending}
+      />
     </section>
   );
 }

@@ -1,0 +1,308 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, inArray, lt } from 'drizzle-orm';
+import {
+  CHECKOUT_MESSAGES,
+  quote,
+  sameQuote,
+  type CartItems,
+  type Contact,
+  type Quote,
+  type Shipping,
+} from '@storefront/domain/pricing.ts';
+import type { Db } from '../db/client.ts';
+import { checkouts, orders, processedEvents, products, users } from '../db/schema/index.ts';
+import { runTransaction, type Tx } from '../db/transaction.ts';
+import { AppError } from '../http/errors.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import { receiptMail } from '../mail/templates.ts';
+import { insertOrder, type OrderLine } from '../orders/orders.service.ts';
+import type { PaymentEvent, PaymentProvider } from '../payments/provider.ts';
+import { capture, debit, getBalance, hold, release } from '../wallet/wallet.service.ts';
+
+/** How long a card checkout (and its wallet hold) may stay open: Stripe's minimum. */
+export const CHECKOUT_TTL_MS = 30 * 60 * 1000;
+
+export interface CheckoutDeps {
+  db: Db;
+  jobs: JobQueue;
+  provider: PaymentProvider;
+  publicUrl: string;
+}
+
+/** Current database prices of the cart; unknown or inactive items are named and refused. */
+export async function priceCart(db: Db | Tx, items: CartItems): Promise<OrderLine[]> {
+  const rows = await db
+    .select({ id: products.id, name: products.name, priceCents: products.priceCents })
+    .from(products)
+    .where(and(inArray(products.id, items.map((item) => item.id)), eq(products.isActive, true)));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const missing = items.filter((item) => !byId.has(item.id)).map((item) => item.id);
+  if (missing.length > 0) {
+    throw new AppError(
+      'failed-precondition',
+      `Some items in your cart are no longer available (${missing.join(', ')}). Remove them to continue.`,
+      { unavailable: missing },
+    );
+  }
+  return items.map((item) => {
+    const product = byId.get(item.id)!;
+    return { id: product.id, name: product.name, qty: item.qty, unitCents: product.priceCents };
+  });
+}
+
+export async function quoteCheckout(db: Db, userId: string, items: CartItems, useWallet: boolean): Promise<Quote & { lines: OrderLine[] }> {
+  const lines = await priceCart(db, items);
+  const { balanceCents } = await getBalance(db, userId);
+  return { ...quote(lines, balanceCents, useWallet), lines };
+}
+
+function newPaymentIntentId(prefix: string): string {
+  return `${prefix}_${randomBytes(12).toString('base64url')}`;
+}
+
+async function enqueueReceipt(tx: Tx, jobs: JobQueue, publicUrl: string, userId: string, orderId: string, lines: OrderLine[], totals: Parameters<typeof receiptMail>[2]['totals']) {
+  const [buyer] = await tx.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, userId));
+  if (!buyer) return;
+  await jobs.sendInTransaction(tx, 'send-email', receiptMail(buyer.email, buyer.name, { id: orderId, items: lines, totals }, `${publicUrl}/my-orders`));
+}
+
+/**
+ * Wallet-only order: re-price, compare with the reviewed quote, then in one transaction
+ * write the order (once per checkout id) and debit the wallet with a conditional update.
+ * A retried call with the same checkout id returns the first order and charges nothing.
+ */
+export async function completeWalletOnlyOrder(
+  deps: CheckoutDeps,
+  userId: string,
+  input: { items: CartItems; contact: Contact; shipping: Shipping; quote: Partial<Quote>; checkoutId: string },
+): Promise<{ orderId: string; paymentIntentId: string; created: boolean }> {
+  const checkoutId = `${userId}:${input.checkoutId}`;
+  const existing = await findOrderForCheckout(deps.db, checkoutId);
+  if (existing) return { ...existing, created: false };
+
+  const lines = await priceCart(deps.db, input.items);
+  return runTransaction(
+    deps.db,
+    async (tx) => {
+      const { balanceCents } = await getBalance(tx, userId);
+      const fresh = quote(lines, balanceCents, true);
+      if (fresh.amountDueCents > 0) {
+        // Not enough credit any more, or it never was: this is a card checkout.
+        throw new AppError('failed-precondition', sameQuote(fresh, input.quote) ? CHECKOUT_MESSAGES.insufficientWallet : CHECKOUT_MESSAGES.quoteChanged);
+      }
+      if (!sameQuote(fresh, input.quote)) throw new AppError('failed-precondition', CHECKOUT_MESSAGES.quoteChanged);
+      const paymentIntentId = newPaymentIntentId('wallet');
+      const order = await insertOrder(tx, {
+        userId,
+        checkoutId,
+        paymentIntentId,
+        items: lines,
+        subtotalCents: fresh.subtotalCents,
+        shippingCents: fresh.shippingCents,
+        taxCents: fresh.taxCents,
+        walletAppliedCents: fresh.walletAppliedCents,
+        chargedCents: 0,
+        contact: { ...input.contact, phone: input.contact.phone ?? '' },
+        shipping: input.shipping,
+      });
+      if (!order.created) {
+        const first = (await findOrderForCheckout(tx, checkoutId))!;
+        return { ...first, created: false };
+      }
+      // The conditional debit: the wallet row is locked, so concurrent orders queue here.
+      await debit(tx, userId, fresh.walletAppliedCents, order.id);
+      await enqueueReceipt(tx, deps.jobs, deps.publicUrl, userId, order.id, lines, { ...fresh, chargedCents: 0 });
+      return { orderId: order.id, paymentIntentId, created: true };
+    },
+    { isolationLevel: 'read committed' },
+  );
+}
+
+async function findOrderForCheckout(db: Db | Tx, checkoutId: string) {
+  const [row] = await db.select({ orderId: orders.id, paymentIntentId: orders.paymentIntentId }).from(orders).where(eq(orders.checkoutId, checkoutId));
+  return row;
+}
+
+/**
+ * Card (+ wallet) checkout: a pending checkout and a hold on the wallet part, then a
+ * hosted payment page for the rest. The order is made only by a verified payment event.
+ */
+export async function createPaymentLink(
+  deps: CheckoutDeps,
+  userId: string,
+  input: { items: CartItems; useWallet: boolean; contact: Contact; shipping: Shipping; redirectUrl?: string; checkoutId?: string },
+): Promise<{ url: string; checkoutId: string }> {
+  const lines = await priceCart(deps.db, input.items);
+  const checkoutId = `${userId.slice(0, 8)}_${input.checkoutId ?? randomBytes(12).toString('base64url')}`;
+  const [previous] = await deps.db.select().from(checkouts).where(eq(checkouts.id, checkoutId));
+  if (previous) {
+    if (previous.userId !== userId) throw new AppError('permission-denied', 'This checkout belongs to someone else.');
+    if (previous.status === 'pending' && previous.providerSessionId) return { url: sessionUrl(deps, previous), checkoutId };
+    throw new AppError('failed-precondition', 'This checkout is already closed. Please start again from your cart.');
+  }
+  const returnUrl = safeReturnPath(input.redirectUrl);
+  const expiresAt = new Date(Date.now() + CHECKOUT_TTL_MS);
+
+  const priced = await runTransaction(
+    deps.db,
+    async (tx) => {
+      const { balanceCents } = await getBalance(tx, userId);
+      const fresh = quote(lines, balanceCents, input.useWallet);
+      if (fresh.amountDueCents === 0) {
+        throw new AppError('failed-precondition', 'Your wallet covers this order: place it with your wallet instead.');
+      }
+      await tx.insert(checkouts).values({
+        id: checkoutId,
+        userId,
+        provider: deps.provider.name,
+        items: lines,
+        contact: { ...input.contact, phone: input.contact.phone ?? '' },
+        shipping: input.shipping,
+        subtotalCents: fresh.subtotalCents,
+        shippingCents: fresh.shippingCents,
+        taxCents: fresh.taxCents,
+        walletHeldCents: fresh.walletAppliedCents,
+        amountDueCents: fresh.amountDueCents,
+        chargeCents: fresh.chargeCents,
+        returnUrl,
+        expiresAt,
+      });
+      await hold(tx, userId, fresh.walletAppliedCents, checkoutId);
+      return fresh;
+    },
+    { isolationLevel: 'read committed' },
+  );
+
+  try {
+    const session = await deps.provider.createSession({
+      checkoutId,
+      chargeCents: priced.chargeCents,
+      walletAppliedCents: priced.walletAppliedCents,
+      lines,
+      shippingCents: priced.shippingCents,
+      taxCents: priced.taxCents,
+      cardFeeCents: priced.cardFeeCents,
+      customerEmail: input.contact.email,
+      expiresAt,
+    });
+    await deps.db.update(checkouts).set({ providerSessionId: session.sessionId }).where(eq(checkouts.id, checkoutId));
+    return { url: session.url, checkoutId };
+  } catch (error) {
+    // Nothing may stay held for a payment page that was never made.
+    await closeCheckout(deps.db, checkoutId, 'failed');
+    throw error;
+  }
+}
+
+function sessionUrl(deps: CheckoutDeps, checkout: typeof checkouts.$inferSelect): string {
+  return deps.provider.name === 'local' ? `/pay/${encodeURIComponent(checkout.id)}` : `${deps.publicUrl}/checkout`;
+}
+
+/** Only our own paths: never an open redirect. */
+export function safeReturnPath(url: string | undefined): string {
+  if (url && /^\/(?!\/)[A-Za-z0-9\-._~/?=&%]*$/.test(url)) return url.split('?')[0]!;
+  return '/order-confirmation';
+}
+
+/** Ends a pending checkout without an order and gives its held credit back. */
+export async function closeCheckout(db: Db, checkoutId: string, status: 'failed' | 'expired'): Promise<boolean> {
+  return runTransaction(db, async (tx) => {
+    const [checkout] = await tx.select().from(checkouts).where(eq(checkouts.id, checkoutId)).for('update');
+    if (!checkout || checkout.status !== 'pending') return false;
+    await tx.update(checkouts).set({ status, settledAt: new Date() }).where(eq(checkouts.id, checkoutId));
+    await release(tx, checkout.userId, checkout.walletHeldCents, checkoutId);
+    return true;
+  });
+}
+
+/**
+ * Applies a verified payment event exactly once: the event id is recorded in the same
+ * transaction that captures the hold and writes the order (or releases the hold).
+ */
+export async function applyPaymentEvent(deps: CheckoutDeps, event: PaymentEvent): Promise<'applied' | 'duplicate' | 'ignored'> {
+  if (event.type === 'ignored' || !event.checkoutId) return 'ignored';
+  return runTransaction(deps.db, async (tx) => {
+    const recorded = await tx
+      .insert(processedEvents)
+      .values({ provider: deps.provider.name, eventId: event.eventId, type: event.type })
+      .onConflictDoNothing()
+      .returning({ eventId: processedEvents.eventId });
+    if (recorded.length === 0) return 'duplicate';
+    const [checkout] = await tx.select().from(checkouts).where(eq(checkouts.id, event.checkoutId!)).for('update');
+    if (!checkout) return 'ignored';
+    if (event.sessionId && checkout.providerSessionId && event.sessionId !== checkout.providerSessionId) return 'ignored';
+
+    if (event.type === 'succeeded') {
+      if (checkout.status === 'paid') return 'duplicate';
+      if (checkout.status !== 'pending') {
+        // Paid after its hold was released (a delayed payment method): honour the payment
+        // and take the wallet part again if it is still there (in a savepoint).
+        await tx
+          .transaction((inner) => debit(inner, checkout.userId, checkout.walletHeldCents, `late:${checkout.id}`))
+          .catch(() => undefined);
+      } else {
+        await capture(tx, checkout.userId, checkout.walletHeldCents, checkout.id);
+      }
+      await tx.update(checkouts).set({ status: 'paid', settledAt: new Date() }).where(eq(checkouts.id, checkout.id));
+      const paymentIntentId = event.paymentIntentId ?? `pi_${checkout.id}`;
+      const order = await insertOrder(tx, {
+        userId: checkout.userId,
+        checkoutId: checkout.id,
+        paymentIntentId,
+        items: checkout.items,
+        subtotalCents: checkout.subtotalCents,
+        shippingCents: checkout.shippingCents,
+        taxCents: checkout.taxCents,
+        walletAppliedCents: checkout.walletHeldCents,
+        chargedCents: checkout.chargeCents,
+        contact: checkout.contact,
+        shipping: checkout.shipping,
+      });
+      if (order.created) {
+        await enqueueReceipt(tx, deps.jobs, deps.publicUrl, checkout.userId, order.id, checkout.items, {
+          subtotalCents: checkout.subtotalCents,
+          shippingCents: checkout.shippingCents,
+          taxCents: checkout.taxCents,
+          walletAppliedCents: checkout.walletHeldCents,
+          chargedCents: checkout.chargeCents,
+        });
+      }
+      return 'applied';
+    }
+    if (checkout.status !== 'pending') return 'duplicate';
+    await tx.update(checkouts).set({ status: event.type as 'failed' | 'expired', settledAt: new Date() }).where(eq(checkouts.id, checkout.id));
+    await release(tx, checkout.userId, checkout.walletHeldCents, checkout.id);
+    return 'applied';
+  });
+}
+
+/**
+ * Settles checkouts whose events never came: asks the provider, applies what it says,
+ * and expires (releasing the hold) what outlived its payment session.
+ */
+export async function reconcileCheckouts(deps: CheckoutDeps, now = new Date()): Promise<{ settled: number; expired: number }> {
+  const stale = await deps.db
+    .select()
+    .from(checkouts)
+    .where(and(eq(checkouts.status, 'pending'), lt(checkouts.createdAt, new Date(now.getTime() - 5 * 60 * 1000))))
+    .limit(200);
+  let settled = 0;
+  let expired = 0;
+  for (const checkout of stale) {
+    const state = checkout.providerSessionId ? await deps.provider.sessionState(checkout.providerSessionId).catch(() => null) : null;
+    if (state?.state === 'paid') {
+      const result = await applyPaymentEvent(deps, {
+        eventId: `reconcile:${checkout.id}`,
+        type: 'succeeded',
+        checkoutId: checkout.id,
+        sessionId: checkout.providerSessionId,
+        paymentIntentId: state.paymentIntentId,
+        amountCents: checkout.chargeCents,
+      });
+      if (result === 'applied') settled += 1;
+    } else if (state?.state === 'expired' || state?.state === 'failed' || (deps.provider.name === 'local' && checkout.expiresAt < now)) {
+      if (await closeCheckout(deps.db, checkout.id, 'expired')) expired += 1;
+    }
+  }
+  return { settled, expired };
+}

@@ -1,0 +1,348 @@
+import http from 'node:http';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHECKOUT_MESSAGES, quote as priceQuote } from '@storefront/domain/pricing.ts';
+import { createAuthClient } from '@storefront/sdk/auth.ts';
+import { createFunctionsClient, type FunctionsError } from '@storefront/sdk/callable.ts';
+import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
+import { createAccount } from '../accounts/accounts.service.ts';
+import { buildApp } from '../app.ts';
+import { releaseProduct } from '../catalog/catalog.service.ts';
+import type { Config } from '../config.ts';
+import { freePort } from '../db/embedded.ts';
+import { checkouts, ledgerEntries, orders, wallets } from '../db/schema/index.ts';
+import { createStripeProvider } from '../payments/stripe.provider.ts';
+import { grantCredits } from '../wallet/wallet.commands.ts';
+import { getBalance } from '../wallet/wallet.service.ts';
+
+let database: TestDatabase;
+let config: Config;
+let app: FastifyInstance;
+let base: string;
+const tokens: Record<string, string> = {};
+let teeId: string;
+let capId: string;
+
+const contact = { name: 'Fan One', email: 'fan@example.org', phone: '' };
+const shipping = { name: 'Fan One', line1: '1 Main St', line2: '', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' };
+
+function client(who: string) {
+  return createFunctionsClient({ baseUrl: base, getAuthToken: () => tokens[who] });
+}
+async function errorOf(promise: Promise<unknown>) {
+  return (await promise.then(() => undefined, (e: unknown) => e)) as FunctionsError;
+}
+async function userId(email: string) {
+  const result = await database.db.execute(sql`SELECT id FROM "user" WHERE email = ${email}`);
+  return (result.rows[0] as { id: string }).id;
+}
+
+/** Ledger sums equal every balance; nothing negative. */
+async function expectLedgerConsistent() {
+  const rows = await database.db.execute(sql`
+    SELECT w.user_id, w.balance_cents, w.held_cents,
+           COALESCE(SUM(l.available_delta_cents), 0)::bigint AS available_sum,
+           COALESCE(SUM(l.held_delta_cents), 0)::bigint AS held_sum
+    FROM wallet w LEFT JOIN ledger_entry l ON l.user_id = w.user_id
+    GROUP BY w.user_id, w.balance_cents, w.held_cents`);
+  for (const row of rows.rows as { balance_cents: string; held_cents: string; available_sum: string; held_sum: string }[]) {
+    expect(Number(row.available_sum)).toBe(Number(row.balance_cents));
+    expect(Number(row.held_sum)).toBe(Number(row.held_cents));
+    expect(Number(row.balance_cents)).toBeGreaterThanOrEqual(0);
+  }
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase({ max: 30 });
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base, SIGNUP_RATE_LIMIT: '1000' } });
+  for (const [email, username, role] of [['fan@example.org', 'FanOne', 'user'], ['other@example.org', 'Other', 'user'], ['card@example.org', 'Carder', 'user'], ['boss@example.org', 'Boss', 'admin']] as const) {
+    await createAccount(database.db, config, { email, username, name: username, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role });
+  }
+  teeId = await releaseProduct(database.db, { name: 'Label Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
+  capId = await releaseProduct(database.db, { name: 'Cap', description: 'Cap', priceCents: 1999, images: ['/content/covers/cover-02.svg'] });
+  app = await buildApp({ config, db: database.db, logger: false });
+  await app.listen({ port, host: '127.0.0.1' });
+  await grantCredits(database.db, 'card@example.org', '10', 'card-user');
+  for (const [who, email] of [['fan', 'fan@example.org'], ['other', 'other@example.org'], ['card', 'card@example.org'], ['admin', 'boss@example.org']]) {
+    tokens[who!] = (await createAuthClient({ baseUrl: base, functions: createFunctionsClient({ baseUrl: base }) }).signIn(email!, 'pass words')).token!;
+  }
+});
+
+afterAll(async () => {
+  await app?.close();
+  await database?.close();
+});
+
+describe('quoteCheckout', () => {
+  it('prices from the database and the caller’s own balance', async () => {
+    await grantCredits(database.db, 'fan@example.org', '10', 'quote-test');
+    const quote = await client('fan').call<{ totalCents: number; walletAppliedCents: number; chargeCents: number; lines: { unitCents: number }[] }>('quoteCheckout', {
+      items: [{ id: teeId, qty: 2 }, { id: capId, qty: 1 }],
+      useWallet: true,
+    });
+    const expected = priceQuote([{ unitCents: 2500, qty: 2 }, { unitCents: 1999, qty: 1 }], 1000, true);
+    expect(quote).toMatchObject(expected);
+    expect(quote.lines.map((l) => l.unitCents)).toEqual([2500, 1999]);
+  });
+
+  it('names unknown items and refuses anonymous callers and bad quantities', async () => {
+    const unknown = await errorOf(client('fan').call('quoteCheckout', { items: [{ id: 'p_gone', qty: 1 }], useWallet: false }));
+    expect([unknown.code, unknown.message]).toEqual(['failed-precondition', expect.stringContaining('p_gone')]);
+    expect((await errorOf(createFunctionsClient({ baseUrl: base }).call('quoteCheckout', { items: [{ id: teeId, qty: 1 }], useWallet: false }))).code).toBe('unauthenticated');
+    for (const qty of [0, -1, 1.5, 100, '2']) {
+      expect((await errorOf(client('fan').call('quoteCheckout', { items: [{ id: teeId, qty }], useWallet: false }))).code).toBe('invalid-argument');
+    }
+    expect((await errorOf(client('fan').call('quoteCheckout', { items: [], useWallet: false }))).message).toBe(CHECKOUT_MESSAGES.emptyCart);
+  });
+});
+
+describe('wallet-only orders', () => {
+  let items: { id: string; qty: number }[];
+  beforeAll(() => {
+    items = [{ id: teeId, qty: 1 }];
+  });
+  const orderQuote = () => priceQuote([{ unitCents: 2500, qty: 1 }], 10_000_000, true);
+
+  it('makes exactly 10 orders from 50 concurrent ones when the balance covers 10, ending at exactly 0', async () => {
+    const buyer = await userId('other@example.org');
+    const total = orderQuote().totalCents;
+    await grantCredits(database.db, 'other@example.org', (total * 10 / 100).toFixed(2), 'ten-orders');
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, i) =>
+        client('other').call('completeWalletOnlyOrderStreetFlavor', { items: [{ id: teeId, qty: 1 }], contact, shipping, quote: orderQuote(), checkoutId: `concurrent-${i}` }),
+      ),
+    );
+    expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(10);
+    for (const failed of attempts.filter((a) => a.status === 'rejected')) {
+      expect((failed as PromiseRejectedResult).reason.code).toBe('failed-precondition');
+    }
+    expect(await getBalance(database.db, buyer)).toEqual({ balanceCents: 0, heldCents: 0 });
+    const made = await database.db.select().from(orders).where(eq(orders.userId, buyer));
+    expect(made).toHaveLength(10);
+    const debits = await database.db.select().from(ledgerEntries).where(eq(ledgerEntries.userId, buyer));
+    const spent = -debits.filter((e) => e.kind === 'debit').reduce((sum, e) => sum + e.availableDeltaCents, 0);
+    expect(spent).toBe(made.reduce((sum, o) => sum + o.subtotalCents + o.shippingCents + o.taxCents, 0));
+    await expectLedgerConsistent();
+  });
+
+  it('gives one order for one checkout id sent 20 times at once, charging once', async () => {
+    const buyer = await userId('fan@example.org');
+    await grantCredits(database.db, 'fan@example.org', '1000', 'idempotency');
+    const before = await getBalance(database.db, buyer);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        client('fan').call<{ orderId: string; redirectUrl: string }>('completeWalletOnlyOrderStreetFlavor', { items, contact, shipping, quote: { ...orderQuote(), walletAppliedCents: orderQuote().totalCents }, checkoutId: 'same-checkout-id' }),
+      ),
+    );
+    expect(new Set(results.map((r) => r.orderId)).size).toBe(1);
+    expect(results[0]!.redirectUrl).toMatch(/^\/order-confirmation\?payment_intent=wallet_.+&redirect_status=succeeded$/);
+    const after = await getBalance(database.db, buyer);
+    expect(before.balanceCents - after.balanceCents).toBe(orderQuote().totalCents);
+    await expectLedgerConsistent();
+  });
+
+  it('refuses a tampered quote and changes nothing', async () => {
+    const buyer = await userId('fan@example.org');
+    const before = await getBalance(database.db, buyer);
+    const count = (await database.db.select().from(orders)).length;
+    const tampered = { ...orderQuote(), subtotalCents: 1, totalCents: 1000, walletAppliedCents: 1000 };
+    const error = await errorOf(client('fan').call('completeWalletOnlyOrderStreetFlavor', { items, contact, shipping, quote: tampered, checkoutId: 'tampered-1' }));
+    expect([error.code, error.message]).toEqual(['failed-precondition', CHECKOUT_MESSAGES.quoteChanged]);
+    expect(await getBalance(database.db, buyer)).toEqual(before);
+    expect(await database.db.select().from(orders)).toHaveLength(count);
+  });
+
+  it('checks contact and shipping with the spec’s messages', async () => {
+    const cases: [object, string][] = [
+      [{ contact: { ...contact, name: '  ' } }, CHECKOUT_MESSAGES.fullName],
+      [{ contact: { ...contact, email: 'nope' } }, CHECKOUT_MESSAGES.email],
+      [{ items: [] }, CHECKOUT_MESSAGES.emptyCart],
+    ];
+    for (const [override, message] of cases) {
+      const error = await errorOf(client('fan').call('completeWalletOnlyOrderStreetFlavor', { items, contact, shipping, quote: orderQuote(), checkoutId: 'checks-1', ...override }));
+      expect(error.message.endsWith(message)).toBe(true);
+    }
+  });
+});
+
+describe('card checkouts (local provider)', () => {
+  async function startCardCheckout(who: string, checkoutId: string) {
+    return client(who).call<{ ok: boolean; url: string; checkoutId: string }>('createPaymentLinkStreetFlavorMerch', {
+      items: [{ id: capId, qty: 3 }],
+      useWallet: true,
+      contact,
+      shipping,
+      redirectUrl: '/order-confirmation',
+      checkoutId,
+    });
+  }
+
+  it('holds the wallet part, takes the card on /pay, and makes one order capturing the hold', async () => {
+    const buyer = await userId('card@example.org');
+    const before = await getBalance(database.db, buyer);
+    const link = await startCardCheckout('card', 'card-ok-1');
+    expect(link.url).toBe(`/pay/${link.checkoutId}`);
+    const [checkout] = await database.db.select().from(checkouts).where(eq(checkouts.id, link.checkoutId));
+    expect((await getBalance(database.db, buyer)).heldCents).toBe(before.heldCents + checkout!.walletHeldCents);
+
+    const page = await fetch(`${base}${link.url}`, { headers: { authorization: `Bearer ${tokens.card}` } });
+    expect(await page.text()).toMatch(/Card number[\s\S]*>Pay \$/);
+    expect((await fetch(`${base}${link.url}`, { headers: { authorization: `Bearer ${tokens.other}` } })).status).toBe(404);
+
+    const declined = await fetch(`${base}${link.url}`, { method: 'POST', redirect: 'manual', headers: { authorization: `Bearer ${tokens.card}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'card=4000+0000+0000+0002' });
+    expect(await declined.text()).toContain(CHECKOUT_MESSAGES.cardDeclined);
+    expect(await database.db.select().from(orders).where(eq(orders.checkoutId, link.checkoutId))).toHaveLength(0);
+
+    const paid = await fetch(`${base}${link.url}`, { method: 'POST', redirect: 'manual', headers: { authorization: `Bearer ${tokens.card}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'card=4242+4242+4242+4242' });
+    expect(paid.status).toBe(302);
+    expect(paid.headers.get('location')).toMatch(/^\/order-confirmation\?payment_intent=pi_local_.+&redirect_status=succeeded$/);
+    const made = await database.db.select().from(orders).where(eq(orders.checkoutId, link.checkoutId));
+    expect(made).toHaveLength(1);
+    expect(made[0]).toMatchObject({ walletAppliedCents: checkout!.walletHeldCents, chargedCents: checkout!.chargeCents });
+    expect((await getBalance(database.db, buyer)).heldCents).toBe(before.heldCents);
+    await expectLedgerConsistent();
+  });
+
+  it('releases the hold of a checkout whose payment session expired', async () => {
+    const buyer = await userId('card@example.org');
+    await grantCredits(database.db, 'card@example.org', '3', 'expire-test');
+    const before = await getBalance(database.db, buyer);
+    const link = await startCardCheckout('card', 'card-expire-1');
+    expect((await getBalance(database.db, buyer)).balanceCents).toBeLessThan(before.balanceCents);
+    const { reconcileCheckouts } = await import('./checkout.service.ts');
+    const { paymentProviderFor } = await import('../payments/payment-provider.factory.ts');
+    const result = await reconcileCheckouts(
+      { db: database.db, jobs: undefined as never, provider: paymentProviderFor(config).provider, publicUrl: base },
+      new Date(Date.now() + 60 * 60 * 1000),
+    );
+    expect(result.expired).toBeGreaterThanOrEqual(1);
+    const [checkout] = await database.db.select().from(checkouts).where(eq(checkouts.id, link.checkoutId));
+    expect(checkout!.status).toBe('expired');
+    expect(await getBalance(database.db, buyer)).toEqual(before);
+    await expectLedgerConsistent();
+  });
+});
+
+describe('stripe provider against a local fake Stripe', () => {
+  const WEBHOOK_SECRET = 'whsec_test_secret';
+  let fake: http.Server;
+  let stripeApp: FastifyInstance;
+  let stripeBase: string;
+  const sessions = new Map<string, { checkoutId: string; amount: number }>();
+
+  beforeAll(async () => {
+    fake = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        res.setHeader('content-type', 'application/json');
+        if (req.method === 'POST' && req.url === '/v1/checkout/sessions') {
+          const form = new URLSearchParams(body);
+          const id = `cs_test_${sessions.size + 1}`;
+          let amount = 0;
+          for (let i = 0; form.has(`line_items[${i}][quantity]`); i += 1) {
+            amount += Number(form.get(`line_items[${i}][quantity]`)) * Number(form.get(`line_items[${i}][price_data][unit_amount]`));
+          }
+          sessions.set(id, { checkoutId: form.get('metadata[checkoutId]')!, amount });
+          res.end(JSON.stringify({ id, object: 'checkout.session', url: `https://pay.example.test/${id}`, amount_total: amount }));
+        } else if (req.method === 'GET' && req.url?.startsWith('/v1/checkout/sessions/')) {
+          res.end(JSON.stringify({ id: req.url.split('/').pop(), object: 'checkout.session', payment_status: 'paid', status: 'complete', payment_intent: 'pi_fake_1' }));
+        } else {
+          res.statusCode = 404;
+          res.end(JSON.stringify({ error: { message: 'not found' } }));
+        }
+      });
+    });
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+    const fakePort = (fake.address() as { port: number }).port;
+    const port = await freePort();
+    stripeBase = `http://127.0.0.1:${port}`;
+    const stripeConfig = { ...config, PORT: port, PUBLIC_URL: stripeBase, PAYMENT_PROVIDER: 'stripe' as const, STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET };
+    const provider = createStripeProvider({ secretKey: 'sk_test_x', webhookSecret: WEBHOOK_SECRET, publicUrl: stripeBase, api: { host: '127.0.0.1', port: fakePort, protocol: 'http' } });
+    stripeApp = await buildApp({ config: stripeConfig, db: database.db, logger: false, payments: { provider, local: null } });
+    await stripeApp.listen({ port, host: '127.0.0.1' });
+  });
+
+  afterAll(async () => {
+    await stripeApp?.close();
+    await new Promise((resolve) => fake?.close(resolve));
+  });
+
+  function completedEvent(eventId: string, sessionId: string, checkoutId: string, amount: number) {
+    return JSON.stringify({
+      id: eventId,
+      object: 'event',
+      type: 'checkout.session.completed',
+      data: { object: { id: sessionId, object: 'checkout.session', payment_status: 'paid', payment_intent: 'pi_fake_1', amount_total: amount, metadata: { checkoutId } } },
+    });
+  }
+  const webhook = (payload: string, signature: string) =>
+    fetch(`${stripeBase}/webhooks/stripe`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
+
+  it('creates a session for the charge, and one order from a webhook delivered 10 times at once and out of order', async () => {
+    const fn = createFunctionsClient({ baseUrl: stripeBase, getAuthToken: () => tokens.other });
+    await grantCredits(database.db, 'other@example.org', '5', 'stripe-partial');
+    const link = await fn.call<{ url: string; checkoutId: string }>('createPaymentLinkStreetFlavorMerch', { items: [{ id: teeId, qty: 2 }], useWallet: true, contact, shipping });
+    expect(link.url).toMatch(/^https:\/\/pay\.example\.test\/cs_test_/);
+    const sessionId = link.url.split('/').pop()!;
+    const [checkout] = await database.db.select().from(checkouts).where(eq(checkouts.id, link.checkoutId));
+    expect(sessions.get(sessionId)).toEqual({ checkoutId: link.checkoutId, amount: checkout!.chargeCents });
+
+    const webhooks = new Stripe('sk_test_x').webhooks;
+    const payloads = [
+      ...Array.from({ length: 8 }, () => completedEvent('evt_same', sessionId, link.checkoutId, checkout!.chargeCents)),
+      completedEvent('evt_redelivered_as_new', sessionId, link.checkoutId, checkout!.chargeCents),
+      JSON.stringify({ id: 'evt_unrelated', object: 'event', type: 'payment_intent.created', data: { object: { id: 'pi_fake_1' } } }),
+    ].reverse();
+    const responses = await Promise.all(payloads.map((payload) => webhook(payload, webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }))));
+    expect(responses.map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect(await database.db.select().from(orders).where(eq(orders.checkoutId, link.checkoutId))).toHaveLength(1);
+    const captures = await database.db.select().from(ledgerEntries).where(eq(ledgerEntries.reference, link.checkoutId));
+    expect(captures.filter((e) => e.kind === 'capture')).toHaveLength(1);
+    await expectLedgerConsistent();
+
+    const back = await fetch(`${stripeBase}/pay/return?session_id=${sessionId}`, { redirect: 'manual' });
+    expect(back.headers.get('location')).toBe('/order-confirmation?payment_intent=pi_fake_1&redirect_status=succeeded');
+  });
+
+  it('refuses a forged signature and changes nothing', async () => {
+    const before = (await database.db.select().from(orders)).length;
+    const payload = completedEvent('evt_forged', 'cs_test_x', 'nope', 100);
+    const forged = new Stripe('sk_test_x').webhooks.generateTestHeaderString({ payload, secret: 'whsec_wrong' });
+    expect((await webhook(payload, forged)).status).toBe(400);
+    expect((await webhook(payload, 't=1,v1=deadbeef')).status).toBe(400);
+    expect(await database.db.select().from(orders)).toHaveLength(before);
+  });
+});
+
+describe('orders: reading and fulfilment', () => {
+  it('shows users only their own orders, newest first', async () => {
+    const mine = await client('fan').call<{ items: { uid: string; createdAt: string }[] }>('listMyOrders', { limit: 100 });
+    const fan = await userId('fan@example.org');
+    expect(mine.items.length).toBeGreaterThan(0);
+    expect(mine.items.every((o) => o.uid === fan)).toBe(true);
+    const dates = mine.items.map((o) => o.createdAt);
+    expect([...dates].sort().reverse()).toEqual(dates);
+    const othersOrder = (await database.db.select().from(orders).where(eq(orders.userId, await userId('other@example.org'))))[0]!;
+    expect(await client('fan').call('getMyOrder', { paymentIntentId: othersOrder.paymentIntentId })).toEqual({ order: null });
+  });
+
+  it('lets only admins mark an order fulfilled; it becomes shipped and leaves the open list', async () => {
+    const [order] = await database.db.select().from(orders).where(eq(orders.orderFulfilled, false)).limit(1);
+    expect((await errorOf(client('fan').call('markOrderFulfilled', { orderId: order!.id }))).code).toBe('permission-denied');
+    expect((await errorOf(client('admin').call('markOrderFulfilled', { orderId: 'o_missing' }))).message).toBe(CHECKOUT_MESSAGES.orderNotFound);
+    expect((await errorOf(client('admin').call('markOrderFulfilled', { orderId: order!.id, maxAttempts: 0 }))).code).toBe('invalid-argument');
+    await client('admin').call('markOrderFulfilled', { orderId: order!.id });
+    const [after] = await database.db.select().from(orders).where(eq(orders.id, order!.id));
+    expect([after!.orderFulfilled, after!.orderStatus]).toEqual([true, 'shipped']);
+    const open = await client('admin').call<{ items: { id: string }[] }>('listOpenOrders', { limit: 100 });
+    expect(open.items.map((o) => o.id)).not.toContain(order!.id);
+    expect((await errorOf(client('fan').call('listOpenOrders', null))).code).toBe('permission-denied');
+    await expectLedgerConsistent();
+    void wallets;
+  });
+});

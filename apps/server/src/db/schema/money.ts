@@ -1,0 +1,134 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { users } from './accounts.ts';
+
+/**
+ * Money: a wallet per user (available and held cents, never negative), an append-only
+ * ledger whose sums equal those balances, checkouts (the pending side of a payment),
+ * orders, and the provider events already processed.
+ */
+export const wallets = pgTable(
+  'wallet',
+  {
+    userId: text('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    balanceCents: bigint('balance_cents', { mode: 'number' }).notNull().default(0),
+    heldCents: bigint('held_cents', { mode: 'number' }).notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check('wallet_balance_not_negative', sql`${table.balanceCents} >= 0`),
+    check('wallet_held_not_negative', sql`${table.heldCents} >= 0`),
+  ],
+);
+
+export const LEDGER_KINDS = ['grant', 'debit', 'hold', 'capture', 'release', 'refund'] as const;
+
+export const ledgerEntries = pgTable(
+  'ledger_entry',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => wallets.userId, { onDelete: 'restrict' }),
+    kind: text('kind', { enum: LEDGER_KINDS }).notNull(),
+    /** Change of the available balance. */
+    availableDeltaCents: bigint('available_delta_cents', { mode: 'number' }).notNull(),
+    /** Change of the held amount. */
+    heldDeltaCents: bigint('held_delta_cents', { mode: 'number' }).notNull().default(0),
+    /** What the entry belongs to: an order, a checkout, a grant's external id. */
+    reference: text('reference').notNull(),
+    note: text('note').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('ledger_user_idx').on(table.userId, table.id),
+    // One entry of a kind per reference: a retried capture or release is a no-op.
+    uniqueIndex('ledger_kind_reference_key').on(table.kind, table.reference),
+  ],
+);
+
+export const CHECKOUT_STATUSES = ['pending', 'paid', 'failed', 'expired'] as const;
+
+export const checkouts = pgTable(
+  'checkout',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    status: text('status', { enum: CHECKOUT_STATUSES }).notNull().default('pending'),
+    provider: text('provider').notNull(),
+    providerSessionId: text('provider_session_id').unique(),
+    items: jsonb('items').$type<{ id: string; name: string; qty: number; unitCents: number }[]>().notNull(),
+    contact: jsonb('contact').$type<{ name: string; email: string; phone: string }>().notNull(),
+    shipping: jsonb('shipping').$type<Record<string, string>>().notNull(),
+    subtotalCents: integer('subtotal_cents').notNull(),
+    shippingCents: integer('shipping_cents').notNull(),
+    taxCents: integer('tax_cents').notNull(),
+    walletHeldCents: integer('wallet_held_cents').notNull(),
+    amountDueCents: integer('amount_due_cents').notNull(),
+    chargeCents: integer('charge_cents').notNull(),
+    returnUrl: text('return_url').notNull().default('/order-confirmation'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (table) => [index('checkout_pending_idx').on(table.status, table.expiresAt)],
+);
+
+export const orders = pgTable(
+  'order',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** Unique: a retried or re-delivered checkout can never make a second order. */
+    checkoutId: text('checkout_id').notNull().unique(),
+    paymentIntentId: text('payment_intent_id').notNull().unique(),
+    subtotalCents: integer('subtotal_cents').notNull(),
+    shippingCents: integer('shipping_cents').notNull(),
+    taxCents: integer('tax_cents').notNull(),
+    walletAppliedCents: integer('wallet_applied_cents').notNull(),
+    chargedCents: integer('charged_cents').notNull(),
+    contact: jsonb('contact').$type<{ name: string; email: string; phone: string }>().notNull(),
+    shipping: jsonb('shipping').$type<Record<string, string>>().notNull(),
+    orderFulfilled: boolean('order_fulfilled').notNull().default(false),
+    orderStatus: text('order_status'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    fulfilledAt: timestamp('fulfilled_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('order_user_created_idx').on(table.userId, table.createdAt.desc(), table.id),
+    index('order_open_created_idx').on(table.createdAt.desc(), table.id).where(sql`${table.orderFulfilled} = false`),
+  ],
+);
+
+export const orderItems = pgTable(
+  'order_item',
+  {
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    productId: text('product_id').notNull(),
+    name: text('name').notNull(),
+    qty: integer('qty').notNull(),
+    unitCents: integer('unit_cents').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.orderId, table.position] }), check('order_item_qty_positive', sql`${table.qty} > 0`)],
+);
+
+/** Provider events already handled: a re-delivered event is acknowledged and ignored. */
+export const processedEvents = pgTable(
+  'processed_event',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    processedAt: timestamp('processed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.provider, table.eventId] })],
+);

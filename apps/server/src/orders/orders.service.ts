@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, desc, eq, inArray, lt, or } from 'drizzle-orm';
+import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
+import type { Db } from '../db/client.ts';
+import { orderItems, orders, users } from '../db/schema/index.ts';
+import { runTransaction, type Tx } from '../db/transaction.ts';
+import { AppError } from '../http/errors.ts';
+import { publishLive } from '../live/live.publish.ts';
+
+export interface OrderLine {
+  id: string;
+  name: string;
+  qty: number;
+  unitCents: number;
+}
+
+/** An order as the spec's clients read it (spec section 3). */
+export interface OrderView {
+  id: string;
+  paymentIntentId: string;
+  createdAt: string;
+  uid: string;
+  items: OrderLine[];
+  totals: { subtotalCents: number; shippingCents: number; taxCents: number; walletAppliedCents: number; chargedCents: number };
+  shipping: { name: string; address: Record<string, string> };
+  contact: { name: string; email: string; phone: string };
+  orderFulfilled: boolean;
+  orderStatus: string | null;
+}
+
+export interface NewOrder {
+  userId: string;
+  checkoutId: string;
+  paymentIntentId: string;
+  items: OrderLine[];
+  subtotalCents: number;
+  shippingCents: number;
+  taxCents: number;
+  walletAppliedCents: number;
+  chargedCents: number;
+  contact: { name: string; email: string; phone: string };
+  shipping: Record<string, string>;
+}
+
+export function newOrderId(): string {
+  return `o_${randomBytes(9).toString('base64url')}`;
+}
+
+/**
+ * Writes the order once per checkout: the unique checkout id makes a second insert a
+ * no-op. Returns the order id, and whether this call created it.
+ */
+export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string; created: boolean }> {
+  const id = newOrderId();
+  const { items, ...fields } = order;
+  const inserted = await tx.insert(orders).values({ id, ...fields }).onConflictDoNothing({ target: orders.checkoutId }).returning({ id: orders.id });
+  if (inserted.length === 0) {
+    const [existing] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.checkoutId, order.checkoutId));
+    return { id: existing!.id, created: false };
+  }
+  await tx.insert(orderItems).values(items.map((item, position) => ({ orderId: id, position, productId: item.id, name: item.name, qty: item.qty, unitCents: item.unitCents })));
+  await publishLive(tx, { topic: 'orders', userId: order.userId, id });
+  await publishLive(tx, { topic: 'all-orders', id });
+  return { id, created: true };
+}
+
+async function views(db: Db, rows: (typeof orders.$inferSelect)[]): Promise<OrderView[]> {
+  if (rows.length === 0) return [];
+  const items = await db
+    .select()
+    .from(orderItems)
+    .where(inArray(orderItems.orderId, rows.map((row) => row.id)))
+    .orderBy(asc(orderItems.orderId), asc(orderItems.position));
+  return rows.map((row) => {
+    const { name, ...address } = row.shipping;
+    return {
+      id: row.id,
+      paymentIntentId: row.paymentIntentId,
+      createdAt: row.createdAt.toISOString(),
+      uid: row.userId,
+      items: items.filter((item) => item.orderId === row.id).map((item) => ({ id: item.productId, name: item.name, qty: item.qty, unitCents: item.unitCents })),
+      totals: {
+        subtotalCents: row.subtotalCents,
+        shippingCents: row.shippingCents,
+        taxCents: row.taxCents,
+        walletAppliedCents: row.walletAppliedCents,
+        chargedCents: row.chargedCents,
+      },
+      shipping: { name: name ?? '', address },
+      contact: row.contact,
+      orderFulfilled: row.orderFulfilled,
+      orderStatus: row.orderStatus,
+    };
+  });
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Pass back as `after` for the next page; null on the last one. */
+  next: string | null;
+}
+
+function cursorOf(row: { createdAt: Date; id: string }): string {
+  return `${row.createdAt.toISOString()}|${row.id}`;
+}
+
+function afterCursor(after: string | undefined) {
+  if (!after) return undefined;
+  const [at, id] = after.split('|');
+  const date = new Date(at ?? '');
+  if (!id || Number.isNaN(date.getTime())) throw new AppError('invalid-argument', 'That page cursor is not valid.');
+  return or(lt(orders.createdAt, date), and(eq(orders.createdAt, date), lt(orders.id, id)));
+}
+
+/** The caller's own orders, newest first, a page at a time (keyset, indexed). */
+export async function listOrdersOf(db: Db, userId: string, options: { limit: number; after?: string }): Promise<Page<OrderView>> {
+  const rows = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.userId, userId), afterCursor(options.after)))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(options.limit + 1);
+  const page = rows.slice(0, options.limit);
+  return { items: await views(db, page), next: rows.length > options.limit ? cursorOf(page.at(-1)!) : null };
+}
+
+/** Admins' View Orders: orders not yet fulfilled, newest first. */
+export async function listOpenOrders(db: Db, options: { limit: number; after?: string }): Promise<Page<OrderView>> {
+  const rows = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.orderFulfilled, false), afterCursor(options.after)))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(options.limit + 1);
+  const page = rows.slice(0, options.limit);
+  return { items: await views(db, page), next: rows.length > options.limit ? cursorOf(page.at(-1)!) : null };
+}
+
+export async function getOrderByPaymentIntent(db: Db, userId: string, paymentIntentId: string): Promise<OrderView | null> {
+  const rows = await db.select().from(orders).where(and(eq(orders.paymentIntentId, paymentIntentId), eq(orders.userId, userId)));
+  return (await views(db, rows))[0] ?? null;
+}
+
+/**
+ * Mark Fulfilled (spec section 4): the order becomes fulfilled and the buyer's copy
+ * shipped, in one transaction retried on conflicts. Returns the buyer for the notice.
+ */
+export async function markOrderFulfilled(db: Db, orderId: string, maxAttempts?: number) {
+  return runTransaction(
+    db,
+    async (tx) => {
+      const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+      if (!order) throw new AppError('not-found', CHECKOUT_MESSAGES.orderNotFound);
+      if (!order.orderFulfilled) {
+        await tx.update(orders).set({ orderFulfilled: true, orderStatus: 'shipped', fulfilledAt: new Date() }).where(eq(orders.id, orderId));
+        await publishLive(tx, { topic: 'orders', userId: order.userId, id: orderId });
+        await publishLive(tx, { topic: 'all-orders', id: orderId });
+      }
+      const [buyer] = await tx.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, order.userId));
+      return { changed: !order.orderFulfilled, order, buyer };
+    },
+    { maxAttempts },
+  );
+}

@@ -1,0 +1,56 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import Stripe from 'stripe';
+import type { PaymentProvider } from './provider.ts';
+import { toPaymentEvent } from './stripe-events.ts';
+
+/**
+ * The built-in provider: our own payment page at /pay/<checkout id> (DESIGN.md). Its
+ * results are Stripe-format events signed with a secret derived from AUTH_SECRET, and
+ * go through the same handler as Stripe's webhooks.
+ */
+export const LOCAL_CARDS = { succeeds: '4242424242424242', declined: '4000000000000002' } as const;
+
+const webhooks = new Stripe('sk_local_unused').webhooks;
+
+export function localWebhookSecret(authSecret: string): string {
+  return `whsec_${createHmac('sha256', authSecret).update('local-payments').digest('base64url')}`;
+}
+
+export function createLocalProvider(authSecret: string): PaymentProvider & {
+  signedEvent(type: string, session: { id: string; checkoutId: string; amountCents: number; paymentIntentId: string }): { body: Buffer; signature: string };
+} {
+  const secret = localWebhookSecret(authSecret);
+  return {
+    name: 'local',
+    async createSession(request) {
+      return { sessionId: `cs_local_${randomBytes(12).toString('base64url')}`, url: `/pay/${encodeURIComponent(request.checkoutId)}` };
+    },
+    parseEvent(rawBody, signature) {
+      return toPaymentEvent(webhooks.constructEvent(rawBody, signature ?? '', secret));
+    },
+    async sessionState() {
+      // Nothing outside this server knows about a local session: it stays open until it expires.
+      return { state: 'open', paymentIntentId: null };
+    },
+    signedEvent(type, session) {
+      const payload = JSON.stringify({
+        id: `evt_local_${randomBytes(12).toString('base64url')}`,
+        object: 'event',
+        type,
+        created: Math.floor(Date.now() / 1000),
+        data: {
+          object: {
+            id: session.id,
+            object: 'checkout.session',
+            payment_status: type === 'checkout.session.completed' ? 'paid' : 'unpaid',
+            payment_intent: session.paymentIntentId,
+            amount_total: session.amountCents,
+            client_reference_id: session.checkoutId,
+            metadata: { checkoutId: session.checkoutId },
+          },
+        },
+      });
+      return { body: Buffer.from(payload), signature: webhooks.generateTestHeaderString({ payload, secret }) };
+    },
+  };
+}

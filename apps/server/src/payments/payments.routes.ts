@@ -1,0 +1,103 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
+import { applyPaymentEvent, type CheckoutDeps } from '../cart-checkout/checkout.service.ts';
+import { checkouts } from '../db/schema/index.ts';
+import type { Caller } from '../functions/registry.ts';
+import { errorBody } from '../http/error-handler.ts';
+import { LOCAL_CARDS, type createLocalProvider } from './local.provider.ts';
+
+type LocalProvider = ReturnType<typeof createLocalProvider>;
+
+const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+function payPage(checkout: typeof checkouts.$inferSelect, message = ''): string {
+  const lines = checkout.items.map((item) => `<li>${item.qty} × ${escape(item.name)} — ${dollars(item.unitCents * item.qty)}</li>`).join('');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Pay · Street Flavor Records</title></head>
+<body style="font-family:Helvetica,Arial,sans-serif;background:#111;color:#eee;max-width:480px;margin:0 auto;padding:24px">
+<h1 style="font-size:22px">Pay Street Flavor Records</h1>
+<p>Test payment page (local provider). Card 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined.</p>
+<ul>${lines}</ul>
+<p>Wallet credit applied: ${dollars(checkout.walletHeldCents)}<br>Card processing fee: ${dollars(checkout.chargeCents - checkout.amountDueCents)}</p>
+${message ? `<p role="alert" style="color:#ff8a8a;font-weight:bold">${escape(message)}</p>` : ''}
+<form method="post" action="/pay/${encodeURIComponent(checkout.id)}">
+<label for="card" style="display:block;margin:12px 0 4px">Card number</label>
+<input id="card" name="card" inputmode="numeric" autocomplete="cc-number" required style="width:100%;padding:10px;font-size:16px">
+<button type="submit" style="margin-top:16px;width:100%;padding:12px;font-size:16px;font-weight:bold">Pay ${dollars(checkout.chargeCents)}</button>
+</form>
+<p><a href="/checkout" style="color:#f2c14e">Back to checkout</a></p>
+</body></html>`;
+}
+
+export async function paymentsRoutes(
+  app: FastifyInstance,
+  options: { deps: CheckoutDeps; local: LocalProvider | null; resolveCaller: (request: FastifyRequest) => Promise<Caller | null> },
+) {
+  const { deps, local } = options;
+
+  // Scoped to this plugin: the provider's signature is checked on the exact bytes received.
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  app.post('/webhooks/stripe', async (request, reply) => {
+    if (deps.provider.name !== 'stripe') return reply.status(404).send(errorBody('not-found', 'Stripe is not this shop’s payment provider.'));
+    let event;
+    try {
+      event = deps.provider.parseEvent(request.body as Buffer, request.headers['stripe-signature'] as string | undefined);
+    } catch {
+      return reply.status(400).send(errorBody('invalid-argument', 'The webhook signature is not valid.'));
+    }
+    const result = await applyPaymentEvent(deps, event);
+    return { received: true, result };
+  });
+
+  app.get<{ Querystring: { session_id?: string } }>('/pay/return', async (request, reply) => {
+    const sessionId = z.string().min(1).max(200).safeParse(request.query.session_id);
+    if (!sessionId.success) return reply.redirect('/checkout');
+    const state = await deps.provider.sessionState(sessionId.data).catch(() => null);
+    const status = state?.state === 'paid' ? 'succeeded' : state?.state === 'open' ? 'processing' : 'failed';
+    return reply.redirect(`/order-confirmation?payment_intent=${encodeURIComponent(state?.paymentIntentId ?? '')}&redirect_status=${status}`);
+  });
+
+  if (!local) return;
+
+  async function ownCheckout(request: FastifyRequest<{ Params: { id: string } }>) {
+    const caller = await options.resolveCaller(request);
+    const [checkout] = await deps.db.select().from(checkouts).where(eq(checkouts.id, request.params.id.slice(0, 100)));
+    if (!caller || !checkout || checkout.userId !== caller.userId) return null;
+    return checkout;
+  }
+
+  app.get<{ Params: { id: string } }>('/pay/:id', async (request, reply) => {
+    const checkout = await ownCheckout(request);
+    if (!checkout) return reply.status(404).type('text/html; charset=utf-8').send('<!doctype html><title>Not found</title><h1>This payment page does not exist.</h1><p><a href="/checkout">Back to checkout</a></p>');
+    if (checkout.status !== 'pending' || checkout.expiresAt < new Date()) {
+      return reply.type('text/html; charset=utf-8').send('<!doctype html><title>Closed</title><h1>This payment is closed.</h1><p><a href="/my-orders">My orders</a></p>');
+    }
+    return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(payPage(checkout));
+  });
+
+  app.post<{ Params: { id: string }; Body: { card?: string } }>('/pay/:id', async (request, reply) => {
+    const checkout = await ownCheckout(request);
+    if (!checkout || !checkout.providerSessionId) return reply.status(404).send(errorBody('not-found', 'This payment page does not exist.'));
+    if (checkout.status !== 'pending' || checkout.expiresAt < new Date()) return reply.redirect(`/pay/${encodeURIComponent(checkout.id)}`);
+    const card = String(request.body?.card ?? '').replace(/[\s-]/g, '');
+    if (card !== LOCAL_CARDS.succeeds) {
+      return reply.status(402).type('text/html; charset=utf-8').send(payPage(checkout, CHECKOUT_MESSAGES.cardDeclined));
+    }
+    const paymentIntentId = `pi_local_${checkout.id}`;
+    const { body, signature } = local.signedEvent('checkout.session.completed', {
+      id: checkout.providerSessionId,
+      checkoutId: checkout.id,
+      amountCents: checkout.chargeCents,
+      paymentIntentId,
+    });
+    // The same path as a provider webhook: verify the signature, then apply once.
+    await applyPaymentEvent(deps, local.parseEvent(body, signature));
+    return reply.redirect(`${checkout.returnUrl}?payment_intent=${encodeURIComponent(paymentIntentId)}&redirect_status=succeeded`);
+  });
+}

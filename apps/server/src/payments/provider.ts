@@ -1,0 +1,42 @@
+/**
+ * The card payment provider behind one small interface: `local` (our own hosted page
+ * for offline use and tests) and `stripe` (Checkout Sessions). Both report results as
+ * signed events to the same handler.
+ */
+export interface PaymentSessionRequest {
+  checkoutId: string;
+  chargeCents: number;
+  walletAppliedCents: number;
+  lines: { name: string; qty: number; unitCents: number }[];
+  shippingCents: number;
+  taxCents: number;
+  cardFeeCents: number;
+  customerEmail: string;
+  expiresAt: Date;
+}
+
+export interface PaymentSession {
+  sessionId: string;
+  url: string;
+}
+
+/** What a verified provider event means for a checkout. */
+export interface PaymentEvent {
+  eventId: string;
+  type: 'succeeded' | 'failed' | 'expired' | 'ignored';
+  checkoutId: string | null;
+  sessionId: string | null;
+  paymentIntentId: string | null;
+  amountCents: number | null;
+}
+
+export type SessionState = 'paid' | 'open' | 'expired' | 'failed';
+
+export interface PaymentProvider {
+  name: 'local' | 'stripe';
+  createSession(request: PaymentSessionRequest): Promise<PaymentSession>;
+  /** Verifies the signature on the raw body and reads the event; throws when forged. */
+  parseEvent(rawBody: Buffer, signature: string | undefined): PaymentEvent;
+  /** Asks the provider how a session ended (reconciliation of missed events). */
+  sessionState(sessionId: string): Promise<{ state: SessionState; paymentIntentId: string | null }>;
+}

@@ -1,0 +1,62 @@
+import Stripe from 'stripe';
+import type { PaymentProvider, PaymentSessionRequest } from './provider.ts';
+import { toPaymentEvent } from './stripe-events.ts';
+
+export interface StripeProviderOptions {
+  secretKey: string;
+  webhookSecret: string;
+  publicUrl: string;
+  /** Tests point the SDK at a local fake Stripe server. */
+  api?: { host: string; port: number; protocol: 'http' | 'https' };
+}
+
+export function createStripeProvider(options: StripeProviderOptions): PaymentProvider {
+  const stripe = new Stripe(options.secretKey, { ...(options.api ?? {}), maxNetworkRetries: 2, timeout: 20_000 });
+  return {
+    name: 'stripe',
+    async createSession(request: PaymentSessionRequest) {
+      const usd = (name: string, cents: number, qty = 1) => ({
+        quantity: qty,
+        price_data: { currency: 'usd', unit_amount: cents, product_data: { name } },
+      });
+      const amountDue = request.chargeCents - request.cardFeeCents;
+      // With wallet credit applied the card pays a remainder, which Stripe cannot show as
+      // negative lines: then one line for the remainder.
+      const lines =
+        request.walletAppliedCents > 0
+          ? [usd(`Order balance after $${(request.walletAppliedCents / 100).toFixed(2)} wallet credit`, amountDue)]
+          : [
+              ...request.lines.map((line) => usd(line.name, line.unitCents, line.qty)),
+              usd('Shipping', request.shippingCents),
+              usd('Tax', request.taxCents),
+            ];
+      if (request.cardFeeCents > 0) lines.push(usd('Card processing fee', request.cardFeeCents));
+      const session = await stripe.checkout.sessions.create(
+        {
+          mode: 'payment',
+          line_items: lines,
+          customer_email: request.customerEmail,
+          client_reference_id: request.checkoutId,
+          metadata: { checkoutId: request.checkoutId },
+          payment_intent_data: { metadata: { checkoutId: request.checkoutId } },
+          success_url: `${options.publicUrl}/pay/return?session_id={CHECKOUT_SESSION_ID}`,
+          cancel_url: `${options.publicUrl}/checkout`,
+          expires_at: Math.floor(request.expiresAt.getTime() / 1000),
+        },
+        { idempotencyKey: `checkout-${request.checkoutId}` },
+      );
+      if (!session.url) throw new Error('Stripe returned a session without a URL.');
+      return { sessionId: session.id, url: session.url };
+    },
+    parseEvent(rawBody, signature) {
+      return toPaymentEvent(stripe.webhooks.constructEvent(rawBody, signature ?? '', options.webhookSecret));
+    },
+    async sessionState(sessionId) {
+      const session = await stripe.checkout.sessions.retrieve(sessionId);
+      const paymentIntentId = typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);
+      if (session.payment_status === 'paid') return { state: 'paid', paymentIntentId };
+      if (session.status === 'expired') return { state: 'expired', paymentIntentId };
+      return { state: 'open', paymentIntentId };
+    },
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * What other pages hand the login page through navigation state: signup asks for the
+ * verify-email banner (`{ verifyEmail: true, email }`), guarded pages say where to
+ * return after sign-in (`{ from: '/checkout' }`).
+ */
+export interface LoginState {
+  verifyEmail: boolean;
+  email: string;
+  from: string | null;
+}
+
+function field(state: unknown, name: string): unknown {
+  return typeof state === 'object' && state !== null && name in state
+    ? (state as Record<string, unknown>)[name]
+    : undefined;
+}
+
+/** A path on this site only: no other origin ("//evil.example", "/\\evil.example") and not the login page itself. */
+function sameSitePath(value: unknown): string | null {
+  if (typeof value !== 'string' || !value.startsWith('/')) return null;
+  if (value.startsWith('//') || value.startsWith('/\\')) return null;
+  if (value === '/login' || value.startsWith('/login?')) return null;
+  return value;
+}
+
+export function readLoginState(state: unknown): LoginState {
+  const email = field(state, 'email');
+  return {
+    verifyEmail: field(state, 'verifyEmail') === true,
+    email: typeof email === 'string' ? email : '',
+    from: sameSitePath(field(state, 'from')),
+  };
+}
+
+/** Where a signed-in visitor goes from the login page (spec section 4, Login). */
+export const AFTER_LOGIN_PATH = '/shop';

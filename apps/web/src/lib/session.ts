@@ -1,0 +1,75 @@
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { toast } from 'react-toastify';
+import { createAuthClient, type CurrentUser } from '@storefront/sdk/auth.ts';
+import { functionsClient } from './api-client.ts';
+
+/** Sign-in, sign-out and reset calls; the session itself lives in an httpOnly cookie. */
+export const authClient = createAuthClient({ functions: functionsClient });
+
+const ME_KEY = ['me'] as const;
+
+export const SIGN_OUT_FAILED = 'Could not log out. Please try again.';
+
+const isPerUser = (query: { queryKey: readonly unknown[] }) => query.queryKey[0] !== ME_KEY[0];
+
+/** Drops every cached query except the session itself; pages load their data again. */
+function forgetUserValues(queryClient: QueryClient) {
+  void queryClient.cancelQueries({ predicate: isPerUser });
+  queryClient.removeQueries({ predicate: isPerUser });
+}
+
+/**
+ * Spec section 4, User change: every per-user value resets, then loads again. Call it
+ * after a sign-in or sign-out with the new user (or null).
+ */
+export function resetUserValues(queryClient: QueryClient, user: CurrentUser | null) {
+  forgetUserValues(queryClient);
+  queryClient.setQueryData(ME_KEY, user);
+}
+
+export const meQueryOptions = () =>
+  queryOptions({
+    queryKey: ME_KEY,
+    queryFn: async ({ client }): Promise<CurrentUser | null> => {
+      const user = await authClient.me();
+      const previous = client.getQueryData<CurrentUser | null>(ME_KEY);
+      // Another tab signed in or out: the values cached for the previous user go.
+      if (previous !== undefined && previous?.id !== user?.id) forgetUserValues(client);
+      return user;
+    },
+    // A sign-in or sign-out in another tab shows up when the visitor comes back to this one.
+    refetchOnWindowFocus: true,
+  });
+
+export interface Session {
+  user: CurrentUser | null | undefined;
+  isLoading: boolean;
+  /** Undefined until the server has answered; a failed check counts as signed out. */
+  isSignedIn: boolean | undefined;
+}
+
+export function useSession(): Session {
+  const { data, isPending } = useQuery(meQueryOptions());
+  if (isPending) return { user: undefined, isLoading: true, isSignedIn: undefined };
+  const user = data ?? null;
+  return { user, isLoading: false, isSignedIn: user !== null };
+}
+
+/** Signs out on the server, forgets every per-user value, then goes to /home (spec section 2, Header). */
+export function useSignOut() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const mutation = useMutation({
+    mutationFn: () => authClient.signOut(),
+    onSuccess: async () => {
+      resetUserValues(queryClient, null);
+      await navigate('/home');
+    },
+    onError: (error) => {
+      console.warn('Sign-out failed:', error);
+      toast.error(SIGN_OUT_FAILED);
+    },
+  });
+  return { signOut: () => mutation.mutate(), isPending: mutation.isPending };
+}
