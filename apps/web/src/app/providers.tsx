@@ -1,6 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { ToastContainer } from 'react-toastify';
+import { useLiveUpdates } from '../lib/live.ts';
 import { createQueryClient } from '../lib/query-client.ts';
 import { TOAST_AUTO_CLOSE_MS } from './config/site.ts';
 
@@ -11,6 +12,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
   return (
     <QueryClientProvider client={queryClient}>
+      <LiveUpdates />
       {children}
       <ToastContainer
         position="top-center"
@@ -22,4 +24,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
       />
     </QueryClientProvider>
   );
+}
+
+function LiveUpdates() {
+  useLiveUpdates();
+  return null;
 }

@@ -1,0 +1,60 @@
+import { useSyncExternalStore } from 'react';
+import {
+  addToCart,
+  CART_STORAGE_KEY,
+  EMPTY_CART,
+  parseSavedCart,
+  removeLine,
+  setQty,
+  type CartLine,
+  type CartState,
+} from '@storefront/domain/cart.ts';
+
+/**
+ * The cart, shared by the catalog (Add to Cart) and the cart and checkout features.
+ * Saved in localStorage after every change and read at start; other tabs follow along.
+ */
+let state: CartState = typeof localStorage === 'undefined' ? EMPTY_CART : parseSavedCart(safeRead());
+const listeners = new Set<() => void>();
+
+function safeRead(): string | null {
+  try {
+    return localStorage.getItem(CART_STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function commit(next: CartState) {
+  state = next;
+  try {
+    localStorage.setItem(CART_STORAGE_KEY, JSON.stringify(next));
+  } catch {
+    // Storage full or blocked: the cart still works for this visit.
+  }
+  for (const listener of listeners) listener();
+}
+
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (event) => {
+    if (event.key !== CART_STORAGE_KEY) return;
+    state = parseSavedCart(event.newValue);
+    for (const listener of listeners) listener();
+  });
+}
+
+export const cartStore = {
+  get: () => state,
+  add: (item: Omit<CartLine, 'qty'>, qty = 1) => commit(addToCart(state, item, qty)),
+  setQty: (lineId: string, qty: unknown) => commit(setQty(state, lineId, qty)),
+  remove: (lineId: string) => commit(removeLine(state, lineId)),
+  clear: () => commit(EMPTY_CART),
+  subscribe(listener: () => void) {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+};
+
+export function useCart(): CartState {
+  return useSyncExternalStore(cartStore.subscribe, cartStore.get, () => EMPTY_CART);
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { addToCart, cartTotalCents, coerceQty, EMPTY_CART, parseSavedCart, removeLine, setQty } from './cart.ts';
+
+const tee = { lineId: 'p1', title: 'Tee', image: '/a.png', priceCents: 2500 };
+const cap = { lineId: 'p2', title: 'Cap', image: '/b.png', priceCents: 1999 };
+
+describe('coerceQty', () => {
+  it.each([[2, 2], ['3', 3], [2.7, 2], [-1, 0], [0, 0], ['x', 0], ['', 0], [null, 0], [undefined, 0], [Number.NaN, 0], [Infinity, 0], [1000, 99]])(
+    '%s -> %s',
+    (input, qty) => expect(coerceQty(input)).toBe(qty),
+  );
+});
+
+describe('cart operations', () => {
+  it('adds, increases the same product, changes and removes lines, keeping the total quantity', () => {
+    let cart = addToCart(EMPTY_CART, tee);
+    cart = addToCart(cart, tee);
+    cart = addToCart(cart, cap, 3);
+    expect(cart.lines.map((l) => [l.lineId, l.qty])).toEqual([['p1', 2], ['p2', 3]]);
+    expect(cart.qty).toBe(5);
+    expect(cartTotalCents(cart)).toBe(2 * 2500 + 3 * 1999);
+    cart = setQty(cart, 'p1', 0);
+    expect(cart.lines.map((l) => l.lineId)).toEqual(['p2']);
+    cart = setQty(cart, 'p2', '-4');
+    expect(cart).toMatchObject({ qty: 0, lines: [] });
+    expect(removeLine(addToCart(EMPTY_CART, tee), 'p1').lines).toEqual([]);
+  });
+});
+
+describe('parseSavedCart', () => {
+  it.each([null, '', '{', 'null', '42', '"x"', '{"lines":"nope"}', '[]'])('treats %s as an empty cart', (raw) => {
+    expect(parseSavedCart(raw)).toEqual(EMPTY_CART);
+  });
+  it('keeps good lines and drops broken ones', () => {
+    const raw = JSON.stringify({ lines: [tee && { ...tee, qty: 2 }, { lineId: 5 }, null, { ...cap, qty: 0 }, { ...tee, qty: 9 }, { lineId: 'p3', qty: '2', priceCents: 'x' }] });
+    const cart = parseSavedCart(raw);
+    expect(cart.lines.map((l) => [l.lineId, l.qty])).toEqual([['p1', 2], ['p3', 2]]);
+    expect(Number.isNaN(cart.lines[1]!.priceCents)).toBe(true);
+    expect(cart.qty).toBe(4);
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * The cart kept in the browser (spec sections 3, 4, 5 and 9): lines keyed by product id,
+ * quantities coerced to non-negative whole numbers, zero-quantity lines dropped, saved
+ * under `sf_cart_v1`. A corrupt saved value yields an empty cart, never an error.
+ */
+export const CART_STORAGE_KEY = 'sf_cart_v1';
+export const WALLET_PREFERENCE_KEY = 'sf_checkout_wallet_pref';
+export type WalletPreference = 'wallet' | 'stripe';
+
+export interface CartLine {
+  lineId: string;
+  title: string;
+  image: string;
+  priceCents: number;
+  qty: number;
+}
+
+export interface CartState {
+  id: string;
+  /** Total quantity over all lines. */
+  qty: number;
+  url: string;
+  lines: CartLine[];
+}
+
+export const EMPTY_CART: CartState = { id: 'cart', qty: 0, url: '/checkout', lines: [] };
+
+/** Any input to a non-negative whole quantity (spec section 5). */
+export function coerceQty(value: unknown): number {
+  const n = typeof value === 'string' ? Number(value.trim() || 'NaN') : typeof value === 'number' ? value : Number.NaN;
+  if (!Number.isFinite(n) || n <= 0) return 0;
+  return Math.min(Math.floor(n), 99);
+}
+
+function withTotals(lines: CartLine[]): CartState {
+  const kept = lines.filter((line) => line.qty > 0);
+  return { ...EMPTY_CART, lines: kept, qty: kept.reduce((sum, line) => sum + line.qty, 0) };
+}
+
+export function addToCart(cart: CartState, item: Omit<CartLine, 'qty'>, qty = 1): CartState {
+  const existing = cart.lines.find((line) => line.lineId === item.lineId);
+  if (existing) {
+    return withTotals(cart.lines.map((line) => (line.lineId === item.lineId ? { ...line, ...item, qty: coerceQty(line.qty + qty) } : line)));
+  }
+  return withTotals([...cart.lines, { ...item, qty: coerceQty(qty) }]);
+}
+
+export function setQty(cart: CartState, lineId: string, qty: unknown): CartState {
+  return withTotals(cart.lines.map((line) => (line.lineId === lineId ? { ...line, qty: coerceQty(qty) } : line)));
+}
+
+export function removeLine(cart: CartState, lineId: string): CartState {
+  return withTotals(cart.lines.filter((line) => line.lineId !== lineId));
+}
+
+export function cartTotalCents(cart: CartState): number {
+  return cart.lines.reduce((sum, line) => sum + (Number.isFinite(line.priceCents) ? line.priceCents : 0) * line.qty, 0);
+}
+
+/** Reads a saved cart; anything malformed is dropped line by line or as a whole. */
+export function parseSavedCart(raw: string | null): CartState {
+  if (!raw) return EMPTY_CART;
+  try {
+    const value: unknown = JSON.parse(raw);
+    const lines = typeof value === 'object' && value !== null && Array.isArray((value as { lines?: unknown }).lines) ? (value as { lines: unknown[] }).lines : [];
+    const parsed: CartLine[] = [];
+    for (const line of lines) {
+      if (typeof line !== 'object' || line === null) continue;
+      const { lineId, title, image, priceCents, qty } = line as Record<string, unknown>;
+      if (typeof lineId !== 'string' || !lineId || parsed.some((p) => p.lineId === lineId)) continue;
+      parsed.push({
+        lineId,
+        title: typeof title === 'string' ? title : '',
+        image: typeof image === 'string' ? image : '',
+        priceCents: typeof priceCents === 'number' && Number.isSafeInteger(priceCents) && priceCents >= 0 ? priceCents : Number.NaN,
+        qty: coerceQty(qty),
+      });
+    }
+    return withTotals(parsed);
+  } catch {
+    return EMPTY_CART;
+  }
+}
+
+export function parseWalletPreference(raw: string | null): WalletPreference | null {
+  return raw === 'wallet' || raw === 'stripe' ? raw : null;
+}
