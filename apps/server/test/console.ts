@@ -9,14 +9,15 @@ let spy: MockInstance<typeof console.error> | undefined;
 let unexpected: unknown[][] = [];
 let expected = false;
 
-export function watchConsoleError(): void {
+export function watchConsoleError({ echo = true }: { echo?: boolean } = {}): void {
+  spy?.mockRestore();
   const original = console.error.bind(console);
   unexpected = [];
   expected = false;
   spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
     if (expected) return;
     unexpected.push(args);
-    original(...args);
+    if (echo) original(...args);
   });
 }
 
@@ -30,10 +31,12 @@ export function expectConsoleError(): MockInstance<typeof console.error> {
 export function checkConsoleError(): void {
   spy?.mockRestore();
   spy = undefined;
-  if (!expected && unexpected.length > 0) {
-    const first = unexpected[0]!.map((arg) => (arg instanceof Error ? arg.stack : String(arg))).join(' ');
+  const calls = unexpected;
+  unexpected = [];
+  if (!expected && calls.length > 0) {
+    const first = calls[0]!.map((arg) => (arg instanceof Error ? arg.stack : String(arg))).join(' ');
     throw new Error(
-      `console.error was called ${unexpected.length} time(s) during this test, first with: ${first}\n` +
+      `console.error was called ${calls.length} time(s) during this test, first with: ${first}\n` +
         'Call expectConsoleError() in the test if this is expected.',
     );
   }

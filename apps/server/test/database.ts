@@ -64,6 +64,8 @@ export function testConfig(overrides: TestConfigOverrides = {}): Config {
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     DATA_DIR: path.join(os.tmpdir(), 'storefront-unused-data-dir'),
+    // Set, so loading a config never writes a development secret into DATA_DIR.
+    AUTH_SECRET: 'test-secret-test-secret-test-secret-0123',
     ...env,
   });
   return { ...config, ...fields };

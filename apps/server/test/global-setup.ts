@@ -1,13 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { connectDatabase } from '../src/db/client.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded.ts';
 import { runMigrations } from '../src/db/migrate.ts';
 import { withDatabase } from './connection-string.ts';
+import { newTestDataDir, removeAbandonedTestDataDirs } from './temp-data-dirs.ts';
 
 /**
  * Starts one PostgreSQL for the whole test run (embedded in a throw-away folder, or the
@@ -51,8 +49,8 @@ export default async function setup(project: TestProject) {
   if (external) {
     adminUrl = external;
   } else {
-    // Not mkdtemp: its 0700 folder would keep out the `postgres` user that runs the server as root.
-    dataDir = path.join(os.tmpdir(), `storefront-test-${randomBytes(6).toString('hex')}`);
+    removeAbandonedTestDataDirs();
+    dataDir = newTestDataDir('run');
     embedded = await startEmbeddedPostgres({ dataDir, ephemeral: true });
     adminUrl = withDatabase(embedded.connectionString, 'postgres');
   }

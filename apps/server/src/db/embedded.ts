@@ -41,13 +41,20 @@ function processIsAlive(pid: number): boolean {
   }
 }
 
+// Folders this process holds: the pid in server.lock cannot tell a second start in this
+// process (which must be refused) from a lock left by an earlier process with our pid.
+const heldDataDirs = new Set<string>();
+
 /** Takes DATA_DIR/server.lock for this process; refuses when a live process holds it. */
 function acquireLock(dataDir: string): () => void {
   const lockPath = path.join(dataDir, 'server.lock');
+  if (heldDataDirs.has(dataDir)) throw new DataDirInUseError(dataDir, process.pid);
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
       fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+      heldDataDirs.add(dataDir);
       return () => {
+        heldDataDirs.delete(dataDir);
         try {
           if (fs.readFileSync(lockPath, 'utf8') === String(process.pid)) fs.unlinkSync(lockPath);
         } catch {

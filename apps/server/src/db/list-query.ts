@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, lt, or, type AnyColumn, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
 import type { ListQuery } from '@storefront/domain/field-path.ts';
 import { AppError } from '../http/errors.ts';
 
@@ -28,6 +29,24 @@ function keyset(columns: AnyColumn[], directions: Direction[], values: unknown[]
   return branches.length > 0 ? or(...branches) : undefined;
 }
 
+const INT4_MAX = 2_147_483_647;
+
+/** Whether Postgres will take `value` for `column`; a mismatch would otherwise be a 500. */
+function fitsColumn(column: AnyColumn, value: unknown): boolean {
+  switch (column.columnType) {
+    case 'PgInteger':
+    case 'PgSerial':
+      return Number.isInteger(value) && Math.abs(value as number) <= INT4_MAX;
+    case 'PgDateString':
+      return z.iso.date().safeParse(value).success;
+    case 'PgText':
+    case 'PgVarchar':
+      return typeof value === 'string';
+    default:
+      return true; // a type not checked here yet: Postgres has the last word
+  }
+}
+
 export function planListQuery(
   query: ListQuery,
   columns: Record<string, AnyColumn>,
@@ -41,6 +60,13 @@ export function planListQuery(
     }
     return column;
   });
+  for (const [name, cursor] of [['startAfter', query.startAfter], ['endBefore', query.endBefore]] as const) {
+    cursor?.forEach((value, i) => {
+      if (!fitsColumn(orderColumns[i]!, value)) {
+        throw new AppError('invalid-argument', `${name}: ${JSON.stringify(value)} is not a valid ${ordering[i]!.field}.`);
+      }
+    });
+  }
   const directions = ordering.map(({ direction }) => direction);
   const reversed = query.limitToLast !== undefined;
   const where = and(

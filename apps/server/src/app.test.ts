@@ -1,0 +1,193 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, makeTempDir, testConfig, type TestDatabase } from '../test/database.ts';
+import { buildApp } from './app.ts';
+import { contentSeeder, runSeeds } from './seed/seed.ts';
+
+const INDEX_HTML = '<!doctype html><html><head><title>Shop</title></head><body><div id="root"></div></body></html>';
+const APP_JS = 'console.log("app");';
+
+let database: TestDatabase;
+let app: FastifyInstance;
+let webDist: { dir: string; remove(): void };
+
+beforeAll(async () => {
+  webDist = makeTempDir('web-dist');
+  fs.writeFileSync(path.join(webDist.dir, 'index.html'), INDEX_HTML);
+  fs.mkdirSync(path.join(webDist.dir, 'assets'));
+  fs.writeFileSync(path.join(webDist.dir, 'assets', 'app-abc123.js'), APP_JS);
+  fs.writeFileSync(path.join(webDist.dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+
+  database = await createTestDatabase();
+  const config = testConfig({ webDistDir: webDist.dir });
+  await runSeeds(database.db, { config, log: () => undefined }, [contentSeeder]);
+  app = await buildApp({ config, db: database.db });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await database?.close();
+  webDist?.remove();
+});
+
+describe('health', () => {
+  it('GET /healthz -> 200', async () => {
+    const response = await app.inject('/healthz');
+    expect([response.statusCode, response.json()]).toEqual([200, { ok: true }]);
+  });
+
+  it('GET /readyz -> 200 while the database answers', async () => {
+    const response = await app.inject('/readyz');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ ok: true });
+  });
+
+  it('GET /readyz -> 503 UNAVAILABLE once the database is gone', async () => {
+    const other = await createTestDatabase();
+    const lonely = await buildApp({ config: testConfig(), db: other.db });
+    try {
+      expect((await lonely.inject('/readyz')).statusCode).toBe(200);
+      await other.pool.end();
+      const response = await lonely.inject('/readyz');
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toEqual({ error: { status: 'UNAVAILABLE', message: 'The database is not reachable.' } });
+      // Liveness does not depend on the database.
+      expect((await lonely.inject('/healthz')).statusCode).toBe(200);
+    } finally {
+      await lonely.close().catch(() => undefined);
+      await other.close();
+    }
+  });
+});
+
+describe('unknown API addresses answer JSON 404s, never the web app', () => {
+  it.each<[string, string]>([
+    ['GET', '/fn/x'],
+    ['GET', '/fn'],
+    ['GET', '/api/x'],
+    ['GET', '/api/x?y=1'],
+    ['DELETE', '/api/pages/about'],
+    ['POST', '/api'],
+    ['POST', '/shop'],
+  ])('%s %s -> 404 NOT_FOUND', async (method, url) => {
+    const response = await app.inject({ method: method as 'GET', url });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    const pathOnly = url.split('?')[0];
+    expect(response.json()).toEqual({ error: { status: 'NOT_FOUND', message: `Nothing at ${method} ${pathOnly}.` } });
+  });
+
+  it('POST /fn/<unknown> -> 404 NOT_FOUND', async () => {
+    const response = await app.inject({ method: 'POST', url: '/fn/x', payload: { data: {} } });
+    expect(response.statusCode).toBe(404);
+    expect(response.json<{ error: { status: string } }>().error.status).toBe('NOT_FOUND');
+  });
+});
+
+describe('security headers', () => {
+  function directives(csp: string): Map<string, string[]> {
+    return new Map(
+      csp
+        .split(';')
+        .map((part) => part.trim().split(/\s+/))
+        .filter((words) => words[0])
+        .map(([name, ...values]) => [name!, values]),
+    );
+  }
+
+  it.each([['/healthz'], ['/shop'], ['/api/pages/about'], ['/api/nope']])('are sent on %s', async (url) => {
+    const response = await app.inject(url);
+    const csp = directives(String(response.headers['content-security-policy']));
+    expect(csp.get('script-src')).toEqual(["'self'"]);
+    expect(csp.get('script-src')).not.toContain("'unsafe-inline'");
+    expect(csp.get('default-src')).toEqual(["'self'"]);
+    expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(csp.get('object-src')).toEqual(["'none'"]);
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(response.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('outside production there is no HSTS (it would pin http://localhost to https)', async () => {
+    expect((await app.inject('/healthz')).headers['strict-transport-security']).toBeUndefined();
+  });
+});
+
+describe('the web app', () => {
+  it.each([['/'], ['/shop'], ['/shop/some-product'], ['/order-confirmation?payment_intent=pi_1&redirect_status=succeeded']])(
+    'GET %s -> index.html, not cached',
+    async (url) => {
+      const response = await app.inject(url);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.body).toBe(INDEX_HTML);
+    },
+  );
+
+  it('hashed assets are cached for a year as immutable', async () => {
+    const response = await app.inject('/assets/app-abc123.js');
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe(APP_JS);
+    expect(response.headers['content-type']).toMatch(/javascript/);
+    expect(response.headers['cache-control']).toContain('immutable');
+    expect(response.headers['cache-control']).toContain('max-age=31536000');
+  });
+
+  it('other files are cached briefly, not as immutable', async () => {
+    const response = await app.inject('/favicon.svg');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).not.toContain('immutable');
+  });
+
+  it.each([['/nope.js'], ['/assets/app-old999.js'], ['/images/missing.png']])('a missing file %s -> 404, not index.html', async (url) => {
+    const response = await app.inject(url);
+    expect(response.statusCode).toBe(404);
+    expect(response.body).not.toContain('<div id="root">');
+  });
+
+  it('without a build, a page says how to build it', async () => {
+    const empty = makeTempDir('web-dist-empty');
+    const other = await createTestDatabase();
+    const bare = await buildApp({ config: testConfig({ webDistDir: empty.dir }), db: other.db });
+    try {
+      const response = await bare.inject('/shop');
+      expect(response.statusCode).toBe(503);
+      expect(response.body).toContain('npm run build');
+    } finally {
+      await bare.close();
+      await other.close();
+      empty.remove();
+    }
+  });
+});
+
+describe('content', () => {
+  it.each<[string, string]>([
+    ['about', 'About'],
+    ['home', JSON.parse(fs.readFileSync(path.join(testConfig().contentDir, 'home.json'), 'utf8')).title],
+    ['privacy-policy', JSON.parse(fs.readFileSync(path.join(testConfig().contentDir, 'privacy-policy.json'), 'utf8')).title],
+  ])('GET /api/pages/%s returns the seeded page titled %j', async (slug, title) => {
+    const response = await app.inject(`/api/pages/${slug}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ slug, title });
+    expect(response.headers['cache-control']).toBe('no-cache');
+  });
+
+  it.each([['missing-page', 404, 'NOT_FOUND'], ['Bad_Slug', 400, 'INVALID_ARGUMENT']] as const)(
+    'GET /api/pages/%s -> %i %s',
+    async (slug, status, name) => {
+      const response = await app.inject(`/api/pages/${slug}`);
+      expect(response.statusCode).toBe(status);
+      expect(response.json<{ error: { status: string } }>().error.status).toBe(name);
+    },
+  );
+
+  it('serves cover art from content/covers', async () => {
+    const response = await app.inject('/content/covers/cover-01.svg');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^image\/svg\+xml/);
+  });
+});

@@ -1,0 +1,139 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '../test/database.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+
+// Every case sets AUTH_SECRET unless it is about it, so no case writes a secret into ./data.
+const SECRET = 'a-test-secret-that-is-long-enough-1234';
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  PUBLIC_URL: 'https://shop.example',
+  AUTH_SECRET: SECRET,
+  SMTP_URL: 'smtp://mail.example:587',
+};
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+const temp: { remove(): void }[] = [];
+afterEach(() => {
+  for (const dir of temp.splice(0)) dir.remove();
+});
+
+describe('loadConfig: defaults', () => {
+  it('gives the documented defaults', () => {
+    const config = loadConfig({ AUTH_SECRET: SECRET });
+    expect(config).toMatchObject({
+      NODE_ENV: 'development',
+      PORT: 3000,
+      HOST: '0.0.0.0',
+      DATA_DIR: './data',
+      dataDir: path.resolve('./data'),
+      PAYMENT_PROVIDER: 'local',
+      ADMIN_EMAILS: [],
+      LOG_LEVEL: 'info',
+      isProduction: false,
+      AUTH_SECRET: SECRET,
+    });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.SMTP_URL).toBeUndefined();
+    expect(config.PUBLIC_URL).toBeUndefined();
+    expect(fs.existsSync(path.join(config.contentDir, 'history.json'))).toBe(true);
+    expect(config.webDistDir.endsWith(path.join('apps', 'web', 'dist'))).toBe(true);
+  });
+
+  it('ignores variables it does not know', () => {
+    expect(loadConfig({ AUTH_SECRET: SECRET, PATH: '/usr/bin', HOME: '/root' }).PORT).toBe(3000);
+  });
+});
+
+describe('loadConfig: values', () => {
+  it.each<[Record<string, string>, Record<string, unknown>]>([
+    [{ PORT: '8080' }, { PORT: 8080 }],
+    [{ PORT: '0' }, { PORT: 0 }],
+    [{ NODE_ENV: 'test' }, { NODE_ENV: 'test', isProduction: false }],
+    [{ DATABASE_URL: 'postgres://u:p@db.example:5432/shop' }, { DATABASE_URL: 'postgres://u:p@db.example:5432/shop' }],
+    [{ DATABASE_URL: 'postgresql://db.example/shop' }, { DATABASE_URL: 'postgresql://db.example/shop' }],
+    [{ ADMIN_EMAILS: 'Owner@Label.example' }, { ADMIN_EMAILS: ['owner@label.example'] }],
+    [{ ADMIN_EMAILS: ' a@x.example, B@Y.example ,, ' }, { ADMIN_EMAILS: ['a@x.example', 'b@y.example'] }],
+    [
+      { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' },
+      { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_1' },
+    ],
+    [PRODUCTION, { isProduction: true, PUBLIC_URL: 'https://shop.example' }],
+    [{ DATA_DIR: '/srv/shop-data' }, { dataDir: '/srv/shop-data' }],
+  ])('%j -> %j', (env, expected) => {
+    expect(loadConfig({ AUTH_SECRET: SECRET, ...env })).toMatchObject(expected);
+  });
+
+  it.each<[keyof Config, unknown]>([
+    ['PORT', 3000],
+    ['DATABASE_URL', undefined],
+    ['SMTP_URL', undefined],
+    ['ADMIN_EMAILS', []],
+    ['PAYMENT_PROVIDER', 'local'],
+    ['NODE_ENV', 'development'],
+  ])('an empty %s counts as unset (-> %j)', (name, expected) => {
+    expect(loadConfig({ AUTH_SECRET: SECRET, [name]: '' })[name]).toEqual(expected);
+  });
+});
+
+describe('loadConfig: a bad value stops start-up with a message naming the variable', () => {
+  it.each<[string, Record<string, string>]>([
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '70000' }],
+    ['PORT', { PORT: '-1' }],
+    ['PORT', { PORT: '80.5' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
+    ['DATABASE_URL', { DATABASE_URL: 'localhost:5432' }],
+    ['ADMIN_EMAILS', { ADMIN_EMAILS: 'owner@label.example, not-an-email' }],
+    ['NODE_ENV', { NODE_ENV: 'staging' }],
+    ['PAYMENT_PROVIDER', { PAYMENT_PROVIDER: 'paypal' }],
+    ['STRIPE_SECRET_KEY', { PAYMENT_PROVIDER: 'stripe' }],
+    ['STRIPE_SECRET_KEY', { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'pk_live_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }],
+    ['STRIPE_WEBHOOK_SECRET', { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_1' }],
+    ['PUBLIC_URL', { ...PRODUCTION, PUBLIC_URL: '' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'shop.example' }],
+    ['AUTH_SECRET', { ...PRODUCTION, AUTH_SECRET: '' }],
+    ['AUTH_SECRET', { AUTH_SECRET: 'short' }],
+    ['SMTP_URL', { ...PRODUCTION, SMTP_URL: '' }],
+    ['SMTP_URL', { SMTP_URL: 'http://mail.example' }],
+    ['CONTACT_EMAIL', { CONTACT_EMAIL: 'info' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+  ])('%s in %j', (name, env) => {
+    const error = configError({ AUTH_SECRET: SECRET, ...env });
+    expect(error.message).toMatch(/^Invalid settings:/);
+    expect(error.message).toMatch(new RegExp(`^  ${name}(\\.\\d+)?: `, 'm'));
+  });
+
+  it('names every bad variable at once', () => {
+    const error = configError({ AUTH_SECRET: SECRET, PORT: 'abc', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' });
+    for (const name of ['PORT', 'DATABASE_URL', 'LOG_LEVEL']) expect(error.message).toContain(`  ${name}: `);
+  });
+
+  it('does not echo a secret it refuses', () => {
+    const error = configError({ AUTH_SECRET: SECRET, STRIPE_SECRET_KEY: 'rk_live_verysecret' });
+    expect(error.message).not.toContain('verysecret');
+  });
+});
+
+describe('loadConfig: the development AUTH_SECRET', () => {
+  it('is made once in DATA_DIR and reused, so sessions survive a restart', () => {
+    const dataDir = makeTempDir('config-test');
+    temp.push(dataDir);
+    const first = loadConfig({ DATA_DIR: dataDir.dir });
+    expect(first.AUTH_SECRET.length).toBeGreaterThanOrEqual(32);
+    const file = path.join(dataDir.dir, 'auth-secret');
+    expect(fs.readFileSync(file, 'utf8')).toBe(first.AUTH_SECRET);
+    expect(fs.statSync(file).mode & 0o077).toBe(0);
+    expect(loadConfig({ DATA_DIR: dataDir.dir }).AUTH_SECRET).toBe(first.AUTH_SECRET);
+  });
+});
