@@ -17,6 +17,7 @@ import { catalogFunctions } from './catalog/catalog.functions.ts';
 import { catalogRoutes } from './catalog/catalog.routes.ts';
 import { startLiveHub } from './live/live.hub.ts';
 import { liveRoutes } from './live/live.routes.ts';
+import { storageRoutes } from './storage/storage.routes.ts';
 import { checkoutFunctions } from './cart-checkout/checkout.functions.ts';
 import { reconcileCheckouts, type CheckoutDeps } from './cart-checkout/checkout.service.ts';
 import { ordersFunctions } from './orders/orders.functions.ts';
@@ -131,6 +132,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(contentRoutes, { db, config });
   await app.register(catalogRoutes, { db, resolveCaller });
   await app.register(liveRoutes, { hub, resolveCaller });
+  await app.register(storageRoutes, { config, db, resolveCaller });
 
   await app.register(fastifyStatic, {
     root: path.join(config.contentDir, 'covers'),

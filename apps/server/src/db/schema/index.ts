@@ -3,3 +3,4 @@ export * from './content.ts';
 export * from './accounts.ts';
 export * from './catalog.ts';
 export * from './money.ts';
+export * from './storage.ts';

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+
+/**
+ * Where object bytes live. The local driver keeps them under DATA_DIR/storage; an
+ * S3-compatible driver can implement the same four calls later. Keys are ours
+ * (random ids and fixed suffixes), never a client's path.
+ */
+export interface StorageDriver {
+  put(key: string, data: Buffer): Promise<void>;
+  /** The bytes as a stream, or null when there is no such key. */
+  get(key: string): Promise<{ stream: Readable; size: number } | null>;
+  stat(key: string): Promise<{ size: number } | null>;
+  /** Deleting a missing key is not an error. */
+  delete(key: string): Promise<void>;
+}
+
+const KEY = /^[a-z0-9][a-z0-9._-]*(?:\/[a-z0-9][a-z0-9._-]*)*$/;
+
+export function assertDriverKey(key: string): void {
+  if (!KEY.test(key) || key.split('/').some((segment) => segment === '..' || segment === '.')) {
+    throw new Error(`Invalid storage key: ${JSON.stringify(key)}`);
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === 'ENOENT';
+}
+
+export function createLocalDriver(root: string): StorageDriver {
+  const fileOf = (key: string) => {
+    assertDriverKey(key);
+    return path.join(root, ...key.split('/'));
+  };
+  return {
+    async put(key, data) {
+      const file = fileOf(key);
+      await fs.promises.mkdir(path.dirname(file), { recursive: true });
+      // Write aside, then rename: a reader never sees half a file.
+      const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+      try {
+        await fs.promises.writeFile(temp, data, { flush: true });
+        await fs.promises.rename(temp, file);
+      } catch (error) {
+        await fs.promises.rm(temp, { force: true });
+        throw error;
+      }
+    },
+    async get(key) {
+      const file = fileOf(key);
+      try {
+        const handle = await fs.promises.open(file, 'r');
+        const { size } = await handle.stat();
+        return { stream: handle.createReadStream(), size };
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+    },
+    async stat(key) {
+      try {
+        const stats = await fs.promises.stat(fileOf(key));
+        return { size: stats.size };
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+    },
+    async delete(key) {
+      await fs.promises.rm(fileOf(key), { force: true });
+    },
+  };
+}

@@ -1,0 +1,143 @@
+import { PRODUCT_IMAGES_FOLDER, STORAGE_MESSAGES, StorageError } from './storage.ts';
+
+/**
+ * Where objects are: path rules, the URL forms a reference may be made from, and the
+ * URLs of objects and their downloads. Shared by the sdk (references) and the server
+ * (which checks every path it is given).
+ */
+export interface StorageLocation {
+  bucket: string;
+  /** '' for the bucket's root. */
+  path: string;
+}
+
+/** Joins a child path the way references do: empty segments vanish ('a//b/' is 'a/b'). */
+export function childPath(path: string, child: string): string {
+  const canonical = child
+    .split('/')
+    .filter((segment) => segment.length > 0)
+    .join('/');
+  if (path.length === 0) return canonical;
+  return canonical.length === 0 ? path : `${path}/${canonical}`;
+}
+
+/** The parent's path, '' for a top-level object, null for the root. */
+export function parentPath(path: string): string | null {
+  if (path.length === 0) return null;
+  const index = path.lastIndexOf('/');
+  return index === -1 ? '' : path.slice(0, index);
+}
+
+/** The last segment: the object's name. */
+export function lastSegment(path: string): string {
+  const index = path.lastIndexOf('/', path.length - 2);
+  return index === -1 ? path : path.slice(index + 1);
+}
+
+const MAX_PATH_BYTES = 1024;
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+export type PathCheck = { ok: true; path: string } | { ok: false; problem: string };
+
+/**
+ * The server's check of an object path: NFC-normalised, relative, no empty, '.' or '..'
+ * segments, no backslashes, NUL or other control characters, at most 1024 UTF-8 bytes.
+ * Paths never reach the file system (objects are stored under random keys); these rules
+ * keep names unambiguous for every client and for a future object-store driver.
+ */
+export function checkObjectPath(raw: string): PathCheck {
+  const path = raw.normalize('NFC');
+  const problem = (detail: string): PathCheck => ({ ok: false, problem: `Invalid object path: ${detail}` });
+  if (path.length === 0) return problem('it is empty.');
+  if (new TextEncoder().encode(path).length > MAX_PATH_BYTES) return problem(`it is longer than ${MAX_PATH_BYTES} bytes.`);
+  if (CONTROL_CHARACTERS.test(path)) return problem('it must not contain NUL or other control characters.');
+  if (path.includes('\\')) return problem('it must not contain backslashes.');
+  if (path.startsWith('/')) return problem('it must be relative (no leading /).');
+  const segments = path.split('/');
+  if (segments.some((segment) => segment.length === 0)) return problem('it must not contain empty segments (// or a trailing /).');
+  if (segments.some((segment) => segment === '.' || segment === '..')) return problem('it must not contain . or .. segments.');
+  return { ok: true, path };
+}
+
+/** True for paths inside the product images folder, where admins may write. */
+export function isProductImagePath(path: string): boolean {
+  return path.startsWith(`${PRODUCT_IMAGES_FOLDER}/`) && path.length > PRODUCT_IMAGES_FOLDER.length + 1;
+}
+
+/** A file name made safe for object paths and URLs: letters, digits, '.', '_' and '-'. */
+export function safeFileName(fileName: string): string {
+  const base = fileName.normalize('NFC').split(/[/\\]/).pop() ?? '';
+  const cleaned = base
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^[.-]+/, '')
+    .slice(-100);
+  return cleaned.length > 0 && cleaned !== '.' ? cleaned : 'image';
+}
+
+/** Product images are named by timestamp, index and file name (spec section 7). */
+export function productImagePath(timestampMs: number, index: number, fileName: string): string {
+  return `${PRODUCT_IMAGES_FOLDER}/${Math.trunc(timestampMs)}_${Math.trunc(index)}_${safeFileName(fileName)}`;
+}
+
+const BUCKET = '([A-Za-z0-9.\\-_]+)';
+const GS_URL = new RegExp(`^gs://${BUCKET}(?:/(.*))?$`);
+const HTTP_URL = new RegExp(`^https?://[^/?#]+/v0/b/${BUCKET}/o(?:/([^?#]*))?(?:[?#].*)?$`);
+
+/** A reference URL: `gs://bucket/path` or `http(s)://host/v0/b/bucket/o/path`; else invalid-url. */
+export function parseStorageUrl(url: string): StorageLocation {
+  const invalid = () => new StorageError('invalid-url', STORAGE_MESSAGES.invalidUrl(url));
+  const gs = GS_URL.exec(url);
+  if (gs) return { bucket: gs[1]!, path: childPath('', gs[2] ?? '') };
+  const http = HTTP_URL.exec(url);
+  if (!http) throw invalid();
+  try {
+    return { bucket: http[1]!, path: childPath('', decodeURIComponent(http[2] ?? '')) };
+  } catch {
+    throw invalid();
+  }
+}
+
+/** True when the string is a URL (has a scheme) rather than a path. */
+export function looksLikeUrl(value: string): boolean {
+  return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value);
+}
+
+/** encodeURIComponent, plus the characters it leaves that URL checks and srcset dislike. */
+export function encodeObjectPath(path: string): string {
+  return encodeURIComponent(path).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** `/v0/b/<bucket>/o/<path>`: metadata, downloads and deletes of one object. */
+export function objectUrlPath(location: StorageLocation): string {
+  return `/v0/b/${encodeURIComponent(location.bucket)}/o/${encodeObjectPath(location.path)}`;
+}
+
+/** The download URL of an object for one of its tokens. `origin` is '' for a same-origin URL. */
+export function downloadUrl(origin: string, location: StorageLocation, token: string): string {
+  return `${origin.replace(/\/$/, '')}${objectUrlPath(location)}?alt=media&token=${encodeURIComponent(token)}`;
+}
+
+export interface ParsedDownloadUrl extends StorageLocation {
+  token: string;
+}
+
+const DOWNLOAD_URL = new RegExp(`^(?:https?://[^/?#]+)?/v0/b/${BUCKET}/o/([^?#]+)\\?([^#]*)$`);
+
+/** Reads a download URL (absolute or same-origin); undefined when it is not one of ours. */
+export function parseDownloadUrl(url: string): ParsedDownloadUrl | undefined {
+  const match = DOWNLOAD_URL.exec(url);
+  if (!match) return undefined;
+  const query = new URLSearchParams(match[3]);
+  const token = query.get('token');
+  if (query.get('alt') !== 'media' || !token) return undefined;
+  try {
+    const path = decodeURIComponent(match[2]!);
+    return checkObjectPath(path).ok ? { bucket: match[1]!, path, token } : undefined;
+  } catch {
+    return undefined;
+  }
+}
