@@ -5,6 +5,7 @@ import type { Db } from '../db/client.ts';
 import { contentPages, seedRuns, timelineEntries } from '../db/schema/index.ts';
 import { eq } from 'drizzle-orm';
 import { accountsSeeder } from '../accounts/accounts.seed.ts';
+import { productsSeeder } from '../catalog/catalog.seed.ts';
 import type { Config } from '../config.ts';
 
 /**
@@ -48,7 +49,7 @@ export const contentSeeder: Seeder = {
   },
 };
 
-export const defaultSeeders: Seeder[] = [contentSeeder, accountsSeeder];
+export const defaultSeeders: Seeder[] = [contentSeeder, accountsSeeder, productsSeeder];
 
 /** Runs the seeders that have not run yet; returns the names of those that did. */
 export async function runSeeds(db: Db, context: SeedContext, seeders: Seeder[] = defaultSeeders): Promise<string[]> {
