@@ -45,7 +45,19 @@ export async function startSmtpPeer() {
     }
   }
 
+  /** Waits for a mail to `to` whose decoded text contains `text`. */
+  async function waitForText(to: string, text: string, timeoutMs = 15_000): Promise<ReceivedMail> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = mails.find((mail) => mail.to.includes(to) && mail.decoded.includes(text));
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`No mail to ${to} containing "${text}" within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   return {
+    waitForText,
     url: `smtp://127.0.0.1:${port}`,
     mails,
     waitForMail,

@@ -7,6 +7,7 @@ import { CHECKOUT_MESSAGES, quote as priceQuote } from '@storefront/domain/prici
 import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient, type FunctionsError } from '@storefront/sdk/callable.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
+import { startSmtpPeer } from '../../test/smtp.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
 import { buildApp } from '../app.ts';
 import { releaseProduct } from '../catalog/catalog.service.ts';
@@ -18,6 +19,7 @@ import { grantCredits } from '../wallet/wallet.commands.ts';
 import { getBalance } from '../wallet/wallet.service.ts';
 
 let database: TestDatabase;
+let smtp: Awaited<ReturnType<typeof startSmtpPeer>>;
 let config: Config;
 let app: FastifyInstance;
 let base: string;
@@ -58,7 +60,8 @@ beforeAll(async () => {
   database = await createTestDatabase({ max: 30 });
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base, SIGNUP_RATE_LIMIT: '1000' } });
+  smtp = await startSmtpPeer();
+  config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base, SIGNUP_RATE_LIMIT: '1000', SMTP_URL: smtp.url } });
   for (const [email, username, role] of [['fan@example.org', 'FanOne', 'user'], ['other@example.org', 'Other', 'user'], ['card@example.org', 'Carder', 'user'], ['boss@example.org', 'Boss', 'admin']] as const) {
     await createAccount(database.db, config, { email, username, name: username, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role });
   }
@@ -74,6 +77,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.close();
+  await smtp?.close();
   await database?.close();
 });
 
@@ -143,6 +147,10 @@ describe('wallet-only orders', () => {
     const after = await getBalance(database.db, buyer);
     expect(before.balanceCents - after.balanceCents).toBe(orderQuote().totalCents);
     await expectLedgerConsistent();
+    // One receipt, received by a real SMTP peer.
+    await smtp.waitForText('fan@example.org', `Thank you for your order ${results[0]!.orderId}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(smtp.mailsTo('fan@example.org').filter((m) => m.decoded.includes(results[0]!.orderId))).toHaveLength(1);
   });
 
   it('refuses a tampered quote and changes nothing', async () => {
@@ -337,6 +345,8 @@ describe('orders: reading and fulfilment', () => {
     expect((await errorOf(client('admin').call('markOrderFulfilled', { orderId: 'o_missing' }))).message).toBe(CHECKOUT_MESSAGES.orderNotFound);
     expect((await errorOf(client('admin').call('markOrderFulfilled', { orderId: order!.id, maxAttempts: 0 }))).code).toBe('invalid-argument');
     await client('admin').call('markOrderFulfilled', { orderId: order!.id });
+    const buyerEmail = (await database.db.execute(sql`SELECT email FROM "user" WHERE id = ${order!.userId}`)).rows[0]!.email as string;
+    await smtp.waitForText(buyerEmail, `${order!.id} has shipped`);
     const [after] = await database.db.select().from(orders).where(eq(orders.id, order!.id));
     expect([after!.orderFulfilled, after!.orderStatus]).toEqual([true, 'shipped']);
     const open = await client('admin').call<{ items: { id: string }[] }>('listOpenOrders', { limit: 100 });
