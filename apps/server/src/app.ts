@@ -23,6 +23,8 @@ import { reconcileCheckouts, type CheckoutDeps } from './cart-checkout/checkout.
 import { ordersFunctions } from './orders/orders.functions.ts';
 import { paymentProviderFor } from './payments/payment-provider.factory.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
+import { serviceRoutes } from './service/service.routes.ts';
+import { walletFunctions } from './wallet/wallet.functions.ts';
 import { functionsRoutes } from './functions/functions.routes.ts';
 import type { CallableFunction } from './functions/registry.ts';
 import { startJobQueue } from './jobs/queue.ts';
@@ -124,10 +126,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ...catalogFunctions,
       ...checkoutFunctions(checkoutDeps),
       ...ordersFunctions(checkoutDeps),
+      ...walletFunctions,
       ...(options.functions ?? []),
     ],
     resolveCaller,
   });
+  await app.register(serviceRoutes, { db });
   await app.register(paymentsRoutes, { deps: checkoutDeps, local: payments.local, resolveCaller });
   await app.register(contentRoutes, { db, config });
   await app.register(catalogRoutes, { db, resolveCaller });

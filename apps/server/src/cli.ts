@@ -1,4 +1,5 @@
 import { makeAdmin } from './accounts/accounts.service.ts';
+import { createServiceToken, revokeServiceToken } from './service/service.tokens.ts';
 import { grantCredits } from './wallet/wallet.commands.ts';
 import { AppError } from './http/errors.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
@@ -41,6 +42,24 @@ export const commands: Record<string, CliCommand> = {
       if (!email || !usd) throw new UsageError('Usage: npm run cli -- grant-credits <email> <usd>');
       const result = await grantCredits(db, email, usd);
       return `Granted $${(result.cents / 100).toFixed(2)} to ${email}; balance now $${(result.balance.balanceCents / 100).toFixed(2)}.`;
+    },
+  },
+  'create-service-token': {
+    usage: 'create-service-token <name>',
+    summary: 'make a token for a sister product to call /api/service (shown once)',
+    async run([name], { db }) {
+      if (!name) throw new UsageError('Usage: npm run cli -- create-service-token <name>');
+      const { id, token } = await createServiceToken(db, name);
+      return `Service token ${id} for ${name} (keep it secret; it is shown only now):\n${token}`;
+    },
+  },
+  'revoke-service-token': {
+    usage: 'revoke-service-token <id>',
+    summary: 'revoke a service token at once',
+    async run([id], { db }) {
+      if (!id) throw new UsageError('Usage: npm run cli -- revoke-service-token <id>');
+      if (!(await revokeServiceToken(db, id))) throw new UsageError(`No live service token has the id ${id}.`);
+      return `Service token ${id} revoked.`;
     },
   },
 };

@@ -6,6 +6,7 @@ import { contentPages, seedRuns, timelineEntries } from '../db/schema/index.ts';
 import { eq } from 'drizzle-orm';
 import { accountsSeeder } from '../accounts/accounts.seed.ts';
 import { productsSeeder } from '../catalog/catalog.seed.ts';
+import { walletSeeder } from '../wallet/wallet.seed.ts';
 import type { Config } from '../config.ts';
 
 /**
@@ -49,7 +50,7 @@ export const contentSeeder: Seeder = {
   },
 };
 
-export const defaultSeeders: Seeder[] = [contentSeeder, accountsSeeder, productsSeeder];
+export const defaultSeeders: Seeder[] = [contentSeeder, accountsSeeder, productsSeeder, walletSeeder];
 
 /** Runs the seeders that have not run yet; returns the names of those that did. */
 export async function runSeeds(db: Db, context: SeedContext, seeders: Seeder[] = defaultSeeders): Promise<string[]> {
