@@ -24,6 +24,10 @@ import { ordersFunctions } from './orders/orders.functions.ts';
 import { paymentProviderFor } from './payments/payment-provider.factory.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
 import { serviceRoutes } from './service/service.routes.ts';
+import { createStripePayouts } from './payments/stripe.provider.ts';
+import { payoutsFunctions } from './payouts/payouts.functions.ts';
+import { localPayoutRoutes } from './payouts/payouts.routes.ts';
+import { createLocalPayouts, type PayoutDeps } from './payouts/payouts.service.ts';
 import { walletFunctions } from './wallet/wallet.functions.ts';
 import { functionsRoutes } from './functions/functions.routes.ts';
 import type { CallableFunction } from './functions/registry.ts';
@@ -116,6 +120,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await jobs.schedule('reconcile-checkouts', '* * * * *');
 
+  const payoutDeps: PayoutDeps =
+    config.PAYMENT_PROVIDER === 'stripe'
+      ? { db, providerName: 'stripe', provider: createStripePayouts({ secretKey: config.STRIPE_SECRET_KEY!, webhookSecret: config.STRIPE_WEBHOOK_SECRET!, publicUrl: publicUrl(config) }) }
+      : { db, providerName: 'local', provider: createLocalPayouts(db) };
+  if (payoutDeps.providerName === 'local') await app.register(localPayoutRoutes, { db, resolveCaller });
+
   await app.register(authRoutes, { auth, config, db });
   await app.register(functionsRoutes, {
     db,
@@ -127,6 +137,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ...checkoutFunctions(checkoutDeps),
       ...ordersFunctions(checkoutDeps),
       ...walletFunctions,
+      ...payoutsFunctions(payoutDeps),
       ...(options.functions ?? []),
     ],
     resolveCaller,

@@ -40,3 +40,13 @@ export interface PaymentProvider {
   /** Asks the provider how a session ended (reconciliation of missed events). */
   sessionState(sessionId: string): Promise<{ state: SessionState; paymentIntentId: string | null }>;
 }
+
+/** Payout accounts for creators (Stripe Connect Express, or the local stand-in). */
+export interface PayoutProvider {
+  /** Creates the connected account once per user (idempotent per user id). */
+  createAccount(userId: string, email: string): Promise<{ accountId: string }>;
+  accountStatus(accountId: string): Promise<{ payoutsEnabled: boolean }>;
+  onboardingLink(accountId: string): Promise<{ url: string }>;
+  /** Sends money to the account; idempotent per request id. */
+  transfer(accountId: string, amountCents: number, requestId: string): Promise<{ transferId: string }>;
+}

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { PaymentProvider, PaymentSessionRequest } from './provider.ts';
+import type { PaymentProvider, PaymentSessionRequest, PayoutProvider } from './provider.ts';
 import { toPaymentEvent } from './stripe-events.ts';
 
 export interface StripeProviderOptions {
@@ -57,6 +57,33 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       if (session.payment_status === 'paid') return { state: 'paid', paymentIntentId };
       if (session.status === 'expired') return { state: 'expired', paymentIntentId };
       return { state: 'open', paymentIntentId };
+    },
+  };
+}
+
+export function createStripePayouts(options: StripeProviderOptions): PayoutProvider {
+  const stripe = new Stripe(options.secretKey, { ...(options.api ?? {}), maxNetworkRetries: 2, timeout: 20_000 });
+  return {
+    async createAccount(userId, email) {
+      const account = await stripe.accounts.create({ type: 'express', email, metadata: { userId } }, { idempotencyKey: `payout-account-${userId}` });
+      return { accountId: account.id };
+    },
+    async accountStatus(accountId) {
+      const account = await stripe.accounts.retrieve(accountId);
+      return { payoutsEnabled: account.payouts_enabled };
+    },
+    async onboardingLink(accountId) {
+      const link = await stripe.accountLinks.create({
+        account: accountId,
+        type: 'account_onboarding',
+        refresh_url: `${options.publicUrl}/wallet`,
+        return_url: `${options.publicUrl}/cashout`,
+      });
+      return { url: link.url };
+    },
+    async transfer(accountId, amountCents, requestId) {
+      const transfer = await stripe.transfers.create({ amount: amountCents, currency: 'usd', destination: accountId, metadata: { requestId } }, { idempotencyKey: `payout-${requestId}` });
+      return { transferId: transfer.id };
     },
   };
 }

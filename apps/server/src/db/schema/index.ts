@@ -5,3 +5,4 @@ export * from './catalog.ts';
 export * from './money.ts';
 export * from './storage.ts';
 export * from './tokens.ts';
+export * from './payouts.ts';

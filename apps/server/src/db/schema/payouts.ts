@@ -1,0 +1,31 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, check, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from './accounts.ts';
+
+/** A creator's payout account at the payment provider: one per user. */
+export const payoutAccounts = pgTable('payout_account', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  provider: text('provider').notNull(),
+  providerAccountId: text('provider_account_id').notNull().unique(),
+  payoutsEnabled: boolean('payouts_enabled').notNull().default(false),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Cash-out requests; their sum can never exceed what the user earned. */
+export const payoutRequests = pgTable(
+  'payout_request',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => payoutAccounts.userId),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    status: text('status', { enum: ['requested', 'paid', 'failed'] }).notNull().default('requested'),
+    providerTransferId: text('provider_transfer_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (table) => [check('payout_amount_positive', sql`${table.amountCents} > 0`), index('payout_request_user_idx').on(table.userId, table.createdAt.desc())],
+);

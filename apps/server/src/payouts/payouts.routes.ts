@@ -1,0 +1,24 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../db/client.ts';
+import type { Caller } from '../functions/registry.ts';
+import { enableLocalPayouts } from './payouts.service.ts';
+
+/** The local provider's onboarding page: a creator confirms and payouts are enabled. */
+export async function localPayoutRoutes(app: FastifyInstance, options: { db: Db; resolveCaller: (request: FastifyRequest) => Promise<Caller | null> }) {
+  const page = (body: string) =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Payout account · Street Flavor Records</title></head><body style="font-family:Helvetica,Arial,sans-serif;background:#111;color:#eee;max-width:480px;margin:0 auto;padding:24px">${body}</body></html>`;
+  app.get('/payouts/onboard', async (request, reply) => {
+    const caller = await options.resolveCaller(request);
+    if (!caller) return reply.redirect('/login');
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(
+      page(`<h1 style="font-size:22px">Set up payouts</h1><p>Test onboarding (local provider): confirm to enable payouts to your account.</p><form method="post" action="/payouts/onboard"><button type="submit" style="padding:12px;font-size:16px;font-weight:bold">Enable payouts</button></form><p><a href="/wallet" style="color:#f2c14e">Back to wallet</a></p>`),
+    );
+  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => done(null, body));
+  app.post('/payouts/onboard', async (request, reply) => {
+    const caller = await options.resolveCaller(request);
+    if (!caller) return reply.redirect('/login');
+    await enableLocalPayouts(options.db, caller.userId);
+    return reply.redirect('/cashout');
+  });
+}

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { creditSummaries, datEditions, payoutAccounts, payoutRequests } from '../db/schema/index.ts';
+import { runTransaction, type Tx } from '../db/transaction.ts';
+import { AppError } from '../http/errors.ts';
+import { publishLive } from '../live/live.publish.ts';
+import type { PayoutProvider } from '../payments/provider.ts';
+
+export interface PayoutDeps {
+  db: Db;
+  provider: PayoutProvider;
+  providerName: 'local' | 'stripe';
+}
+
+/** The built-in stand-in for Connect: payouts are enabled on our own onboarding page. */
+export function createLocalPayouts(db: Db): PayoutProvider {
+  return {
+    async createAccount(userId) {
+      return { accountId: `acct_local_${userId}` };
+    },
+    async accountStatus(accountId) {
+      const [row] = await db.select().from(payoutAccounts).where(eq(payoutAccounts.providerAccountId, accountId));
+      return { payoutsEnabled: row?.payoutsEnabled ?? false };
+    },
+    async onboardingLink() {
+      return { url: '/payouts/onboard' };
+    },
+    async transfer(_accountId, _amountCents, requestId) {
+      return { transferId: `tr_local_${requestId}` };
+    },
+  };
+}
+
+/** createOrRetrieveAccount: one account per user, even under concurrent calls. */
+export async function getOrCreatePayoutAccount(deps: PayoutDeps, userId: string, email: string) {
+  let [account] = await deps.db.select().from(payoutAccounts).where(eq(payoutAccounts.userId, userId));
+  if (!account) {
+    // The provider call is idempotent per user, and the primary key settles a race here.
+    const { accountId } = await deps.provider.createAccount(userId, email);
+    await deps.db.insert(payoutAccounts).values({ userId, provider: deps.providerName, providerAccountId: accountId }).onConflictDoNothing();
+    [account] = await deps.db.select().from(payoutAccounts).where(eq(payoutAccounts.userId, userId));
+  }
+  const { payoutsEnabled } = await deps.provider.accountStatus(account!.providerAccountId);
+  if (payoutsEnabled !== account!.payoutsEnabled) {
+    await deps.db.update(payoutAccounts).set({ payoutsEnabled }).where(eq(payoutAccounts.userId, userId));
+  }
+  return { stripeAccountId: account!.providerAccountId, payouts_enabled: payoutsEnabled };
+}
+
+export async function enableLocalPayouts(db: Db, userId: string): Promise<boolean> {
+  const rows = await db.update(payoutAccounts).set({ payoutsEnabled: true }).where(and(eq(payoutAccounts.userId, userId), eq(payoutAccounts.provider, 'local'))).returning();
+  return rows.length > 0;
+}
+
+/** Earnings from owned DAT editions and sales, less every payout not failed. */
+async function availableCents(tx: Db | Tx, userId: string): Promise<number> {
+  const [editions] = await tx.select({ cents: sql<string>`COALESCE(SUM(${datEditions.earningsCents}), 0)` }).from(datEditions).where(eq(datEditions.ownerId, userId));
+  const [summary] = await tx.select({ cents: creditSummaries.salesEarningsCents }).from(creditSummaries).where(eq(creditSummaries.userId, userId));
+  const [paid] = await tx
+    .select({ cents: sql<string>`COALESCE(SUM(${payoutRequests.amountCents}), 0)` })
+    .from(payoutRequests)
+    .where(and(eq(payoutRequests.userId, userId), ne(payoutRequests.status, 'failed')));
+  return Number(editions?.cents ?? 0) + Number(summary?.cents ?? 0) - Number(paid?.cents ?? 0);
+}
+
+export async function cashoutOverview(db: Db, userId: string) {
+  const [account] = await db.select().from(payoutAccounts).where(eq(payoutAccounts.userId, userId));
+  const requests = await db.select().from(payoutRequests).where(eq(payoutRequests.userId, userId)).orderBy(desc(payoutRequests.createdAt)).limit(50);
+  return {
+    hasAccount: Boolean(account),
+    payoutsEnabled: account?.payoutsEnabled ?? false,
+    availableCents: await availableCents(db, userId),
+    requests: requests.map((r) => ({ id: r.id, amountCents: r.amountCents, status: r.status, createdAt: r.createdAt.toISOString() })),
+  };
+}
+
+/**
+ * Records a payout request: the account row is locked while the available amount is
+ * computed and the request written, so concurrent requests can never exceed it.
+ */
+export async function requestPayout(deps: PayoutDeps, userId: string, amountCents?: number) {
+  const request = await runTransaction(
+    deps.db,
+    async (tx) => {
+      const [account] = await tx.select().from(payoutAccounts).where(eq(payoutAccounts.userId, userId)).for('update');
+      if (!account) throw new AppError('failed-precondition', 'Connect a payout account first.');
+      if (!account.payoutsEnabled) throw new AppError('failed-precondition', 'Finish setting up your payout account first.');
+      const available = await availableCents(tx, userId);
+      const amount = amountCents ?? available;
+      if (amount <= 0) throw new AppError('failed-precondition', 'You have no earnings to cash out yet.');
+      if (amount > available) throw new AppError('failed-precondition', `You can cash out at most $${(available / 100).toFixed(2)}.`);
+      const id = `po_${randomBytes(9).toString('base64url')}`;
+      await tx.insert(payoutRequests).values({ id, userId, amountCents: amount });
+      return { id, amount, accountId: account.providerAccountId };
+    },
+    { isolationLevel: 'read committed' },
+  );
+  try {
+    const { transferId } = await deps.provider.transfer(request.accountId, request.amount, request.id);
+    await deps.db.update(payoutRequests).set({ status: 'paid', providerTransferId: transferId, settledAt: new Date() }).where(eq(payoutRequests.id, request.id));
+  } catch {
+    // The amount becomes available again; the request shows as failed.
+    await deps.db.update(payoutRequests).set({ status: 'failed', settledAt: new Date() }).where(eq(payoutRequests.id, request.id));
+    throw new AppError('unavailable', 'The payout could not be sent. Please try again later.');
+  } finally {
+    await publishLive(deps.db, { topic: 'wallet', userId, id: request.id });
+  }
+  return { id: request.id, amountCents: request.amount };
+}
