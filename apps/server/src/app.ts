@@ -36,6 +36,13 @@ import { enqueueMail, startMailWorker } from './mail/mail.jobs.ts';
 import { createMailer } from './mail/mailer.ts';
 import { errorBody, handleError } from './http/error-handler.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    callableFunctions: { name: string; access: 'public' | 'signed-in' | 'admin' }[];
+    httpRoutes: { method: string; url: string }[];
+  }
+}
+
 export interface BuildAppOptions {
   config: Config;
   db: Db;
@@ -59,6 +66,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   app.setErrorHandler(handleError);
+  // Every route, for the access-control tests: a route without a table entry fails them.
+  const httpRoutes: { method: string; url: string }[] = [];
+  app.decorate('httpRoutes', httpRoutes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') httpRoutes.push({ method, url: route.url });
+  });
 
   // A kept-alive connection whose request was in flight at close() would hold the server
   // open until the client hangs up: answer it with `Connection: close` instead.
@@ -127,21 +140,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (payoutDeps.providerName === 'local') await app.register(localPayoutRoutes, { db, resolveCaller });
 
   await app.register(authRoutes, { auth, config, db });
-  await app.register(functionsRoutes, {
-    db,
-    config,
-    functions: [
-      ...contentFunctions,
-      ...accountsFunctions(auth),
-      ...catalogFunctions,
-      ...checkoutFunctions(checkoutDeps),
-      ...ordersFunctions(checkoutDeps),
-      ...walletFunctions,
-      ...payoutsFunctions(payoutDeps),
-      ...(options.functions ?? []),
-    ],
-    resolveCaller,
-  });
+  const functions = [
+    ...contentFunctions,
+    ...accountsFunctions(auth),
+    ...catalogFunctions,
+    ...checkoutFunctions(checkoutDeps),
+    ...ordersFunctions(checkoutDeps),
+    ...walletFunctions,
+    ...payoutsFunctions(payoutDeps),
+    ...(options.functions ?? []),
+  ];
+  // Lets the access-control tests enumerate every function and its declared access.
+  app.decorate('callableFunctions', functions.map(({ name, access }) => ({ name, access })));
+  await app.register(functionsRoutes, { db, config, functions, resolveCaller });
   await app.register(serviceRoutes, { db });
   await app.register(paymentsRoutes, { deps: checkoutDeps, local: payments.local, resolveCaller });
   await app.register(contentRoutes, { db, config });

@@ -1,0 +1,212 @@
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuthClient } from '@storefront/sdk/auth.ts';
+import { createFunctionsClient } from '@storefront/sdk/callable.ts';
+import { createAccount } from '../src/accounts/accounts.service.ts';
+import { buildApp } from '../src/app.ts';
+import { releaseProduct } from '../src/catalog/catalog.service.ts';
+import { freePort } from '../src/db/embedded.ts';
+import { orders, sessions } from '../src/db/schema/index.ts';
+import { createServiceToken } from '../src/service/service.tokens.ts';
+import { grantCredits } from '../src/wallet/wallet.commands.ts';
+import { createTestDatabase, testConfig, type TestDatabase } from './database.ts';
+
+/**
+ * The access-control matrix: every callable function and every HTTP route, for every
+ * kind of caller. The expected outcome of each is written here once; a function or
+ * route added without an entry fails this test.
+ */
+type Role = 'anonymous' | 'user' | 'otherUser' | 'admin' | 'serviceToken' | 'revokedSession' | 'expiredSession';
+const ROLES: Role[] = ['anonymous', 'user', 'otherUser', 'admin', 'serviceToken', 'revokedSession', 'expiredSession'];
+type Access = 'public' | 'signed-in' | 'admin';
+
+const FUNCTIONS: Record<string, Access> = {
+  listHistory: 'public',
+  createAccount: 'public',
+  getAssetsSummary: 'public',
+  getProfile: 'signed-in',
+  recordDeviceToken: 'signed-in',
+  quoteCheckout: 'signed-in',
+  completeWalletOnlyOrderStreetFlavor: 'signed-in',
+  createPaymentLinkStreetFlavorMerch: 'signed-in',
+  listMyOrders: 'signed-in',
+  getMyOrder: 'signed-in',
+  getWallet: 'signed-in',
+  getDat: 'signed-in',
+  createOrRetrieveAccount: 'signed-in',
+  createStripeOnboardingLinkIOS: 'signed-in',
+  getCashout: 'signed-in',
+  requestPayout: 'signed-in',
+  releaseBizarreProduct: 'admin',
+  editBizarreProduct: 'admin',
+  listOpenOrders: 'admin',
+  markOrderFulfilled: 'admin',
+};
+
+/** Who gets past authentication and authorisation, by access class. */
+function allowed(access: Access, role: Role): 'pass' | 401 | 403 {
+  const signedIn = role === 'user' || role === 'otherUser' || role === 'admin';
+  if (access === 'public') return 'pass';
+  if (!signedIn) return 401;
+  if (access === 'admin' && role !== 'admin') return 403;
+  return 'pass';
+}
+
+/**
+ * HTTP routes by who may use them: 'public' pages and data, 'service' (service tokens
+ * only), 'owner' (checked per object in the IDOR tests below), 'provider' (signed by
+ * the payment provider), 'admin-write' (storage writes), 'dev' (development only).
+ */
+const ROUTES: Record<string, 'public' | 'service' | 'owner' | 'provider' | 'admin-write' | 'session' | 'dev'> = {
+  'GET /healthz': 'public',
+  'GET /readyz': 'public',
+  'GET /api/me': 'public',
+  'GET /api/auth/*': 'session',
+  'POST /api/auth/*': 'session',
+  'GET /mydat/profile/:username': 'public',
+  'GET /dev/mailbox': 'dev',
+  'POST /fn/:name': 'public',
+  'GET /api/pages/:slug': 'public',
+  'GET /api/site': 'public',
+  'GET /api/products': 'public',
+  'GET /api/products/:id': 'public',
+  'GET /api/live': 'public',
+  'POST /api/service/wallet-credits': 'service',
+  'POST /api/service/dats': 'service',
+  'POST /api/service/metrics': 'service',
+  'POST /api/service/utility-spend': 'service',
+  'POST /api/service/credit-strings': 'service',
+  'POST /api/service/reward-tokens': 'service',
+  'POST /api/service/wallet-entries': 'service',
+  'POST /webhooks/stripe': 'provider',
+  'GET /pay/return': 'public',
+  'GET /pay/:id': 'owner',
+  'POST /pay/:id': 'owner',
+  'GET /payouts/onboard': 'owner',
+  'POST /payouts/onboard': 'owner',
+  'GET /v0/b/:bucket/o/*': 'public',
+  'DELETE /v0/b/:bucket/o/*': 'admin-write',
+  'POST /v0/b/:bucket/o': 'admin-write',
+  'PUT /v0/b/:bucket/o': 'admin-write',
+  'GET /img/:bucket/*': 'public',
+  'GET /content/covers/*': 'public',
+};
+
+let database: TestDatabase;
+let app: FastifyInstance;
+let base: string;
+const headers: Record<Role, Record<string, string>> = {} as never;
+let productId: string;
+
+async function signIn(email: string) {
+  return (await createAuthClient({ baseUrl: base, functions: createFunctionsClient({ baseUrl: base }) }).signIn(email, 'pass words')).token!;
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  const config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base, SIGNUP_RATE_LIMIT: '1000' } });
+  for (const [email, role] of [['user@example.org', 'user'], ['other@example.org', 'user'], ['admin@example.org', 'admin'], ['revoked@example.org', 'user'], ['expired@example.org', 'user']] as const) {
+    const name = email.split('@')[0]!;
+    await createAccount(database.db, config, { email, username: name, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role });
+  }
+  productId = await releaseProduct(database.db, { name: 'Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
+  await grantCredits(database.db, 'user@example.org', '100', 'matrix');
+  app = await buildApp({ config, db: database.db, logger: false });
+  await app.listen({ port, host: '127.0.0.1' });
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  headers.anonymous = {};
+  headers.user = bearer(await signIn('user@example.org'));
+  headers.otherUser = bearer(await signIn('other@example.org'));
+  headers.admin = bearer(await signIn('admin@example.org'));
+  headers.serviceToken = bearer((await createServiceToken(database.db, 'matrix')).token);
+  const revoked = await signIn('revoked@example.org');
+  await createAuthClient({ baseUrl: base, functions: createFunctionsClient({ baseUrl: base }), getAuthToken: () => revoked }).signOut();
+  headers.revokedSession = bearer(revoked);
+  const expired = await signIn('expired@example.org');
+  await database.db.update(sessions).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(sessions.token, expired.split('.')[0]!));
+  headers.expiredSession = bearer(expired);
+});
+
+afterAll(async () => {
+  await app?.close();
+  await database?.close();
+});
+
+describe('the matrix covers everything the server exposes', () => {
+  it('has an entry for every callable function, with the access it declares', () => {
+    const declared = Object.fromEntries(app.callableFunctions.map((fn) => [fn.name, fn.access]));
+    expect(declared).toEqual(FUNCTIONS);
+  });
+
+  it('has an entry for every HTTP route', () => {
+    const isStaticFile = (url: string) => url.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(url);
+    const served = [...new Set(app.httpRoutes.filter((r) => !isStaticFile(r.url)).map((r) => `${r.method} ${r.url}`))].sort();
+    expect(served).toEqual(Object.keys(ROUTES).sort());
+  });
+});
+
+describe('callable functions x roles', () => {
+  const cells = Object.entries(FUNCTIONS).flatMap(([name, access]) => ROLES.map((role) => [name, role, allowed(access, role)] as const));
+  it.each(cells)('%s as %s: %s', async (name, role, expected) => {
+    const response = await fetch(`${base}/fn/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers[role] }, body: JSON.stringify({ data: {} }) });
+    if (expected === 'pass') expect([401, 403]).not.toContain(response.status);
+    else expect(response.status).toBe(expected);
+    expect(response.status).toBeLessThan(500);
+  });
+});
+
+describe('service routes x roles', () => {
+  const cells = Object.entries(ROUTES)
+    .filter(([, kind]) => kind === 'service')
+    .flatMap(([route]) => ROLES.map((role) => [route, role] as const));
+  it.each(cells)('%s as %s', async (route, role) => {
+    const response = await fetch(`${base}${route.split(' ')[1]}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers[role] }, body: '{}' });
+    // Only a service token gets as far as input validation.
+    expect(response.status).toBe(role === 'serviceToken' ? 400 : 401);
+  });
+});
+
+describe('storage writes x roles', () => {
+  it.each(ROLES)('multipart upload under products/ as %s', async (role) => {
+    const response = await fetch(`${base}/v0/b/storefront/o?name=${encodeURIComponent('products/x.png')}&uploadType=multipart`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/related; boundary=b', ...headers[role] },
+      body: '--b\r\nContent-Type: application/json\r\n\r\n{}\r\n--b\r\nContent-Type: image/png\r\n\r\nnot a png\r\n--b--',
+    });
+    const expected = role === 'admin' ? 400 : role === 'user' || role === 'otherUser' ? 403 : 401;
+    expect(response.status).toBe(expected);
+  });
+});
+
+describe('one user can never reach another user’s data (IDOR)', () => {
+  it('keeps orders, checkouts, payment pages, wallets and DATs to their owner', async () => {
+    const call = (role: Role, name: string, data: unknown) =>
+      fetch(`${base}/fn/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers[role] }, body: JSON.stringify({ data }) }).then(async (r) => ({ status: r.status, body: (await r.json()) as { data?: Record<string, unknown> } }));
+    const contact = { name: 'U', email: 'user@example.org', phone: '' };
+    const shipping = { name: 'U', line1: '1 St', city: 'X', postal_code: '1', country: 'US' };
+    const quote = (await call('user', 'quoteCheckout', { items: [{ id: productId, qty: 1 }], useWallet: true })).body.data!;
+    const placed = await call('user', 'completeWalletOnlyOrderStreetFlavor', { items: [{ id: productId, qty: 1 }], contact, shipping, quote, checkoutId: 'matrix-order-1' });
+    expect(placed.status).toBe(200);
+    const [order] = await database.db.select().from(orders).where(eq(orders.paymentIntentId, placed.body.data!.paymentIntentId as string));
+
+    expect((await call('otherUser', 'getMyOrder', { paymentIntentId: order!.paymentIntentId })).body.data).toEqual({ order: null });
+    expect(((await call('otherUser', 'listMyOrders', { limit: 100 })).body.data!.items as unknown[]).length).toBe(0);
+    expect((await call('otherUser', 'getWallet', null)).body.data).toMatchObject({ balanceCents: 0 });
+    // Reusing another user's checkout id makes a separate order for the caller, never returns theirs.
+    const replay = await call('otherUser', 'completeWalletOnlyOrderStreetFlavor', { items: [{ id: productId, qty: 1 }], contact, shipping, quote, checkoutId: 'matrix-order-1' });
+    expect(replay.body.data?.orderId).not.toBe(order!.id);
+
+    await grantCredits(database.db, 'user@example.org', '1', 'matrix-card');
+    const link = await call('user', 'createPaymentLinkStreetFlavorMerch', { items: [{ id: productId, qty: 5 }], useWallet: true, contact, shipping });
+    const url = link.body.data!.url as string;
+    expect((await fetch(`${base}${url}`, { headers: headers.otherUser })).status).toBe(404);
+    expect((await fetch(`${base}${url}`, { headers: headers.anonymous })).status).toBe(404);
+    const forged = await fetch(`${base}${url}`, { method: 'POST', redirect: 'manual', headers: { ...headers.otherUser, 'content-type': 'application/x-www-form-urlencoded' }, body: 'card=4242424242424242' });
+    expect(forged.status).toBe(404);
+    const count = await database.db.execute(sql`SELECT count(*)::int AS n FROM "order" WHERE checkout_id = ${url.split('/').pop()}`);
+    expect((count.rows[0] as { n: number }).n).toBe(0);
+  });
+});
