@@ -1,6 +1,12 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3199);
+// The e2e server's DATA_DIR (server.mjs makes and removes it). Workers inherit process.env,
+// so a test can run the CLI against the same database (e.g. wallet.spec.ts's service token).
+const dataDir = (process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `storefront-e2e-${randomUUID()}`));
 
 export default defineConfig({
   testDir: '.',
@@ -25,7 +31,7 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/readyz`,
     timeout: 120_000,
     reuseExistingServer: false,
-    env: { E2E_PORT: String(port) },
+    env: { E2E_PORT: String(port), E2E_DATA_DIR: dataDir },
     stdout: 'ignore',
     stderr: 'pipe',
   },

@@ -6,7 +6,30 @@ import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storefront-e2e-'));
+
+// Folders of earlier runs that were killed before they could clean up: remove those
+// whose server is gone (no live process holds their lock).
+for (const name of fs.readdirSync(os.tmpdir())) {
+  if (!name.startsWith('storefront-e2e-')) continue;
+  const dir = path.join(os.tmpdir(), name);
+  let holder = 0;
+  try {
+    holder = Number(fs.readFileSync(path.join(dir, 'server.lock'), 'utf8'));
+  } catch {
+    // No lock: the server never started there, or stopped cleanly.
+  }
+  let alive = false;
+  try {
+    if (holder > 0) alive = process.kill(holder, 0);
+  } catch {
+    alive = false;
+  }
+  const ageMs = Date.now() - fs.statSync(dir).mtimeMs;
+  if (!alive && ageMs > 10 * 60 * 1000) fs.rmSync(dir, { recursive: true, force: true });
+}
+// E2E_DATA_DIR (set by playwright.config.ts) names the directory, so tests can run the
+// CLI against this server's database; it must not exist yet, as it is removed at the end.
+const dataDir = process.env.E2E_DATA_DIR ? makeNewDir(process.env.E2E_DATA_DIR) : fs.mkdtempSync(path.join(os.tmpdir(), 'storefront-e2e-'));
 fs.chmodSync(dataDir, 0o755);
 const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
   cwd: root,
@@ -28,3 +51,8 @@ server.on('exit', (code) => {
   fs.rmSync(dataDir, { recursive: true, force: true });
   process.exit(code ?? 0);
 });
+
+function makeNewDir(dir) {
+  fs.mkdirSync(dir); // throws if it exists: never remove a directory we did not make
+  return dir;
+}

@@ -17,6 +17,11 @@ export default defineConfig({
       '/fn': apiServer,
       '/content': apiServer,
       '/healthz': apiServer,
+      '/v0': apiServer,
+      '/img': apiServer,
+      '/pay': apiServer,
+      '/payouts': apiServer,
+      '/dev': apiServer,
     },
   },
 });

@@ -102,3 +102,8 @@ export function formatDollars(value: number): string {
 export function formatCount(value: number): string {
   return count.format(Number.isFinite(value) ? value : 0);
 }
+
+export const WALLET_MESSAGES = {
+  datNotFound: 'This DAT does not exist.',
+  stripeFailed: 'Unable to open Stripe – try again.',
+} as const;

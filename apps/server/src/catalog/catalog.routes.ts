@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import type { Caller } from '../functions/registry.ts';
+import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
+import { AppError } from '../http/errors.ts';
 import { getProduct, listActiveProducts } from './catalog.service.ts';
 
 const productParams = z.object({ id: z.string().min(1).max(64) });
@@ -17,7 +19,10 @@ export async function catalogRoutes(
   });
 
   app.get('/api/products/:id', async (request, reply) => {
-    const { id } = productParams.parse(request.params);
+    const parsed = productParams.safeParse(request.params);
+    // An id that cannot exist is simply not found, like an unknown one.
+    if (!parsed.success) throw new AppError('not-found', RELEASE_MESSAGES.notFound);
+    const { id } = parsed.data;
     const caller = await options.resolveCaller(request);
     void reply.header('cache-control', caller ? 'private, no-cache' : 'no-cache');
     return { product: await getProduct(options.db, id, { includeInactive: Boolean(caller?.isAdmin) }) };

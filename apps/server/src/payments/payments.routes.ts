@@ -15,7 +15,7 @@ const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 function payPage(checkout: typeof checkouts.$inferSelect, message = ''): string {
   const lines = checkout.items.map((item) => `<li>${item.qty} × ${escape(item.name)} — ${dollars(item.unitCents * item.qty)}</li>`).join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Pay · Street Flavor Records</title></head>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Pay · Street Flavor Records</title><link rel="icon" type="image/svg+xml" href="/favicon.svg"></head>
 <body style="font-family:Helvetica,Arial,sans-serif;background:#111;color:#eee;max-width:480px;margin:0 auto;padding:24px">
 <h1 style="font-size:22px">Pay Street Flavor Records</h1>
 <p>Test payment page (local provider). Card 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined.</p>
@@ -87,7 +87,8 @@ export async function paymentsRoutes(
     if (checkout.status !== 'pending' || checkout.expiresAt < new Date()) return reply.redirect(`/pay/${encodeURIComponent(checkout.id)}`);
     const card = String(request.body?.card ?? '').replace(/[\s-]/g, '');
     if (card !== LOCAL_CARDS.succeeds) {
-      return reply.status(402).type('text/html; charset=utf-8').send(payPage(checkout, CHECKOUT_MESSAGES.cardDeclined));
+      // The page itself answers 200: the decline is its content, shown to the payer.
+      return reply.type('text/html; charset=utf-8').send(payPage(checkout, CHECKOUT_MESSAGES.cardDeclined));
     }
     const paymentIntentId = `pi_local_${checkout.id}`;
     const { body, signature } = local.signedEvent('checkout.session.completed', {

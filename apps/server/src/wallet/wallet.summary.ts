@@ -9,7 +9,9 @@ import {
   entryRewards,
   tokenSpotValueUsd,
   tokenValueShownUsd,
+  royaltyShare,
   utilityPriceCents,
+  WALLET_MESSAGES,
 } from '@storefront/domain/wallet.ts';
 import type { Db } from '../db/client.ts';
 import {
@@ -80,7 +82,7 @@ export async function walletSummary(db: Db, userId: string) {
 /** One DAT with the editions this user owns; not found if unknown. */
 export async function datDetail(db: Db, userId: string, assetId: string) {
   const [asset] = await db.select().from(datAssets).where(eq(datAssets.id, assetId));
-  if (!asset) throw new AppError('not-found', 'This DAT does not exist.');
+  if (!asset) throw new AppError('not-found', WALLET_MESSAGES.datNotFound);
   const editions = await db
     .select()
     .from(datEditions)
@@ -94,7 +96,16 @@ export async function datDetail(db: Db, userId: string, assetId: string) {
     creatorUsername: asset.creatorUsername,
     creatorId: asset.creatorId,
     releasedAt: asset.releasedAt.toISOString(),
-    editions: editions.filter((e) => countsAsEdition(e.edition)).map((e) => ({ edition: e.edition, sold: e.sold, royaltiesCents: e.royaltiesCents, earningsCents: e.earningsCents })),
+    editions: editions
+      .filter((e) => countsAsEdition(e.edition))
+      .map((e) => ({
+        edition: e.edition,
+        sold: e.sold,
+        royaltiesCents: e.royaltiesCents,
+        // Spec section 9: the creator's royalty share counts 50 more.
+        royaltyShare: royaltyShare(e.royaltiesCents, asset.creatorId === userId),
+        earningsCents: e.earningsCents,
+      })),
   };
 }
 

@@ -26,7 +26,7 @@ const ProductPage = lazyPage(() =>
   import('../features/catalog/components/product-page.tsx').then((m) => m.ProductPage),
 );
 const ReleasePage = lazyPage(() =>
-  import('../features/catalog/components/release-page.tsx').then((m) => m.ReleasePage),
+  import('../features/admin/components/release-page.tsx').then((m) => m.ReleasePage),
 );
 const LoginPage = lazyPage(() => import('../features/accounts/components/login-page.tsx').then((m) => m.LoginPage));
 const SignupPage = lazyPage(() =>
@@ -36,6 +36,10 @@ const ResetPasswordPage = lazyPage(() =>
   import('../features/accounts/components/reset-password-page.tsx').then((m) => m.ResetPasswordPage),
 );
 const WalletPage = lazyPage(() => import('../features/wallet/components/wallet-page.tsx').then((m) => m.WalletPage));
+const DatPage = lazyPage(() => import('../features/wallet/components/dat-page.tsx').then((m) => m.DatPage));
+const CashoutPage = lazyPage(() =>
+  import('../features/wallet/components/cashout-page.tsx').then((m) => m.CashoutPage),
+);
 const CheckoutPage = lazyPage(() =>
   import('../features/checkout/components/checkout-page.tsx').then((m) => m.CheckoutPage),
 );
@@ -72,6 +76,8 @@ export const routes: RouteObject[] = [
       page('/signup', 'Sign up', SignupPage),
       page('/reset-password', 'Reset password', ResetPasswordPage),
       page('/wallet', 'Wallet', WalletPage),
+      page('/wallet/dat/:id', 'DAT', DatPage),
+      page('/cashout', 'Cash Out', CashoutPage),
       page('/release', 'Release', ReleasePage),
       page('/checkout', 'Checkout', CheckoutPage),
       page('*', 'Page not found', NotFoundPage),

@@ -1,4 +1,5 @@
 import { useSession, useSignOut } from '../../lib/session.ts';
+import { CartWidget } from '../../ui/cart-widget/cart-widget.tsx';
 import { HeaderNavLink } from './header-nav-link.tsx';
 
 /*
@@ -19,7 +20,7 @@ import { HeaderNavLink } from './header-nav-link.tsx';
  */
 
 export function CartSlot() {
-  return null;
+  return <CartWidget />;
 }
 
 export function WalletSlot() {

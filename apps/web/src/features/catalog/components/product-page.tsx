@@ -1,8 +1,152 @@
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import { Link, useParams } from 'react-router';
+import { toast } from 'react-toastify';
+import { formatUsd, RELEASE_MESSAGES, type Product } from '@storefront/domain/catalog.ts';
+import { cartStore } from '../../../lib/cart.ts';
+import { useSession } from '../../../lib/session.ts';
+import { Badge } from '../../../ui/badge.tsx';
+import { ErrorState } from '../../../ui/error-state.tsx';
+import { LoadingRegion, Skeleton, SkeletonText } from '../../../ui/skeleton.tsx';
+import { isProductNotFound, useProduct } from '../api/get-product.ts';
+import { ProductEditForm } from './product-edit-form.tsx';
+import { ProductGallery } from './product-gallery.tsx';
+import './catalog.css';
+
+/** A product (spec section 2, Product detail): gallery, details, Add to Cart; Edit for admins. */
 export function ProductPage() {
+  const { id = '' } = useParams();
+  // A new id is a new page: edit mode and the gallery's choice start over.
+  return <ProductScreen key={id} id={id} />;
+}
+
+function ProductScreen({ id }: { id: string }) {
+  const product = useProduct(id);
+  const { user } = useSession();
+  const isAdmin = user?.isAdmin === true;
+  const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const returnFocusToEdit = useRef(false);
+
+  useEffect(() => {
+    // Leaving edit mode puts keyboard focus back on Edit, where the admin started.
+    if (editing || !returnFocusToEdit.current) return;
+    returnFocusToEdit.current = false;
+    editButton.current?.focus();
+  }, [editing]);
+
+  const leaveEditMode = () => {
+    returnFocusToEdit.current = true;
+    setEditing(false);
+  };
+
+  if (product.isPending) return <ProductLoading />;
+  // Also after a live update: a product withdrawn while open is gone for this visitor too.
+  if (isProductNotFound(product.error)) return <ProductNotFound />;
+  if (!product.data) {
+    return (
+      <section className="page product-page">
+        <ErrorState
+          headingLevel={1}
+          title="This product could not be loaded."
+          message="Check your connection and try again."
+          onRetry={() => void product.refetch()}
+        />
+        <BackToShop />
+      </section>
+    );
+  }
+
+  const data = product.data;
   return (
-    <section className="page">
-      <h1>Product</h1>
-      <p>Product details will appear here.</p>
+    <section className="page product-page">
+      <BackToShop />
+      {isAdmin && editing ? (
+        <>
+          <h1 className="product__name">{data.name}</h1>
+          <ProductEditForm product={data} onDone={leaveEditMode} onCancel={leaveEditMode} />
+        </>
+      ) : (
+        <ProductDetails product={data} isAdmin={isAdmin} editButtonRef={editButton} onEdit={() => setEditing(true)} />
+      )}
+    </section>
+  );
+}
+
+interface ProductDetailsProps {
+  product: Product;
+  isAdmin: boolean;
+  editButtonRef: RefObject<HTMLButtonElement | null>;
+  onEdit: () => void;
+}
+
+function ProductDetails({ product, isAdmin, editButtonRef, onEdit }: ProductDetailsProps) {
+  const addToCart = () => {
+    cartStore.add({ lineId: product.id, title: product.name, image: product.images[0] ?? '', priceCents: product.priceCents });
+    toast.success(RELEASE_MESSAGES.addedToCart);
+  };
+
+  return (
+    <div className="product">
+      {/* Keyed by the images: after an edit the gallery shows the (new) first image. */}
+      <ProductGallery key={product.images.join('\n')} images={product.images} name={product.name} />
+      <div className="product__info">
+        <h1 className="product__name">{product.name}</h1>
+        <p className="product__price">{formatUsd(product.priceCents)}</p>
+        {!product.isActive ? <Badge tone="pending">Hidden from the shop</Badge> : null}
+        <p className="product__description">{product.description}</p>
+        <div className="product__actions">
+          <button type="button" className="button" onClick={addToCart}>
+            Add to Cart
+          </button>
+          <Link to="/shop" className="button button--secondary">
+            Continue Shopping
+          </Link>
+          {isAdmin ? (
+            <button ref={editButtonRef} type="button" className="button button--secondary" onClick={onEdit}>
+              Edit
+            </button>
+          ) : null}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function BackToShop() {
+  return (
+    <p className="product-page__back">
+      <Link to="/shop">
+        <span aria-hidden="true">← </span>Back to Shop
+      </Link>
+    </p>
+  );
+}
+
+function ProductNotFound() {
+  return (
+    <section className="page product-page">
+      <h1>{RELEASE_MESSAGES.notFound}</h1>
+      <p className="page-lead">It may have been taken out of the shop, or the link is mistyped.</p>
+      <Link to="/shop" className="button">
+        Back to Shop
+      </Link>
+    </section>
+  );
+}
+
+function ProductLoading() {
+  return (
+    <section className="page product-page">
+      <LoadingRegion label="Loading the product…">
+        <div className="product">
+          <Skeleton aspectRatio="1 / 1" width="100%" />
+          <div className="product__info">
+            <Skeleton width="70%" height="2.5rem" />
+            <Skeleton width="25%" height="1.5rem" />
+            <SkeletonText lines={4} />
+          </div>
+        </div>
+      </LoadingRegion>
     </section>
   );
 }

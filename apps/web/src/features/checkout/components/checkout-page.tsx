@@ -1,8 +1,44 @@
+import { Link, Navigate } from 'react-router';
+import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
+import { useCart } from '../../../lib/cart.ts';
+import { useSession } from '../../../lib/session.ts';
+import { LoadingRegion, SkeletonText } from '../../../ui/skeleton.tsx';
+import { CheckoutForm } from './checkout-form.tsx';
+import './checkout.css';
+
+/**
+ * Checkout (spec sections 2, 4 and 5): signed-in shoppers only; contact and shipping
+ * forms, the server's order summary, the wallet toggle and Place order.
+ */
 export function CheckoutPage() {
+  const session = useSession();
+  const cart = useCart();
+
+  if (session.isLoading) {
+    return (
+      <section className="page checkout-page">
+        <h1>Checkout</h1>
+        <LoadingRegion label="Loading checkout…">
+          <SkeletonText lines={6} />
+        </LoadingRegion>
+      </section>
+    );
+  }
+  if (!session.user) return <Navigate to="/login" state={{ from: '/checkout' }} replace />;
+
   return (
-    <section className="page">
+    <section className="page checkout-page">
       <h1>Checkout</h1>
-      <p>Checking out will be available here.</p>
+      {cart.lines.length === 0 ? (
+        <div className="checkout-empty">
+          <p>{CHECKOUT_MESSAGES.emptyCart}</p>
+          <Link to="/shop" className="button">
+            Back to Shop
+          </Link>
+        </div>
+      ) : (
+        <CheckoutForm user={session.user} lines={cart.lines} />
+      )}
     </section>
   );
 }

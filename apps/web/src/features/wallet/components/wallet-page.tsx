@@ -1,8 +1,72 @@
+import { Link } from 'react-router';
+import { useSession } from '../../../lib/session.ts';
+import { ErrorState } from '../../../ui/error-state.tsx';
+import { LoadingRegion, Skeleton } from '../../../ui/skeleton.tsx';
+import { useWallet } from '../api/get-wallet.ts';
+import { WALLET_TEXTS } from '../wallet-format.ts';
+import { LoginRedirect } from './login-redirect.tsx';
+import { OwnedDats } from './owned-dats.tsx';
+import { WalletSettings } from './wallet-settings.tsx';
+import { WalletTotals } from './wallet-totals.tsx';
+import './wallet.css';
+
+/** Wallet (spec section 2): totals, owned DATs, Cash Out and Wallet Settings; live. */
 export function WalletPage() {
+  const session = useSession();
+  if (!session.isLoading && !session.user) return <LoginRedirect from="/wallet" />;
   return (
-    <section className="page">
-      <h1>Wallet</h1>
-      <p>Your wallet credits and tokens will appear here.</p>
+    <section className="page wallet-page">
+      <div className="wallet-page__header">
+        <h1>Wallet</h1>
+        <div className="wallet-page__actions">
+          <Link to="/cashout" className="button">
+            Cash Out
+          </Link>
+          <WalletSettings />
+        </div>
+      </div>
+      {session.user ? <WalletContent /> : <WalletLoading />}
     </section>
+  );
+}
+
+function WalletContent() {
+  const wallet = useWallet();
+  if (wallet.isPending) return <WalletLoading />;
+  // A failed live refetch keeps the figures already shown; only a first load that fails shows the error.
+  if (!wallet.data) {
+    return <ErrorState title={WALLET_TEXTS.loadFailed} message={WALLET_TEXTS.tryAgain} onRetry={() => void wallet.refetch()} />;
+  }
+  return (
+    <>
+      <WalletTotals wallet={wallet.data} />
+      <OwnedDats dats={wallet.data.ownedDats} />
+    </>
+  );
+}
+
+function WalletLoading() {
+  return (
+    <LoadingRegion label="Loading your wallet…">
+      <div className="wallet-totals">
+        {[0, 1, 2, 3, 4, 5].map((index) => (
+          <div key={index} className="wallet-card">
+            <Skeleton width="50%" height="1rem" />
+            <Skeleton width="70%" height="2rem" />
+            <Skeleton width="60%" height="0.9rem" />
+          </div>
+        ))}
+      </div>
+      <Skeleton width="10rem" height="1.75rem" className="wallet-section-skeleton" />
+      <div className="dat-grid">
+        {[0, 1, 2, 3].map((index) => (
+          <div key={index} className="dat-card">
+            <Skeleton aspectRatio="1 / 1" width="100%" />
+            <Skeleton width="80%" />
+            <Skeleton width="50%" />
+          </div>
+        ))}
+      </div>
+    </LoadingRegion>
   );
 }

@@ -1,0 +1,34 @@
+import { Link, Navigate } from 'react-router';
+import { useSession } from '../../../lib/session.ts';
+import { Spinner } from '../../../ui/spinner.tsx';
+import { RELEASE_PAGE_TEXTS } from '../messages.ts';
+import { ReleaseTabs } from './release-tabs.tsx';
+import './release-page.css';
+
+/**
+ * The admin page (spec sections 2 and 6): sends a visitor known to be signed out to log
+ * in; tells signed-in non-admins it is not for them (the server refuses them anyway).
+ */
+export function ReleasePage() {
+  const session = useSession();
+  if (session.isSignedIn === false) return <Navigate to="/login" state={{ from: '/release' }} replace />;
+  return (
+    <section className="page release-page">
+      <h1>Release</h1>
+      {session.isLoading ? (
+        <div className="release-page__loading">
+          <Spinner label="Checking your account…" />
+        </div>
+      ) : session.user?.isAdmin ? (
+        <ReleaseTabs />
+      ) : (
+        <div className="release-page__refused">
+          <p>{RELEASE_PAGE_TEXTS.notAdmin}</p>
+          <Link to="/shop" className="button">
+            Back to Shop
+          </Link>
+        </div>
+      )}
+    </section>
+  );
+}

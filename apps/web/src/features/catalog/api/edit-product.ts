@@ -1,0 +1,36 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { EditProductInput, Product } from '@storefront/domain/catalog.ts';
+import { functionsClient } from '../../../lib/api-client.ts';
+import { productQueryOptions } from './get-product.ts';
+import { productsQueryOptions } from './list-products.ts';
+
+export interface EditProductResult {
+  ok?: boolean;
+}
+
+/** Admins only; the server refuses everyone else (spec section 7, editBizarreProduct). */
+export function editProduct(input: EditProductInput): Promise<EditProductResult | null> {
+  return functionsClient.call<EditProductResult | null>('editBizarreProduct', input);
+}
+
+/**
+ * Saves a product. On success the product page shows the saved values at once and both
+ * the product and the shop are fetched again (other browsers hear it through live updates).
+ */
+export function useEditProduct() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: editProduct,
+    onSuccess: (result, input) => {
+      if (result?.ok !== true) return;
+      const productKey = productQueryOptions(input.id).queryKey;
+      queryClient.setQueryData(productKey, (old: Product | undefined) =>
+        old
+          ? { ...old, name: input.name, description: input.description, priceCents: input.priceCents, images: input.images }
+          : old,
+      );
+      void queryClient.invalidateQueries({ queryKey: productKey });
+      void queryClient.invalidateQueries({ queryKey: productsQueryOptions().queryKey });
+    },
+  });
+}

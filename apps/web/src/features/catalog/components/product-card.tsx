@@ -1,0 +1,33 @@
+import type { KeyboardEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { formatUsd, type Product } from '@storefront/domain/catalog.ts';
+import { ProductImage } from '../../../ui/product-image.tsx';
+
+/** Shop cards: two columns on phones, a column of about 15rem on wider screens. */
+const CARD_IMAGE_SIZES = '(max-width: 725px) 50vw, 16rem';
+
+/** A shop card: opens the product on click, Enter (a link's own) and Space (added here). */
+export function ProductCard({ product, priority }: { product: Product; priority: boolean }) {
+  const navigate = useNavigate();
+  const to = `/product/${encodeURIComponent(product.id)}`;
+  const onKeyDown = (event: KeyboardEvent<HTMLAnchorElement>) => {
+    if (event.key !== ' ') return;
+    // Space would scroll the page; on a card it opens it, as on a button (once, if held).
+    event.preventDefault();
+    if (event.repeat) return;
+    void navigate(to);
+  };
+  const image = product.images[0];
+
+  return (
+    <Link to={to} className="product-card" onKeyDown={onKeyDown}>
+      {image ? (
+        <ProductImage className="product-card__image" url={image} alt="" sizes={CARD_IMAGE_SIZES} priority={priority} />
+      ) : (
+        <span className="product-card__image product-card__image--none" aria-hidden="true" />
+      )}
+      <h2 className="product-card__name">{product.name}</h2>
+      <p className="product-card__price">{formatUsd(product.priceCents)}</p>
+    </Link>
+  );
+}

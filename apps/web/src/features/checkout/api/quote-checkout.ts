@@ -1,0 +1,46 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { CartItems, Quote } from '@storefront/domain/pricing.ts';
+import { FunctionsError } from '@storefront/sdk/callable.ts';
+import { functionsClient } from '../../../lib/api-client.ts';
+import type { OrderLine } from '../../../ui/order-details/order-types.ts';
+
+export type CheckoutQuote = Quote & { lines: OrderLine[] };
+
+export interface QuoteInput {
+  items: CartItems;
+  useWallet: boolean;
+}
+
+/** The server's prices for the cart and the caller's own wallet balance (spec section 9). */
+export function quoteCheckout(input: QuoteInput, signal?: AbortSignal): Promise<CheckoutQuote> {
+  return functionsClient.call<CheckoutQuote>('quoteCheckout', input, { signal });
+}
+
+// Under 'product' so a live product change (a new price, an item withdrawn) re-prices it.
+export const QUOTE_KEY = ['product', 'checkout-quote'] as const;
+
+export const quoteQueryOptions = (input: QuoteInput) =>
+  queryOptions({
+    queryKey: [...QUOTE_KEY, input],
+    queryFn: ({ signal }) => quoteCheckout(input, signal),
+    enabled: input.items.length > 0,
+    staleTime: 0,
+    // The wallet may have been spent in another tab meanwhile.
+    refetchOnWindowFocus: true,
+    // A refused cart will be refused again: show the reason at once.
+    retry: (count, error) => !(error instanceof FunctionsError && error.code === 'failed-precondition') && count < 1,
+    placeholderData: keepPreviousData,
+  });
+
+export function useCheckoutQuote(input: QuoteInput) {
+  return useQuery(quoteQueryOptions(input));
+}
+
+/** The product ids the server named as inactive or unknown, if that is why it refused. */
+export function unavailableItems(error: unknown): string[] {
+  if (!(error instanceof FunctionsError) || error.code !== 'failed-precondition') return [];
+  const details = error.details;
+  if (typeof details !== 'object' || details === null || !('unavailable' in details)) return [];
+  const ids = details.unavailable;
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+}

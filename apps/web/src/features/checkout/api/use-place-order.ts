@@ -1,0 +1,127 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { toast } from 'react-toastify';
+import { CHECKOUT_MESSAGES, type CartItems, type Contact, type Shipping } from '@storefront/domain/pricing.ts';
+import { FunctionsError } from '@storefront/sdk/callable.ts';
+import { cartStore } from '../../../lib/cart.ts';
+import { withReason } from '../messages.ts';
+import { CONFIRMATION_PATH, useCreatePaymentLink } from './create-payment-link.ts';
+import { usePlaceWalletOrder } from './place-wallet-order.ts';
+import { QUOTE_KEY, type CheckoutQuote } from './quote-checkout.ts';
+
+export interface OrderToPlace {
+  items: CartItems;
+  useWallet: boolean;
+  contact: Contact;
+  shipping: Shipping;
+  quote: CheckoutQuote;
+}
+
+/** 32 random hex characters; getRandomValues works on plain http too, unlike randomUUID. */
+function newCheckoutId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** Only a path on this site: a redirect URL never leads elsewhere. */
+function sitePath(url: string | undefined): string {
+  return url && url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\') ? url : CONFIRMATION_PATH;
+}
+
+const isRefusal = (error: unknown) => error instanceof FunctionsError && error.code === 'failed-precondition';
+
+/**
+ * Place order (spec section 4, Checkout modes): a wallet-only order when nothing is left
+ * to pay, otherwise the payment provider's page. One checkout id per attempt (same cart,
+ * same wallet choice), kept on retries so a repeated click never makes a second order.
+ */
+export function usePlaceOrder() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const walletOrder = usePlaceWalletOrder();
+  const paymentLink = useCreatePaymentLink();
+  const [error, setError] = useState<string | null>(null);
+  const [leaving, setLeaving] = useState(false);
+  const attempt = useRef<{ key: string; id: string } | null>(null);
+
+  useEffect(() => {
+    // Back from the payment page out of the browser's page cache: the form works again.
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted) setLeaving(false);
+    };
+    window.addEventListener('pageshow', onPageShow);
+    return () => window.removeEventListener('pageshow', onPageShow);
+  }, []);
+
+  const checkoutIdFor = (order: OrderToPlace) => {
+    const key = JSON.stringify([order.items, order.useWallet]);
+    if (attempt.current?.key !== key) attempt.current = { key, id: newCheckoutId() };
+    return attempt.current.id;
+  };
+
+  // A refusal means prices, availability or the balance moved: show the new total.
+  const refreshQuote = () => queryClient.invalidateQueries({ queryKey: QUOTE_KEY });
+
+  const place = (order: OrderToPlace) => {
+    setError(null);
+    const checkoutId = checkoutIdFor(order);
+    const { items, contact, shipping, quote } = order;
+    if (order.useWallet && quote.amountDueCents === 0) {
+      walletOrder.mutate(
+        {
+          items,
+          contact,
+          shipping,
+          quote: {
+            subtotalCents: quote.subtotalCents,
+            shippingCents: quote.shippingCents,
+            taxCents: quote.taxCents,
+            walletAppliedCents: quote.walletAppliedCents,
+            totalCents: quote.totalCents,
+          },
+          checkoutId,
+        },
+        {
+          onSuccess: (result) => {
+            cartStore.clear();
+            toast.success(CHECKOUT_MESSAGES.placedWithWallet);
+            void navigate(sitePath(result.redirectUrl));
+          },
+          onError: (failure) => {
+            console.warn('Wallet order failed:', failure);
+            setError(withReason(CHECKOUT_MESSAGES.placeFailed, failure));
+            if (isRefusal(failure)) void refreshQuote();
+          },
+        },
+      );
+      return;
+    }
+    paymentLink.mutate(
+      { items, useWallet: order.useWallet, contact, shipping, checkoutId },
+      {
+        onSuccess: ({ url }) => {
+          setLeaving(true);
+          window.location.assign(url);
+        },
+        onError: (failure) => {
+          console.warn('Could not start the card checkout:', failure);
+          setError(withReason(CHECKOUT_MESSAGES.startFailed, failure));
+          toast.error(CHECKOUT_MESSAGES.startFailedToast);
+          if (isRefusal(failure)) {
+            // Nothing was opened (or that checkout is closed): the next try is a new attempt.
+            attempt.current = null;
+            void refreshQuote();
+          }
+        },
+      },
+    );
+  };
+
+  return {
+    place,
+    error,
+    setError,
+    busy: walletOrder.isPending || paymentLink.isPending || leaving || walletOrder.isSuccess,
+  };
+}

@@ -1,0 +1,168 @@
+import { useId, useMemo, useState, type FormEvent } from 'react';
+import type { CartLine } from '@storefront/domain/cart.ts';
+import type { CurrentUser } from '@storefront/sdk/auth.ts';
+import { readWalletPreference, writeWalletPreference } from '../../../lib/wallet-preference.ts';
+import { ErrorState } from '../../../ui/error-state.tsx';
+import { LoadingRegion, SkeletonText } from '../../../ui/skeleton.tsx';
+import { unavailableItems, useCheckoutQuote } from '../api/quote-checkout.ts';
+import { usePlaceOrder } from '../api/use-place-order.ts';
+import { checkCheckoutForm, emptyShipping, type ContactValues, type FieldKey, type ShippingValues } from '../checkout-form-values.ts';
+import { SHIPPING_COUNTRIES } from '../countries.ts';
+import { CHECKOUT_TEXTS, failureReason } from '../messages.ts';
+import { InputField, SelectField } from './checkout-fields.tsx';
+import { OrderSummary } from './order-summary.tsx';
+import { UnavailableItems } from './unavailable-items.tsx';
+
+interface CheckoutFormProps {
+  user: CurrentUser;
+  lines: CartLine[];
+}
+
+export function CheckoutForm({ user, lines }: CheckoutFormProps) {
+  const formId = useId();
+  const idOf = (key: FieldKey) => `${formId}-${key.replace('.', '-')}`;
+  const messageId = `${formId}-message`;
+  const [contact, setContact] = useState<ContactValues>({ name: user.name, email: user.email, phone: '' });
+  const [shipping, setShipping] = useState<ShippingValues>(() => emptyShipping(user.name));
+  const [useWallet, setUseWallet] = useState(() => readWalletPreference() !== 'stripe');
+  const [problem, setProblem] = useState<{ message: string; field?: FieldKey | undefined } | null>(null);
+
+  const items = useMemo(() => lines.map((line) => ({ id: line.lineId, qty: line.qty })), [lines]);
+  const quote = useCheckoutQuote({ items, useWallet });
+  const placement = usePlaceOrder();
+  const unavailable = unavailableItems(quote.error);
+  const message = problem?.message ?? placement.error;
+  const errorFor = (key: FieldKey) => (problem?.field === key ? messageId : undefined);
+
+  const contactInput = (key: keyof ContactValues) => ({
+    id: idOf(`contact.${key}`),
+    errorId: errorFor(`contact.${key}`),
+    value: contact[key],
+    onChange: (event: { target: { value: string } }) => setContact((current) => ({ ...current, [key]: event.target.value })),
+  });
+  const shippingInput = (key: keyof ShippingValues) => ({
+    id: idOf(`shipping.${key}`),
+    errorId: errorFor(`shipping.${key}`),
+    value: shipping[key],
+    onChange: (event: { target: { value: string } }) => setShipping((current) => ({ ...current, [key]: event.target.value })),
+  });
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (placement.busy) return;
+    placement.setError(null);
+    const check = checkCheckoutForm(items.length, contact, shipping);
+    if (!check.ok) {
+      setProblem(check);
+      if (check.field) document.getElementById(idOf(check.field))?.focus();
+      return;
+    }
+    setProblem(null);
+    // The summary says why there is no total yet (loading, refused items, an error).
+    if (!quote.data || quote.isPlaceholderData || quote.isError) return;
+    placement.place({ items, useWallet, contact: check.contact, shipping: check.shipping, quote: quote.data });
+  };
+
+  const toggleWallet = (checked: boolean) => {
+    setUseWallet(checked);
+    writeWalletPreference(checked ? 'wallet' : 'stripe');
+  };
+
+  return (
+    <form className="checkout-layout" noValidate onSubmit={submit} aria-busy={placement.busy || undefined}>
+      <div className="checkout-main">
+        <fieldset className="checkout-fieldset">
+          <legend className="checkout-fieldset__legend">Contact</legend>
+          <InputField label="Full name" autoComplete="name" maxLength={100} {...contactInput('name')} />
+          <InputField
+            label="Email"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            spellCheck={false}
+            maxLength={254}
+            {...contactInput('email')}
+          />
+          <InputField label="Phone (optional)" type="tel" autoComplete="tel" maxLength={40} {...contactInput('phone')} />
+        </fieldset>
+        <fieldset className="checkout-fieldset">
+          <legend className="checkout-fieldset__legend">Shipping address</legend>
+          <InputField label="Recipient name" autoComplete="shipping name" maxLength={100} {...shippingInput('name')} />
+          <InputField label="Address line 1" autoComplete="shipping address-line1" maxLength={200} {...shippingInput('line1')} />
+          <InputField
+            label="Address line 2 (optional)"
+            autoComplete="shipping address-line2"
+            maxLength={200}
+            {...shippingInput('line2')}
+          />
+          <div className="checkout-row">
+            <InputField label="City" autoComplete="shipping address-level2" maxLength={100} {...shippingInput('city')} />
+            <InputField
+              label="State / region (optional)"
+              autoComplete="shipping address-level1"
+              maxLength={100}
+              {...shippingInput('state')}
+            />
+          </div>
+          <div className="checkout-row">
+            <InputField label="Postal code" autoComplete="shipping postal-code" maxLength={20} {...shippingInput('postal_code')} />
+            <SelectField label="Country" autoComplete="shipping country" {...shippingInput('country')}>
+              {SHIPPING_COUNTRIES.map((country) => (
+                <option key={country.code} value={country.code}>
+                  {country.name}
+                </option>
+              ))}
+            </SelectField>
+          </div>
+        </fieldset>
+      </div>
+
+      <aside className="checkout-summary" aria-labelledby={`${formId}-summary`}>
+        <h2 id={`${formId}-summary`} className="checkout-summary__title">
+          Order summary
+        </h2>
+        <div className="checkout-toggle">
+          <label className="checkout-toggle__label">
+            <input
+              type="checkbox"
+              role="switch"
+              checked={useWallet}
+              disabled={placement.busy}
+              aria-describedby={`${formId}-wallet-hint`}
+              onChange={(event) => toggleWallet(event.target.checked)}
+            />
+            <span>{CHECKOUT_TEXTS.walletToggle}</span>
+          </label>
+          <p id={`${formId}-wallet-hint`} className="checkout-toggle__hint">
+            {CHECKOUT_TEXTS.walletToggleHint}
+          </p>
+        </div>
+
+        {unavailable.length > 0 ? (
+          <UnavailableItems ids={unavailable} lines={lines} />
+        ) : quote.isError ? (
+          <ErrorState
+            title={CHECKOUT_TEXTS.quoteFailed}
+            message={failureReason(quote.error) || undefined}
+            onRetry={() => void quote.refetch()}
+          />
+        ) : quote.data ? (
+          <div aria-busy={quote.isPlaceholderData || undefined} className={quote.isPlaceholderData ? 'checkout-summary--stale' : undefined}>
+            <OrderSummary quote={quote.data} />
+          </div>
+        ) : (
+          <LoadingRegion label="Working out your total…">
+            <SkeletonText lines={5} />
+          </LoadingRegion>
+        )}
+
+        <div id={messageId} role="alert" className={message ? 'checkout-notice checkout-notice--error' : 'checkout-notice--empty'}>
+          {message}
+        </div>
+        <button type="submit" className="button checkout-submit" disabled={placement.busy} aria-busy={placement.busy || undefined}>
+          {placement.busy ? 'Placing order…' : 'Place order'}
+        </button>
+      </aside>
+    </form>
+  );
+}

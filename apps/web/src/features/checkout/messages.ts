@@ -1,0 +1,38 @@
+import { FunctionsError } from '@storefront/sdk/callable.ts';
+
+/**
+ * Checkout texts the spec does not word itself. The spec's own messages live in
+ * @storefront/domain/pricing.ts (CHECKOUT_MESSAGES).
+ */
+export const CHECKOUT_TEXTS = {
+  unavailable: 'Some items in your cart are no longer available. Remove them to continue:',
+  removeAllUnavailable: 'Remove unavailable items',
+  quoteFailed: 'We could not work out your total.',
+  walletCovers: 'Your wallet credit covers this order.',
+  cardNext: (amount: string) => `You will pay ${amount} by card on the next page.`,
+  walletToggle: 'Pay with my wallet credit first',
+  walletToggleHint: 'Anything your wallet does not cover is charged to your card.',
+  thanks: 'Thank you! Your payment went through and your order is placed.',
+  confirming: 'Your payment is being confirmed. Your order will appear here in a moment.',
+  processing: 'Your payment is still processing. We will show your order as soon as it is confirmed.',
+  failed: 'Your payment did not go through, and nothing was charged. Your cart is still here: you can try again.',
+  nothingToShow: 'There is no payment to show here. Your orders are listed under My Orders.',
+  signInToSee: 'Log in to see the details of this order.',
+  unreachable: 'Could not reach the server. Please check your connection and try again.',
+} as const;
+
+/** The server's reason for a refused call, worth showing after the spec's message; '' if none. */
+export function failureReason(error: unknown): string {
+  if (error instanceof FunctionsError) {
+    // 'internal' covers both a hidden 5xx text and no answer at all.
+    return error.code === 'internal' || error.code === 'unknown' ? '' : error.message;
+  }
+  // fetch() rejects with a TypeError when the server cannot be reached.
+  if (error instanceof TypeError) return CHECKOUT_TEXTS.unreachable;
+  return '';
+}
+
+export function withReason(message: string, error: unknown): string {
+  const reason = failureReason(error);
+  return reason ? `${message} ${reason}` : message;
+}

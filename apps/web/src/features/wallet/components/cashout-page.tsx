@@ -1,0 +1,86 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { toast } from 'react-toastify';
+import { usdToCents } from '@storefront/domain/catalog.ts';
+import { formatDollars } from '@storefront/domain/wallet.ts';
+import { FunctionsError } from '@storefront/sdk/callable.ts';
+import { useSession } from '../../../lib/session.ts';
+import { ErrorState } from '../../../ui/error-state.tsx';
+import { Skeleton } from '../../../ui/skeleton.tsx';
+import { useCashout, useRequestPayout } from '../api/payouts.ts';
+import { LoginRedirect } from './login-redirect.tsx';
+import { PayoutAccount } from './payout-account.tsx';
+import './wallet.css';
+
+const STATUS_LABEL = { requested: 'Requested', paid: 'Paid', failed: 'Failed' } as const;
+
+/** Cash Out (/cashout): request a payout of available earnings to the payout account. */
+export function CashoutPage() {
+  const session = useSession();
+  const cashout = useCashout();
+  const request = useRequestPayout();
+  const [amount, setAmount] = useState('');
+  const [problem, setProblem] = useState('');
+  if (!session.isLoading && !session.user) return <LoginRedirect from="/cashout" />;
+
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    setProblem('');
+    const cents = amount.trim() ? usdToCents(amount) : undefined;
+    if (amount.trim() && (cents === undefined || cents <= 0)) {
+      setProblem('Enter an amount in USD greater than 0, or leave it empty to cash out everything.');
+      return;
+    }
+    request.mutate(cents, {
+      onSuccess: ({ payout }) => {
+        toast.success(`Payout of ${formatDollars(payout.amountCents / 100)} requested`);
+        setAmount('');
+      },
+      onError: (error) => setProblem(error instanceof FunctionsError ? error.message : 'The payout could not be requested. Please try again.'),
+    });
+  };
+
+  return (
+    <section className="page cashout-page">
+      <h1>Cash Out</h1>
+      {cashout.isPending ? (
+        <Skeleton height="8rem" />
+      ) : cashout.isError ? (
+        <ErrorState message="Your cash-out details could not be loaded." onRetry={() => void cashout.refetch()} />
+      ) : (
+        <>
+          <p className="page-lead" aria-live="polite">
+            Available to cash out: <strong>{formatDollars(cashout.data.availableCents / 100)}</strong>
+          </p>
+          {cashout.data.payoutsEnabled ? (
+            <form className="cashout-form" onSubmit={submit} noValidate>
+              <label htmlFor="cashout-amount">Amount (USD, empty for everything)</label>
+              <input id="cashout-amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} placeholder={(cashout.data.availableCents / 100).toFixed(2)} />
+              {problem && <p role="alert" className="form-error">{problem}</p>}
+              <button type="submit" className="button" disabled={request.isPending || cashout.data.availableCents <= 0} aria-busy={request.isPending}>
+                {request.isPending ? 'Requesting…' : 'Request payout'}
+              </button>
+            </form>
+          ) : (
+            <PayoutAccount />
+          )}
+          <h2>Payouts</h2>
+          {cashout.data.requests.length === 0 ? (
+            <p>No payouts yet.</p>
+          ) : (
+            <ul className="cashout-list">
+              {cashout.data.requests.map((r) => (
+                <li key={r.id}>
+                  {new Date(r.createdAt).toLocaleDateString('en-US', { dateStyle: 'medium' })} · {formatDollars(r.amountCents / 100)} · {STATUS_LABEL[r.status]}
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+      <Link to="/wallet" className="button button--secondary">
+        Back to Wallet
+      </Link>
+    </section>
+  );
+}

@@ -1,0 +1,145 @@
+import { useId } from 'react';
+import { Link, useLocation, useParams } from 'react-router';
+import { formatCount } from '@storefront/domain/wallet.ts';
+import { useSession } from '../../../lib/session.ts';
+import { ErrorState } from '../../../ui/error-state.tsx';
+import { ProductImage } from '../../../ui/product-image.tsx';
+import { LoadingRegion, Skeleton, SkeletonText } from '../../../ui/skeleton.tsx';
+import { isDatNotFound, useDat, type DatDetail } from '../api/get-dat.ts';
+import { formatCents, formatReleaseDate, WALLET_TEXTS } from '../wallet-format.ts';
+import { LoginRedirect } from './login-redirect.tsx';
+import './wallet.css';
+
+/** One DAT (/wallet/dat/{id}): its artwork, song, artist, creator and the editions the user owns. */
+export function DatPage() {
+  const { id = '' } = useParams();
+  const { pathname } = useLocation();
+  const session = useSession();
+  if (!session.isLoading && !session.user) return <LoginRedirect from={pathname} />;
+  if (!session.user) return <DatLoading />;
+  return <DatScreen key={id} id={id} />;
+}
+
+function DatScreen({ id }: { id: string }) {
+  const dat = useDat(id);
+  if (dat.isPending) return <DatLoading />;
+  // Also after a live update: a DAT removed while open is gone.
+  if (isDatNotFound(dat.error)) return <DatNotFound />;
+  if (!dat.data) {
+    return (
+      <section className="page dat-page">
+        <ErrorState
+          headingLevel={1}
+          title={WALLET_TEXTS.datLoadFailed}
+          message={WALLET_TEXTS.tryAgain}
+          onRetry={() => void dat.refetch()}
+        />
+        <BackToWallet />
+      </section>
+    );
+  }
+  return <DatDetails dat={dat.data} />;
+}
+
+function DatDetails({ dat }: { dat: DatDetail }) {
+  const editionsId = useId();
+  const released = formatReleaseDate(dat.releasedAt);
+  return (
+    <section className="page dat-page">
+      <BackToWallet />
+      <div className="dat-detail">
+        <ProductImage
+          url={dat.ArtworkURL}
+          alt={`Cover art of ${dat.SongName}`}
+          sizes="(min-width: 726px) 24rem, 100vw"
+          priority
+          className="dat-detail__image"
+        />
+        <div className="dat-detail__info">
+          <h1 className="dat-detail__song">{dat.SongName}</h1>
+          <p className="dat-detail__artist">{dat.ArtistName}</p>
+          <dl className="dat-detail__facts">
+            <div>
+              <dt>Creator</dt>
+              <dd>{dat.creatorUsername}</dd>
+            </div>
+            {released ? (
+              <div>
+                <dt>Released</dt>
+                <dd>{released}</dd>
+              </div>
+            ) : null}
+          </dl>
+          <h2 id={editionsId} className="dat-detail__editions-title">
+            Your editions
+          </h2>
+          {dat.editions.length === 0 ? (
+            <p className="wallet-empty">You do not own an edition of this DAT.</p>
+          ) : (
+            <div className="dat-editions">
+              <table aria-labelledby={editionsId}>
+                <thead>
+                  <tr>
+                    <th scope="col">Edition</th>
+                    <th scope="col">Sold</th>
+                    <th scope="col">Royalties</th>
+                    <th scope="col">Earnings</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {dat.editions.map((edition) => (
+                    <tr key={edition.edition}>
+                      <th scope="row">{edition.edition}</th>
+                      <td>{formatCount(edition.sold)}</td>
+                      <td>{formatCents(edition.royaltiesCents)}</td>
+                      <td>{formatCents(edition.earningsCents)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function BackToWallet() {
+  return (
+    <p className="dat-page__back">
+      <Link to="/wallet">
+        <span aria-hidden="true">← </span>Back to Wallet
+      </Link>
+    </p>
+  );
+}
+
+function DatNotFound() {
+  return (
+    <section className="page dat-page">
+      <h1>{WALLET_TEXTS.datNotFound}</h1>
+      <p className="page-lead">The link may be mistyped, or the DAT was removed.</p>
+      <Link to="/wallet" className="button">
+        Back to Wallet
+      </Link>
+    </section>
+  );
+}
+
+function DatLoading() {
+  return (
+    <section className="page dat-page">
+      <LoadingRegion label="Loading the DAT…">
+        <div className="dat-detail">
+          <Skeleton aspectRatio="1 / 1" width="100%" />
+          <div className="dat-detail__info">
+            <Skeleton width="70%" height="2.5rem" />
+            <Skeleton width="40%" height="1.25rem" />
+            <SkeletonText lines={4} />
+          </div>
+        </div>
+      </LoadingRegion>
+    </section>
+  );
+}

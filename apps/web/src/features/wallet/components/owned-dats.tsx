@@ -1,0 +1,43 @@
+import { useId } from 'react';
+import { Link } from 'react-router';
+import { ProductImage } from '../../../ui/product-image.tsx';
+import type { OwnedDat } from '../api/get-wallet.ts';
+import { WALLET_TEXTS } from '../wallet-format.ts';
+
+const datPath = (id: string) => `/wallet/dat/${encodeURIComponent(id)}`;
+
+/** The DATs the user owns, newest release first, each opening its own page. */
+export function OwnedDats({ dats }: { dats: OwnedDat[] }) {
+  const titleId = useId();
+  return (
+    <section className="wallet-section" aria-labelledby={titleId}>
+      <h2 id={titleId}>Your DATs</h2>
+      {dats.length === 0 ? (
+        <p className="wallet-empty">{WALLET_TEXTS.noDats}</p>
+      ) : (
+        <ul className="dat-grid" aria-labelledby={titleId}>
+          {dats.map((dat) => (
+            // One row per edition: a user may own several editions of one DAT.
+            <li key={`${dat.id}#${dat.edition}`}>
+              <Link
+                to={datPath(dat.id)}
+                className="dat-card"
+                aria-label={`${dat.songName} by ${dat.artistName}, edition ${dat.edition}`}
+              >
+                <ProductImage
+                  url={dat.artworkUrl}
+                  alt={`Cover art of ${dat.songName}`}
+                  sizes="(min-width: 726px) 13rem, 45vw"
+                  className="dat-card__image"
+                />
+                <span className="dat-card__song">{dat.songName}</span>
+                <span className="dat-card__artist">{dat.artistName}</span>
+                <span className="dat-card__edition">Edition {dat.edition}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,67 @@
+import { productImagePath } from '@storefront/domain/storage-location.ts';
+import { StorageError } from '@storefront/domain/storage.ts';
+import { FunctionsError } from '@storefront/sdk/callable.ts';
+import { getDownloadURL } from '@storefront/sdk/storage/operations.ts';
+import { createStorage, ref, type Storage } from '@storefront/sdk/storage/storage.ts';
+import { uploadBytesResumable, type UploadTask } from '@storefront/sdk/storage/upload-task.ts';
+
+/**
+ * Product image uploads (spec sections 4, 5 and 7): only image files, stored under
+ * `products/` named by timestamp, index and file name, with progress in percent; the
+ * download URL is what a product keeps.
+ */
+
+let storage: Storage | undefined;
+
+// Same origin, authenticated by the session cookie; made on first use, not at import.
+function productStorage(): Storage {
+  storage ??= createStorage();
+  return storage;
+}
+
+/** Spec section 5, Images: only image files. The server checks the bytes again. */
+export function isImageFile(file: File): boolean {
+  return file.type.startsWith('image/');
+}
+
+export interface ProductImageUpload {
+  task: UploadTask;
+  /** The download URL once the upload succeeds; rejects with a StorageError. */
+  url: Promise<string>;
+}
+
+export interface UploadOptions {
+  /** One timestamp for every file of a save, so a product's images sort together. */
+  timestampMs: number;
+  /** The image's position in the product. */
+  index: number;
+  onProgress: (percent: number) => void;
+}
+
+export function uploadProductImage(file: File, { timestampMs, index, onProgress }: UploadOptions): ProductImageUpload {
+  const target = ref(productStorage(), productImagePath(timestampMs, index, file.name));
+  const task = uploadBytesResumable(target, file, { contentType: file.type });
+  // Failures arrive through `url`; this observer only follows progress.
+  task.on('state_changed', (snapshot) => onProgress(snapshot.percent));
+  const url = task.then(({ ref: uploaded }) => getDownloadURL(uploaded));
+  return { task, url };
+}
+
+/** What to tell an admin about a failed upload: the storage client's own message. */
+export function uploadErrorMessage(error: unknown, fallback: string): string {
+  if (error instanceof StorageError && error.message) return error.message;
+  return fallback;
+}
+
+/**
+ * What to tell an admin when releasing or saving a product fails (spec section 8): the
+ * upload's or the server's own message, or the fallback when there is none worth
+ * showing ('internal' covers both a hidden 5xx text and no answer at all).
+ */
+export function saveFailureMessage(error: unknown, fallback: string): string {
+  if (error instanceof StorageError) return error.message || fallback;
+  if (error instanceof FunctionsError) {
+    return error.code === 'internal' || error.code === 'unknown' || !error.message ? fallback : error.message;
+  }
+  return fallback;
+}

@@ -1,0 +1,68 @@
+import type { CartLine } from '@storefront/domain/cart.ts';
+import { formatUsd } from '@storefront/domain/catalog.ts';
+import { MAX_LINE_QTY } from '@storefront/domain/pricing.ts';
+import { cartStore } from '../../lib/cart.ts';
+
+const IMAGE_SIZE = 56;
+
+/** The cart's lines with their quantity controls; a quantity of zero removes the line (spec section 4). */
+export function CartLines({ lines, onLineRemoved }: { lines: CartLine[]; onLineRemoved: () => void }) {
+  // The focused button goes with its line: focus moves somewhere sensible instead of the page.
+  const remove = (lineId: string) => {
+    cartStore.remove(lineId);
+    onLineRemoved();
+  };
+
+  return (
+    <ul className="cart-lines" aria-label="Items in your cart">
+      {lines.map((line) => {
+        const title = line.title || 'Untitled item';
+        return (
+          <li key={line.lineId} className="cart-line">
+            {line.image ? (
+              <img className="cart-line__image" src={line.image} alt="" width={IMAGE_SIZE} height={IMAGE_SIZE} loading="lazy" />
+            ) : (
+              <span className="cart-line__image cart-line__image--none" aria-hidden="true" />
+            )}
+            <div className="cart-line__body">
+              <p className="cart-line__title">{title}</p>
+              <p className="cart-line__price">{formatUsd(line.priceCents)}</p>
+              <div className="cart-line__controls">
+                <div className="cart-qty" role="group" aria-label={`Quantity of ${title}`}>
+                  <button
+                    type="button"
+                    className="cart-qty__button"
+                    aria-label={`Decrease quantity of ${title}`}
+                    onClick={() => (line.qty > 1 ? cartStore.setQty(line.lineId, line.qty - 1) : remove(line.lineId))}
+                  >
+                    −
+                  </button>
+                  <output className="cart-qty__value" aria-live="polite">
+                    {line.qty}
+                  </output>
+                  <button
+                    type="button"
+                    className="cart-qty__button"
+                    aria-label={`Increase quantity of ${title}`}
+                    disabled={line.qty >= MAX_LINE_QTY}
+                    onClick={() => cartStore.setQty(line.lineId, line.qty + 1)}
+                  >
+                    +
+                  </button>
+                </div>
+                <button
+                  type="button"
+                  className="cart-line__remove"
+                  aria-label={`Remove ${title}`}
+                  onClick={() => remove(line.lineId)}
+                >
+                  Remove
+                </button>
+              </div>
+            </div>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

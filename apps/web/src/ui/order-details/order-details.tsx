@@ -1,0 +1,73 @@
+import { formatUsd } from '@storefront/domain/catalog.ts';
+import { Badge } from '../badge.tsx';
+import { orderBadge } from './order-status.ts';
+import type { Order, OrderAddress, OrderLine, OrderTotals } from './order-types.ts';
+import './order-details.css';
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+export function formatOrderDate(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '—' : dateFormat.format(date);
+}
+
+export function OrderStatusBadge({ order }: { order: Pick<Order, 'orderFulfilled' | 'orderStatus'> }) {
+  const { label, tone } = orderBadge(order);
+  return <Badge tone={tone}>{label}</Badge>;
+}
+
+export function OrderLines({ items }: { items: OrderLine[] }) {
+  return (
+    <ul className="order-lines" aria-label="Items">
+      {items.map((item, index) => (
+        <li key={`${item.id}-${index}`} className="order-lines__line">
+          <span className="order-lines__name">
+            {item.name} <span className="order-lines__qty">× {item.qty}</span>
+          </span>
+          <span className="order-lines__amount">{formatUsd(item.unitCents * item.qty)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The money of an order, as it was charged: wallet first, any rest (plus the card fee) to the card. */
+export function OrderTotalsList({ totals }: { totals: OrderTotals }) {
+  const total = totals.subtotalCents + totals.shippingCents + totals.taxCents;
+  const cardFee = totals.chargedCents > 0 ? totals.chargedCents - (total - totals.walletAppliedCents) : 0;
+  return (
+    <dl className="order-totals">
+      <Row label="Subtotal" cents={totals.subtotalCents} />
+      <Row label="Shipping" cents={totals.shippingCents} />
+      <Row label="Tax" cents={totals.taxCents} />
+      <Row label="Total" cents={total} strong />
+      {totals.walletAppliedCents > 0 ? <Row label="Wallet applied" cents={-totals.walletAppliedCents} /> : null}
+      {cardFee > 0 ? <Row label="Card processing fee" cents={cardFee} /> : null}
+      {totals.chargedCents > 0 ? <Row label="Charged to card" cents={totals.chargedCents} strong /> : null}
+    </dl>
+  );
+}
+
+function Row({ label, cents, strong = false }: { label: string; cents: number; strong?: boolean }) {
+  return (
+    <div className={strong ? 'order-totals__row order-totals__row--strong' : 'order-totals__row'}>
+      <dt>{label}</dt>
+      <dd>{formatUsd(cents)}</dd>
+    </div>
+  );
+}
+
+/** A postal address, one line per part, empty parts left out. */
+export function PostalAddress({ name, address }: { name?: string; address: OrderAddress }) {
+  const cityLine = [address.city, address.state, address.postal_code].filter(Boolean).join(', ');
+  const lines = [name, address.line1, address.line2, cityLine, address.country].filter((line): line is string => Boolean(line));
+  return (
+    <address className="order-address">
+      {lines.map((line, index) => (
+        <span key={index} className="order-address__line">
+          {line}
+        </span>
+      ))}
+    </address>
+  );
+}

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { orderBadge } from './order-status.ts';
+
+describe('orderBadge (spec section 4, Order status shown to buyer)', () => {
+  it.each([
+    [false, null, 'Processing', 'pending'],
+    [false, '', 'Processing', 'pending'],
+    [true, null, 'Fulfilled', 'success'],
+    [true, 'shipped', 'Shipped', 'success'],
+    // The shipped mark wins even on a copy whose fulfilled flag lags behind.
+    [false, 'shipped', 'Shipped', 'success'],
+  ])('fulfilled %s, status %s -> %s (%s)', (orderFulfilled, orderStatus, label, tone) => {
+    expect(orderBadge({ orderFulfilled, orderStatus })).toEqual({ label, tone });
+  });
+});

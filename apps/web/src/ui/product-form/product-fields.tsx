@@ -1,0 +1,118 @@
+import { useId, useRef, type RefObject } from 'react';
+import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
+import './product-form.css';
+
+/** What an admin types for a product; the price stays text until it is checked. */
+export interface ProductFieldValues {
+  name: string;
+  price: string;
+  description: string;
+}
+
+export const EMPTY_PRODUCT_FIELDS: ProductFieldValues = { name: '', price: '', description: '' };
+
+export interface ProductFieldRefs {
+  name: RefObject<HTMLInputElement | null>;
+  price: RefObject<HTMLInputElement | null>;
+  description: RefObject<HTMLTextAreaElement | null>;
+  /** The image manager's file input. */
+  images: RefObject<HTMLInputElement | null>;
+}
+
+/**
+ * Refs to a product form's fields, and a way to put keyboard focus on the field a check
+ * complained about (the messages of productFormProblem).
+ */
+export function useProductFieldRefs() {
+  const refs: ProductFieldRefs = {
+    name: useRef<HTMLInputElement>(null),
+    price: useRef<HTMLInputElement>(null),
+    description: useRef<HTMLTextAreaElement>(null),
+    images: useRef<HTMLInputElement>(null),
+  };
+  const focusProblem = (problem: string) => {
+    const targets: Record<string, RefObject<HTMLElement | null>> = {
+      [RELEASE_MESSAGES.name]: refs.name,
+      [RELEASE_MESSAGES.description]: refs.description,
+      [RELEASE_MESSAGES.price]: refs.price,
+      [RELEASE_MESSAGES.releaseImages]: refs.images,
+      [RELEASE_MESSAGES.editImages]: refs.images,
+    };
+    targets[problem]?.current?.focus();
+  };
+  return { refs, focusProblem };
+}
+
+interface ProductFieldsProps {
+  values: ProductFieldValues;
+  onChange: (values: ProductFieldValues) => void;
+  disabled?: boolean;
+  refs?: Omit<ProductFieldRefs, 'images'>;
+}
+
+/**
+ * Name, price (USD) and description of a product, shared by the release and edit forms.
+ * No `required` or `pattern`: the forms run the spec's checks in the spec's order.
+ */
+export function ProductFields({ values, onChange, disabled = false, refs }: ProductFieldsProps) {
+  const id = useId();
+  const set = (field: keyof ProductFieldValues) => (event: { target: { value: string } }) =>
+    onChange({ ...values, [field]: event.target.value });
+  return (
+    <div className="product-fields">
+      <div className="product-field">
+        <label htmlFor={`${id}-name`} className="product-field__label">
+          Name
+        </label>
+        <input
+          ref={refs?.name}
+          id={`${id}-name`}
+          className="product-field__control"
+          value={values.name}
+          onChange={set('name')}
+          maxLength={120}
+          autoComplete="off"
+          disabled={disabled}
+        />
+      </div>
+      <div className="product-field">
+        <label htmlFor={`${id}-price`} className="product-field__label">
+          Price (USD)
+        </label>
+        <div className="product-field__money">
+          <span aria-hidden="true">$</span>
+          <input
+            ref={refs?.price}
+            id={`${id}-price`}
+            className="product-field__control"
+            value={values.price}
+            onChange={set('price')}
+            inputMode="decimal"
+            placeholder="0.00"
+            autoComplete="off"
+            aria-describedby={`${id}-price-hint`}
+            disabled={disabled}
+          />
+        </div>
+        <p id={`${id}-price-hint`} className="product-field__hint">
+          In US dollars, e.g. 24.99; rounded to whole cents.
+        </p>
+      </div>
+      <div className="product-field product-field--wide">
+        <label htmlFor={`${id}-description`} className="product-field__label">
+          Description
+        </label>
+        <textarea
+          ref={refs?.description}
+          id={`${id}-description`}
+          className="product-field__control product-field__control--text"
+          value={values.description}
+          onChange={set('description')}
+          rows={5}
+          maxLength={5000}
+          disabled={disabled}
+        />
+      </div>
+    </div>
+  );
+}
