@@ -1,32 +1,12 @@
 // Accounts in a real browser (issue 3): signup with the terms modal, the verification
 // mail, login, a session that survives a reload, logout, password reset, the spec's
 // login and signup messages, and the header links per role.
-import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test';
+import { type APIRequestContext, type Page } from '@playwright/test';
+import { test, expect, DEMO_ADMIN, DEMO_SHOPPER } from './support/fixtures.ts';
 import { ARTIST_NAME_NOTE, LOGIN_MESSAGES, SIGNUP_MESSAGES } from '@storefront/domain/accounts.ts';
 import { ACCOUNT_TEXTS } from '../apps/web/src/features/accounts/messages.ts';
 
-/**
- * Every test fails on a console error or an uncaught exception in the page, except the
- * ones it announces: Chromium logs every 4xx answer, and some tests provoke one.
- */
-const test = base.extend<{ consoleErrors: { allow: (pattern: RegExp) => void } }>({
-  consoleErrors: [
-    async ({ page }, use) => {
-      const errors: string[] = [];
-      const allowed: RegExp[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(message.text());
-      });
-      page.on('pageerror', (error) => errors.push(error.message));
-      await use({ allow: (pattern) => allowed.push(pattern) });
-      expect(errors.filter((text) => !allowed.some((pattern) => pattern.test(text))), 'console errors').toEqual([]);
-    },
-    { auto: true },
-  ],
-});
 
-const DEMO_ADMIN = { email: 'admin@example.com', password: 'admin-demo-pass' };
-const DEMO_SHOPPER = { email: 'shopper@example.com', password: 'shopper-demo-pass' };
 
 function newUser() {
   const id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;

@@ -3,40 +3,13 @@
 // shop without a reload; the admin edits it (reorders the images, changes the price) and
 // the other browser's product page follows; a shopper sees no admin controls and the
 // server refuses them; the release form's messages in the spec's order.
-import { expect, test as base, type Browser, type Cookie, type Page } from '@playwright/test';
+import { type Browser, type Cookie, type Page } from '@playwright/test';
+import { test, expect, DEMO_ADMIN, DEMO_SHOPPER, ORIGIN, type ConsoleGuard } from './support/fixtures.ts';
 import sharp from 'sharp';
 import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
 import { RELEASE_PAGE_TEXTS } from '../apps/web/src/features/admin/messages.ts';
 
-type ConsoleGuard = { allow: (pattern: RegExp) => void; watch: (page: Page) => void };
 
-/**
- * Every test fails on a console error or an uncaught exception in any page it watches
- * (its own page always), except the ones it announces: Chromium logs every 4xx answer.
- */
-const test = base.extend<{ consoleErrors: ConsoleGuard }>({
-  consoleErrors: [
-    async ({ page }, use) => {
-      const errors: string[] = [];
-      const allowed: RegExp[] = [];
-      const watch = (target: Page) => {
-        target.on('console', (message) => {
-          if (message.type() === 'error') errors.push(`${message.text()} [${message.location().url}]`);
-        });
-        target.on('pageerror', (error) => errors.push(error.message));
-      };
-      watch(page);
-      await use({ allow: (pattern) => allowed.push(pattern), watch });
-      expect(errors.filter((text) => !allowed.some((pattern) => pattern.test(text))), 'console errors').toEqual([]);
-    },
-    { auto: true },
-  ],
-});
-
-const DEMO_ADMIN = { email: 'admin@example.com', password: 'admin-demo-pass' };
-const DEMO_SHOPPER = { email: 'shopper@example.com', password: 'shopper-demo-pass' };
-// The auth service wants the site's own origin on a sign-in (playwright.config.ts sets the port).
-const ORIGIN = `http://127.0.0.1:${process.env.E2E_PORT ?? 3199}`;
 
 const uniqueName = (what: string) => `E2E ${what} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 

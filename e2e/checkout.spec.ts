@@ -2,40 +2,13 @@
 // purchase, a card purchase through the local payment page (declined, then paid), an
 // admin marking an order fulfilled while the buyer watches My Orders, the cart's
 // Checkout button for an empty cart and a signed-out visitor, and withdrawn items.
-import { expect, test as base, type APIRequestContext, type Browser, type Cookie, type Locator, type Page } from '@playwright/test';
+import { type APIRequestContext, type Browser, type Cookie, type Locator, type Page } from '@playwright/test';
+import { test, expect, DEMO_ADMIN, DEMO_SHOPPER, ORIGIN, type ConsoleGuard } from './support/fixtures.ts';
 import { CART_STORAGE_KEY, WALLET_PREFERENCE_KEY } from '@storefront/domain/cart.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 
-type ConsoleGuard = { allow: (pattern: RegExp) => void; watch: (page: Page) => void };
 
-/**
- * Every test fails on a console error or an uncaught exception in any page it watches
- * (its own page always), except the ones it announces: Chromium logs every 4xx answer.
- */
-const test = base.extend<{ consoleErrors: ConsoleGuard }>({
-  consoleErrors: [
-    async ({ page }, use) => {
-      const errors: string[] = [];
-      const allowed: RegExp[] = [];
-      const watch = (target: Page) => {
-        target.on('console', (message) => {
-          if (message.type() === 'error') errors.push(`${message.text()} [${message.location().url}]`);
-        });
-        target.on('pageerror', (error) => errors.push(error.message));
-      };
-      watch(page);
-      await use({ allow: (pattern) => allowed.push(pattern), watch });
-      expect(errors.filter((text) => !allowed.some((pattern) => pattern.test(text))), 'console errors').toEqual([]);
-    },
-    { auto: true },
-  ],
-});
-
-const DEMO_ADMIN = { email: 'admin@example.com', password: 'admin-demo-pass' };
-const DEMO_SHOPPER = { email: 'shopper@example.com', password: 'shopper-demo-pass' };
 const COVER = '/content/covers/cover-01.svg';
-// The auth service wants the site's own origin on a sign-in (playwright.config.ts sets the port).
-const ORIGIN = `http://127.0.0.1:${process.env.E2E_PORT ?? 3199}`;
 const SHIPPING = { line1: '1 Record Row', city: 'London', postal: 'N1 9GU', country: 'GB' };
 
 interface ProductRef {

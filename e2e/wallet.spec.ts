@@ -4,31 +4,11 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { expect, test as base, type APIRequestContext, type Cookie, type Locator, type Page } from '@playwright/test';
+import { type APIRequestContext, type Cookie, type Locator, type Page } from '@playwright/test';
+import { test, expect, DEMO_ADMIN, DEMO_SHOPPER } from './support/fixtures.ts';
 import { WALLET_TEXTS } from '../apps/web/src/features/wallet/wallet-format.ts';
 
-/**
- * Every test fails on a console error or an uncaught exception in the page, except the
- * ones it announces: Chromium logs every failed request, and some tests provoke one.
- */
-const test = base.extend<{ consoleErrors: { allow: (pattern: RegExp) => void } }>({
-  consoleErrors: [
-    async ({ page }, use) => {
-      const errors: string[] = [];
-      const allowed: RegExp[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(`${message.text()} [${message.location().url}]`);
-      });
-      page.on('pageerror', (error) => errors.push(error.message));
-      await use({ allow: (pattern) => allowed.push(pattern) });
-      expect(errors.filter((text) => !allowed.some((pattern) => pattern.test(text))), 'console errors').toEqual([]);
-    },
-    { auto: true },
-  ],
-});
 
-const DEMO_SHOPPER = { email: 'shopper@example.com', password: 'shopper-demo-pass' };
-const DEMO_ADMIN = { email: 'admin@example.com', password: 'admin-demo-pass' };
 const SEEDED_BALANCE_CENTS = 50_000;
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -209,8 +189,9 @@ test('Wallet Settings links to the billing portal in a new tab; the keyboard rea
   await expect(billing).toHaveAttribute('rel', /(?=.*\bnoopener\b)(?=.*\bnoreferrer\b)/);
   await expect(billing).toHaveAttribute('href', /^https:\/\//);
   await expect(dialog.getByRole('heading', { name: 'Payout account' })).toBeVisible();
-  // Payout actions come with a later change: until then the only button is Close.
-  await expect(dialog.getByRole('button')).toHaveCount(1);
+  // The shopper has no payout account yet: the modal offers to connect one.
+  await expect(dialog.getByText('Connect a payout account to cash out your earnings.')).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Connect payout account' })).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await expect(settingsButton).toBeFocused();

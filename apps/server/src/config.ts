@@ -57,6 +57,7 @@ const envSchema = z.object({
     .default('mydat'),
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SIGNUP_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  SIGNIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

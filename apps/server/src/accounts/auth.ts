@@ -68,7 +68,7 @@ export function createAuth(config: Config, db: Db, enqueueMail: (mail: Mail) => 
       window: 60,
       max: 100,
       customRules: {
-        '/sign-in/email': { window: 60, max: 10 },
+        '/sign-in/email': { window: 60, max: config.SIGNIN_RATE_LIMIT },
         '/request-password-reset': { window: 60, max: 5 },
         '/send-verification-email': { window: 60, max: 5 },
         '/reset-password': { window: 60, max: 10 },
