@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import './apps/server/test/exit-code.ts';
 
 /**
  * One run covers the server, the shared packages and (later) the web app. The global
@@ -13,7 +14,8 @@ export default defineConfig({
       'apps/web/src/**/*.test.{ts,tsx}',
       'tools/**/*.test.ts',
     ],
-    exclude: ['**/node_modules/**', '**/dist/**'],
+    // The reliability suite has its own config (npm run test:reliability).
+    exclude: ['**/node_modules/**', '**/dist/**', 'apps/server/test/reliability/**'],
     environment: 'node',
     globalSetup: ['apps/server/test/global-setup.ts'],
     setupFiles: ['apps/server/test/setup-console.ts'],

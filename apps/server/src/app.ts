@@ -3,8 +3,8 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
+import helmet from 'helmet';
 import { sql } from 'drizzle-orm';
 import type { Config } from './config.ts';
 import { contentFunctions } from './content/content.functions.ts';
@@ -13,8 +13,10 @@ import type { Db } from './db/client.ts';
 import { accountsFunctions } from './accounts/accounts.functions.ts';
 import { createAuth, publicUrl } from './accounts/auth.ts';
 import { authRoutes, callerResolver } from './accounts/auth.routes.ts';
+import { createCatalogCache } from './catalog/catalog.cache.ts';
 import { catalogFunctions } from './catalog/catalog.functions.ts';
 import { catalogRoutes } from './catalog/catalog.routes.ts';
+import { listActiveProducts } from './catalog/catalog.service.ts';
 import { startLiveHub } from './live/live.hub.ts';
 import { liveRoutes } from './live/live.routes.ts';
 import { storageRoutes } from './storage/storage.routes.ts';
@@ -35,6 +37,7 @@ import { startJobQueue } from './jobs/queue.ts';
 import { enqueueMail, startMailWorker } from './mail/mail.jobs.ts';
 import { createMailer } from './mail/mailer.ts';
 import { errorBody, handleError } from './http/error-handler.ts';
+import { refuseCrossSiteWrites } from './http/same-origin.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -83,7 +86,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (closing) void reply.header('connection', 'close');
   });
 
-  await app.register(helmet, {
+  // Helmet's headers are the same for every response, so its middleware is built once
+  // here; the Fastify plugin rebuilt it (parsing the CSP again) on every request.
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -104,8 +109,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginEmbedderPolicy: false,
   });
+  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)));
   await app.register(compress, { threshold: 1024 });
   await app.register(cookie);
+  app.addHook('onRequest', refuseCrossSiteWrites(config));
 
   app.get('/healthz', async () => ({ ok: true }));
   app.get('/readyz', async (_request, reply) => {
@@ -125,6 +132,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const resolveCaller = callerResolver(auth, config);
   const hub = await startLiveHub(db.$client.options, (error) => app.log.warn({ err: error }, 'live updates connection lost'));
   app.addHook('onClose', () => hub.stop());
+  // The shop's product list and pages, kept until a 'products' NOTIFY says they changed.
+  const catalogCache = createCatalogCache(() => listActiveProducts(db), hub);
 
   const payments = options.payments ?? paymentProviderFor(config);
   const checkoutDeps: CheckoutDeps = { db, jobs, provider: payments.provider, publicUrl: publicUrl(config) };
@@ -143,7 +152,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const functions = [
     ...contentFunctions,
     ...accountsFunctions(auth),
-    ...catalogFunctions,
+    ...catalogFunctions({ onChange: catalogCache.invalidate }),
     ...checkoutFunctions(checkoutDeps),
     ...ordersFunctions(checkoutDeps),
     ...walletFunctions,
@@ -156,7 +165,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(serviceRoutes, { db });
   await app.register(paymentsRoutes, { deps: checkoutDeps, local: payments.local, resolveCaller });
   await app.register(contentRoutes, { db, config });
-  await app.register(catalogRoutes, { db, resolveCaller });
+  await app.register(catalogRoutes, { db, cache: catalogCache, resolveCaller });
   await app.register(liveRoutes, { hub, resolveCaller });
   await app.register(storageRoutes, { config, db, resolveCaller });
 

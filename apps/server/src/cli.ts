@@ -1,3 +1,5 @@
+import path from 'node:path';
+import readline from 'node:readline/promises';
 import { makeAdmin } from './accounts/accounts.service.ts';
 import { createServiceToken, revokeServiceToken } from './service/service.tokens.ts';
 import { grantCredits } from './wallet/wallet.commands.ts';
@@ -6,6 +8,8 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { connectDatabase, type Database } from './db/client.ts';
 import { runningEmbeddedConnection, startEmbeddedPostgres } from './db/embedded.ts';
 import { runMigrations } from './db/migrate.ts';
+import { backupDatabase, readBackupHeader, restoreDatabase } from './db/backup.ts';
+import { startJobQueue } from './jobs/queue.ts';
 
 /**
  * `npm run cli -- <command> [args]`: operator commands. Each area adds its commands
@@ -60,6 +64,38 @@ export const commands: Record<string, CliCommand> = {
       if (!id) throw new UsageError('Usage: npm run cli -- revoke-service-token <id>');
       if (!(await revokeServiceToken(db, id))) throw new UsageError(`No live service token has the id ${id}.`);
       return `Service token ${id} revoked.`;
+    },
+  },
+  backup: {
+    usage: 'backup <file>',
+    summary: 'write a consistent snapshot of the whole database to a file',
+    async run([file], { db }) {
+      if (!file) throw new UsageError('Usage: npm run cli -- backup <file>');
+      const { tables, rows, bytes } = await backupDatabase(db.$client, path.resolve(file));
+      return `Backed up ${rows} rows of ${tables} tables to ${path.resolve(file)} (${(bytes / 1024).toFixed(1)} KiB).`;
+    },
+  },
+  restore: {
+    usage: 'restore <file> [--yes]',
+    summary: 'REPLACE all data in the database with a backup (one transaction)',
+    async run(args, { db, config }) {
+      const file = args.find((arg) => arg !== '--yes');
+      if (!file) throw new UsageError('Usage: npm run cli -- restore <file> [--yes]');
+      const header = await readBackupHeader(path.resolve(file));
+      // At a terminal, a person confirms; scripts (no terminal) or --yes go straight on.
+      if (process.stdin.isTTY && !args.includes('--yes')) {
+        const target = config.DATABASE_URL ? 'the database at DATABASE_URL' : `the embedded database in ${config.dataDir}`;
+        const prompt = readline.createInterface({ input: process.stdin, output: process.stdout });
+        const answer = await prompt.question(`This replaces ALL data in ${target} with the backup taken ${header.createdAt}.\nType "restore" to go on: `);
+        prompt.close();
+        if (answer.trim() !== 'restore') return 'Nothing was restored.';
+      }
+      // pg-boss's tables must exist for the backup's pending jobs to go back in.
+      const jobs = await startJobQueue(db.$client, () => undefined);
+      await jobs.stop();
+      const result = await restoreDatabase(db.$client, path.resolve(file));
+      const pending = result.jobs === 'skipped' ? 'no pending jobs (the backup has none of this job queue version)' : `${result.jobs} pending jobs`;
+      return `Restored ${path.resolve(file)} (taken ${result.takenAt}): every earlier row was replaced by ${result.rows} rows in ${result.tables} tables, and ${pending}.`;
     },
   },
 };

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isAPIError } from 'better-auth/api';
 import { fromNodeHeaders } from 'better-auth/node';
 import { desc } from 'drizzle-orm';
 import { z } from 'zod';
@@ -12,7 +13,12 @@ import { hasPortalAccess, isAdmin } from './accounts.service.ts';
 /** Who the session cookie or the bearer token belongs to; null when nobody valid. */
 export function callerResolver(auth: Auth, config: Config) {
   return async (request: FastifyRequest): Promise<Caller | null> => {
-    const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) }).catch(() => null);
+    const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) }).catch((error: unknown) => {
+      // A token that is not valid is nobody; a lookup that failed (the database is down) is
+      // an outage, not "please sign in".
+      if (isAPIError(error) && error.statusCode < 500) return null;
+      throw error;
+    });
     if (!session) return null;
     const user = session.user as typeof session.user & { role?: string };
     if (!user.emailVerified) return null;

@@ -109,9 +109,10 @@ export async function completeWalletOnlyOrder(
         const first = (await findOrderForCheckout(tx, checkoutId))!;
         return { ...first, created: false };
       }
-      // The conditional debit: the wallet row is locked, so concurrent orders queue here.
-      await debit(tx, userId, fresh.walletAppliedCents, order.id);
       await enqueueReceipt(tx, deps.jobs, deps.publicUrl, userId, order.id, lines, { ...fresh, chargedCents: 0 });
+      // The conditional debit comes last: it locks the wallet row until the commit, and one
+      // buyer's concurrent orders queue on that lock, so it is held as briefly as possible.
+      await debit(tx, userId, fresh.walletAppliedCents, order.id);
       return { orderId: order.id, paymentIntentId, created: true };
     },
     { isolationLevel: 'read committed' },

@@ -2,21 +2,31 @@ import { editProductInput, releaseProductInput } from '@storefront/domain/catalo
 import { defineFunction } from '../functions/registry.ts';
 import { editProduct, releaseProduct } from './catalog.service.ts';
 
-/** The spec's two admin functions; the server decides who is an admin. */
-export const catalogFunctions = [
-  defineFunction({
-    name: 'releaseBizarreProduct',
-    access: 'admin',
-    input: releaseProductInput,
-    handler: async (input, { db }) => ({ ok: true, id: await releaseProduct(db, input) }),
-  }),
-  defineFunction({
-    name: 'editBizarreProduct',
-    access: 'admin',
-    input: editProductInput,
-    handler: async (input, { db }) => {
-      await editProduct(db, input);
-      return { ok: true };
-    },
-  }),
-];
+/**
+ * The spec's two admin functions; the server decides who is an admin. `onChange` runs
+ * after each committed change, so this process's next read already sees it.
+ */
+export function catalogFunctions(deps: { onChange: () => void }) {
+  return [
+    defineFunction({
+      name: 'releaseBizarreProduct',
+      access: 'admin',
+      input: releaseProductInput,
+      handler: async (input, { db }) => {
+        const id = await releaseProduct(db, input);
+        deps.onChange();
+        return { ok: true, id };
+      },
+    }),
+    defineFunction({
+      name: 'editBizarreProduct',
+      access: 'admin',
+      input: editProductInput,
+      handler: async (input, { db }) => {
+        await editProduct(db, input);
+        deps.onChange();
+        return { ok: true };
+      },
+    }),
+  ];
+}

@@ -142,3 +142,64 @@ describe('shop listing', () => {
     expect(mayReceive({ userId: 'a', isAdmin: true }, { topic: 'all-orders' })).toBe(true);
   });
 });
+
+describe('catalogue cache and HTTP caching', () => {
+  const list = async (base: string) => ((await (await fetch(`${base}/api/products`)).json()) as { products: Product[] }).products;
+
+  it('shows an edit on the very next GET of the server that made it (list and product page)', async () => {
+    const admin = fn(baseA, adminToken);
+    const { id } = await admin.call<{ id: string }>('releaseBizarreProduct', { ...tee, name: 'Cached Cap' });
+    expect((await list(baseA)).find((p) => p.id === id)?.priceCents).toBe(2500);
+    expect((await (await fetch(`${baseA}/api/products/${id}`)).json()) as { product: Product }).toMatchObject({ product: { priceCents: 2500 } });
+
+    await admin.call('editBizarreProduct', { ...tee, id, name: 'Cached Cap', priceCents: 3100 });
+    expect((await list(baseA)).find((p) => p.id === id)?.priceCents).toBe(3100);
+    expect((await (await fetch(`${baseA}/api/products/${id}`)).json()) as { product: Product }).toMatchObject({ product: { priceCents: 3100 } });
+
+    await admin.call('editBizarreProduct', { ...tee, id, name: 'Cached Cap', isActive: false });
+    expect((await list(baseA)).some((p) => p.id === id)).toBe(false);
+    expect((await fetch(`${baseA}/api/products/${id}`)).status).toBe(404);
+  });
+
+  it('shows an edit made through another server once its NOTIFY arrives', async () => {
+    const { id } = await fn(baseA, adminToken).call<{ id: string }>('releaseBizarreProduct', { ...tee, name: 'Poster B' });
+    const stream = await openSse(`${baseB}/api/live`);
+    await stream.waitFor((e) => e.event === 'ready');
+    expect((await list(baseB)).find((p) => p.id === id)?.name).toBe('Poster B'); // B's copy now has it
+
+    await fn(baseA, adminToken).call('editBizarreProduct', { ...tee, id, name: 'Poster B, signed' });
+    // The same NOTIFY reaches B's cache before B's SSE clients: once they hear it, B's next GET has it.
+    await stream.waitFor((e) => e.event === 'products' && JSON.parse(e.data).id === id);
+    expect((await list(baseB)).find((p) => p.id === id)?.name).toBe('Poster B, signed');
+    await stream.close();
+  });
+
+  it('answers 304 to a client holding the current ETag, and a new ETag after a change', async () => {
+    const first = await fetch(`${baseA}/api/products`);
+    await first.arrayBuffer();
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^W\/".+"$/);
+    expect(first.headers.get('cache-control')).toBe('no-cache');
+    const again = await fetch(`${baseA}/api/products`, { headers: { 'if-none-match': etag } });
+    expect([again.status, await again.text()]).toEqual([304, '']);
+
+    await fn(baseA, adminToken).call('releaseBizarreProduct', { ...tee, name: 'Fresh Release' });
+    const changed = await fetch(`${baseA}/api/products`, { headers: { 'if-none-match': etag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(etag);
+    expect(((await changed.json()) as { products: Product[] }).products.some((p) => p.name === 'Fresh Release')).toBe(true);
+  });
+
+  it('sends the list compressed to clients that accept it, the same JSON as uncompressed', async () => {
+    const plain = await fetch(`${baseA}/api/products`, { headers: { 'accept-encoding': 'identity' } });
+    const body = await plain.text();
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    for (const encoding of ['br', 'gzip']) {
+      // fetch undoes the encoding it asked for, so the text must equal the plain one.
+      const packed = await fetch(`${baseA}/api/products`, { headers: { 'accept-encoding': encoding } });
+      expect(packed.headers.get('content-encoding')).toBe(encoding);
+      expect(packed.headers.get('vary')).toMatch(/accept-encoding/i);
+      expect(await packed.text()).toBe(body);
+    }
+  });
+});

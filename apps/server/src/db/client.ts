@@ -14,6 +14,9 @@ export function connectDatabase(connectionString: string, options: { max?: numbe
   const pool = new pg.Pool({ connectionString, max: options.max ?? 10 });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  // So must a checked-out client (e.g. between the statements of a transaction) when the
+  // server goes away: its pending and next queries fail instead, and the request gets a 5xx.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzle(pool, { schema });
   return { db, pool, close: () => pool.end() };
 }

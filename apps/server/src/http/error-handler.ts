@@ -20,9 +20,22 @@ export function describeZodError(error: ZodError): string {
   return `${where}${issue.message}`;
 }
 
+// Text Postgres cannot store (a NUL character, \u0000 in JSON): the caller's input, not our bug.
+const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
+
+/** The SQLSTATE of a database error, also when an ORM wrapped it. */
+function sqlState(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 3; current = (current as { cause?: unknown }).cause, depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
 function classify(error: FastifyError | Error): { code: FunctionErrorCode; message: string; details?: unknown } {
   if (error instanceof AppError) return { code: error.code, message: error.message, details: error.details };
   if (error instanceof ZodError) return { code: 'invalid-argument', message: describeZodError(error) };
+  if (UNSTORABLE_TEXT.has(sqlState(error) ?? '')) return { code: 'invalid-argument', message: 'Text may not contain the NUL character (\\u0000).' };
   const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
   if (status === 429) return { code: 'resource-exhausted', message: 'Too many requests. Please wait a moment and try again.' };
   if (status === 413) return { code: 'invalid-argument', message: 'The request body is too large.' };

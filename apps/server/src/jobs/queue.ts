@@ -19,6 +19,10 @@ export interface JobQueue {
 
 export const QUEUES = ['send-email', 'reconcile-checkouts'] as const;
 
+// Processes starting together on a new database would race to create pg-boss's schema
+// (one failing with a duplicate key): they take turns under this advisory lock.
+const START_LOCK_KEY = 727_302;
+
 /** The pg client behind a Drizzle node-postgres transaction (Drizzle keeps it on its session). */
 function transactionClient(tx: Tx): pg.PoolClient {
   return (tx as unknown as { session: { client: pg.PoolClient } }).session.client;
@@ -30,8 +34,15 @@ export async function startJobQueue(pool: pg.Pool, onError: (error: unknown) => 
     schema: 'pgboss',
   });
   boss.on('error', onError);
-  await boss.start();
-  for (const name of QUEUES) await boss.createQueue(name, { retryLimit: 20, retryDelay: 5, retryBackoff: true });
+  const lock = await pool.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [START_LOCK_KEY]);
+    await boss.start();
+    for (const name of QUEUES) await boss.createQueue(name, { retryLimit: 20, retryDelay: 5, retryBackoff: true });
+  } finally {
+    await lock.query('SELECT pg_advisory_unlock($1)', [START_LOCK_KEY]).catch(() => undefined);
+    lock.release();
+  }
   return {
     async send(name, data) {
       await boss.send(name, data);

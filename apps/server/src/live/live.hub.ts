@@ -9,11 +9,19 @@ export type LiveListener = (event: LiveEvent) => void;
 
 export interface LiveHub {
   subscribe(listener: LiveListener): () => void;
+  /**
+   * Called when notifications may have been missed: the LISTEN connection dropped, and
+   * changes made until it is back are never heard. Caches built on events drop their copy.
+   */
+  onMissedEvents(listener: () => void): () => void;
+  /** Whether the LISTEN connection is up, so that any committed change will be heard. */
+  isListening(): boolean;
   stop(): Promise<void>;
 }
 
 export async function startLiveHub(connection: pg.ClientConfig, onError: (error: unknown) => void): Promise<LiveHub> {
   const listeners = new Set<LiveListener>();
+  const gapListeners = new Set<() => void>();
   let client: pg.Client | undefined;
   let stopped = false;
   let retryDelay = 250;
@@ -35,7 +43,10 @@ export async function startLiveHub(connection: pg.ClientConfig, onError: (error:
     next.on('error', (error) => {
       onError(error);
       void next.end().catch(() => undefined);
-      if (client === next) client = undefined;
+      if (client === next) {
+        client = undefined;
+        for (const listener of gapListeners) listener();
+      }
       scheduleReconnect();
     });
     await next.connect();
@@ -59,9 +70,15 @@ export async function startLiveHub(connection: pg.ClientConfig, onError: (error:
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    onMissedEvents(listener) {
+      gapListeners.add(listener);
+      return () => gapListeners.delete(listener);
+    },
+    isListening: () => client !== undefined && !stopped,
     async stop() {
       stopped = true;
       listeners.clear();
+      gapListeners.clear();
       await client?.end().catch(() => undefined);
     },
   };

@@ -16,8 +16,9 @@ export const products = pgTable(
   },
   (table) => [
     check('product_price_positive', sql`${table.priceCents} > 0`),
-    // The shop's list: active products, `order` highest first, then name.
-    index('product_shop_order_idx').on(table.isActive, table.sortOrder.desc(), table.name),
+    // The shop's list: active products, `order` highest first, then name, then id (as its
+    // ORDER BY, where DESC sorts nulls first).
+    index('product_shop_order_idx').on(table.isActive, table.sortOrder.desc().nullsFirst(), table.name, table.id),
   ],
 );
 

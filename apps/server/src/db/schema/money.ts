@@ -101,8 +101,12 @@ export const orders = pgTable(
     fulfilledAt: timestamp('fulfilled_at', { withTimezone: true }),
   },
   (table) => [
-    index('order_user_created_idx').on(table.userId, table.createdAt.desc(), table.id),
-    index('order_open_created_idx').on(table.createdAt.desc(), table.id).where(sql`${table.orderFulfilled} = false`),
+    // Both lists read newest first, id breaking ties: ORDER BY created_at DESC, id DESC. The
+    // index must match it exactly (DESC sorts nulls first), or Postgres sorts every row.
+    index('order_user_created_idx').on(table.userId, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
+    index('order_open_created_idx')
+      .on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
+      .where(sql`${table.orderFulfilled} = false`),
   ],
 );
 

@@ -1,0 +1,130 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { Product } from '@storefront/domain/catalog.ts';
+import type { LiveHub } from '../live/live.hub.ts';
+
+/**
+ * The shop's catalogue as it is sent: the product list and each active product,
+ * serialised once with an ETag, and compressed once per encoding, until the catalogue
+ * changes. A change made by this process drops the copy at once (`invalidate`); a
+ * change made by any other process arrives as the 'products' NOTIFY that also drives
+ * live updates. While the LISTEN connection is down nothing is kept, since a change
+ * could go unheard.
+ */
+export type ContentEncoding = 'br' | 'gzip' | 'identity';
+
+/** A response body ready to send. */
+export interface Representation {
+  body: Buffer;
+  /** Weak: the bytes differ per content-encoding, the JSON does not. */
+  etag: string;
+  encoded(encoding: 'br' | 'gzip'): Promise<Buffer>;
+}
+
+export interface CatalogSnapshot {
+  /** `{ products }`: what GET /api/products answers. */
+  list: Representation;
+  /** `{ product }` of an active product; undefined for an inactive or unknown id. */
+  product(id: string): Representation | undefined;
+}
+
+export interface CatalogCache {
+  snapshot(): Promise<CatalogSnapshot>;
+  /** The catalogue changed in this process (after the commit). */
+  invalidate(): void;
+}
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/** Below this size compression is not worth its headers (as the compress plugin's threshold). */
+export const COMPRESS_THRESHOLD = 1024;
+
+export function representation(value: unknown): Representation {
+  const body = Buffer.from(JSON.stringify(value));
+  const etag = `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+  const encodings = new Map<'br' | 'gzip', Promise<Buffer>>();
+  return {
+    body,
+    etag,
+    encoded(encoding) {
+      let bytes = encodings.get(encoding);
+      if (!bytes) {
+        // Made once per change, so a better ratio than per-request compression can afford.
+        bytes = encoding === 'br' ? brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 6 } }) : gzip(body, { level: 6 });
+        encodings.set(encoding, bytes);
+      }
+      return bytes;
+    },
+  };
+}
+
+function buildSnapshot(products: Product[]): CatalogSnapshot {
+  const byId = new Map(products.map((product) => [product.id, product]));
+  const singles = new Map<string, Representation>();
+  return {
+    list: representation({ products }),
+    product(id) {
+      let single = singles.get(id);
+      if (!single) {
+        const product = byId.get(id);
+        if (!product) return undefined;
+        single = representation({ product });
+        singles.set(id, single);
+      }
+      return single;
+    },
+  };
+}
+
+export function createCatalogCache(loadActiveProducts: () => Promise<Product[]>, hub: LiveHub): CatalogCache {
+  // A load started before a change must not be kept after it: a change clears `current`,
+  // and a load is only ever stored when it starts.
+  let current: Promise<CatalogSnapshot> | undefined;
+  const invalidate = () => {
+    current = undefined;
+  };
+  hub.subscribe((event) => {
+    if (event.topic === 'products') invalidate();
+  });
+  hub.onMissedEvents(invalidate);
+
+  return {
+    invalidate,
+    snapshot() {
+      if (current) return current;
+      const loading = loadActiveProducts().then(buildSnapshot);
+      if (hub.isListening()) {
+        // Requests arriving meanwhile share this one load.
+        current = loading;
+        loading.catch(() => {
+          if (current === loading) current = undefined;
+        });
+      }
+      return loading;
+    },
+  };
+}
+
+/** The encoding to send for an Accept-Encoding header: br, then gzip, else none. */
+export function preferredEncoding(acceptEncoding: string | undefined): ContentEncoding {
+  if (!acceptEncoding) return 'identity';
+  const accepted = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find(Boolean);
+    if (name) accepted.set(name, q === undefined ? 1 : Number(q));
+  }
+  const allows = (encoding: string) => (accepted.get(encoding) ?? accepted.get('*') ?? 0) > 0;
+  if (allows('br')) return 'br';
+  if (allows('gzip')) return 'gzip';
+  return 'identity';
+}
+
+/** Whether an If-None-Match header names this ETag (weak comparison, as for GET). */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
+}

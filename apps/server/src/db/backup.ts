@@ -1,0 +1,345 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip, createGzip } from 'node:zlib';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
+import type pg from 'pg';
+import { LIVE_CHANNEL } from '../live/live.publish.ts';
+import { MIGRATIONS_DIR } from './migrate.ts';
+
+/**
+ * Logical backups of the shop's database (docs/decisions/012-backups-without-pg-dump.md). The embedded
+ * package ships no pg_dump, and Debian's is too old for its PostgreSQL 18, so we write
+ * our own: one consistent snapshot of every table, as Postgres's own text form of each
+ * value, in a gzipped file of JSON lines. The schema is not in the file: it is exactly
+ * the committed migrations the backup names, which a restore replays before loading.
+ */
+export const BACKUP_FORMAT = 'storefront-backup/1';
+
+/** Pending jobs (emails, reconciliation) live in pg-boss's own table. */
+const JOB_TABLE = 'pgboss.job';
+
+interface Header {
+  format: string;
+  createdAt: string;
+  serverVersion: string;
+  migrations: { hash: string; createdAt: number }[];
+  jobSchemaVersion: number | null;
+}
+interface TableStart {
+  table: string;
+  columns: string[];
+}
+interface Sequences {
+  sequences: { name: string; lastValue: string }[];
+}
+interface Trailer {
+  complete: true;
+  tables: number;
+  rows: number;
+}
+
+export interface BackupSummary {
+  tables: number;
+  rows: number;
+  bytes: number;
+}
+
+export interface RestoreSummary {
+  takenAt: string;
+  tables: number;
+  rows: number;
+  jobs: number | 'skipped';
+}
+
+export class BackupFileError extends Error {
+  constructor(file: string, problem: string) {
+    super(`${file} is not a usable backup: ${problem}`);
+    this.name = 'BackupFileError';
+  }
+}
+
+// The same text form on the way out and in, whatever the server's defaults.
+const SESSION_SETTINGS = [
+  "SET LOCAL DateStyle = 'ISO, YMD'",
+  "SET LOCAL IntervalStyle = 'postgres'",
+  "SET LOCAL TimeZone = 'UTC'",
+  "SET LOCAL bytea_output = 'hex'",
+  'SET LOCAL extra_float_digits = 3',
+];
+
+/** Every value as the text Postgres prints for it, so it reads back exactly. */
+const asText = { getTypeParser: () => (value: string) => value };
+
+const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
+const qualified = (name: string) =>
+  name
+    .split('.')
+    .map((part) => ident(part))
+    .join('.');
+
+async function jobSchemaVersion(client: pg.PoolClient): Promise<number | null> {
+  const { rows } = await client.query<{ version: number | null }>(
+    "SELECT CASE WHEN to_regclass('pgboss.version') IS NULL THEN NULL ELSE 0 END AS version",
+  );
+  if (rows[0]!.version === null) return null;
+  const version = await client.query<{ version: number }>('SELECT version FROM pgboss.version');
+  return version.rows[0]?.version ?? null;
+}
+
+/** The shop's tables, parents before the tables whose foreign keys point at them. */
+async function tablesInLoadOrder(client: pg.PoolClient): Promise<string[]> {
+  const tables = await client.query<{ oid: number; name: string }>(`
+    SELECT c.oid::int AS oid, n.nspname || '.' || c.relname AS name
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+    ORDER BY c.relname`);
+  const keys = await client.query<{ child: number; parent: number }>(
+    "SELECT conrelid::int AS child, confrelid::int AS parent FROM pg_constraint WHERE contype = 'f' AND conrelid <> confrelid",
+  );
+  const ordered: string[] = [];
+  const placed = new Set<number>();
+  let remaining = tables.rows;
+  while (remaining.length > 0) {
+    const ready = remaining.filter((table) => keys.rows.every((key) => key.child !== table.oid || placed.has(key.parent) || !remaining.some((t) => t.oid === key.parent)));
+    if (ready.length === 0) throw new Error(`Foreign keys form a cycle among ${remaining.map((t) => t.name).join(', ')}.`);
+    for (const table of ready) {
+      ordered.push(table.name);
+      placed.add(table.oid);
+    }
+    remaining = remaining.filter((table) => !placed.has(table.oid));
+  }
+  return ordered;
+}
+
+async function columnsOf(client: pg.PoolClient, table: string): Promise<{ name: string; identity: boolean }[]> {
+  const { rows } = await client.query<{ name: string; identity: string }>(
+    `SELECT attname AS name, attidentity AS identity FROM pg_attribute
+     WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped AND attgenerated = '' ORDER BY attnum`,
+    [qualified(table)],
+  );
+  return rows.map((row) => ({ name: row.name, identity: row.identity === 'a' }));
+}
+
+async function* backupLines(client: pg.PoolClient, counts: { tables: number; rows: number }): AsyncGenerator<string> {
+  const version = await client.query<{ server_version: string }>('SHOW server_version');
+  const migrations = await client.query<{ hash: string; created_at: string }>(
+    "SELECT hash, created_at FROM drizzle.__drizzle_migrations ORDER BY created_at",
+  );
+  const jobVersion = await jobSchemaVersion(client);
+  const header: Header = {
+    format: BACKUP_FORMAT,
+    createdAt: new Date().toISOString(),
+    serverVersion: version.rows[0]!.server_version,
+    migrations: migrations.rows.map((row) => ({ hash: row.hash, createdAt: Number(row.created_at) })),
+    jobSchemaVersion: jobVersion,
+  };
+  yield `${JSON.stringify(header)}\n`;
+
+  const tables = await tablesInLoadOrder(client);
+  if (jobVersion !== null) tables.push(JOB_TABLE);
+  for (const table of tables) {
+    const columns = (await columnsOf(client, table)).map((column) => column.name);
+    yield `${JSON.stringify({ table, columns } satisfies TableStart)}\n`;
+    await client.query(`DECLARE backup_rows NO SCROLL CURSOR FOR SELECT ${columns.map(ident).join(', ')} FROM ${qualified(table)}`);
+    for (;;) {
+      const batch = await client.query<unknown[]>({ text: 'FETCH 500 FROM backup_rows', rowMode: 'array', types: asText });
+      if (batch.rows.length === 0) break;
+      counts.rows += batch.rows.length;
+      yield `${batch.rows.map((row) => JSON.stringify(row)).join('\n')}\n`;
+    }
+    await client.query('CLOSE backup_rows');
+    counts.tables += 1;
+  }
+
+  const sequences = await client.query<{ name: string; last_value: string }>(
+    "SELECT schemaname || '.' || sequencename AS name, last_value::text FROM pg_sequences WHERE schemaname = 'public' AND last_value IS NOT NULL",
+  );
+  yield `${JSON.stringify({ sequences: sequences.rows.map((row) => ({ name: row.name, lastValue: row.last_value })) } satisfies Sequences)}\n`;
+  yield `${JSON.stringify({ complete: true, ...counts } satisfies Trailer)}\n`;
+}
+
+/** Writes a consistent snapshot of the database to `file` (replaced only once complete). */
+export async function backupDatabase(pool: pg.Pool, file: string): Promise<BackupSummary> {
+  const partial = `${file}.partial`;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const counts = { tables: 0, rows: 0 };
+  const client = await pool.connect();
+  try {
+    // One snapshot for every table, as pg_dump takes.
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    for (const setting of SESSION_SETTINGS) await client.query(setting);
+    await pipeline(Readable.from(backupLines(client, counts)), createGzip(), fs.createWriteStream(partial, { mode: 0o600 }));
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    fs.rmSync(partial, { force: true });
+    throw error;
+  } finally {
+    client.release();
+  }
+  fs.renameSync(partial, file);
+  return { ...counts, bytes: fs.statSync(file).size };
+}
+
+/** The lines of a backup file; a damaged gzip stream ends the loop with a BackupFileError. */
+async function* readLines(file: string): AsyncGenerator<string> {
+  const gunzip = createGunzip();
+  const done = pipeline(fs.createReadStream(file), gunzip).then(() => undefined, (error: unknown) => error);
+  const damaged = (error: unknown) => new BackupFileError(file, `it is damaged (${error instanceof Error ? error.message : String(error)}).`);
+  try {
+    for await (const line of readline.createInterface({ input: gunzip, crlfDelay: Infinity })) if (line) yield line;
+  } catch (error) {
+    throw damaged(error);
+  }
+  const error = await done;
+  if (error) throw damaged(error);
+}
+
+/** When and from what a backup was taken, read from its first line (for a confirmation). */
+export async function readBackupHeader(file: string): Promise<{ createdAt: string; serverVersion: string }> {
+  if (!fs.existsSync(file)) throw new BackupFileError(file, 'there is no such file.');
+  const lines = readLines(file);
+  try {
+    const first = await lines.next();
+    const header = JSON.parse(first.done ? '{}' : first.value) as Header;
+    if (header.format !== BACKUP_FORMAT) throw new BackupFileError(file, `it is not a ${BACKUP_FORMAT} file.`);
+    return { createdAt: header.createdAt, serverVersion: header.serverVersion };
+  } catch (error) {
+    if (error instanceof SyntaxError) throw new BackupFileError(file, 'it does not start with a backup header.');
+    throw error;
+  } finally {
+    await lines.return(undefined);
+  }
+}
+
+/** The committed migrations the backup was made at; refuses a backup from newer code. */
+function migrationsOf(file: string, header: Header) {
+  const known = readMigrationFiles({ migrationsFolder: MIGRATIONS_DIR });
+  header.migrations.forEach((migration, index) => {
+    if (known[index]?.hash !== migration.hash) {
+      throw new BackupFileError(file, `it was made at a database migration this version of the shop does not have (#${index + 1}); restore it with the version that made it.`);
+    }
+  });
+  return { atBackup: known.slice(0, header.migrations.length), newer: known.slice(header.migrations.length) };
+}
+
+async function applyMigrations(client: pg.PoolClient, migrations: ReturnType<typeof readMigrationFiles>) {
+  // What drizzle's migrator does, inside our transaction instead of its own.
+  await client.query('CREATE SCHEMA IF NOT EXISTS drizzle');
+  await client.query('CREATE TABLE IF NOT EXISTS drizzle.__drizzle_migrations (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at bigint)');
+  for (const migration of migrations) {
+    for (const statement of migration.sql) if (statement.trim()) await client.query(statement);
+    await client.query('INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ($1, $2)', [migration.hash, migration.folderMillis]);
+  }
+}
+
+async function insertRows(client: pg.PoolClient, table: string, columns: string[], overriding: boolean, rows: unknown[][]) {
+  if (rows.length === 0) return;
+  const values = rows.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(', ')})`).join(', ');
+  await client.query(
+    `INSERT INTO ${qualified(table)} (${columns.map(ident).join(', ')})${overriding ? ' OVERRIDING SYSTEM VALUE' : ''} VALUES ${values}`,
+    rows.flat(),
+  );
+}
+
+/**
+ * Replaces the shop's data with a backup's, in one transaction: the public schema is
+ * dropped and rebuilt from the migrations the backup names, its rows loaded, then any
+ * newer migrations applied. Pending jobs are replaced too when pg-boss's tables have
+ * the backup's shape. A damaged or partial file changes nothing.
+ */
+export async function restoreDatabase(pool: pg.Pool, file: string): Promise<RestoreSummary> {
+  if (!fs.existsSync(file)) throw new BackupFileError(file, 'there is no such file.');
+  const lines = readLines(file);
+  try {
+    return await restoreLines(pool, file, lines);
+  } catch (error) {
+    if (error instanceof SyntaxError) throw new BackupFileError(file, `a line is not valid JSON (${error.message}).`);
+    throw error;
+  } finally {
+    await lines.return(undefined);
+  }
+}
+
+async function restoreLines(pool: pg.Pool, file: string, lines: AsyncGenerator<string>): Promise<RestoreSummary> {
+  const first = await lines.next();
+  const header = JSON.parse(first.done ? '{}' : first.value) as Header;
+  if (header.format !== BACKUP_FORMAT) throw new BackupFileError(file, `it is not a ${BACKUP_FORMAT} file.`);
+  const migrations = migrationsOf(file, header);
+
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    for (const setting of SESSION_SETTINGS) await client.query(setting);
+    // Wait for requests in flight rather than fail at once, but not forever.
+    await client.query("SET LOCAL lock_timeout = '60s'");
+    await client.query('DROP SCHEMA IF EXISTS public CASCADE');
+    await client.query('DROP SCHEMA IF EXISTS drizzle CASCADE');
+    await client.query('CREATE SCHEMA public');
+    await client.query('GRANT USAGE ON SCHEMA public TO PUBLIC');
+    await applyMigrations(client, migrations.atBackup);
+    const loadJobs = header.jobSchemaVersion !== null && header.jobSchemaVersion === (await jobSchemaVersion(client));
+    const summary = await loadData(client, file, lines, loadJobs);
+    await applyMigrations(client, migrations.newer);
+    // Running servers drop their cached catalogue and live clients refetch, at the commit.
+    for (const topic of ['products', 'all-orders']) await client.query('SELECT pg_notify($1, $2)', [LIVE_CHANNEL, JSON.stringify({ topic })]);
+    await client.query('COMMIT');
+    return { takenAt: header.createdAt, ...summary };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** Loads every table section of the file, batching rows into multi-row inserts. */
+async function loadData(client: pg.PoolClient, file: string, lines: AsyncGenerator<string>, loadJobs: boolean) {
+  const summary = { tables: 0, rows: 0, jobs: loadJobs ? 0 : ('skipped' as const) };
+  let current: { table: string; columns: string[]; overriding: boolean; load: boolean } | null = null;
+  let pending: unknown[][] = [];
+  const seen = { tables: 0, rows: 0 };
+  const flush = async () => {
+    if (current?.load) await insertRows(client, current.table, current.columns, current.overriding, pending);
+    pending = [];
+  };
+  for await (const line of lines) {
+    const item = JSON.parse(line) as unknown[] | TableStart | Sequences | Trailer;
+    if (Array.isArray(item)) {
+      if (!current || item.length !== current.columns.length) throw new BackupFileError(file, 'a row does not match its table.');
+      seen.rows += 1;
+      if (!current.load) continue;
+      pending.push(item);
+      if (current.table === JOB_TABLE) summary.jobs = (summary.jobs as number) + 1;
+      else summary.rows += 1;
+      if (pending.length * current.columns.length >= 20_000) await flush();
+      continue;
+    }
+    await flush();
+    if ('table' in item) {
+      const isJobs = item.table === JOB_TABLE;
+      seen.tables += 1;
+      const load = !isJobs || loadJobs;
+      const columns = load ? await columnsOf(client, item.table) : [];
+      const known = new Set(columns.map((column) => column.name));
+      if (load && item.columns.some((column) => !known.has(column))) {
+        throw new BackupFileError(file, `its table ${item.table} does not match the migrations it names.`);
+      }
+      if (isJobs && load) await client.query(`DELETE FROM ${qualified(JOB_TABLE)}`);
+      if (!isJobs) summary.tables += 1;
+      current = { table: item.table, columns: item.columns, overriding: columns.some((column) => column.identity), load };
+    } else if ('sequences' in item) {
+      current = null;
+      for (const sequence of item.sequences) {
+        await client.query('SELECT setval($1::regclass, $2::bigint, true)', [qualified(sequence.name), sequence.lastValue]);
+      }
+    } else if ('complete' in item) {
+      if (item.tables !== seen.tables || item.rows !== seen.rows) throw new BackupFileError(file, 'its contents do not add up to its own totals.');
+      return summary;
+    }
+  }
+  throw new BackupFileError(file, 'it ends before its last table (was it cut short?).');
+}

@@ -1,0 +1,157 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { sql } from 'drizzle-orm';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../../src/accounts/accounts.service.ts';
+import { releaseProduct } from '../../src/catalog/catalog.service.ts';
+import { connectDatabase } from '../../src/db/client.ts';
+import { restoreDatabase } from '../../src/db/backup.ts';
+import { startJobQueue } from '../../src/jobs/queue.ts';
+import { grantCredits } from '../../src/wallet/wallet.commands.ts';
+import { createTestDatabase, testConfig, type TestDatabase } from '../database.ts';
+import { newTestDataDir } from '../temp-data-dirs.ts';
+import { runCli, spawnServer, stopAllServers, waitUntilReady } from './processes.ts';
+import { changedTables, snapshotTables, type Snapshot } from './snapshot.ts';
+
+/**
+ * `npm run cli -- backup <file>` and `restore <file>`: round trips against DATABASE_URL,
+ * into a new embedded DATA_DIR, and against a running server's own cluster.
+ */
+let database: TestDatabase;
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'storefront-backup-'));
+const backupFile = path.join(work, 'shop.backup');
+const dataDir = newTestDataDir('backup');
+let original: Snapshot;
+
+const TRICKY = 'Tee "quoted" \\ back\nslash — ünïcødé 🎵 \'single\' \t tab, {braces}';
+
+async function pendingJobs(pool: pg.Pool): Promise<string[]> {
+  const { rows } = await pool.query<{ subject: string }>("SELECT data->>'subject' AS subject FROM pgboss.job WHERE name = 'send-email' AND state = 'created' ORDER BY 1");
+  return rows.map((row) => row.subject);
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const config = testConfig();
+  for (const name of ['ann', 'ben']) {
+    await createAccount(database.db, config, { email: `${name}@example.org`, username: name, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true });
+  }
+  await releaseProduct(database.db, { name: 'Label Tee', description: TRICKY, priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
+  await grantCredits(database.db, 'ann@example.org', '12.34', 'backup-grant-1');
+  await grantCredits(database.db, 'ben@example.org', '5', 'backup-grant-2');
+  // A pending job (no worker runs here): a restore must bring it back.
+  const jobs = await startJobQueue(database.pool, () => undefined);
+  await jobs.send('send-email', { to: 'ann@example.org', subject: 'Pending receipt', text: 'x', html: '<p>x</p>' });
+  await jobs.stop();
+  original = await snapshotTables(database.pool);
+});
+
+afterAll(async () => {
+  await stopAllServers();
+  await database?.close();
+  fs.rmSync(work, { recursive: true, force: true });
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}, 120_000);
+
+describe('backup and restore', () => {
+  it('round-trips every row through a file: change and delete rows, restore, and they are back', async () => {
+    const backup = await runCli(['backup', backupFile], { DATABASE_URL: database.connectionString });
+    expect(backup.output).toMatch(/Backed up \d+ rows of \d+ tables to /);
+    expect(backup.code).toBe(0);
+
+    await database.db.execute(sql`DELETE FROM ledger_entry WHERE reference = 'backup-grant-2'`);
+    await database.db.execute(sql`UPDATE wallet SET balance_cents = 0`);
+    await database.db.execute(sql`UPDATE product SET description = 'changed'`);
+    await database.db.execute(sql`DELETE FROM product_image`);
+    await database.pool.query("DELETE FROM pgboss.job WHERE name = 'send-email'");
+    await createAccount(database.db, testConfig(), { email: 'late@example.org', username: 'late', name: 'late', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true });
+    expect(changedTables(original, await snapshotTables(database.pool)).length).toBeGreaterThan(3);
+
+    const restore = await runCli(['restore', backupFile], { DATABASE_URL: database.connectionString });
+    expect(restore.output).toMatch(/Restored .* every earlier row was replaced by \d+ rows in \d+ tables, and 1 pending jobs/);
+    expect(restore.code).toBe(0);
+    expect(changedTables(original, await snapshotTables(database.pool))).toEqual([]);
+    const [product] = (await database.db.execute(sql`SELECT description FROM product`)).rows as { description: string }[];
+    expect(product!.description).toBe(TRICKY);
+    expect(await pendingJobs(database.pool)).toEqual(['Pending receipt']);
+
+    // Identity sequences continue after the restored rows instead of clashing with them.
+    await grantCredits(database.db, 'ben@example.org', '1', 'after-restore');
+    const { rows } = await database.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM ledger_entry WHERE reference = 'after-restore'");
+    expect(rows[0]!.n).toBe(1);
+  });
+
+  it('refuses a damaged or cut-short file and changes nothing', async () => {
+    const before = await snapshotTables(database.pool);
+    const whole = zlib.gunzipSync(fs.readFileSync(backupFile)).toString('utf8');
+    const cut = path.join(work, 'cut.backup');
+    fs.writeFileSync(cut, zlib.gzipSync(whole.split('\n').slice(0, -3).join('\n')));
+    const truncated = path.join(work, 'truncated.backup');
+    fs.writeFileSync(truncated, fs.readFileSync(backupFile).subarray(0, 300));
+    const garbage = path.join(work, 'garbage.backup');
+    fs.writeFileSync(garbage, 'not a backup');
+
+    const result = await runCli(['restore', cut], { DATABASE_URL: database.connectionString });
+    expect(result.code).toBe(1);
+    expect(result.output).toContain('is not a usable backup: it ends before its last table');
+    for (const file of [truncated, garbage, path.join(work, 'missing.backup')]) {
+      await expect(restoreDatabase(database.pool, file)).rejects.toThrow(/is not a usable backup/);
+    }
+    expect(changedTables(before, await snapshotTables(database.pool))).toEqual([]);
+  });
+
+  it('refuses a backup made at a migration this code does not have', async () => {
+    const lines = zlib.gunzipSync(fs.readFileSync(backupFile)).toString('utf8').split('\n');
+    const header = JSON.parse(lines[0]!) as { migrations: { hash: string; createdAt: number }[] };
+    header.migrations.push({ hash: 'f'.repeat(64), createdAt: Date.now() });
+    const newer = path.join(work, 'newer.backup');
+    fs.writeFileSync(newer, zlib.gzipSync([JSON.stringify(header), ...lines.slice(1)].join('\n')));
+    const before = await snapshotTables(database.pool);
+    await expect(restoreDatabase(database.pool, newer)).rejects.toThrow(/migration this version of the shop does not have/);
+    expect(changedTables(before, await snapshotTables(database.pool))).toEqual([]);
+  });
+
+  it('restores into a new embedded DATA_DIR, then backs up and restores a running server’s own cluster', async () => {
+    const restored = await runCli(['restore', backupFile], { DATA_DIR: dataDir });
+    expect(restored.output).toContain('and 1 pending jobs');
+    expect(restored.code).toBe(0);
+
+    const server = await spawnServer({ DATA_DIR: dataDir });
+    await waitUntilReady(server);
+    const cluster = connectDatabase(
+      `postgresql://postgres:${encodeURIComponent(fs.readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim())}@127.0.0.1:${fs.readFileSync(path.join(dataDir, 'pg.port'), 'utf8')}/storefront`,
+      { max: 2 },
+    );
+    try {
+      // The restored rows are what a new machine starts with (the server seeds what is missing).
+      const ann = await cluster.pool.query<{ balance_cents: string }>("SELECT w.balance_cents FROM wallet w JOIN \"user\" u ON u.id = w.user_id WHERE u.email = 'ann@example.org'");
+      expect(Number(ann.rows[0]!.balance_cents)).toBe(1234);
+      // The job that was pending in the backup is delivered by this server (to its dev mailbox).
+      await expect.poll(async () => (await cluster.pool.query("SELECT 1 FROM dev_mailbox WHERE subject = 'Pending receipt'")).rowCount, { timeout: 30_000 }).toBe(1);
+
+      const live = path.join(work, 'live.backup');
+      const backup = await runCli(['backup', live], { DATA_DIR: dataDir });
+      expect(backup.code, backup.output).toBe(0);
+      const before = await snapshotTables(cluster.pool);
+      const products = async () => ((await (await fetch(`${server.base}/api/products`)).json()) as { products: unknown[] }).products.length;
+      const shown = await products();
+      expect(shown).toBeGreaterThan(0);
+      // Deleted as another server process would: with the NOTIFY that drops cached catalogues.
+      await cluster.pool.query('TRUNCATE product CASCADE');
+      await cluster.pool.query(`SELECT pg_notify('storefront_live', '{"topic":"products"}')`);
+      await expect.poll(products).toBe(0);
+
+      const restore = await runCli(['restore', live], { DATA_DIR: dataDir });
+      expect(restore.code, restore.output).toBe(0);
+      expect(changedTables(before, await snapshotTables(cluster.pool), ['public.rate_limit', 'public.session'])).toEqual([]);
+      // The restore tells running servers, so the catalogue they serve is the restored one.
+      await expect.poll(products).toBe(shown);
+      expect((await fetch(`${server.base}/readyz`)).status).toBe(200);
+    } finally {
+      await cluster.close();
+    }
+  });
+});

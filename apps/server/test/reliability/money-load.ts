@@ -1,0 +1,227 @@
+import type pg from 'pg';
+import { createAccount } from '../../src/accounts/accounts.service.ts';
+import { releaseProduct } from '../../src/catalog/catalog.service.ts';
+import type { Db } from '../../src/db/client.ts';
+import { grantCredits } from '../../src/wallet/wallet.commands.ts';
+import { testConfig } from '../database.ts';
+
+/**
+ * Checkout load for the money tests: many users placing wallet-only orders and card
+ * checkouts (local provider) against several server processes at once, with double
+ * submissions sent to different processes; then the money invariants of DESIGN.md.
+ */
+export interface Shopper {
+  email: string;
+  token: string;
+  ip: string;
+}
+
+/** A small seeded PRNG (mulberry32): the same seed gives the same load. */
+export function random(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+  return { next, int: (max: number) => Math.floor(next() * max), chance: (p: number) => next() < p };
+}
+
+export async function seedShop(db: Db, users: number, seed: number): Promise<{ emails: string[]; productIds: string[] }> {
+  const config = testConfig();
+  const rng = random(seed);
+  const productIds = [
+    await releaseProduct(db, { name: 'Label Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] }),
+    await releaseProduct(db, { name: 'Cap', description: 'Cap', priceCents: 1999, images: ['/content/covers/cover-02.svg'] }),
+    await releaseProduct(db, { name: 'Sticker', description: 'Sticker', priceCents: 350, images: ['/content/covers/cover-03.svg'] }),
+  ];
+  const emails: string[] = [];
+  for (let i = 0; i < users; i += 1) {
+    const email = `shopper${i}@example.org`;
+    await createAccount(db, config, { email, username: `shopper${i}`, name: `Shopper ${i}`, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true });
+    await grantCredits(db, email, String(80 + rng.int(200)), `seed-grant-${i}`);
+    emails.push(email);
+  }
+  return { emails, productIds };
+}
+
+/** Signs each shopper in (one address each: the sign-in limit is per address). */
+export async function signInAll(base: string, origin: string, emails: string[]): Promise<Shopper[]> {
+  const shoppers: Shopper[] = [];
+  for (const [i, email] of emails.entries()) {
+    const ip = `198.18.${Math.floor(i / 250)}.${(i % 250) + 1}`;
+    const response = await fetch(`${base}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin, 'x-forwarded-for': ip },
+      body: JSON.stringify({ email, password: 'pass words' }),
+    });
+    if (!response.ok) throw new Error(`sign-in of ${email} failed: ${response.status} ${await response.text()}`);
+    shoppers.push({ email, token: response.headers.get('set-auth-token')!, ip });
+  }
+  return shoppers;
+}
+
+/** What the clients saw: the promises the shop made, to check against the database. */
+export interface Outcomes {
+  /** Wallet-only orders answered 200: the order id the client was given. */
+  walletOrders: { email: string; orderId: string; checkoutId: string }[];
+  /** Card payments whose /pay answered with the success redirect. */
+  paidCheckouts: { email: string; checkoutId: string }[];
+  /** Card checkouts started (whatever happened next). */
+  cardCheckouts: string[];
+  /** Answers by status ("network" for a connection that broke). */
+  statuses: Record<string, number>;
+  /** Answers that no flow allows (a 5xx outside a crash, an unexpected 4xx). */
+  unexpected: string[];
+}
+
+export function emptyOutcomes(): Outcomes {
+  return { walletOrders: [], paidCheckouts: [], cardCheckouts: [], statuses: {}, unexpected: [] };
+}
+
+const contact = (email: string) => ({ name: 'Load Shopper', email, phone: '' });
+const shipping = { name: 'Load Shopper', line1: '1 Main St', line2: '', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' };
+
+export interface LoadOptions {
+  shoppers: Shopper[];
+  productIds: string[];
+  /** The bases of the servers to spread requests over (read at each request: it may change). */
+  bases: () => string[];
+  flows: number;
+  concurrency: number;
+  seed: number;
+  outcomes: Outcomes;
+  /** Statuses a crash may cause (e.g. 500, 503 and broken connections while a process dies). */
+  tolerate?: (status: number | 'network') => boolean;
+}
+
+/** Runs `flows` checkout flows, `concurrency` at a time, over the servers `bases` gives. */
+export async function runCheckoutLoad(options: LoadOptions): Promise<Outcomes> {
+  const { shoppers, productIds, outcomes } = options;
+  const rng = random(options.seed);
+  const pick = () => {
+    const bases = options.bases();
+    return bases[rng.int(bases.length)]!;
+  };
+  const note = (status: number | 'network', what: string, allowed: number[]) => {
+    outcomes.statuses[status] = (outcomes.statuses[status] ?? 0) + 1;
+    if (typeof status === 'number' && allowed.includes(status)) return;
+    if (options.tolerate?.(status)) return;
+    outcomes.unexpected.push(`${status} ${what}`);
+  };
+  const send = async (base: string, path: string, init: RequestInit, what: string, allowed: number[]) => {
+    try {
+      const response = await fetch(`${base}${path}`, { ...init, redirect: 'manual', signal: AbortSignal.timeout(60_000) });
+      const text = await response.text();
+      note(response.status, `${what}: ${text.slice(0, 200)}`, allowed);
+      return { status: response.status, text, location: response.headers.get('location') ?? '' };
+    } catch (error) {
+      note('network', `${what}: ${String(error)}`, allowed);
+      return null;
+    }
+  };
+  const call = (base: string, shopper: Shopper, name: string, data: unknown, allowed: number[]) =>
+    send(base, `/fn/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${shopper.token}` }, body: JSON.stringify({ data }) }, name, allowed);
+
+  async function walletFlow(shopper: Shopper, items: { id: string; qty: number }[], id: string) {
+    const quoted = await call(pick(), shopper, 'quoteCheckout', { items, useWallet: true }, [200]);
+    if (quoted?.status !== 200) return;
+    const quote = (JSON.parse(quoted.text) as { data: Record<string, number> }).data;
+    const body = { items, contact: contact(shopper.email), shipping, quote, checkoutId: id };
+    // 400 (failed-precondition): the balance or price moved, or it never covered the order;
+    // 409 (aborted): a concurrent change to the same wallet won, try again.
+    const attempts = rng.chance(0.3) ? [pick(), pick()] : [pick()];
+    const answers = await Promise.all(attempts.map((base) => call(base, shopper, 'completeWalletOnlyOrderStreetFlavor', body, [200, 400, 409])));
+    for (const answer of answers) {
+      if (answer?.status === 200) outcomes.walletOrders.push({ email: shopper.email, orderId: (JSON.parse(answer.text) as { data: { orderId: string } }).data.orderId, checkoutId: id });
+    }
+  }
+
+  async function cardFlow(shopper: Shopper, items: { id: string; qty: number }[], id: string) {
+    const useWallet = rng.chance(0.7);
+    // 400: the wallet covers it all (so it is not a card order) or the hold could not be taken.
+    const link = await call(pick(), shopper, 'createPaymentLinkStreetFlavorMerch', { items, useWallet, contact: contact(shopper.email), shipping, checkoutId: id }, [200, 400, 409]);
+    if (link?.status !== 200) return;
+    const { checkoutId, url } = (JSON.parse(link.text) as { data: { checkoutId: string; url: string } }).data;
+    outcomes.cardCheckouts.push(checkoutId);
+    if (rng.chance(0.15)) return; // abandoned: the hold stays until the checkout expires
+    const pay = (base: string, card: string) =>
+      send(base, url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${shopper.token}` }, body: `card=${card}` }, 'pay', [200, 302, 409]);
+    if (rng.chance(0.2)) await pay(pick(), '4000000000000002');
+    const attempts = rng.chance(0.35) ? [pick(), pick()] : [pick()];
+    const answers = await Promise.all(attempts.map((base) => pay(base, '4242424242424242')));
+    if (answers.some((answer) => answer?.status === 302 && /[?&]redirect_status=succeeded/.test(answer.location))) {
+      outcomes.paidCheckouts.push({ email: shopper.email, checkoutId });
+    }
+  }
+
+  let next = 0;
+  const worker = async () => {
+    while (next < options.flows) {
+      const flow = next++;
+      const shopper = shoppers[rng.int(shoppers.length)]!;
+      const lines = 1 + rng.int(2);
+      const items = productIds.slice(rng.int(productIds.length - lines + 1)).slice(0, lines).map((id) => ({ id, qty: 1 + rng.int(2) }));
+      const id = `load-${options.seed}-${flow}`;
+      if (rng.chance(0.5)) await walletFlow(shopper, items, id);
+      else await cardFlow(shopper, items, id);
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  return outcomes;
+}
+
+/**
+ * The money invariants, checked in the database: every problem found, as a sentence.
+ * Ledger sums equal balances and holds, nothing negative, one order per paid checkout
+ * and none for others, every hold captured (paid), released (failed or expired) or
+ * still held by a pending checkout, and every success a client saw has its order.
+ */
+export async function moneyProblems(pool: pg.Pool, outcomes: Outcomes): Promise<string[]> {
+  const problems: string[] = [];
+  const wallets = await pool.query<{ user_id: string; balance: string; held: string; available_sum: string; held_sum: string; pending_holds: string }>(`
+    SELECT w.user_id, w.balance_cents AS balance, w.held_cents AS held,
+           COALESCE((SELECT sum(available_delta_cents) FROM ledger_entry l WHERE l.user_id = w.user_id), 0) AS available_sum,
+           COALESCE((SELECT sum(held_delta_cents) FROM ledger_entry l WHERE l.user_id = w.user_id), 0) AS held_sum,
+           COALESCE((SELECT sum(wallet_held_cents) FROM checkout c WHERE c.user_id = w.user_id AND c.status = 'pending'), 0) AS pending_holds
+    FROM wallet w`);
+  for (const w of wallets.rows) {
+    if (Number(w.balance) !== Number(w.available_sum)) problems.push(`wallet ${w.user_id}: balance ${w.balance} but ledger sum ${w.available_sum}`);
+    if (Number(w.held) !== Number(w.held_sum)) problems.push(`wallet ${w.user_id}: held ${w.held} but ledger holds sum ${w.held_sum}`);
+    if (Number(w.balance) < 0 || Number(w.held) < 0) problems.push(`wallet ${w.user_id}: negative (${w.balance}, ${w.held})`);
+    if (Number(w.held) !== Number(w.pending_holds)) problems.push(`wallet ${w.user_id}: held ${w.held} but pending checkouts hold ${w.pending_holds}`);
+  }
+  const checkouts = await pool.query<{ id: string; status: string; wallet_held_cents: number; orders: number; holds: number; captures: number; releases: number }>(`
+    SELECT c.id, c.status, c.wallet_held_cents,
+           (SELECT count(*)::int FROM "order" o WHERE o.checkout_id = c.id) AS orders,
+           (SELECT count(*)::int FROM ledger_entry l WHERE l.reference = c.id AND l.kind = 'hold') AS holds,
+           (SELECT count(*)::int FROM ledger_entry l WHERE l.reference = c.id AND l.kind = 'capture') AS captures,
+           (SELECT count(*)::int FROM ledger_entry l WHERE l.reference = c.id AND l.kind = 'release') AS releases
+    FROM checkout c`);
+  for (const c of checkouts.rows) {
+    const held = c.wallet_held_cents > 0 ? 1 : 0;
+    const expected =
+      c.status === 'paid' ? { orders: 1, holds: held, captures: held, releases: 0 }
+      : c.status === 'pending' ? { orders: 0, holds: held, captures: 0, releases: 0 }
+      : { orders: 0, holds: held, captures: 0, releases: held };
+    const actual = { orders: c.orders, holds: c.holds, captures: c.captures, releases: c.releases };
+    if (JSON.stringify(actual) !== JSON.stringify(expected)) problems.push(`checkout ${c.id} (${c.status}): ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`);
+  }
+  const debits = await pool.query<{ id: string; total: number; debited: string | null }>(`
+    SELECT o.id, o.subtotal_cents + o.shipping_cents + o.tax_cents AS total,
+           (SELECT sum(-available_delta_cents) FROM ledger_entry l WHERE l.reference = o.id AND l.kind = 'debit') AS debited
+    FROM "order" o WHERE o.payment_intent_id LIKE 'wallet_%'`);
+  for (const order of debits.rows) {
+    if (Number(order.debited) !== order.total) problems.push(`wallet order ${order.id}: total ${order.total} but debited ${order.debited}`);
+  }
+  const orderIds = new Set((await pool.query<{ id: string }>('SELECT id FROM "order"')).rows.map((row) => row.id));
+  for (const promised of outcomes.walletOrders) if (!orderIds.has(promised.orderId)) problems.push(`wallet order ${promised.orderId} was confirmed to ${promised.email} but is not in the database`);
+  const paid = new Map(checkouts.rows.map((c) => [c.id, c]));
+  for (const promised of outcomes.paidCheckouts) {
+    const checkout = paid.get(promised.checkoutId);
+    if (checkout?.status !== 'paid' || checkout.orders !== 1) problems.push(`checkout ${promised.checkoutId} was confirmed paid to ${promised.email} but is ${checkout?.status ?? 'missing'} with ${checkout?.orders ?? 0} orders`);
+  }
+  return problems;
+}

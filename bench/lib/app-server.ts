@@ -1,0 +1,91 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export const root = path.resolve(import.meta.dirname, '../..');
+
+export interface AppServer {
+  base: string;
+  port: number;
+  dataDir: string;
+  /** postgres://... of the embedded cluster the server runs (from DATA_DIR/pg.port). */
+  databaseUrl: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitForReady(base: string, child: ChildProcess, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The server exited with code ${child.exitCode} before it was ready.`);
+    try {
+      const response = await fetch(`${base}/readyz`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`The server at ${base} was not ready within ${timeoutMs / 1000} s.`);
+}
+
+/**
+ * The real server (`node --import tsx apps/server/src/main.ts`) on a fresh embedded
+ * database in a new temporary DATA_DIR, which is removed again on stop(). Its output goes
+ * to `logFile`.
+ */
+export async function startAppServer(logFile: string): Promise<AppServer> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storefront-bench-'));
+  // As root, postgres runs as its own user and must be able to enter the folder.
+  fs.chmodSync(dataDir, 0o755);
+  const log = fs.openSync(logFile, 'w');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: root,
+    stdio: ['ignore', log, log],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      ADMIN_EMAILS: 'admin@example.com',
+    },
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    fs.closeSync(log);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitForReady(base, child, 120_000);
+    const pgPort = fs.readFileSync(path.join(dataDir, 'pg.port'), 'utf8').trim();
+    const password = fs.readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
+    const databaseUrl = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/storefront`;
+    return { base, port, dataDir, databaseUrl, pid: child.pid!, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

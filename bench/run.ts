@@ -1,0 +1,154 @@
+// `npm run bench`: builds the web app if needed, starts the real server on a fresh
+// embedded database, seeds a realistic catalogue, measures every figure of issue 8 next
+// to its target, writes bench/results/latest.json (and latest.md) and prints the table.
+// Options: --quick (short runs, smaller scale: for working on the bench itself),
+//          --skip=http,checkout,live,frontend,scale (leave sections out).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { root, startAppServer, type AppServer } from './lib/app-server.ts';
+import { ADMIN, callFunction, signIn } from './lib/client.ts';
+import { failedFigure, markdownTable, textTable, type Figure } from './lib/figures.ts';
+import { benchCheckout } from './sections/checkout.ts';
+import { benchBundles, benchLighthouse, checkDelivery } from './sections/frontend.ts';
+import { benchHttpReads } from './sections/http-reads.ts';
+import { benchLiveFanOut } from './sections/live.ts';
+import { benchScale } from './sections/scale.ts';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const skip = new Set((args.find((arg) => arg.startsWith('--skip='))?.slice('--skip='.length) ?? '').split(',').filter(Boolean));
+const resultsDir = path.join(root, 'bench/results');
+/** A record label's shop: the 12 seeded samples and this many more releases. */
+const CATALOG_SIZE = 60;
+
+const settings = quick
+  ? { http: { durationSeconds: 3, warmupSeconds: 1 }, checkout: { durationSeconds: 3, warmupSeconds: 1 }, live: { clients: 200, rounds: 3 }, scale: { products: 2000, orders: 50_000, shopperOrders: 2000, users: 200, connections: 10, rate: 100, durationSeconds: 3, warmupSeconds: 1, saturateSeconds: 2 } }
+  : { http: { durationSeconds: 10, warmupSeconds: 3 }, checkout: { durationSeconds: 10, warmupSeconds: 2 }, live: { clients: 1000, rounds: 10 }, scale: { products: 10_000, orders: 1_000_000, shopperOrders: 20_000, users: 2000, connections: 10, rate: 100, durationSeconds: 10, warmupSeconds: 2, saturateSeconds: 5 } };
+
+const started = Date.now();
+const log = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+
+interface Product {
+  id: string;
+  name: string;
+  description: string;
+  priceCents: number;
+  images: string[];
+}
+
+function buildIfNeeded() {
+  // The same staleness rule as `npm start` (scripts/start.mjs), then Vite's production build.
+  const stale = spawnSync(process.execPath, ['-e', "import('./scripts/start.mjs').then((m) => process.exit(m.webBuildIsStale() ? 1 : 0))"], { cwd: root });
+  if (stale.status === 0) {
+    log('web build is up to date');
+    return;
+  }
+  log('building the web app (npm run build)');
+  const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (build.status !== 0) throw new Error('npm run build failed');
+}
+
+async function addCatalog(app: AppServer): Promise<Product[]> {
+  const token = await signIn(app.base, ADMIN.email, ADMIN.password);
+  const seeded = ((await (await fetch(`${app.base}/api/products`)).json()) as { products: Product[] }).products;
+  const images = seeded.flatMap((product) => product.images.slice(0, 1));
+  const kinds = ['Vinyl LP', '7" Single', 'Cassette', 'Tee', 'Hoodie', 'Poster', 'CD', 'Tote Bag'];
+  for (let i = seeded.length; i < CATALOG_SIZE; i += 1) {
+    const kind = kinds[i % kinds.length]!;
+    await callFunction(
+      app.base,
+      'releaseBizarreProduct',
+      {
+        name: `Release ${String(i + 1).padStart(3, '0')} ${kind}`,
+        description: `${kind} from the label's catalogue, pressed in a limited run. Ships in 3 to 5 days.`,
+        priceCents: 900 + ((i * 613) % 5000),
+        images: [images[i % images.length]!],
+      },
+      token,
+    );
+  }
+  return ((await (await fetch(`${app.base}/api/products`)).json()) as { products: Product[] }).products;
+}
+
+/** Runs one section; a failure becomes missed figures with the reason, not a lost run. */
+async function section(name: string, figures: Figure[], details: Record<string, unknown>, run: () => Promise<{ figures: Figure[]; [key: string]: unknown }>) {
+  if (skip.has(name)) {
+    log(`${name}: skipped`);
+    return;
+  }
+  log(`${name}: running`);
+  const sectionStarted = Date.now();
+  try {
+    const { figures: measured, ...rest } = await run();
+    figures.push(...measured);
+    details[name] = rest;
+  } catch (error) {
+    console.error(error);
+    figures.push(failedFigure(`${name}.failed`, `${name}: did not complete`, '', { op: '=', value: 'completed' }, String(error)));
+  }
+  log(`${name}: done in ${((Date.now() - sectionStarted) / 1000).toFixed(0)} s`);
+}
+
+function machine() {
+  return {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
+    node: process.version,
+    platform: `${os.type()} ${os.release()}`,
+    loadAverageAtStart: os.loadavg().map((load) => Math.round(load * 100) / 100),
+  };
+}
+
+async function main() {
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const host = machine();
+  log(`machine: ${host.cpus} CPUs, ${host.memoryGiB} GiB, Node ${host.node}, load ${host.loadAverageAtStart.join(' ')}${quick ? ' (--quick)' : ''}`);
+  buildIfNeeded();
+  const figures: Figure[] = [];
+  const details: Record<string, unknown> = {};
+
+  log('starting the server on a fresh embedded database');
+  const app = await startAppServer(path.join(resultsDir, 'server.log'));
+  try {
+    log(`server ready at ${app.base} (DATA_DIR ${app.dataDir}); adding the catalogue`);
+    const products = await addCatalog(app);
+    log(`${products.length} products in the shop`);
+    const product = products[0]!;
+
+    await section('http', figures, details, () => benchHttpReads(app, product.id, settings.http));
+    await section('checkout', figures, details, () => benchCheckout(app, product.id, settings.checkout));
+    await section('live', figures, details, () => benchLiveFanOut(app, product, settings.live));
+    await section('frontend', figures, details, async () => {
+      const bundles = benchBundles();
+      const delivery = await checkDelivery(app.base);
+      const lighthouseRun = await benchLighthouse(app.base, [
+        { name: 'home', url: '/home' },
+        { name: 'shop', url: '/shop' },
+        { name: 'product', url: `/product/${encodeURIComponent(product.id)}` },
+        { name: 'checkout', url: '/checkout' },
+      ]);
+      return { figures: [...bundles.figures, ...delivery, ...lighthouseRun.figures], bundles: bundles.details, lighthouse: lighthouseRun.reports };
+    });
+    await section('scale', figures, details, () => benchScale(app, settings.scale, log));
+  } finally {
+    log('stopping the server');
+    await app.stop();
+  }
+
+  const totalSeconds = Math.round((Date.now() - started) / 1000);
+  figures.push({ key: 'bench.seconds', label: 'bench: total run time', value: totalSeconds, unit: 's', target: { op: '<', value: 900 }, met: totalSeconds < 900 });
+  const results = { finishedAt: new Date().toISOString(), quick, skipped: [...skip], machine: { ...host, loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) }, figures, details };
+  fs.writeFileSync(path.join(resultsDir, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  fs.writeFileSync(path.join(resultsDir, 'latest.md'), `${markdownTable(figures)}\n`);
+  console.log(`\n${textTable(figures)}\n`);
+  const missed = figures.filter((f) => f.met === false);
+  console.log(`${figures.filter((f) => f.met === true).length} targets met, ${missed.length} missed; results in bench/results/latest.json (${totalSeconds} s)`);
+}
+
+main().catch((error: unknown) => {
+  console.error('The benchmark failed:', error);
+  process.exit(1);
+});

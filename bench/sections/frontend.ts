@@ -1,0 +1,138 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { root } from '../lib/app-server.ts';
+import { figure, round, type Figure } from '../lib/figures.ts';
+
+const distDir = path.join(root, 'apps/web/dist');
+
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  imports?: string[];
+}
+
+/** Route path -> the source file its lazy page is imported from, read from router.tsx. */
+function routeSources(): Map<string, string> {
+  const router = fs.readFileSync(path.join(root, 'apps/web/src/app/router.tsx'), 'utf8');
+  const pageFiles = new Map<string, string>();
+  for (const match of router.matchAll(/const (\w+) = lazyPage\(\(\) =>\s*import\('([^']+)'\)/g)) {
+    pageFiles.set(match[1]!, path.posix.normalize(path.posix.join('src/app', match[2]!)));
+  }
+  const routes = new Map<string, string>();
+  for (const match of router.matchAll(/page\('([^']+)', '[^']*', (\w+)\)/g)) {
+    const source = pageFiles.get(match[2]!);
+    if (source) routes.set(match[1]!, source);
+  }
+  return routes;
+}
+
+/**
+ * The JavaScript a first visit to `route` must download before the page shows: the entry
+ * chunk and its static imports, plus the route's lazy chunk and its static imports.
+ */
+export function initialJs(route: string) {
+  const manifest = JSON.parse(fs.readFileSync(path.join(distDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+  const entryKey = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
+  const source = routeSources().get(route);
+  if (!entryKey) throw new Error('The Vite manifest has no entry chunk.');
+  if (!source || !manifest[source]) throw new Error(`No lazy chunk found for ${route} (router.tsx or the manifest changed).`);
+  const files = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || files.has(chunk.file)) return;
+    files.add(chunk.file);
+    for (const next of chunk.imports ?? []) visit(next);
+  };
+  visit(entryKey);
+  visit(source);
+  let raw = 0;
+  let gzip = 0;
+  for (const file of files) {
+    const bytes = fs.readFileSync(path.join(distDir, file));
+    raw += bytes.length;
+    gzip += zlib.gzipSync(bytes, { level: 9 }).length;
+  }
+  return { files: [...files], rawBytes: raw, gzipBytes: gzip };
+}
+
+export function benchBundles(): { figures: Figure[]; details: Record<string, ReturnType<typeof initialJs>> } {
+  const figures: Figure[] = [];
+  const details: Record<string, ReturnType<typeof initialJs>> = {};
+  for (const route of ['/home', '/shop', '/product/:id', '/checkout']) {
+    const js = initialJs(route);
+    details[route] = js;
+    const kb = round(js.gzipBytes / 1024, 1);
+    figures.push(figure(`bundle.${route}`, `initial JS ${route} (gzip, ${js.files.length} files)`, kb, 'KB', route === '/shop' ? { op: '<=', value: 100 } : undefined));
+  }
+  return { figures, details };
+}
+
+/** Whether hashed assets and JSON leave the server compressed and cacheable as they should. */
+export async function checkDelivery(base: string): Promise<Figure[]> {
+  const html = await (await fetch(`${base}/shop`)).text();
+  const entry = /<script type="module" crossorigin src="([^"]+)"/.exec(html)?.[1];
+  const asset = entry ? await fetch(`${base}${entry}`, { headers: { 'accept-encoding': 'br, gzip' } }) : undefined;
+  const list = await fetch(`${base}/api/products`, { headers: { 'accept-encoding': 'br, gzip' } });
+  await asset?.arrayBuffer();
+  await list.arrayBuffer();
+  const etag = list.headers.get('etag');
+  const revalidated = etag ? (await fetch(`${base}/api/products`, { headers: { 'if-none-match': etag } })).status : null;
+  return [
+    figure('delivery.asset', 'hashed JS asset: encoding, cache-control', asset ? `${asset.headers.get('content-encoding') ?? 'none'}; ${asset.headers.get('cache-control') ?? 'none'}` : 'not found', ''),
+    figure('delivery.json', 'GET /api/products: encoding, ETag', `${list.headers.get('content-encoding') ?? 'none'}; ${etag ? 'ETag' : 'no ETag'}`, ''),
+    figure('delivery.304', 'GET /api/products with If-None-Match', revalidated === null ? 'no ETag' : String(revalidated), '', { op: '=', value: '304' }),
+  ];
+}
+
+interface LighthousePage {
+  name: string;
+  url: string;
+}
+
+const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/** Lighthouse's mobile preset (its default) in Debian's Chromium, one page after another. */
+export async function benchLighthouse(base: string, pages: LighthousePage[]) {
+  const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
+  const figures: Figure[] = [];
+  const reports: Record<string, unknown> = {};
+  try {
+    for (const page of pages) {
+      const result = await lighthouse(`${base}${page.url}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] });
+      if (!result) throw new Error(`Lighthouse gave no result for ${page.url}`);
+      const { lhr } = result;
+      const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+      const audit = (id: string) => lhr.audits[id];
+      const unsized = (audit('unsized-images')?.details as { items?: unknown[] } | undefined)?.items?.length ?? 0;
+      const finalUrl = new URL(lhr.finalDisplayedUrl).pathname;
+      const label = finalUrl === page.url || page.url.startsWith('/product/') ? page.name : `${page.name} (lands on ${finalUrl})`;
+      const failedA11y = Object.values(lhr.audits)
+        .filter((a) => lhr.categories.accessibility?.auditRefs.some((ref) => ref.id === a.id && ref.weight > 0) && a.score !== null && a.score < 1)
+        .map((a) => a.id);
+      const perfNote = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'speed-index']
+        .map((id) => `${id.replace(/-/g, ' ').replace('first contentful paint', 'FCP').replace('largest contentful paint', 'LCP').replace('total blocking time', 'TBT').replace('speed index', 'SI')} ${audit(id)?.displayValue ?? '?'}`)
+        .join(', ');
+      figures.push(
+        figure(`lighthouse.${page.name}.performance`, `Lighthouse ${label}: performance`, score('performance'), '', { op: '>=', value: 95 }, perfNote),
+        figure(`lighthouse.${page.name}.accessibility`, `Lighthouse ${label}: accessibility`, score('accessibility'), '', { op: '>=', value: 95 }, failedA11y.length > 0 ? `failing: ${failedA11y.join(', ')}` : undefined),
+        figure(`lighthouse.${page.name}.cls`, `Lighthouse ${label}: CLS`, round(audit('cumulative-layout-shift')?.numericValue ?? Number.NaN, 3), '', { op: '<', value: 0.05 }),
+        figure(`lighthouse.${page.name}.unsized`, `Lighthouse ${label}: images without width/height`, unsized, '', { op: '=', value: 0 }),
+      );
+      reports[page.name] = {
+        url: page.url,
+        finalUrl,
+        scores: { performance: score('performance'), accessibility: score('accessibility') },
+        metrics: Object.fromEntries(['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'].map((id) => [id, audit(id)?.numericValue ?? null])),
+        failedAccessibilityAudits: failedA11y,
+        unsizedImages: unsized,
+      };
+    }
+  } finally {
+    await chrome.kill();
+  }
+  return { figures, reports };
+}
