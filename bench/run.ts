@@ -24,8 +24,8 @@ const resultsDir = path.join(root, 'bench/results');
 const CATALOG_SIZE = 60;
 
 const settings = quick
-  ? { http: { durationSeconds: 3, warmupSeconds: 1 }, checkout: { durationSeconds: 3, warmupSeconds: 1 }, live: { clients: 200, rounds: 3 }, scale: { products: 2000, orders: 50_000, shopperOrders: 2000, users: 200, connections: 10, rate: 100, durationSeconds: 3, warmupSeconds: 1, saturateSeconds: 2 } }
-  : { http: { durationSeconds: 10, warmupSeconds: 3 }, checkout: { durationSeconds: 10, warmupSeconds: 2 }, live: { clients: 1000, rounds: 10 }, scale: { products: 10_000, orders: 1_000_000, shopperOrders: 20_000, users: 2000, connections: 10, rate: 100, durationSeconds: 10, warmupSeconds: 2, saturateSeconds: 5 } };
+  ? { lighthouse: { runs: 1 }, http: { rounds: 1, durationSeconds: 3, warmupSeconds: 1 }, checkout: { durationSeconds: 3, warmupSeconds: 1 }, live: { clients: 200, rounds: 3 }, scale: { products: 2000, orders: 50_000, shopperOrders: 2000, users: 200, connections: 10, rate: 100, durationSeconds: 3, warmupSeconds: 1, saturateSeconds: 2 } }
+  : { lighthouse: { runs: 3 }, http: { rounds: 3, durationSeconds: 8, warmupSeconds: 2 }, checkout: { durationSeconds: 10, warmupSeconds: 2 }, live: { clients: 1000, rounds: 10 }, scale: { products: 10_000, orders: 1_000_000, shopperOrders: 20_000, users: 2000, connections: 10, rate: 100, durationSeconds: 10, warmupSeconds: 2, saturateSeconds: 5 } };
 
 const started = Date.now();
 const log = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
@@ -112,6 +112,13 @@ async function main() {
 
   log('starting the server on a fresh embedded database');
   const app = await startAppServer(path.join(resultsDir, 'server.log'));
+  // Ctrl-C: stop the server in order, so its temporary DATA_DIR goes too.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      log(`${signal}: stopping the server`);
+      void app.stop().finally(() => process.exit(130));
+    });
+  }
   try {
     log(`server ready at ${app.base} (DATA_DIR ${app.dataDir}); adding the catalogue`);
     const products = await addCatalog(app);
@@ -129,7 +136,7 @@ async function main() {
         { name: 'shop', url: '/shop' },
         { name: 'product', url: `/product/${encodeURIComponent(product.id)}` },
         { name: 'checkout', url: '/checkout' },
-      ]);
+      ], settings.lighthouse);
       return { figures: [...bundles.figures, ...delivery, ...lighthouseRun.figures], bundles: bundles.details, lighthouse: lighthouseRun.reports };
     });
     await section('scale', figures, details, () => benchScale(app, settings.scale, log));

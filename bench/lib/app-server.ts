@@ -42,14 +42,38 @@ async function waitForReady(base: string, child: ChildProcess, timeoutMs: number
   throw new Error(`The server at ${base} was not ready within ${timeoutMs / 1000} s.`);
 }
 
+const DIR_PREFIX = 'storefront-bench-';
+
+/** DATA_DIRs left by runs that were killed: removed once no live process holds their lock. */
+function removeAbandonedDataDirs() {
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    if (!name.startsWith(DIR_PREFIX)) continue;
+    const dir = path.join(os.tmpdir(), name);
+    let holder = 0;
+    try {
+      holder = Number(fs.readFileSync(path.join(dir, 'server.lock'), 'utf8'));
+    } catch {
+      // no lock: the server never started there, or stopped cleanly
+    }
+    let alive: boolean;
+    try {
+      alive = holder > 0 && process.kill(holder, 0);
+    } catch {
+      alive = false;
+    }
+    if (!alive && Date.now() - fs.statSync(dir).mtimeMs > 10 * 60 * 1000) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /**
  * The real server (`node --import tsx apps/server/src/main.ts`) on a fresh embedded
  * database in a new temporary DATA_DIR, which is removed again on stop(). Its output goes
  * to `logFile`.
  */
 export async function startAppServer(logFile: string): Promise<AppServer> {
+  removeAbandonedDataDirs();
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storefront-bench-'));
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), DIR_PREFIX));
   // As root, postgres runs as its own user and must be able to enter the folder.
   fs.chmodSync(dataDir, 0o755);
   const log = fs.openSync(logFile, 'w');

@@ -20,16 +20,19 @@ export async function captureRoutes(base: string, paths: string[]): Promise<Reco
   return routes;
 }
 
-/** Starts the bare node:http server in its own process; stop() ends that process. */
-export async function startRawServer(routes: Record<string, RawRoute>): Promise<{ base: string; stop(): Promise<void> }> {
-  const child = fork(path.join(import.meta.dirname, '../workers/raw-server.ts'), [], {
+/**
+ * Starts a reference server in its own process: `raw` is bare node:http (the platform's
+ * limit), `fastify` is Fastify without plugins (the framework's). stop() ends the process.
+ */
+export async function startReferenceServer(kind: 'raw' | 'fastify', routes: Record<string, RawRoute>): Promise<{ base: string; stop(): Promise<void> }> {
+  const child = fork(path.join(import.meta.dirname, `../workers/${kind}-server.ts`), [], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (message: { port: number }) => resolve(message.port));
-    child.once('exit', (code) => reject(new Error(`The raw server exited (${code}).`)));
+    child.once('exit', (code) => reject(new Error(`The ${kind} reference server exited (${code}).`)));
     child.send(routes);
   });
   return {
