@@ -38,7 +38,8 @@ export function round(value: number, digits = 2): number {
 function formatValue(value: Figure['value'], unit: string): string {
   if (value === null) return 'n/a';
   if (typeof value === 'string') return value;
-  const text = Math.abs(value) >= 1000 ? Math.round(value).toLocaleString('en-US') : String(round(value, 2));
+  // Small values keep a third decimal, so 0.052 is not shown as a target-meeting 0.05.
+  const text = Math.abs(value) >= 1000 ? Math.round(value).toLocaleString('en-US') : String(round(value, Math.abs(value) < 1 ? 3 : 2));
   return unit ? `${text} ${unit}` : text;
 }
 
