@@ -38,6 +38,8 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main
     ...process.env,
     PORT: process.env.E2E_PORT ?? '3199',
     HOST: '127.0.0.1',
+    // The address the browser uses: links in mail and the single sign-on issuer name it.
+    PUBLIC_URL: `http://127.0.0.1:${process.env.E2E_PORT ?? '3199'}`,
     DATA_DIR: dataDir,
     NODE_ENV: 'development',
     LOG_LEVEL: 'warn',

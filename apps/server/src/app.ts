@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import compress from '@fastify/compress';
@@ -13,6 +14,9 @@ import type { Db } from './db/client.ts';
 import { accountsFunctions } from './accounts/accounts.functions.ts';
 import { createAuth, publicUrl } from './accounts/auth.ts';
 import { authRoutes, callerResolver } from './accounts/auth.routes.ts';
+import { createOidcProvider } from './oidc/oidc.provider.ts';
+import { oidcRoutes } from './oidc/oidc.routes.ts';
+import { deleteExpiredOidcModels } from './oidc/oidc.adapter.ts';
 import { createCatalogCache } from './catalog/catalog.cache.ts';
 import { catalogFunctions } from './catalog/catalog.functions.ts';
 import { catalogRoutes } from './catalog/catalog.routes.ts';
@@ -149,6 +153,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (payoutDeps.providerName === 'local') await app.register(localPayoutRoutes, { db, resolveCaller });
 
   await app.register(authRoutes, { auth, config, db });
+  // Single sign-on for the sister products (decision 014).
+  const shopUserId = async (headers: IncomingHttpHeaders) => (await resolveCaller({ headers }))?.userId ?? null;
+  const oidcProvider = await createOidcProvider({ db, publicUrl: publicUrl(config), authSecret: config.AUTH_SECRET, behindProxy: config.isProduction, shopUserId });
+  await app.register(oidcRoutes, { provider: oidcProvider, shopUserId });
+  await jobs.work('oidc-cleanup', async () => {
+    await deleteExpiredOidcModels(db);
+  });
+  await jobs.schedule('oidc-cleanup', '17 * * * *');
   const functions = [
     ...contentFunctions,
     ...accountsFunctions(auth),

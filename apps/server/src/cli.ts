@@ -1,7 +1,12 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import readline from 'node:readline/promises';
 import { makeAdmin } from './accounts/accounts.service.ts';
 import { createServiceToken, revokeServiceToken } from './service/service.tokens.ts';
+import { publicUrl } from './accounts/auth.ts';
+import { createOAuthClient, redirectUriSchema, revokeOAuthClient } from './oidc/oidc.clients.ts';
+import { OIDC_MOUNT, sealKeyFor } from './oidc/oidc.provider.ts';
 import { grantCredits } from './wallet/wallet.commands.ts';
 import { AppError } from './http/errors.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
@@ -64,6 +69,34 @@ export const commands: Record<string, CliCommand> = {
       if (!id) throw new UsageError('Usage: npm run cli -- revoke-service-token <id>');
       if (!(await revokeServiceToken(db, id))) throw new UsageError(`No live service token has the id ${id}.`);
       return `Service token ${id} revoked.`;
+    },
+  },
+  'create-oauth-client': {
+    usage: 'create-oauth-client <name> <redirect-uri>',
+    summary: 'register a sister product for single sign-on (secret shown once)',
+    async run([name, ...redirectUris], { db, config }) {
+      if (!name || redirectUris.length === 0) throw new UsageError('Usage: npm run cli -- create-oauth-client <name> <redirect-uri> [more redirect URIs]');
+      const parsed = redirectUris.map((uri) => redirectUriSchema.safeParse(uri));
+      const refused = parsed.find((result) => !result.success);
+      if (refused && !refused.success) throw new UsageError(refused.error.issues[0]!.message);
+      const client = await createOAuthClient(db, sealKeyFor(config.AUTH_SECRET), { name, redirectUris });
+      const issuer = `${publicUrl(config)}${OIDC_MOUNT}`;
+      return [
+        `Single sign-on client for ${client.name} (keep the secret; it is shown only now):`,
+        `  client_id:     ${client.clientId}`,
+        `  client_secret: ${client.clientSecret}`,
+        `  issuer:        ${issuer}  (discovery: ${issuer}/.well-known/openid-configuration)`,
+        `  redirect URIs: ${client.redirectUris.join(' ')}`,
+      ].join('\n');
+    },
+  },
+  'revoke-oauth-client': {
+    usage: 'revoke-oauth-client <client-id>',
+    summary: 'stop a single sign-on client at once',
+    async run([clientId], { db }) {
+      if (!clientId) throw new UsageError('Usage: npm run cli -- revoke-oauth-client <client-id>');
+      if (!(await revokeOAuthClient(db, clientId))) throw new UsageError(`No live single sign-on client has the id ${clientId}.`);
+      return `Single sign-on client ${clientId} revoked.`;
     },
   },
   backup: {
@@ -130,7 +163,9 @@ async function main(argv: string[]) {
   console.log(output);
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
+// Run only as the program (`npm run cli`), not when a test imports the commands.
+const isProgram = process.argv[1] !== undefined && fs.realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isProgram) main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError || error instanceof ConfigError || error instanceof AppError) console.error(error.message);
   else console.error(error instanceof Error ? error.message : error);
   process.exit(1);

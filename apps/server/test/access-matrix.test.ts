@@ -56,14 +56,19 @@ function allowed(access: Access, role: Role): 'pass' | 401 | 403 {
 /**
  * HTTP routes by who may use them: 'public' pages and data, 'service' (service tokens
  * only), 'owner' (checked per object in the IDOR tests below), 'provider' (signed by
- * the payment provider), 'admin-write' (storage writes), 'dev' (development only).
+ * the payment provider), 'admin-write' (storage writes), 'dev' (development only),
+ * 'sso' (the OpenID provider: client secret, PKCE and the shop session checked by the
+ * library and the shop's sign-in step; proved cell by cell in src/oidc/oidc.test.ts).
  */
-const ROUTES: Record<string, 'public' | 'service' | 'owner' | 'provider' | 'admin-write' | 'session' | 'dev'> = {
+const ROUTES: Record<string, 'public' | 'service' | 'owner' | 'provider' | 'admin-write' | 'session' | 'dev' | 'sso'> = {
   'GET /healthz': 'public',
   'GET /readyz': 'public',
   'GET /api/me': 'public',
   'GET /api/auth/*': 'session',
   'POST /api/auth/*': 'session',
+  'GET /oidc/*': 'sso',
+  'POST /oidc/*': 'sso',
+  'GET /sso/interaction/:uid': 'sso',
   'GET /mydat/profile/:username': 'public',
   'GET /dev/mailbox': 'dev',
   'POST /fn/:name': 'public',

@@ -12,7 +12,7 @@ import { hasPortalAccess, isAdmin } from './accounts.service.ts';
 
 /** Who the session cookie or the bearer token belongs to; null when nobody valid. */
 export function callerResolver(auth: Auth, config: Config) {
-  return async (request: FastifyRequest): Promise<Caller | null> => {
+  return async (request: Pick<FastifyRequest, 'headers'>): Promise<Caller | null> => {
     const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) }).catch((error: unknown) => {
       // A token that is not valid is nobody; a lookup that failed (the database is down) is
       // an outage, not "please sign in".

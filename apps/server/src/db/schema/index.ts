@@ -6,3 +6,4 @@ export * from './money.ts';
 export * from './storage.ts';
 export * from './tokens.ts';
 export * from './payouts.ts';
+export * from './oidc.ts';

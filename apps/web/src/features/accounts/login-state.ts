@@ -32,5 +32,15 @@ export function readLoginState(state: unknown): LoginState {
   };
 }
 
+/**
+ * A sister product's sign-in step to go back to after login (`/login?sso=<uid>`, sent by
+ * the server's single sign-on): always a path of this site's sign-in step, never a URL
+ * taken from the query as it is.
+ */
+export function ssoReturnPath(searchParams: URLSearchParams): string | null {
+  const uid = searchParams.get('sso');
+  return uid && /^[A-Za-z0-9_-]{1,64}$/.test(uid) ? `/sso/interaction/${uid}` : null;
+}
+
 /** Where a signed-in visitor goes from the login page (spec section 4, Login). */
 export const AFTER_LOGIN_PATH = '/shop';

@@ -16,4 +16,6 @@ export const ACCOUNT_TEXTS = {
   resetInvalidHelp: 'Go back to the login page and choose Forgot Password? to get a new link.',
   resetDone: 'Your password has been changed. You can log in with it now.',
   passwordHint: 'At least 8 characters.',
+  ssoContinue: 'Log in to continue to the app that sent you here.',
+  ssoReturning: 'Signing you in to the app…',
 } as const;

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useSearchParams } from 'react-router';
 import { LOGIN_MESSAGES, loginProblem } from '@storefront/domain/accounts.ts';
 import { AuthError } from '@storefront/sdk/auth.ts';
@@ -7,7 +7,7 @@ import { Spinner } from '../../../ui/spinner.tsx';
 import { useRequestPasswordReset } from '../api/request-password-reset.ts';
 import { useSignIn } from '../api/sign-in.ts';
 import { errorMessage } from '../error-message.ts';
-import { AFTER_LOGIN_PATH, readLoginState } from '../login-state.ts';
+import { AFTER_LOGIN_PATH, readLoginState, ssoReturnPath } from '../login-state.ts';
 import { ACCOUNT_TEXTS } from '../messages.ts';
 import { FormAlert, FormStatus, ProgressButton, TextField } from './form-fields.tsx';
 import './accounts.css';
@@ -17,6 +17,7 @@ export function LoginPage() {
   const location = useLocation();
   const [searchParams] = useSearchParams();
   const arrival = readLoginState(location.state);
+  const ssoReturn = ssoReturnPath(searchParams);
   const session = useSession();
   const signIn = useSignIn();
   const requestReset = useRequestPasswordReset();
@@ -28,6 +29,7 @@ export function LoginPage() {
   const [unverified, setUnverified] = useState(false);
   const busy = signIn.isPending || requestReset.isPending;
 
+  if (session.isSignedIn && ssoReturn) return <LeaveForSisterProduct to={ssoReturn} />;
   if (session.isSignedIn) return <Navigate to={arrival.from ?? AFTER_LOGIN_PATH} replace />;
 
   const showMessage = (next: { error?: string; notice?: string }) => {
@@ -76,7 +78,7 @@ export function LoginPage() {
     <section className="page auth-page">
       <h1>Login</h1>
       <FormStatus tone="info" message={banner} />
-      <p className="auth-note">{ACCOUNT_TEXTS.sisterProducts}</p>
+      <p className="auth-note">{ssoReturn ? ACCOUNT_TEXTS.ssoContinue : ACCOUNT_TEXTS.sisterProducts}</p>
       {session.isLoading ? (
         <Spinner label="Checking whether you are signed in…" />
       ) : (
@@ -126,6 +128,18 @@ export function LoginPage() {
           Privacy Policy
         </Link>
       </div>
+    </section>
+  );
+}
+
+/** Signed in for a sister product: the server's sign-in step finishes and sends the visitor back to the app. */
+function LeaveForSisterProduct({ to }: { to: string }) {
+  useEffect(() => {
+    window.location.replace(to);
+  }, [to]);
+  return (
+    <section className="page auth-page">
+      <Spinner label={ACCOUNT_TEXTS.ssoReturning} />
     </section>
   );
 }

@@ -1,0 +1,87 @@
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+import type { Db } from '../db/client.ts';
+import { oidcModels } from '../db/schema/index.ts';
+import { findOAuthClient } from './oidc.clients.ts';
+
+/**
+ * The OpenID provider library's storage on our Postgres, so every server process sees
+ * the same interactions, codes and tokens. Clients are read from `oauth_client` (the
+ * CLI registers them), never written by the library.
+ */
+export function postgresAdapter(db: Db, sealKey: Buffer) {
+  return (model: string): Adapter => {
+    if (model === 'Client') return clientAdapter(db, sealKey);
+    const key = (id: string) => and(eq(oidcModels.model, model), eq(oidcModels.id, id));
+    const live = sql`(${oidcModels.expiresAt} IS NULL OR ${oidcModels.expiresAt} > now())`;
+    const withConsumed = (row: { payload: Record<string, unknown>; consumedAt: Date | null } | undefined): AdapterPayload | undefined =>
+      row ? ({ ...row.payload, ...(row.consumedAt ? { consumed: Math.floor(row.consumedAt.getTime() / 1000) } : {}) } as AdapterPayload) : undefined;
+
+    return {
+      async upsert(id, payload, expiresIn) {
+        const values = {
+          model,
+          id,
+          payload: payload as Record<string, unknown>,
+          grantId: payload.grantId ?? null,
+          uid: payload.uid ?? null,
+          expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
+        };
+        await db
+          .insert(oidcModels)
+          .values(values)
+          .onConflictDoUpdate({ target: [oidcModels.model, oidcModels.id], set: { payload: values.payload, grantId: values.grantId, uid: values.uid, expiresAt: values.expiresAt } });
+      },
+      async find(id) {
+        const [row] = await db.select().from(oidcModels).where(and(key(id), live));
+        return withConsumed(row);
+      },
+      async findByUid(uid) {
+        const [row] = await db.select().from(oidcModels).where(and(eq(oidcModels.model, model), eq(oidcModels.uid, uid), live));
+        return withConsumed(row);
+      },
+      // The device flow is not enabled, so nothing is ever looked up by user code.
+      async findByUserCode() {
+        return undefined;
+      },
+      // Authorization codes are used once. The library checks `consumed` before it
+      // calls this; two requests racing with one code both pass that check, so the
+      // update itself decides: only one of them marks it, the other is refused.
+      async consume(id) {
+        const marked = await db
+          .update(oidcModels)
+          .set({ consumedAt: new Date() })
+          .where(and(key(id), isNull(oidcModels.consumedAt)))
+          .returning({ id: oidcModels.id });
+        if (marked.length === 0) throw new errors.InvalidGrant('grant already used');
+      },
+      async destroy(id) {
+        await db.delete(oidcModels).where(key(id));
+      },
+      async revokeByGrantId(grantId) {
+        await db.delete(oidcModels).where(and(eq(oidcModels.model, model), eq(oidcModels.grantId, grantId)));
+      },
+    };
+  };
+}
+
+function clientAdapter(db: Db, sealKey: Buffer): Adapter {
+  const readOnly = async () => {
+    throw new Error('Single sign-on clients are registered with `npm run cli -- create-oauth-client`.');
+  };
+  return {
+    find: async (id) => (await findOAuthClient(db, sealKey, id)) as AdapterPayload | undefined,
+    upsert: readOnly,
+    consume: readOnly,
+    destroy: readOnly,
+    revokeByGrantId: readOnly,
+    findByUid: async () => undefined,
+    findByUserCode: async () => undefined,
+  };
+}
+
+/** Drops what has expired (a scheduled job; lookups already ignore expired rows). */
+export async function deleteExpiredOidcModels(db: Db): Promise<number> {
+  const rows = await db.delete(oidcModels).where(lt(oidcModels.expiresAt, new Date())).returning({ id: oidcModels.id });
+  return rows.length;
+}

@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../db/client.ts';
+import { oauthClients } from '../db/schema/index.ts';
+import { seal, unseal } from './sealed.ts';
+
+/**
+ * The sister products registered as single sign-on clients. Each is one of the label's
+ * own products, so its users are signed in without a consent screen (decision 014).
+ */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'blob:']);
+
+/**
+ * Where a client may receive its codes: https anywhere; http on this machine only
+ * (development); an app's own scheme (`spnmusic://callback`) for the mobile apps.
+ */
+export const redirectUriSchema = z.string().transform((value, context) => {
+  const url = URL.parse(value);
+  const problem = !url
+    ? 'is not an absolute URL'
+    : url.hash || value.includes('#')
+      ? 'must not have a fragment (#...)'
+      : url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)
+        ? 'must use https (http only for localhost or 127.0.0.1)'
+        : FORBIDDEN_SCHEMES.has(url.protocol)
+          ? `must not use the ${url.protocol} scheme`
+          : null;
+  if (problem) {
+    context.addIssue({ code: 'custom', message: `The redirect URI ${JSON.stringify(value)} ${problem}.` });
+    return z.NEVER;
+  }
+  return value;
+});
+
+const clientInput = z.object({
+  name: z.string().trim().min(1, 'The client needs a name.').max(100, 'The client name is too long (100 characters at most).'),
+  redirectUris: z.array(redirectUriSchema).min(1, 'The client needs at least one redirect URI.').max(10),
+});
+
+export interface OAuthClientMetadata {
+  client_id: string;
+  client_secret: string;
+  client_name: string;
+  redirect_uris: string[];
+  application_type: 'web' | 'native';
+  grant_types: string[];
+  response_types: string[];
+  token_endpoint_auth_method: 'client_secret_basic' | 'client_secret_post';
+}
+
+const isWebUri = (uri: string) => uri.startsWith('https:') || uri.startsWith('http:');
+
+/** Registers a client; the secret is returned only now (it is kept sealed). */
+export async function createOAuthClient(db: Db, sealKey: Buffer, input: { name: string; redirectUris: string[] }) {
+  const { name, redirectUris } = clientInput.parse(input);
+  const clientId = `sfc_${randomBytes(9).toString('base64url')}`;
+  const clientSecret = randomBytes(32).toString('base64url');
+  await db.insert(oauthClients).values({ clientId, name, redirectUris, secretSealed: seal(sealKey, clientSecret) });
+  return { clientId, clientSecret, name, redirectUris };
+}
+
+/** Revokes a client at once: its sign-ins and token requests are refused from now on. */
+export async function revokeOAuthClient(db: Db, clientId: string): Promise<boolean> {
+  const rows = await db
+    .update(oauthClients)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(oauthClients.clientId, clientId), isNull(oauthClients.revokedAt)))
+    .returning({ clientId: oauthClients.clientId });
+  return rows.length > 0;
+}
+
+/** A live client as the OpenID provider library describes clients; undefined when unknown or revoked. */
+export async function findOAuthClient(db: Db, sealKey: Buffer, clientId: string): Promise<OAuthClientMetadata | undefined> {
+  const [row] = await db.select().from(oauthClients).where(eq(oauthClients.clientId, clientId));
+  if (!row || row.revokedAt) return undefined;
+  return {
+    client_id: row.clientId,
+    client_secret: unseal(sealKey, row.secretSealed),
+    client_name: row.name,
+    redirect_uris: row.redirectUris,
+    // A custom scheme makes it a native (mobile) app, with the stricter native rules.
+    application_type: row.redirectUris.every(isWebUri) ? 'web' : 'native',
+    grant_types: ['authorization_code'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'client_secret_basic',
+  };
+}

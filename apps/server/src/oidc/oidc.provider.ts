@@ -1,0 +1,126 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { eq } from 'drizzle-orm';
+import Provider, { interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Db } from '../db/client.ts';
+import { users } from '../db/schema/index.ts';
+import { postgresAdapter } from './oidc.adapter.ts';
+import { loadSigningKeys } from './oidc.keys.ts';
+import { deriveKey } from './sealed.ts';
+
+/** Where the provider lives under the shop's origin: the issuer is `<PUBLIC_URL>/oidc`. */
+export const OIDC_MOUNT = '/oidc';
+/** The shop's own page that signs a visitor in for a sister product (oidc.routes.ts). */
+export const INTERACTION_PATH = '/sso/interaction';
+
+export interface OidcOptions {
+  db: Db;
+  publicUrl: string;
+  authSecret: string;
+  /** Behind a TLS-terminating proxy (production): trust X-Forwarded-Proto for cookies and URLs. */
+  behindProxy: boolean;
+  /** The signed-in, verified shop user of a request, from its session cookie. */
+  shopUserId(headers: IncomingHttpHeaders): Promise<string | null>;
+}
+
+export function sealKeyFor(authSecret: string): Buffer {
+  return deriveKey(authSecret, 'oidc-sealed-secrets');
+}
+
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The OpenID Connect provider the sister products sign their users in with (decision
+ * 014): the authorization-code flow with PKCE, ID tokens signed RS256 and published at
+ * `/oidc/jwks`, claims with the user id (`sub`), username and account type. Signing in
+ * always follows the shop's own session: signed out of the shop is signed out here.
+ */
+export async function createOidcProvider(options: OidcOptions): Promise<Provider> {
+  const { db } = options;
+  const sealKey = sealKeyFor(options.authSecret);
+
+  const policy = interactionPolicy.base();
+  // Before the library's own checks: the provider's session must be the shop's session
+  // of this moment, or the visitor goes back through the shop's sign-in.
+  policy.get('login')!.checks.add(
+    new interactionPolicy.Check('shop_session', 'End-User must be signed in to the shop', 'login_required', async (ctx) => {
+      const userId = await options.shopUserId(ctx.req.headers);
+      return userId !== null && userId === ctx.oidc.session?.accountId ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
+    }),
+    0,
+  );
+
+  const configuration: Configuration = {
+    adapter: postgresAdapter(db, sealKey),
+    jwks: { keys: await loadSigningKeys(db, sealKey) },
+    cookies: { keys: [deriveKey(options.authSecret, 'oidc-cookies').toString('base64url')] },
+    scopes: ['openid', 'profile', 'email'],
+    claims: {
+      openid: ['sub'],
+      profile: ['name', 'preferred_username', 'username', 'account_type', 'picture'],
+      email: ['email', 'email_verified'],
+    },
+    // The ID token itself carries the profile claims, not only the userinfo answer.
+    conformIdTokenClaims: false,
+    async findAccount(_ctx, id) {
+      const [user] = await db.select().from(users).where(eq(users.id, id));
+      if (!user || !user.emailVerified) return undefined;
+      return {
+        accountId: user.id,
+        claims: () => ({
+          sub: user.id,
+          name: user.name,
+          preferred_username: user.username,
+          username: user.username,
+          account_type: user.accountType,
+          ...(user.image ? { picture: user.image } : {}),
+          email: user.email,
+          email_verified: user.emailVerified,
+        }),
+      };
+    },
+    // Every registered client is one of the label's own products: no consent screen.
+    // The grant covers what the client asked for, within the scopes above.
+    async loadExistingGrant(ctx: KoaContextWithOIDC) {
+      const { provider, session, client } = ctx.oidc;
+      if (!session?.accountId || !client) return undefined;
+      const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+      const existing = grantId ? await provider.Grant.find(grantId) : undefined;
+      const grant = existing && existing.accountId === session.accountId ? existing : new provider.Grant({ clientId: client.clientId, accountId: session.accountId });
+      grant.addOIDCScope([...ctx.oidc.requestParamScopes].join(' '));
+      const claims = Object.keys(ctx.oidc.claims.id_token ?? {}).concat(Object.keys(ctx.oidc.claims.userinfo ?? {}));
+      if (claims.length > 0) grant.addOIDCClaims(claims);
+      await grant.save();
+      return grant;
+    },
+    interactions: {
+      policy,
+      url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}`,
+    },
+    features: {
+      devInteractions: { enabled: false },
+      revocation: { enabled: true },
+      userinfo: { enabled: true },
+      // Sign-out is the shop's: signing out of the shop ends single sign-on too.
+      rpInitiatedLogout: { enabled: false },
+    },
+    pkce: { required: () => true },
+    clientBasedCORS: () => false,
+    ttl: {
+      AuthorizationCode: 60,
+      AccessToken: 60 * 60,
+      IdToken: 60 * 60,
+      Interaction: 10 * 60,
+      Session: 24 * 60 * 60,
+      Grant: 30 * 24 * 60 * 60,
+    },
+    async renderError(ctx, out) {
+      const message = out.error_description ?? out.error;
+      ctx.type = 'html';
+      ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign-in failed</title></head><body><main><h1>Sign-in could not be completed</h1><p>${escapeHtml(String(message))}</p><p><a href="/home">Back to the shop</a></p></main></body></html>`;
+    },
+  };
+
+  const provider = new Provider(`${options.publicUrl}${OIDC_MOUNT}`, configuration);
+  provider.proxy = options.behindProxy;
+  return provider;
+}

@@ -1,0 +1,62 @@
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import type Provider from 'oidc-provider';
+import { z } from 'zod';
+import { INTERACTION_PATH, OIDC_MOUNT } from './oidc.provider.ts';
+
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const page = (title: string, message: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a href="/home">Back to the shop</a></p></main></body></html>`;
+
+const interactionParams = z.object({ uid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+
+/**
+ * Mounts the OpenID provider at /oidc (discovery, authorization, token, userinfo, JWKS,
+ * revocation: the library's own endpoints) and the shop's step between them: a visitor
+ * a sister product sends here is signed in with the shop's session, or sent through the
+ * shop's login page first (`/login?sso=<uid>` comes back here afterwards).
+ */
+export async function oidcRoutes(app: FastifyInstance, options: { provider: Provider; shopUserId(headers: IncomingHttpHeaders): Promise<string | null> }) {
+  const { provider, shopUserId } = options;
+  const callback = provider.callback();
+
+  // The library reads its own request bodies (form-encoded token requests).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+  app.route({
+    method: ['GET', 'POST'],
+    url: `${OIDC_MOUNT}/*`,
+    handler(request, reply) {
+      void reply.hijack();
+      const raw = request.raw as IncomingMessage & { originalUrl?: string };
+      raw.originalUrl = raw.url;
+      raw.url = raw.url!.slice(OIDC_MOUNT.length) || '/';
+      callback(raw, reply.raw);
+    },
+  });
+
+  app.get(`${INTERACTION_PATH}/:uid`, async (request, reply) => {
+    void reply.header('cache-control', 'no-store');
+    const parsed = interactionParams.safeParse(request.params);
+    const details = parsed.success ? await provider.interactionDetails(request.raw, reply.raw).catch(() => null) : null;
+    if (!details || details.uid !== parsed.data?.uid) {
+      return reply.status(400).type('text/html; charset=utf-8').send(page('Sign-in expired', 'This sign-in link has expired or was opened in another browser. Go back to the app and sign in again.'));
+    }
+    if (details.prompt.name === 'login') {
+      const userId = await shopUserId(request.headers);
+      if (!userId) return reply.redirect(`/login?sso=${encodeURIComponent(details.uid)}`);
+      void reply.hijack();
+      return provider.interactionFinished(request.raw, reply.raw, { login: { accountId: userId } }, { mergeWithLastSubmission: false });
+    }
+    // Consent is granted for the label's own products without asking (loadExistingGrant),
+    // so no other prompt should arrive here; if one does, the client is told, not stuck.
+    void reply.hijack();
+    return provider.interactionFinished(
+      request.raw,
+      reply.raw,
+      { error: 'access_denied', error_description: `The shop cannot complete the "${details.prompt.name}" step of this sign-in.` },
+      { mergeWithLastSubmission: false },
+    );
+  });
+}

@@ -1,0 +1,331 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
+import { createAccount } from '../accounts/accounts.service.ts';
+import { buildApp } from '../app.ts';
+import { commands } from '../cli.ts';
+import type { Config } from '../config.ts';
+import { freePort } from '../db/embedded.ts';
+import { oauthClients, oidcSigningKeys } from '../db/schema/index.ts';
+import { createOAuthClient, revokeOAuthClient } from './oidc.clients.ts';
+import { sealKeyFor } from './oidc.provider.ts';
+
+/**
+ * A sister product (music) signs its users in with their shop account: the
+ * authorization-code flow with PKCE against a running server, the ID token verified with
+ * `jose` against the published keys, as any OpenID Connect client library would.
+ */
+let database: TestDatabase;
+let config: Config;
+let app: FastifyInstance;
+let base: string;
+let issuer: string;
+let client: { clientId: string; clientSecret: string };
+const REDIRECT = 'http://127.0.0.1:4999/callback';
+const users: Record<string, string> = {};
+
+/** A browser's cookies for the shop's origin (paths ignored: one origin, one jar). */
+class CookieJar {
+  private readonly cookies = new Map<string, string>();
+  store(response: Response) {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const at = pair!.indexOf('=');
+      const name = pair!.slice(0, at).trim();
+      const value = pair!.slice(at + 1);
+      if (/expires=Thu, 01 Jan 1970/i.test(line) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+  header() {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+  drop(prefix: string) {
+    for (const name of [...this.cookies.keys()]) if (name.startsWith(prefix)) this.cookies.delete(name);
+  }
+}
+
+/** One request as a browser makes it: cookies sent and kept, redirects not followed. */
+async function browse(jar: CookieJar, url: string, init: RequestInit = {}) {
+  const response = await fetch(new URL(url, base), { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: jar.header() } });
+  jar.store(response);
+  return response;
+}
+
+async function signIn(jar: CookieJar, email: string) {
+  const response = await browse(jar, '/api/auth/sign-in/email', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ email, password: 'pass words' }),
+  });
+  expect(response.status).toBe(200);
+}
+
+function pkce() {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+function authorizeUrl(params: { challenge: string; state?: string; nonce?: string; redirectUri?: string; clientId?: string; prompt?: string }) {
+  const url = new URL(`${issuer}/auth`);
+  url.search = new URLSearchParams({
+    client_id: params.clientId ?? client.clientId,
+    redirect_uri: params.redirectUri ?? REDIRECT,
+    response_type: 'code',
+    scope: 'openid profile email',
+    state: params.state ?? 'state-1',
+    nonce: params.nonce ?? 'nonce-1',
+    code_challenge: params.challenge,
+    code_challenge_method: 'S256',
+    ...(params.prompt ? { prompt: params.prompt } : {}),
+  }).toString();
+  return url.href;
+}
+
+/**
+ * Follows the shop's redirects until one leaves for another origin or lands on a page,
+ * submitting the provider's self-posting forms as a browser's script would.
+ */
+async function follow(jar: CookieJar, url: string): Promise<URL> {
+  let next = new URL(url, base);
+  let init: RequestInit = {};
+  for (let hop = 0; hop < 10; hop++) {
+    if (next.origin !== new URL(base).origin) return next;
+    const response = await browse(jar, next.href, init);
+    init = {};
+    const location = response.headers.get('location');
+    if (location) {
+      next = new URL(location, next);
+      continue;
+    }
+    const body = await response.text();
+    const action = /<form method="post" action="([^"]+)"/.exec(body)?.[1];
+    if (!body.includes('<title>Submitting Callback</title>') || !action) return next;
+    const fields = [...body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)].map(([, name, value]) => [name!, value!]);
+    next = new URL(action.replaceAll('&amp;', '&'), next);
+    init = { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base }, body: new URLSearchParams(fields) };
+  }
+  throw new Error('too many redirects');
+}
+
+function redeem(code: string, verifier: string, secret = client.clientSecret) {
+  return fetch(`${issuer}/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`,
+    },
+    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier }),
+  });
+}
+
+/** A signed-in browser's whole trip: the sister product gets a code back. */
+async function codeFor(jar: CookieJar, challenge: string, extra: { nonce?: string } = {}) {
+  const landing = await follow(jar, authorizeUrl({ challenge, ...extra }));
+  expect(landing.origin + landing.pathname).toBe(REDIRECT);
+  expect(landing.searchParams.get('state')).toBe('state-1');
+  expect(landing.searchParams.get('iss')).toBe(issuer);
+  return landing.searchParams.get('code')!;
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  issuer = `${base}/oidc`;
+  config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base } });
+  for (const [name, accountType] of [['alice', 'Artist'], ['bob', 'Fan']] as const) {
+    const account = await createAccount(
+      database.db,
+      config,
+      { email: `${name}@example.org`, username: `${name}Beats`, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true, accountType },
+      { emailVerified: true },
+    );
+    users[name] = account.userId;
+  }
+  app = await buildApp({ config, db: database.db, logger: false });
+  await app.listen({ port, host: '127.0.0.1' });
+  client = await createOAuthClient(database.db, sealKeyFor(config.AUTH_SECRET), { name: 'SPN Music', redirectUris: [REDIRECT] });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await database?.close();
+});
+
+describe('single sign-on for the sister products', () => {
+  it('publishes discovery and signing keys', async () => {
+    const discovery = (await (await fetch(`${issuer}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    expect(discovery).toMatchObject({
+      issuer,
+      authorization_endpoint: `${issuer}/auth`,
+      token_endpoint: `${issuer}/token`,
+      jwks_uri: `${issuer}/jwks`,
+      code_challenge_methods_supported: ['S256'],
+    });
+    const jwks = (await (await fetch(`${issuer}/jwks`)).json()) as { keys: Record<string, unknown>[] };
+    expect(jwks.keys).toHaveLength(1);
+    // Public parts only.
+    expect(Object.keys(jwks.keys[0]!).sort()).toEqual(['alg', 'e', 'kid', 'kty', 'n', 'use']);
+    // Stored sealed, not as a readable private key.
+    const [stored] = await database.db.select().from(oidcSigningKeys);
+    expect(stored!.privateJwkSealed).toMatch(/^v1\./);
+    expect(stored!.privateJwkSealed).not.toContain('"d"');
+  });
+
+  it('signs a shop user in to a sister product without a consent screen; the ID token verifies with jose', async () => {
+    const jar = new CookieJar();
+    await signIn(jar, 'alice@example.org');
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(jar, challenge, { nonce: 'n-alice' });
+
+    const response = await redeem(code, verifier);
+    expect(response.status).toBe(200);
+    const tokens = (await response.json()) as { id_token: string; access_token: string; token_type: string };
+    expect(tokens.token_type).toBe('Bearer');
+
+    const { jwks_uri } = (await (await fetch(`${issuer}/.well-known/openid-configuration`)).json()) as { jwks_uri: string };
+    const { payload, protectedHeader } = await jwtVerify(tokens.id_token, createRemoteJWKSet(new URL(jwks_uri)), { issuer, audience: client.clientId, algorithms: ['RS256'] });
+    expect(protectedHeader.alg).toBe('RS256');
+    expect(payload).toMatchObject({
+      sub: users.alice,
+      username: 'aliceBeats',
+      preferred_username: 'aliceBeats',
+      account_type: 'Artist',
+      email: 'alice@example.org',
+      email_verified: true,
+      nonce: 'n-alice',
+    });
+
+    const userinfo = await fetch(`${issuer}/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect(userinfo.status).toBe(200);
+    expect(await userinfo.json()).toMatchObject({ sub: users.alice, username: 'aliceBeats', account_type: 'Artist' });
+  });
+
+  it('a code is redeemed once, even by ten requests at the same moment', async () => {
+    const jar = new CookieJar();
+    await signIn(jar, 'bob@example.org');
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(jar, challenge);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => redeem(code, verifier)));
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+    for (const answer of answers.filter((a) => a.status !== 200)) {
+      expect(answer.status).toBe(400);
+      expect(((await answer.json()) as { error: string }).error).toBe('invalid_grant');
+    }
+    // And once more afterwards.
+    expect((await redeem(code, verifier)).status).toBe(400);
+  });
+
+  it('refuses a wrong PKCE verifier, a wrong client secret and a revoked client', async () => {
+    const jar = new CookieJar();
+    await signIn(jar, 'bob@example.org');
+    const first = pkce();
+    const wrongVerifier = await redeem(await codeFor(jar, first.challenge), pkce().verifier);
+    expect(wrongVerifier.status).toBe(400);
+    expect(((await wrongVerifier.json()) as { error: string }).error).toBe('invalid_grant');
+
+    const second = pkce();
+    const wrongSecret = await redeem(await codeFor(jar, second.challenge), second.verifier, 'not-the-secret');
+    expect(wrongSecret.status).toBe(401);
+    expect(((await wrongSecret.json()) as { error: string }).error).toBe('invalid_client');
+
+    const doomed = await createOAuthClient(database.db, sealKeyFor(config.AUTH_SECRET), { name: 'SPN Video', redirectUris: [REDIRECT] });
+    expect(await revokeOAuthClient(database.db, doomed.clientId)).toBe(true);
+    const refused = await browse(jar, authorizeUrl({ challenge: second.challenge, clientId: doomed.clientId }));
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('location')).toBeNull();
+    expect(await refused.text()).toContain('Sign-in could not be completed');
+  });
+
+  it('never sends a code to a redirect URI that was not registered', async () => {
+    const jar = new CookieJar();
+    await signIn(jar, 'alice@example.org');
+    const response = await browse(jar, authorizeUrl({ challenge: pkce().challenge, redirectUri: 'https://evil.example/callback' }));
+    expect(response.status).toBe(400);
+    expect(response.headers.get('location')).toBeNull();
+  });
+
+  it('requires PKCE', async () => {
+    const jar = new CookieJar();
+    await signIn(jar, 'alice@example.org');
+    const url = new URL(authorizeUrl({ challenge: 'x' }));
+    url.searchParams.delete('code_challenge');
+    url.searchParams.delete('code_challenge_method');
+    const landing = await follow(jar, url.href);
+    expect(landing.origin + landing.pathname).toBe(REDIRECT);
+    expect(landing.searchParams.get('error')).toBe('invalid_request');
+    expect(landing.searchParams.get('code')).toBeNull();
+  });
+
+  it('sends a signed-out visitor through the shop login, then on to the sister product', async () => {
+    const jar = new CookieJar();
+    const { verifier, challenge } = pkce();
+    const atLogin = await follow(jar, authorizeUrl({ challenge }));
+    expect(atLogin.pathname).toBe('/login');
+    const uid = atLogin.searchParams.get('sso')!;
+    expect(uid).toMatch(/^[A-Za-z0-9_-]+$/);
+
+    await signIn(jar, 'bob@example.org');
+    // The login page sends the browser back to the sign-in step it came from.
+    const landing = await follow(jar, `/sso/interaction/${uid}`);
+    expect(landing.origin + landing.pathname).toBe(REDIRECT);
+    const tokens = (await (await redeem(landing.searchParams.get('code')!, verifier)).json()) as { id_token: string };
+    const { payload } = await jwtVerify(tokens.id_token, createRemoteJWKSet(new URL(`${issuer}/jwks`)), { issuer, audience: client.clientId });
+    expect(payload).toMatchObject({ sub: users.bob, username: 'bobBeats', account_type: 'Fan' });
+  });
+
+  it('follows the shop session: signed out of the shop is signed out of single sign-on, and prompt=none says so', async () => {
+    const jar = new CookieJar();
+    await signIn(jar, 'alice@example.org');
+    await codeFor(jar, pkce().challenge);
+    // Sign out of the shop only; the provider's own cookies stay in the browser.
+    const signOut = await browse(jar, '/api/auth/sign-out', { method: 'POST', headers: { origin: base, 'content-type': 'application/json' }, body: '{}' });
+    expect(signOut.status).toBe(200);
+    const silent = await follow(jar, authorizeUrl({ challenge: pkce().challenge, prompt: 'none' }));
+    expect(silent.origin + silent.pathname).toBe(REDIRECT);
+    expect(silent.searchParams.get('error')).toBe('login_required');
+    expect((await follow(jar, authorizeUrl({ challenge: pkce().challenge }))).pathname).toBe('/login');
+
+    // Another account signing in to the shop in the same browser gets its own identity.
+    await signIn(jar, 'bob@example.org');
+    const { verifier, challenge } = pkce();
+    const tokens = (await (await redeem(await codeFor(jar, challenge), verifier)).json()) as { id_token: string };
+    const { payload } = await jwtVerify(tokens.id_token, createRemoteJWKSet(new URL(`${issuer}/jwks`)), { issuer, audience: client.clientId });
+    expect(payload.sub).toBe(users.bob);
+    expect(decodeProtectedHeader(tokens.id_token).kid).toBeTruthy();
+  });
+
+  it("answers with the shop's security headers, so the provider's self-posting form runs under its CSP", async () => {
+    for (const url of [`${issuer}/.well-known/openid-configuration`, `${issuer}/auth?client_id=nobody`, `${base}/sso/interaction/x`]) {
+      const response = await fetch(url, { redirect: 'manual' });
+      expect(response.headers.get('content-security-policy'), url).toContain("script-src 'self'");
+      expect(response.headers.get('content-security-policy'), url).toContain("frame-ancestors 'none'");
+      expect(response.headers.get('x-content-type-options'), url).toBe('nosniff');
+    }
+  });
+
+  it('an expired or foreign sign-in step gets a clear page', async () => {
+    const response = await fetch(`${base}/sso/interaction/not-a-real-one`);
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain('This sign-in link has expired or was opened in another browser.');
+  });
+
+  it('registers clients with the CLI; the secret is kept sealed', async () => {
+    const output = await commands['create-oauth-client']!.run(['SPN Video', 'https://video.example/callback', 'spnvideo://auth'], { db: database.db, config });
+    const clientId = /client_id:\s+(\S+)/.exec(output)![1]!;
+    const secret = /client_secret:\s+(\S+)/.exec(output)![1]!;
+    expect(output).toContain(`${issuer}/.well-known/openid-configuration`);
+    const rows = await database.db.select().from(oauthClients);
+    const row = rows.find((r) => r.clientId === clientId)!;
+    expect(row.redirectUris).toEqual(['https://video.example/callback', 'spnvideo://auth']);
+    expect(row.secretSealed).not.toContain(secret);
+    await expect(commands['create-oauth-client']!.run(['Bad', 'http://evil.example/cb'], { db: database.db, config })).rejects.toThrow('must use https');
+    await expect(commands['create-oauth-client']!.run(['Bad', 'https://x.example/cb#frag'], { db: database.db, config })).rejects.toThrow('fragment');
+    await expect(commands['create-oauth-client']!.run(['Bad'], { db: database.db, config })).rejects.toThrow('Usage');
+    expect(await commands['revoke-oauth-client']!.run([clientId], { db: database.db, config })).toContain('revoked');
+    await expect(commands['revoke-oauth-client']!.run([clientId], { db: database.db, config })).rejects.toThrow('No live single sign-on client');
+  });
+});
