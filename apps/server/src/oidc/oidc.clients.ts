@@ -3,7 +3,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { oauthClients } from '../db/schema/index.ts';
-import { seal, unseal } from './sealed.ts';
+import { SealError, seal, unseal } from './sealed.ts';
 
 /**
  * The sister products registered as single sign-on clients. Each is one of the label's
@@ -75,9 +75,17 @@ export async function revokeOAuthClient(db: Db, clientId: string): Promise<boole
 export async function findOAuthClient(db: Db, sealKey: Buffer, clientId: string): Promise<OAuthClientMetadata | undefined> {
   const [row] = await db.select().from(oauthClients).where(eq(oauthClients.clientId, clientId));
   if (!row || row.revokedAt) return undefined;
+  let secret: string;
+  try {
+    secret = unseal(sealKey, row.secretSealed);
+  } catch (error) {
+    // Registered under another AUTH_SECRET (it was rotated): register the client again.
+    if (error instanceof SealError) return undefined;
+    throw error;
+  }
   return {
     client_id: row.clientId,
-    client_secret: unseal(sealKey, row.secretSealed),
+    client_secret: secret,
     client_name: row.name,
     redirect_uris: row.redirectUris,
     // A custom scheme makes it a native (mobile) app, with the stricter native rules.

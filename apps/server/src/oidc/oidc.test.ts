@@ -313,6 +313,22 @@ describe('single sign-on for the sister products', () => {
     expect(await response.text()).toContain('This sign-in link has expired or was opened in another browser.');
   });
 
+  it('survives an AUTH_SECRET rotation: a new signing key, and clients must be registered again', async () => {
+    const rotated = await buildApp({ config: { ...config, AUTH_SECRET: 'another-secret-another-secret-another-0123' }, db: database.db, logger: false });
+    try {
+      const jwks = (await (await rotated.inject({ url: '/oidc/jwks' })).json()) as { keys: { kid: string }[] };
+      const before = (await (await fetch(`${issuer}/jwks`)).json()) as { keys: { kid: string }[] };
+      expect(jwks.keys).toHaveLength(1);
+      expect(jwks.keys[0]!.kid).not.toBe(before.keys[0]!.kid);
+      // The old client's secret is unreadable under the new secret: it is unknown now.
+      const refused = await rotated.inject({ url: authorizeUrl({ challenge: pkce().challenge }).replace(base, '') });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.body).toContain('client is invalid');
+    } finally {
+      await rotated.close();
+    }
+  });
+
   it('registers clients with the CLI; the secret is kept sealed', async () => {
     const output = await commands['create-oauth-client']!.run(['SPN Video', 'https://video.example/callback', 'spnvideo://auth'], { db: database.db, config });
     const clientId = /client_id:\s+(\S+)/.exec(output)![1]!;
