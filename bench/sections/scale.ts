@@ -101,7 +101,7 @@ function nodesOf(node: PlanNode, found: PlanNode[] = []): PlanNode[] {
 
 // The SQL shapes of apps/server/src/orders/orders.service.ts (listOrdersOf, listOpenOrders
 // and `views` for their items), first page and a page further on (keyset cursor).
-const ORDER_COLUMNS = `"id", "user_id", "checkout_id", "payment_intent_id", "subtotal_cents", "shipping_cents", "tax_cents", "wallet_applied_cents", "charged_cents", "contact", "shipping", "order_fulfilled", "order_status", "created_at", "fulfilled_at"`;
+const ORDER_COLUMNS = `"id", "user_id", "checkout_id", "payment_intent_id", "subtotal_cents", "shipping_cents", "tax_cents", "wallet_applied_cents", "charged_cents", "contact", "shipping", "order_fulfilled", "order_status", "created_at", "fulfilled_at", (extract(epoch from "created_at") * 1000000)::bigint::text`;
 
 async function explainQueries(db: pg.Client, shopperId: string) {
   // Cursors from the middle of each list, as a client paging on would send.
@@ -116,7 +116,7 @@ async function explainQueries(db: pg.Client, shopperId: string) {
   );
   const firstPage = (await queryRows<{ id: string }>(db, `SELECT id FROM "order" WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT 20`, [shopperId])).map((r) => r.id);
   const list = (where: string) => `SELECT ${ORDER_COLUMNS} FROM "order" WHERE ${where} ORDER BY "order"."created_at" DESC, "order"."id" DESC LIMIT 21`;
-  const after = `("order"."created_at", "order"."id") < ($2, $3)`;
+  const after = `("order"."created_at", "order"."id") < ($2::timestamptz, $3)`;
   const queries: { name: string; kind: 'order list' | 'order items' | 'shop'; sql: string; values: unknown[] }[] = [
     { name: 'My Orders, first page', kind: 'order list', sql: list(`"order"."user_id" = $1`), values: [shopperId] },
     { name: 'My Orders, a page from the middle', kind: 'order list', sql: list(`("order"."user_id" = $1 AND ${after})`), values: [shopperId, mid!.created_at, mid!.id] },

@@ -1,4 +1,4 @@
-import { PgBoss } from 'pg-boss';
+import { PgBoss, type QueueOptions } from 'pg-boss';
 import type pg from 'pg';
 import type { Tx } from '../db/transaction.ts';
 
@@ -14,6 +14,8 @@ export interface JobQueue {
   /** Runs `name` on a cron schedule (one run per tick across all processes). */
   schedule(name: string, cron: string): Promise<void>;
   work<T extends object>(name: string, handler: (data: T) => Promise<void>): Promise<void>;
+  /** Changes a queue's settings for the jobs sent from now on (also on a database made before). */
+  updateQueue(name: string, options: Pick<QueueOptions, 'expireInSeconds'>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -32,6 +34,10 @@ export async function startJobQueue(pool: pg.Pool, onError: (error: unknown) => 
   const boss = new PgBoss({
     db: { executeSql: (text: string, values?: unknown[]) => pool.query(text, values) },
     schema: 'pgboss',
+    // Expired jobs (a worker died holding them) are found by this pass: every 15 s instead of
+    // the default 60, so a short queue expiry is not stretched by up to a minute.
+    superviseIntervalSeconds: 15,
+    monitorIntervalSeconds: 15,
   });
   boss.on('error', onError);
   const lock = await pool.connect();
@@ -58,6 +64,9 @@ export async function startJobQueue(pool: pg.Pool, onError: (error: unknown) => 
       await boss.work<object>(name, { pollingIntervalSeconds: 0.5 }, async (jobs) => {
         for (const job of jobs) await handler(job.data as never);
       });
+    },
+    async updateQueue(name, options) {
+      await boss.updateQueue(name, options);
     },
     async stop() {
       await boss.stop({ graceful: true, timeout: 5_000 });

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { defineFunction } from '../functions/registry.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { shippedMail } from '../mail/templates.ts';
-import { getOrderByPaymentIntent, listOpenOrders, listOrdersOf, markOrderFulfilled } from './orders.service.ts';
+import { getOrderByPaymentIntent, listOpenOrders, listOrdersOf, markOrderFulfilled, orderCursor } from './orders.service.ts';
 
 const pageInput = z
-  .object({ limit: z.number().int().min(1).max(100).default(20), after: z.string().max(100).optional() })
+  .object({ limit: z.number().int().min(1).max(100).default(20), after: orderCursor.optional() })
   .strict()
   .nullish()
   .transform((value) => value ?? { limit: 20 });

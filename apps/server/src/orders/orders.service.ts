@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import type { Db } from '../db/client.ts';
 import { orderItems, orders, users } from '../db/schema/index.ts';
@@ -100,24 +101,43 @@ export interface Page<T> {
   next: string | null;
 }
 
-function cursorOf(row: { createdAt: Date; id: string }): string {
-  return `${row.createdAt.toISOString()}|${row.id}`;
+/**
+ * A page cursor: the order's created_at in epoch microseconds, then its id. Postgres keeps
+ * microseconds; a JS Date only milliseconds, which skipped or repeated orders made within
+ * one millisecond. Any string this accepts is a timestamp Postgres can take.
+ */
+export const orderCursor = z.string().regex(/^-?\d{1,16}\|[\w-]{1,64}$/, 'That page cursor is not valid.');
+
+/** The list rows, with created_at in full precision for the next cursor. */
+const listedColumns = {
+  ...getTableColumns(orders),
+  cursorMicros: sql<string>`(extract(epoch from ${orders.createdAt}) * 1000000)::bigint::text`,
+};
+
+function cursorOf(row: { cursorMicros: string; id: string }): string {
+  return `${row.cursorMicros}|${row.id}`;
+}
+
+/** Epoch microseconds as an ISO 8601 text with six decimals, which Postgres reads exactly. */
+function isoOfMicros(micros: bigint): string {
+  const millis = micros / 1000n - (micros % 1000n < 0n ? 1n : 0n);
+  const rest = micros - millis * 1000n;
+  return new Date(Number(millis)).toISOString().replace('Z', `${String(rest).padStart(3, '0')}Z`);
 }
 
 function afterCursor(after: string | undefined) {
-  if (!after) return undefined;
-  const [at, id] = after.split('|');
-  const date = new Date(at ?? '');
-  if (!id || Number.isNaN(date.getTime())) throw new AppError('invalid-argument', 'That page cursor is not valid.');
+  if (after === undefined) return undefined;
+  if (!orderCursor.safeParse(after).success) throw new AppError('invalid-argument', 'That page cursor is not valid.');
+  const [micros, id] = after.split('|') as [string, string];
   // A row comparison: Postgres starts the index scan at the cursor (the same condition
   // written with OR is only a filter, read through every newer order first).
-  return sql`(${orders.createdAt}, ${orders.id}) < (${date}, ${id})`;
+  return sql`(${orders.createdAt}, ${orders.id}) < (${isoOfMicros(BigInt(micros))}::timestamptz, ${id})`;
 }
 
 /** The caller's own orders, newest first, a page at a time (keyset, indexed). */
 export async function listOrdersOf(db: Db, userId: string, options: { limit: number; after?: string }): Promise<Page<OrderView>> {
   const rows = await db
-    .select()
+    .select(listedColumns)
     .from(orders)
     .where(and(eq(orders.userId, userId), afterCursor(options.after)))
     .orderBy(desc(orders.createdAt), desc(orders.id))
@@ -129,7 +149,7 @@ export async function listOrdersOf(db: Db, userId: string, options: { limit: num
 /** Admins' View Orders: orders not yet fulfilled, newest first. */
 export async function listOpenOrders(db: Db, options: { limit: number; after?: string }): Promise<Page<OrderView>> {
   const rows = await db
-    .select()
+    .select(listedColumns)
     .from(orders)
     .where(and(eq(orders.orderFulfilled, false), afterCursor(options.after)))
     .orderBy(desc(orders.createdAt), desc(orders.id))

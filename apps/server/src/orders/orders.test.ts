@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
@@ -62,7 +63,40 @@ describe('order lists, a page at a time', () => {
     expect(await everyPage((after) => listOpenOrders(database.db, { limit, after }))).toEqual(newestFirst(open));
   });
 
+  it('takes the extremes of the cursor format without a database error', async () => {
+    expect((await listOrdersOf(database.db, buyer, { limit: 20, after: '9999999999999999|zzz' })).items).toHaveLength(CREATED.length);
+    expect((await listOrdersOf(database.db, buyer, { limit: 20, after: '-9999999999999999|a' })).items).toEqual([]);
+    expect((await listOrdersOf(database.db, buyer, { limit: 20, after: '-1|a' })).items).toEqual([]);
+  });
+
   it('refuses a cursor that is not one', async () => {
     await expect(listOrdersOf(database.db, buyer, { limit: 2, after: 'yesterday' })).rejects.toThrow('That page cursor is not valid.');
+    await expect(listOrdersOf(database.db, buyer, { limit: 2, after: '2026-03-01T10:00:00.000Z|o_b1' })).rejects.toThrow('That page cursor is not valid.');
+  });
+});
+
+/** Orders made within one millisecond (a JS Date cannot tell them apart), two at the same microsecond. */
+const WITHIN_ONE_MS = ['2026-04-01T12:00:00.123001Z', '2026-04-01T12:00:00.123002Z', '2026-04-01T12:00:00.123456Z', '2026-04-01T12:00:00.123456Z', '2026-04-01T12:00:00.123457Z', '2026-04-01T12:00:00.123999Z'];
+
+describe('order lists, orders made within one millisecond', () => {
+  let quick: string;
+  beforeAll(async () => {
+    const config = testConfig();
+    quick = (await createAccount(database.db, config, { email: 'quick@example.org', username: 'Quick', name: 'Quick', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true })).userId;
+    await database.db.insert(orders).values(WITHIN_ONE_MS.map((at, i) => ({ ...orderRow(`o_q${i}`, quick, at, false), createdAt: sql`${at}::timestamptz` })));
+  });
+
+  /** Every open order as Postgres orders them, newest first, to check the pages against. */
+  async function openOrdersInOrder(): Promise<string[]> {
+    const { rows } = await database.pool.query<{ id: string }>('SELECT id FROM "order" WHERE NOT order_fulfilled ORDER BY created_at DESC, id DESC');
+    return rows.map((row) => row.id);
+  }
+
+  it.each([1, 2])('My Orders and View Orders in pages of %i: each order once, newest first', async (limit) => {
+    const expected = newestFirst(WITHIN_ONE_MS.map((at, i) => ({ id: `o_q${i}`, at })));
+    expect(await everyPage((after) => listOrdersOf(database.db, quick, { limit, after }))).toEqual(expected);
+    const open = await everyPage((after) => listOpenOrders(database.db, { limit, after }));
+    expect(open).toEqual(await openOrdersInOrder());
+    expect(open.filter((id) => id.startsWith('o_q'))).toEqual(expected);
   });
 });

@@ -26,15 +26,10 @@ afterAll(async () => {
 
 const total = (outcomes: Outcomes) => Object.values(outcomes.statuses).reduce((a, b) => a + b, 0);
 
-/** Receipt jobs by state: the ones still to send ("created"/"retry") and the ones a dead worker held. */
-async function receiptJobs(pool: pg.Pool) {
-  const { rows } = await pool.query<{ state: string; text: string; to: string }>(
-    "SELECT state::text AS state, data->>'text' AS text, data->>'to' AS to FROM pgboss.job WHERE name = 'send-email'",
-  );
-  return {
-    queued: rows.filter((row) => row.state === 'created' || row.state === 'retry'),
-    active: rows.filter((row) => row.state === 'active'),
-  };
+/** Mail jobs being sent, for the log: at a kill, the ones the dead worker holds until they expire. */
+async function activeMailJobs(pool: pg.Pool): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'send-email' AND state = 'active'");
+  return rows[0]!.n;
 }
 
 async function killHard(server: ServerProcess) {
@@ -43,6 +38,8 @@ async function killHard(server: ServerProcess) {
 }
 
 describe('crash safety', () => {
+  // More than the suite's 120 s: the wait for the held receipts to expire (at most about 85 s
+  // after the kill) comes on top of the load.
   it('kill -9 of one of two server processes mid-load: invariants hold, every confirmed order exists, receipts go out', async () => {
     const dataDir = newTestDataDir('crash-server');
     dataDirs.push(dataDir);
@@ -71,7 +68,7 @@ describe('crash safety', () => {
     await killHard(servers[1]!);
     const atKill = total(outcomes);
     live = [servers[0]!.base];
-    const heldByTheDead = (await receiptJobs(database.pool)).active.length;
+    const heldByTheDead = await activeMailJobs(database.pool);
     const restarted = await spawnServer(settings, ports[1]);
     await waitUntilReady(restarted);
     live = [servers[0]!.base, restarted.base];
@@ -80,18 +77,17 @@ describe('crash safety', () => {
 
     expect(outcomes.unexpected).toEqual([]);
     expect(await moneyProblems(database.pool, outcomes)).toEqual([]);
-    // Every order's receipt is sent, but for jobs a killed worker held: those wait for pg-boss's expiry.
-    const { rows } = await database.pool.query<{ id: string; email: string }>('SELECT o.id, u.email FROM "order" o JOIN "user" u ON u.id = o.user_id');
+    // Every order's receipt is sent, those the killed worker held too once their job expires (a minute).
+    const { rows } = await database.pool.query<{ id: string }>('SELECT id FROM "order"');
     await poll(
       'the receipts',
       async () => {
         const sent = new Set(smtp.mails.flatMap((mail) => /Thank you for your order ([A-Za-z0-9_-]+)/.exec(mail.decoded)?.[1] ?? []));
-        const missing = rows.filter((order) => !sent.has(order.id)).length;
-        return missing <= heldByTheDead ? true : undefined;
+        return rows.every((order) => sent.has(order.id)) ? true : undefined;
       },
       { timeoutMs: 120_000, intervalMs: 500 },
     );
-  });
+  }, 240_000);
 
   it('kill -9 of the embedded Postgres mid-load, then of the server: after a restart nothing confirmed is lost and queued receipts go out', async () => {
     const dataDir = newTestDataDir('crash-postgres');
@@ -140,17 +136,16 @@ describe('crash safety', () => {
       expect(outcomes.unexpected).toEqual([]);
       expect(outcomes.walletOrders.length + outcomes.paidCheckouts.length).toBeGreaterThan(0);
       expect(await moneyProblems(after.pool, outcomes)).toEqual([]);
-      // Nothing could be mailed before the crash: every receipt that arrives went out after the restart.
+      // Nothing could be mailed before the crash: every receipt goes out after the restart, those
+      // the dead worker held too once their job expires (a minute).
       const { rows } = await after.pool.query<{ id: string }>('SELECT id FROM "order"');
-      const held = new Set((await receiptJobs(after.pool)).active.map((job) => /Thank you for your order ([A-Za-z0-9_-]+)/.exec(job.text)?.[1]));
-      const expected = rows.filter((order) => !held.has(order.id));
-      console.log(`crash (postgres): ${rows.length} orders after the restart, ${held.size} receipt jobs held by the dead worker`);
-      expect(expected.length).toBeGreaterThan(0);
+      console.log(`crash (postgres): ${rows.length} orders after the restart, ${await activeMailJobs(after.pool)} receipt jobs held by the dead worker`);
+      expect(rows.length).toBeGreaterThan(0);
       await poll(
         'the queued receipts',
         async () => {
           const sent = new Set(smtp.mails.flatMap((mail) => /Thank you for your order ([A-Za-z0-9_-]+)/.exec(mail.decoded)?.[1] ?? []));
-          return expected.every((order) => sent.has(order.id)) ? true : undefined;
+          return rows.every((order) => sent.has(order.id)) ? true : undefined;
         },
         { timeoutMs: 120_000, intervalMs: 500 },
       );

@@ -183,7 +183,7 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   quoteCheckout: () => ({ items: items(), useWallet: true }),
   completeWalletOnlyOrderStreetFlavor: () => ({ items: items(), contact, shipping, quote, checkoutId: 'fuzz-checkout-1' }),
   createPaymentLinkStreetFlavorMerch: () => ({ items: items(), useWallet: false, contact, shipping, redirectUrl: '/order-confirmation', checkoutId: 'fuzz-link-1' }),
-  listMyOrders: () => ({ limit: 10 }),
+  listMyOrders: () => ({ limit: 10, after: '1775044800123456|o_fuzz' }),
   getMyOrder: () => ({ paymentIntentId: 'wallet_x' }),
   getWallet: () => null,
   getDat: () => ({ id: 'dat-1' }),
@@ -193,7 +193,7 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   requestPayout: () => ({ amountCents: 100 }),
   releaseBizarreProduct: () => ({ name: 'Fuzz Tee', description: 'A tee', priceCents: 1999, images: ['/content/covers/cover-02.svg'] }),
   editBizarreProduct: () => ({ id: productId, name: 'Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'], order: 1, isActive: true }),
-  listOpenOrders: () => ({ limit: 10 }),
+  listOpenOrders: () => ({ limit: 10, after: '1775044800123456|o_fuzz' }),
   markOrderFulfilled: () => ({ orderId: 'o_missing' }),
 };
 
