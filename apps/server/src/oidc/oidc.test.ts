@@ -103,7 +103,7 @@ async function follow(jar: CookieJar, url: string): Promise<URL> {
     const body = await response.text();
     const action = /<form method="post" action="([^"]+)"/.exec(body)?.[1];
     if (!body.includes('<title>Submitting Callback</title>') || !action) return next;
-    const fields = [...body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)].map(([, name, value]) => [name!, value!]);
+    const fields = [...body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)].map(([, name, value]): [string, string] => [name!, value!]);
     next = new URL(action.replaceAll('&amp;', '&'), next);
     init = { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base }, body: new URLSearchParams(fields) };
   }
