@@ -25,4 +25,12 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
+  {
+    // react-toastify loads with the first toast (lib/toast.ts); a static import would put it in every first load.
+    files: ['apps/web/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/app/toast-host.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'react-toastify', message: "Use toast from 'lib/toast.ts': it loads react-toastify when first needed." }] }],
+    },
+  },
 );

@@ -1,58 +1,13 @@
 // Accounts in a real browser (issue 3): signup with the terms modal, the verification
 // mail, login, a session that survives a reload, logout, password reset, the spec's
 // login and signup messages, and the header links per role.
-import { type APIRequestContext, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { createUser, createVerifiedUser, mailLink, newUser } from './support/accounts.ts';
 import { test, expect, DEMO_ADMIN, DEMO_SHOPPER } from './support/fixtures.ts';
 import { ARTIST_NAME_NOTE, LOGIN_MESSAGES, SIGNUP_MESSAGES } from '@storefront/domain/accounts.ts';
 import { ACCOUNT_TEXTS } from '../apps/web/src/features/accounts/messages.ts';
 
 
-
-function newUser() {
-  const id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
-  return { email: `e2e-${id}@example.com`, password: 'first-pass-123', name: 'E2E Fan', username: `e2e${id}` };
-}
-
-function decodeEntities(html: string): string {
-  return html.replace(/&#(\d+);/g, (_match, code: string) => String.fromCharCode(Number(code)));
-}
-
-/**
- * The link of the newest mail to `to` whose subject contains `subject`, from the dev
- * mailbox, as a path on the site under test (the mail names the server's PUBLIC_URL host,
- * whose cookies would not be this browser's).
- */
-async function mailLink(request: APIRequestContext, to: string, subject: string): Promise<string> {
-  let link: string | undefined;
-  await expect(async () => {
-    const html = await (await request.get('/dev/mailbox')).text();
-    const mails = [...html.matchAll(/<article><h2>(.*?)<\/h2><p>To: (.*?) · .*?<\/p><pre>([\s\S]*?)<\/pre><\/article>/g)];
-    const mail = mails.find(([, subjectHtml = '', toHtml = '']) => decodeEntities(toHtml) === to && decodeEntities(subjectHtml).includes(subject));
-    const url = mail ? /https?:\/\/\S+/.exec(decodeEntities(mail[3] ?? ''))?.[0] : undefined;
-    expect(url, `a "${subject}" mail to ${to}`).toBeTruthy();
-    const parsed = new URL(url!);
-    link = `${parsed.pathname}${parsed.search}`;
-  }).toPass({ timeout: 20_000 });
-  return link!;
-}
-
-/** An account made through the signup function, not yet verified. */
-async function createUser(page: Page) {
-  const user = newUser();
-  const response = await page.request.post('/fn/createAccount', {
-    data: { data: { ...user, confirmPassword: user.password, acceptedTerms: true } },
-  });
-  expect(response.ok(), await response.text()).toBe(true);
-  return user;
-}
-
-/** An account made through the signup function and verified through its mail. */
-async function createVerifiedUser(page: Page) {
-  const user = await createUser(page);
-  const verified = await page.request.get(await mailLink(page.request, user.email, 'Verify your email'));
-  expect(verified.ok()).toBe(true);
-  return user;
-}
 
 async function logIn(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email);
@@ -185,7 +140,7 @@ test('the login page shows its messages for empty fields and a reset without ema
 
 test('an unverified login gets the banner and a fresh link; a wrong password gets the inline error', async ({ page, consoleErrors }) => {
   consoleErrors.allow(/status of (401|403)/);
-  const user = await createUser(page);
+  const user = await createUser(page.request);
   const firstLink = await mailLink(page.request, user.email, 'Verify your email');
   await page.goto('/login');
   await logIn(page, user.email, user.password);
@@ -222,7 +177,7 @@ test('after login the visitor returns to the page that sent them, and the app\'s
 });
 
 test('a forgotten password is reset through the mailed link', async ({ page }) => {
-  const user = await createVerifiedUser(page);
+  const user = await createVerifiedUser(page.request);
   await page.goto('/login');
   await page.getByLabel('Email').fill(user.email);
   await page.getByRole('button', { name: 'Forgot Password?' }).click();

@@ -1,10 +1,12 @@
 // The wallet in a real browser (issue 6): the seeded shopper's figures and DATs, a DAT's
 // page, a sister product's credit arriving live through the service API, Wallet
-// Settings, the empty, error and not-found states, and a phone-sized screen.
+// Settings, the empty, error and not-found states, a phone-sized screen, and cash-outs:
+// connecting a payout account through the local onboarding page, then requesting payouts.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { type APIRequestContext, type Cookie, type Locator, type Page } from '@playwright/test';
+import { createVerifiedUser } from './support/accounts.ts';
 import { test, expect, DEMO_ADMIN, DEMO_SHOPPER } from './support/fixtures.ts';
 import { WALLET_TEXTS } from '../apps/web/src/features/wallet/wallet-format.ts';
 
@@ -55,15 +57,17 @@ async function createServiceToken(): Promise<string> {
 
 let serviceToken: string | undefined;
 
-/** Credits the shopper's wallet the way a sister product does. */
-async function creditWallet(request: APIRequestContext, cents: number, externalId = unique('credit')) {
+/** A write of a sister product through the service API (`kind` is the route's last segment). */
+async function serviceWrite(request: APIRequestContext, kind: string, data: object) {
   serviceToken ??= await createServiceToken();
-  const response = await request.post('/api/service/wallet-credits', {
-    headers: { authorization: `Bearer ${serviceToken}` },
-    data: { externalId, email: DEMO_SHOPPER.email, cents },
-  });
+  const response = await request.post(`/api/service/${kind}`, { headers: { authorization: `Bearer ${serviceToken}` }, data });
   expect(response.ok(), await response.text()).toBe(true);
   return (await response.json()) as { ok: boolean; replayed: boolean };
+}
+
+/** Credits the shopper's wallet the way a sister product does. */
+async function creditWallet(request: APIRequestContext, cents: number, externalId = unique('credit')) {
+  return serviceWrite(request, 'wallet-credits', { externalId, email: DEMO_SHOPPER.email, cents });
 }
 
 /** A callable function with the page's session cookie. */
@@ -259,3 +263,111 @@ test('the wallet and a DAT page fit a 375 px phone', async ({ page }) => {
   await expect(page.getByRole('table', { name: 'Your editions' })).toBeVisible();
   expect(await fits(), 'no sideways scrolling on a DAT page').toBe(true);
 });
+
+const payoutSection = (page: Page) => page.getByRole('dialog', { name: 'Wallet Settings' }).locator('[data-area="payout-account"]');
+const available = (page: Page) => page.getByText(/^Available to cash out:/);
+const payoutList = (page: Page) => page.getByRole('list', { name: 'Payouts' });
+
+test('a new creator connects a payout account in the onboarding tab, then cashes out part and then all of their earnings', async ({ page, consoleErrors }) => {
+  // The server refuses a payout above what is available (400 failed-precondition); Chromium logs it.
+  consoleErrors.allow(/status of 400 .*\/fn\/requestPayout/);
+  const user = await createVerifiedUser(page.request);
+  // $25.00 of sales earnings, from the music product.
+  await serviceWrite(page.request, 'credit-strings', { externalId: unique('sales'), email: user.email, salesEarningsCents: 2500 });
+  await logInToWallet(page, user);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Wallet');
+
+  await page.getByRole('button', { name: 'Wallet Settings' }).click();
+  const payout = payoutSection(page);
+  await expect(payout.getByRole('heading', { name: 'Payout account' })).toBeVisible();
+  await expect(payout).toContainText('Connect a payout account to cash out your earnings.');
+
+  // The provider's onboarding opens in a new tab.
+  const opened = page.context().waitForEvent('page');
+  await payout.getByRole('button', { name: 'Connect payout account' }).click();
+  const onboarding = await opened;
+  consoleErrors.watch(onboarding);
+  await onboarding.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/payouts\/onboard$/);
+  await expect(onboarding.getByRole('heading', { level: 1 })).toHaveText('Set up payouts');
+  // The account exists now, not yet enabled: the wallet offers to finish it.
+  await expect(payout).toContainText('Finish setting up your payout account to cash out.');
+  await expect(payout.getByRole('button', { name: 'Finish payout setup' })).toBeVisible();
+
+  await onboarding.getByRole('button', { name: 'Enable payouts' }).click();
+  // The onboarding tab lands on Cash Out, ready to request a payout...
+  await onboarding.waitForURL(/\/cashout$/);
+  await expect(onboarding.getByRole('heading', { level: 1 })).toHaveText('Cash Out');
+  await expect(onboarding.getByRole('button', { name: 'Request payout' })).toBeEnabled();
+  // ...and the wallet tab, still open behind it, learns of it without a reload.
+  await expect(payout).toContainText('Your payout account is ready: you can cash out your earnings.');
+  await expect(payout.getByRole('button')).toHaveCount(0);
+  await onboarding.close();
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('link', { name: 'Cash Out' }).click();
+  await expect(page).toHaveURL(/\/cashout$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Cash Out');
+  await expect(page).toHaveTitle(/^Cash Out · /);
+  await expect(available(page)).toHaveText('Available to cash out: $25.00');
+  await expect(page.getByText('No payouts yet.')).toBeVisible();
+  const amount = page.getByLabel('Amount (USD, empty for everything)');
+  const requestPayout = page.getByRole('button', { name: 'Request payout' });
+
+  // More than is available: the server's message, and nothing recorded.
+  await amount.fill('30');
+  await requestPayout.click();
+  await expect(page.getByRole('alert').filter({ hasText: 'You can cash out at most $25.00.' })).toBeVisible();
+  await expect(page.getByText('No payouts yet.')).toBeVisible();
+
+  // Part of it...
+  await amount.fill('10.50');
+  await requestPayout.click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Payout of $10.50 requested' })).toBeVisible();
+  await expect(available(page)).toHaveText('Available to cash out: $14.50');
+  await expect(payoutList(page).getByRole('listitem')).toHaveCount(1);
+  await expect(payoutList(page).getByRole('listitem').first()).toHaveText(/^[A-Z][a-z]{2} \d{1,2}, \d{4} · \$10\.50 · Paid$/);
+  await expect(amount).toHaveValue('');
+
+  // ...then everything left: an empty amount.
+  await requestPayout.click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Payout of $14.50 requested' })).toBeVisible();
+  await expect(available(page)).toHaveText('Available to cash out: $0.00');
+  await expect(requestPayout).toBeDisabled();
+  const items = payoutList(page).getByRole('listitem');
+  await expect(items).toHaveCount(2);
+  await expect(items.nth(0)).toContainText('$14.50 · Paid');
+  await expect(items.nth(1)).toContainText('$10.50 · Paid');
+  const cashout = await call<{ availableCents: number; requests: { amountCents: number; status: string }[] }>(page, 'getCashout', null);
+  expect(cashout.availableCents).toBe(0);
+  expect(cashout.requests.map(({ amountCents, status }) => ({ amountCents, status }))).toEqual([
+    { amountCents: 1450, status: 'paid' },
+    { amountCents: 1050, status: 'paid' },
+  ]);
+});
+
+test('without a payout account, Cash Out shows the earnings and guides the shopper to connect one', async ({ page }) => {
+  await logInToWallet(page, DEMO_SHOPPER);
+  await page.goto('/cashout');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Cash Out');
+  const cashout = await call<{ hasAccount: boolean; availableCents: number }>(page, 'getCashout', null);
+  expect(cashout.hasAccount).toBe(false);
+  expect(cashout.availableCents).toBeGreaterThan(0);
+  await expect(available(page)).toHaveText(`Available to cash out: ${usd(cashout.availableCents)}`);
+  await expect(page.getByText('Connect a payout account to cash out your earnings.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Connect payout account' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Request payout' })).toHaveCount(0);
+  await expect(page.getByLabel('Amount (USD, empty for everything)')).toHaveCount(0);
+  await expect(page.getByText('No payouts yet.')).toBeVisible();
+});
+
+test('signed out, Cash Out sends the visitor to log in and back', async ({ page }) => {
+  await page.goto('/cashout');
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByLabel('Email').fill(DEMO_ADMIN.email);
+  await page.getByLabel('Password').fill(DEMO_ADMIN.password);
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await expect(page).toHaveURL(/\/cashout$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Cash Out');
+  await expect(available(page)).toHaveText('Available to cash out: $0.00');
+});
+

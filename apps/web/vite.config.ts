@@ -10,6 +10,15 @@ export default defineConfig({
     target: 'es2022',
     // Lets the bundle benchmark read which chunks each route loads first.
     manifest: true,
+    rolldownOptions: {
+      output: {
+        // What every first load needs (the entry and all it imports statically) as one
+        // file: one request, and 3.5 KB less gzipped than four files (decision 016).
+        codeSplitting: {
+          groups: [{ name: 'shell', tags: ['$initial'] }],
+        },
+      },
+    },
   },
   server: {
     proxy: {

@@ -25,8 +25,15 @@ describe('productFormProblem, in the spec order', () => {
 });
 
 describe('formatUsd', () => {
-  it.each([[1999, '$19.99'], [0, '$0.00'], [123456789, '$1,234,567.89'], ['2500', '$25.00'], [Number.NaN, '—'], ['x', '—'], [null, '—'], [undefined, '—']])(
-    '%s -> %s',
-    (cents, text) => expect(formatUsd(cents)).toBe(text),
-  );
+  it.each([
+    [1999, '$19.99'], [0, '$0.00'], [123456789, '$1,234,567.89'], ['2500', '$25.00'], [100000, '$1,000.00'], [99999, '$999.99'],
+    [-1999, '-$19.99'], [12.5, '$0.13'], [0.4, '$0.00'], [Number.NaN, '—'], [Number.POSITIVE_INFINITY, '—'], ['x', '—'], ['', '—'], [null, '—'], [undefined, '—'],
+  ])('%s -> %s', (cents, text) => expect(formatUsd(cents)).toBe(text));
+
+  it("writes what Intl.NumberFormat('en-US', USD) writes", () => {
+    const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+    const samples = [1, 5, 10, 99, 100, 101, 999, 1000, 99_999, 100_000, 1_000_000, 123_456_789, 100_000_000_000_000];
+    for (let i = 0; i < 2000; i += 1) samples.push(Math.floor(Math.random() * 10 ** (1 + (i % 14))), (i % 997) + 0.5);
+    for (const cents of [...samples, ...samples.map((value) => -value)]) expect(formatUsd(cents)).toBe(usd.format(cents / 100));
+  });
 });

@@ -1,8 +1,7 @@
-import { z } from 'zod';
-
 /**
  * Catalog rules (spec sections 3, 5 and 9): the release and edit checks in the spec's
- * order with its exact messages, USD <-> cents, and how prices are shown.
+ * order with its exact messages, USD <-> cents, and how prices are shown. No zod here:
+ * the shop's pages import this module, and the request schemas live in catalog-schemas.ts.
  */
 export const RELEASE_MESSAGES = {
   name: 'Please enter a product name.',
@@ -54,55 +53,27 @@ export function productFormProblem(form: ProductForm, mode: 'release' | 'edit'):
   return undefined;
 }
 
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-
-/** "$1,234.50"; a dash when the value is not a number (spec section 5). */
+/**
+ * "$1,234.50"; a dash when the value is not a number (spec section 5). The same text as
+ * Intl.NumberFormat('en-US', USD) (the tests compare them), written out because a phone's
+ * first currency formatter takes tens of milliseconds to build, in the shop's first render.
+ */
 export function formatUsd(cents: unknown): string {
   const value = typeof cents === 'string' && cents.trim() !== '' ? Number(cents) : cents;
   if (typeof value !== 'number' || !Number.isFinite(value)) return '—';
-  return usd.format(value / 100);
+  // Half a cent rounds away from zero, as Intl's default (halfExpand) does.
+  const rounded = Math.round(Math.abs(value));
+  const dollars = Math.floor(rounded / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const text = `$${dollars}.${String(rounded % 100).padStart(2, '0')}`;
+  return value < 0 || Object.is(value, -0) ? `-${text}` : text;
 }
 
 /** Shop order: `order` highest first, then name (spec section 3). */
 export function compareProducts(a: { order: number; name: string }, b: { order: number; name: string }): number {
   return b.order - a.order || a.name.localeCompare(b.name);
 }
-
-/** Same-origin image paths only (our storage and sample art): no scheme, no `//` host. */
-const IMAGE_URL = /^\/(?!\/)[A-Za-z0-9._~\-/%?=&+]{1,500}$/;
-
-export const productInputSchema = z.object({
-  name: z.string().trim().min(1, RELEASE_MESSAGES.name).max(120, 'The product name must be at most 120 characters.'),
-  description: z
-    .string()
-    .trim()
-    .min(1, RELEASE_MESSAGES.description)
-    .max(5000, 'The description must be at most 5000 characters.'),
-  priceCents: z
-    .number({ error: RELEASE_MESSAGES.price })
-    .int(RELEASE_MESSAGES.price)
-    .positive(RELEASE_MESSAGES.price)
-    .max(MAX_PRICE_CENTS, RELEASE_MESSAGES.price),
-  images: z
-    .array(z.string().regex(IMAGE_URL, 'Images must be uploaded to the shop first.'))
-    .max(MAX_PRODUCT_IMAGES, `At most ${MAX_PRODUCT_IMAGES} images.`),
-});
-
-export const releaseProductInput = productInputSchema
-  .extend({ images: productInputSchema.shape.images.min(1, RELEASE_MESSAGES.releaseImages) })
-  .strict();
-
-export const editProductInput = productInputSchema
-  .extend({
-    id: z.string().min(1).max(64),
-    images: productInputSchema.shape.images.min(1, RELEASE_MESSAGES.editImages),
-    order: z.number().int().min(-1_000_000).max(1_000_000).optional(),
-    isActive: z.boolean().optional(),
-  })
-  .strict();
-
-export type ReleaseProductInput = z.infer<typeof releaseProductInput>;
-export type EditProductInput = z.infer<typeof editProductInput>;
 
 /** A product as every client reads it. */
 export interface Product {

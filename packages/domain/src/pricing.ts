@@ -1,8 +1,7 @@
-import { z } from 'zod';
-
 /**
  * Checkout pricing (spec section 9), in integer cents only. The server re-prices every
  * checkout from database prices with these functions; a client quote is only compared.
+ * The request schemas (zod) live in pricing-schemas.ts, so the cart and the shop need not load zod.
  */
 export const SHIPPING_CENTS = 999;
 /** 9.25% as a fraction of 10,000. */
@@ -100,65 +99,3 @@ export const CHECKOUT_MESSAGES = {
   fulfilFailed: 'Could not mark as fulfilled.',
   noOrders: 'No orders yet.',
 } as const;
-
-export const cartItemsSchema = z
-  .array(
-    z.object({
-      id: z.string().min(1).max(64),
-      qty: z.number().int('Quantities must be whole numbers.').min(1, 'Quantities must be at least 1.').max(MAX_LINE_QTY, `At most ${MAX_LINE_QTY} of one item.`),
-    }).strict(),
-  )
-  .min(1, CHECKOUT_MESSAGES.emptyCart)
-  .max(MAX_CART_LINES, `At most ${MAX_CART_LINES} different items.`)
-  .refine((items) => new Set(items.map((item) => item.id)).size === items.length, 'Each product may appear once in the cart.');
-
-export const contactSchema = z
-  .object({
-    name: z.string().trim().min(1, CHECKOUT_MESSAGES.fullName).max(100),
-    email: z.string().trim().max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, CHECKOUT_MESSAGES.email),
-    phone: z.string().trim().max(40).optional().default(''),
-  })
-  .strict();
-
-export const shippingSchema = z
-  .object({
-    name: z.string().trim().min(1, 'Please enter the name for the shipping label.').max(100),
-    line1: z.string().trim().min(1, 'Please enter the street address.').max(200),
-    line2: z.string().trim().max(200).optional().default(''),
-    city: z.string().trim().min(1, 'Please enter the city.').max(100),
-    state: z.string().trim().max(100).optional().default(''),
-    postal_code: z.string().trim().min(1, 'Please enter the postal code.').max(20),
-    country: z.string().trim().length(2, 'Please choose the country.').toUpperCase(),
-  })
-  .strict();
-
-export const quoteInputSchema = z.object({ items: cartItemsSchema, useWallet: z.boolean() }).strict();
-
-const quoteSchema = z.object({
-  subtotalCents: z.number().int(),
-  shippingCents: z.number().int(),
-  taxCents: z.number().int(),
-  walletAppliedCents: z.number().int(),
-  totalCents: z.number().int(),
-});
-
-export const checkoutIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'A checkout id is 8 to 64 letters, digits, _ or -.');
-
-export const walletOrderInputSchema = z
-  .object({ items: cartItemsSchema, contact: contactSchema, shipping: shippingSchema, quote: quoteSchema, checkoutId: checkoutIdSchema })
-  .strict();
-
-export const paymentLinkInputSchema = z
-  .object({
-    items: cartItemsSchema,
-    useWallet: z.boolean(),
-    contact: contactSchema,
-    shipping: shippingSchema,
-    redirectUrl: z.string().max(500).optional(),
-    checkoutId: checkoutIdSchema.optional(),
-  })
-  .strict();
-
-export type Contact = z.infer<typeof contactSchema>;
-export type Shipping = z.infer<typeof shippingSchema>;
-export type CartItems = z.infer<typeof cartItemsSchema>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { releaseProductInput } from './catalog.ts';
+import { releaseProductInput } from './catalog-schemas.ts';
 import { StorageError } from './storage.ts';
 import {
   checkObjectPath,
@@ -10,10 +10,10 @@ import {
   looksLikeUrl,
   parentPath,
   parseDownloadUrl,
-  parseStorageUrl,
   productImagePath,
   safeFileName,
 } from './storage-location.ts';
+import { parseStorageUrl } from './storage-reference-url.ts';
 
 describe('reference paths', () => {
   it.each([

@@ -1,10 +1,13 @@
-import { PRODUCT_IMAGES_FOLDER, STORAGE_MESSAGES, StorageError } from './storage.ts';
-
 /**
- * Where objects are: path rules, the URL forms a reference may be made from, and the
- * URLs of objects and their downloads. Shared by the sdk (references) and the server
- * (which checks every path it is given).
+ * Where objects are: path rules and the URLs of objects and their downloads. Shared by
+ * the sdk (references) and the server (which checks every path it is given). It imports
+ * nothing, so the shop's product images (storage-images.ts) load no more than this; the
+ * reference URLs, which throw the storage client's errors, are read in storage-reference-url.ts.
  */
+
+/** Where product images live; the only folder the server accepts writes in. */
+export const PRODUCT_IMAGES_FOLDER = 'products';
+
 export interface StorageLocation {
   bucket: string;
   /** '' for the bucket's root. */
@@ -83,23 +86,8 @@ export function productImagePath(timestampMs: number, index: number, fileName: s
   return `${PRODUCT_IMAGES_FOLDER}/${Math.trunc(timestampMs)}_${Math.trunc(index)}_${safeFileName(fileName)}`;
 }
 
-const BUCKET = '([A-Za-z0-9.\\-_]+)';
-const GS_URL = new RegExp(`^gs://${BUCKET}(?:/(.*))?$`);
-const HTTP_URL = new RegExp(`^https?://[^/?#]+/v0/b/${BUCKET}/o(?:/([^?#]*))?(?:[?#].*)?$`);
-
-/** A reference URL: `gs://bucket/path` or `http(s)://host/v0/b/bucket/o/path`; else invalid-url. */
-export function parseStorageUrl(url: string): StorageLocation {
-  const invalid = () => new StorageError('invalid-url', STORAGE_MESSAGES.invalidUrl(url));
-  const gs = GS_URL.exec(url);
-  if (gs) return { bucket: gs[1]!, path: childPath('', gs[2] ?? '') };
-  const http = HTTP_URL.exec(url);
-  if (!http) throw invalid();
-  try {
-    return { bucket: http[1]!, path: childPath('', decodeURIComponent(http[2] ?? '')) };
-  } catch {
-    throw invalid();
-  }
-}
+/** A bucket name in a URL, as a capturing group. */
+export const BUCKET_PATTERN = '([A-Za-z0-9.\\-_]+)';
 
 /** True when the string is a URL (has a scheme) rather than a path. */
 export function looksLikeUrl(value: string): boolean {
@@ -125,7 +113,7 @@ export interface ParsedDownloadUrl extends StorageLocation {
   token: string;
 }
 
-const DOWNLOAD_URL = new RegExp(`^(?:https?://[^/?#]+)?/v0/b/${BUCKET}/o/([^?#]+)\\?([^#]*)$`);
+const DOWNLOAD_URL = new RegExp(`^(?:https?://[^/?#]+)?/v0/b/${BUCKET_PATTERN}/o/([^?#]+)\\?([^#]*)$`);
 
 /** Reads a download URL (absolute or same-origin); undefined when it is not one of ours. */
 export function parseDownloadUrl(url: string): ParsedDownloadUrl | undefined {

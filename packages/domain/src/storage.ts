@@ -15,8 +15,6 @@ export const MAX_UPLOAD_RETRY_TIME_MS = 600_000;
 /** Backoff waits double from 2 s up to this many seconds (plus up to 1 s of jitter). */
 export const MAX_BACKOFF_FACTOR = 64;
 
-/** Where product images live; the only folder the server accepts writes in. */
-export const PRODUCT_IMAGES_FOLDER = 'products';
 /** Decompression bombs: an image may decode to at most this many pixels. */
 export const MAX_IMAGE_PIXELS = 40_000_000;
 

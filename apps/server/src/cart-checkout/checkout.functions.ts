@@ -1,4 +1,4 @@
-import { paymentLinkInputSchema, quoteInputSchema, walletOrderInputSchema } from '@storefront/domain/pricing.ts';
+import { paymentLinkInputSchema, quoteInputSchema, walletOrderInputSchema } from '@storefront/domain/pricing-schemas.ts';
 import { defineFunction } from '../functions/registry.ts';
 import { completeWalletOnlyOrder, createPaymentLink, quoteCheckout, type CheckoutDeps } from './checkout.service.ts';
 

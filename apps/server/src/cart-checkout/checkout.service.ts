@@ -1,14 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, lt } from 'drizzle-orm';
-import {
-  CHECKOUT_MESSAGES,
-  quote,
-  sameQuote,
-  type CartItems,
-  type Contact,
-  type Quote,
-  type Shipping,
-} from '@storefront/domain/pricing.ts';
+import type { CartItems, Contact, Shipping } from '@storefront/domain/pricing-schemas.ts';
+import { CHECKOUT_MESSAGES, quote, sameQuote, type Quote } from '@storefront/domain/pricing.ts';
 import type { Db } from '../db/client.ts';
 import { checkouts, orders, processedEvents, products, users } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';

@@ -1,4 +1,4 @@
-import { editProductInput, releaseProductInput } from '@storefront/domain/catalog.ts';
+import { editProductInput, releaseProductInput } from '@storefront/domain/catalog-schemas.ts';
 import { defineFunction } from '../functions/registry.ts';
 import { editProduct, releaseProduct } from './catalog.service.ts';
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
-import type { EditProductInput, Product, ReleaseProductInput } from '@storefront/domain/catalog.ts';
+import type { EditProductInput, ReleaseProductInput } from '@storefront/domain/catalog-schemas.ts';
+import type { Product } from '@storefront/domain/catalog.ts';
 import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
 import type { Db } from '../db/client.ts';
 import { productImages, products } from '../db/schema/index.ts';

@@ -1,4 +1,6 @@
-import { Component, lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { Component, lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
+import { useParams, type Params } from 'react-router';
 import { ErrorState } from '../ui/error-state.tsx';
 import { Spinner } from '../ui/spinner.tsx';
 import { LAZY_LOAD_TIMEOUT_MS } from './config/site.ts';
@@ -29,11 +31,15 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   });
 }
 
+/** Starts loading what a page will ask for, while its code is still on the way. */
+export type PrefetchPageData = (queryClient: QueryClient, params: Readonly<Params>) => void;
+
 /**
  * A route component whose code is fetched on first visit. A chunk that fails or takes
  * longer than the spec's 120 s shows a message with a Retry button that imports it again.
+ * `prefetch` starts the page's data at the same time as its code, not after it.
  */
-export function lazyPage(load: () => Promise<ComponentType>): ComponentType {
+export function lazyPage(load: () => Promise<ComponentType>, options: { prefetch?: PrefetchPageData } = {}): ComponentType {
   // Shared by every mount of this route, so a page loads once per session; a failed
   // attempt is forgotten, so the next visit (or Retry) imports afresh.
   let current: ComponentType | null = null;
@@ -53,6 +59,13 @@ export function lazyPage(load: () => Promise<ComponentType>): ComponentType {
 
   function LazyPage() {
     const [Page, setPage] = useState<ComponentType>(() => current ?? createLazy());
+    const queryClient = useQueryClient();
+    const params = useParams();
+    const { prefetch } = options;
+    const paramsKey = JSON.stringify(params);
+    useEffect(() => {
+      prefetch?.(queryClient, JSON.parse(paramsKey) as Params);
+    }, [prefetch, queryClient, paramsKey]);
     return (
       <PageLoadBoundary onRetry={() => setPage(() => current ?? createLazy())}>
         <Suspense fallback={<PageLoading />}>

@@ -1,12 +1,8 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { ToastContainer } from 'react-toastify';
 import { useLiveUpdates } from '../lib/live.ts';
 import { createQueryClient } from '../lib/query-client.ts';
-import { TOAST_AUTO_CLOSE_MS } from './config/site.ts';
-
-/** Alt+T moves focus to the newest notification (spec section 9). */
-const isToastHotKey = (event: KeyboardEvent) => event.altKey && event.code === 'KeyT';
+import { ToastHost } from './toast-host.tsx';
 
 export function AppProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
@@ -14,14 +10,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
     <QueryClientProvider client={queryClient}>
       <LiveUpdates />
       {children}
-      <ToastContainer
-        position="top-center"
-        autoClose={TOAST_AUTO_CLOSE_MS}
-        hideProgressBar
-        theme="dark"
-        hotKeys={isToastHotKey}
-        aria-label="Notifications Alt+T"
-      />
+      <ToastHost />
     </QueryClientProvider>
   );
 }

@@ -1,9 +1,9 @@
-import { useRouteError } from 'react-router';
+import { Component, type ReactNode } from 'react';
+import { useLocation } from 'react-router';
 import { ErrorState } from '../ui/error-state.tsx';
 
 /** Last resort when the shell itself fails: a heading and a way to start again. */
-export function RouteError() {
-  const error = useRouteError();
+export function RouteError({ error }: { error: unknown }) {
   const message = error instanceof Error ? error.message : undefined;
   return (
     <main className="route-error" id="main-content">
@@ -15,4 +15,39 @@ export function RouteError() {
       />
     </main>
   );
+}
+
+interface BoundaryProps {
+  pathname: string;
+  children: ReactNode;
+}
+
+interface BoundaryState {
+  /** The address shown; the error is forgotten when it changes. */
+  pathname: string;
+  failure: { error: unknown } | null;
+}
+
+/** Shows RouteError in place of the whole frame; moving to another address tries again. */
+class ShellErrorBoundary extends Component<BoundaryProps, BoundaryState> {
+  override state: BoundaryState = { pathname: this.props.pathname, failure: null };
+
+  // React itself reports the caught error to the console, so nothing is logged here.
+  static getDerivedStateFromError(error: unknown): Partial<BoundaryState> {
+    return { failure: { error } };
+  }
+
+  static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState): Partial<BoundaryState> | null {
+    return props.pathname === state.pathname ? null : { pathname: props.pathname, failure: null };
+  }
+
+  override render() {
+    return this.state.failure ? <RouteError error={this.state.failure.error} /> : this.props.children;
+  }
+}
+
+/** Catches what the pages' own boundaries do not (the header, the footer, the layout). */
+export function RouteErrorBoundary({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  return <ShellErrorBoundary pathname={pathname}>{children}</ShellErrorBoundary>;
 }

@@ -1,8 +1,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { toast } from 'react-toastify';
 import { createAuthClient, type CurrentUser } from '@storefront/sdk/auth.ts';
 import { functionsClient } from './api-client.ts';
+import { toast } from './toast.ts';
 
 /** Sign-in, sign-out and reset calls; the session itself lives in an httpOnly cookie. */
 export const authClient = createAuthClient({ functions: functionsClient });

@@ -5,7 +5,8 @@ import {
   STORAGE_MESSAGES,
   StorageError,
 } from '@storefront/domain/storage.ts';
-import { childPath, lastSegment, looksLikeUrl, parentPath, parseStorageUrl, type StorageLocation } from '@storefront/domain/storage-location.ts';
+import { childPath, lastSegment, looksLikeUrl, parentPath, type StorageLocation } from '@storefront/domain/storage-location.ts';
+import { parseStorageUrl } from '@storefront/domain/storage-reference-url.ts';
 
 /**
  * The storage client: a Storage (where the server is, how to authenticate, the clock)

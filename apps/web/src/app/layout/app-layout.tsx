@@ -1,16 +1,16 @@
 import { useRef } from 'react';
-import { Outlet, ScrollRestoration } from 'react-router';
+import { Outlet } from 'react-router';
 import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
 import { useFocusHeadingOnNavigation } from './use-focus-heading.ts';
-import { usePageTitle } from './use-page-title.ts';
+import { useScrollRestoration } from './use-scroll-restoration.ts';
 
 const MAIN_ID = 'main-content';
 
 /** The frame around every page: skip link, header, the page itself, footer. */
 export function AppLayout() {
   const mainRef = useRef<HTMLElement>(null);
-  usePageTitle();
+  useScrollRestoration();
   useFocusHeadingOnNavigation(mainRef);
 
   return (
@@ -31,7 +31,6 @@ export function AppLayout() {
         <Outlet />
       </main>
       <Footer />
-      <ScrollRestoration />
     </div>
   );
 }

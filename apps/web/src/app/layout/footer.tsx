@@ -1,12 +1,18 @@
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { Link } from 'react-router';
 import { SocialLinks } from './social-links.tsx';
 import { useCopyright } from './use-copyright.ts';
 import './footer.css';
 
+/** How far below the screen the footer starts asking for its copyright line. */
+const NEAR_SCREEN = '600px';
+
 export function Footer() {
-  const copyright = useCopyright();
+  const ref = useRef<HTMLElement>(null);
+  const near = useNearScreen(ref);
+  const copyright = useCopyright(near);
   return (
-    <footer className="site-footer">
+    <footer ref={ref} className="site-footer">
       <div className="site-footer__inner">
         <p className="site-footer__copyright">{copyright}</p>
         <nav aria-label="Footer" className="site-footer__nav">
@@ -17,4 +23,20 @@ export function Footer() {
       </div>
     </footer>
   );
+}
+
+/** Whether the element is on or near the screen (once true, it stays true). */
+function useNearScreen(ref: RefObject<HTMLElement | null>): boolean {
+  // Without IntersectionObserver (no current browser), it asks at once.
+  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    const element = ref.current;
+    if (near || !element) return undefined;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+    }, { rootMargin: `${NEAR_SCREEN} 0px` });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref, near]);
+  return near;
 }

@@ -1,4 +1,5 @@
-import { CHECKOUT_MESSAGES, contactSchema, shippingSchema, type Contact, type Shipping } from '@storefront/domain/pricing.ts';
+import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
+import { contactSchema, shippingSchema, type Contact, type Shipping } from '@storefront/domain/pricing-schemas.ts';
 import { DEFAULT_COUNTRY } from './countries.ts';
 
 /** What the checkout form holds, as typed. */

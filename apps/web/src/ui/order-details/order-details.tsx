@@ -4,11 +4,14 @@ import { orderBadge } from './order-status.ts';
 import type { Order, OrderAddress, OrderLine, OrderTotals } from './order-types.ts';
 import './order-details.css';
 
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+// Built on first use: the checkout page shows no dates, and a first Intl formatter is slow on phones.
+let dateFormat: Intl.DateTimeFormat | undefined;
 
 export function formatOrderDate(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '—' : dateFormat.format(date);
+  if (Number.isNaN(date.getTime())) return '—';
+  dateFormat ??= new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+  return dateFormat.format(date);
 }
 
 export function OrderStatusBadge({ order }: { order: Pick<Order, 'orderFulfilled' | 'orderStatus'> }) {

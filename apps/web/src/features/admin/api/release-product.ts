@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ReleaseProductInput } from '@storefront/domain/catalog.ts';
+import type { ReleaseProductInput } from '@storefront/domain/catalog-schemas.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
 import { LIVE_QUERY_KEYS } from '../../../lib/live.ts';
 

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { toast } from 'react-toastify';
 import { MAX_PRODUCT_IMAGES, productFormProblem, RELEASE_MESSAGES, usdToCents } from '@storefront/domain/catalog.ts';
+import { toast } from '../../../lib/toast.ts';
 import { saveFailureMessage } from '../../../lib/uploads.ts';
 import { skippedFilesNotice, useImageList } from '../../../lib/use-image-list.ts';
 import { ImageManager } from '../../../ui/image-manager/image-manager.tsx';

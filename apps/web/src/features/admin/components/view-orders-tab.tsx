@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { toast } from 'react-toastify';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { FunctionsError } from '@storefront/sdk/callable.ts';
+import { toast } from '../../../lib/toast.ts';
 import { Modal } from '../../../ui/modal.tsx';
 import { formatOrderDate, OrderLines, OrderTotalsList, PostalAddress } from '../../../ui/order-details/order-details.tsx';
 import type { Order } from '../../../ui/order-details/order-types.ts';

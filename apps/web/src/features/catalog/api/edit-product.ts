@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { EditProductInput, Product } from '@storefront/domain/catalog.ts';
+import type { EditProductInput } from '@storefront/domain/catalog-schemas.ts';
+import type { Product } from '@storefront/domain/catalog.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
 import { productQueryOptions } from './get-product.ts';
 import { productsQueryOptions } from './list-products.ts';

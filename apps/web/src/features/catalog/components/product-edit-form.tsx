@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { toast } from 'react-toastify';
 import { MAX_PRODUCT_IMAGES, productFormProblem, RELEASE_MESSAGES, usdToCents, type Product } from '@storefront/domain/catalog.ts';
+import { toast } from '../../../lib/toast.ts';
 import { saveFailureMessage } from '../../../lib/uploads.ts';
 import { skippedFilesNotice, useImageList } from '../../../lib/use-image-list.ts';
 import { ImageManager } from '../../../ui/image-manager/image-manager.tsx';

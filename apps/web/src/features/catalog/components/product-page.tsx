@@ -1,16 +1,22 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { Link, useParams } from 'react-router';
-import { toast } from 'react-toastify';
 import { formatUsd, RELEASE_MESSAGES, type Product } from '@storefront/domain/catalog.ts';
 import { cartStore } from '../../../lib/cart.ts';
+import { lazyPart } from '../../../lib/lazy-part.tsx';
 import { useSession } from '../../../lib/session.ts';
+import { toast } from '../../../lib/toast.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { ErrorState } from '../../../ui/error-state.tsx';
 import { LoadingRegion, Skeleton, SkeletonText } from '../../../ui/skeleton.tsx';
 import { isProductNotFound, useProduct } from '../api/get-product.ts';
-import { ProductEditForm } from './product-edit-form.tsx';
 import { ProductGallery } from './product-gallery.tsx';
 import './catalog.css';
+
+// The edit form (fields, image manager, uploads) is for admins: shoppers' product pages load without it.
+const EditForm = lazyPart(() => import('./product-edit-form.tsx').then((m) => m.ProductEditForm), {
+  loading: 'Loading the editor…',
+  failed: 'The editor could not be loaded.',
+});
 
 /** A product (spec section 2, Product detail): gallery, details, Add to Cart; Edit for admins. */
 export function ProductPage() {
@@ -26,6 +32,11 @@ function ProductScreen({ id }: { id: string }) {
   const [editing, setEditing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   const returnFocusToEdit = useRef(false);
+
+  useEffect(() => {
+    // Admins are likely to edit: the form's code is on its way before they press Edit.
+    if (isAdmin) EditForm.preload();
+  }, [isAdmin]);
 
   useEffect(() => {
     // Leaving edit mode puts keyboard focus back on Edit, where the admin started.
@@ -63,7 +74,7 @@ function ProductScreen({ id }: { id: string }) {
       {isAdmin && editing ? (
         <>
           <h1 className="product__name">{data.name}</h1>
-          <ProductEditForm product={data} onDone={leaveEditMode} onCancel={leaveEditMode} />
+          <EditForm.Part product={data} onDone={leaveEditMode} onCancel={leaveEditMode} />
         </>
       ) : (
         <ProductDetails product={data} isAdmin={isAdmin} editButtonRef={editButton} onEdit={() => setEditing(true)} />

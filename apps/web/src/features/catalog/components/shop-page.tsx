@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useDeferredValue, useEffect } from 'react';
 import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
 import { LoadingRegion, Skeleton } from '../../../ui/skeleton.tsx';
 import { useProducts } from '../api/list-products.ts';
@@ -8,10 +8,17 @@ import './catalog.css';
 const PLACEHOLDER_CARDS = 8;
 /** Cards on the first screen of a desktop: their images load first. */
 const PRIORITY_CARDS = 4;
+/** Cards on the first screen of a large desktop: drawn before the rest. */
+const FIRST_SCREEN_CARDS = 12;
 
 /** The shop (spec section 2): active products as cards, live. */
 export function ShopPage() {
   const products = useProducts();
+  // When the products first arrive, a screenful of cards renders at once and the rest in
+  // the background, in slices the browser can interrupt (sixty cards at once block a phone
+  // for a moment). A later change (live update) shows the current list until the new one is ready.
+  const deferred = useDeferredValue(products.data);
+  const shown = deferred ?? products.data?.slice(0, FIRST_SCREEN_CARDS);
   const failed = products.isError;
   const error = products.error;
 
@@ -25,7 +32,7 @@ export function ShopPage() {
       <h1>Shop</h1>
       {products.isPending ? (
         <ShopLoading />
-      ) : !products.data || products.data.length === 0 ? (
+      ) : !shown || shown.length === 0 ? (
         <div className="shop-empty">
           <p>{RELEASE_MESSAGES.empty}</p>
           {failed ? (
@@ -36,7 +43,7 @@ export function ShopPage() {
         </div>
       ) : (
         <ul className="shop-grid" aria-label="Products">
-          {products.data.map((product, index) => (
+          {shown.map((product, index) => (
             <li key={product.id}>
               <ProductCard product={product} priority={index < PRIORITY_CARDS} />
             </li>

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { CartItems, Contact, Shipping } from '@storefront/domain/pricing.ts';
+import type { CartItems, Contact, Shipping } from '@storefront/domain/pricing-schemas.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
 
 export const CONFIRMATION_PATH = '/order-confirmation';

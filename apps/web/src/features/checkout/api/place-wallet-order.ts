@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import type { CartItems, Contact, Quote, Shipping } from '@storefront/domain/pricing.ts';
+import type { Quote } from '@storefront/domain/pricing.ts';
+import type { CartItems, Contact, Shipping } from '@storefront/domain/pricing-schemas.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
 
 export interface WalletOrderInput {

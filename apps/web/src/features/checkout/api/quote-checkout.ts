@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { CartItems, Quote } from '@storefront/domain/pricing.ts';
+import type { Quote } from '@storefront/domain/pricing.ts';
+import type { CartItems } from '@storefront/domain/pricing-schemas.ts';
 import { FunctionsError } from '@storefront/sdk/callable.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
 import type { OrderLine } from '../../../ui/order-details/order-types.ts';

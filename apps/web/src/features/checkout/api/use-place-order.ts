@@ -1,10 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'react-toastify';
-import { CHECKOUT_MESSAGES, type CartItems, type Contact, type Shipping } from '@storefront/domain/pricing.ts';
+import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
+import type { CartItems, Contact, Shipping } from '@storefront/domain/pricing-schemas.ts';
 import { FunctionsError } from '@storefront/sdk/callable.ts';
 import { cartStore } from '../../../lib/cart.ts';
+import { toast } from '../../../lib/toast.ts';
 import { withReason } from '../messages.ts';
 import { CONFIRMATION_PATH, useCreatePaymentLink } from './create-payment-link.ts';
 import { usePlaceWalletOrder } from './place-wallet-order.ts';

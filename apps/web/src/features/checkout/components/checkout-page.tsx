@@ -1,10 +1,17 @@
 import { Link, Navigate } from 'react-router';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { useCart } from '../../../lib/cart.ts';
+import { lazyPart } from '../../../lib/lazy-part.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { LoadingRegion, SkeletonText } from '../../../ui/skeleton.tsx';
-import { CheckoutForm } from './checkout-form.tsx';
 import './checkout.css';
+
+// The form and its checks (zod) load for signed-in shoppers only: a signed-out visitor is
+// sent to log in without downloading them.
+const CheckoutFormPart = lazyPart(() => import('./checkout-form.tsx').then((m) => m.CheckoutForm), {
+  loading: 'Loading checkout…',
+  failed: 'Checkout could not be loaded.',
+});
 
 /**
  * Checkout (spec sections 2, 4 and 5): signed-in shoppers only; contact and shipping
@@ -37,7 +44,7 @@ export function CheckoutPage() {
           </Link>
         </div>
       ) : (
-        <CheckoutForm user={session.user} lines={cart.lines} />
+        <CheckoutFormPart.Part user={session.user} lines={cart.lines} />
       )}
     </section>
   );

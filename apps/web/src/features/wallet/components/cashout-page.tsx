@@ -1,10 +1,10 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { toast } from 'react-toastify';
 import { usdToCents } from '@storefront/domain/catalog.ts';
 import { formatDollars } from '@storefront/domain/wallet.ts';
 import { FunctionsError } from '@storefront/sdk/callable.ts';
 import { useSession } from '../../../lib/session.ts';
+import { toast } from '../../../lib/toast.ts';
 import { ErrorState } from '../../../ui/error-state.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { useCashout, useRequestPayout } from '../api/payouts.ts';
@@ -17,11 +17,25 @@ const STATUS_LABEL = { requested: 'Requested', paid: 'Paid', failed: 'Failed' } 
 /** Cash Out (/cashout): request a payout of available earnings to the payout account. */
 export function CashoutPage() {
   const session = useSession();
+  if (!session.isLoading && !session.user) return <LoginRedirect from="/cashout" />;
+  return (
+    <section className="page cashout-page">
+      <h1>Cash Out</h1>
+      {/* Asked only once signed in: a signed-out visitor's call would only be refused. */}
+      {session.user ? <CashoutContent /> : <Skeleton height="8rem" />}
+      <Link to="/wallet" className="button button--secondary">
+        Back to Wallet
+      </Link>
+    </section>
+  );
+}
+
+function CashoutContent() {
   const cashout = useCashout();
   const request = useRequestPayout();
   const [amount, setAmount] = useState('');
   const [problem, setProblem] = useState('');
-  if (!session.isLoading && !session.user) return <LoginRedirect from="/cashout" />;
+  const payoutsId = useId();
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
@@ -41,8 +55,7 @@ export function CashoutPage() {
   };
 
   return (
-    <section className="page cashout-page">
-      <h1>Cash Out</h1>
+    <>
       {cashout.isPending ? (
         <Skeleton height="8rem" />
       ) : cashout.isError ? (
@@ -64,11 +77,11 @@ export function CashoutPage() {
           ) : (
             <PayoutAccount />
           )}
-          <h2>Payouts</h2>
+          <h2 id={payoutsId}>Payouts</h2>
           {cashout.data.requests.length === 0 ? (
             <p>No payouts yet.</p>
           ) : (
-            <ul className="cashout-list">
+            <ul className="cashout-list" aria-labelledby={payoutsId}>
               {cashout.data.requests.map((r) => (
                 <li key={r.id}>
                   {new Date(r.createdAt).toLocaleDateString('en-US', { dateStyle: 'medium' })} · {formatDollars(r.amountCents / 100)} · {STATUS_LABEL[r.status]}
@@ -78,9 +91,6 @@ export function CashoutPage() {
           )}
         </>
       )}
-      <Link to="/wallet" className="button button--secondary">
-        Back to Wallet
-      </Link>
-    </section>
+    </>
   );
 }

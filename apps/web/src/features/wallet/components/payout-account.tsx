@@ -1,16 +1,20 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { toast } from 'react-toastify';
 import { WALLET_MESSAGES } from '@storefront/domain/wallet.ts';
-import { openPayoutOnboarding, useCashout } from '../api/payouts.ts';
+import { toast } from '../../../lib/toast.ts';
+import { cashoutQueryOptions, openPayoutOnboarding, useCashout } from '../api/payouts.ts';
 
 /** Connect or finish the payout account (Stripe Connect, or the local test onboarding). */
 export function PayoutAccount() {
   const cashout = useCashout();
+  const queryClient = useQueryClient();
   const [opening, setOpening] = useState(false);
   const connect = async () => {
     setOpening(true);
     try {
       await openPayoutOnboarding();
+      // The account exists now: this page offers to finish its setup rather than to connect one.
+      void queryClient.invalidateQueries({ queryKey: cashoutQueryOptions().queryKey });
     } catch {
       toast.error(WALLET_MESSAGES.stripeFailed);
     } finally {

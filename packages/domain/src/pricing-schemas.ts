@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { CHECKOUT_MESSAGES, MAX_CART_LINES, MAX_LINE_QTY } from './pricing.ts';
+
+/** The checkout requests as the server checks them (spec sections 5 and 9), with the messages of pricing.ts. */
+
+export const cartItemsSchema = z
+  .array(
+    z.object({
+      id: z.string().min(1).max(64),
+      qty: z.number().int('Quantities must be whole numbers.').min(1, 'Quantities must be at least 1.').max(MAX_LINE_QTY, `At most ${MAX_LINE_QTY} of one item.`),
+    }).strict(),
+  )
+  .min(1, CHECKOUT_MESSAGES.emptyCart)
+  .max(MAX_CART_LINES, `At most ${MAX_CART_LINES} different items.`)
+  .refine((items) => new Set(items.map((item) => item.id)).size === items.length, 'Each product may appear once in the cart.');
+
+export const contactSchema = z
+  .object({
+    name: z.string().trim().min(1, CHECKOUT_MESSAGES.fullName).max(100),
+    email: z.string().trim().max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, CHECKOUT_MESSAGES.email),
+    phone: z.string().trim().max(40).optional().default(''),
+  })
+  .strict();
+
+export const shippingSchema = z
+  .object({
+    name: z.string().trim().min(1, 'Please enter the name for the shipping label.').max(100),
+    line1: z.string().trim().min(1, 'Please enter the street address.').max(200),
+    line2: z.string().trim().max(200).optional().default(''),
+    city: z.string().trim().min(1, 'Please enter the city.').max(100),
+    state: z.string().trim().max(100).optional().default(''),
+    postal_code: z.string().trim().min(1, 'Please enter the postal code.').max(20),
+    country: z.string().trim().length(2, 'Please choose the country.').toUpperCase(),
+  })
+  .strict();
+
+export const quoteInputSchema = z.object({ items: cartItemsSchema, useWallet: z.boolean() }).strict();
+
+const quoteSchema = z.object({
+  subtotalCents: z.number().int(),
+  shippingCents: z.number().int(),
+  taxCents: z.number().int(),
+  walletAppliedCents: z.number().int(),
+  totalCents: z.number().int(),
+});
+
+export const checkoutIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'A checkout id is 8 to 64 letters, digits, _ or -.');
+
+export const walletOrderInputSchema = z
+  .object({ items: cartItemsSchema, contact: contactSchema, shipping: shippingSchema, quote: quoteSchema, checkoutId: checkoutIdSchema })
+  .strict();
+
+export const paymentLinkInputSchema = z
+  .object({
+    items: cartItemsSchema,
+    useWallet: z.boolean(),
+    contact: contactSchema,
+    shipping: shippingSchema,
+    redirectUrl: z.string().max(500).optional(),
+    checkoutId: checkoutIdSchema.optional(),
+  })
+  .strict();
+
+export type Contact = z.infer<typeof contactSchema>;
+export type Shipping = z.infer<typeof shippingSchema>;
+export type CartItems = z.infer<typeof cartItemsSchema>;
