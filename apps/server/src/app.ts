@@ -3,9 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import compress from '@fastify/compress';
-import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import helmet from 'helmet';
 import { sql } from 'drizzle-orm';
 import type { Config } from './config.ts';
 import { contentFunctions } from './content/content.functions.ts';
@@ -42,6 +40,7 @@ import { enqueueMail, startMailWorker } from './mail/mail.jobs.ts';
 import { createMailer } from './mail/mailer.ts';
 import { errorBody, handleError } from './http/error-handler.ts';
 import { refuseCrossSiteWrites } from './http/same-origin.ts';
+import { addSecurityHeaders } from './http/security-headers.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -86,36 +85,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  // Callback-style hooks: an async hook costs a promise per request (decision 015).
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) void reply.header('connection', 'close');
+    done(null, payload);
   });
 
-  // Helmet's headers are the same for every response, so its middleware is built once
-  // here; the Fastify plugin rebuilt it (parsing the CSP again) on every request.
-  const securityHeaders = helmet({
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // React sets style attributes and the toast library injects its stylesheet.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        formAction: ["'self'"],
-        baseUri: ["'self'"],
-        upgradeInsecureRequests: config.isProduction ? [] : null,
-      },
-    },
-    hsts: config.isProduction ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    crossOriginEmbedderPolicy: false,
-  });
-  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)));
+  addSecurityHeaders(app, config);
   await app.register(compress, { threshold: 1024 });
-  await app.register(cookie);
   app.addHook('onRequest', refuseCrossSiteWrites(config));
 
   app.get('/healthz', async () => ({ ok: true }));
@@ -133,7 +110,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await startMailWorker(jobs, createMailer(config, db));
   const auth = createAuth(config, db, (mail) => enqueueMail(jobs, mail));
 
-  const resolveCaller = callerResolver(auth, config);
+  const resolveCaller = callerResolver(auth, config, db);
   const hub = await startLiveHub(db.$client.options, (error) => app.log.warn({ err: error }, 'live updates connection lost'));
   app.addHook('onClose', () => hub.stop());
   // The shop's product list and pages, kept until a 'products' NOTIFY says they changed.

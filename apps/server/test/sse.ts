@@ -42,6 +42,7 @@ export async function openSse(url: string, headers: Record<string, string> = {})
 
   return {
     status: response.status,
+    headers: response.headers,
     events,
     waitFor,
     async close() {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hashPassword } from 'better-auth/crypto';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import {
   hasCatalogue,
   normaliseSignup,
@@ -16,6 +16,7 @@ import {
   catalogueItems,
   follows,
   portalAllowedUsers,
+  sessions,
   userStats,
   users,
 } from '../db/schema/index.ts';
@@ -119,6 +120,27 @@ async function followSignupAdmins(tx: Tx, config: Config, userId: string) {
   const admins = await tx.select({ id: users.id }).from(users).where(inArray(users.usernameLower, names));
   const rows = admins.filter((admin) => admin.id !== userId).map((admin) => ({ followerId: userId, followeeId: admin.id }));
   if (rows.length > 0) await tx.insert(follows).values(rows).onConflictDoNothing();
+}
+
+function sessionQuery(db: Db) {
+  return db
+    .select({ userId: sessions.userId, expiresAt: sessions.expiresAt, email: users.email, emailVerified: users.emailVerified, role: users.role })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.token, sql.placeholder('token')))
+    .prepare('find_session');
+}
+const sessionQueries = new WeakMap<Db, ReturnType<typeof sessionQuery>>();
+
+/**
+ * A session as it is now: its user and expiry, and what decides who the user is. Read on
+ * every signed-in call, so it is a prepared statement (parsed and planned once per connection).
+ */
+export async function findSession(db: Db, token: string) {
+  let query = sessionQueries.get(db);
+  if (!query) sessionQueries.set(db, (query = sessionQuery(db)));
+  const [row] = await query.execute({ token });
+  return row;
 }
 
 export function isAdmin(config: Config, user: { email: string; emailVerified: boolean; role: string }): boolean {

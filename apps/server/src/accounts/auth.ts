@@ -18,6 +18,10 @@ export function publicUrl(config: Config): string {
   return config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
 }
 
+/** A session lasts 30 days and is extended, by Better Auth's getSession, once a day of use. */
+export const SESSION_EXPIRES_IN_SECONDS = 60 * 60 * 24 * 30;
+export const SESSION_UPDATE_AGE_SECONDS = 60 * 60 * 24;
+
 export function createAuth(config: Config, db: Db, enqueueMail: (mail: Mail) => Promise<void>) {
   const baseURL = publicUrl(config);
   return betterAuth({
@@ -59,8 +63,8 @@ export function createAuth(config: Config, db: Db, enqueueMail: (mail: Mail) => 
       },
     },
     session: {
-      expiresIn: 60 * 60 * 24 * 30,
-      updateAge: 60 * 60 * 24,
+      expiresIn: SESSION_EXPIRES_IN_SECONDS,
+      updateAge: SESSION_UPDATE_AGE_SECONDS,
     },
     rateLimit: {
       enabled: true,

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, inArray, lt } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { CartItems, Contact, Shipping } from '@storefront/domain/pricing-schemas.ts';
 import { CHECKOUT_MESSAGES, quote, sameQuote, type Quote } from '@storefront/domain/pricing.ts';
 import type { Db } from '../db/client.ts';
-import { checkouts, orders, processedEvents, products, users } from '../db/schema/index.ts';
+import { checkouts, orders, processedEvents, products, users, wallets } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -22,13 +22,15 @@ export interface CheckoutDeps {
   publicUrl: string;
 }
 
-/** Current database prices of the cart; unknown or inactive items are named and refused. */
-export async function priceCart(db: Db | Tx, items: CartItems): Promise<OrderLine[]> {
-  const rows = await db
-    .select({ id: products.id, name: products.name, priceCents: products.priceCents })
-    .from(products)
-    .where(and(inArray(products.id, items.map((item) => item.id)), eq(products.isActive, true)));
-  const byId = new Map(rows.map((row) => [row.id, row]));
+interface PricedProduct {
+  id: string;
+  name: string;
+  priceCents: number;
+}
+
+/** The cart's lines at these prices; unknown or inactive items are named and refused. */
+function cartLines(items: CartItems, priced: PricedProduct[]): OrderLine[] {
+  const byId = new Map(priced.map((row) => [row.id, row]));
   const missing = items.filter((item) => !byId.has(item.id)).map((item) => item.id);
   if (missing.length > 0) {
     throw new AppError(
@@ -43,6 +45,15 @@ export async function priceCart(db: Db | Tx, items: CartItems): Promise<OrderLin
   });
 }
 
+/** Current database prices of the cart; unknown or inactive items are named and refused. */
+export async function priceCart(db: Db | Tx, items: CartItems): Promise<OrderLine[]> {
+  const rows = await db
+    .select({ id: products.id, name: products.name, priceCents: products.priceCents })
+    .from(products)
+    .where(and(inArray(products.id, items.map((item) => item.id)), eq(products.isActive, true)));
+  return cartLines(items, rows);
+}
+
 export async function quoteCheckout(db: Db, userId: string, items: CartItems, useWallet: boolean): Promise<Quote & { lines: OrderLine[] }> {
   const lines = await priceCart(db, items);
   const { balanceCents } = await getBalance(db, userId);
@@ -53,16 +64,58 @@ function newPaymentIntentId(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString('base64url')}`;
 }
 
-async function enqueueReceipt(tx: Tx, jobs: JobQueue, publicUrl: string, userId: string, orderId: string, lines: OrderLine[], totals: Parameters<typeof receiptMail>[2]['totals']) {
+interface Buyer {
+  email: string;
+  name: string;
+}
+
+async function buyerOf(tx: Tx, userId: string): Promise<Buyer | undefined> {
   const [buyer] = await tx.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, userId));
-  if (!buyer) return;
+  return buyer;
+}
+
+async function enqueueReceipt(tx: Tx, jobs: JobQueue, publicUrl: string, buyer: Buyer, orderId: string, lines: OrderLine[], totals: Parameters<typeof receiptMail>[2]['totals']) {
   await jobs.sendInTransaction(tx, 'send-email', receiptMail(buyer.email, buyer.name, { id: orderId, items: lines, totals }, `${publicUrl}/my-orders`));
+}
+
+function walletOrderStartQuery(db: Db) {
+  return db
+    .select({
+      email: users.email,
+      name: users.name,
+      balanceCents: wallets.balanceCents,
+      orderId: orders.id,
+      paymentIntentId: orders.paymentIntentId,
+      products: sql<PricedProduct[]>`(
+        SELECT coalesce(json_agg(json_build_object('id', p.id, 'name', p.name, 'priceCents', p.price_cents)), '[]')
+        FROM ${products} p WHERE p.id = ANY(${sql.placeholder('productIds')}::text[]) AND p.is_active)`,
+    })
+    .from(users)
+    .leftJoin(wallets, eq(wallets.userId, users.id))
+    .leftJoin(orders, eq(orders.checkoutId, sql.placeholder('checkoutId')))
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare('wallet_order_start');
+}
+const walletOrderStartQueries = new WeakMap<Db, ReturnType<typeof walletOrderStartQuery>>();
+
+/**
+ * What a wallet-only order starts from, in one read (a prepared statement): the buyer (for
+ * the receipt), their balance, the order already made for this checkout id if any, and the
+ * cart's active products with their database prices.
+ */
+async function walletOrderStart(db: Db, userId: string, checkoutId: string, items: CartItems) {
+  let query = walletOrderStartQueries.get(db);
+  if (!query) walletOrderStartQueries.set(db, (query = walletOrderStartQuery(db)));
+  const [row] = await query.execute({ userId, checkoutId, productIds: items.map((item) => item.id) });
+  return row;
 }
 
 /**
  * Wallet-only order: re-price, compare with the reviewed quote, then in one transaction
  * write the order (once per checkout id) and debit the wallet with a conditional update.
  * A retried call with the same checkout id returns the first order and charges nothing.
+ * Seven round trips with the session check (decision 015): each order a buyer makes pays
+ * every one of them.
  */
 export async function completeWalletOnlyOrder(
   deps: CheckoutDeps,
@@ -70,20 +123,22 @@ export async function completeWalletOnlyOrder(
   input: { items: CartItems; contact: Contact; shipping: Shipping; quote: Partial<Quote>; checkoutId: string },
 ): Promise<{ orderId: string; paymentIntentId: string; created: boolean }> {
   const checkoutId = `${userId}:${input.checkoutId}`;
-  const existing = await findOrderForCheckout(deps.db, checkoutId);
-  if (existing) return { ...existing, created: false };
+  const start = await walletOrderStart(deps.db, userId, checkoutId, input.items);
+  if (!start) throw new AppError('unauthenticated', 'Please sign in first.');
+  if (start.orderId && start.paymentIntentId) return { orderId: start.orderId, paymentIntentId: start.paymentIntentId, created: false };
 
-  const lines = await priceCart(deps.db, input.items);
+  const lines = cartLines(input.items, start.products);
+  // This balance only prices the order: the conditional debit decides whether it is there.
+  const fresh = quote(lines, start.balanceCents ?? 0, true);
+  if (fresh.amountDueCents > 0) {
+    // Not enough credit any more, or it never was: this is a card checkout.
+    throw new AppError('failed-precondition', sameQuote(fresh, input.quote) ? CHECKOUT_MESSAGES.insufficientWallet : CHECKOUT_MESSAGES.quoteChanged);
+  }
+  if (!sameQuote(fresh, input.quote)) throw new AppError('failed-precondition', CHECKOUT_MESSAGES.quoteChanged);
+  const buyer = { email: start.email, name: start.name };
   return runTransaction(
     deps.db,
     async (tx) => {
-      const { balanceCents } = await getBalance(tx, userId);
-      const fresh = quote(lines, balanceCents, true);
-      if (fresh.amountDueCents > 0) {
-        // Not enough credit any more, or it never was: this is a card checkout.
-        throw new AppError('failed-precondition', sameQuote(fresh, input.quote) ? CHECKOUT_MESSAGES.insufficientWallet : CHECKOUT_MESSAGES.quoteChanged);
-      }
-      if (!sameQuote(fresh, input.quote)) throw new AppError('failed-precondition', CHECKOUT_MESSAGES.quoteChanged);
       const paymentIntentId = newPaymentIntentId('wallet');
       const order = await insertOrder(tx, {
         userId,
@@ -102,7 +157,7 @@ export async function completeWalletOnlyOrder(
         const first = (await findOrderForCheckout(tx, checkoutId))!;
         return { ...first, created: false };
       }
-      await enqueueReceipt(tx, deps.jobs, deps.publicUrl, userId, order.id, lines, { ...fresh, chargedCents: 0 });
+      await enqueueReceipt(tx, deps.jobs, deps.publicUrl, buyer, order.id, lines, { ...fresh, chargedCents: 0 });
       // The conditional debit comes last: it locks the wallet row until the commit, and one
       // buyer's concurrent orders queue on that lock, so it is held as briefly as possible.
       await debit(tx, userId, fresh.walletAppliedCents, order.id);
@@ -252,8 +307,9 @@ export async function applyPaymentEvent(deps: CheckoutDeps, event: PaymentEvent)
         contact: checkout.contact,
         shipping: checkout.shipping,
       });
-      if (order.created) {
-        await enqueueReceipt(tx, deps.jobs, deps.publicUrl, checkout.userId, order.id, checkout.items, {
+      const buyer = order.created ? await buyerOf(tx, checkout.userId) : undefined;
+      if (buyer) {
+        await enqueueReceipt(tx, deps.jobs, deps.publicUrl, buyer, order.id, checkout.items, {
           subtotalCents: checkout.subtotalCents,
           shippingCents: checkout.shippingCents,
           taxCents: checkout.taxCents,

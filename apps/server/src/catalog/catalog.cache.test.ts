@@ -100,6 +100,38 @@ describe('the catalogue cache', () => {
     expect(state.loads).toBe(4);
   });
 
+  it('hands out the loaded snapshot without waiting only while it is current', async () => {
+    const { hub, notify, dropConnection, reconnect } = manualHub();
+    const { state, load } = catalogue([tee('Tee')]);
+    const cache = createCatalogCache(load, hub);
+    expect(cache.loaded()).toBeUndefined();
+    const first = await cache.snapshot();
+    expect(cache.loaded()).toBe(first);
+    notify('products');
+    expect(cache.loaded()).toBeUndefined();
+    state.rows = [tee('Tee, new colour')];
+    await cache.snapshot();
+    expect(JSON.parse(cache.loaded()!.list.body.toString()).products[0].name).toBe('Tee, new colour');
+    dropConnection();
+    expect(cache.loaded()).toBeUndefined();
+    await cache.snapshot();
+    expect(cache.loaded()).toBeUndefined();
+    reconnect();
+    await cache.snapshot();
+    expect(cache.loaded()).toBeDefined();
+  });
+
+  it('never hands out, without waiting, a load that started before a change', async () => {
+    const { hub, notify } = manualHub();
+    let release: (rows: Product[]) => void = () => undefined;
+    const cache = createCatalogCache(() => new Promise<Product[]>((resolve) => (release = resolve)), hub);
+    const early = cache.snapshot();
+    notify('products');
+    release([tee('Before')]);
+    await early;
+    expect(cache.loaded()).toBeUndefined();
+  });
+
   it('gives each active product its own body and ETag, and none for others', async () => {
     const { hub } = manualHub();
     const cache = createCatalogCache(async () => [tee('Tee')], hub);

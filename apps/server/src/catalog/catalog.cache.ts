@@ -31,6 +31,8 @@ export interface CatalogSnapshot {
 
 export interface CatalogCache {
   snapshot(): Promise<CatalogSnapshot>;
+  /** The snapshot if one is loaded and current, without waiting: the hot reads' path. */
+  loaded(): CatalogSnapshot | undefined;
   /** The catalogue changed in this process (after the commit). */
   invalidate(): void;
 }
@@ -82,8 +84,10 @@ export function createCatalogCache(loadActiveProducts: () => Promise<Product[]>,
   // A load started before a change must not be kept after it: a change clears `current`,
   // and a load is only ever stored when it starts.
   let current: Promise<CatalogSnapshot> | undefined;
+  let loaded: CatalogSnapshot | undefined;
   const invalidate = () => {
     current = undefined;
+    loaded = undefined;
   };
   hub.subscribe((event) => {
     if (event.topic === 'products') invalidate();
@@ -98,12 +102,18 @@ export function createCatalogCache(loadActiveProducts: () => Promise<Product[]>,
       if (hub.isListening()) {
         // Requests arriving meanwhile share this one load.
         current = loading;
-        loading.catch(() => {
-          if (current === loading) current = undefined;
-        });
+        loading.then(
+          (snapshot) => {
+            if (current === loading) loaded = snapshot;
+          },
+          () => {
+            if (current === loading) current = undefined;
+          },
+        );
       }
       return loading;
     },
+    loaded: () => loaded,
   };
 }
 

@@ -9,14 +9,24 @@ import { getProduct } from './catalog.service.ts';
 
 const productParams = z.object({ id: z.string().min(1).max(64) });
 
-/** Sends a cached body: 304 when the client has it, else compressed as the client allows. */
-async function sendRepresentation(request: FastifyRequest, reply: FastifyReply, representation: Representation) {
+/**
+ * Sends a cached body: 304 when the client has it, else compressed as the client allows.
+ * Synchronous unless a compressed form must be waited for: these are the shop's hottest
+ * reads, and each promise on the way costs (decision 015).
+ */
+function sendRepresentation(request: FastifyRequest, reply: FastifyReply, representation: Representation): Promise<FastifyReply> | undefined {
   void reply.header('cache-control', 'no-cache').header('etag', representation.etag).header('vary', 'accept-encoding');
-  if (etagMatches(request.headers['if-none-match'], representation.etag)) return reply.code(304).send();
+  if (etagMatches(request.headers['if-none-match'], representation.etag)) {
+    void reply.code(304).send();
+    return undefined;
+  }
   void reply.type('application/json; charset=utf-8');
   const encoding = representation.body.length >= COMPRESS_THRESHOLD ? preferredEncoding(request.headers['accept-encoding']) : 'identity';
-  if (encoding === 'identity') return reply.send(representation.body);
-  return reply.header('content-encoding', encoding).send(await representation.encoded(encoding));
+  if (encoding === 'identity') {
+    void reply.send(representation.body);
+    return undefined;
+  }
+  return representation.encoded(encoding).then((bytes) => reply.header('content-encoding', encoding).send(bytes));
 }
 
 /** Page data for the shop and product pages (GET, served from the catalogue cache with ETags). */
@@ -24,26 +34,35 @@ export async function catalogRoutes(
   app: FastifyInstance,
   options: { db: Db; cache: CatalogCache; resolveCaller: (request: FastifyRequest) => Promise<Caller | null> },
 ) {
-  // These bodies are compressed once, in the cache: the per-response compress hook is off.
-  const cached = { compress: false } as const;
+  // These bodies are compressed once, in the cache: the per-response compress hook is off,
+  // and so is the request-body decompression hook (a GET has no body).
+  const cached = { compress: false, decompress: false } as const;
 
-  app.get('/api/products', cached, async (request, reply) => {
-    const snapshot = await options.cache.snapshot();
-    return sendRepresentation(request, reply, snapshot.list);
+  app.get('/api/products', cached, (request, reply) => {
+    const loaded = options.cache.loaded();
+    if (loaded) return sendRepresentation(request, reply, loaded.list);
+    return options.cache.snapshot().then((snapshot) => sendRepresentation(request, reply, snapshot.list) ?? reply);
   });
 
-  app.get('/api/products/:id', cached, async (request, reply) => {
+  app.get<{ Params: { id: string } }>('/api/products/:id', cached, (request, reply) => {
+    // An active product reads the same for everyone, so it comes from the cache; an id the
+    // cache does not hold (any string: it is only looked up) takes the slower path.
+    const active = options.cache.loaded()?.product(request.params.id);
+    if (active) return sendRepresentation(request, reply, active);
+    return productPage(request, reply);
+  });
+
+  async function productPage(request: FastifyRequest, reply: FastifyReply) {
     const parsed = productParams.safeParse(request.params);
     // An id that cannot exist is simply not found, like an unknown one.
     if (!parsed.success) throw new AppError('not-found', RELEASE_MESSAGES.notFound);
     const { id } = parsed.data;
-    // An active product reads the same for everyone, so it comes from the cache.
     const active = (await options.cache.snapshot()).product(id);
-    if (active) return sendRepresentation(request, reply, active);
+    if (active) return sendRepresentation(request, reply, active) ?? reply;
     // Only admins see inactive products, and that answer is theirs alone.
     const caller = await options.resolveCaller(request);
     if (!caller?.isAdmin) throw new AppError('not-found', RELEASE_MESSAGES.notFound);
     void reply.header('cache-control', 'private, no-cache');
     return { product: await getProduct(options.db, id, { includeInactive: true }) };
-  });
+  }
 }

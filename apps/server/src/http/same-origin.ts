@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { publicUrl } from '../accounts/auth.ts';
 import type { Config } from '../config.ts';
 import { errorBody } from './error-handler.ts';
@@ -23,12 +23,14 @@ export function refuseCrossSiteWrites(config: Config) {
       return false;
     }
   };
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (SAFE_METHODS.has(request.method) || !request.headers.cookie) return;
+  // Callback-style: it runs on every request, and an async hook costs a promise each time.
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    if (SAFE_METHODS.has(request.method) || !request.headers.cookie) return done();
     const origin = request.headers.origin;
     const foreign = origin === undefined ? request.headers['sec-fetch-site'] === 'cross-site' : !trusted(origin);
-    if (!foreign) return;
+    if (!foreign) return done();
     request.log.info({ origin, url: request.url }, 'cross-site request refused');
-    return reply.status(403).send(errorBody('permission-denied', 'Cross-site request refused: this action must come from the shop’s own pages.'));
+    // Answered here: done() is not called, so the request goes no further.
+    void reply.status(403).send(errorBody('permission-denied', 'Cross-site request refused: this action must come from the shop’s own pages.'));
   };
 }

@@ -25,6 +25,22 @@ export const QUEUES = ['send-email', 'reconcile-checkouts', 'oidc-cleanup'] as c
 // (one failing with a duplicate key): they take turns under this advisory lock.
 const START_LOCK_KEY = 727_302;
 
+// pg-boss writes a job with the same statement text for a queue every time: as a named
+// (prepared) statement each connection parses and plans it once, not for every job (it
+// is the costliest statement of a wallet-only order to plan; decision 015). Few texts exist
+// (one per queue); past this many, statements are simply sent unnamed.
+const MAX_NAMED_STATEMENTS = 32;
+const statementNames = new Map<string, string>();
+
+function namedQuery(text: string, values?: unknown[]): pg.QueryConfig {
+  let name = statementNames.get(text);
+  if (!name && statementNames.size < MAX_NAMED_STATEMENTS) {
+    name = `pgboss_${statementNames.size}`;
+    statementNames.set(text, name);
+  }
+  return name ? { name, text, values } : { text, values };
+}
+
 /** The pg client behind a Drizzle node-postgres transaction (Drizzle keeps it on its session). */
 function transactionClient(tx: Tx): pg.PoolClient {
   return (tx as unknown as { session: { client: pg.PoolClient } }).session.client;
@@ -55,7 +71,7 @@ export async function startJobQueue(pool: pg.Pool, onError: (error: unknown) => 
     },
     async sendInTransaction(tx, name, data) {
       const client = transactionClient(tx);
-      await boss.send(name, data, { db: { executeSql: (text: string, values?: unknown[]) => client.query(text, values) } });
+      await boss.send(name, data, { db: { executeSql: (text: string, values?: unknown[]) => client.query(namedQuery(text, values)) } });
     },
     async schedule(name, cron) {
       await boss.schedule(name, cron);

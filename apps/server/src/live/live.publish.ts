@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import type { Tx } from '../db/transaction.ts';
 
@@ -23,6 +23,12 @@ export interface LiveEvent {
   id?: string;
 }
 
-export async function publishLive(db: Db | Tx, event: LiveEvent): Promise<void> {
-  await db.execute(sql`SELECT pg_notify(${LIVE_CHANNEL}, ${JSON.stringify(event)})`);
+/** The `pg_notify` call announcing an event, for a statement that runs anyway (no extra round trip). */
+export function liveNotification(event: LiveEvent): SQL {
+  return sql`pg_notify(${LIVE_CHANNEL}, ${JSON.stringify(event)})`;
+}
+
+/** Announces the events, all in one statement. */
+export async function publishLive(db: Db | Tx, ...events: [LiveEvent, ...LiveEvent[]]): Promise<void> {
+  await db.execute(sql`SELECT ${sql.join(events.map(liveNotification), sql`, `)}`);
 }

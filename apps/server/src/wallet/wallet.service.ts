@@ -39,18 +39,33 @@ export async function credit(tx: Tx, userId: string, cents: number, reference: s
   return true;
 }
 
-/** Spends available credit now (wallet-only orders). Fails, changing nothing, if it is not there. */
+/**
+ * Spends available credit now (wallet-only orders). Fails, changing nothing, if it is not
+ * there. The conditional update and its ledger entry are one statement: one round trip,
+ * and the wallet row, locked from here to the commit, is held for less time.
+ */
 export async function debit(tx: Tx, userId: string, cents: number, reference: string): Promise<void> {
   if (cents === 0) return;
-  const updated = await tx
-    .update(wallets)
-    .set({ balanceCents: sql`${wallets.balanceCents} - ${cents}`, updatedAt: new Date() })
-    .where(and(eq(wallets.userId, userId), gte(wallets.balanceCents, cents)))
-    .returning({ userId: wallets.userId });
-  if (updated.length === 0) throw new AppError('failed-precondition', CHECKOUT_MESSAGES.insufficientWallet);
-  if (!(await appendEntry(tx, { userId, kind: 'debit', availableDeltaCents: -cents, reference }))) {
-    throw new AppError('aborted', 'This payment was already recorded.');
-  }
+  const debited = tx.$with('debited', { userId: wallets.userId }).as(sql`
+    UPDATE ${wallets} SET balance_cents = balance_cents - ${cents}, updated_at = now()
+    WHERE user_id = ${userId} AND balance_cents >= ${cents}
+    RETURNING user_id`);
+  // The entry is written only if the update took the credit: it selects from `debited`.
+  const entry = tx.$with('entry', { id: ledgerEntries.id }).as(sql`
+    INSERT INTO ${ledgerEntries} (user_id, kind, available_delta_cents, reference)
+    SELECT user_id, 'debit', ${-cents}::bigint, ${reference} FROM ${debited}
+    ON CONFLICT (kind, reference) DO NOTHING
+    RETURNING id`);
+  // Named, so each connection parses and plans this statement once (decision 015).
+  const [outcome] = await tx
+    .with(debited, entry)
+    .select({ debited: sql<boolean>`EXISTS (SELECT 1 FROM ${debited})`, recorded: sql<boolean>`EXISTS (SELECT 1 FROM ${entry})` })
+    .from(sql`(SELECT 1) AS one`)
+    .prepare('wallet_debit')
+    .execute();
+  if (!outcome?.debited) throw new AppError('failed-precondition', CHECKOUT_MESSAGES.insufficientWallet);
+  // A second debit for this reference: the statement's update is rolled back with the transaction.
+  if (!outcome.recorded) throw new AppError('aborted', 'This payment was already recorded.');
 }
 
 /** Sets credit aside for a card checkout until its payment settles. */

@@ -8,6 +8,7 @@ import type { Config } from '../../src/config.ts';
 import { defineFunction } from '../../src/functions/registry.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../database.ts';
 import { startSmtpPeer } from '../smtp.ts';
+import { openSse } from '../sse.ts';
 import { spawnServer, stopAllServers, waitUntilReady } from './processes.ts';
 
 /**
@@ -75,7 +76,8 @@ afterAll(async () => {
 });
 
 describe('security headers', () => {
-  it.each(['/healthz', '/home', '/api/products', '/fn/listHistory'])('%s carries a strict CSP, nosniff, a referrer policy and HSTS in production', async (url) => {
+  // The OpenID discovery document is written by the provider itself, on a hijacked reply.
+  it.each(['/healthz', '/home', '/api/products', '/fn/listHistory', '/oidc/.well-known/openid-configuration'])('%s carries a strict CSP, nosniff, a referrer policy and HSTS in production', async (url) => {
     const response = await prodApp.inject({ method: url.startsWith('/fn/') ? 'POST' : 'GET', url, ...(url.startsWith('/fn/') ? { payload: { data: {} } } : {}) });
     const csp = String(response.headers['content-security-policy']);
     const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
@@ -91,6 +93,20 @@ describe('security headers', () => {
     expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
     expect(response.headers['strict-transport-security']).toMatch(/^max-age=31536000; includeSubDomains/);
     expect(response.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('are on a stream a route writes itself (the live SSE stream, a hijacked reply)', async () => {
+    const base = await devApp.listen({ port: 0, host: '127.0.0.1' });
+    const stream = await openSse(`${base}/api/live`);
+    try {
+      expect(stream.status).toBe(200);
+      expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      expect(stream.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(stream.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(stream.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    } finally {
+      await stream.close();
+    }
   });
 
   it('sends no HSTS outside production (plain http on localhost)', async () => {
