@@ -1,7 +1,7 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { Component, lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
 import { useParams, type Params } from 'react-router';
-import { ErrorState } from '../ui/error-state.tsx';
+import { LoadFailureBoundary } from '../ui/load-failure-boundary.tsx';
 import { Spinner } from '../ui/spinner.tsx';
 import { LAZY_LOAD_TIMEOUT_MS } from './config/site.ts';
 import './lazy-page.css';
@@ -67,11 +67,11 @@ export function lazyPage(load: () => Promise<ComponentType>, options: { prefetch
       prefetch?.(queryClient, JSON.parse(paramsKey) as Params);
     }, [prefetch, queryClient, paramsKey]);
     return (
-      <PageLoadBoundary onRetry={() => setPage(() => current ?? createLazy())}>
+      <LoadFailureBoundary headingLevel={1} title={PAGE_LOAD_FAILED} onRetry={() => setPage(() => current ?? createLazy())}>
         <Suspense fallback={<PageLoading />}>
           <Page />
         </Suspense>
-      </PageLoadBoundary>
+      </LoadFailureBoundary>
     );
   }
   return LazyPage;
@@ -83,35 +83,4 @@ function PageLoading() {
       <Spinner label="Loading page…" />
     </div>
   );
-}
-
-interface BoundaryProps {
-  onRetry: () => void;
-  children: ReactNode;
-}
-
-class PageLoadBoundary extends Component<BoundaryProps, { failed: boolean }> {
-  override state = { failed: false };
-
-  // React itself reports the caught error to the console, so nothing is logged here.
-  static getDerivedStateFromError(): { failed: boolean } {
-    return { failed: true };
-  }
-
-  retry = () => {
-    this.props.onRetry();
-    this.setState({ failed: false });
-  };
-
-  override render() {
-    if (!this.state.failed) return this.props.children;
-    return (
-      <ErrorState
-        headingLevel={1}
-        title={PAGE_LOAD_FAILED}
-        message="Check your connection and try again."
-        onRetry={this.retry}
-      />
-    );
-  }
 }

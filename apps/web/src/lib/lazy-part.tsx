@@ -1,5 +1,5 @@
-import { Component, Suspense, use, useState, type ComponentType, type ReactNode } from 'react';
-import { ErrorState } from '../ui/error-state.tsx';
+import { Suspense, use, useState, type ComponentType } from 'react';
+import { LoadFailureBoundary } from '../ui/load-failure-boundary.tsx';
 import { LoadingRegion, SkeletonText } from '../ui/skeleton.tsx';
 
 export interface LazyPart<P extends object> {
@@ -32,7 +32,7 @@ export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>
   function Part(props: P) {
     const [code, setCode] = useState(start);
     return (
-      <PartLoadBoundary failed={texts.failed} onRetry={() => setCode(start)}>
+      <LoadFailureBoundary title={texts.failed} onRetry={() => setCode(start)}>
         <Suspense
           fallback={
             <LoadingRegion label={texts.loading}>
@@ -42,34 +42,9 @@ export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>
         >
           <Loaded code={code} props={props} />
         </Suspense>
-      </PartLoadBoundary>
+      </LoadFailureBoundary>
     );
   }
 
   return { preload: () => void start().catch(() => undefined), Part };
-}
-
-interface BoundaryProps {
-  failed: string;
-  onRetry: () => void;
-  children: ReactNode;
-}
-
-class PartLoadBoundary extends Component<BoundaryProps, { failed: boolean }> {
-  override state = { failed: false };
-
-  // React itself reports the caught error to the console, so nothing is logged here.
-  static getDerivedStateFromError(): { failed: boolean } {
-    return { failed: true };
-  }
-
-  retry = () => {
-    this.props.onRetry();
-    this.setState({ failed: false });
-  };
-
-  override render() {
-    if (!this.state.failed) return this.props.children;
-    return <ErrorState title={this.props.failed} message="Check your connection and try again." onRetry={this.retry} />;
-  }
 }
