@@ -2,7 +2,9 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 // In development the API lives on the Fastify server; in production it serves this build itself.
-const apiServer = 'http://127.0.0.1:3000';
+// The Host is passed on unchanged: the server accepts cookie-carrying writes only from the
+// origin a request was served on (apps/server/src/http/same-origin.ts), here this dev server's.
+const apiServer = { target: 'http://127.0.0.1:3000', changeOrigin: false };
 
 export default defineConfig({
   plugins: [react()],

@@ -39,6 +39,7 @@ import { startJobQueue } from './jobs/queue.ts';
 import { enqueueMail, startMailWorker } from './mail/mail.jobs.ts';
 import { createMailer } from './mail/mailer.ts';
 import { errorBody, handleError } from './http/error-handler.ts';
+import { registerClientAddress, trustedProxyCheck } from './http/client-address.ts';
 import { refuseCrossSiteWrites } from './http/same-origin.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
 
@@ -67,11 +68,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: options.logger ?? { level: config.LOG_LEVEL },
     bodyLimit: 1024 * 1024,
-    trustProxy: config.isProduction,
+    // Forwarded headers only from TRUSTED_PROXIES (decision 017).
+    trustProxy: trustedProxyCheck(config.TRUSTED_PROXIES),
     return503OnClosing: true,
   });
 
   app.setErrorHandler(handleError);
+  registerClientAddress(app, config.TRUSTED_PROXIES);
   // Every route, for the access-control tests: a route without a table entry fails them.
   const httpRoutes: { method: string; url: string }[] = [];
   app.decorate('httpRoutes', httpRoutes);

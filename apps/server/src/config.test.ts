@@ -34,7 +34,9 @@ describe('loadConfig: defaults', () => {
     expect(config).toMatchObject({
       NODE_ENV: 'development',
       PORT: 3000,
-      HOST: '0.0.0.0',
+      // Development listens on this machine only (issue 12, item 4).
+      HOST: '127.0.0.1',
+      TRUSTED_PROXIES: [],
       DATA_DIR: './data',
       dataDir: path.resolve('./data'),
       PAYMENT_PROVIDER: 'local',
@@ -68,7 +70,12 @@ describe('loadConfig: values', () => {
       { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' },
       { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_1' },
     ],
-    [PRODUCTION, { isProduction: true, PUBLIC_URL: 'https://shop.example' }],
+    [PRODUCTION, { isProduction: true, PUBLIC_URL: 'https://shop.example', HOST: '0.0.0.0' }],
+    [{ NODE_ENV: 'test' }, { HOST: '127.0.0.1' }],
+    [{ HOST: '0.0.0.0' }, { HOST: '0.0.0.0' }],
+    [{ ...PRODUCTION, HOST: '10.0.0.7' }, { HOST: '10.0.0.7' }],
+    [{ TRUSTED_PROXIES: 'loopback' }, { TRUSTED_PROXIES: ['127.0.0.0/8', '::1/128'] }],
+    [{ TRUSTED_PROXIES: ' 10.0.0.0/8, 192.0.2.7 ,FD00::/8,::ffff:198.51.100.1' }, { TRUSTED_PROXIES: ['10.0.0.0/8', '192.0.2.7/32', 'fd00::/8', '198.51.100.1/32'] }],
     [{ DATA_DIR: '/srv/shop-data' }, { dataDir: '/srv/shop-data' }],
   ])('%j -> %j', (env, expected) => {
     expect(loadConfig({ AUTH_SECRET: SECRET, ...env })).toMatchObject(expected);
@@ -81,6 +88,8 @@ describe('loadConfig: values', () => {
     ['ADMIN_EMAILS', []],
     ['PAYMENT_PROVIDER', 'local'],
     ['NODE_ENV', 'development'],
+    ['HOST', '127.0.0.1'],
+    ['TRUSTED_PROXIES', []],
   ])('an empty %s counts as unset (-> %j)', (name, expected) => {
     expect(loadConfig({ AUTH_SECRET: SECRET, [name]: '' })[name]).toEqual(expected);
   });
@@ -108,6 +117,11 @@ describe('loadConfig: a bad value stops start-up with a message naming the varia
     ['SMTP_URL', { SMTP_URL: 'http://mail.example' }],
     ['CONTACT_EMAIL', { CONTACT_EMAIL: 'info' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['TRUSTED_PROXIES', { TRUSTED_PROXIES: 'proxy.example' }],
+    ['TRUSTED_PROXIES', { TRUSTED_PROXIES: '10.0.0.0/33' }],
+    ['TRUSTED_PROXIES', { TRUSTED_PROXIES: '10.0.0.1, *' }],
+    ['TRUSTED_PROXIES', { TRUSTED_PROXIES: '::1/129' }],
+    ['TRUSTED_PROXIES', { TRUSTED_PROXIES: '10.0.0.0/8/8' }],
   ])('%s in %j', (name, env) => {
     const error = configError({ AUTH_SECRET: SECRET, ...env });
     expect(error.message).toMatch(/^Invalid settings:/);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseTrustedProxies } from './http/client-address.ts';
 
 /**
  * The one reader of process.env. Every setting of DESIGN.md is parsed here, and a bad
@@ -32,7 +33,8 @@ const nameList = (fallback: string) =>
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('0.0.0.0'),
+  // Default: 127.0.0.1 outside production, 0.0.0.0 in production (set in loadConfig).
+  HOST: z.string().min(1).optional(),
   PUBLIC_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
@@ -59,12 +61,23 @@ const envSchema = z.object({
   SIGNUP_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   SIGNIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
+  // Reverse proxies whose X-Forwarded-For is believed (decision 017); none by default.
+  TRUSTED_PROXIES: nameList('').transform((entries, context) => {
+    const parsed = parseTrustedProxies(entries);
+    if ('error' in parsed) {
+      context.addIssue({ code: 'custom', message: parsed.error });
+      return z.NEVER;
+    }
+    return parsed.ranges;
+  }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'AUTH_SECRET'> {
+export interface Config extends Omit<Env, 'AUTH_SECRET' | 'HOST'> {
+  /** The interface to listen on. */
+  HOST: string;
   /** Signs sessions and tokens. */
   AUTH_SECRET: string;
   dataDir: string;
@@ -123,6 +136,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const dataDir = path.resolve(values.DATA_DIR);
   return {
     ...values,
+    // A development server (dev mailbox, demo accounts) is reachable from this machine only,
+    // unless HOST says otherwise.
+    HOST: values.HOST ?? (isProduction ? '0.0.0.0' : '127.0.0.1'),
     isProduction,
     dataDir,
     AUTH_SECRET: values.AUTH_SECRET ?? developmentSecret(dataDir),

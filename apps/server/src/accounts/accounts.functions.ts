@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineFunction } from '../functions/registry.ts';
+import { rateLimitSubject } from '../http/client-address.ts';
 import { hitRateLimit } from '../http/rate-limit.ts';
 import type { Auth } from './auth.ts';
 import { createAccount, getOwnProfile, recordDeviceToken } from './accounts.service.ts';
@@ -28,7 +29,7 @@ export function accountsFunctions(auth: Auth) {
       access: 'public',
       input: signupInput,
       handler: async (form, { db, config, ip }) => {
-        await hitRateLimit(db, `signup:${ip}`, config.SIGNUP_RATE_LIMIT, 600);
+        await hitRateLimit(db, `signup:${rateLimitSubject(ip)}`, config.SIGNUP_RATE_LIMIT, 600);
         const account = await createAccount(db, config, form);
         if (account.created) {
           await auth.api.sendVerificationEmail({ body: { email: account.email, callbackURL: '/login?verified=1' } });

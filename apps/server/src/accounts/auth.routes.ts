@@ -8,8 +8,21 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { devMailbox } from '../db/schema/index.ts';
 import type { Caller } from '../functions/registry.ts';
+import { canonicalAddress, CLIENT_ADDRESS_HEADER, isLoopback, requireClientAddress } from '../http/client-address.ts';
+import { errorBody } from '../http/error-handler.ts';
 import { SESSION_EXPIRES_IN_SECONDS, SESSION_UPDATE_AGE_SECONDS, type Auth } from './auth.ts';
 import { findSession, hasPortalAccess, isAdmin } from './accounts.service.ts';
+
+/**
+ * The headers handed to Better Auth: the client address the server computed (decision
+ * 017) in its private header, and never a value of that header the client sent.
+ */
+function authHeaders(headers: IncomingHttpHeaders, clientAddress: string | null): Headers {
+  const result = fromNodeHeaders(headers);
+  result.delete(CLIENT_ADDRESS_HEADER);
+  if (clientAddress !== null) result.set(CLIENT_ADDRESS_HEADER, clientAddress);
+  return result;
+}
 
 /** How many verified credentials one process remembers; the oldest is forgotten first. */
 const REMEMBERED_CREDENTIALS = 10_000;
@@ -49,7 +62,7 @@ export function callerResolver(auth: Auth, config: Config, db: Db) {
       if (!extensionDue(session.expiresAt)) return callerOf(config, session);
     }
 
-    const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) }).catch((error: unknown) => {
+    const session = await auth.api.getSession({ headers: authHeaders(request.headers, null) }).catch((error: unknown) => {
       // A token that is not valid is nobody; a lookup that failed (the database is down) is
       // an outage, not "please sign in".
       if (isAPIError(error) && error.statusCode < 500) return null;
@@ -74,7 +87,7 @@ export async function authRoutes(app: FastifyInstance, options: { auth: Auth; co
       const url = new URL(request.url, `http://${request.headers.host ?? 'localhost'}`);
       const webRequest = new Request(url, {
         method: request.method,
-        headers: fromNodeHeaders(request.headers),
+        headers: authHeaders(request.headers, requireClientAddress(request)),
         ...(request.body !== undefined && request.method !== 'GET' ? { body: JSON.stringify(request.body) } : {}),
       });
       const response = await auth.handler(webRequest);
@@ -92,7 +105,7 @@ export async function authRoutes(app: FastifyInstance, options: { auth: Auth; co
   /** The signed-in user as the web app needs it on every page. */
   app.get('/api/me', async (request, reply) => {
     void reply.header('cache-control', 'no-store');
-    const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) }).catch(() => null);
+    const session = await auth.api.getSession({ headers: authHeaders(request.headers, null) }).catch(() => null);
     if (!session || !session.user.emailVerified) return { user: null };
     const user = session.user as typeof session.user & { role?: string; username?: string; accountType?: string };
     return {
@@ -120,7 +133,14 @@ export async function authRoutes(app: FastifyInstance, options: { auth: Auth; co
   });
 
   if (!config.SMTP_URL && !config.isProduction) {
-    app.get('/dev/mailbox', async (_request, reply) => {
+    app.get('/dev/mailbox', async (request, reply) => {
+      // It shows password-reset links: only to this machine, judged by the socket (a header
+      // proves nothing), and not through a proxy, whose own connection is local too.
+      const peer = canonicalAddress(request.raw.socket?.remoteAddress ?? '');
+      const proxied = request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined;
+      if (peer === null || !isLoopback(peer) || proxied) {
+        return reply.status(403).send(errorBody('permission-denied', 'The dev mailbox is shown only to a browser on the machine the shop runs on.'));
+      }
       const mails = await db.select().from(devMailbox).orderBy(desc(devMailbox.id)).limit(50);
       const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
       const rows = mails

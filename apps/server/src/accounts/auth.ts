@@ -3,6 +3,7 @@ import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { bearer } from 'better-auth/plugins';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import { CLIENT_ADDRESS_HEADER } from '../http/client-address.ts';
 import { authAccounts, authRateLimits, sessions, users, verifications } from '../db/schema/index.ts';
 import type { Mail } from '../mail/mailer.ts';
 import { passwordResetMail, verificationMail } from '../mail/templates.ts';
@@ -81,7 +82,9 @@ export function createAuth(config: Config, db: Db, enqueueMail: (mail: Mail) => 
     advanced: {
       useSecureCookies: baseURL.startsWith('https://'),
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
-      ipAddress: { ipAddressHeaders: config.isProduction ? ['x-forwarded-for'] : [] },
+      // The address the server computed (decision 017): auth.routes.ts overwrites this header
+      // on every request it hands over, so a value a client sends is never read.
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
     },
     plugins: [bearer()],
   });

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import { requireClientAddress } from '../http/client-address.ts';
 import { AppError } from '../http/errors.ts';
 import type { CallableFunction, Caller } from './registry.ts';
 
@@ -33,7 +34,7 @@ export async function functionsRoutes(app: FastifyInstance, options: FunctionsRo
       throw new AppError('permission-denied', 'Only the label’s admins can do this.');
     }
     const input: unknown = fn.input.parse(data);
-    const result = await fn.handler(input, { db: options.db, config: options.config, caller, ip: request.ip, log: request.log });
+    const result = await fn.handler(input, { db: options.db, config: options.config, caller, ip: requireClientAddress(request), log: request.log });
     return { data: result ?? null };
   });
 }

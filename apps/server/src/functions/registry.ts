@@ -13,7 +13,7 @@ export interface CallContext {
   db: Db;
   config: Config;
   caller: Caller | null;
-  /** The client's address, for rate limits. */
+  /** The client's address (decision 017), for rate limits: use rateLimitSubject(ip) as the key. */
   ip: string;
   log: FastifyBaseLogger;
 }
