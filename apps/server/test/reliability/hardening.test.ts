@@ -51,7 +51,8 @@ async function signInCookies(app: FastifyInstance, email: string, origin: string
   const response = await app.inject({
     method: 'POST',
     url: '/api/auth/sign-in/email',
-    headers: { 'content-type': 'application/json', origin, 'x-forwarded-for': ip },
+    headers: { 'content-type': 'application/json', origin },
+    remoteAddress: ip,
     payload: { email, password: 'pass words' },
   });
   expect(response.statusCode, response.body).toBe(200);
@@ -188,7 +189,7 @@ describe('cross-site requests with a session cookie', () => {
   });
 
   it('bearer-token clients (no cookie) are not affected by the Origin they send', async () => {
-    const token = (await prodApp.inject({ method: 'POST', url: '/api/auth/sign-in/email', headers: { 'content-type': 'application/json', origin: PUBLIC_URL, 'x-forwarded-for': '203.0.113.11' }, payload: { email: 'csrf@example.org', password: 'pass words' } })).headers['set-auth-token'];
+    const token = (await prodApp.inject({ method: 'POST', url: '/api/auth/sign-in/email', headers: { 'content-type': 'application/json', origin: PUBLIC_URL }, remoteAddress: '203.0.113.11', payload: { email: 'csrf@example.org', password: 'pass words' } })).headers['set-auth-token'];
     const response = await prodApp.inject({ method: 'POST', url: '/fn/getWallet', headers: { authorization: `Bearer ${String(token)}`, origin: 'https://partner.example' }, payload: { data: null } });
     expect(response.statusCode).toBe(200);
   });
@@ -199,7 +200,7 @@ describe('auth rate limits hold across server processes', () => {
     const second = await buildApp({ config: production(), db: database.db, logger: false });
     try {
       const attempt = (app: FastifyInstance, ip: string) =>
-        app.inject({ method: 'POST', url: '/api/auth/sign-in/email', headers: { 'content-type': 'application/json', origin: PUBLIC_URL, 'x-forwarded-for': ip }, payload: { email: 'prod@example.org', password: 'wrong password' } });
+        app.inject({ method: 'POST', url: '/api/auth/sign-in/email', headers: { 'content-type': 'application/json', origin: PUBLIC_URL }, remoteAddress: ip, payload: { email: 'prod@example.org', password: 'wrong password' } });
       const statuses: number[] = [];
       for (let i = 0; i < 11; i += 1) statuses.push((await attempt(i % 2 === 0 ? prodApp : second, '198.51.100.7')).statusCode);
       expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
@@ -252,7 +253,7 @@ describe('a real production process (NODE_ENV=production, where Better Auth runs
       const signIn = (origin: string) =>
         fetch(`${server.base}/api/auth/sign-in/email`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', origin, 'x-forwarded-for': '192.0.2.44' },
+          headers: { 'content-type': 'application/json', origin },
           body: JSON.stringify({ email: 'prod@example.org', password: 'pass words' }),
         });
       const foreign = await signIn('https://evil.example');

@@ -47,7 +47,10 @@ export async function seedShop(db: Db, users: number, seed: number): Promise<{ e
   return { emails, productIds };
 }
 
-/** Signs each shopper in (one address each: the sign-in limit is per address). */
+/**
+ * Signs each shopper in (one address each: the sign-in limit is per address). This process
+ * plays the shoppers' reverse proxy: the servers must trust it (TRUSTED_PROXIES=127.0.0.1).
+ */
 export async function signInAll(base: string, origin: string, emails: string[]): Promise<Shopper[]> {
   const shoppers: Shopper[] = [];
   for (const [i, email] of emails.entries()) {
