@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { addressMatcher, canonicalAddress, deriveClientAddress, isLoopback, parseTrustedProxies, rateLimitSubject } from './client-address.ts';
+import type { FastifyRequest } from 'fastify';
+import { addressMatcher, canonicalAddress, deriveClientAddress, isLoopback, parseTrustedProxies, rateLimitSubject, requireClientAddress } from './client-address.ts';
+import { AppError } from './errors.ts';
 
 const ranges = (...entries: string[]) => {
   const parsed = parseTrustedProxies(entries);
@@ -133,5 +135,14 @@ describe('rateLimitSubject', () => {
   it('puts two addresses of one /64 in one bucket, and of two /64s in two', () => {
     expect(rateLimitSubject('2001:db8:1:2::a')).toBe(rateLimitSubject('2001:db8:1:2:ffff::b'));
     expect(rateLimitSubject('2001:db8:1:2::a')).not.toBe(rateLimitSubject('2001:db8:1:3::a'));
+  });
+});
+
+describe('requireClientAddress', () => {
+  it('refuses a request without an address instead of counting it in a shared bucket', () => {
+    const request = (clientAddress: string | null) => ({ clientAddress }) as FastifyRequest;
+    expect(requireClientAddress(request('198.51.100.7'))).toBe('198.51.100.7');
+    expect(() => requireClientAddress(request(null))).toThrow(AppError);
+    expect(() => requireClientAddress(request(null))).toThrow('The address of your connection could not be determined. Please try again.');
   });
 });
