@@ -58,7 +58,7 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${port}`;
   config = testConfig({ env: { SMTP_URL: smtp.url, PUBLIC_URL: baseUrl, PORT: String(port), ADMIN_EMAILS: 'boss@example.org', SIGNUP_RATE_LIMIT: '1000' } });
   for (const username of config.SIGNUP_FOLLOW_USERNAMES) {
-    await createAccount(database.db, config, form({ email: `${username}@label.example`, username, name: username }), { emailVerified: true });
+    await createAccount(database.db, config, form({ email: `${username}@label.example`, username, name: username }), { emailVerified: true, allowReservedUsername: true });
   }
   app = await buildApp({ config, db: database.db, logger: false });
   await app.listen({ port, host: '127.0.0.1' });
