@@ -416,6 +416,11 @@ async function restoreLines(pool: pg.Pool, file: string, lines: AsyncGenerator<s
   }
 }
 
+/** The same lines, but leaving the loop early does not close them (the next section goes on reading). */
+function sectionOf(lines: AsyncGenerator<string>): AsyncIterable<string> {
+  return { [Symbol.asyncIterator]: () => ({ next: () => lines.next() }) };
+}
+
 /** Loads every table section of the file, batching rows into multi-row inserts. */
 async function loadData(client: pg.PoolClient, file: string, lines: AsyncGenerator<string>, loadJobs: boolean) {
   const summary = { tables: 0, rows: 0, jobs: loadJobs ? 0 : ('skipped' as const) };
@@ -426,7 +431,7 @@ async function loadData(client: pg.PoolClient, file: string, lines: AsyncGenerat
     if (current?.load) await insertRows(client, current.table, current.columns, current.overriding, pending);
     pending = [];
   };
-  for await (const line of lines) {
+  for await (const line of sectionOf(lines)) {
     const item = JSON.parse(line) as unknown[] | TableStart | Sequences | Trailer;
     if (Array.isArray(item)) {
       if (!current || item.length !== current.columns.length) throw new BackupFileError(file, 'a row does not match its table.');
@@ -478,7 +483,7 @@ async function loadObjects(file: string, lines: AsyncGenerator<string>, into: st
     counts.bytes += current.size;
     current = null;
   };
-  for await (const line of lines) {
+  for await (const line of sectionOf(lines)) {
     const item = JSON.parse(line) as string | ObjectStart | ObjectsTrailer;
     if (typeof item === 'string') {
       if (!current) throw new BackupFileError(file, 'stored-file data comes before its file.');
