@@ -121,6 +121,30 @@ test('the signup form shows the spec messages, strips names and follows the acco
   await expect(page.locator('h1')).toHaveCount(1);
 });
 
+test('signup refuses the label’s reserved usernames in the browser, with the message the server gives', async ({ page }) => {
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/fn/createAccount')) sent.push(request.url());
+  });
+  const user = newUser();
+  await page.goto('/signup');
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByLabel('Confirm password').fill(user.password);
+  await page.getByLabel('Name', { exact: true }).fill(user.name);
+  await page.getByLabel('Username').fill('StreetFlavor');
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
+  const terms = page.getByRole('dialog', { name: 'Terms of Service' });
+  await terms.getByLabel('I have read and agree to the Terms of Service.').check();
+  await terms.getByRole('button', { name: 'Agree and Create Account' }).click();
+  await expect(page.getByRole('alert')).toHaveText(SIGNUP_MESSAGES.usernameReserved);
+  await page.getByLabel('Username').fill('Support');
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
+  await terms.getByRole('button', { name: 'Agree and Create Account' }).click();
+  await expect(page.getByRole('alert')).toHaveText(SIGNUP_MESSAGES.usernameReserved);
+  expect(sent).toEqual([]);
+});
+
 test('the login page shows its messages for empty fields and a reset without email', async ({ page }) => {
   await page.goto('/login');
   await expect(page.locator('h1')).toHaveText('Login');

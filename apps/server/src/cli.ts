@@ -3,31 +3,113 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import readline from 'node:readline/promises';
 import { makeAdmin } from './accounts/accounts.service.ts';
+import { createLabelAccount } from './accounts/label-accounts.ts';
 import { createServiceToken, revokeServiceToken } from './service/service.tokens.ts';
 import { publicUrl } from './accounts/auth.ts';
 import { createOAuthClient, redirectUriSchema, revokeOAuthClient } from './oidc/oidc.clients.ts';
 import { OIDC_MOUNT, sealKeyFor } from './oidc/oidc.provider.ts';
 import { grantCredits } from './wallet/wallet.commands.ts';
 import { AppError } from './http/errors.ts';
-import { ConfigError, loadConfig, type Config } from './config.ts';
-import { connectDatabase, type Database } from './db/client.ts';
-import { runningEmbeddedConnection, startEmbeddedPostgres } from './db/embedded.ts';
+import { authSecretFile, ConfigError, developmentSecret, loadConfig, storedAuthSecret, type Config } from './config.ts';
+import { connectDatabase, SERVER_APPLICATION_NAME, type Database } from './db/client.ts';
+import { DataDirInUseError, hasEmbeddedCluster, liveServerPid, runningEmbeddedConnection, startEmbeddedPostgres } from './db/embedded.ts';
 import { runMigrations } from './db/migrate.ts';
-import { backupDatabase, readBackupHeader, restoreDatabase } from './db/backup.ts';
+import { backupDatabase, readBackupHeader, restoreDatabase, secretFingerprint, type BackupHeader } from './db/backup.ts';
 import { startJobQueue } from './jobs/queue.ts';
 
 /**
  * `npm run cli -- <command> [args]`: operator commands. Each area adds its commands
- * to `commands`; they get a migrated database (the running server's embedded cluster,
- * a new embedded cluster on DATA_DIR, or DATABASE_URL).
+ * to `commands`; they get a migrated database: DATABASE_URL, the running server's
+ * embedded cluster, or the embedded cluster in DATA_DIR (in production only one that
+ * exists: the CLI never makes a new, empty shop because DATABASE_URL was forgotten).
+ * The CLI loads the settings without the ones only a serving shop needs (SMTP_URL,
+ * PUBLIC_URL, AUTH_SECRET); a command that uses one says so in `needs`.
  */
+type CliSetting = 'PUBLIC_URL' | 'AUTH_SECRET';
+
+/** The database a command works on, as chosen before anything is opened. */
+export interface DatabaseTarget {
+  kind: 'external' | 'running-embedded' | 'embedded' | 'new-embedded';
+  /** For the operator: which database this is. */
+  description: string;
+  /** The live server holding DATA_DIR ('running-embedded'). */
+  serverPid?: number;
+}
+
+export interface CliContext {
+  db: Database['db'];
+  config: Config;
+  target?: DatabaseTarget;
+  /** Progress and questions for the operator (stdout). */
+  say?: (text: string) => void;
+}
+
 export interface CliCommand {
   usage: string;
   summary: string;
-  run(args: string[], context: { db: Database['db']; config: Config }): Promise<string>;
+  /** Settings the command uses besides the database (required in production). */
+  needs?: CliSetting[];
+  /** May make a new embedded database in DATA_DIR (restore onto a new machine). */
+  createsDatabase?: boolean;
+  /** Checks made before the database is opened. */
+  precheck?(args: string[], config: Config, target: DatabaseTarget): void;
+  run(args: string[], context: CliContext): Promise<string>;
 }
 
 export class UsageError extends Error {}
+
+/**
+ * The local storage driver's folder, or null when objects live in an object store.
+ * (STORAGE_URL comes with the S3 driver; until then every shop stores files locally.)
+ */
+export function localStorageDir(config: Config): string | null {
+  return (config as Config & { STORAGE_URL?: string }).STORAGE_URL ? null : path.join(config.dataDir, 'storage');
+}
+
+/** AUTH_SECRET comes from DATA_DIR's file (embedded default) rather than the environment. */
+function secretIsStored(config: Config): boolean {
+  return !config.AUTH_SECRET || config.AUTH_SECRET === storedAuthSecret(config.dataDir);
+}
+
+/** Servers of this shop with connections open on the database (pg_stat_activity). */
+async function liveServerConnections(db: Database['db']): Promise<{ count: number; from: string }> {
+  const { rows } = await db.$client.query<{ count: number; from: string | null }>(
+    `SELECT count(*)::int AS count, string_agg(DISTINCT coalesce(host(client_addr), 'local socket'), ', ') AS from
+     FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND pid <> pg_backend_pid()`,
+    [SERVER_APPLICATION_NAME],
+  );
+  return { count: rows[0]!.count, from: rows[0]!.from ?? '' };
+}
+
+function restorePlan(file: string, header: BackupHeader, config: Config, target: DatabaseTarget): string[] {
+  const storageDir = localStorageDir(config);
+  const lines = [
+    `Restore ${file} (taken ${header.createdAt}, PostgreSQL ${header.serverVersion}) into ${target.description}:`,
+    '  - the database: ALL its rows are replaced by the backup\'s, in one transaction (a damaged file changes nothing);',
+  ];
+  if (header.objects === 'local' && storageDir) {
+    lines.push(`  - stored files (images, variants, uploads): the backup's replace ${storageDir}; the files there now are moved aside to ${storageDir}.before-restore-<time>;`);
+  } else if (header.objects === 'local') {
+    lines.push('  - stored files: NOT restored: this shop keeps objects in an object store (STORAGE_URL); restore the bucket from its own backup;');
+  } else if (header.objects === 'external') {
+    lines.push('  - stored files: not in this backup (they were in an object store): restore the bucket from its own backup;');
+  } else {
+    lines.push('  - stored files: not in this backup (made before backups held them): copy DATA_DIR/storage back yourself;');
+  }
+  const storedSecret = secretIsStored(config);
+  if (header.authSecret && storedSecret) {
+    lines.push(`  - AUTH_SECRET: the backup's, written to ${authSecretFile(config.dataDir)}, so sessions and single sign-on secrets stay valid.`);
+  } else if (header.authSecretFingerprint && config.AUTH_SECRET && secretFingerprint(config.AUTH_SECRET) === header.authSecretFingerprint) {
+    lines.push('  - AUTH_SECRET: unchanged (the same secret as when the backup was taken).');
+  } else if (header.authSecretFingerprint) {
+    lines.push(
+      '  - AUTH_SECRET: WARNING: this shop\'s AUTH_SECRET is not the one the backup was taken with: every session ends and single sign-on client secrets cannot be read. Set AUTH_SECRET to the old value first to keep them.',
+    );
+  } else {
+    lines.push('  - AUTH_SECRET: the backup does not say which secret it was taken with: keep AUTH_SECRET as it was.');
+  }
+  return lines;
+}
 
 export const commands: Record<string, CliCommand> = {
   migrate: {
@@ -42,6 +124,22 @@ export const commands: Record<string, CliCommand> = {
       if (!email) throw new UsageError('Usage: npm run cli -- make-admin <email>');
       if (!(await makeAdmin(db, email))) throw new UsageError(`No account has the email ${email}.`);
       return `${email} is now an admin.`;
+    },
+  },
+  'create-label-account': {
+    usage: 'create-label-account <username> <email>',
+    summary: 'create an official account (reserved username, verified) and a link to set its password',
+    needs: ['PUBLIC_URL', 'AUTH_SECRET'],
+    async run([username, email], { db, config }) {
+      if (!username || !email) throw new UsageError('Usage: npm run cli -- create-label-account <username> <email>');
+      const account = await createLabelAccount(db, config, { username, email });
+      const follows = config.SIGNUP_FOLLOW_USERNAMES.some((name) => name.toLowerCase() === account.username.toLowerCase());
+      return [
+        `Created the label account ${account.username} (${account.email}), verified${follows ? '; every new account follows it (SIGNUP_FOLLOW_USERNAMES)' : ''}.`,
+        'Its password is random and unknown. Give this one-time link to whoever runs the account; it sets the password and works for one hour:',
+        account.resetUrl,
+        'Later, "Forgot password" on the login page mails a new link to that address.',
+      ].join('\n');
     },
   },
   'grant-credits': {
@@ -74,6 +172,7 @@ export const commands: Record<string, CliCommand> = {
   'create-oauth-client': {
     usage: 'create-oauth-client <name> <redirect-uri>',
     summary: 'register a sister product for single sign-on (secret shown once)',
+    needs: ['PUBLIC_URL', 'AUTH_SECRET'],
     async run([name, ...redirectUris], { db, config }) {
       if (!name || redirectUris.length === 0) throw new UsageError('Usage: npm run cli -- create-oauth-client <name> <redirect-uri> [more redirect URIs]');
       const parsed = redirectUris.map((uri) => redirectUriSchema.safeParse(uri));
@@ -101,42 +200,131 @@ export const commands: Record<string, CliCommand> = {
   },
   backup: {
     usage: 'backup <file>',
-    summary: 'write a consistent snapshot of the whole database to a file',
-    async run([file], { db }) {
+    summary: 'write a consistent snapshot of the database, the stored files and AUTH_SECRET (if kept in DATA_DIR) to a file',
+    async run([file], { db, config }) {
       if (!file) throw new UsageError('Usage: npm run cli -- backup <file>');
-      const { tables, rows, bytes } = await backupDatabase(db.$client, path.resolve(file));
-      return `Backed up ${rows} rows of ${tables} tables to ${path.resolve(file)} (${(bytes / 1024).toFixed(1)} KiB).`;
+      const target = path.resolve(file);
+      const storageDir = localStorageDir(config);
+      const stored = secretIsStored(config);
+      const summary = await backupDatabase(db.$client, target, { storageDir, authSecret: { value: config.AUTH_SECRET, stored } });
+      const objects = summary.objects
+        ? `${summary.objects.count} stored files (${(summary.objects.bytes / 1024).toFixed(1)} KiB) from ${storageDir}`
+        : 'no stored files: they are in the object store (STORAGE_URL); back up the bucket itself';
+      return [
+        `Backed up ${summary.rows} rows of ${summary.tables} tables to ${target} (${(summary.bytes / 1024).toFixed(1)} KiB).`,
+        `  files:       ${objects}`,
+        `  AUTH_SECRET: ${stored && config.AUTH_SECRET ? `the one kept in ${authSecretFile(config.dataDir)} is in the backup` : 'set in the environment: not in the backup; keep it with the environment file'}`,
+        '  Keep a copy of the environment settings too (DATABASE_URL, PUBLIC_URL, SMTP_URL, STRIPE_*, ADMIN_EMAILS, ...).',
+        '  The file holds password hashes and secrets: keep it as safe as the database.',
+      ].join('\n');
     },
   },
   restore: {
     usage: 'restore <file> [--yes]',
-    summary: 'REPLACE all data in the database with a backup (one transaction)',
-    async run(args, { db, config }) {
+    summary: 'REPLACE the database and stored files with a backup (stop the servers first)',
+    createsDatabase: true,
+    precheck(_args, _config, target) {
+      if (target.kind === 'running-embedded') {
+        throw new UsageError(
+          `A storefront server (pid ${target.serverPid}) is running on this DATA_DIR. Nothing was restored: stop the server first (for example \`systemctl stop storefront\`), then run the restore again.`,
+        );
+      }
+    },
+    async run(args, { db, config, target, say = console.log }) {
       const file = args.find((arg) => arg !== '--yes');
       if (!file) throw new UsageError('Usage: npm run cli -- restore <file> [--yes]');
-      const header = await readBackupHeader(path.resolve(file));
-      // At a terminal, a person confirms; scripts (no terminal) or --yes go straight on.
-      if (process.stdin.isTTY && !args.includes('--yes')) {
-        const target = config.DATABASE_URL ? 'the database at DATABASE_URL' : `the embedded database in ${config.dataDir}`;
+      const source = path.resolve(file);
+      const header = await readBackupHeader(source);
+      const where: DatabaseTarget = target ?? { kind: 'external', description: 'the database' };
+      const live = await liveServerConnections(db);
+      if (live.count > 0) {
+        throw new UsageError(
+          `A storefront server is using this database (${live.count} connections, from ${live.from}). Nothing was restored: stop every server of the shop first, then run the restore again.`,
+        );
+      }
+      say(restorePlan(source, header, config, where).join('\n'));
+      if (!args.includes('--yes')) {
+        // At a terminal a person confirms; a script must say --yes.
+        if (!process.stdin.isTTY) throw new UsageError('Nothing was restored: run again with --yes to go on.');
         const prompt = readline.createInterface({ input: process.stdin, output: process.stdout });
-        const answer = await prompt.question(`This replaces ALL data in ${target} with the backup taken ${header.createdAt}.\nType "restore" to go on: `);
+        const answer = await prompt.question('Type "restore" to go on: ');
         prompt.close();
         if (answer.trim() !== 'restore') return 'Nothing was restored.';
       }
       // pg-boss's tables must exist for the backup's pending jobs to go back in.
       const jobs = await startJobQueue(db.$client, () => undefined);
       await jobs.stop();
-      const result = await restoreDatabase(db.$client, path.resolve(file));
+
+      const storageDir = localStorageDir(config);
+      const staging = storageDir && header.objects === 'local' ? `${storageDir}.restoring` : undefined;
+      if (staging) {
+        fs.rmSync(staging, { recursive: true, force: true });
+        fs.mkdirSync(staging, { recursive: true, mode: 0o700 });
+      }
+      let result;
+      try {
+        result = await restoreDatabase(db.$client, source, staging ? { objectsDir: staging } : {});
+      } catch (error) {
+        if (staging) fs.rmSync(staging, { recursive: true, force: true });
+        throw error;
+      }
+      const lines = [];
       const pending = result.jobs === 'skipped' ? 'no pending jobs (the backup has none of this job queue version)' : `${result.jobs} pending jobs`;
-      return `Restored ${path.resolve(file)} (taken ${result.takenAt}): every earlier row was replaced by ${result.rows} rows in ${result.tables} tables, and ${pending}.`;
+      lines.push(`Restored ${source} (taken ${result.takenAt}): every earlier row was replaced by ${result.rows} rows in ${result.tables} tables, and ${pending}.`);
+      if (staging && storageDir && result.objects) {
+        let aside = '';
+        if (fs.existsSync(storageDir)) {
+          aside = `${storageDir}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+          fs.renameSync(storageDir, aside);
+        }
+        fs.renameSync(staging, storageDir);
+        lines.push(`Restored ${result.objects.count} stored files (${(result.objects.bytes / 1024).toFixed(1)} KiB) into ${storageDir}.${aside ? ` The files that were there are in ${aside}; delete that folder once the shop looks right.` : ''}`);
+      }
+      if (header.authSecret && secretIsStored(config)) {
+        fs.mkdirSync(config.dataDir, { recursive: true });
+        fs.writeFileSync(authSecretFile(config.dataDir), header.authSecret, { mode: 0o600 });
+        lines.push(`AUTH_SECRET: the backup's is in ${authSecretFile(config.dataDir)}; sessions stay valid.`);
+      }
+      return lines.join('\n');
     },
   },
 };
 
-async function withDatabase<T>(config: Config, fn: (database: Database) => Promise<T>): Promise<T> {
-  const running = config.DATABASE_URL ? undefined : runningEmbeddedConnection(config.dataDir);
-  const embedded = config.DATABASE_URL || running ? null : await startEmbeddedPostgres({ dataDir: config.dataDir });
-  const database = connectDatabase(config.DATABASE_URL ?? running ?? embedded!.connectionString, { max: 2 });
+/** Picks the database; in production, refuses to make a new embedded one by mistake. */
+export function chooseDatabase(config: Config, command: Pick<CliCommand, 'createsDatabase'>): DatabaseTarget {
+  if (config.DATABASE_URL) {
+    const url = new URL(config.DATABASE_URL);
+    return { kind: 'external', description: `the PostgreSQL at DATABASE_URL (${url.hostname}:${url.port || '5432'}${url.pathname})` };
+  }
+  const pid = liveServerPid(config.dataDir);
+  if (pid !== undefined) {
+    return { kind: 'running-embedded', serverPid: pid, description: `the embedded database of the server running on DATA_DIR ${config.dataDir} (pid ${pid})` };
+  }
+  if (hasEmbeddedCluster(config.dataDir)) return { kind: 'embedded', description: `the embedded database in DATA_DIR ${config.dataDir}` };
+  if (config.isProduction && !command.createsDatabase) {
+    throw new ConfigError(
+      `Invalid settings:\n  DATABASE_URL: required when NODE_ENV=production: there is no embedded database in DATA_DIR ${config.dataDir} to use. Set DATABASE_URL to the shop's PostgreSQL (or DATA_DIR to the folder the server runs from); nothing was changed.`,
+    );
+  }
+  return { kind: 'new-embedded', description: `a NEW, empty embedded database in DATA_DIR ${config.dataDir} (there was none; set DATABASE_URL to use your PostgreSQL instead)` };
+}
+
+/** The settings the command needs; in production every missing one is named at once. */
+export function settingsFor(config: Config, command: Pick<CliCommand, 'needs'>): Config {
+  const missing = (command.needs ?? []).filter((name) => !config[name]);
+  if (missing.length === 0) return config;
+  if (config.isProduction) {
+    throw new ConfigError(`Invalid settings:\n${missing.map((name) => `  ${name}: required by this command when NODE_ENV=production`).join('\n')}`);
+  }
+  // Outside production the server makes the same defaults: a secret kept in DATA_DIR.
+  return missing.includes('AUTH_SECRET') ? { ...config, AUTH_SECRET: developmentSecret(config.dataDir) } : config;
+}
+
+async function withDatabase<T>(config: Config, target: DatabaseTarget, fn: (database: Database) => Promise<T>): Promise<T> {
+  const running = target.kind === 'running-embedded' ? runningEmbeddedConnection(config.dataDir) : undefined;
+  if (target.kind === 'running-embedded' && !running) throw new DataDirInUseError(config.dataDir, target.serverPid ?? 0);
+  const embedded = target.kind === 'embedded' || target.kind === 'new-embedded' ? await startEmbeddedPostgres({ dataDir: config.dataDir }) : null;
+  const database = connectDatabase(config.DATABASE_URL ?? running ?? embedded!.connectionString, { max: 2, applicationName: 'storefront-cli' });
   try {
     await runMigrations(database.pool);
     return await fn(database);
@@ -147,7 +335,7 @@ async function withDatabase<T>(config: Config, fn: (database: Database) => Promi
 }
 
 function help(): string {
-  const lines = Object.values(commands).map((command) => `  ${command.usage.padEnd(38)} ${command.summary}`);
+  const lines = Object.values(commands).map((command) => `  ${command.usage.padEnd(42)} ${command.summary}`);
   return `Usage: npm run cli -- <command>\n\nCommands:\n${lines.join('\n')}`;
 }
 
@@ -158,15 +346,19 @@ async function main(argv: string[]) {
     console.log(help());
     process.exit(name && name !== 'help' ? 2 : 0);
   }
-  const config = loadConfig();
-  const output = await withDatabase(config, ({ db }) => command.run(args, { db, config }));
+  const config = settingsFor(loadConfig(process.env, { serving: false }), command);
+  const target = chooseDatabase(config, command);
+  command.precheck?.(args, config, target);
+  // On stderr, so a command's own output (a token, a link) stays alone on stdout.
+  console.error(`Database: ${target.description}`);
+  const output = await withDatabase(config, target, ({ db }) => command.run(args, { db, config, target }));
   console.log(output);
 }
 
 // Run only as the program (`npm run cli`), not when a test imports the commands.
 const isProgram = process.argv[1] !== undefined && fs.realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isProgram) main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError || error instanceof ConfigError || error instanceof AppError) console.error(error.message);
+  if (error instanceof UsageError || error instanceof ConfigError || error instanceof AppError || error instanceof DataDirInUseError) console.error(error.message);
   else console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

@@ -151,3 +151,24 @@ describe('loadConfig: the development AUTH_SECRET', () => {
     expect(loadConfig({ DATA_DIR: dataDir.dir }).AUTH_SECRET).toBe(first.AUTH_SECRET);
   });
 });
+
+describe("loadConfig for the CLI ({ serving: false })", () => {
+  it('needs none of the serving settings in production and makes no secret file', () => {
+    const dataDir = makeTempDir('config-cli');
+    temp.push(dataDir);
+    const config = loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://shop@db.example/shop', DATA_DIR: dataDir.dir }, { serving: false });
+    expect(config).toMatchObject({ isProduction: true, AUTH_SECRET: '', DATABASE_URL: 'postgres://shop@db.example/shop' });
+    expect(config.PUBLIC_URL).toBeUndefined();
+    expect(fs.existsSync(path.join(dataDir.dir, 'auth-secret'))).toBe(false);
+    // The server's load of the same settings still refuses.
+    expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://shop@db.example/shop', DATA_DIR: dataDir.dir })).toThrow(ConfigError);
+  });
+
+  it('reads the secret an embedded shop keeps in DATA_DIR, and prefers the environment’s', () => {
+    const dataDir = makeTempDir('config-cli');
+    temp.push(dataDir);
+    const kept = loadConfig({ DATA_DIR: dataDir.dir }).AUTH_SECRET;
+    expect(loadConfig({ DATA_DIR: dataDir.dir }, { serving: false }).AUTH_SECRET).toBe(kept);
+    expect(loadConfig({ DATA_DIR: dataDir.dir, AUTH_SECRET: SECRET }, { serving: false }).AUTH_SECRET).toBe(SECRET);
+  });
+});

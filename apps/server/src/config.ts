@@ -95,9 +95,23 @@ export class ConfigError extends Error {
   }
 }
 
+/** Where the embedded shop keeps its AUTH_SECRET when none is set (it travels in backups). */
+export function authSecretFile(dataDir: string): string {
+  return path.join(dataDir, 'auth-secret');
+}
+
+/** The secret kept in DATA_DIR, if one was made there. */
+export function storedAuthSecret(dataDir: string): string | undefined {
+  try {
+    return fs.readFileSync(authSecretFile(dataDir), 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Outside production: a random secret kept in DATA_DIR, so sessions survive restarts. */
-function developmentSecret(dataDir: string): string {
-  const file = path.join(dataDir, 'auth-secret');
+export function developmentSecret(dataDir: string): string {
+  const file = authSecretFile(dataDir);
   try {
     return fs.readFileSync(file, 'utf8').trim();
   } catch {
@@ -110,7 +124,17 @@ function developmentSecret(dataDir: string): string {
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+export interface LoadOptions {
+  /**
+   * The CLI's load (false): the settings only a serving shop needs (PUBLIC_URL, SMTP_URL,
+   * AUTH_SECRET in production) are not required, and no secret file is created; each
+   * command asks for what it uses (cli.ts). The server's load (true, the default) requires them.
+   */
+  serving?: boolean;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env, options: LoadOptions = {}): Config {
+  const serving = options.serving ?? true;
   // An empty variable means "not set", as in most shells' `FOO= npm start`.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const parsed = envSchema.safeParse(present);
@@ -124,13 +148,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (!values.STRIPE_SECRET_KEY) throw new ConfigError('Invalid settings:\n  STRIPE_SECRET_KEY: required when PAYMENT_PROVIDER=stripe');
     if (!values.STRIPE_WEBHOOK_SECRET) throw new ConfigError('Invalid settings:\n  STRIPE_WEBHOOK_SECRET: required when PAYMENT_PROVIDER=stripe');
   }
-  if (isProduction && !values.PUBLIC_URL) {
+  if (serving && isProduction && !values.PUBLIC_URL) {
     throw new ConfigError('Invalid settings:\n  PUBLIC_URL: required when NODE_ENV=production');
   }
-  if (isProduction && !values.AUTH_SECRET) {
+  if (serving && isProduction && !values.AUTH_SECRET) {
     throw new ConfigError('Invalid settings:\n  AUTH_SECRET: required when NODE_ENV=production');
   }
-  if (isProduction && !values.SMTP_URL) {
+  if (serving && isProduction && !values.SMTP_URL) {
     throw new ConfigError('Invalid settings:\n  SMTP_URL: required when NODE_ENV=production');
   }
   const dataDir = path.resolve(values.DATA_DIR);
@@ -141,7 +165,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     HOST: values.HOST ?? (isProduction ? '0.0.0.0' : '127.0.0.1'),
     isProduction,
     dataDir,
-    AUTH_SECRET: values.AUTH_SECRET ?? developmentSecret(dataDir),
+    // The CLI reads a stored secret but makes none: '' means "not set" (cli.ts asks for it).
+    AUTH_SECRET: values.AUTH_SECRET ?? (serving ? developmentSecret(dataDir) : (storedAuthSecret(dataDir) ?? '')),
     webDistDir: path.join(repoRoot, 'apps/web/dist'),
     contentDir: path.join(repoRoot, 'content'),
   };

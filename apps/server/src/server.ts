@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
-import { connectDatabase, type Database } from './db/client.ts';
+import { connectDatabase, SERVER_APPLICATION_NAME, type Database } from './db/client.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
 import { runMigrations } from './db/migrate.ts';
 import { runSeeds } from './seed/seed.ts';
@@ -17,7 +17,7 @@ export interface RunningServer {
 export async function openDatabase(config: Config, log: (message: string) => void) {
   const embedded = config.DATABASE_URL ? null : await startEmbeddedPostgres({ dataDir: config.dataDir, log: () => undefined });
   try {
-    const database = connectDatabase(config.DATABASE_URL ?? embedded!.connectionString);
+    const database = connectDatabase(config.DATABASE_URL ?? embedded!.connectionString, { applicationName: SERVER_APPLICATION_NAME });
     await runMigrations(database.pool);
     // Sample content only where nobody's real data can be: the embedded dev database.
     if (embedded && !config.isProduction) await runSeeds(database.db, { config, log });

@@ -115,7 +115,7 @@ beforeAll(async () => {
   const config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base, SIGNUP_RATE_LIMIT: '1000' } });
   for (const [email, role] of [['user@example.org', 'user'], ['other@example.org', 'user'], ['admin@example.org', 'admin'], ['revoked@example.org', 'user'], ['expired@example.org', 'user']] as const) {
     const name = email.split('@')[0]!;
-    await createAccount(database.db, config, { email, username: name, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role });
+    await createAccount(database.db, config, { email, username: name, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role, allowReservedUsername: true });
   }
   productId = await releaseProduct(database.db, { name: 'Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
   await grantCredits(database.db, 'user@example.org', '100', 'matrix');

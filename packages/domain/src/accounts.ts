@@ -11,6 +11,7 @@ export const SIGNUP_MESSAGES = {
   passwordsDiffer: 'Passwords do not match.',
   tooLong: 'Name and username must be less than 30 characters.',
   usernameTaken: 'Username already taken',
+  usernameReserved: 'This username is reserved for the label. Please choose another one.',
   failed: 'Signup failed',
 } as const;
 
@@ -108,6 +109,30 @@ export function isValidEmail(value: string): boolean {
   return EMAIL_PATTERN.test(value);
 }
 
+/**
+ * Usernames a stranger must not take: the label's official accounts (every new account
+ * follows the ones in SIGNUP_FOLLOW_USERNAMES) and names that look like staff. Compared
+ * after stripping, case-insensitively. Only an operator creates them
+ * (`npm run cli -- create-label-account <username> <email>`).
+ */
+export const RESERVED_USERNAMES: readonly string[] = [
+  'admin', 'administrator', 'admins', 'root', 'superuser', 'sysadmin', 'support', 'staff', 'moderator', 'mod',
+  'official', 'help', 'helpdesk', 'security', 'system', 'owner', 'operator', 'webmaster', 'postmaster',
+  'hostmaster', 'abuse', 'billing', 'info', 'contact', 'noreply', 'team', 'label', 'shop', 'store',
+  // The default signup-admin accounts (SIGNUP_FOLLOW_USERNAMES); the server adds the configured ones.
+  'spndat', 'thedatchain', 'tdcmarket',
+];
+/** Prefixes of the label's own names: streetflavor, StreetFlavorRecords, streetflavor2 ... */
+export const RESERVED_USERNAME_PREFIXES: readonly string[] = ['streetflavor'];
+
+/** Whether a username (as typed) is reserved; `extra` are more names (the server's settings). */
+export function isReservedUsername(username: string, extra: readonly string[] = []): boolean {
+  const lower = stripUsername(username.trim()).toLowerCase();
+  if (!lower) return false;
+  if (RESERVED_USERNAME_PREFIXES.some((prefix) => lower.startsWith(prefix))) return true;
+  return RESERVED_USERNAMES.includes(lower) || extra.some((name) => stripUsername(name.trim()).toLowerCase() === lower);
+}
+
 export interface SignupForm {
   email: string;
   password: string;
@@ -124,9 +149,10 @@ export interface SignupForm {
 /**
  * The first failing check of spec section 5 for signup, in the spec's order, or
  * undefined when the form may be sent. 'Username already taken' needs the database
- * and is checked by the server.
+ * and is checked by the server. A reserved username (after the spec's checks) is
+ * refused too; `reservedUsernames` adds the server's SIGNUP_FOLLOW_USERNAMES.
  */
-export function signupProblem(form: SignupForm, blockedDomains: readonly string[]): string | undefined {
+export function signupProblem(form: SignupForm, blockedDomains: readonly string[], reservedUsernames: readonly string[] = []): string | undefined {
   if (!form.acceptedTerms) return SIGNUP_MESSAGES.termsNotAccepted;
   const email = form.email.trim().toLowerCase();
   const domain = email.includes('@') ? email.slice(email.lastIndexOf('@') + 1) : '';
@@ -137,6 +163,7 @@ export function signupProblem(form: SignupForm, blockedDomains: readonly string[
   if (!isValidEmail(email)) return SIGNUP_MESSAGES.invalidEmail;
   if (form.password !== form.confirmPassword) return SIGNUP_MESSAGES.passwordsDiffer;
   if ([...form.name].length > NAME_MAX || [...form.username].length > NAME_MAX) return SIGNUP_MESSAGES.tooLong;
+  if (isReservedUsername(form.username, reservedUsernames)) return SIGNUP_MESSAGES.usernameReserved;
   return undefined;
 }
 

@@ -19,7 +19,7 @@ export const accountsSeeder: Seeder = {
         db,
         config,
         { email: `${username.toLowerCase()}@accounts.example`, password, confirmPassword: password, name: username, username, accountType: 'RecordLabel', acceptedTerms: true },
-        { emailVerified: true },
+        { emailVerified: true, allowReservedUsername: true },
       ).catch((error: unknown) => log(`Could not create the signup-admin account ${username}: ${String(error)}`));
     }
     for (const [demo, role] of [[DEMO_SHOPPER, 'user'], [DEMO_ADMIN, 'admin']] as const) {

@@ -58,9 +58,16 @@ export async function createAccount(
   db: Db,
   config: Config,
   form: SignupForm,
-  options: { emailVerified?: boolean; role?: 'user' | 'admin' } = {},
+  options: {
+    emailVerified?: boolean;
+    role?: 'user' | 'admin';
+    /** Only operators (the CLI, the development seed) may take a reserved username. */
+    allowReservedUsername?: boolean;
+  } = {},
 ): Promise<CreatedAccount> {
-  const problem = signupProblem(form, config.BLOCKED_EMAIL_DOMAINS) ?? usernameProblem(form.username);
+  let problem = signupProblem(form, config.BLOCKED_EMAIL_DOMAINS, config.SIGNUP_FOLLOW_USERNAMES);
+  if (problem === SIGNUP_MESSAGES.usernameReserved && options.allowReservedUsername) problem = undefined;
+  problem ??= usernameProblem(form.username);
   if (problem) throw new AppError('invalid-argument', problem);
   if (form.password.length < 8) throw new AppError('invalid-argument', 'Password is too short: use at least 8 characters.');
   if (form.password.length > 128) throw new AppError('invalid-argument', 'Password is too long: use at most 128 characters.');

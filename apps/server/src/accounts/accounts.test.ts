@@ -10,6 +10,8 @@ import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { freePort } from '../db/embedded.ts';
 import { follows, userStats, users } from '../db/schema/index.ts';
+import { commands } from '../cli.ts';
+import { AppError } from '../http/errors.ts';
 import { createAccount, makeAdmin } from './accounts.service.ts';
 
 let database: TestDatabase;
@@ -56,9 +58,9 @@ beforeAll(async () => {
   smtp = await startSmtpPeer();
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
-  config = testConfig({ env: { SMTP_URL: smtp.url, PUBLIC_URL: baseUrl, PORT: String(port), ADMIN_EMAILS: 'boss@example.org', SIGNUP_RATE_LIMIT: '1000' } });
+  config = testConfig({ env: { SMTP_URL: smtp.url, PUBLIC_URL: baseUrl, PORT: String(port), ADMIN_EMAILS: 'boss@example.org', SIGNUP_RATE_LIMIT: '1000', SIGNIN_RATE_LIMIT: '100' } });
   for (const username of config.SIGNUP_FOLLOW_USERNAMES) {
-    await createAccount(database.db, config, form({ email: `${username}@label.example`, username, name: username }), { emailVerified: true });
+    await createAccount(database.db, config, form({ email: `${username}@label.example`, username, name: username }), { emailVerified: true, allowReservedUsername: true });
   }
   app = await buildApp({ config, db: database.db, logger: false });
   await app.listen({ port, host: '127.0.0.1' });
@@ -136,6 +138,9 @@ describe('signup rules, enforced by the server in the spec order', () => {
     ['username too long', { username: 'u'.repeat(31) }, SIGNUP_MESSAGES.tooLong],
     ['username only symbols', { username: '!!!' }, SIGNUP_MESSAGES.mandatoryFields],
     ['username taken, other case', { email: 'other@example.org', username: 'REALFAN' }, SIGNUP_MESSAGES.usernameTaken],
+    ['username reserved (staff-looking)', { username: 'Administrator' }, SIGNUP_MESSAGES.usernameReserved],
+    ['username reserved (the label’s name)', { username: 'Street-Flavor Records' }, SIGNUP_MESSAGES.usernameReserved],
+    ['username reserved (an official account)', { username: 'SPNDAT' }, SIGNUP_MESSAGES.usernameReserved],
   ];
   it.each(cases)('%s', async (_name, overrides, message) => {
     const { auth } = clients();
@@ -156,6 +161,44 @@ describe('signup rules, enforced by the server in the spec order', () => {
       expect((attempt as PromiseRejectedResult).reason.message).toBe(SIGNUP_MESSAGES.usernameTaken);
     }
     expect(await database.db.select().from(users).where(eq(users.usernameLower, 'racewinner'))).toHaveLength(1);
+  });
+});
+
+describe('official (reserved) usernames', () => {
+  it('refuses the names in SIGNUP_FOLLOW_USERNAMES before their accounts exist, so nobody can squat them', async () => {
+    // As in production: the official accounts are not created by a seed.
+    const production = testConfig({ env: { SIGNUP_FOLLOW_USERNAMES: 'labelcrew,streetflavor' } });
+    const count = (await database.db.select().from(users)).length;
+    for (const username of ['LabelCrew', 'labelcrew']) {
+      const error = await createAccount(database.db, production, form({ email: 'squatter@example.org', username })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).message).toBe(SIGNUP_MESSAGES.usernameReserved);
+    }
+    expect((await database.db.select().from(users)).length).toBe(count);
+    // An operator may (the CLI and the development seed pass this).
+    const made = await createAccount(database.db, production, form({ email: 'crew@label.example', username: 'LabelCrew' }), { emailVerified: true, allowReservedUsername: true });
+    expect(made.created).toBe(true);
+  });
+
+  it('creates a label account with the CLI: verified, and a one-time link sets its password', async () => {
+    const output = await commands['create-label-account']!.run(['Support', 'help@label.example'], { db: database.db, config });
+    expect(output).toContain('Created the label account Support (help@label.example), verified');
+    const [user] = await database.db.select().from(users).where(eq(users.email, 'help@label.example'));
+    expect(user).toMatchObject({ username: 'Support', usernameLower: 'support', emailVerified: true, accountType: 'RecordLabel', role: 'user' });
+
+    const link = output.split('\n').find((line) => line.startsWith(`${baseUrl}/`))!;
+    const opened = await fetch(link, { redirect: 'manual' });
+    const location = new URL(opened.headers.get('location')!, baseUrl);
+    expect(location.pathname).toBe('/reset-password');
+    const { auth } = clients();
+    await auth.resetPassword(location.searchParams.get('token')!, 'label support pass');
+    const signedIn = await signIn('help@label.example', 'label support pass');
+    expect(await signedIn.auth.me()).toMatchObject({ username: 'Support' });
+    // The link is one-time.
+    await expect(auth.resetPassword(location.searchParams.get('token')!, 'another pass word')).rejects.toThrow();
+
+    await expect(commands['create-label-account']!.run(['support', 'other@label.example'], { db: database.db, config })).rejects.toThrow(SIGNUP_MESSAGES.usernameTaken);
+    await expect(commands['create-label-account']!.run(['support2'], { db: database.db, config })).rejects.toThrow('Usage');
   });
 });
 

@@ -43,7 +43,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   config = testConfig({ env: { SIGNUP_RATE_LIMIT: '1000' } });
   const account = (email: string, username: string) => ({ email, username, name: username, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true });
-  await createAccount(database.db, config, account('admin@example.org', 'Admin'), { emailVerified: true, role: 'admin' });
+  await createAccount(database.db, config, account('admin@example.org', 'Admin'), { emailVerified: true, role: 'admin', allowReservedUsername: true });
   await createAccount(database.db, config, account('fan@example.org', 'Fan'), { emailVerified: true });
   baseA = await startApp();
   baseB = await startApp();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -16,7 +17,10 @@ import { MIGRATIONS_DIR } from './migrate.ts';
  * value, in a gzipped file of JSON lines. The schema is not in the file: it is exactly
  * the committed migrations the backup names, which a restore replays before loading.
  */
-export const BACKUP_FORMAT = 'storefront-backup/1';
+export const BACKUP_FORMAT = 'storefront-backup/2';
+/** The first format: the database only (still restored). */
+const BACKUP_FORMAT_1 = 'storefront-backup/1';
+const FORMATS = [BACKUP_FORMAT, BACKUP_FORMAT_1];
 
 /** Pending jobs (emails, reconciliation) live in pg-boss's own table. */
 const JOB_TABLE = 'pgboss.job';
@@ -27,6 +31,14 @@ interface Header {
   serverVersion: string;
   migrations: { hash: string; createdAt: number }[];
   jobSchemaVersion: number | null;
+  /**
+   * Format 2: where the stored objects (images, their variants, upload staging) were:
+   * 'local' means they follow the database in this file; 'external' means an object
+   * store (S3) the operator backs up; absent in format 1 files.
+   */
+  objects?: 'local' | 'external';
+  /** The settings that travel: the AUTH_SECRET when it was kept in DATA_DIR, and a fingerprint of it. */
+  settings?: { authSecret?: string; authSecretFingerprint?: string };
 }
 interface TableStart {
   table: string;
@@ -41,10 +53,30 @@ interface Trailer {
   rows: number;
 }
 
+interface ObjectStart {
+  object: string;
+  size: number;
+  sha256: string;
+}
+interface ObjectsTrailer {
+  objectsComplete: true;
+  objects: number;
+  bytes: number;
+}
+
 export interface BackupSummary {
   tables: number;
   rows: number;
   bytes: number;
+  /** Stored files copied into the backup (null: objects live in an external store). */
+  objects: { count: number; bytes: number } | null;
+}
+
+export interface BackupOptions {
+  /** The local storage driver's folder (DATA_DIR/storage), or null when objects live in S3. */
+  storageDir: string | null;
+  /** AUTH_SECRET, and whether it is kept in DATA_DIR (then it travels in the file). */
+  authSecret?: { value: string; stored: boolean };
 }
 
 export interface RestoreSummary {
@@ -52,6 +84,52 @@ export interface RestoreSummary {
   tables: number;
   rows: number;
   jobs: number | 'skipped';
+  /** Files written to the staging folder given to restoreDatabase. */
+  objects: { count: number; bytes: number } | null;
+}
+
+/** A short, one-way fingerprint of AUTH_SECRET: tells whether two secrets match. */
+export function secretFingerprint(secret: string): string {
+  return createHash('sha256').update(`storefront-auth-secret:${secret}`).digest('hex').slice(0, 16);
+}
+
+/** Largest piece of a stored file on one line of the backup (base64 of this many bytes). */
+const OBJECT_CHUNK = 768 * 1024;
+
+/** Every stored file under `root`, as a key with '/' separators (files being written are skipped). */
+async function* storedFiles(root: string, prefix = ''): AsyncGenerator<string> {
+  let entries: fs.Dirent[];
+  try {
+    entries = await fs.promises.readdir(path.join(root, prefix), { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    const key = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) yield* storedFiles(root, key);
+    else if (entry.isFile() && !entry.name.endsWith('.tmp')) yield key;
+  }
+}
+
+async function* objectLines(root: string, counts: { count: number; bytes: number }): AsyncGenerator<string> {
+  for await (const key of storedFiles(root)) {
+    let data: Buffer;
+    try {
+      data = await fs.promises.readFile(path.join(root, ...key.split('/')));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // deleted meanwhile
+      throw error;
+    }
+    const sha256 = createHash('sha256').update(data).digest('hex');
+    yield `${JSON.stringify({ object: key, size: data.length, sha256 } satisfies ObjectStart)}\n`;
+    for (let offset = 0; offset < data.length; offset += OBJECT_CHUNK) {
+      yield `${JSON.stringify(data.subarray(offset, offset + OBJECT_CHUNK).toString('base64'))}\n`;
+    }
+    counts.count += 1;
+    counts.bytes += data.length;
+  }
+  yield `${JSON.stringify({ objectsComplete: true, objects: counts.count, bytes: counts.bytes } satisfies ObjectsTrailer)}\n`;
 }
 
 export class BackupFileError extends Error {
@@ -123,7 +201,12 @@ async function columnsOf(client: pg.PoolClient, table: string): Promise<{ name: 
   return rows.map((row) => ({ name: row.name, identity: row.identity === 'a' }));
 }
 
-async function* backupLines(client: pg.PoolClient, counts: { tables: number; rows: number }): AsyncGenerator<string> {
+async function* backupLines(
+  client: pg.PoolClient,
+  counts: { tables: number; rows: number },
+  options: BackupOptions,
+  objects: { count: number; bytes: number },
+): AsyncGenerator<string> {
   const version = await client.query<{ server_version: string }>('SHOW server_version');
   const migrations = await client.query<{ hash: string; created_at: string }>(
     "SELECT hash, created_at FROM drizzle.__drizzle_migrations ORDER BY created_at",
@@ -135,6 +218,13 @@ async function* backupLines(client: pg.PoolClient, counts: { tables: number; row
     serverVersion: version.rows[0]!.server_version,
     migrations: migrations.rows.map((row) => ({ hash: row.hash, createdAt: Number(row.created_at) })),
     jobSchemaVersion: jobVersion,
+    objects: options.storageDir ? 'local' : 'external',
+    settings: options.authSecret?.value
+      ? {
+          ...(options.authSecret.stored ? { authSecret: options.authSecret.value } : {}),
+          authSecretFingerprint: secretFingerprint(options.authSecret.value),
+        }
+      : {},
   };
   yield `${JSON.stringify(header)}\n`;
 
@@ -159,19 +249,23 @@ async function* backupLines(client: pg.PoolClient, counts: { tables: number; row
   );
   yield `${JSON.stringify({ sequences: sequences.rows.map((row) => ({ name: row.name, lastValue: row.last_value })) } satisfies Sequences)}\n`;
   yield `${JSON.stringify({ complete: true, ...counts } satisfies Trailer)}\n`;
+  // The files after the database snapshot: every object a backed-up row names is on disk
+  // by then (objects are written before their rows and never changed in place).
+  if (options.storageDir) yield* objectLines(options.storageDir, objects);
 }
 
 /** Writes a consistent snapshot of the database to `file` (replaced only once complete). */
-export async function backupDatabase(pool: pg.Pool, file: string): Promise<BackupSummary> {
+export async function backupDatabase(pool: pg.Pool, file: string, options: BackupOptions = { storageDir: null }): Promise<BackupSummary> {
   const partial = `${file}.partial`;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const counts = { tables: 0, rows: 0 };
+  const objects = { count: 0, bytes: 0 };
   const client = await pool.connect();
   try {
     // One snapshot for every table, as pg_dump takes.
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     for (const setting of SESSION_SETTINGS) await client.query(setting);
-    await pipeline(Readable.from(backupLines(client, counts)), createGzip(), fs.createWriteStream(partial, { mode: 0o600 }));
+    await pipeline(Readable.from(backupLines(client, counts, options, objects)), createGzip(), fs.createWriteStream(partial, { mode: 0o600 }));
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -181,7 +275,7 @@ export async function backupDatabase(pool: pg.Pool, file: string): Promise<Backu
     client.release();
   }
   fs.renameSync(partial, file);
-  return { ...counts, bytes: fs.statSync(file).size };
+  return { ...counts, bytes: fs.statSync(file).size, objects: options.storageDir ? objects : null };
 }
 
 /** The lines of a backup file; a damaged gzip stream ends the loop with a BackupFileError. */
@@ -198,15 +292,31 @@ async function* readLines(file: string): AsyncGenerator<string> {
   if (error) throw damaged(error);
 }
 
+export interface BackupHeader {
+  createdAt: string;
+  serverVersion: string;
+  /** 'local': the stored files are in the file; 'external': they were in S3; 'none': a format 1 file. */
+  objects: 'local' | 'external' | 'none';
+  /** The AUTH_SECRET kept in DATA_DIR when the backup was taken (it travels with the backup). */
+  authSecret: string | undefined;
+  authSecretFingerprint: string | undefined;
+}
+
 /** When and from what a backup was taken, read from its first line (for a confirmation). */
-export async function readBackupHeader(file: string): Promise<{ createdAt: string; serverVersion: string }> {
+export async function readBackupHeader(file: string): Promise<BackupHeader> {
   if (!fs.existsSync(file)) throw new BackupFileError(file, 'there is no such file.');
   const lines = readLines(file);
   try {
     const first = await lines.next();
     const header = JSON.parse(first.done ? '{}' : first.value) as Header;
-    if (header.format !== BACKUP_FORMAT) throw new BackupFileError(file, `it is not a ${BACKUP_FORMAT} file.`);
-    return { createdAt: header.createdAt, serverVersion: header.serverVersion };
+    if (!FORMATS.includes(header.format)) throw new BackupFileError(file, `it is not a ${BACKUP_FORMAT} file.`);
+    return {
+      createdAt: header.createdAt,
+      serverVersion: header.serverVersion,
+      objects: header.objects ?? 'none',
+      authSecret: header.settings?.authSecret,
+      authSecretFingerprint: header.settings?.authSecretFingerprint,
+    };
   } catch (error) {
     if (error instanceof SyntaxError) throw new BackupFileError(file, 'it does not start with a backup header.');
     throw error;
@@ -251,11 +361,11 @@ async function insertRows(client: pg.PoolClient, table: string, columns: string[
  * newer migrations applied. Pending jobs are replaced too when pg-boss's tables have
  * the backup's shape. A damaged or partial file changes nothing.
  */
-export async function restoreDatabase(pool: pg.Pool, file: string): Promise<RestoreSummary> {
+export async function restoreDatabase(pool: pg.Pool, file: string, options: RestoreOptions = {}): Promise<RestoreSummary> {
   if (!fs.existsSync(file)) throw new BackupFileError(file, 'there is no such file.');
   const lines = readLines(file);
   try {
-    return await restoreLines(pool, file, lines);
+    return await restoreLines(pool, file, lines, options);
   } catch (error) {
     if (error instanceof SyntaxError) throw new BackupFileError(file, `a line is not valid JSON (${error.message}).`);
     throw error;
@@ -264,10 +374,18 @@ export async function restoreDatabase(pool: pg.Pool, file: string): Promise<Rest
   }
 }
 
-async function restoreLines(pool: pg.Pool, file: string, lines: AsyncGenerator<string>): Promise<RestoreSummary> {
+export interface RestoreOptions {
+  /**
+   * An empty folder to write the backup's stored files into (the caller moves it into
+   * place once this returns); without it, the files are read and checked but not written.
+   */
+  objectsDir?: string;
+}
+
+async function restoreLines(pool: pg.Pool, file: string, lines: AsyncGenerator<string>, options: RestoreOptions): Promise<RestoreSummary> {
   const first = await lines.next();
   const header = JSON.parse(first.done ? '{}' : first.value) as Header;
-  if (header.format !== BACKUP_FORMAT) throw new BackupFileError(file, `it is not a ${BACKUP_FORMAT} file.`);
+  if (!FORMATS.includes(header.format)) throw new BackupFileError(file, `it is not a ${BACKUP_FORMAT} file.`);
   const migrations = migrationsOf(file, header);
 
   const client = await pool.connect();
@@ -283,17 +401,24 @@ async function restoreLines(pool: pg.Pool, file: string, lines: AsyncGenerator<s
     await applyMigrations(client, migrations.atBackup);
     const loadJobs = header.jobSchemaVersion !== null && header.jobSchemaVersion === (await jobSchemaVersion(client));
     const summary = await loadData(client, file, lines, loadJobs);
+    // The files are read before the commit: a damaged file section changes nothing either.
+    const objects = header.objects === 'local' ? await loadObjects(file, lines, options.objectsDir) : null;
     await applyMigrations(client, migrations.newer);
     // Running servers drop their cached catalogue and live clients refetch, at the commit.
     for (const topic of ['products', 'all-orders']) await client.query('SELECT pg_notify($1, $2)', [LIVE_CHANNEL, JSON.stringify({ topic })]);
     await client.query('COMMIT');
-    return { takenAt: header.createdAt, ...summary };
+    return { takenAt: header.createdAt, ...summary, objects };
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
     client.release();
   }
+}
+
+/** The same lines, but leaving the loop early does not close them (the next section goes on reading). */
+function sectionOf(lines: AsyncGenerator<string>): AsyncIterable<string> {
+  return { [Symbol.asyncIterator]: () => ({ next: () => lines.next() }) };
 }
 
 /** Loads every table section of the file, batching rows into multi-row inserts. */
@@ -306,7 +431,7 @@ async function loadData(client: pg.PoolClient, file: string, lines: AsyncGenerat
     if (current?.load) await insertRows(client, current.table, current.columns, current.overriding, pending);
     pending = [];
   };
-  for await (const line of lines) {
+  for await (const line of sectionOf(lines)) {
     const item = JSON.parse(line) as unknown[] | TableStart | Sequences | Trailer;
     if (Array.isArray(item)) {
       if (!current || item.length !== current.columns.length) throw new BackupFileError(file, 'a row does not match its table.');
@@ -342,4 +467,50 @@ async function loadData(client: pg.PoolClient, file: string, lines: AsyncGenerat
     }
   }
   throw new BackupFileError(file, 'it ends before its last table (was it cut short?).');
+}
+
+/** The stored-files section of a format 2 backup, each file checked against its size and SHA-256. */
+async function loadObjects(file: string, lines: AsyncGenerator<string>, into: string | undefined) {
+  const counts = { count: 0, bytes: 0 };
+  let current: { start: ObjectStart; hash: ReturnType<typeof createHash>; size: number; fd: number | null } | null = null;
+  const finish = () => {
+    if (!current) return;
+    if (current.fd !== null) fs.closeSync(current.fd);
+    if (current.size !== current.start.size || current.hash.digest('hex') !== current.start.sha256) {
+      throw new BackupFileError(file, `its copy of the stored file ${current.start.object} is damaged.`);
+    }
+    counts.count += 1;
+    counts.bytes += current.size;
+    current = null;
+  };
+  for await (const line of sectionOf(lines)) {
+    const item = JSON.parse(line) as string | ObjectStart | ObjectsTrailer;
+    if (typeof item === 'string') {
+      if (!current) throw new BackupFileError(file, 'stored-file data comes before its file.');
+      const data = Buffer.from(item, 'base64');
+      current.hash.update(data);
+      current.size += data.length;
+      if (current.fd !== null) fs.writeSync(current.fd, data);
+      continue;
+    }
+    finish();
+    if ('object' in item) {
+      const key = item.object;
+      // Keys are the storage driver's own: relative, no '..', nothing outside the folder.
+      if (typeof key !== 'string' || !/^[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+)*$/.test(key) || key.split('/').some((part) => /^\.+$/.test(part))) {
+        throw new BackupFileError(file, `it names a stored file outside the storage folder (${String(key)}).`);
+      }
+      let fd: number | null = null;
+      if (into) {
+        const target = path.join(into, ...key.split('/'));
+        fs.mkdirSync(path.dirname(target), { recursive: true });
+        fd = fs.openSync(target, 'wx', 0o600);
+      }
+      current = { start: item, hash: createHash('sha256'), size: 0, fd };
+    } else if ('objectsComplete' in item) {
+      if (item.objects !== counts.count || item.bytes !== counts.bytes) throw new BackupFileError(file, 'its stored files do not add up to its own totals.');
+      return counts;
+    }
+  }
+  throw new BackupFileError(file, 'it ends before its last stored file (was it cut short?).');
 }

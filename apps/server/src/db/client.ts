@@ -10,8 +10,11 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function connectDatabase(connectionString: string, options: { max?: number } = {}): Database {
-  const pool = new pg.Pool({ connectionString, max: options.max ?? 10 });
+/** How a serving shop's connections are named in pg_stat_activity (the CLI's restore looks for them). */
+export const SERVER_APPLICATION_NAME = 'storefront';
+
+export function connectDatabase(connectionString: string, options: { max?: number; applicationName?: string } = {}): Database {
+  const pool = new pg.Pool({ connectionString, max: options.max ?? 10, ...(options.applicationName ? { application_name: options.applicationName } : {}) });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   // So must a checked-out client (e.g. between the statements of a transaction) when the

@@ -160,6 +160,21 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   }
 }
 
+/** The pid of a live server holding `dataDir`'s server.lock, if any. */
+export function liveServerPid(dataDir: string): number | undefined {
+  try {
+    const holder = Number(fs.readFileSync(path.join(path.resolve(dataDir), 'server.lock'), 'utf8'));
+    return Number.isInteger(holder) && holder > 0 && processIsAlive(holder) ? holder : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `dataDir` holds an embedded cluster made by an earlier start. */
+export function hasEmbeddedCluster(dataDir: string): boolean {
+  return fs.existsSync(path.join(path.resolve(dataDir), 'pg', 'PG_VERSION'));
+}
+
 /** The connection string of the cluster a live server is running from `dataDir`, if any. */
 export function runningEmbeddedConnection(dataDir: string): string | undefined {
   const dir = path.resolve(dataDir);

@@ -13,17 +13,24 @@ import { startJobQueue } from '../../src/jobs/queue.ts';
 import { grantCredits } from '../../src/wallet/wallet.commands.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../database.ts';
 import { newTestDataDir } from '../temp-data-dirs.ts';
-import { runCli, spawnServer, stopAllServers, waitUntilReady } from './processes.ts';
+import { runCli, spawnServer, stopAllServers, stopServer, waitUntilReady, type ServerProcess } from './processes.ts';
 import { changedTables, snapshotTables, type Snapshot } from './snapshot.ts';
 
 /**
  * `npm run cli -- backup <file>` and `restore <file>`: round trips against DATABASE_URL,
- * into a new embedded DATA_DIR, and against a running server's own cluster.
+ * into a new embedded DATA_DIR, and of a running server's own cluster; the stored files
+ * and the embedded AUTH_SECRET travel with the database; a restore under a live server
+ * is refused.
  */
 let database: TestDatabase;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'storefront-backup-'));
 const backupFile = path.join(work, 'shop.backup');
 const dataDir = newTestDataDir('backup');
+const imagesFrom = newTestDataDir('backup-images-from');
+const imagesTo = newTestDataDir('backup-images-to');
+// The DATABASE_URL runs keep their (empty) storage folder here, not in the repository's ./data.
+const externalDataDir = path.join(work, 'external-data');
+const external = () => ({ DATABASE_URL: database.connectionString, DATA_DIR: externalDataDir });
 let original: Snapshot;
 
 const TRICKY = 'Tee "quoted" \\ back\nslash — ünïcødé 🎵 \'single\' \t tab, {braces}';
@@ -53,12 +60,12 @@ afterAll(async () => {
   await stopAllServers();
   await database?.close();
   fs.rmSync(work, { recursive: true, force: true });
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  for (const dir of [dataDir, imagesFrom, imagesTo]) fs.rmSync(dir, { recursive: true, force: true });
 }, 120_000);
 
 describe('backup and restore', () => {
   it('round-trips every row through a file: change and delete rows, restore, and they are back', async () => {
-    const backup = await runCli(['backup', backupFile], { DATABASE_URL: database.connectionString });
+    const backup = await runCli(['backup', backupFile], external());
     expect(backup.output).toMatch(/Backed up \d+ rows of \d+ tables to /);
     expect(backup.code).toBe(0);
 
@@ -70,7 +77,14 @@ describe('backup and restore', () => {
     await createAccount(database.db, testConfig(), { email: 'late@example.org', username: 'late', name: 'late', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true });
     expect(changedTables(original, await snapshotTables(database.pool)).length).toBeGreaterThan(3);
 
-    const restore = await runCli(['restore', backupFile], { DATABASE_URL: database.connectionString });
+    // Without a terminal and without --yes, the restore says what it would do and does nothing.
+    const unconfirmed = await runCli(['restore', backupFile], external());
+    expect(unconfirmed.code).toBe(1);
+    expect(unconfirmed.output).toContain('ALL its rows are replaced');
+    expect(unconfirmed.output).toContain('Nothing was restored: run again with --yes to go on.');
+    expect((await database.pool.query("SELECT 1 FROM \"user\" WHERE email = 'late@example.org'")).rowCount).toBe(1);
+
+    const restore = await runCli(['restore', backupFile, '--yes'], external());
     expect(restore.output).toMatch(/Restored .* every earlier row was replaced by \d+ rows in \d+ tables, and 1 pending jobs/);
     expect(restore.code).toBe(0);
     expect(changedTables(original, await snapshotTables(database.pool))).toEqual([]);
@@ -94,7 +108,7 @@ describe('backup and restore', () => {
     const garbage = path.join(work, 'garbage.backup');
     fs.writeFileSync(garbage, 'not a backup');
 
-    const result = await runCli(['restore', cut], { DATABASE_URL: database.connectionString });
+    const result = await runCli(['restore', cut, '--yes'], external());
     expect(result.code).toBe(1);
     expect(result.output).toContain('is not a usable backup: it ends before its last table');
     for (const file of [truncated, garbage, path.join(work, 'missing.backup')]) {
@@ -114,17 +128,19 @@ describe('backup and restore', () => {
     expect(changedTables(before, await snapshotTables(database.pool))).toEqual([]);
   });
 
-  it('restores into a new embedded DATA_DIR, then backs up and restores a running server’s own cluster', async () => {
-    const restored = await runCli(['restore', backupFile], { DATA_DIR: dataDir });
+  it('restores into a new embedded DATA_DIR, backs up a running server’s own cluster, and refuses to restore under it', async () => {
+    const restored = await runCli(['restore', backupFile, '--yes'], { DATA_DIR: dataDir });
     expect(restored.output).toContain('and 1 pending jobs');
     expect(restored.code).toBe(0);
 
-    const server = await spawnServer({ DATA_DIR: dataDir });
+    let server = await spawnServer({ DATA_DIR: dataDir });
     await waitUntilReady(server);
-    const cluster = connectDatabase(
-      `postgresql://postgres:${encodeURIComponent(fs.readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim())}@127.0.0.1:${fs.readFileSync(path.join(dataDir, 'pg.port'), 'utf8')}/storefront`,
-      { max: 2 },
-    );
+    const connect = () =>
+      connectDatabase(
+        `postgresql://postgres:${encodeURIComponent(fs.readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim())}@127.0.0.1:${fs.readFileSync(path.join(dataDir, 'pg.port'), 'utf8')}/storefront`,
+        { max: 2 },
+      );
+    let cluster = connect();
     try {
       // The restored rows are what a new machine starts with (the server seeds what is missing).
       const ann = await cluster.pool.query<{ balance_cents: string }>("SELECT w.balance_cents FROM wallet w JOIN \"user\" u ON u.id = w.user_id WHERE u.email = 'ann@example.org'");
@@ -132,26 +148,93 @@ describe('backup and restore', () => {
       // The job that was pending in the backup is delivered by this server (to its dev mailbox).
       await expect.poll(async () => (await cluster.pool.query("SELECT 1 FROM dev_mailbox WHERE subject = 'Pending receipt'")).rowCount, { timeout: 30_000 }).toBe(1);
 
+      // A backup of a live shop is fine: one consistent snapshot.
       const live = path.join(work, 'live.backup');
       const backup = await runCli(['backup', live], { DATA_DIR: dataDir });
       expect(backup.code, backup.output).toBe(0);
       const before = await snapshotTables(cluster.pool);
-      const products = async () => ((await (await fetch(`${server.base}/api/products`)).json()) as { products: unknown[] }).products.length;
-      const shown = await products();
+      const products = async (of: ServerProcess) => ((await (await fetch(`${of.base}/api/products`)).json()) as { products: unknown[] }).products.length;
+      const shown = await products(server);
       expect(shown).toBeGreaterThan(0);
-      // Deleted as another server process would: with the NOTIFY that drops cached catalogues.
       await cluster.pool.query('TRUNCATE product CASCADE');
       await cluster.pool.query(`SELECT pg_notify('storefront_live', '{"topic":"products"}')`);
-      await expect.poll(products).toBe(0);
+      await expect.poll(() => products(server)).toBe(0);
 
-      const restore = await runCli(['restore', live], { DATA_DIR: dataDir });
+      // A restore under the running server is refused, and changes nothing.
+      const refused = await runCli(['restore', live, '--yes'], { DATA_DIR: dataDir });
+      expect(refused.code).toBe(1);
+      expect(refused.output).toContain(`A storefront server (pid ${server.child.pid}) is running on this DATA_DIR. Nothing was restored: stop the server first`);
+      expect(await products(server)).toBe(0);
+
+      // Stopped, restored, started again: the catalogue is back.
+      await cluster.close();
+      await stopServer(server);
+      const restore = await runCli(['restore', live, '--yes'], { DATA_DIR: dataDir });
       expect(restore.code, restore.output).toBe(0);
-      expect(changedTables(before, await snapshotTables(cluster.pool), ['public.rate_limit', 'public.session'])).toEqual([]);
-      // The restore tells running servers, so the catalogue they serve is the restored one.
-      await expect.poll(products).toBe(shown);
-      expect((await fetch(`${server.base}/readyz`)).status).toBe(200);
+      server = await spawnServer({ DATA_DIR: dataDir });
+      await waitUntilReady(server);
+      cluster = connect();
+      expect(changedTables(before, await snapshotTables(cluster.pool), ['public.rate_limit', 'public.session', 'public.dev_mailbox'])).toEqual([]);
+      expect(await products(server)).toBe(shown);
     } finally {
       await cluster.close();
     }
+  });
+
+  it('refuses to restore a database that a running server (DATABASE_URL) is connected to', async () => {
+    const server = await spawnServer(external());
+    await waitUntilReady(server);
+    const before = await snapshotTables(database.pool);
+    const refused = await runCli(['restore', backupFile, '--yes'], external());
+    expect(refused.code).toBe(1);
+    expect(refused.output).toMatch(/A storefront server is using this database \(\d+ connections, from 127\.0\.0\.1\)\. Nothing was restored: stop every server of the shop first/);
+    expect(changedTables(before, await snapshotTables(database.pool), ['public.rate_limit', 'public.session'])).toEqual([]);
+    await stopServer(server);
+  });
+
+  it('brings back the product images and keeps sessions valid (stored files and AUTH_SECRET travel)', async () => {
+    // A development shop: seeded with sample products whose images are stored files.
+    const from = await spawnServer({ DATA_DIR: imagesFrom });
+    await waitUntilReady(from);
+    const signIn = await fetch(`${from.base}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: from.base },
+      body: JSON.stringify({ email: 'shopper@example.com', password: 'shopper-demo-pass' }),
+    });
+    expect(signIn.status).toBe(200);
+    const cookie = signIn.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+    const me = async (of: ServerProcess) => ((await (await fetch(`${of.base}/api/me`, { headers: { cookie } })).json()) as { user: { email: string } | null }).user?.email;
+    expect(await me(from)).toBe('shopper@example.com');
+    const imageUrls = async (of: ServerProcess) => {
+      const { products } = (await (await fetch(`${of.base}/api/products`)).json()) as { products: { images: string[] }[] };
+      return products.flatMap((product) => product.images);
+    };
+    const images = await imageUrls(from);
+    expect(images.length).toBeGreaterThanOrEqual(2);
+    for (const url of images) expect((await fetch(`${from.base}${url}`)).status, url).toBe(200);
+
+    const file = path.join(work, 'images.backup');
+    const backup = await runCli(['backup', file], { DATA_DIR: imagesFrom });
+    expect(backup.code, backup.output).toBe(0);
+    expect(backup.output).toMatch(/files: +[1-9]\d* stored files/);
+    expect(backup.output).toContain(`the one kept in ${path.join(imagesFrom, 'auth-secret')} is in the backup`);
+    await stopServer(from);
+
+    // A new machine: an empty DATA_DIR.
+    const restore = await runCli(['restore', file, '--yes'], { DATA_DIR: imagesTo });
+    expect(restore.code, restore.output).toBe(0);
+    expect(restore.output).toMatch(/Restored [1-9]\d* stored files/);
+    expect(fs.readFileSync(path.join(imagesTo, 'auth-secret'), 'utf8')).toBe(fs.readFileSync(path.join(imagesFrom, 'auth-secret'), 'utf8'));
+    const to = await spawnServer({ DATA_DIR: imagesTo });
+    await waitUntilReady(to);
+    expect(await imageUrls(to)).toEqual(images);
+    for (const url of images) {
+      const response = await fetch(`${to.base}${url}`);
+      expect(response.status, url).toBe(200);
+      expect((await response.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    }
+    // The session made on the old machine is still good on the new one.
+    expect(await me(to)).toBe('shopper@example.com');
+    await stopServer(to);
   });
 });

@@ -152,7 +152,7 @@ async function fuzz(url: string, authorization: string, example: Json) {
 beforeAll(async () => {
   database = await createTestDatabase();
   const config = testConfig({ env: { PORT: '3998', SIGNUP_RATE_LIMIT: '1000000' } });
-  await createAccount(database.db, config, { email: 'admin@example.org', username: 'admin', name: 'Admin', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role: 'admin' });
+  await createAccount(database.db, config, { email: 'admin@example.org', username: 'admin', name: 'Admin', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role: 'admin', allowReservedUsername: true });
   await grantCredits(database.db, 'admin@example.org', '500', 'fuzz-grant');
   productId = await releaseProduct(database.db, { name: 'Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
   app = await buildApp({ config, db: database.db, logger: false });
