@@ -72,7 +72,9 @@ export async function liveRoutes(
   });
   // Notifications were missed, a session's end among them perhaps: every client reconnects,
   // is authorised anew and refetches what it shows.
+  let gaps = 0;
   const unsubscribeGaps = hub.onMissedEvents(() => {
+    gaps += 1;
     for (const stream of open) stream.end();
   });
   app.addHook('onClose', async () => {
@@ -83,6 +85,7 @@ export async function liveRoutes(
   app.get<{ Querystring: { topics?: string } }>('/api/live', async (request, reply) => {
     // Listening before the session is read: a change committed after that read is heard.
     const changes = new Map<string, number | null>();
+    const gapsBefore = gaps;
     opening.add(changes);
     let session: ResolvedSession | null;
     try {
@@ -93,7 +96,8 @@ export async function liveRoutes(
     const change = session ? changes.get(session.sessionId) : undefined;
     if (change === null) session = null;
     else if (session && change !== undefined && change < session.expiresAt.getTime()) session = { ...session, expiresAt: new Date(change) };
-    const caller = session?.caller ?? null;
+    const signedIn = session?.caller ? { caller: session.caller, sessionId: session.sessionId, expiresAt: session.expiresAt } : null;
+    const caller = signedIn?.caller ?? null;
     const wanted = new Set((request.query.topics ?? '').split(',').filter(Boolean));
     reply.hijack();
     const res = reply.raw;
@@ -112,7 +116,7 @@ export async function liveRoutes(
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
     let expiry: NodeJS.Timeout | undefined;
     const stream: OpenStream = {
-      sessionId: caller ? session!.sessionId : null,
+      sessionId: signedIn?.sessionId ?? null,
       end() {
         clearInterval(heartbeat);
         clearTimeout(expiry);
@@ -135,7 +139,9 @@ export async function liveRoutes(
       },
     };
     open.add(stream);
-    if (caller) stream.closeAt(session!.expiresAt);
     request.raw.on('close', () => stream.end());
+    if (signedIn) stream.closeAt(signedIn.expiresAt);
+    // Notifications were lost while this stream was being authorised: it starts again too.
+    if (gaps !== gapsBefore) stream.end();
   });
 }
