@@ -10,8 +10,9 @@ import { contentFunctions } from './content/content.functions.ts';
 import { contentRoutes } from './content/content.routes.ts';
 import type { Db } from './db/client.ts';
 import { accountsFunctions } from './accounts/accounts.functions.ts';
+import { sessionExpiresAt } from './accounts/accounts.service.ts';
 import { createAuth, publicUrl } from './accounts/auth.ts';
-import { authRoutes, callerResolver } from './accounts/auth.routes.ts';
+import { authRoutes, callerResolver, sessionResolver } from './accounts/auth.routes.ts';
 import { createOidcProvider } from './oidc/oidc.provider.ts';
 import { oidcRoutes } from './oidc/oidc.routes.ts';
 import { deleteExpiredOidcModels } from './oidc/oidc.adapter.ts';
@@ -113,7 +114,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await startMailWorker(jobs, createMailer(config, db));
   const auth = createAuth(config, db, (mail) => enqueueMail(jobs, mail));
 
-  const resolveCaller = callerResolver(auth, config, db);
+  const resolveSession = sessionResolver(auth, config, db);
+  const resolveCaller = callerResolver(resolveSession);
   const hub = await startLiveHub(db.$client.options, (error) => app.log.warn({ err: error }, 'live updates connection lost'));
   app.addHook('onClose', () => hub.stop());
   // The shop's product list and pages, kept until a 'products' NOTIFY says they changed.
@@ -158,7 +160,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(paymentsRoutes, { deps: checkoutDeps, local: payments.local, resolveCaller });
   await app.register(contentRoutes, { db, config });
   await app.register(catalogRoutes, { db, cache: catalogCache, resolveCaller });
-  await app.register(liveRoutes, { hub, resolveCaller });
+  await app.register(liveRoutes, { hub, resolveSession, sessionExpiresAt: (sessionId) => sessionExpiresAt(db, sessionId) });
   await app.register(storageRoutes, { config, db, resolveCaller });
 
   await app.register(fastifyStatic, {

@@ -88,6 +88,7 @@ const ROUTES: Record<string, 'public' | 'service' | 'owner' | 'provider' | 'admi
   'GET /pay/return': 'public',
   'GET /pay/:id': 'owner',
   'POST /pay/:id': 'owner',
+  'POST /pay/:id/cancel': 'owner',
   'GET /payouts/onboard': 'owner',
   'POST /payouts/onboard': 'owner',
   'GET /v0/b/:bucket/o/*': 'public',
@@ -211,6 +212,12 @@ describe('one user can never reach another user’s data (IDOR)', () => {
     expect((await fetch(`${base}${url}`, { headers: headers.anonymous })).status).toBe(404);
     const forged = await fetch(`${base}${url}`, { method: 'POST', redirect: 'manual', headers: { ...headers.otherUser, 'content-type': 'application/x-www-form-urlencoded' }, body: 'card=4242424242424242' });
     expect(forged.status).toBe(404);
+    for (const role of ['otherUser', 'anonymous'] as const) {
+      const cancel = await fetch(`${base}${url}/cancel`, { method: 'POST', redirect: 'manual', headers: { ...headers[role], 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+      expect(cancel.status).toBe(404);
+    }
+    const [pending] = await database.db.execute(sql`SELECT status FROM checkout WHERE id = ${url.split('/').pop()}`).then((r) => r.rows as { status: string }[]);
+    expect(pending!.status).toBe('pending');
     const count = await database.db.execute(sql`SELECT count(*)::int AS n FROM "order" WHERE checkout_id = ${url.split('/').pop()}`);
     expect((count.rows[0] as { n: number }).n).toBe(0);
   });

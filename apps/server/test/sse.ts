@@ -42,6 +42,8 @@ export async function openSse(url: string, headers: Record<string, string> = {})
 
   return {
     status: response.status,
+    /** Settles when the server ends the stream (or close() aborts it). */
+    ended: pump,
     headers: response.headers,
     events,
     waitFor,

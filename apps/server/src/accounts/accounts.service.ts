@@ -131,7 +131,7 @@ async function followSignupAdmins(tx: Tx, config: Config, userId: string) {
 
 function sessionQuery(db: Db) {
   return db
-    .select({ userId: sessions.userId, expiresAt: sessions.expiresAt, email: users.email, emailVerified: users.emailVerified, role: users.role })
+    .select({ sessionId: sessions.id, userId: sessions.userId, expiresAt: sessions.expiresAt, email: users.email, emailVerified: users.emailVerified, role: users.role })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.token, sql.placeholder('token')))
@@ -148,6 +148,12 @@ export async function findSession(db: Db, token: string) {
   if (!query) sessionQueries.set(db, (query = sessionQuery(db)));
   const [row] = await query.execute({ token });
   return row;
+}
+
+/** When this session expires now; null when it is gone. Reads only: never extends it. */
+export async function sessionExpiresAt(db: Db, sessionId: string): Promise<Date | null> {
+  const [row] = await db.select({ expiresAt: sessions.expiresAt }).from(sessions).where(eq(sessions.id, sessionId));
+  return row?.expiresAt ?? null;
 }
 
 export function isAdmin(config: Config, user: { email: string; emailVerified: boolean; role: string }): boolean {

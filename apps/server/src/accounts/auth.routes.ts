@@ -32,8 +32,15 @@ function callerOf(config: Config, user: { userId: string; email: string; emailVe
   return { userId: user.userId, isAdmin: isAdmin(config, { email: user.email, emailVerified: user.emailVerified, role: user.role ?? 'user' }) };
 }
 
+/** A signed-in credential's session: who it is (null when not allowed in, e.g. unverified), which session, until when. */
+export interface ResolvedSession {
+  caller: Caller | null;
+  sessionId: string;
+  expiresAt: Date;
+}
+
 /**
- * Who the session cookie or the bearer token belongs to; null when nobody valid.
+ * Who the session cookie or the bearer token belongs to, and its session; null when nobody valid.
  *
  * Better Auth verifies a credential (two HMACs through WebCrypto) and reads its session,
  * about 2 ms on every signed-in call. Which session a signed credential names never
@@ -43,11 +50,11 @@ function callerOf(config: Config, user: { userId: string; email: string; emailVe
  * or email counts at once (decision 015). A session due for its daily extension goes
  * through Better Auth again, which extends it.
  */
-export function callerResolver(auth: Auth, config: Config, db: Db) {
+export function sessionResolver(auth: Auth, config: Config, db: Db) {
   const verified = new Map<string, string>();
   const extensionDue = (expiresAt: Date) => expiresAt.getTime() - (SESSION_EXPIRES_IN_SECONDS - SESSION_UPDATE_AGE_SECONDS) * 1000 <= Date.now();
 
-  return async (request: { headers: IncomingHttpHeaders }): Promise<Caller | null> => {
+  return async (request: { headers: IncomingHttpHeaders }): Promise<ResolvedSession | null> => {
     const { authorization, cookie } = request.headers;
     // Better Auth reads the credential from these two headers only.
     if (!authorization && !cookie) return null;
@@ -59,7 +66,7 @@ export function callerResolver(auth: Auth, config: Config, db: Db) {
         verified.delete(credential);
         return null;
       }
-      if (!extensionDue(session.expiresAt)) return callerOf(config, session);
+      if (!extensionDue(session.expiresAt)) return { caller: callerOf(config, session), sessionId: session.sessionId, expiresAt: session.expiresAt };
     }
 
     const session = await auth.api.getSession({ headers: authHeaders(request.headers, null) }).catch((error: unknown) => {
@@ -72,8 +79,17 @@ export function callerResolver(auth: Auth, config: Config, db: Db) {
     if (!verified.has(credential) && verified.size >= REMEMBERED_CREDENTIALS) verified.delete(verified.keys().next().value!);
     verified.set(credential, session.session.token);
     const user = session.user as typeof session.user & { role?: string };
-    return callerOf(config, { userId: user.id, email: user.email, emailVerified: user.emailVerified, role: user.role });
+    return {
+      caller: callerOf(config, { userId: user.id, email: user.email, emailVerified: user.emailVerified, role: user.role }),
+      sessionId: session.session.id,
+      expiresAt: new Date(session.session.expiresAt),
+    };
   };
+}
+
+/** Who the credential belongs to; null when nobody valid. */
+export function callerResolver(resolveSession: ReturnType<typeof sessionResolver>) {
+  return async (request: { headers: IncomingHttpHeaders }): Promise<Caller | null> => (await resolveSession(request))?.caller ?? null;
 }
 
 export async function authRoutes(app: FastifyInstance, options: { auth: Auth; config: Config; db: Db }) {

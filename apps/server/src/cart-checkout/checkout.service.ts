@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { CartItems, Contact, Shipping } from '@storefront/domain/pricing-schemas.ts';
 import { CHECKOUT_MESSAGES, quote, sameQuote, type Quote } from '@storefront/domain/pricing.ts';
 import type { Db } from '../db/client.ts';
@@ -191,6 +191,8 @@ export async function createPaymentLink(
   }
   const returnUrl = safeReturnPath(input.redirectUrl);
   const expiresAt = new Date(Date.now() + CHECKOUT_TTL_MS);
+  // A new checkout of the same cart: the one left behind gives its held credit back first.
+  await cancelSameCartCheckouts(deps, userId, checkoutId, lines);
 
   const priced = await runTransaction(
     deps.db,
@@ -264,6 +266,64 @@ export async function closeCheckout(db: Db, checkoutId: string, status: 'failed'
   });
 }
 
+type Cancelled = { id: string; providerSessionId: string | null };
+
+/**
+ * Cancels the pending checkouts `where` names and releases their holds, in the caller's
+ * transaction. One conditional update decides: a payment being applied holds the row's
+ * lock until it commits, after which the update finds the checkout paid and changes
+ * nothing; a payment applied after the cancel finds it cancelled (applyPaymentEvent).
+ */
+async function cancelPending(tx: Tx, where: SQL | undefined): Promise<Cancelled[]> {
+  const rows = await tx
+    .update(checkouts)
+    .set({ status: 'cancelled', settledAt: new Date() })
+    .where(and(where, eq(checkouts.status, 'pending')))
+    .returning({ id: checkouts.id, userId: checkouts.userId, walletHeldCents: checkouts.walletHeldCents, providerSessionId: checkouts.providerSessionId });
+  for (const row of rows) await release(tx, row.userId, row.walletHeldCents, row.id);
+  return rows;
+}
+
+/** After the cancel committed: the provider's page can no longer be paid (a payment that got there first comes as a late payment). */
+async function closeProviderSessions(deps: CheckoutDeps, cancelled: Cancelled[]) {
+  for (const { id, providerSessionId } of cancelled) {
+    if (!providerSessionId) continue;
+    await deps.provider.expireSession(providerSessionId).catch((error: unknown) => {
+      console.warn(`Could not close the payment session of cancelled checkout ${id}:`, error);
+    });
+  }
+}
+
+/**
+ * The buyer left the payment page ("Back to checkout", or an explicit cancel): the checkout
+ * ends and its held wallet credit is available again at once, exactly once. False when the
+ * checkout is not theirs or no longer pending (paid, failed, expired, cancelled already).
+ */
+export async function cancelCheckout(deps: CheckoutDeps, userId: string, checkoutId: string): Promise<boolean> {
+  const cancelled = await runTransaction(deps.db, (tx) => cancelPending(tx, and(eq(checkouts.id, checkoutId), eq(checkouts.userId, userId))), {
+    isolationLevel: 'read committed',
+  });
+  await closeProviderSessions(deps, cancelled);
+  return cancelled.length > 0;
+}
+
+const cartKey = (lines: { id: string; qty: number }[]) =>
+  JSON.stringify(lines.map(({ id, qty }) => [id, qty]).sort(([a], [b]) => String(a).localeCompare(String(b))));
+
+/** Cancels the buyer's other pending checkouts of exactly these lines (a new checkout of the same cart). */
+async function cancelSameCartCheckouts(deps: CheckoutDeps, userId: string, checkoutId: string, lines: OrderLine[]) {
+  const pending = await deps.db
+    .select({ id: checkouts.id, items: checkouts.items })
+    .from(checkouts)
+    .where(and(eq(checkouts.userId, userId), eq(checkouts.status, 'pending'), ne(checkouts.id, checkoutId)));
+  const same = pending.filter((checkout) => cartKey(checkout.items) === cartKey(lines)).map((checkout) => checkout.id);
+  if (same.length === 0) return;
+  const cancelled = await runTransaction(deps.db, (tx) => cancelPending(tx, and(eq(checkouts.userId, userId), inArray(checkouts.id, same))), {
+    isolationLevel: 'read committed',
+  });
+  await closeProviderSessions(deps, cancelled);
+}
+
 /**
  * Applies a verified payment event exactly once: the event id is recorded in the same
  * transaction that captures the hold and writes the order (or releases the hold).
@@ -283,6 +343,9 @@ export async function applyPaymentEvent(deps: CheckoutDeps, event: PaymentEvent)
 
     if (event.type === 'succeeded') {
       if (checkout.status === 'paid') return 'duplicate';
+      // The buyer cancelled before paying on our own page: that payment is refused (nothing
+      // was charged). A provider's payment is real money: it goes the late-payment way below.
+      if (checkout.status === 'cancelled' && deps.provider.name === 'local') return 'ignored';
       if (checkout.status !== 'pending') {
         // Paid after its hold was released (a delayed payment method): honour the payment
         // and take the wallet part again if it is still there (in a savepoint).

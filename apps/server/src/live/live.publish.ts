@@ -16,11 +16,21 @@ export type LiveTopic =
   | { topic: 'orders'; userId: string }
   | { topic: 'all-orders' };
 
+/**
+ * Said by the database itself (migration 0009, decision 020), never sent to a client: a
+ * session ended (the server closes the streams it opened), or its expiry was brought
+ * forward to `expiresAt` (they close then).
+ */
+export const SESSION_ENDED = 'session-ended';
+export const SESSION_EXPIRY = 'session-expiry';
+
 export interface LiveEvent {
-  topic: LiveTopic['topic'];
+  topic: LiveTopic['topic'] | typeof SESSION_ENDED | typeof SESSION_EXPIRY;
   userId?: string;
   /** What changed, e.g. a product id; never private data (clients refetch). */
   id?: string;
+  /** A session's new expiry, in ms since the epoch (SESSION_EXPIRY). */
+  expiresAt?: number;
 }
 
 /** The `pg_notify` call announcing an event, for a statement that runs anyway (no extra round trip). */

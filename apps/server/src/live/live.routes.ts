@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Caller } from '../functions/registry.ts';
+import type { ResolvedSession } from '../accounts/auth.routes.ts';
 import type { LiveHub } from './live.hub.ts';
-import type { LiveEvent } from './live.publish.ts';
+import { SESSION_ENDED, SESSION_EXPIRY, type LiveEvent } from './live.publish.ts';
 
 const HEARTBEAT_MS = 25_000;
 
@@ -16,22 +17,87 @@ export function mayReceive(caller: Caller | null, event: LiveEvent): boolean {
     case 'wallet':
     case 'orders':
       return caller !== null && caller.userId === event.userId;
+    case SESSION_ENDED:
+    case SESSION_EXPIRY:
+      return false;
   }
 }
 
-/** `GET /api/live`: Server-Sent Events; the client refetches what an event names. */
+interface OpenStream {
+  sessionId: string | null;
+  end(): void;
+  /** Closes the stream at this time (now, if it has passed). */
+  closeAt(expiresAt: Date): void;
+}
+
+/** Longest setTimeout delay Node keeps (about 24.8 days); a later expiry is checked again then. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * `GET /api/live`: Server-Sent Events; the client refetches what an event names.
+ *
+ * A stream is authorised when it opens and stays so only while its session lives
+ * (decision 020): the database announces every session that ends (sign-out, revocation,
+ * password reset, deleted account) on the live channel itself, in commit order with every
+ * other event, so each process closes that session's streams before any later private
+ * event can reach them; a timer closes a stream when its session expires. The client
+ * reconnects as whoever it is now and refetches.
+ */
 export async function liveRoutes(
   app: FastifyInstance,
-  options: { hub: LiveHub; resolveCaller: (request: FastifyRequest) => Promise<Caller | null> },
+  options: {
+    hub: LiveHub;
+    resolveSession: (request: FastifyRequest) => Promise<ResolvedSession | null>;
+    /** The session's expiry as it is now (null: gone), without extending it: an open stream is not activity. */
+    sessionExpiresAt: (sessionId: string) => Promise<Date | null>;
+  },
 ) {
-  const open = new Set<() => void>();
+  const { hub, resolveSession, sessionExpiresAt } = options;
+  const open = new Set<OpenStream>();
+  // Streams still being authorised, and what happened to sessions meanwhile: ended (null) or a new expiry.
+  const opening = new Set<Map<string, number | null>>();
   // Streams never finish on their own: end them so shutdown does not wait for them.
   app.addHook('preClose', async () => {
-    for (const end of open) end();
+    for (const stream of open) stream.end();
+  });
+  const unsubscribe = hub.subscribe((event) => {
+    if (!event.id) return;
+    if (event.topic === SESSION_ENDED) {
+      for (const changes of opening) changes.set(event.id, null);
+      for (const stream of open) if (stream.sessionId === event.id) stream.end();
+    } else if (event.topic === SESSION_EXPIRY && typeof event.expiresAt === 'number') {
+      for (const changes of opening) if (changes.get(event.id) !== null) changes.set(event.id, event.expiresAt);
+      for (const stream of open) if (stream.sessionId === event.id) stream.closeAt(new Date(event.expiresAt));
+    }
+  });
+  // Notifications were missed, a session's end among them perhaps: every client reconnects,
+  // is authorised anew and refetches what it shows.
+  let gaps = 0;
+  const unsubscribeGaps = hub.onMissedEvents(() => {
+    gaps += 1;
+    for (const stream of open) stream.end();
+  });
+  app.addHook('onClose', async () => {
+    unsubscribe();
+    unsubscribeGaps();
   });
 
   app.get<{ Querystring: { topics?: string } }>('/api/live', async (request, reply) => {
-    const caller = await options.resolveCaller(request);
+    // Listening before the session is read: a change committed after that read is heard.
+    const changes = new Map<string, number | null>();
+    const gapsBefore = gaps;
+    opening.add(changes);
+    let session: ResolvedSession | null;
+    try {
+      session = await resolveSession(request);
+    } finally {
+      opening.delete(changes);
+    }
+    const change = session ? changes.get(session.sessionId) : undefined;
+    if (change === null) session = null;
+    else if (session && change !== undefined && change < session.expiresAt.getTime()) session = { ...session, expiresAt: new Date(change) };
+    const signedIn = session?.caller ? { caller: session.caller, sessionId: session.sessionId, expiresAt: session.expiresAt } : null;
+    const caller = signedIn?.caller ?? null;
     const wanted = new Set((request.query.topics ?? '').split(',').filter(Boolean));
     reply.hijack();
     const res = reply.raw;
@@ -42,19 +108,40 @@ export async function liveRoutes(
       'x-accel-buffering': 'no',
     });
     res.write(`retry: 2000\nevent: ready\ndata: ${JSON.stringify({ signedIn: caller !== null, isAdmin: caller?.isAdmin ?? false })}\n\n`);
-    const unsubscribe = options.hub.subscribe((event) => {
+    const unsubscribeStream = hub.subscribe((event) => {
       if ((wanted.size === 0 || wanted.has(event.topic)) && mayReceive(caller, event)) {
         res.write(`event: ${event.topic}\ndata: ${JSON.stringify({ id: event.id ?? null })}\n\n`);
       }
     });
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
-    const end = () => {
-      clearInterval(heartbeat);
-      unsubscribe();
-      open.delete(end);
-      res.end();
+    let expiry: NodeJS.Timeout | undefined;
+    const stream: OpenStream = {
+      sessionId: signedIn?.sessionId ?? null,
+      end() {
+        clearInterval(heartbeat);
+        clearTimeout(expiry);
+        unsubscribeStream();
+        open.delete(stream);
+        res.end();
+      },
+      // At the session's expiry: extended meanwhile (by the page's calls), wait for the new expiry; else close.
+      closeAt(expiresAt) {
+        clearTimeout(expiry);
+        if (expiresAt.getTime() <= Date.now()) return stream.end();
+        expiry = setTimeout(() => {
+          if (!open.has(stream) || !stream.sessionId) return;
+          sessionExpiresAt(stream.sessionId).then(
+            (now) => (now && now.getTime() > Date.now() ? stream.closeAt(now) : stream.end()),
+            () => stream.end(),
+          );
+        }, Math.min(expiresAt.getTime() - Date.now(), MAX_TIMER_MS));
+        expiry.unref();
+      },
     };
-    open.add(end);
-    request.raw.on('close', end);
+    open.add(stream);
+    request.raw.on('close', () => stream.end());
+    if (signedIn) stream.closeAt(signedIn.expiresAt);
+    // Notifications were lost while this stream was being authorised: it starts again too.
+    if (gaps !== gapsBefore) stream.end();
   });
 }

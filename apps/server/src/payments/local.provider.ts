@@ -32,6 +32,9 @@ export function createLocalProvider(authSecret: string): PaymentProvider & {
       // Nothing outside this server knows about a local session: it stays open until it expires.
       return { state: 'open', paymentIntentId: null };
     },
+    async expireSession() {
+      // The page refuses a checkout that is no longer pending: nothing to close here.
+    },
     signedEvent(type, session) {
       const payload = JSON.stringify({
         id: `evt_local_${randomBytes(12).toString('base64url')}`,

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
-import { applyPaymentEvent, type CheckoutDeps } from '../cart-checkout/checkout.service.ts';
+import { applyPaymentEvent, cancelCheckout, type CheckoutDeps } from '../cart-checkout/checkout.service.ts';
 import { checkouts } from '../db/schema/index.ts';
 import type { Caller } from '../functions/registry.ts';
 import { errorBody } from '../http/error-handler.ts';
@@ -27,7 +27,9 @@ ${message ? `<p role="alert" style="color:#ff8a8a;font-weight:bold">${escape(mes
 <input id="card" name="card" inputmode="numeric" autocomplete="cc-number" required style="width:100%;padding:10px;font-size:16px">
 <button type="submit" style="margin-top:16px;width:100%;padding:12px;font-size:16px;font-weight:bold">Pay ${dollars(checkout.chargeCents)}</button>
 </form>
-<p><a href="/checkout" style="color:#f2c14e">Back to checkout</a></p>
+<form method="post" action="/pay/${encodeURIComponent(checkout.id)}/cancel">
+<button type="submit" style="margin-top:16px;background:none;border:0;padding:0;color:#f2c14e;text-decoration:underline;font-size:16px;cursor:pointer">Back to checkout</button>
+</form>
 </body></html>`;
 }
 
@@ -98,7 +100,17 @@ export async function paymentsRoutes(
       paymentIntentId,
     });
     // The same path as a provider webhook: verify the signature, then apply once.
-    await applyPaymentEvent(deps, local.parseEvent(body, signature));
+    const result = await applyPaymentEvent(deps, local.parseEvent(body, signature));
+    // Cancelled meanwhile (the buyer went back in another tab): refused, the page says it is closed.
+    if (result === 'ignored') return reply.redirect(`/pay/${encodeURIComponent(checkout.id)}`);
     return reply.redirect(`${checkout.returnUrl}?payment_intent=${encodeURIComponent(paymentIntentId)}&redirect_status=succeeded`);
+  });
+
+  // "Back to checkout": leaving the payment page cancels its checkout and gives the held credit back at once.
+  app.post<{ Params: { id: string } }>('/pay/:id/cancel', async (request, reply) => {
+    const checkout = await ownCheckout(request);
+    if (!checkout) return reply.status(404).send(errorBody('not-found', 'This payment page does not exist.'));
+    await cancelCheckout(deps, checkout.userId, checkout.id);
+    return reply.redirect('/checkout');
   });
 }

@@ -39,6 +39,8 @@ export interface PaymentProvider {
   parseEvent(rawBody: Buffer, signature: string | undefined): PaymentEvent;
   /** Asks the provider how a session ended (reconciliation of missed events). */
   sessionState(sessionId: string): Promise<{ state: SessionState; paymentIntentId: string | null }>;
+  /** Closes a session that is no longer wanted so it cannot be paid; throws if it was paid already. */
+  expireSession(sessionId: string): Promise<void>;
 }
 
 /** Payout accounts for creators (Stripe Connect Express, or the local stand-in). */

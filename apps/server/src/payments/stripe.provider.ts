@@ -58,6 +58,9 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       if (session.status === 'expired') return { state: 'expired', paymentIntentId };
       return { state: 'open', paymentIntentId };
     },
+    async expireSession(sessionId) {
+      await stripe.checkout.sessions.expire(sessionId);
+    },
   };
 }
 

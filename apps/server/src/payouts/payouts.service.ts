@@ -94,6 +94,8 @@ export async function requestPayout(deps: PayoutDeps, userId: string, amountCent
       if (amount > available) throw new AppError('failed-precondition', `You can cash out at most $${(available / 100).toFixed(2)}.`);
       const id = `po_${randomBytes(9).toString('base64url')}`;
       await tx.insert(payoutRequests).values({ id, userId, amountCents: amount });
+      // Heard on commit: the open wallet pages show the amount as requested at once.
+      await publishLive(tx, { topic: 'wallet', userId, id });
       return { id, amount, accountId: account.providerAccountId };
     },
     { isolationLevel: 'read committed' },

@@ -10,7 +10,8 @@ import { useSession } from './session.ts';
 export const LIVE_QUERY_KEYS: Record<LiveTopicName, readonly unknown[][]> = {
   products: [['products'], ['product']],
   profile: [['me'], ['profile']],
-  wallet: [['wallet']],
+  // The checkout's quote applies the wallet: a grant, hold or release elsewhere re-prices it.
+  wallet: [['wallet'], ['product', 'checkout-quote']],
   orders: [['orders', 'mine'], ['order']],
   'all-orders': [['orders', 'open']],
 };

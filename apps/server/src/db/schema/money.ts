@@ -49,7 +49,8 @@ export const ledgerEntries = pgTable(
   ],
 );
 
-export const CHECKOUT_STATUSES = ['pending', 'paid', 'failed', 'expired'] as const;
+// cancelled: the buyer left the payment page (decision 020).
+export const CHECKOUT_STATUSES = ['pending', 'paid', 'failed', 'expired', 'cancelled'] as const;
 
 export const checkouts = pgTable(
   'checkout',

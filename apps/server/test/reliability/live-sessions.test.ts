@@ -1,0 +1,141 @@
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../../src/accounts/accounts.service.ts';
+import { buildApp } from '../../src/app.ts';
+import { freePort } from '../../src/db/embedded.ts';
+import { sessions } from '../../src/db/schema/index.ts';
+import { publishLive } from '../../src/live/live.publish.ts';
+import { createTestDatabase, testConfig, type TestDatabase } from '../database.ts';
+import { openSse } from '../sse.ts';
+
+/**
+ * Issue 12, item 7: a live stream is authorised while its session lives, not only when it
+ * opens. Two apps on one database stand for two server processes: the session ends through
+ * one, the stream is held by the other (each has its own LISTEN connection and caches).
+ */
+let database: TestDatabase;
+const apps: { app: FastifyInstance; base: string }[] = [];
+const userIds: Record<string, string> = {};
+let one: string;
+let two: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  for (let i = 0; i < 2; i++) {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base } });
+    if (i === 0) {
+      for (const name of ['signout', 'revoke', 'deleted', 'expiry', 'bystander']) {
+        const account = await createAccount(database.db, config, { email: `${name}@example.org`, username: name, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true });
+        userIds[name] = account.userId;
+      }
+    }
+    const app = await buildApp({ config, db: database.db, logger: false });
+    await app.listen({ port, host: '127.0.0.1' });
+    apps.push({ app, base });
+  }
+  [one, two] = apps.map((entry) => entry.base) as [string, string];
+});
+
+afterAll(async () => {
+  for (const { app } of apps) await app.close();
+  await database?.close();
+});
+
+async function signIn(base: string, name: string): Promise<string> {
+  const response = await fetch(`${base}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ email: `${name}@example.org`, password: 'pass words' }),
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ');
+}
+
+const walletEvents = (stream: Awaited<ReturnType<typeof openSse>>) => stream.events.filter((event) => event.event === 'wallet');
+
+/** A signed-in stream on the second process that has received one private event for its user. */
+async function openPrivateStream(name: string, cookie: string) {
+  const stream = await openSse(`${two}/api/live`, { cookie });
+  await stream.waitFor((event) => event.event === 'ready' && JSON.parse(event.data).signedIn === true);
+  await publishLive(database.db, { topic: 'wallet', userId: userIds[name]!, id: 'before' });
+  await stream.waitFor((event) => event.event === 'wallet');
+  return stream;
+}
+
+/** The stream has ended, and a private event published after that never reaches it. */
+async function expectClosedAndDeaf(stream: Awaited<ReturnType<typeof openSse>>, name: string) {
+  const ended = await Promise.race([stream.ended.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 5_000))]);
+  expect(ended, 'the server ended the stream').toBe(true);
+  await publishLive(database.db, { topic: 'wallet', userId: userIds[name]!, id: 'after' });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(walletEvents(stream).map((event) => JSON.parse(event.data).id)).toEqual(['before']);
+}
+
+/** A stream opened again with the same cookie is anonymous and gets no private event. */
+async function expectReopenedAnonymous(name: string, cookie: string) {
+  const again = await openSse(`${two}/api/live`, { cookie });
+  try {
+    const ready = await again.waitFor((event) => event.event === 'ready');
+    expect(JSON.parse(ready.data).signedIn).toBe(false);
+    await publishLive(database.db, { topic: 'wallet', userId: userIds[name]!, id: 'reopened' }, { topic: 'products', id: 'p' });
+    await again.waitFor((event) => event.event === 'products');
+    expect(walletEvents(again)).toEqual([]);
+  } finally {
+    await again.close();
+  }
+}
+
+describe('a live stream after its session ends (across processes)', () => {
+  it('is closed by a sign-out in another process; a later private event is not delivered', async () => {
+    const cookie = await signIn(one, 'signout');
+    const bystander = await openPrivateStream('bystander', await signIn(one, 'bystander'));
+    const stream = await openPrivateStream('signout', cookie);
+    const signOut = await fetch(`${one}/api/auth/sign-out`, { method: 'POST', headers: { cookie, origin: one, 'content-type': 'application/json' }, body: '{}' });
+    expect(signOut.status).toBe(200);
+    await expectClosedAndDeaf(stream, 'signout');
+    await expectReopenedAnonymous('signout', cookie);
+    // Only that session's streams: another user's stream still gets its own events.
+    await publishLive(database.db, { topic: 'wallet', userId: userIds.bystander!, id: 'still' });
+    await bystander.waitFor((event) => event.event === 'wallet' && JSON.parse(event.data).id === 'still');
+    await bystander.close();
+  });
+
+  it('is closed when the session is revoked from another session ("sign out everywhere")', async () => {
+    const cookie = await signIn(one, 'revoke');
+    const other = await signIn(one, 'revoke');
+    const stream = await openPrivateStream('revoke', cookie);
+    const revoke = await fetch(`${one}/api/auth/revoke-sessions`, { method: 'POST', headers: { cookie: other, origin: one, 'content-type': 'application/json' }, body: '{}' });
+    expect(revoke.status).toBe(200);
+    await expectClosedAndDeaf(stream, 'revoke');
+    await expectReopenedAnonymous('revoke', cookie);
+  });
+
+  it('is closed when the session row is deleted by any other means (an operator, a deleted account)', async () => {
+    const cookie = await signIn(one, 'deleted');
+    const stream = await openPrivateStream('deleted', cookie);
+    await database.db.delete(sessions).where(eq(sessions.userId, userIds.deleted!));
+    await expectClosedAndDeaf(stream, 'deleted');
+    await expectReopenedAnonymous('deleted', cookie);
+  });
+
+  it('is closed when the session expires, and not before', async () => {
+    const cookie = await signIn(one, 'expiry');
+    const stream = await openPrivateStream('expiry', cookie);
+    // The session now expires in 1.5 s; until then private events still arrive.
+    await database.db.update(sessions).set({ expiresAt: sql`now() + interval '1500 milliseconds'` }).where(eq(sessions.userId, userIds.expiry!));
+    await publishLive(database.db, { topic: 'wallet', userId: userIds.expiry!, id: 'still-valid' });
+    await stream.waitFor((event) => event.event === 'wallet' && JSON.parse(event.data).id === 'still-valid');
+    const ended = await Promise.race([stream.ended.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 5_000))]);
+    expect(ended, 'the server ended the stream at the expiry').toBe(true);
+    await publishLive(database.db, { topic: 'wallet', userId: userIds.expiry!, id: 'after' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(walletEvents(stream).map((event) => JSON.parse(event.data).id)).toEqual(['before', 'still-valid']);
+    await expectReopenedAnonymous('expiry', cookie);
+  });
+});
