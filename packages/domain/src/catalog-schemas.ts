@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { optionalNullable } from './contracts/define.ts';
 import { MAX_PRICE_CENTS, MAX_PRODUCT_IMAGES, RELEASE_MESSAGES } from './catalog.ts';
 
 /**
@@ -35,8 +36,8 @@ export const editProductInput = productInputSchema
   .extend({
     id: z.string().min(1).max(64),
     images: productInputSchema.shape.images.min(1, RELEASE_MESSAGES.editImages),
-    order: z.number().int().min(-1_000_000).max(1_000_000).optional(),
-    isActive: z.boolean().optional(),
+    order: optionalNullable(z.number().int().min(-1_000_000).max(1_000_000)),
+    isActive: optionalNullable(z.boolean()),
   })
   .strict();
 
