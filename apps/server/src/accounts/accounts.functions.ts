@@ -1,57 +1,24 @@
-import { z } from 'zod';
 import { defineFunction } from '../functions/registry.ts';
 import { rateLimitSubject } from '../http/client-address.ts';
 import { hitRateLimit } from '../http/rate-limit.ts';
 import type { Auth } from './auth.ts';
 import { createAccount, getOwnProfile, recordDeviceToken } from './accounts.service.ts';
 
-const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
-
-export const signupInput = z
-  .object({
-    email: text(254),
-    password: text(128),
-    confirmPassword: text(128),
-    name: text(100),
-    username: text(100),
-    city: text(100).optional(),
-    country: text(2).optional(),
-    state: text(2).optional(),
-    accountType: text(20).optional(),
-    acceptedTerms: z.boolean(),
-  })
-  .strict();
-
 export function accountsFunctions(auth: Auth) {
   return [
-    defineFunction({
-      name: 'createAccount',
-      access: 'public',
-      input: signupInput,
-      handler: async (form, { db, config, ip }) => {
-        await hitRateLimit(db, `signup:${rateLimitSubject(ip)}`, config.SIGNUP_RATE_LIMIT, 600);
-        const account = await createAccount(db, config, form);
-        if (account.created) {
-          await auth.api.sendVerificationEmail({ body: { email: account.email, callbackURL: '/login?verified=1' } });
-        }
-        // The same answer whether or not the email already had an account.
-        return { ok: true, email: account.email };
-      },
+    defineFunction('createAccount', async (form, { db, config, ip }) => {
+      await hitRateLimit(db, `signup:${rateLimitSubject(ip)}`, config.SIGNUP_RATE_LIMIT, 600);
+      const account = await createAccount(db, config, form);
+      if (account.created) {
+        await auth.api.sendVerificationEmail({ body: { email: account.email, callbackURL: '/login?verified=1' } });
+      }
+      // The same answer whether or not the email already had an account.
+      return { ok: true, email: account.email };
     }),
-    defineFunction({
-      name: 'getProfile',
-      access: 'signed-in',
-      input: z.null().or(z.object({}).strict()),
-      handler: async (_input, { db, config, caller }) => getOwnProfile(db, config, caller!.userId),
-    }),
-    defineFunction({
-      name: 'recordDeviceToken',
-      access: 'signed-in',
-      input: z.object({ deviceToken: z.string().min(1).max(4096) }).strict(),
-      handler: async ({ deviceToken }, { db, caller }) => {
-        await recordDeviceToken(db, caller!.userId, deviceToken);
-        return { ok: true };
-      },
+    defineFunction('getProfile', async (_input, { db, config, caller }) => getOwnProfile(db, config, caller.userId)),
+    defineFunction('recordDeviceToken', async ({ deviceToken }, { db, caller }) => {
+      await recordDeviceToken(db, caller.userId, deviceToken);
+      return { ok: true };
     }),
   ];
 }

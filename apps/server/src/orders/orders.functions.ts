@@ -1,46 +1,19 @@
-import { z } from 'zod';
 import { defineFunction } from '../functions/registry.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { shippedMail } from '../mail/templates.ts';
-import { getOrderByPaymentIntent, listOpenOrders, listOrdersOf, markOrderFulfilled, orderCursor } from './orders.service.ts';
-
-const pageInput = z
-  .object({ limit: z.number().int().min(1).max(100).default(20), after: orderCursor.optional() })
-  .strict()
-  .nullish()
-  .transform((value) => value ?? { limit: 20 });
+import { getOrderByPaymentIntent, listOpenOrders, listOrdersOf, markOrderFulfilled } from './orders.service.ts';
 
 export function ordersFunctions(deps: { jobs: JobQueue; publicUrl: string }) {
   return [
-    defineFunction({
-      name: 'listMyOrders',
-      access: 'signed-in',
-      input: pageInput,
-      handler: async (page, { db, caller }) => listOrdersOf(db, caller!.userId, { limit: page.limit ?? 20, after: page.after }),
-    }),
-    defineFunction({
-      name: 'getMyOrder',
-      access: 'signed-in',
-      input: z.object({ paymentIntentId: z.string().min(1).max(100) }).strict(),
-      handler: async ({ paymentIntentId }, { db, caller }) => ({ order: await getOrderByPaymentIntent(db, caller!.userId, paymentIntentId) }),
-    }),
-    defineFunction({
-      name: 'listOpenOrders',
-      access: 'admin',
-      input: pageInput,
-      handler: async (page, { db }) => listOpenOrders(db, { limit: page.limit ?? 20, after: page.after }),
-    }),
-    defineFunction({
-      name: 'markOrderFulfilled',
-      access: 'admin',
-      input: z.object({ orderId: z.string().min(1).max(64), maxAttempts: z.number().int().optional() }).strict(),
-      handler: async ({ orderId, maxAttempts }, { db }) => {
-        const result = await markOrderFulfilled(db, orderId, maxAttempts);
-        if (result.changed && result.buyer) {
-          await deps.jobs.send('send-email', shippedMail(result.buyer.email, result.buyer.name, orderId, `${deps.publicUrl}/my-orders`));
-        }
-        return { ok: true };
-      },
+    defineFunction('listMyOrders', async (page, { db, caller }) => listOrdersOf(db, caller.userId, page)),
+    defineFunction('getMyOrder', async ({ paymentIntentId }, { db, caller }) => ({ order: await getOrderByPaymentIntent(db, caller.userId, paymentIntentId) })),
+    defineFunction('listOpenOrders', async (page, { db }) => listOpenOrders(db, page)),
+    defineFunction('markOrderFulfilled', async ({ orderId, maxAttempts }, { db }) => {
+      const result = await markOrderFulfilled(db, orderId, maxAttempts);
+      if (result.changed && result.buyer) {
+        await deps.jobs.send('send-email', shippedMail(result.buyer.email, result.buyer.name, orderId, `${deps.publicUrl}/my-orders`));
+      }
+      return { ok: true };
     }),
   ];
 }

@@ -28,6 +28,11 @@ export const orderOutput = z.object({
 /** One page of a keyset-paged order list; `next` goes back as `after`. */
 export const ordersPageOutput = z.object({ items: z.array(orderOutput), next: z.string().nullable() });
 
+/**
+ * A page cursor: the order's created_at in epoch microseconds, then its id. Postgres keeps
+ * microseconds; a JS Date only milliseconds, which skipped or repeated orders made within
+ * one millisecond. Any string this accepts is a timestamp Postgres can take.
+ */
 export const orderCursor = z.string().regex(/^-?\d{1,16}\|[\w-]{1,64}$/, 'That page cursor is not valid.');
 
 const DEFAULT_PAGE_SIZE = 20;
