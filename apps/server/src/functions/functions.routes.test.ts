@@ -192,7 +192,7 @@ describe('end to end over HTTP with the sdk client', () => {
 
   async function callError(name: string, data: unknown): Promise<FunctionsError> {
     const error: unknown = await createFunctionsClient({ baseUrl })
-      .call(name, data)
+      .callUntyped(name, data)
       .then(() => undefined, (caught: unknown) => caught);
     expect(error).toBeInstanceOf(FunctionsError);
     return error as FunctionsError;
@@ -200,7 +200,7 @@ describe('end to end over HTTP with the sdk client', () => {
 
   it('a successful call returns the data', async () => {
     const client = createFunctionsClient({ baseUrl });
-    await expect(client.call('echo', { name: 'Tape', qty: 3 })).resolves.toEqual({ ok: true, input: { name: 'Tape', qty: 3 } });
+    await expect(client.callUntyped('echo', { name: 'Tape', qty: 3 })).resolves.toEqual({ ok: true, input: { name: 'Tape', qty: 3 } });
   });
 
   it.each(CODES.map(([code]) => [code] as const))('a thrown %s reaches the client as that code', async (code) => {
