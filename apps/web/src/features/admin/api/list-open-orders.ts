@@ -6,7 +6,7 @@ export const OPEN_ORDERS_PAGE_SIZE = 20;
 
 /** Admins' View Orders: orders not yet fulfilled, newest first, one page at a time. */
 export function listOpenOrders(page: { limit: number; after?: string }, signal?: AbortSignal): Promise<OrdersPage> {
-  return functionsClient.call<OrdersPage>('listOpenOrders', page, { signal });
+  return functionsClient.call('listOpenOrders', page, { signal });
 }
 
 // ['orders', 'open']: the live 'all-orders' topic refetches every loaded page.

@@ -4,8 +4,8 @@ import type { OrdersPage } from '../../../ui/order-details/order-types.ts';
 import { openOrdersQueryOptions } from './list-open-orders.ts';
 
 /** Mark Fulfilled (spec section 4): the order is fulfilled and the buyer's copy shipped. */
-export function markOrderFulfilled(orderId: string): Promise<{ ok: boolean }> {
-  return functionsClient.call<{ ok: boolean }>('markOrderFulfilled', { orderId });
+export function markOrderFulfilled(orderId: string) {
+  return functionsClient.call('markOrderFulfilled', { orderId });
 }
 
 export function useMarkOrderFulfilled() {

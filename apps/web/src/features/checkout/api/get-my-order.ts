@@ -4,7 +4,7 @@ import type { Order } from '../../../ui/order-details/order-types.ts';
 
 /** The caller's order made by this payment, or null while the payment is still being confirmed. */
 export async function getMyOrder(paymentIntentId: string, signal?: AbortSignal): Promise<Order | null> {
-  const { order } = await functionsClient.call<{ order: Order | null }>('getMyOrder', { paymentIntentId }, { signal });
+  const { order } = await functionsClient.call('getMyOrder', { paymentIntentId }, { signal });
   return order;
 }
 

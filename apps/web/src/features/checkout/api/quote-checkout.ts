@@ -1,20 +1,14 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { Quote } from '@storefront/domain/pricing.ts';
-import type { CartItems } from '@storefront/domain/pricing-schemas.ts';
+import type { FunctionInput, FunctionOutput } from '@storefront/domain/contracts/index.ts';
 import { FunctionsError } from '@storefront/sdk/callable.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
-import type { OrderLine } from '../../../ui/order-details/order-types.ts';
 
-export type CheckoutQuote = Quote & { lines: OrderLine[] };
-
-export interface QuoteInput {
-  items: CartItems;
-  useWallet: boolean;
-}
+export type CheckoutQuote = FunctionOutput<'quoteCheckout'>;
+export type QuoteInput = FunctionInput<'quoteCheckout'>;
 
 /** The server's prices for the cart and the caller's own wallet balance (spec section 9). */
 export function quoteCheckout(input: QuoteInput, signal?: AbortSignal): Promise<CheckoutQuote> {
-  return functionsClient.call<CheckoutQuote>('quoteCheckout', input, { signal });
+  return functionsClient.call('quoteCheckout', input, { signal });
 }
 
 // Under 'product' so a live product change (a new price, an item withdrawn) re-prices it.

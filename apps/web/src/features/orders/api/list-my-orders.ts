@@ -6,7 +6,7 @@ export const MY_ORDERS_PAGE_SIZE = 10;
 
 /** The caller's own orders, newest first, one page at a time. */
 export function listMyOrders(page: { limit: number; after?: string }, signal?: AbortSignal): Promise<OrdersPage> {
-  return functionsClient.call<OrdersPage>('listMyOrders', page, { signal });
+  return functionsClient.call('listMyOrders', page, { signal });
 }
 
 // ['orders', 'mine']: the live 'orders' topic refetches every loaded page.

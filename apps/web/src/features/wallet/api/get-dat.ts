@@ -1,29 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { FunctionOutput } from '@storefront/domain/contracts/index.ts';
 import { FunctionsError } from '@storefront/sdk/callable.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
 import { isFinalWalletError, walletQueryOptions } from './get-wallet.ts';
 
-export interface DatEdition {
-  edition: number;
-  sold: number;
-  royaltiesCents: number;
-  earningsCents: number;
-}
-
 /** A DAT asset (spec section 3) with the editions the signed-in user owns. */
-export interface DatDetail {
-  id: string;
-  ArtworkURL: string;
-  SongName: string;
-  ArtistName: string;
-  creatorUsername: string;
-  creatorId: string;
-  releasedAt: string;
-  editions: DatEdition[];
-}
+export type DatDetail = FunctionOutput<'getDat'>;
 
 export function getDat(id: string, signal?: AbortSignal): Promise<DatDetail> {
-  return functionsClient.call<DatDetail>('getDat', { id }, { signal });
+  return functionsClient.call('getDat', { id }, { signal });
 }
 
 /** The server's answer for an id that is no DAT; an id it will not even look up (too long) is none either. */

@@ -1,19 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { functionsClient } from '../../../lib/api-client.ts';
 
-/** Cash-out figures: what may be paid out, the account's state, and past requests. */
-export interface Cashout {
-  hasAccount: boolean;
-  payoutsEnabled: boolean;
-  availableCents: number;
-  requests: { id: string; amountCents: number; status: 'requested' | 'paid' | 'failed'; createdAt: string }[];
-}
-
 // Under ['wallet'] so the live wallet topic refreshes it too.
 export const cashoutQueryOptions = () =>
   queryOptions({
     queryKey: ['wallet', 'cashout'],
-    queryFn: ({ signal }) => functionsClient.call<Cashout>('getCashout', null, { signal }),
+    queryFn: ({ signal }) => functionsClient.call('getCashout', null, { signal }),
     staleTime: 0,
   });
 
@@ -26,7 +18,7 @@ export async function openPayoutOnboarding(): Promise<void> {
   // Opened at once, inside the click, so pop-up blockers let it through; pointed at the link after.
   const tab = window.open('about:blank', '_blank');
   try {
-    const { url } = await functionsClient.call<{ url: string }>('createStripeOnboardingLinkIOS', null);
+    const { url } = await functionsClient.call('createStripeOnboardingLinkIOS', null);
     if (tab) {
       tab.opener = null;
       tab.location.href = url;
@@ -42,7 +34,7 @@ export async function openPayoutOnboarding(): Promise<void> {
 export function useRequestPayout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (amountCents?: number) => functionsClient.call<{ ok: true; payout: { id: string; amountCents: number } }>('requestPayout', amountCents ? { amountCents } : null),
+    mutationFn: (amountCents?: number) => functionsClient.call('requestPayout', amountCents ? { amountCents } : null),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['wallet'] }),
   });
 }
