@@ -274,7 +274,6 @@ describe.skipIf(!hasNginx)('two instances behind nginx (deploy/nginx.conf)', () 
     let restarting = true;
 
     // Reads through the proxy the whole time.
-    let reads: Result | undefined;
     const readLoad = new Promise<Result>((resolve, reject) => {
       const instance = autocannon({ url: `${proxy}/api/products`, connections: 4, duration: 600, timeout: 30 }, (error, result) => (error ? reject(error) : resolve(result)));
       void poll('the restarts', async () => (restarting ? undefined : true), { timeoutMs: 590_000, intervalMs: 200 }).finally(() => instance.stop());
@@ -299,7 +298,7 @@ describe.skipIf(!hasNginx)('two instances behind nginx (deploy/nginx.conf)', () 
     }
     servers = restarted;
     restarting = false;
-    reads = await readLoad;
+    const reads = await readLoad;
     await orderLoad;
 
     console.log(
