@@ -7,8 +7,6 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productImagePath } from '@storefront/domain/storage-location.ts';
-import { createAuthClient } from '@storefront/sdk/auth.ts';
-import { createFunctionsClient } from '@storefront/sdk/callable.ts';
 import { createTestDatabase, makeTempDir, testConfig, type TestDatabase } from '../../test/database.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
 import { buildApp } from '../app.ts';
@@ -19,6 +17,7 @@ import { createStorageDeps, type StorageDeps } from './storage.service.ts';
 import { cancelSession, cleanUpUploadSessions, findSession, receiveChunk, startSession } from './storage.sessions.ts';
 import { noisePng, solidImage } from './testing/images.ts';
 import { startTestS3Server, type TestS3Server } from './testing/s3-server.ts';
+import { signInForToken } from '../../test/sign-in.ts';
 
 /**
  * Object storage for more than one instance (issue 13, point 2; decision 022): two app
@@ -36,12 +35,6 @@ let adminToken: string;
 let adminId: string;
 const MiB = 1024 * 1024;
 
-async function signIn(baseUrl: string, email: string): Promise<string> {
-  const functions = createFunctionsClient({ baseUrl });
-  const { token } = await createAuthClient({ baseUrl, functions }).signIn(email, 'correct horse');
-  if (!token) throw new Error(`no token for ${email}`);
-  return token;
-}
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -66,7 +59,7 @@ beforeAll(async () => {
     await app.listen({ port: config.PORT, host: '127.0.0.1' });
     apps.push(app);
   }
-  adminToken = await signIn(bases[1]!, 'boss@example.org');
+  adminToken = await signInForToken(bases[1]!, 'boss@example.org');
 }, 120_000);
 
 afterAll(async () => {

@@ -9,8 +9,6 @@ import { STORAGE_MESSAGES, StorageError, UPLOAD_MESSAGES } from '@storefront/dom
 import { imageVariantUrl } from '@storefront/domain/storage-images.ts';
 import { parseDownloadUrl, productImagePath } from '@storefront/domain/storage-location.ts';
 import type { UploadState } from '@storefront/domain/storage-upload.ts';
-import { createAuthClient } from '@storefront/sdk/auth.ts';
-import { createFunctionsClient } from '@storefront/sdk/callable.ts';
 import { deleteObject, getDownloadURL, getMetadata, uploadBytes, uploadString } from '@storefront/sdk/storage/operations.ts';
 import { createStorage, ref, type Clock, type Storage } from '@storefront/sdk/storage/storage.ts';
 import { uploadBytesResumable, type UploadTask, type UploadTaskSnapshot } from '@storefront/sdk/storage/upload-task.ts';
@@ -21,6 +19,7 @@ import { freePort } from '../db/embedded.ts';
 import { storageObjects, storageUploadPending, storageUploadSessions } from '../db/schema/index.ts';
 import { describeImage } from './storage.delivery.ts';
 import { storageTestDriver } from './testing/driver-choice.ts';
+import { signInForToken } from '../../test/sign-in.ts';
 import { startTestS3Server, type TestS3Server } from './testing/s3-server.ts';
 import { startFaultProxy, type FaultAction, type FaultProxy, type ProxiedRequest } from './testing/fault-proxy.ts';
 import { bombPng, noisePng, sidewaysJpeg, solidImage, SVG_WITH_SCRIPT } from './testing/images.ts';
@@ -35,12 +34,7 @@ const proxies: FaultProxy[] = [];
 /** Set when this run stores objects in S3 (storage.s3-suite.test.ts). */
 let s3: TestS3Server | undefined;
 
-async function signIn(email: string): Promise<string> {
-  const functions = createFunctionsClient({ baseUrl });
-  const { token } = await createAuthClient({ baseUrl, functions }).signIn(email, 'correct horse');
-  if (!token) throw new Error(`no token for ${email}`);
-  return token;
-}
+const signIn = (email: string) => signInForToken(baseUrl, email);
 
 beforeAll(async () => {
   database = await createTestDatabase();
