@@ -23,6 +23,8 @@ import { listActiveProducts } from './catalog/catalog.service.ts';
 import { startLiveHub } from './live/live.hub.ts';
 import { liveRoutes } from './live/live.routes.ts';
 import { storageRoutes } from './storage/storage.routes.ts';
+import { createStorageDeps } from './storage/storage.service.ts';
+import { cleanUpUploadSessions } from './storage/storage.sessions.ts';
 import { checkoutFunctions } from './cart-checkout/checkout.functions.ts';
 import { reconcileCheckouts, type CheckoutDeps } from './cart-checkout/checkout.service.ts';
 import { ordersFunctions } from './orders/orders.functions.ts';
@@ -161,7 +163,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(contentRoutes, { db, config });
   await app.register(catalogRoutes, { db, cache: catalogCache, resolveCaller });
   await app.register(liveRoutes, { hub, resolveSession, sessionExpiresAt: (sessionId) => sessionExpiresAt(db, sessionId) });
-  await app.register(storageRoutes, { config, db, resolveCaller });
+  // Objects on the local disk or in S3 (decision 022); abandoned upload sessions expire.
+  const storage = createStorageDeps({ db, config, log: app.log });
+  await app.register(storageRoutes, { config, db, resolveCaller, driver: storage.driver });
+  await jobs.work('storage-cleanup', async () => {
+    await cleanUpUploadSessions(storage);
+  });
+  await jobs.schedule('storage-cleanup', '*/10 * * * *');
 
   await app.register(fastifyStatic, {
     root: path.join(config.contentDir, 'covers'),
