@@ -1,7 +1,10 @@
 import { z } from 'zod';
+import { DEVICE_TOKEN_MAX, isValidDeviceToken } from '@storefront/domain/profile.ts';
 import { defineFunction } from '../functions/registry.ts';
 import { hitRateLimit } from '../http/rate-limit.ts';
-import type { Auth } from './auth.ts';
+import type { Mail } from '../mail/mailer.ts';
+import { accountExistsMail } from '../mail/templates.ts';
+import { publicUrl, type Auth } from './auth.ts';
 import { createAccount, getOwnProfile, recordDeviceToken } from './accounts.service.ts';
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
@@ -21,7 +24,7 @@ export const signupInput = z
   })
   .strict();
 
-export function accountsFunctions(auth: Auth) {
+export function accountsFunctions(auth: Auth, enqueueMail: (mail: Mail) => Promise<void>) {
   return [
     defineFunction({
       name: 'createAccount',
@@ -30,8 +33,12 @@ export function accountsFunctions(auth: Auth) {
       handler: async (form, { db, config, ip }) => {
         await hitRateLimit(db, `signup:${ip}`, config.SIGNUP_RATE_LIMIT, 600);
         const account = await createAccount(db, config, form);
+        // A mail either way, so both answers cost the same: a verification link for a new
+        // account, a "someone tried to sign up with your email" note for an existing one.
         if (account.created) {
           await auth.api.sendVerificationEmail({ body: { email: account.email, callbackURL: '/login?verified=1' } });
+        } else {
+          await enqueueMail(accountExistsMail(account.email, account.name, `${publicUrl(config)}/login`));
         }
         // The same answer whether or not the email already had an account.
         return { ok: true, email: account.email };
@@ -46,7 +53,7 @@ export function accountsFunctions(auth: Auth) {
     defineFunction({
       name: 'recordDeviceToken',
       access: 'signed-in',
-      input: z.object({ deviceToken: z.string().min(1).max(4096) }).strict(),
+      input: z.object({ deviceToken: z.string().max(DEVICE_TOKEN_MAX).refine(isValidDeviceToken, 'must be a device token (letters, digits and _ . : - only)') }).strict(),
       handler: async ({ deviceToken }, { db, caller }) => {
         await recordDeviceToken(db, caller!.userId, deviceToken);
         return { ok: true };
