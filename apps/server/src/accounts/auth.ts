@@ -1,6 +1,6 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
-import { createAuthMiddleware, getSessionFromCtx } from 'better-auth/api';
+import { createAuthMiddleware } from 'better-auth/api';
 import { bearer } from 'better-auth/plugins';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -74,7 +74,10 @@ export function isOpenAuthPath(path: string): boolean {
 
 export function createAuth(config: Config, db: Db, enqueueMail: (mail: Mail) => Promise<void>) {
   const baseURL = publicUrl(config);
-  return betterAuth({
+  // Who a request's session cookie or bearer token belongs to, through the library's own
+  // getSession (the bearer plugin included); set once the instance below exists.
+  let userIdOf: (headers: Headers | undefined) => Promise<string | null> = async () => null;
+  const auth = betterAuth({
     appName: 'Street Flavor Records',
     baseURL,
     basePath: '/api/auth',
@@ -120,8 +123,8 @@ export function createAuth(config: Config, db: Db, enqueueMail: (mail: Mail) => 
         const everywhere =
           ctx.path === '/revoke-sessions' || ctx.path === '/revoke-other-sessions' || (ctx.path === '/change-password' && body?.revokeOtherSessions === true);
         if (!everywhere) return;
-        const session = await getSessionFromCtx(ctx);
-        if (session) await revokeOidcForAccount(db, session.user.id);
+        const userId = await userIdOf(ctx.headers);
+        if (userId) await revokeOidcForAccount(db, userId);
       }),
     },
     user: {
@@ -157,6 +160,8 @@ export function createAuth(config: Config, db: Db, enqueueMail: (mail: Mail) => 
     // session table (or a backup of it) is not a credential.
     plugins: [bearer({ requireSignature: true })],
   });
+  userIdOf = async (headers) => (headers ? ((await auth.api.getSession({ headers }).catch(() => null))?.user.id ?? null) : null);
+  return auth;
 }
 
 export type Auth = ReturnType<typeof createAuth>;
