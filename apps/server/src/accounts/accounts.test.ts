@@ -56,7 +56,7 @@ beforeAll(async () => {
   smtp = await startSmtpPeer();
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
-  config = testConfig({ env: { SMTP_URL: smtp.url, PUBLIC_URL: baseUrl, PORT: String(port), ADMIN_EMAILS: 'boss@example.org', SIGNUP_RATE_LIMIT: '1000' } });
+  config = testConfig({ env: { SMTP_URL: smtp.url, PUBLIC_URL: baseUrl, PORT: String(port), ADMIN_EMAILS: 'boss@example.org', SIGNUP_RATE_LIMIT: '1000', SIGNIN_RATE_LIMIT: '1000' } });
   for (const username of config.SIGNUP_FOLLOW_USERNAMES) {
     await createAccount(database.db, config, form({ email: `${username}@label.example`, username, name: username }), { emailVerified: true });
   }
