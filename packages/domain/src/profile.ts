@@ -11,7 +11,7 @@ export const PROFILE_IMAGE_URL_MAX = 2048;
 export const DEVICE_TOKEN_MAX = 4096;
 
 export function isValidProfileName(value: unknown): value is string {
-  return typeof value === 'string' && value.trim() === value && value.length > 0 && [...value].length <= NAME_MAX && /^[\p{L}\p{N} ]+$/u.test(value);
+  return typeof value === 'string' && [...value].length <= NAME_MAX && /^[\p{L}\p{N} ]+$/u.test(value) && /[\p{L}\p{N}]/u.test(value);
 }
 
 export function isValidUsername(value: unknown): value is string {
