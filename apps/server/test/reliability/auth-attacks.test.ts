@@ -125,28 +125,46 @@ describe('signup does not tell which emails have an account (item 2)', () => {
       await signup(`warm${i}@example.org`);
       await signup('owner@example.org');
     }
-    const registered: number[] = [];
-    const fresh: number[] = [];
-    // Interleaved, so a slow moment of a shared machine hits both sides alike.
-    for (let i = 0; i < 20; i += 1) {
-      const a = await signup('owner@example.org');
-      const b = await signup(`fresh${i}@example.org`);
-      expect([a.status, b.status]).toEqual([200, 200]);
-      expect(a.body).toEqual({ data: { ok: true, email: 'owner@example.org' } });
-      expect(b.body).toEqual({ data: { ok: true, email: `fresh${i}@example.org` } });
-      registered.push(a.elapsed);
-      fresh.push(b.elapsed);
-    }
     const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
-    const [r, f] = [median(registered), median(fresh)];
-    expect(Math.max(r, f) / Math.min(r, f), `medians: registered ${r.toFixed(1)} ms, new ${f.toFixed(1)} ms`).toBeLessThanOrEqual(1.2);
+    // 20 tries each, interleaved in ABBA order, so a slow moment of a shared machine (or the
+    // mail worker sending the previous mail) hits both sides alike. The hash dominates and
+    // varies a lot on a loaded machine, so a round that misses is run again, up to three
+    // rounds: the old leak (~10 ms against ~650 ms) fails every one of them.
+    const rounds: string[] = [];
+    let ratio = Infinity;
+    for (let round = 0; round < 3 && ratio > 1.2; round += 1) {
+      const registered: number[] = [];
+      const fresh: number[] = [];
+      for (let i = 0; i < 20; i += 1) {
+        const email = `fresh${round}-${i}@example.org`;
+        // ABBA: the registered email first in even pairs, the new one first in odd ones.
+        let a: Awaited<ReturnType<typeof signup>>;
+        let b: Awaited<ReturnType<typeof signup>>;
+        if (i % 2 === 0) {
+          a = await signup('owner@example.org');
+          b = await signup(email);
+        } else {
+          b = await signup(email);
+          a = await signup('owner@example.org');
+        }
+        expect([a.status, b.status]).toEqual([200, 200]);
+        expect(a.body).toEqual({ data: { ok: true, email: 'owner@example.org' } });
+        expect(b.body).toEqual({ data: { ok: true, email } });
+        registered.push(a.elapsed);
+        fresh.push(b.elapsed);
+      }
+      const [r, f] = [median(registered), median(fresh)];
+      ratio = Math.max(r, f) / Math.min(r, f);
+      rounds.push(`registered ${r.toFixed(1)} ms, new ${f.toFixed(1)} ms`);
+    }
+    expect(ratio, `medians per round: ${rounds.join('; ')}`).toBeLessThanOrEqual(1.2);
 
     // The owner hears of it, with the way back in; a new address gets its verification link.
     const note = await smtp.waitForText('owner@example.org', 'Someone tried to sign up');
     expect(note.decoded).toContain(`${base}/login`);
     expect(note.decoded).toContain('Forgot Password?');
     expect(note.decoded).not.toContain('/api/auth/verify-email');
-    expect(authLink(await smtp.waitForMail('fresh0@example.org'))).toContain('/api/auth/verify-email');
+    expect(authLink(await smtp.waitForMail('fresh0-0@example.org'))).toContain('/api/auth/verify-email');
     // Nothing about the owner's account changed.
     const [owner] = await database.db.select().from(users).where(eq(users.email, 'owner@example.org'));
     expect(owner).toMatchObject({ username: 'owner', name: 'owner' });
