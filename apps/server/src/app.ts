@@ -40,7 +40,7 @@ import { functionsRoutes } from './functions/functions.routes.ts';
 import type { CallableFunction } from './functions/registry.ts';
 import { startJobQueue } from './jobs/queue.ts';
 import { enqueueMail, startMailWorker } from './mail/mail.jobs.ts';
-import { createMailer } from './mail/mailer.ts';
+import { createMailer, type Mail } from './mail/mailer.ts';
 import { errorBody, handleError } from './http/error-handler.ts';
 import { registerClientAddress, trustedProxyCheck } from './http/client-address.ts';
 import { refuseCrossSiteWrites } from './http/same-origin.ts';
@@ -114,7 +114,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const jobs = await startJobQueue(db.$client, (error) => app.log.error({ err: error }, 'job queue error'));
   app.addHook('onClose', () => jobs.stop());
   await startMailWorker(jobs, createMailer(config, db));
-  const auth = createAuth(config, db, (mail) => enqueueMail(jobs, mail));
+  const queueMail = (mail: Mail) => enqueueMail(jobs, mail);
+  const auth = createAuth(config, db, queueMail);
 
   const resolveSession = sessionResolver(auth, config, db);
   const resolveCaller = callerResolver(resolveSession);
@@ -147,7 +148,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await jobs.schedule('oidc-cleanup', '17 * * * *');
   const functions = [
     ...contentFunctions,
-    ...accountsFunctions(auth),
+    ...accountsFunctions(auth, queueMail),
     ...catalogFunctions({ onChange: catalogCache.invalidate }),
     ...checkoutFunctions(checkoutDeps),
     ...ordersFunctions(checkoutDeps),

@@ -8,6 +8,7 @@ import { SERVICE_WRITES } from '../../src/service/service.writes.ts';
 import { createServiceToken } from '../../src/service/service.tokens.ts';
 import { grantCredits } from '../../src/wallet/wallet.commands.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../database.ts';
+import { startSmtpPeer } from '../smtp.ts';
 
 /**
  * Hostile input (issue 7, point 2): random and malformed payloads for every callable
@@ -149,9 +150,14 @@ async function fuzz(url: string, authorization: string, example: Json) {
   );
 }
 
+let smtp: Awaited<ReturnType<typeof startSmtpPeer>>;
+
 beforeAll(async () => {
   database = await createTestDatabase();
-  const config = testConfig({ env: { PORT: '3998', SIGNUP_RATE_LIMIT: '1000000' } });
+  // Mail leaves through SMTP as in production, so a mail the worker delivers later for an
+  // accepted signup (every signup queues one) is not a dev-mailbox row a refusal "changed".
+  smtp = await startSmtpPeer();
+  const config = testConfig({ env: { PORT: '3998', SIGNUP_RATE_LIMIT: '1000000', SMTP_URL: smtp.url } });
   await createAccount(database.db, config, { email: 'admin@example.org', username: 'admin', name: 'Admin', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role: 'admin', allowReservedUsername: true });
   await grantCredits(database.db, 'admin@example.org', '500', 'fuzz-grant');
   productId = await releaseProduct(database.db, { name: 'Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
@@ -165,6 +171,7 @@ beforeAll(async () => {
 afterAll(async () => {
   console.log(`hostile input: ${Object.values(tally).reduce((a, b) => a + b, 0)} generated requests, by status: ${JSON.stringify(tally)} (seed ${SEED}, ${RUNS} runs each)`);
   await app?.close();
+  await smtp?.close();
   await database?.close();
 });
 
