@@ -6,7 +6,6 @@ import {
   normaliseSignup,
   signupProblem,
   SIGNUP_MESSAGES,
-  usernameProblem,
   type SignupForm,
 } from '@storefront/domain/accounts.ts';
 import type { Config } from '../config.ts';
@@ -60,10 +59,9 @@ export async function createAccount(
   form: SignupForm,
   options: { emailVerified?: boolean; role?: 'user' | 'admin' } = {},
 ): Promise<CreatedAccount> {
-  const problem = signupProblem(form, config.BLOCKED_EMAIL_DOMAINS) ?? usernameProblem(form.username);
+  // The same checks in the same order as the signup form (packages/domain).
+  const problem = signupProblem(form, config.BLOCKED_EMAIL_DOMAINS);
   if (problem) throw new AppError('invalid-argument', problem);
-  if (form.password.length < 8) throw new AppError('invalid-argument', 'Password is too short: use at least 8 characters.');
-  if (form.password.length > 128) throw new AppError('invalid-argument', 'Password is too long: use at most 128 characters.');
   const profile = normaliseSignup(form);
 
   const [existingEmail] = await db.select({ id: users.id }).from(users).where(eq(users.email, profile.email));

@@ -125,6 +125,7 @@ describe('signup rules, enforced by the server in the spec order', () => {
     ['terms not accepted (checked first)', { acceptedTerms: false, email: '' }, SIGNUP_MESSAGES.termsNotAccepted],
     ['blocked domain', { email: 'x@mailinator.com', password: '' }, SIGNUP_MESSAGES.blockedDomain],
     ['blocked domain, any case', { email: 'x@GuerrillaMail.com' }, SIGNUP_MESSAGES.blockedDomain],
+    ['blocked domain with every other field empty', { email: 'x@mailinator.com', password: '', confirmPassword: '', name: '', username: '' }, SIGNUP_MESSAGES.blockedDomain],
     ['missing email', { email: '' }, SIGNUP_MESSAGES.mandatoryFields],
     ['missing password', { password: '' }, SIGNUP_MESSAGES.mandatoryFields],
     ['missing confirmation', { confirmPassword: '' }, SIGNUP_MESSAGES.mandatoryFields],
@@ -135,6 +136,7 @@ describe('signup rules, enforced by the server in the spec order', () => {
     ['name too long', { name: 'n'.repeat(31) }, SIGNUP_MESSAGES.tooLong],
     ['username too long', { username: 'u'.repeat(31) }, SIGNUP_MESSAGES.tooLong],
     ['username only symbols', { username: '!!!' }, SIGNUP_MESSAGES.mandatoryFields],
+    ['password too short', { password: 'short', confirmPassword: 'short' }, SIGNUP_MESSAGES.passwordTooShort],
     ['username taken, other case', { email: 'other@example.org', username: 'REALFAN' }, SIGNUP_MESSAGES.usernameTaken],
   ];
   it.each(cases)('%s', async (_name, overrides, message) => {
