@@ -3,7 +3,8 @@ import { ErrorState } from '../../../ui/error-state.tsx';
 import { LoadingRegion, Skeleton } from '../../../ui/skeleton.tsx';
 import { useHistory } from '../api/list-history.ts';
 import type { TimelineEntry } from '../types.ts';
-import { COMING_SOON, ComingSoon } from './coming-soon.tsx';
+import { COMING_SOON } from '../messages.ts';
+import { ComingSoon } from './coming-soon.tsx';
 import './content.css';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', {
