@@ -70,6 +70,19 @@ test.describe('logout', () => {
       expect(await (await page.request.get('/api/me')).json()).toEqual({ user: null });
     });
   }
+
+  test('from the phone menu on /wallet lands on /home too', async ({ page, request }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await logIn(page, await createVerifiedUser(request));
+    await page.goto('/wallet');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Wallet');
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await nav(page).getByRole('button', { name: 'LOGOUT' }).click();
+    await expect(page).toHaveURL(/\/home$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Street Flavor Records');
+    await page.waitForTimeout(500);
+    await expect(page).toHaveURL(/\/home$/);
+  });
 });
 
 test('answering the cart\'s wallet dialog on /checkout sets the toggle and closes the panel', async ({ page }) => {

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { createAuthClient, type CurrentUser } from '@storefront/sdk/auth.ts';
 import { functionsClient } from './api-client.ts';
@@ -67,11 +67,12 @@ export function useSignOut() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const location = useLocation();
-  const leaving = useRef(false);
+  // True from the server's answer until the values are gone (the button then unmounts).
+  const [leaving, setLeaving] = useState(false);
   const mutation = useMutation({
     mutationFn: () => authClient.signOut(),
     onSuccess: async () => {
-      leaving.current = true;
+      setLeaving(true);
       await navigate('/home');
     },
     onError: (error) => {
@@ -81,9 +82,7 @@ export function useSignOut() {
   });
   // Runs after the commit that shows /home (a new history entry, even from /home itself).
   useEffect(() => {
-    if (!leaving.current || location.pathname !== '/home') return;
-    leaving.current = false;
-    resetUserValues(queryClient, null);
-  }, [location, queryClient]);
-  return { signOut: () => mutation.mutate(), isPending: mutation.isPending };
+    if (leaving && location.pathname === '/home') resetUserValues(queryClient, null);
+  }, [leaving, location, queryClient]);
+  return { signOut: () => mutation.mutate(), isPending: mutation.isPending || leaving };
 }
