@@ -40,7 +40,8 @@ export const SERVICE_WRITES = {
         songName: z.string().min(1).max(200),
         artistName: z.string().min(1).max(200),
         artworkUrl: z.url({ protocol: /^https$/ }).max(1000).or(z.string().regex(/^\/(?!\/)[A-Za-z0-9._~\-/%?=&+]{1,500}$/)),
-        releasedAt: z.iso.datetime(),
+        // Postgres has no year 0: a time before 0001-01-01 UTC is refused, not a 500.
+        releasedAt: z.iso.datetime().refine((value) => new Date(value).getUTCFullYear() >= 1, 'releasedAt: the date must be 0001-01-01 or later.'),
       }),
       edition: z.number().int().min(1).max(1_000_000).optional(),
       sold: z.number().int().min(0).optional(),
