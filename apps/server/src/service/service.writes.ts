@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { countsAsEdition, toNumber } from '@storefront/domain/wallet.ts';
+import { countsAsEdition, MAX_BALANCE_CENTS, toNumber, WALLET_MESSAGES } from '@storefront/domain/wallet.ts';
 import type { Db } from '../db/client.ts';
 import {
   creditSummaries,
@@ -149,13 +149,17 @@ async function apply(tx: Tx, kind: Kind, input: Record<string, unknown>, referen
     case 'utility-spend': {
       const userId = await resolveUser(tx, who);
       const awarded = input.awarded as number | undefined;
-      await tx
+      const added = await tx
         .insert(utilitySpend)
         .values({ userId, totalCents: input.addCents as number, awarded: awarded ?? 0 })
         .onConflictDoUpdate({
           target: utilitySpend.userId,
           set: { totalCents: sql`${utilitySpend.totalCents} + ${input.addCents as number}`, ...(awarded === undefined ? {} : { awarded }) },
-        });
+          // A running total stays an exact JavaScript number (decision 019).
+          setWhere: sql`${utilitySpend.totalCents} + ${input.addCents as number} <= ${MAX_BALANCE_CENTS}`,
+        })
+        .returning({ userId: utilitySpend.userId });
+      if (added.length === 0) throw new AppError('failed-precondition', WALLET_MESSAGES.balanceCap);
       return userId;
     }
     case 'credit-strings': {

@@ -87,7 +87,7 @@ afterAll(async () => {
 
 describe('item 6: earnings belong to the owner when they were earned', () => {
   it('an edition moved from seller to buyer: only the seller can cash out its $100, once', async () => {
-    const { seller, buyer } = ids as Record<string, string>;
+    const [seller, buyer] = [ids.seller!, ids.buyer!];
     await applyServiceWrite(database.db, 'music', 'dats', { externalId: 'a-1', userId: seller, asset: asset('attack', seller), edition: 1, earningsCents: 10_000 });
     // The sister product reports the sale: same lifetime figure, new owner.
     await applyServiceWrite(database.db, 'music', 'dats', { externalId: 'a-2', userId: buyer, asset: asset('attack', seller), edition: 1, earningsCents: 10_000 });
@@ -102,7 +102,7 @@ describe('item 6: earnings belong to the owner when they were earned', () => {
   });
 
   it('editions outside the wallet\'s 1 to 20 are not shown, so their earnings are not cashable', async () => {
-    const { third } = ids as Record<string, string>;
+    const third = ids.third!;
     for (const edition of [21, 500]) {
       await applyServiceWrite(database.db, 'music', 'dats', { externalId: `hidden-${edition}`, userId: third, asset: asset('hidden', third), edition, earningsCents: 50_000 });
     }
@@ -111,7 +111,7 @@ describe('item 6: earnings belong to the owner when they were earned', () => {
   });
 
   it('the available amount is never negative, even when a figure is lowered after a payout', async () => {
-    const { third } = ids as Record<string, string>;
+    const third = ids.third!;
     await applyServiceWrite(database.db, 'music', 'credit-strings', { externalId: 'sales-1', userId: third, salesEarningsCents: 5_000 });
     expect(await cashOut(third)).toBe(5_000);
     await applyServiceWrite(database.db, 'music', 'credit-strings', { externalId: 'sales-2', userId: third, salesEarningsCents: 1_000 });
