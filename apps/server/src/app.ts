@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import { sql } from 'drizzle-orm';
-import type { Config } from './config.ts';
+import { takesTestPayments, type Config } from './config.ts';
 import { contentFunctions } from './content/content.functions.ts';
 import { contentRoutes } from './content/content.routes.ts';
 import type { Db } from './db/client.ts';
@@ -41,6 +41,7 @@ import { createMailer } from './mail/mailer.ts';
 import { errorBody, handleError } from './http/error-handler.ts';
 import { refuseCrossSiteWrites } from './http/same-origin.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
+import { withTestModeBanner } from './http/test-mode.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -172,12 +173,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 async function registerWebApp(app: FastifyInstance, config: Config) {
   const indexPath = path.join(config.webDistDir, 'index.html');
   const hasBuild = fs.existsSync(indexPath);
+  // Read once: this process serves the build it started with, even after a new build is
+  // installed beside it (old assets stay, decision 021). Fake payments: the TEST MODE banner.
+  const indexHtml = hasBuild ? fs.readFileSync(indexPath, 'utf8') : '';
+  const page = takesTestPayments(config) ? withTestModeBanner(indexHtml) : indexHtml;
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root: config.webDistDir,
       prefix: '/',
       wildcard: false,
       index: false,
+      // /index.html too is the page below (with the banner when payments are fake).
+      allowedPath: (pathName) => pathName !== '/index.html',
       cacheControl: false,
       preCompressed: false,
       setHeaders(res, filePath) {
@@ -190,12 +197,13 @@ async function registerWebApp(app: FastifyInstance, config: Config) {
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url;
     const isApi = url.startsWith('/fn/') || url.startsWith('/api/') || url === '/fn' || url === '/api';
-    const wantsPage = request.method === 'GET' && !isApi && !path.extname(url.split('?')[0] ?? '');
+    const pathOnly = url.split('?')[0] ?? '';
+    const wantsPage = request.method === 'GET' && !isApi && (!path.extname(pathOnly) || pathOnly === '/index.html');
     if (wantsPage && hasBuild) {
       return reply
         .header('cache-control', 'no-cache')
         .type('text/html; charset=utf-8')
-        .send(await fs.promises.readFile(indexPath));
+        .send(page);
     }
     if (wantsPage) {
       return reply
