@@ -106,6 +106,7 @@ function developmentSecret(dataDir: string): string {
   }
 }
 
+// Three levels up from apps/server/src (the sources) and from apps/server/dist (the bundle).
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {

