@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import { sql } from 'drizzle-orm';
@@ -42,6 +42,7 @@ import { errorBody, handleError } from './http/error-handler.ts';
 import { refuseCrossSiteWrites } from './http/same-origin.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
 import { withTestModeBanner } from './http/test-mode.ts';
+import { createLogger, redactUrl, type Logger } from './logger.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -57,7 +58,10 @@ export interface BuildAppOptions {
   functions?: CallableFunction[];
   /** The card provider; by default the one PAYMENT_PROVIDER names (tests pass a fake Stripe). */
   payments?: ReturnType<typeof paymentProviderFor>;
+  /** Fastify's own logger options (tests pass `false`); by default the shop's logger. */
   logger?: FastifyServerOptions['logger'];
+  /** The shop's logger (logger.ts): main.ts passes the one it writes start-up lines with. */
+  loggerInstance?: Logger;
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -65,8 +69,11 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Builds the whole HTTP application. Tests drive it with `app.inject()`; main.ts listens. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
+  const logger = options.logger === undefined ? (options.loggerInstance ?? createLogger(config)) : undefined;
   const app = Fastify({
-    logger: options.logger ?? { level: config.LOG_LEVEL },
+    ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: options.logger }),
+    // One line per request, written below with its URL redacted (issue 13).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     trustProxy: config.isProduction,
     return503OnClosing: true,
@@ -92,6 +99,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     done(null, payload);
   });
 
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info({ method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    done();
+  });
+
   addSecurityHeaders(app, config);
   await app.register(compress, { threshold: 1024 });
   app.addHook('onRequest', refuseCrossSiteWrites(config));
@@ -109,7 +121,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const jobs = await startJobQueue(db.$client, (error) => app.log.error({ err: error }, 'job queue error'));
   app.addHook('onClose', () => jobs.stop());
   await startMailWorker(jobs, createMailer(config, db));
-  const auth = createAuth(config, db, (mail) => enqueueMail(jobs, mail));
+  const auth = createAuth(config, db, (mail) => enqueueMail(jobs, mail), app.log as Logger);
 
   const resolveCaller = callerResolver(auth, config, db);
   const hub = await startLiveHub(db.$client.options, (error) => app.log.warn({ err: error }, 'live updates connection lost'));

@@ -6,6 +6,7 @@ import type { Db } from '../db/client.ts';
 import { authAccounts, authRateLimits, sessions, users, verifications } from '../db/schema/index.ts';
 import type { Mail } from '../mail/mailer.ts';
 import { passwordResetMail, verificationMail } from '../mail/templates.ts';
+import { betterAuthLogger, type Logger } from '../logger.ts';
 
 /**
  * Better Auth on our Postgres: password hashing, sessions (httpOnly SameSite cookie for
@@ -22,10 +23,12 @@ export function publicUrl(config: Config): string {
 export const SESSION_EXPIRES_IN_SECONDS = 60 * 60 * 24 * 30;
 export const SESSION_UPDATE_AGE_SECONDS = 60 * 60 * 24;
 
-export function createAuth(config: Config, db: Db, enqueueMail: (mail: Mail) => Promise<void>) {
+export function createAuth(config: Config, db: Db, enqueueMail: (mail: Mail) => Promise<void>, logger?: Logger) {
   const baseURL = publicUrl(config);
   return betterAuth({
     appName: 'Street Flavor Records',
+    // Its messages through the shop's logger: one format, one level (issue 13).
+    ...(logger ? { logger: betterAuthLogger(logger) } : {}),
     baseURL,
     basePath: '/api/auth',
     secret: config.AUTH_SECRET,
