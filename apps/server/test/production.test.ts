@@ -121,7 +121,22 @@ beforeAll(async () => {
   envDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storefront-env-'));
 }, 120_000);
 
+/** Servers a failed case left behind (a start whose signal never reached it): those on this test's database. */
+function stopLeftoverServers() {
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const environ = fs.readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
+      if (environ.includes(`DATABASE_URL=${database.connectionString}`)) process.kill(Number(entry), 'SIGTERM');
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+}
+
 afterAll(async () => {
+  if (database) stopLeftoverServers();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   await database?.close();
   if (envDir) fs.rmSync(envDir, { recursive: true, force: true });
 });
