@@ -76,12 +76,12 @@ async function main() {
   sh('npm', ['ci', '--omit=dev', ...npmFlags]);
 
   // What a production install has, and has not.
-  for (const gone of ['@vitejs/plugin-react', 'eslint', 'drizzle-kit', '@playwright/test']) {
+  for (const gone of ['@vitejs/plugin-react', 'eslint', '@playwright/test']) {
     if (fs.existsSync(path.join(shop, 'node_modules', gone, 'package.json'))) fail(`node_modules/${gone} is a build tool, yet \`npm ci --omit=dev\` installed it.`);
   }
-  // npm keeps vitest (and its peer vite) in a production install, as better-auth names vitest
-  // an optional peer. The server must not need them: they go, as on a pruned image.
-  for (const dir of ['vite', 'vitest', '@vitest']) fs.rmSync(path.join(shop, 'node_modules', dir), { recursive: true, force: true });
+  // npm keeps vitest (and its peer vite) and drizzle-kit in a production install, as
+  // better-auth names them optional peers. The server must not need them: they go here.
+  for (const dir of ['vite', 'vitest', '@vitest', 'drizzle-kit']) fs.rmSync(path.join(shop, 'node_modules', dir), { recursive: true, force: true });
   const pinned = path.join(shop, 'node_modules/node/bin/node');
   const version = execFileSync(pinned, ['--version'], { encoding: 'utf8' }).trim();
   if (!version.startsWith('v24.')) fail(`The pinned Node of a production install is ${version}, not 24.`);
