@@ -13,6 +13,9 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'storefront-install-'));
+// A checkout others may enter, as /srv/storefront is: as root the embedded postgres runs as
+// the user postgres, who must reach its programs in node_modules.
+fs.chmodSync(work, 0o755);
 const shop = path.join(work, 'shop');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storefront-install-data-'));
 const started = Date.now();
