@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEVICE_TOKEN_MAX, isValidDeviceToken } from '../profile.ts';
 import { defineContract, noInput, okOutput, optionalNullable } from './define.ts';
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
@@ -65,7 +66,9 @@ export const accountsContracts = {
   getProfile: defineContract({ access: 'signed-in', input: noInput, output: profileOutput }),
   recordDeviceToken: defineContract({
     access: 'signed-in',
-    input: z.object({ deviceToken: z.string().min(1).max(4096) }).strict(),
+    input: z
+      .object({ deviceToken: z.string().max(DEVICE_TOKEN_MAX).refine(isValidDeviceToken, 'must be a device token (letters, digits and _ . : - only)') })
+      .strict(),
     output: okOutput,
   }),
 };
