@@ -20,7 +20,8 @@ export interface LiveOptions {
   EventSourceImpl?: typeof EventSource;
 }
 
-const TOPICS: LiveTopicName[] = ['products', 'profile', 'wallet', 'orders', 'all-orders'];
+/** Every topic the server announces. */
+export const LIVE_TOPICS: readonly LiveTopicName[] = ['products', 'profile', 'wallet', 'orders', 'all-orders'];
 const MAX_DELAY_MS = 30_000;
 
 export function reconnectDelay(attempt: number): number {
@@ -43,7 +44,7 @@ export function subscribeLive(options: LiveOptions): LiveSubscription {
       attempt = 0;
       options.onOpen?.();
     });
-    for (const topic of TOPICS) {
+    for (const topic of LIVE_TOPICS) {
       source.addEventListener(topic, (event) => {
         try {
           options.onEvent(topic, JSON.parse((event as MessageEvent<string>).data) as { id: string | null });

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Product } from '@storefront/domain/catalog.ts';
 import { getJson } from '../../../lib/api-client.ts';
+import { productListKeys } from '../../../lib/query-keys.ts';
 
 /** The shop's products: active ones only, `order` highest first, then name (the server sorts). */
 export async function listProducts(signal?: AbortSignal): Promise<Product[]> {
@@ -8,10 +9,10 @@ export async function listProducts(signal?: AbortSignal): Promise<Product[]> {
   return products;
 }
 
-// ['products']: the live 'products' topic refetches it (lib/live.ts).
+// The live 'products' topic refetches it (lib/live.ts).
 export const productsQueryOptions = () =>
   queryOptions({
-    queryKey: ['products'],
+    queryKey: productListKeys.all,
     queryFn: ({ signal }) => listProducts(signal),
   });
 

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { functionsClient } from '../../../lib/api-client.ts';
+import { myOrderKeys } from '../../../lib/query-keys.ts';
 import type { Order } from '../../../ui/order-details/order-types.ts';
 
 /** The caller's order made by this payment, or null while the payment is still being confirmed. */
@@ -10,10 +11,10 @@ export async function getMyOrder(paymentIntentId: string, signal?: AbortSignal):
 
 const CONFIRMING_POLL_MS = 5000;
 
-// Under 'order': the live 'orders' topic refetches it the moment the order is written.
+// The live 'orders' topic refetches it the moment the order is written.
 export const myOrderQueryOptions = (paymentIntentId: string) =>
   queryOptions({
-    queryKey: ['order', paymentIntentId],
+    queryKey: myOrderKeys.one(paymentIntentId),
     queryFn: ({ signal }) => getMyOrder(paymentIntentId, signal),
     staleTime: 0,
     // A fallback for a live stream that is down: look again while the order is not there.

@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { FunctionInput, FunctionOutput } from '@storefront/domain/contracts/index.ts';
 import { FunctionsError } from '@storefront/sdk/callable.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
+import { checkoutQuoteKeys } from '../../../lib/query-keys.ts';
 
 export type CheckoutQuote = FunctionOutput<'quoteCheckout'>;
 export type QuoteInput = FunctionInput<'quoteCheckout'>;
@@ -11,12 +12,12 @@ export function quoteCheckout(input: QuoteInput, signal?: AbortSignal): Promise<
   return functionsClient.call('quoteCheckout', input, { signal });
 }
 
-// Under 'product' so a live product change (a new price, an item withdrawn) re-prices it.
-export const QUOTE_KEY = ['product', 'checkout-quote'] as const;
+// Under the product key so a live product change (a new price, an item withdrawn) re-prices it.
+export const QUOTE_KEY = checkoutQuoteKeys.all;
 
 export const quoteQueryOptions = (input: QuoteInput) =>
   queryOptions({
-    queryKey: [...QUOTE_KEY, input],
+    queryKey: checkoutQuoteKeys.one(input),
     queryFn: ({ signal }) => quoteCheckout(input, signal),
     enabled: input.items.length > 0,
     staleTime: 0,

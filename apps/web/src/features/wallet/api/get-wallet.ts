@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { FunctionOutput } from '@storefront/domain/contracts/index.ts';
 import { FunctionsError } from '@storefront/sdk/callable.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
+import { walletKeys } from '../../../lib/query-keys.ts';
 
 /** The signed-in user's wallet with the spec's section 9 figures worked out by the server. */
 export type Wallet = FunctionOutput<'getWallet'>;
@@ -17,10 +18,10 @@ export function isFinalWalletError(error: unknown): boolean {
   return error instanceof FunctionsError && ['not-found', 'invalid-argument', 'unauthenticated', 'permission-denied'].includes(error.code);
 }
 
-// ['wallet']: the live 'wallet' topic refetches it (lib/live.ts), so the page never needs a reload.
+// The live 'wallet' topic refetches it (lib/live.ts), so the page never needs a reload.
 export const walletQueryOptions = () =>
   queryOptions({
-    queryKey: ['wallet'],
+    queryKey: walletKeys.all,
     queryFn: ({ signal }) => getWallet(signal),
     // Money: a return to the page asks again, whatever the app-wide default.
     staleTime: 0,

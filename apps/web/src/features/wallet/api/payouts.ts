@@ -1,10 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { functionsClient } from '../../../lib/api-client.ts';
+import { walletKeys } from '../../../lib/query-keys.ts';
 
-// Under ['wallet'] so the live wallet topic refreshes it too.
+// Under the wallet's key, so the live wallet topic refreshes it too.
 export const cashoutQueryOptions = () =>
   queryOptions({
-    queryKey: ['wallet', 'cashout'],
+    queryKey: walletKeys.cashout,
     queryFn: ({ signal }) => functionsClient.call('getCashout', null, { signal }),
     staleTime: 0,
   });
@@ -35,6 +36,6 @@ export function useRequestPayout() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (amountCents?: number) => functionsClient.call('requestPayout', amountCents ? { amountCents } : null),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['wallet'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: walletKeys.all }),
   });
 }

@@ -1,0 +1,47 @@
+/**
+ * Every query key of the web app, one builder per kind of data (issue 14.5). The query
+ * options factories build their keys here, and lib/live.ts refetches by the same
+ * builders, so renaming a key cannot silently stop live updates; app/live-keys.test.ts
+ * checks each live topic against the real factories.
+ *
+ * TanStack Query matches by prefix: invalidating `all` refetches every key built from it.
+ */
+export const meKeys = { all: ['me'] as const };
+
+export const siteKeys = { all: ['site'] as const };
+
+/** The raw page response; the footer's copyright shares the home page's entry. */
+export const pageKeys = { one: (slug: string) => ['pages', slug] as const };
+
+export const historyKeys = { all: ['history'] as const };
+
+/** The shop's product list. */
+export const productListKeys = { all: ['products'] as const };
+
+/** One product, and the checkout quote, which re-prices when a product changes. */
+export const productKeys = {
+  all: ['product'] as const,
+  one: (id: string) => [...productKeys.all, id] as const,
+};
+
+export const checkoutQuoteKeys = {
+  all: [...productKeys.all, 'checkout-quote'] as const,
+  one: (input: unknown) => [...checkoutQuoteKeys.all, input] as const,
+};
+
+/** The wallet and everything shown from it (DATs, cash-out). */
+export const walletKeys = {
+  all: ['wallet'] as const,
+  dat: (id: string) => [...walletKeys.all, 'dat', id] as const,
+  cashout: ['wallet', 'cashout'] as const,
+};
+
+/** The caller's orders, and one order by its payment. */
+export const myOrdersKeys = { all: ['orders', 'mine'] as const };
+export const myOrderKeys = {
+  all: ['order'] as const,
+  one: (paymentIntentId: string) => [...myOrderKeys.all, paymentIntentId] as const,
+};
+
+/** Admins' View Orders. */
+export const openOrdersKeys = { all: ['orders', 'open'] as const };
