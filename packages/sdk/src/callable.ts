@@ -119,8 +119,6 @@ export function createFunctionsClient(options: FunctionsClientOptions = {}): Fun
     return body.data as Res;
   }
 
-  return {
-    call: (name, data, callOptions) => callUntyped(name, data, callOptions),
-    callUntyped,
-  };
+  // The same function: `call` differs only in its types.
+  return { call: callUntyped, callUntyped };
 }
