@@ -39,7 +39,7 @@ beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   const config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base } });
-  owner = (await createAccount(database.db, config, { email: 'owner@example.org', username: 'WalletOwner', name: 'Owner', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true })).userId;
+  owner = (await createAccount(database.db, config, { email: 'owner@example.org', username: 'walletowner', name: 'Owner', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true })).userId;
   productId = await releaseProduct(database.db, { name: 'Cap', description: 'Cap', priceCents: 1999, images: ['/content/covers/cover-02.svg'] });
   app = await buildApp({ config, db: database.db, logger: false });
   await app.listen({ port, host: '127.0.0.1' });
@@ -70,7 +70,7 @@ async function expectWalletAnnounced(change: () => Promise<unknown>) {
 }
 
 async function startCardCheckout(checkoutId: string) {
-  return fn().call('createPaymentLinkStreetFlavorMerch', { items: [{ id: productId, qty: 20 }], useWallet: true, contact, shipping, checkoutId });
+  return fn().call<{ url: string; checkoutId: string }>('createPaymentLinkStreetFlavorMerch', { items: [{ id: productId, qty: 20 }], useWallet: true, contact, shipping, checkoutId });
 }
 
 describe('every wallet change reaches the owner live', () => {
@@ -92,8 +92,8 @@ describe('every wallet change reaches the owner live', () => {
 
   it('a wallet-only order (debit)', async () => {
     await grantCredits(database.db, 'owner@example.org', '100');
-    const { subtotalCents, shippingCents, taxCents, walletAppliedCents, totalCents } = await fn().call('quoteCheckout', { items: [{ id: productId, qty: 1 }], useWallet: true });
-    const quote = { subtotalCents, shippingCents, taxCents, walletAppliedCents, totalCents };
+    const quote = await fn().call<Record<string, unknown>>('quoteCheckout', { items: [{ id: productId, qty: 1 }], useWallet: true });
+    delete quote.lines;
     await expectWalletAnnounced(() => fn().call('completeWalletOnlyOrderStreetFlavor', { items: [{ id: productId, qty: 1 }], contact, shipping, quote, checkoutId: 'live-wallet-order' }));
   });
 
