@@ -44,6 +44,7 @@ import { enqueueMail, startMailWorker } from './mail/mail.jobs.ts';
 import { createMailer, type Mail } from './mail/mailer.ts';
 import { errorBody, handleError } from './http/error-handler.ts';
 import { registerClientAddress, trustedProxyCheck } from './http/client-address.ts';
+import { corsForAllowedOrigins } from './http/cors.ts';
 import { refuseCrossSiteWrites } from './http/same-origin.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
 
@@ -100,6 +101,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   addSecurityHeaders(app, config);
   await app.register(compress, { threshold: 1024 });
+  // CORS for the sister products' web apps (CORS_ORIGINS), before the cross-site check.
+  app.addHook('onRequest', corsForAllowedOrigins(config));
   app.addHook('onRequest', refuseCrossSiteWrites(config));
 
   app.get('/healthz', async () => ({ ok: true }));

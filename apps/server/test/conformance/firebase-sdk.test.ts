@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { _addComponent, deleteApp, initializeApp, type FirebaseApp } from 'firebase/app';
+import * as firebaseApp from 'firebase/app';
+import { deleteApp, initializeApp, type FirebaseApp } from 'firebase/app';
 import { getFunctions, httpsCallable, type FunctionsError } from 'firebase/functions';
 import {
   connectStorageEmulator,
@@ -71,17 +72,20 @@ afterAll(async () => {
 function shopFirebase(shopOrigin: string, shopToken?: string) {
   const app = initializeApp({ projectId: 'storefront', apiKey: 'unused', storageBucket: 'storefront' }, `shop-${apps.length}`);
   if (shopToken) {
-    // Callable functions take their token from the app's auth component: give it the shop token.
+    // Callable functions take their token from the app's auth component (the one firebase/auth
+    // registers): give the app one that hands out the shop token. `_addComponent` is the SDK's own (internal) export.
+    const { _addComponent } = firebaseApp as unknown as { _addComponent(app: FirebaseApp, component: Component<never>): void };
     _addComponent(
       app,
       new Component(
-        'auth-internal',
-        () => ({
-          getToken: async () => ({ accessToken: shopToken }),
-          getUid: () => null,
-          addAuthTokenListener: () => {},
-          removeAuthTokenListener: () => {},
-        }),
+        'auth-internal' as never,
+        () =>
+          ({
+            getToken: async () => ({ accessToken: shopToken }),
+            getUid: () => null,
+            addAuthTokenListener: () => {},
+            removeAuthTokenListener: () => {},
+          }) as never,
         'PRIVATE' as never,
       ),
     );
