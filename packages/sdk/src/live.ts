@@ -29,6 +29,15 @@ export function reconnectDelay(attempt: number): number {
   return Math.min(MAX_DELAY_MS, 500 * 2 ** Math.max(0, attempt));
 }
 
+/** Whether a `ready` event says every missed event was sent again. */
+function resumedIn(data: string): boolean {
+  try {
+    return (JSON.parse(data) as { resumed?: boolean }).resumed === true;
+  } catch {
+    return false;
+  }
+}
+
 export function subscribeLive(options: LiveOptions): LiveSubscription {
   const Impl = options.EventSourceImpl ?? globalThis.EventSource;
   const base = `${(options.baseUrl ?? '').replace(/\/$/, '')}/api/live`;
@@ -52,13 +61,7 @@ export function subscribeLive(options: LiveOptions): LiveSubscription {
       attempt = 0;
       const message = event as MessageEvent<string>;
       if (message.lastEventId) lastEventId = message.lastEventId;
-      let resumed = false;
-      try {
-        resumed = (JSON.parse(message.data) as { resumed?: boolean }).resumed === true;
-      } catch {
-        resumed = false;
-      }
-      if (!resumed) options.onOpen?.();
+      if (!resumedIn(message.data)) options.onOpen?.();
     });
     for (const topic of TOPICS) {
       source.addEventListener(topic, (event) => {

@@ -13,7 +13,6 @@ import {
   updateMetadata,
   uploadBytes,
   uploadBytesResumable,
-  type FirebaseStorage,
   type StorageError,
 } from 'firebase/storage';
 import { Component } from '@firebase/component';
