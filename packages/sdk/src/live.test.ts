@@ -7,7 +7,9 @@ class FakeSource {
   readonly listeners = new Map<string, ((event: MessageEvent<string>) => void)[]>();
   onerror: ((error: unknown) => void) | null = null;
   closed = false;
-  constructor(readonly url: string) {
+  readonly url: string;
+  constructor(url: string) {
+    this.url = url;
     FakeSource.opened.push(this);
   }
   addEventListener(type: string, listener: (event: MessageEvent<string>) => void) {
