@@ -1,5 +1,16 @@
-import { defineFunction } from '../functions/registry.ts';
+import { IMAGES_NOT_UPLOADED, ownImageUrl } from '@storefront/domain/catalog-schemas.ts';
+import { defineFunction, type CallContext } from '../functions/registry.ts';
+import { AppError } from '../http/errors.ts';
 import { editProduct, releaseProduct } from './catalog.service.ts';
+
+/** Absolute download URLs of the shop's own origin (the Firebase SDK's) are stored as paths; others are refused. */
+function ownImages(images: string[], context: CallContext): string[] {
+  return images.map((url) => {
+    const own = ownImageUrl(url, context.origin ?? '');
+    if (own === undefined) throw new AppError('invalid-argument', IMAGES_NOT_UPLOADED);
+    return own;
+  });
+}
 
 /**
  * The spec's two admin functions; the server decides who is an admin. `onChange` runs
@@ -7,13 +18,13 @@ import { editProduct, releaseProduct } from './catalog.service.ts';
  */
 export function catalogFunctions(deps: { onChange: () => void }) {
   return [
-    defineFunction('releaseBizarreProduct', async (input, { db }) => {
-      const id = await releaseProduct(db, input);
+    defineFunction('releaseBizarreProduct', async (input, context) => {
+      const id = await releaseProduct(context.db, { ...input, images: ownImages(input.images, context) });
       deps.onChange();
       return { ok: true, id };
     }),
-    defineFunction('editBizarreProduct', async (input, { db }) => {
-      await editProduct(db, input);
+    defineFunction('editBizarreProduct', async (input, context) => {
+      await editProduct(context.db, { ...input, images: ownImages(input.images, context) });
       deps.onChange();
       return { ok: true };
     }),

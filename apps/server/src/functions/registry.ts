@@ -23,6 +23,8 @@ export interface CallContext {
   /** The client's address (decision 017), for rate limits: use rateLimitSubject(ip) as the key. */
   ip: string;
   log: FastifyBaseLogger;
+  /** The shop's origin: PUBLIC_URL's, or (without it) the origin the request came to. */
+  origin?: string;
 }
 
 /** The context a handler of that access level gets: signed-in and admin functions always have a caller. */
