@@ -42,6 +42,7 @@ const FUNCTIONS: Record<string, Access> = {
   editBizarreProduct: 'admin',
   listOpenOrders: 'admin',
   markOrderFulfilled: 'admin',
+  refundOrder: 'admin',
 };
 
 /** Who gets past authentication and authorisation, by access class. */

@@ -92,3 +92,17 @@ export function shippedMail(to: string, name: string, orderId: string, ordersUrl
     html: layout('Your order has shipped', paragraphs, { label: 'View my orders', url: ordersUrl }),
   };
 }
+
+export function refundMail(to: string, name: string, refund: { orderId: string; walletCents: number; cardCents: number; full: boolean }, ordersUrl: string): Mail {
+  const parts = [
+    ...(refund.cardCents > 0 ? [`${dollars(refund.cardCents)} back to your card (it can take 5 to 10 days to appear)`] : []),
+    ...(refund.walletCents > 0 ? [`${dollars(refund.walletCents)} back to your wallet, available now`] : []),
+  ];
+  const paragraphs = [`Hi ${name},`, `We have ${refund.full ? 'refunded' : 'partly refunded'} your order ${refund.orderId}:`, ...parts];
+  return {
+    to,
+    subject: `Your ${SHOP} order ${refund.orderId} was ${refund.full ? 'refunded' : 'partly refunded'}`,
+    text: `${paragraphs.join('\n')}\n\n${ordersUrl}`,
+    html: layout('Your refund', paragraphs, { label: 'View my orders', url: ordersUrl }),
+  };
+}

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineFunction } from '../functions/registry.ts';
-import type { JobQueue } from '../jobs/queue.ts';
+import { MAX_CART_LINES, MAX_LINE_QTY } from '@storefront/domain/pricing.ts';
 import { shippedMail } from '../mail/templates.ts';
+import { refundOrder, type RefundDeps } from './refunds.service.ts';
 import { getOrderByPaymentIntent, listOpenOrders, listOrdersOf, markOrderFulfilled, orderCursor } from './orders.service.ts';
 
 const pageInput = z
@@ -10,7 +11,21 @@ const pageInput = z
   .nullish()
   .transform((value) => value ?? { limit: 20 });
 
-export function ordersFunctions(deps: { jobs: JobQueue; publicUrl: string }) {
+const refundInput = z
+  .object({
+    orderId: z.string().min(1).max(64),
+    /** Absent: a full refund of what is left. */
+    lines: z
+      .array(z.object({ lineId: z.number().int().min(0).max(999), quantity: z.number().int().min(1).max(MAX_LINE_QTY) }).strict())
+      .min(1)
+      .max(MAX_CART_LINES)
+      .optional(),
+    /** One per click of the refund dialog: a doubled or retried request refunds once. */
+    idempotencyKey: z.string().regex(/^[\w-]{8,100}$/, 'The refund request needs an idempotency key of 8 to 100 letters, digits, - or _.'),
+  })
+  .strict();
+
+export function ordersFunctions(deps: RefundDeps) {
   return [
     defineFunction({
       name: 'listMyOrders',
@@ -34,13 +49,19 @@ export function ordersFunctions(deps: { jobs: JobQueue; publicUrl: string }) {
       name: 'markOrderFulfilled',
       access: 'admin',
       input: z.object({ orderId: z.string().min(1).max(64), maxAttempts: z.number().int().optional() }).strict(),
-      handler: async ({ orderId, maxAttempts }, { db }) => {
-        const result = await markOrderFulfilled(db, orderId, maxAttempts);
+      handler: async ({ orderId, maxAttempts }, { db, caller }) => {
+        const result = await markOrderFulfilled(db, orderId, maxAttempts, caller?.userId ?? null);
         if (result.changed && result.buyer) {
           await deps.jobs.send('send-email', shippedMail(result.buyer.email, result.buyer.name, orderId, `${deps.publicUrl}/my-orders`));
         }
         return { ok: true };
       },
+    }),
+    defineFunction({
+      name: 'refundOrder',
+      access: 'admin',
+      input: refundInput,
+      handler: async (input, { caller }) => ({ refund: await refundOrder(deps, caller!.userId, input) }),
     }),
   ];
 }

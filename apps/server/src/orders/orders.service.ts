@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
+import { REFUND_MESSAGES } from '@storefront/domain/refunds.ts';
 import type { Db } from '../db/client.ts';
-import { orderItems, orders, users } from '../db/schema/index.ts';
+import { orderEvents, orderItems, orders, users } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import { liveNotification, publishLive } from '../live/live.publish.ts';
@@ -27,6 +28,10 @@ export interface OrderView {
   contact: { name: string; email: string; phone: string };
   orderFulfilled: boolean;
   orderStatus: string | null;
+  /** Order desk (issue 16): refunds so far and the parcel's tracking. */
+  refundStatus: 'partially_refunded' | 'refunded' | null;
+  refunded: { walletCents: number; cardCents: number };
+  tracking: { carrier: string; number: string } | null;
 }
 
 export interface NewOrder {
@@ -106,6 +111,9 @@ async function views(db: Db, rows: (typeof orders.$inferSelect)[]): Promise<Orde
       contact: row.contact,
       orderFulfilled: row.orderFulfilled,
       orderStatus: row.orderStatus,
+      refundStatus: row.refundStatus,
+      refunded: { walletCents: row.refundedWalletCents, cardCents: row.refundedCardCents },
+      tracking: row.carrier && row.trackingNumber ? { carrier: row.carrier, number: row.trackingNumber } : null,
     };
   });
 }
@@ -182,14 +190,17 @@ export async function getOrderByPaymentIntent(db: Db, userId: string, paymentInt
  * Mark Fulfilled (spec section 4): the order becomes fulfilled and the buyer's copy
  * shipped, in one transaction retried on conflicts. Returns the buyer for the notice.
  */
-export async function markOrderFulfilled(db: Db, orderId: string, maxAttempts?: number) {
+export async function markOrderFulfilled(db: Db, orderId: string, maxAttempts?: number, actorId: string | null = null) {
   return runTransaction(
     db,
     async (tx) => {
       const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
       if (!order) throw new AppError('not-found', CHECKOUT_MESSAGES.orderNotFound);
+      // Under the same row lock as a refund: a fully refunded order is not shipped (decision 028).
+      if (!order.orderFulfilled && order.refundStatus === 'refunded') throw new AppError('failed-precondition', REFUND_MESSAGES.refundedCannotFulfil);
       if (!order.orderFulfilled) {
         await tx.update(orders).set({ orderFulfilled: true, orderStatus: 'shipped', fulfilledAt: new Date() }).where(eq(orders.id, orderId));
+        await tx.insert(orderEvents).values({ orderId, kind: 'fulfilled', actorId });
         await publishLive(tx, { topic: 'orders', userId: order.userId, id: orderId }, { topic: 'all-orders', id: orderId });
       }
       const [buyer] = await tx.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, order.userId));

@@ -100,8 +100,16 @@ export const orders = pgTable(
     orderStatus: text('order_status'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     fulfilledAt: timestamp('fulfilled_at', { withTimezone: true }),
+    /** Given back so far, per part (decision 028); checked never to exceed what the part paid. */
+    refundedWalletCents: integer('refunded_wallet_cents').notNull().default(0),
+    refundedCardCents: integer('refunded_card_cents').notNull().default(0),
+    refundStatus: text('refund_status', { enum: ['partially_refunded', 'refunded'] }),
+    carrier: text('carrier'),
+    trackingNumber: text('tracking_number'),
   },
   (table) => [
+    check('order_refunded_wallet_within_paid', sql`${table.refundedWalletCents} BETWEEN 0 AND ${table.walletAppliedCents}`),
+    check('order_refunded_card_within_paid', sql`${table.refundedCardCents} BETWEEN 0 AND ${table.chargedCents}`),
     // Both lists read newest first, id breaking ties: ORDER BY created_at DESC, id DESC. The
     // index must match it exactly (DESC sorts nulls first), or Postgres sorts every row.
     index('order_user_created_idx').on(table.userId, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
