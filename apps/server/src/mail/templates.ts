@@ -1,3 +1,4 @@
+import { trackingUrl } from '@storefront/domain/order-desk.ts';
 import type { Mail } from './mailer.ts';
 
 /** The shop's plain transactional mails, as text and simple, well-formed HTML. */
@@ -83,8 +84,14 @@ export function receiptMail(to: string, name: string, order: ReceiptOrder, order
   };
 }
 
-export function shippedMail(to: string, name: string, orderId: string, ordersUrl: string): Mail {
-  const paragraphs = [`Hi ${name},`, `Good news: your order ${orderId} has shipped.`];
+export function shippedMail(to: string, name: string, orderId: string, ordersUrl: string, tracking: { carrier: string; number: string } | null = null): Mail {
+  const link = tracking ? trackingUrl(tracking.carrier, tracking.number) : null;
+  const paragraphs = [
+    `Hi ${name},`,
+    `Good news: your order ${orderId} has shipped.`,
+    ...(tracking ? [`Carrier: ${tracking.carrier}. Tracking number: ${tracking.number}.`] : []),
+    ...(link ? [`Track it: ${link}`] : []),
+  ];
   return {
     to,
     subject: `Your ${SHOP} order ${orderId} has shipped`,

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { defineFunction } from '../functions/registry.ts';
 import { MAX_CART_LINES, MAX_LINE_QTY } from '@storefront/domain/pricing.ts';
-import { shippedMail } from '../mail/templates.ts';
+import { CARRIERS, DESK_MESSAGES, ORDER_FILTERS, TRACKING_NUMBER_PATTERN } from '@storefront/domain/order-desk.ts';
+import { AppError } from '../http/errors.ts';
+import { getDeskOrder, listDeskOrders } from './desk.service.ts';
 import { refundOrder, type RefundDeps } from './refunds.service.ts';
 import { getOrderByPaymentIntent, listOpenOrders, listOrdersOf, markOrderFulfilled, orderCursor } from './orders.service.ts';
 
@@ -24,6 +26,16 @@ const refundInput = z
     idempotencyKey: z.string().regex(/^[\w-]{8,100}$/, 'The refund request needs an idempotency key of 8 to 100 letters, digits, - or _.'),
   })
   .strict();
+
+const trackingFields = {
+  carrier: z.enum(CARRIERS).optional(),
+  trackingNumber: z.string().trim().regex(TRACKING_NUMBER_PATTERN, DESK_MESSAGES.trackingNumber).optional(),
+};
+
+function trackingComplete(value: { carrier?: string; trackingNumber?: string }, context: z.RefinementCtx) {
+  if (value.trackingNumber && !value.carrier) context.addIssue({ code: 'custom', path: ['carrier'], message: DESK_MESSAGES.trackingNeedsCarrier });
+  if (value.carrier && !value.trackingNumber) context.addIssue({ code: 'custom', path: ['trackingNumber'], message: DESK_MESSAGES.trackingNumber });
+}
 
 export function ordersFunctions(deps: RefundDeps) {
   return [
@@ -48,14 +60,53 @@ export function ordersFunctions(deps: RefundDeps) {
     defineFunction({
       name: 'markOrderFulfilled',
       access: 'admin',
-      input: z.object({ orderId: z.string().min(1).max(64), maxAttempts: z.number().int().optional() }).strict(),
-      handler: async ({ orderId, maxAttempts }, { db, caller }) => {
-        const result = await markOrderFulfilled(db, orderId, maxAttempts, caller?.userId ?? null);
-        if (result.changed && result.buyer) {
-          await deps.jobs.send('send-email', shippedMail(result.buyer.email, result.buyer.name, orderId, `${deps.publicUrl}/my-orders`));
-        }
+      input: z.object({ orderId: z.string().min(1).max(64), maxAttempts: z.number().int().optional(), ...trackingFields }).strict().superRefine(trackingComplete),
+      handler: async ({ orderId, maxAttempts, carrier, trackingNumber }, { db, caller }) => {
+        const tracking = carrier && trackingNumber ? { carrier, number: trackingNumber } : null;
+        await markOrderFulfilled(db, orderId, { maxAttempts, actorId: caller!.userId, tracking, mail: deps });
         return { ok: true };
       },
+    }),
+    defineFunction({
+      name: 'markOrdersFulfilled',
+      access: 'admin',
+      input: z
+        .object({ orders: z.array(z.object({ orderId: z.string().min(1).max(64), ...trackingFields }).strict().superRefine(trackingComplete)).min(1).max(100) })
+        .strict(),
+      handler: async ({ orders }, { db, caller }) => {
+        // One transaction per order: each is fulfilled (and its buyer mailed) once, whatever the others do.
+        const results = [];
+        for (const { orderId, carrier, trackingNumber } of orders) {
+          const tracking = carrier && trackingNumber ? { carrier, number: trackingNumber } : null;
+          try {
+            const result = await markOrderFulfilled(db, orderId, { actorId: caller!.userId, tracking, mail: deps });
+            results.push({ orderId, ok: true, changed: result.changed });
+          } catch (error) {
+            if (!(error instanceof AppError)) throw error;
+            results.push({ orderId, ok: false, changed: false, message: error.message });
+          }
+        }
+        return { results };
+      },
+    }),
+    defineFunction({
+      name: 'listOrders',
+      access: 'admin',
+      input: z
+        .object({
+          status: z.enum(ORDER_FILTERS).default('all'),
+          q: z.string().max(100).optional(),
+          limit: z.number().int().min(1).max(100).default(20),
+          after: orderCursor.optional(),
+        })
+        .strict(),
+      handler: async (query, { db }) => listDeskOrders(db, query),
+    }),
+    defineFunction({
+      name: 'getOrder',
+      access: 'admin',
+      input: z.object({ orderId: z.string().min(1).max(64) }).strict(),
+      handler: async ({ orderId }, { db }) => getDeskOrder(db, orderId),
     }),
     defineFunction({
       name: 'refundOrder',

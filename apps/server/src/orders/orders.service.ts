@@ -7,7 +7,9 @@ import type { Db } from '../db/client.ts';
 import { orderEvents, orderItems, orders, users } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
+import type { JobQueue } from '../jobs/queue.ts';
 import { liveNotification, publishLive } from '../live/live.publish.ts';
+import { shippedMail } from '../mail/templates.ts';
 
 export interface OrderLine {
   id: string;
@@ -186,11 +188,20 @@ export async function getOrderByPaymentIntent(db: Db, userId: string, paymentInt
   return (await views(db, rows))[0] ?? null;
 }
 
+export interface FulfilOptions {
+  maxAttempts?: number;
+  actorId?: string | null;
+  tracking?: { carrier: string; number: string } | null;
+  /** Queues the shipped email in the fulfilment's own transaction (once, with the change). */
+  mail?: { jobs: JobQueue; publicUrl: string };
+}
+
 /**
  * Mark Fulfilled (spec section 4): the order becomes fulfilled and the buyer's copy
- * shipped, in one transaction retried on conflicts. Returns the buyer for the notice.
+ * shipped, in one transaction retried on conflicts, with its history entry and the buyer's
+ * email. A second call changes nothing and sends nothing.
  */
-export async function markOrderFulfilled(db: Db, orderId: string, maxAttempts?: number, actorId: string | null = null) {
+export async function markOrderFulfilled(db: Db, orderId: string, options: FulfilOptions = {}) {
   return runTransaction(
     db,
     async (tx) => {
@@ -198,14 +209,21 @@ export async function markOrderFulfilled(db: Db, orderId: string, maxAttempts?: 
       if (!order) throw new AppError('not-found', CHECKOUT_MESSAGES.orderNotFound);
       // Under the same row lock as a refund: a fully refunded order is not shipped (decision 028).
       if (!order.orderFulfilled && order.refundStatus === 'refunded') throw new AppError('failed-precondition', REFUND_MESSAGES.refundedCannotFulfil);
-      if (!order.orderFulfilled) {
-        await tx.update(orders).set({ orderFulfilled: true, orderStatus: 'shipped', fulfilledAt: new Date() }).where(eq(orders.id, orderId));
-        await tx.insert(orderEvents).values({ orderId, kind: 'fulfilled', actorId });
-        await publishLive(tx, { topic: 'orders', userId: order.userId, id: orderId }, { topic: 'all-orders', id: orderId });
-      }
       const [buyer] = await tx.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, order.userId));
+      if (!order.orderFulfilled) {
+        const tracking = options.tracking ?? null;
+        await tx
+          .update(orders)
+          .set({ orderFulfilled: true, orderStatus: 'shipped', fulfilledAt: new Date(), carrier: tracking?.carrier ?? null, trackingNumber: tracking?.number ?? null })
+          .where(eq(orders.id, orderId));
+        await tx.insert(orderEvents).values({ orderId, kind: 'fulfilled', actorId: options.actorId ?? null, detail: tracking ? { carrier: tracking.carrier, trackingNumber: tracking.number } : {} });
+        await publishLive(tx, { topic: 'orders', userId: order.userId, id: orderId }, { topic: 'all-orders', id: orderId });
+        if (buyer && options.mail) {
+          await options.mail.jobs.sendInTransaction(tx, 'send-email', shippedMail(buyer.email, buyer.name, orderId, `${options.mail.publicUrl}/my-orders`, tracking));
+        }
+      }
       return { changed: !order.orderFulfilled, order, buyer };
     },
-    { maxAttempts },
+    { maxAttempts: options.maxAttempts },
   );
 }

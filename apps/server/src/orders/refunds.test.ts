@@ -152,11 +152,13 @@ describe('refunds of wallet orders', () => {
     for (let round = 0; round < 6; round += 1) {
       const orderId = await walletOrder([{ id: capId, qty: 1, unitCents: 1999 }]);
       const calls = [client('admin').call('markOrderFulfilled', { orderId }), client('admin2').call('refundOrder', { orderId, idempotencyKey: key() })];
-      const [fulfil, refund] = await Promise.allSettled(calls);
-      expect(refund!.status).toBe('fulfilled');
+      const settled = await Promise.allSettled(calls);
+      const fulfil = settled[0]!;
+      const refund = settled[1]!;
+      expect(refund.status).toBe('fulfilled');
       const [row] = await database.db.select().from(orders).where(eq(orders.id, orderId));
       expect(row!.refundStatus).toBe('refunded');
-      if (fulfil!.status === 'rejected') {
+      if (fulfil.status === 'rejected') {
         expect((fulfil.reason as FunctionsError).message).toBe(REFUND_MESSAGES.refundedCannotFulfil);
         expect(row!.orderFulfilled).toBe(false);
       } else {
@@ -164,7 +166,7 @@ describe('refunds of wallet orders', () => {
       }
       const kinds = (await database.db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId))).map((e) => e.kind);
       expect(kinds.filter((k) => k === 'refunded')).toHaveLength(1);
-      expect(kinds.filter((k) => k === 'fulfilled')).toHaveLength(fulfil!.status === 'fulfilled' ? 1 : 0);
+      expect(kinds.filter((k) => k === 'fulfilled')).toHaveLength(fulfil.status === 'fulfilled' ? 1 : 0);
     }
     await expectLedgerConsistent();
   });
