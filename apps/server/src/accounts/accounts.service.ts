@@ -6,7 +6,6 @@ import {
   normaliseSignup,
   signupProblem,
   SIGNUP_MESSAGES,
-  usernameProblem,
   type SignupForm,
 } from '@storefront/domain/accounts.ts';
 import type { Config } from '../config.ts';
@@ -67,12 +66,11 @@ export async function createAccount(
     allowReservedUsername?: boolean;
   } = {},
 ): Promise<CreatedAccount> {
+  // The same checks in the same order as the signup form (packages/domain); a reserved
+  // username (checked last) only through the CLI.
   let problem = signupProblem(form, config.BLOCKED_EMAIL_DOMAINS, config.SIGNUP_FOLLOW_USERNAMES);
   if (problem === SIGNUP_MESSAGES.usernameReserved && options.allowReservedUsername) problem = undefined;
-  problem ??= usernameProblem(form.username);
   if (problem) throw new AppError('invalid-argument', problem);
-  if (form.password.length < 8) throw new AppError('invalid-argument', 'Password is too short: use at least 8 characters.');
-  if (form.password.length > 128) throw new AppError('invalid-argument', 'Password is too long: use at most 128 characters.');
   const profile = normaliseSignup(form);
 
   const [existingEmail] = await db.select({ id: users.id, name: users.name }).from(users).where(eq(users.email, profile.email));

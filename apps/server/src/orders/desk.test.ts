@@ -148,7 +148,7 @@ async function captureSql(data: { status: string; q?: string }): Promise<string>
     get(target, prop, receiver) {
       if (prop !== 'select') return Reflect.get(target, prop, receiver);
       return (...args: unknown[]) => {
-        const builder = (target.select as (...a: unknown[]) => { toSQL(): unknown })(...args);
+        const builder = (target.select as unknown as (...a: unknown[]) => { toSQL(): unknown })(...args);
         return wrap(builder);
       };
     },

@@ -70,7 +70,7 @@ export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string
       .insert(orderItems)
       .select(
         sql`SELECT ${inserted.id}, line.position, line.product_id, line.name, line.qty, line.unit_cents
-            FROM ${inserted}, jsonb_to_recordset(${lines}::jsonb) AS line(position integer, product_id text, name text, qty integer, unit_cents integer)`,
+            FROM ${inserted}, jsonb_to_recordset(${lines}::jsonb) AS line(position integer, product_id text, name text, qty integer, unit_cents bigint)`,
       )
       .returning({ orderId: orderItems.orderId }),
   );

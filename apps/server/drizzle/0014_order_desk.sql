@@ -34,5 +34,10 @@ ALTER TABLE "order_refund" ADD CONSTRAINT "order_refund_order_id_order_id_fk" FO
 ALTER TABLE "order_refund" ADD CONSTRAINT "order_refund_admin_id_user_id_fk" FOREIGN KEY ("admin_id") REFERENCES "public"."user"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "order_event_order_idx" ON "order_event" USING btree ("order_id","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "order_refund_key" ON "order_refund" USING btree ("order_id","idempotency_key");--> statement-breakpoint
+CREATE INDEX "order_item_name_trgm_idx" ON "order_item" USING gin (lower("name") gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "order_search_trgm_idx" ON "order" USING gin (lower(coalesce("contact"->>'email', '') || ' ' || coalesce("contact"->>'name', '') || ' ' || coalesce("shipping"->>'name', '')) gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "order_fulfilled_created_idx" ON "order" USING btree ("created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "order"."order_fulfilled" = true;--> statement-breakpoint
+CREATE INDEX "order_refunded_created_idx" ON "order" USING btree ("created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "order"."refund_status" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "order_all_created_idx" ON "order" USING btree ("created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
 ALTER TABLE "order" ADD CONSTRAINT "order_refunded_wallet_within_paid" CHECK ("order"."refunded_wallet_cents" BETWEEN 0 AND "order"."wallet_applied_cents");--> statement-breakpoint
 ALTER TABLE "order" ADD CONSTRAINT "order_refunded_card_within_paid" CHECK ("order"."refunded_card_cents" BETWEEN 0 AND "order"."charged_cents");

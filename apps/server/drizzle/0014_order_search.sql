@@ -1,5 +1,0 @@
-CREATE INDEX "order_item_name_trgm_idx" ON "order_item" USING gin (lower("name") gin_trgm_ops);--> statement-breakpoint
-CREATE INDEX "order_search_trgm_idx" ON "order" USING gin (lower(coalesce("contact"->>'email', '') || ' ' || coalesce("contact"->>'name', '') || ' ' || coalesce("shipping"->>'name', '')) gin_trgm_ops);--> statement-breakpoint
-CREATE INDEX "order_fulfilled_created_idx" ON "order" USING btree ("created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "order"."order_fulfilled" = true;--> statement-breakpoint
-CREATE INDEX "order_refunded_created_idx" ON "order" USING btree ("created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "order"."refund_status" IS NOT NULL;--> statement-breakpoint
-CREATE INDEX "order_all_created_idx" ON "order" USING btree ("created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);
