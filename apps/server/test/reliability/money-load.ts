@@ -217,7 +217,7 @@ export async function moneyProblems(pool: pg.Pool, outcomes: Outcomes): Promise<
            (SELECT sum(-available_delta_cents) FROM ledger_entry l WHERE l.reference = o.id AND l.kind = 'debit') AS debited
     FROM "order" o WHERE o.payment_intent_id LIKE 'wallet_%'`);
   for (const order of debits.rows) {
-    if (Number(order.debited) !== order.total) problems.push(`wallet order ${order.id}: total ${order.total} but debited ${order.debited}`);
+    if (Number(order.debited) !== Number(order.total)) problems.push(`wallet order ${order.id}: total ${order.total} but debited ${order.debited}`);
   }
   const orderIds = new Set((await pool.query<{ id: string }>('SELECT id FROM "order"')).rows.map((row) => row.id));
   for (const promised of outcomes.walletOrders) if (!orderIds.has(promised.orderId)) problems.push(`wallet order ${promised.orderId} was confirmed to ${promised.email} but is not in the database`);
