@@ -160,12 +160,19 @@ export function isAdmin(config: Config, user: { email: string; emailVerified: bo
   return user.role === 'admin' || (user.emailVerified && config.ADMIN_EMAILS.includes(user.email.toLowerCase()));
 }
 
+/** One account by its id. */
+export async function findUser(db: Db, userId: string) {
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  return user;
+}
+
 /** Portal access (spec section 6): listed users only; a failed check means no access. */
 export async function hasPortalAccess(db: Db, userId: string): Promise<boolean> {
   try {
     const [row] = await db.select().from(portalAllowedUsers).where(eq(portalAllowedUsers.userId, userId));
     return Boolean(row);
-  } catch {
+  } catch (error) {
+    console.warn(`Could not check the portal access of user ${userId}; answering no access:`, error);
     return false;
   }
 }

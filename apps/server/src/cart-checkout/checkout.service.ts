@@ -245,7 +245,15 @@ export async function createPaymentLink(
   }
 }
 
-function sessionUrl(deps: CheckoutDeps, checkout: typeof checkouts.$inferSelect): string {
+export type Checkout = typeof checkouts.$inferSelect;
+
+/** One checkout by its id (ids are at most 100 characters). */
+export async function findCheckout(db: Db, checkoutId: string): Promise<Checkout | undefined> {
+  const [checkout] = await db.select().from(checkouts).where(eq(checkouts.id, checkoutId.slice(0, 100)));
+  return checkout;
+}
+
+function sessionUrl(deps: CheckoutDeps, checkout: Checkout): string {
   return deps.provider.name === 'local' ? `/pay/${encodeURIComponent(checkout.id)}` : `${deps.publicUrl}/checkout`;
 }
 
@@ -351,7 +359,9 @@ export async function applyPaymentEvent(deps: CheckoutDeps, event: PaymentEvent)
         // and take the wallet part again if it is still there (in a savepoint).
         await tx
           .transaction((inner) => debit(inner, checkout.userId, checkout.walletHeldCents, `late:${checkout.id}`))
-          .catch(() => undefined);
+          .catch((error: unknown) => {
+            console.warn(`Late payment of checkout ${checkout.id}: its wallet part (${checkout.walletHeldCents} cents) could not be taken again:`, error);
+          });
       } else {
         await capture(tx, checkout.userId, checkout.walletHeldCents, checkout.id);
       }
@@ -402,7 +412,13 @@ export async function reconcileCheckouts(deps: CheckoutDeps, now = new Date()): 
   let settled = 0;
   let expired = 0;
   for (const checkout of stale) {
-    const state = checkout.providerSessionId ? await deps.provider.sessionState(checkout.providerSessionId).catch(() => null) : null;
+    const state = checkout.providerSessionId
+      ? await deps.provider.sessionState(checkout.providerSessionId).catch((error: unknown) => {
+          // Asked again on the next run.
+          console.warn(`Could not ask the payment provider about checkout ${checkout.id}:`, error);
+          return null;
+        })
+      : null;
     if (state?.state === 'paid') {
       const result = await applyPaymentEvent(deps, {
         eventId: `reconcile:${checkout.id}`,

@@ -1,8 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { eq } from 'drizzle-orm';
 import Provider, { interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Db } from '../db/client.ts';
-import { users } from '../db/schema/index.ts';
+import { findUser } from '../accounts/accounts.service.ts';
 import { postgresAdapter } from './oidc.adapter.ts';
 import { loadSigningKeys } from './oidc.keys.ts';
 import { deriveKey } from './sealed.ts';
@@ -62,7 +61,7 @@ export async function createOidcProvider(options: OidcOptions): Promise<Provider
     // The ID token itself carries the profile claims, not only the userinfo answer.
     conformIdTokenClaims: false,
     async findAccount(_ctx, id) {
-      const [user] = await db.select().from(users).where(eq(users.id, id));
+      const user = await findUser(db, id);
       if (!user || !user.emailVerified) return undefined;
       return {
         accountId: user.id,

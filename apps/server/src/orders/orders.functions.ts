@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { defineFunction } from '../functions/registry.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import { shippedMail } from '../mail/templates.ts';
-import { getOrderByPaymentIntent, listOpenOrders, listOrdersOf, markOrderFulfilled, orderCursor } from './orders.service.ts';
+import { fulfilOrder, getOrderByPaymentIntent, listOpenOrders, listOrdersOf, orderCursor } from './orders.service.ts';
 
 const pageInput = z
   .object({ limit: z.number().int().min(1).max(100).default(20), after: orderCursor.optional() })
@@ -35,10 +34,7 @@ export function ordersFunctions(deps: { jobs: JobQueue; publicUrl: string }) {
       access: 'admin',
       input: z.object({ orderId: z.string().min(1).max(64), maxAttempts: z.number().int().optional() }).strict(),
       handler: async ({ orderId, maxAttempts }, { db }) => {
-        const result = await markOrderFulfilled(db, orderId, maxAttempts);
-        if (result.changed && result.buyer) {
-          await deps.jobs.send('send-email', shippedMail(result.buyer.email, result.buyer.name, orderId, `${deps.publicUrl}/my-orders`));
-        }
+        await fulfilOrder({ db, ...deps }, orderId, maxAttempts);
         return { ok: true };
       },
     }),

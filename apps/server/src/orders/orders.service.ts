@@ -6,7 +6,9 @@ import type { Db } from '../db/client.ts';
 import { orderItems, orders, users } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
+import type { JobQueue } from '../jobs/queue.ts';
 import { liveNotification, publishLive } from '../live/live.publish.ts';
+import { shippedMail } from '../mail/templates.ts';
 
 export interface OrderLine {
   id: string;
@@ -197,4 +199,13 @@ export async function markOrderFulfilled(db: Db, orderId: string, maxAttempts?: 
     },
     { maxAttempts },
   );
+}
+
+/** markOrderFulfilled as an admin calls it: the first time, the buyer is told it shipped. */
+export async function fulfilOrder(deps: { db: Db; jobs: JobQueue; publicUrl: string }, orderId: string, maxAttempts?: number) {
+  const result = await markOrderFulfilled(deps.db, orderId, maxAttempts);
+  if (result.changed && result.buyer) {
+    await deps.jobs.send('send-email', shippedMail(result.buyer.email, result.buyer.name, orderId, `${deps.publicUrl}/my-orders`));
+  }
+  return result;
 }

@@ -1,9 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
-import { applyPaymentEvent, cancelCheckout, type CheckoutDeps } from '../cart-checkout/checkout.service.ts';
-import { checkouts } from '../db/schema/index.ts';
+import { applyPaymentEvent, cancelCheckout, findCheckout, type Checkout, type CheckoutDeps } from '../cart-checkout/checkout.service.ts';
 import type { Caller } from '../functions/registry.ts';
 import { errorBody } from '../http/error-handler.ts';
 import { LOCAL_CARDS, type createLocalProvider } from './local.provider.ts';
@@ -13,7 +11,7 @@ type LocalProvider = ReturnType<typeof createLocalProvider>;
 const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
-function payPage(checkout: typeof checkouts.$inferSelect, message = ''): string {
+function payPage(checkout: Checkout, message = ''): string {
   const lines = checkout.items.map((item) => `<li>${item.qty} × ${escape(item.name)} — ${dollars(item.unitCents * item.qty)}</li>`).join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Pay · Street Flavor Records</title><link rel="icon" type="image/svg+xml" href="/favicon.svg"></head>
 <body style="font-family:Helvetica,Arial,sans-serif;background:#111;color:#eee;max-width:480px;margin:0 auto;padding:24px">
@@ -60,7 +58,11 @@ export async function paymentsRoutes(
   app.get<{ Querystring: { session_id?: string } }>('/pay/return', async (request, reply) => {
     const sessionId = z.string().min(1).max(200).safeParse(request.query.session_id);
     if (!sessionId.success) return reply.redirect('/checkout');
-    const state = await deps.provider.sessionState(sessionId.data).catch(() => null);
+    const state = await deps.provider.sessionState(sessionId.data).catch((error: unknown) => {
+      // The confirmation page then says the payment failed; the reconcile job settles it later.
+      request.log.warn({ err: error, sessionId: sessionId.data }, 'could not ask the payment provider about a returning payment session');
+      return null;
+    });
     const status = state?.state === 'paid' ? 'succeeded' : state?.state === 'open' ? 'processing' : 'failed';
     return reply.redirect(`/order-confirmation?payment_intent=${encodeURIComponent(state?.paymentIntentId ?? '')}&redirect_status=${status}`);
   });
@@ -69,7 +71,7 @@ export async function paymentsRoutes(
 
   async function ownCheckout(request: FastifyRequest<{ Params: { id: string } }>) {
     const caller = await options.resolveCaller(request);
-    const [checkout] = await deps.db.select().from(checkouts).where(eq(checkouts.id, request.params.id.slice(0, 100)));
+    const checkout = await findCheckout(deps.db, request.params.id);
     if (!caller || !checkout || checkout.userId !== caller.userId) return null;
     return checkout;
   }

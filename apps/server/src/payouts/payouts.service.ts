@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { creditSummaries, datEditions, payoutAccounts, payoutRequests } from '../db/schema/index.ts';
+import { creditSummaries, datEditions, payoutAccounts, payoutRequests, users } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import { publishLive } from '../live/live.publish.ts';
@@ -46,6 +46,13 @@ export async function getOrCreatePayoutAccount(deps: PayoutDeps, userId: string,
     await deps.db.update(payoutAccounts).set({ payoutsEnabled }).where(eq(payoutAccounts.userId, userId));
   }
   return { stripeAccountId: account!.providerAccountId, payouts_enabled: payoutsEnabled };
+}
+
+/** createStripeOnboardingLinkIOS: the provider's onboarding page for the user's payout account (made first if needed). */
+export async function onboardingLinkFor(deps: PayoutDeps, userId: string) {
+  const [user] = await deps.db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  const account = await getOrCreatePayoutAccount(deps, userId, user!.email);
+  return deps.provider.onboardingLink(account.stripeAccountId);
 }
 
 export async function enableLocalPayouts(db: Db, userId: string): Promise<boolean> {
@@ -103,7 +110,8 @@ export async function requestPayout(deps: PayoutDeps, userId: string, amountCent
   try {
     const { transferId } = await deps.provider.transfer(request.accountId, request.amount, request.id);
     await deps.db.update(payoutRequests).set({ status: 'paid', providerTransferId: transferId, settledAt: new Date() }).where(eq(payoutRequests.id, request.id));
-  } catch {
+  } catch (error) {
+    console.warn(`Payout ${request.id} of ${request.amount} cents to ${request.accountId} failed:`, error);
     // The amount becomes available again; the request shows as failed.
     await deps.db.update(payoutRequests).set({ status: 'failed', settledAt: new Date() }).where(eq(payoutRequests.id, request.id));
     throw new AppError('unavailable', 'The payout could not be sent. Please try again later.');
