@@ -20,26 +20,12 @@ import {
   userStats,
   users,
 } from '../db/schema/index.ts';
+import { constraintOf, sqlState } from '../db/errors.ts';
+import { prepared } from '../db/prepared.ts';
 import type { Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 
 const UNIQUE_VIOLATION = '23505';
-
-function pgCode(error: unknown): string | undefined {
-  for (let e: unknown = error, i = 0; e && i < 5; i += 1) {
-    if (typeof e === 'object' && 'code' in e && typeof e.code === 'string') return e.code;
-    e = typeof e === 'object' && 'cause' in e ? e.cause : undefined;
-  }
-  return undefined;
-}
-
-function constraintOf(error: unknown): string | undefined {
-  for (let e: unknown = error, i = 0; e && i < 5; i += 1) {
-    if (typeof e === 'object' && 'constraint' in e && typeof e.constraint === 'string') return e.constraint;
-    e = typeof e === 'object' && 'cause' in e ? e.cause : undefined;
-  }
-  return undefined;
-}
 
 export interface CreatedAccount {
   userId: string;
@@ -110,7 +96,7 @@ export async function createAccount(
       await followSignupAdmins(tx, config, userId);
     });
   } catch (error) {
-    if (pgCode(error) === UNIQUE_VIOLATION) {
+    if (sqlState(error) === UNIQUE_VIOLATION) {
       if (constraintOf(error) === 'user_username_lower_key') throw new AppError('already-exists', SIGNUP_MESSAGES.usernameTaken);
       const [winner] = await db.select({ id: users.id }).from(users).where(eq(users.email, profile.email));
       if (winner) return { userId: winner.id, email: profile.email, name: profile.name, created: false };
@@ -137,16 +123,13 @@ function sessionQuery(db: Db) {
     .where(eq(sessions.token, sql.placeholder('token')))
     .prepare('find_session');
 }
-const sessionQueries = new WeakMap<Db, ReturnType<typeof sessionQuery>>();
 
 /**
  * A session as it is now: its user and expiry, and what decides who the user is. Read on
  * every signed-in call, so it is a prepared statement (parsed and planned once per connection).
  */
 export async function findSession(db: Db, token: string) {
-  let query = sessionQueries.get(db);
-  if (!query) sessionQueries.set(db, (query = sessionQuery(db)));
-  const [row] = await query.execute({ token });
+  const [row] = await prepared(db, 'find_session', sessionQuery).execute({ token });
   return row;
 }
 

@@ -9,6 +9,7 @@ import type { Caller } from '../functions/registry.ts';
 import { canonicalAddress, CLIENT_ADDRESS_HEADER, isLoopback, requireClientAddress } from '../http/client-address.ts';
 import { errorBody } from '../http/error-handler.ts';
 import { AppError } from '../http/errors.ts';
+import { escapeHtml, htmlPage } from '../http/html.ts';
 import { latestDevMails } from '../mail/mail.service.ts';
 import { SESSION_EXPIRES_IN_SECONDS, SESSION_UPDATE_AGE_SECONDS, type Auth } from './auth.ts';
 import { findSession, hasPortalAccess, isAdmin } from './accounts.service.ts';
@@ -170,14 +171,13 @@ export async function authRoutes(app: FastifyInstance, options: { auth: Auth; co
         return reply.status(403).send(errorBody('permission-denied', 'The dev mailbox is shown only to a browser on the machine the shop runs on.'));
       }
       const mails = await latestDevMails(db, 50);
-      const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
       const rows = mails
-        .map((mail) => `<article><h2>${escape(mail.subject)}</h2><p>To: ${escape(mail.to)} · ${mail.sentAt.toISOString()}</p><pre>${escape(mail.text)}</pre></article>`)
+        .map((mail) => `<article><h2>${escapeHtml(mail.subject)}</h2><p>To: ${escapeHtml(mail.to)} · ${mail.sentAt.toISOString()}</p><pre>${escapeHtml(mail.text)}</pre></article>`)
         .join('<hr>');
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')
-        .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dev mailbox</title></head><body><h1>Dev mailbox</h1>${rows || '<p>No mail yet.</p>'}</body></html>`);
+        .send(htmlPage('Dev mailbox', `<h1>Dev mailbox</h1>${rows || '<p>No mail yet.</p>'}`));
     });
   }
 }

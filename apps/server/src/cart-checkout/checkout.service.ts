@@ -4,6 +4,7 @@ import type { CartItems, Contact, Shipping } from '@storefront/domain/pricing-sc
 import { CHECKOUT_MESSAGES, quote, sameQuote, type Quote } from '@storefront/domain/pricing.ts';
 import type { Db } from '../db/client.ts';
 import { checkouts, orders, processedEvents, products, users, wallets } from '../db/schema/index.ts';
+import { prepared } from '../db/prepared.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -11,6 +12,7 @@ import { receiptMail } from '../mail/templates.ts';
 import { insertOrder, type OrderLine } from '../orders/orders.service.ts';
 import type { PaymentEvent, PaymentProvider } from '../payments/provider.ts';
 import { capture, debit, getBalance, hold, release } from '../wallet/wallet.service.ts';
+import { isSameSitePath } from '@storefront/domain/site-path.ts';
 
 /** How long a card checkout (and its wallet hold) may stay open: Stripe's minimum. */
 export const CHECKOUT_TTL_MS = 30 * 60 * 1000;
@@ -87,8 +89,8 @@ function walletOrderStartQuery(db: Db) {
       orderId: orders.id,
       paymentIntentId: orders.paymentIntentId,
       products: sql<PricedProduct[]>`(
-        SELECT coalesce(json_agg(json_build_object('id', p.id, 'name', p.name, 'priceCents', p.price_cents)), '[]')
-        FROM ${products} p WHERE p.id = ANY(${sql.placeholder('productIds')}::text[]) AND p.is_active)`,
+        SELECT coalesce(json_agg(json_build_object('id', ${products.id}, 'name', ${products.name}, 'priceCents', ${products.priceCents})), '[]')
+        FROM ${products} WHERE ${products.id} = ANY(${sql.placeholder('productIds')}::text[]) AND ${products.isActive})`,
     })
     .from(users)
     .leftJoin(wallets, eq(wallets.userId, users.id))
@@ -96,7 +98,6 @@ function walletOrderStartQuery(db: Db) {
     .where(eq(users.id, sql.placeholder('userId')))
     .prepare('wallet_order_start');
 }
-const walletOrderStartQueries = new WeakMap<Db, ReturnType<typeof walletOrderStartQuery>>();
 
 /**
  * What a wallet-only order starts from, in one read (a prepared statement): the buyer (for
@@ -104,9 +105,7 @@ const walletOrderStartQueries = new WeakMap<Db, ReturnType<typeof walletOrderSta
  * cart's active products with their database prices.
  */
 async function walletOrderStart(db: Db, userId: string, checkoutId: string, items: CartItems) {
-  let query = walletOrderStartQueries.get(db);
-  if (!query) walletOrderStartQueries.set(db, (query = walletOrderStartQuery(db)));
-  const [row] = await query.execute({ userId, checkoutId, productIds: items.map((item) => item.id) });
+  const [row] = await prepared(db, 'wallet_order_start', walletOrderStartQuery).execute({ userId, checkoutId, productIds: items.map((item) => item.id) });
   return row;
 }
 
@@ -259,7 +258,8 @@ function sessionUrl(deps: CheckoutDeps, checkout: Checkout): string {
 
 /** Only our own paths: never an open redirect. */
 export function safeReturnPath(url: string | undefined): string {
-  if (url && /^\/(?!\/)[A-Za-z0-9\-._~/?=&%]*$/.test(url)) return url.split('?')[0]!;
+  // Also only plain URL characters: the path is written into the payment provider's return URL.
+  if (isSameSitePath(url) && /^[A-Za-z0-9\-._~/?=&%]*$/.test(url)) return url.split('?')[0]!;
   return '/order-confirmation';
 }
 

@@ -1,11 +1,10 @@
 import type { Mail } from './mailer.ts';
+import { formatUsd } from '@storefront/domain/catalog.ts';
+import { escapeHtml } from '../http/html.ts';
 
 /** The shop's plain transactional mails, as text and simple, well-formed HTML. */
 const SHOP = 'Street Flavor Records';
 
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 function layout(title: string, paragraphs: string[], action?: { label: string; url: string }): string {
   const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join('');
@@ -35,10 +34,6 @@ export function passwordResetMail(to: string, name: string, url: string): Mail {
   };
 }
 
-function dollars(cents: number): string {
-  return `$${(cents / 100).toFixed(2)}`;
-}
-
 export interface ReceiptOrder {
   id: string;
   items: { name: string; qty: number; unitCents: number }[];
@@ -46,14 +41,14 @@ export interface ReceiptOrder {
 }
 
 export function receiptMail(to: string, name: string, order: ReceiptOrder, ordersUrl: string): Mail {
-  const lines = order.items.map((item) => `${item.qty} × ${item.name} — ${dollars(item.unitCents * item.qty)}`);
+  const lines = order.items.map((item) => `${item.qty} × ${item.name} — ${formatUsd(item.unitCents * item.qty)}`);
   const t = order.totals;
   const summary = [
-    `Subtotal ${dollars(t.subtotalCents)}`,
-    `Shipping ${dollars(t.shippingCents)}`,
-    `Tax ${dollars(t.taxCents)}`,
-    `Paid with wallet ${dollars(t.walletAppliedCents)}`,
-    `Charged to card ${dollars(t.chargedCents)}`,
+    `Subtotal ${formatUsd(t.subtotalCents)}`,
+    `Shipping ${formatUsd(t.shippingCents)}`,
+    `Tax ${formatUsd(t.taxCents)}`,
+    `Paid with wallet ${formatUsd(t.walletAppliedCents)}`,
+    `Charged to card ${formatUsd(t.chargedCents)}`,
   ];
   const paragraphs = [`Hi ${name},`, `Thank you for your order ${order.id}.`, ...lines, ...summary, 'We will let you know when it ships.'];
   return {

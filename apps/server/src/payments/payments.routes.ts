@@ -3,32 +3,35 @@ import { z } from 'zod';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { applyPaymentEvent, cancelCheckout, findCheckout, type Checkout, type CheckoutDeps } from '../cart-checkout/checkout.service.ts';
 import type { Caller } from '../functions/registry.ts';
+import { formatUsd } from '@storefront/domain/catalog.ts';
 import { errorBody } from '../http/error-handler.ts';
+import { escapeHtml, htmlPage, messagePage } from '../http/html.ts';
 import { LOCAL_CARDS, type createLocalProvider } from './local.provider.ts';
 
 type LocalProvider = ReturnType<typeof createLocalProvider>;
 
-const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 function payPage(checkout: Checkout, message = ''): string {
-  const lines = checkout.items.map((item) => `<li>${item.qty} × ${escape(item.name)} — ${dollars(item.unitCents * item.qty)}</li>`).join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Pay · Street Flavor Records</title><link rel="icon" type="image/svg+xml" href="/favicon.svg"></head>
-<body style="font-family:Helvetica,Arial,sans-serif;background:#111;color:#eee;max-width:480px;margin:0 auto;padding:24px">
+  const lines = checkout.items.map((item) => `<li>${item.qty} × ${escapeHtml(item.name)} — ${formatUsd(item.unitCents * item.qty)}</li>`).join('');
+  return htmlPage(
+    'Pay · Street Flavor Records',
+    `
 <h1 style="font-size:22px">Pay Street Flavor Records</h1>
 <p>Test payment page (local provider). Card 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined.</p>
 <ul>${lines}</ul>
-<p>Wallet credit applied: ${dollars(checkout.walletHeldCents)}<br>Card processing fee: ${dollars(checkout.chargeCents - checkout.amountDueCents)}</p>
-${message ? `<p role="alert" style="color:#ff8a8a;font-weight:bold">${escape(message)}</p>` : ''}
+<p>Wallet credit applied: ${formatUsd(checkout.walletHeldCents)}<br>Card processing fee: ${formatUsd(checkout.chargeCents - checkout.amountDueCents)}</p>
+${message ? `<p role="alert" style="color:#ff8a8a;font-weight:bold">${escapeHtml(message)}</p>` : ''}
 <form method="post" action="/pay/${encodeURIComponent(checkout.id)}">
 <label for="card" style="display:block;margin:12px 0 4px">Card number</label>
 <input id="card" name="card" inputmode="numeric" autocomplete="cc-number" required style="width:100%;padding:10px;font-size:16px">
-<button type="submit" style="margin-top:16px;width:100%;padding:12px;font-size:16px;font-weight:bold">Pay ${dollars(checkout.chargeCents)}</button>
+<button type="submit" style="margin-top:16px;width:100%;padding:12px;font-size:16px;font-weight:bold">Pay ${formatUsd(checkout.chargeCents)}</button>
 </form>
 <form method="post" action="/pay/${encodeURIComponent(checkout.id)}/cancel">
 <button type="submit" style="margin-top:16px;background:none;border:0;padding:0;color:#f2c14e;text-decoration:underline;font-size:16px;cursor:pointer">Back to checkout</button>
 </form>
-</body></html>`;
+`,
+    { look: 'shop' },
+  );
 }
 
 export async function paymentsRoutes(
@@ -78,9 +81,9 @@ export async function paymentsRoutes(
 
   app.get<{ Params: { id: string } }>('/pay/:id', async (request, reply) => {
     const checkout = await ownCheckout(request);
-    if (!checkout) return reply.status(404).type('text/html; charset=utf-8').send('<!doctype html><title>Not found</title><h1>This payment page does not exist.</h1><p><a href="/checkout">Back to checkout</a></p>');
+    if (!checkout) return reply.status(404).type('text/html; charset=utf-8').send(messagePage('This payment page does not exist.', '', { label: 'Back to checkout', href: '/checkout' }, { look: 'shop' }));
     if (checkout.status !== 'pending' || checkout.expiresAt < new Date()) {
-      return reply.type('text/html; charset=utf-8').send('<!doctype html><title>Closed</title><h1>This payment is closed.</h1><p><a href="/my-orders">My orders</a></p>');
+      return reply.type('text/html; charset=utf-8').send(messagePage('This payment is closed.', '', { label: 'My orders', href: '/my-orders' }, { look: 'shop' }));
     }
     return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(payPage(checkout));
   });

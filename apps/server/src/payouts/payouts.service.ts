@@ -6,6 +6,7 @@ import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import { publishLive } from '../live/live.publish.ts';
 import type { PayoutProvider } from '../payments/provider.ts';
+import { formatUsd } from '@storefront/domain/catalog.ts';
 
 export interface PayoutDeps {
   db: Db;
@@ -98,7 +99,7 @@ export async function requestPayout(deps: PayoutDeps, userId: string, amountCent
       const available = await availableCents(tx, userId);
       const amount = amountCents ?? available;
       if (amount <= 0) throw new AppError('failed-precondition', 'You have no earnings to cash out yet.');
-      if (amount > available) throw new AppError('failed-precondition', `You can cash out at most $${(available / 100).toFixed(2)}.`);
+      if (amount > available) throw new AppError('failed-precondition', `You can cash out at most ${formatUsd(available)}.`);
       const id = `po_${randomBytes(9).toString('base64url')}`;
       await tx.insert(payoutRequests).values({ id, userId, amountCents: amount });
       // Heard on commit: the open wallet pages show the amount as requested at once.

@@ -10,6 +10,7 @@ import { withReason } from '../messages.ts';
 import { CONFIRMATION_PATH, useCreatePaymentLink } from './create-payment-link.ts';
 import { usePlaceWalletOrder } from './place-wallet-order.ts';
 import { QUOTE_KEY, type CheckoutQuote } from './quote-checkout.ts';
+import { isSameSitePath } from '@storefront/domain/site-path.ts';
 
 export interface OrderToPlace {
   items: CartItems;
@@ -27,7 +28,7 @@ function newCheckoutId(): string {
 
 /** Only a path on this site: a redirect URL never leads elsewhere. */
 function sitePath(url: string | undefined): string {
-  return url && url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\') ? url : CONFIRMATION_PATH;
+  return isSameSitePath(url) ? url : CONFIRMATION_PATH;
 }
 
 const isRefusal = (error: unknown) => error instanceof FunctionsError && error.code === 'failed-precondition';
