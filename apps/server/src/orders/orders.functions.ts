@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineFunction } from '../functions/registry.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import { fulfilOrder, getOrderByPaymentIntent, listOpenOrders, listOrdersOf, orderCursor } from './orders.service.ts';
+import { getOrderByPaymentIntent, listOpenOrders, listOrdersOf, markOrderFulfilled, orderCursor } from './orders.service.ts';
 
 const pageInput = z
   .object({ limit: z.number().int().min(1).max(100).default(20), after: orderCursor.optional() })
@@ -34,7 +34,7 @@ export function ordersFunctions(deps: { jobs: JobQueue; publicUrl: string }) {
       access: 'admin',
       input: z.object({ orderId: z.string().min(1).max(64), maxAttempts: z.number().int().optional() }).strict(),
       handler: async ({ orderId, maxAttempts }, { db }) => {
-        await fulfilOrder({ db, ...deps }, orderId, maxAttempts);
+        await markOrderFulfilled({ db, jobs: deps.jobs, publicUrl: deps.publicUrl }, orderId, maxAttempts);
         return { ok: true };
       },
     }),

@@ -65,7 +65,7 @@ export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string
       .insert(orderItems)
       .select(
         sql`SELECT ${inserted.id}, line.position, line.product_id, line.name, line.qty, line.unit_cents
-            FROM ${inserted}, jsonb_to_recordset(${lines}::jsonb) AS line(position integer, product_id text, name text, qty integer, unit_cents integer)`,
+            FROM ${inserted}, jsonb_to_recordset(${lines}::jsonb) AS line(position integer, product_id text, name text, qty integer, unit_cents bigint)`,
       )
       .returning({ orderId: orderItems.orderId }),
   );
@@ -182,30 +182,22 @@ export async function getOrderByPaymentIntent(db: Db, userId: string, paymentInt
 
 /**
  * Mark Fulfilled (spec section 4): the order becomes fulfilled and the buyer's copy
- * shipped, in one transaction retried on conflicts. Returns the buyer for the notice.
+ * shipped, in one transaction retried on conflicts. The buyer's shipped mail is queued in
+ * that transaction, as receipts are: the order is shipped and its mail queued, or neither.
  */
-export async function markOrderFulfilled(db: Db, orderId: string, maxAttempts?: number) {
+export async function markOrderFulfilled(deps: { db: Db; jobs: JobQueue; publicUrl: string }, orderId: string, maxAttempts?: number) {
   return runTransaction(
-    db,
+    deps.db,
     async (tx) => {
       const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
       if (!order) throw new AppError('not-found', CHECKOUT_MESSAGES.orderNotFound);
-      if (!order.orderFulfilled) {
-        await tx.update(orders).set({ orderFulfilled: true, orderStatus: 'shipped', fulfilledAt: new Date() }).where(eq(orders.id, orderId));
-        await publishLive(tx, { topic: 'orders', userId: order.userId, id: orderId }, { topic: 'all-orders', id: orderId });
-      }
+      if (order.orderFulfilled) return { changed: false, order };
+      await tx.update(orders).set({ orderFulfilled: true, orderStatus: 'shipped', fulfilledAt: new Date() }).where(eq(orders.id, orderId));
+      await publishLive(tx, { topic: 'orders', userId: order.userId, id: orderId }, { topic: 'all-orders', id: orderId });
       const [buyer] = await tx.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, order.userId));
-      return { changed: !order.orderFulfilled, order, buyer };
+      if (buyer) await deps.jobs.sendInTransaction(tx, 'send-email', shippedMail(buyer.email, buyer.name, orderId, `${deps.publicUrl}/my-orders`));
+      return { changed: true, order };
     },
     { maxAttempts },
   );
-}
-
-/** markOrderFulfilled as an admin calls it: the first time, the buyer is told it shipped. */
-export async function fulfilOrder(deps: { db: Db; jobs: JobQueue; publicUrl: string }, orderId: string, maxAttempts?: number) {
-  const result = await markOrderFulfilled(deps.db, orderId, maxAttempts);
-  if (result.changed && result.buyer) {
-    await deps.jobs.send('send-email', shippedMail(result.buyer.email, result.buyer.name, orderId, `${deps.publicUrl}/my-orders`));
-  }
-  return result;
 }

@@ -6,16 +6,17 @@ import type { Caller } from '../functions/registry.ts';
 import { formatUsd } from '@storefront/domain/catalog.ts';
 import { errorBody } from '../http/error-handler.ts';
 import { escapeHtml, htmlPage, messagePage } from '../http/html.ts';
+import { TEST_MODE_BANNER } from '../http/test-mode.ts';
 import { LOCAL_CARDS, type createLocalProvider } from './local.provider.ts';
 
 type LocalProvider = ReturnType<typeof createLocalProvider>;
-
 
 function payPage(checkout: Checkout, message = ''): string {
   const lines = checkout.items.map((item) => `<li>${item.qty} × ${escapeHtml(item.name)} — ${formatUsd(item.unitCents * item.qty)}</li>`).join('');
   return htmlPage(
     'Pay · Street Flavor Records',
     `
+${TEST_MODE_BANNER}
 <h1 style="font-size:22px">Pay Street Flavor Records</h1>
 <p>Test payment page (local provider). Card 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined.</p>
 <ul>${lines}</ul>
