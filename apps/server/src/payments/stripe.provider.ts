@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import { RefundRefusedError, type PaymentProvider, type PaymentSessionRequest, type PayoutProvider } from './provider.ts';
 import { toPaymentEvent } from './stripe-events.ts';
+import { formatUsd } from '@storefront/domain/catalog.ts';
 
 export interface StripeProviderOptions {
   secretKey: string;
@@ -24,7 +25,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       // negative lines: then one line for the remainder.
       const lines =
         request.walletAppliedCents > 0
-          ? [usd(`Order balance after $${(request.walletAppliedCents / 100).toFixed(2)} wallet credit`, amountDue)]
+          ? [usd(`Order balance after ${formatUsd(request.walletAppliedCents)} wallet credit`, amountDue)]
           : [
               ...request.lines.map((line) => usd(line.name, line.unitCents, line.qty)),
               usd('Shipping', request.shippingCents),

@@ -1,8 +1,6 @@
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { users } from '../db/schema/index.ts';
 import { defineFunction } from '../functions/registry.ts';
-import { cashoutOverview, getOrCreatePayoutAccount, requestPayout, type PayoutDeps } from './payouts.service.ts';
+import { cashoutOverview, getOrCreatePayoutAccount, onboardingLinkFor, requestPayout, type PayoutDeps } from './payouts.service.ts';
 
 export function payoutsFunctions(deps: PayoutDeps) {
   return [
@@ -16,11 +14,7 @@ export function payoutsFunctions(deps: PayoutDeps) {
       name: 'createStripeOnboardingLinkIOS',
       access: 'signed-in',
       input: z.null().or(z.object({}).strict()),
-      handler: async (_input, { db, caller }) => {
-        const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, caller!.userId));
-        const account = await getOrCreatePayoutAccount(deps, caller!.userId, user!.email);
-        return deps.provider.onboardingLink(account.stripeAccountId);
-      },
+      handler: async (_input, { caller }) => onboardingLinkFor(deps, caller!.userId),
     }),
     defineFunction({
       name: 'getCashout',
