@@ -13,6 +13,7 @@ export default tseslint.config(
     plugins: { storefront: layers },
     rules: {
       'storefront/layers': 'error',
+      'storefront/services-own-the-database': 'error',
       'no-console': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',

@@ -28,6 +28,7 @@ import { createStorageDeps } from './storage/storage.service.ts';
 import { cleanUpUploadSessions } from './storage/storage.sessions.ts';
 import { checkoutFunctions } from './cart-checkout/checkout.functions.ts';
 import { reconcileCheckouts, type CheckoutDeps } from './cart-checkout/checkout.service.ts';
+import { deskRoutes } from './orders/desk.routes.ts';
 import { ordersFunctions } from './orders/orders.functions.ts';
 import { paymentProviderFor } from './payments/payment-provider.factory.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
@@ -178,6 +179,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(functionsRoutes, { db, config, functions, resolveCaller });
   await app.register(serviceRoutes, { db });
   await app.register(paymentsRoutes, { deps: checkoutDeps, local: payments.local, resolveCaller });
+  await app.register(deskRoutes, { db, resolveCaller });
   await app.register(contentRoutes, { db, config });
   await app.register(catalogRoutes, { db, cache: catalogCache, resolveCaller });
   await app.register(liveRoutes, { hub, resolveSession, sessionExpiresAt: (sessionId) => sessionExpiresAt(db, sessionId) });

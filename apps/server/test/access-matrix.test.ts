@@ -43,6 +43,10 @@ const FUNCTIONS: Record<string, Access> = {
   editBizarreProduct: 'admin',
   listOpenOrders: 'admin',
   markOrderFulfilled: 'admin',
+  refundOrder: 'admin',
+  markOrdersFulfilled: 'admin',
+  listOrders: 'admin',
+  getOrder: 'admin',
 };
 
 /** Who gets past authentication and authorisation, by access class. */
@@ -61,7 +65,7 @@ function allowed(access: Access, role: Role): 'pass' | 401 | 403 {
  * 'sso' (the OpenID provider: client secret, PKCE and the shop session checked by the
  * library and the shop's sign-in step; proved cell by cell in src/oidc/oidc.test.ts).
  */
-const ROUTES: Record<string, 'public' | 'service' | 'owner' | 'provider' | 'admin-write' | 'session' | 'dev' | 'sso'> = {
+const ROUTES: Record<string, 'public' | 'service' | 'owner' | 'provider' | 'admin-write' | 'admin-read' | 'session' | 'dev' | 'sso'> = {
   'GET /healthz': 'public',
   'GET /readyz': 'public',
   'GET /api/me': 'public',
@@ -86,6 +90,7 @@ const ROUTES: Record<string, 'public' | 'service' | 'owner' | 'provider' | 'admi
   'POST /api/service/reward-tokens': 'service',
   'POST /api/service/wallet-entries': 'service',
   'POST /webhooks/stripe': 'provider',
+  'GET /api/admin/packing-list': 'admin-read',
   'GET /pay/return': 'public',
   'GET /pay/:id': 'owner',
   'POST /pay/:id': 'owner',
@@ -203,6 +208,17 @@ describe('storage writes x roles', () => {
     // The admin passes the rules and finds no such object.
     const expected = role === 'admin' ? 404 : role === 'user' || role === 'otherUser' ? 403 : 401;
     expect(response.status).toBe(expected);
+  });
+});
+
+describe('admin reads x roles', () => {
+  it.each(ROLES)('the packing list CSV as %s', async (role) => {
+    const response = await fetch(`${base}/api/admin/packing-list?status=all`, { headers: headers[role] });
+    const expected = role === 'admin' ? 200 : role === 'user' || role === 'otherUser' ? 403 : 401;
+    expect(response.status).toBe(expected);
+    const body = await response.text();
+    if (role === 'admin') expect(body).toContain('order_id,created_at');
+    else expect(body).not.toContain('order_id,created_at');
   });
 });
 

@@ -4,6 +4,7 @@ import type { CartItems, Contact, Shipping } from '@storefront/domain/pricing-sc
 import { CHECKOUT_MESSAGES, MAX_ORDER_TOTAL_CENTS, quote, sameQuote, type Quote } from '@storefront/domain/pricing.ts';
 import type { Db } from '../db/client.ts';
 import { checkouts, orders, processedEvents, products, users, wallets } from '../db/schema/index.ts';
+import { prepared } from '../db/prepared.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -11,6 +12,7 @@ import { receiptMail } from '../mail/templates.ts';
 import { insertOrder, type OrderLine } from '../orders/orders.service.ts';
 import type { PaymentEvent, PaymentProvider } from '../payments/provider.ts';
 import { capture, debit, getBalance, hold, release } from '../wallet/wallet.service.ts';
+import { isSameSitePath } from '@storefront/domain/site-path.ts';
 
 /** How long a card checkout (and its wallet hold) may stay open: Stripe's minimum. */
 export const CHECKOUT_TTL_MS = 30 * 60 * 1000;
@@ -89,8 +91,8 @@ function walletOrderStartQuery(db: Db) {
       orderId: orders.id,
       paymentIntentId: orders.paymentIntentId,
       products: sql<PricedProduct[]>`(
-        SELECT coalesce(json_agg(json_build_object('id', p.id, 'name', p.name, 'priceCents', p.price_cents)), '[]')
-        FROM ${products} p WHERE p.id = ANY(${sql.placeholder('productIds')}::text[]) AND p.is_active)`,
+        SELECT coalesce(json_agg(json_build_object('id', ${products.id}, 'name', ${products.name}, 'priceCents', ${products.priceCents})), '[]')
+        FROM ${products} WHERE ${products.id} = ANY(${sql.placeholder('productIds')}::text[]) AND ${products.isActive})`,
     })
     .from(users)
     .leftJoin(wallets, eq(wallets.userId, users.id))
@@ -98,7 +100,6 @@ function walletOrderStartQuery(db: Db) {
     .where(eq(users.id, sql.placeholder('userId')))
     .prepare('wallet_order_start');
 }
-const walletOrderStartQueries = new WeakMap<Db, ReturnType<typeof walletOrderStartQuery>>();
 
 /**
  * What a wallet-only order starts from, in one read (a prepared statement): the buyer (for
@@ -106,9 +107,7 @@ const walletOrderStartQueries = new WeakMap<Db, ReturnType<typeof walletOrderSta
  * cart's active products with their database prices.
  */
 async function walletOrderStart(db: Db, userId: string, checkoutId: string, items: CartItems) {
-  let query = walletOrderStartQueries.get(db);
-  if (!query) walletOrderStartQueries.set(db, (query = walletOrderStartQuery(db)));
-  const [row] = await query.execute({ userId, checkoutId, productIds: items.map((item) => item.id) });
+  const [row] = await prepared(db, 'wallet_order_start', walletOrderStartQuery).execute({ userId, checkoutId, productIds: items.map((item) => item.id) });
   return row;
 }
 
@@ -272,13 +271,22 @@ async function existingPaymentUrl(deps: CheckoutDeps, checkoutId: string): Promi
   }
 }
 
-function sessionUrl(deps: CheckoutDeps, checkout: typeof checkouts.$inferSelect): string {
+export type Checkout = typeof checkouts.$inferSelect;
+
+/** One checkout by its id (ids are at most 100 characters). */
+export async function findCheckout(db: Db, checkoutId: string): Promise<Checkout | undefined> {
+  const [checkout] = await db.select().from(checkouts).where(eq(checkouts.id, checkoutId.slice(0, 100)));
+  return checkout;
+}
+
+function sessionUrl(deps: CheckoutDeps, checkout: Checkout): string {
   return deps.provider.name === 'local' ? `/pay/${encodeURIComponent(checkout.id)}` : `${deps.publicUrl}/checkout`;
 }
 
 /** Only our own paths: never an open redirect. */
 export function safeReturnPath(url: string | undefined): string {
-  if (url && /^\/(?!\/)[A-Za-z0-9\-._~/?=&%]*$/.test(url)) return url.split('?')[0]!;
+  // Also only plain URL characters: the path is written into the payment provider's return URL.
+  if (isSameSitePath(url) && /^[A-Za-z0-9\-._~/?=&%]*$/.test(url)) return url.split('?')[0]!;
   return '/order-confirmation';
 }
 
@@ -378,7 +386,9 @@ export async function applyPaymentEvent(deps: CheckoutDeps, event: PaymentEvent)
         // and take the wallet part again if it is still there (in a savepoint).
         await tx
           .transaction((inner) => debit(inner, checkout.userId, checkout.walletHeldCents, `late:${checkout.id}`))
-          .catch(() => undefined);
+          .catch((error: unknown) => {
+            console.warn(`Late payment of checkout ${checkout.id}: its wallet part (${checkout.walletHeldCents} cents) could not be taken again:`, error);
+          });
       } else {
         await capture(tx, checkout.userId, checkout.walletHeldCents, checkout.id);
       }
@@ -429,7 +439,13 @@ export async function reconcileCheckouts(deps: CheckoutDeps, now = new Date()): 
   let settled = 0;
   let expired = 0;
   for (const checkout of stale) {
-    const state = checkout.providerSessionId ? await deps.provider.sessionState(checkout.providerSessionId).catch(() => null) : null;
+    const state = checkout.providerSessionId
+      ? await deps.provider.sessionState(checkout.providerSessionId).catch((error: unknown) => {
+          // Asked again on the next run.
+          console.warn(`Could not ask the payment provider about checkout ${checkout.id}:`, error);
+          return null;
+        })
+      : null;
     if (state?.state === 'paid') {
       const result = await applyPaymentEvent(deps, {
         eventId: `reconcile:${checkout.id}`,

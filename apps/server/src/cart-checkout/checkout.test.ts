@@ -4,9 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_MESSAGES, quote as priceQuote } from '@storefront/domain/pricing.ts';
-import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient, type FunctionsError } from '@storefront/sdk/callable.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import type { TestDatabase } from '../../test/database.ts';
 import { startSmtpPeer } from '../../test/smtp.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
 import { buildApp } from '../app.ts';
@@ -19,10 +19,10 @@ import { grantCredits } from '../wallet/wallet.commands.ts';
 import { getBalance } from '../wallet/wallet.service.ts';
 import { TEST_MODE_TEXT } from '../http/test-mode.ts';
 
+let shop: TestApp;
 let database: TestDatabase;
 let smtp: Awaited<ReturnType<typeof startSmtpPeer>>;
 let config: Config;
-let app: FastifyInstance;
 let base: string;
 const tokens: Record<string, string> = {};
 let teeId: string;
@@ -58,28 +58,23 @@ async function expectLedgerConsistent() {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase({ max: 30 });
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
   smtp = await startSmtpPeer();
-  config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base, SIGNUP_RATE_LIMIT: '1000', SMTP_URL: smtp.url } });
+  shop = await startTestApp({ database: { max: 30 }, config: { env: { SIGNUP_RATE_LIMIT: '1000', SMTP_URL: smtp.url } } });
+  ({ database, config, baseUrl: base } = shop);
   for (const [email, username, role] of [['fan@example.org', 'FanOne', 'user'], ['other@example.org', 'Other', 'user'], ['card@example.org', 'Carder', 'user'], ['boss@example.org', 'Boss', 'admin']] as const) {
     await createAccount(database.db, config, { email, username, name: username, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role });
   }
   teeId = await releaseProduct(database.db, { name: 'Label Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
   capId = await releaseProduct(database.db, { name: 'Cap', description: 'Cap', priceCents: 1999, images: ['/content/covers/cover-02.svg'] });
-  app = await buildApp({ config, db: database.db, logger: false });
-  await app.listen({ port, host: '127.0.0.1' });
   await grantCredits(database.db, 'card@example.org', '10', 'card-user');
   for (const [who, email] of [['fan', 'fan@example.org'], ['other', 'other@example.org'], ['card', 'card@example.org'], ['admin', 'boss@example.org']]) {
-    tokens[who!] = (await createAuthClient({ baseUrl: base, functions: createFunctionsClient({ baseUrl: base }) }).signIn(email!, 'pass words')).token!;
+    tokens[who!] = await shop.signIn(email!);
   }
 });
 
 afterAll(async () => {
-  await app?.close();
+  await shop?.close();
   await smtp?.close();
-  await database?.close();
 });
 
 describe('quoteCheckout', () => {

@@ -1,15 +1,36 @@
 import { defineFunction } from '../functions/registry.ts';
-import type { JobQueue } from '../jobs/queue.ts';
+import { AppError } from '../http/errors.ts';
+import { getDeskOrder, listDeskOrders } from './desk.service.ts';
+import { refundOrder, type RefundDeps } from './refunds.service.ts';
 import { getOrderByPaymentIntent, listOpenOrders, listOrdersOf, markOrderFulfilled } from './orders.service.ts';
 
-export function ordersFunctions(deps: { jobs: JobQueue; publicUrl: string }) {
+const trackingOf = (carrier: string | undefined, number: string | undefined) => (carrier && number ? { carrier, number } : null);
+
+export function ordersFunctions(deps: RefundDeps) {
   return [
     defineFunction('listMyOrders', async (page, { db, caller }) => listOrdersOf(db, caller.userId, page)),
     defineFunction('getMyOrder', async ({ paymentIntentId }, { db, caller }) => ({ order: await getOrderByPaymentIntent(db, caller.userId, paymentIntentId) })),
     defineFunction('listOpenOrders', async (page, { db }) => listOpenOrders(db, page)),
-    defineFunction('markOrderFulfilled', async ({ orderId, maxAttempts }, { db }) => {
-      await markOrderFulfilled({ db, jobs: deps.jobs, publicUrl: deps.publicUrl }, orderId, maxAttempts);
+    defineFunction('markOrderFulfilled', async ({ orderId, maxAttempts, carrier, trackingNumber }, { db, caller }) => {
+      await markOrderFulfilled(db, orderId, { maxAttempts, actorId: caller.userId, tracking: trackingOf(carrier, trackingNumber), mail: deps });
       return { ok: true };
     }),
+    defineFunction('markOrdersFulfilled', async ({ orders }, { db, caller }) => {
+      // One transaction per order: each is fulfilled (and its buyer mailed) once, whatever the others do.
+      const results = [];
+      for (const { orderId, carrier, trackingNumber } of orders) {
+        try {
+          const result = await markOrderFulfilled(db, orderId, { actorId: caller.userId, tracking: trackingOf(carrier, trackingNumber), mail: deps });
+          results.push({ orderId, ok: true, changed: result.changed });
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          results.push({ orderId, ok: false, changed: false, message: error.message });
+        }
+      }
+      return { results };
+    }),
+    defineFunction('listOrders', async (query, { db }) => listDeskOrders(db, query)),
+    defineFunction('getOrder', async ({ orderId }, { db }) => getDeskOrder(db, orderId)),
+    defineFunction('refundOrder', async (input, { caller }) => ({ refund: await refundOrder(deps, caller.userId, input) })),
   ];
 }

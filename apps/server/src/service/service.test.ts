@@ -1,18 +1,14 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient } from '@storefront/sdk/callable.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import type { TestDatabase } from '../../test/database.ts';
 import { openSse } from '../../test/sse.ts';
-import { createAccount } from '../accounts/accounts.service.ts';
-import { buildApp } from '../app.ts';
-import { freePort } from '../db/embedded.ts';
 import { publishLive } from '../live/live.publish.ts';
 import { getBalance } from '../wallet/wallet.service.ts';
 import { createServiceToken, revokeServiceToken } from './service.tokens.ts';
 
+let shop: TestApp;
 let database: TestDatabase;
-let app: FastifyInstance;
 let base: string;
 let serviceToken: string;
 const ids: Record<string, string> = {};
@@ -23,25 +19,15 @@ const post = (path: string, body: unknown, token = serviceToken) =>
 const fn = (who: string) => createFunctionsClient({ baseUrl: base, getAuthToken: () => tokens[who] });
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  const config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base } });
-  for (const name of ['alice', 'bob']) {
-    const account = await createAccount(database.db, config, { email: `${name}@example.org`, username: name, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true });
-    ids[name] = account.userId;
-  }
-  app = await buildApp({ config, db: database.db, logger: false });
-  await app.listen({ port, host: '127.0.0.1' });
-  for (const name of ['alice', 'bob']) {
-    tokens[name] = (await createAuthClient({ baseUrl: base, functions: createFunctionsClient({ baseUrl: base }) }).signIn(`${name}@example.org`, 'pass words')).token!;
-  }
+  shop = await startTestApp();
+  ({ database, baseUrl: base } = shop);
+  for (const name of ['alice', 'bob']) ids[name] = await shop.account(name);
+  for (const name of ['alice', 'bob']) tokens[name] = await shop.signIn(`${name}@example.org`);
   serviceToken = (await createServiceToken(database.db, 'music')).token;
 });
 
 afterAll(async () => {
-  await app?.close();
-  await database?.close();
+  await shop?.close();
 });
 
 describe('service API', () => {

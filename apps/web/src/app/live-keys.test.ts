@@ -1,7 +1,9 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { LIVE_TOPICS, type LiveTopicName } from '@storefront/sdk/live.ts';
+import { orderDetailQueryOptions } from '../features/admin/api/get-order.ts';
 import { openOrdersQueryOptions } from '../features/admin/api/list-open-orders.ts';
+import { deskOrdersQueryOptions } from '../features/admin/api/list-orders.ts';
 import { productQueryOptions } from '../features/catalog/api/get-product.ts';
 import { productsQueryOptions } from '../features/catalog/api/list-products.ts';
 import { myOrderQueryOptions } from '../features/checkout/api/get-my-order.ts';
@@ -34,6 +36,10 @@ const QUERIES: { name: string; queryKey: readonly unknown[]; topics: LiveTopicNa
   { name: 'My Orders', queryKey: myOrdersQueryOptions().queryKey, topics: ['orders'] },
   { name: 'an order confirmation', queryKey: myOrderQueryOptions('pi_1').queryKey, topics: ['orders'] },
   { name: 'View Orders', queryKey: openOrdersQueryOptions().queryKey, topics: ['all-orders'] },
+  // The order desk (issue 16): a refund or shipment by another admin shows in its lists and open order.
+  { name: 'the order desk', queryKey: deskOrdersQueryOptions('unfulfilled', '').queryKey, topics: ['all-orders'] },
+  { name: 'a searched order desk', queryKey: deskOrdersQueryOptions('refunded', 'ana').queryKey, topics: ['all-orders'] },
+  { name: 'an order on the desk', queryKey: orderDetailQueryOptions('o_1').queryKey, topics: ['all-orders'] },
   // Content the label edits by hand: no live topic.
   { name: 'the home page', queryKey: pageQueryOptions('home').queryKey, topics: [] },
   { name: 'the history', queryKey: historyQueryOptions().queryKey, topics: [] },

@@ -3,6 +3,8 @@ import { useEffect } from 'react';
 import { LIVE_TOPICS, subscribeLive, type LiveTopicName } from '@storefront/sdk/live.ts';
 import {
   checkoutQuoteKeys,
+  deskOrderKeys,
+  deskOrdersKeys,
   meKeys,
   myOrderKeys,
   myOrdersKeys,
@@ -23,8 +25,10 @@ export const LIVE_QUERY_KEYS: Record<LiveTopicName, readonly (readonly unknown[]
   profile: [meKeys.all],
   // The checkout's quote applies the wallet: a grant, hold or release elsewhere re-prices it.
   wallet: [walletKeys.all, checkoutQuoteKeys.all],
+  // A refund or a shipment reaches the buyer's My Orders and order page.
   orders: [myOrdersKeys.all, myOrderKeys.all],
-  'all-orders': [openOrdersKeys.all],
+  // The admins' views: View Orders, the order desk's lists and its open order.
+  'all-orders': [openOrdersKeys.all, deskOrdersKeys.all, deskOrderKeys.all],
 };
 
 /** Marks every query showing that topic's data stale and refetches the ones on screen. */

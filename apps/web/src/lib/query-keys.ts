@@ -36,12 +36,25 @@ export const walletKeys = {
   cashout: ['wallet', 'cashout'] as const,
 };
 
+/** Every order list (the buyer's, View Orders, the desk's): what a fulfilment or refund changes. */
+export const orderListKeys = { all: ['orders'] as const };
+
 /** The caller's orders, and one order by its payment. */
-export const myOrdersKeys = { all: ['orders', 'mine'] as const };
+export const myOrdersKeys = { all: [...orderListKeys.all, 'mine'] as const };
 export const myOrderKeys = {
   all: ['order'] as const,
   one: (paymentIntentId: string) => [...myOrderKeys.all, paymentIntentId] as const,
 };
 
 /** Admins' View Orders. */
-export const openOrdersKeys = { all: ['orders', 'open'] as const };
+export const openOrdersKeys = { all: [...orderListKeys.all, 'open'] as const };
+
+/** The order desk (issue 16): its lists by status and search, and one order's detail. */
+export const deskOrdersKeys = {
+  all: [...orderListKeys.all, 'desk'] as const,
+  list: (status: string, q: string) => [...deskOrdersKeys.all, status, q] as const,
+};
+export const deskOrderKeys = {
+  all: ['order-desk'] as const,
+  one: (orderId: string) => [...deskOrderKeys.all, orderId] as const,
+};
