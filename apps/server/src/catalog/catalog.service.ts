@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, gt, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { EditProductInput, ReleaseProductInput } from '@storefront/domain/catalog-schemas.ts';
 import { DEFAULT_CATEGORY, RELEASE_MESSAGES, SHOP_PAGE_SIZE, isProductCategory, type Product, type ProductCategory, type ShopPage } from '@storefront/domain/catalog.ts';
@@ -76,9 +76,6 @@ function containsPattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
-/** The expression the search index (product_search_trgm_idx) is built on: keep them equal. */
-const searchText = sql`lower(${products.name} || ' ' || ${products.description})`;
-
 export interface ShopPageOptions {
   q?: string | undefined;
   category?: ProductCategory | undefined;
@@ -94,12 +91,14 @@ export async function listShopPage(db: Db, options: ShopPageOptions): Promise<Sh
   const limit = options.limit ?? SHOP_PAGE_SIZE;
   const conditions: (SQL | undefined)[] = [eq(products.isActive, true)];
   if (options.category) conditions.push(eq(products.category, options.category));
-  if (options.q) conditions.push(sql`${searchText} LIKE ${containsPattern(options.q)}`);
+  if (options.q) conditions.push(sql`${products.searchText} LIKE ${containsPattern(options.q)}`);
   if (options.after) {
     const [order, name, id] = decodeShopCursor(options.after);
-    // After (order desc, name asc, id asc).
+    // After (order desc, name asc, id asc). The first condition alone bounds the index scan:
+    // it starts at the cursor's order instead of the top of the shop.
     conditions.push(
-      or(lt(products.sortOrder, order), and(eq(products.sortOrder, order), or(gt(products.name, name), and(eq(products.name, name), gt(products.id, id))))),
+      lte(products.sortOrder, order),
+      or(lt(products.sortOrder, order), sql`(${products.name}, ${products.id}) > (${name}, ${id})`),
     );
   }
   const rows = await db
