@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { CartItems, Contact, Shipping } from '@storefront/domain/pricing-schemas.ts';
-import { CHECKOUT_MESSAGES, quote, sameQuote, type Quote } from '@storefront/domain/pricing.ts';
+import { CHECKOUT_MESSAGES, MAX_ORDER_TOTAL_CENTS, quote, sameQuote, type Quote } from '@storefront/domain/pricing.ts';
 import type { Db } from '../db/client.ts';
 import { checkouts, orders, processedEvents, products, users, wallets } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
@@ -39,10 +39,12 @@ function cartLines(items: CartItems, priced: PricedProduct[]): OrderLine[] {
       { unavailable: missing },
     );
   }
-  return items.map((item) => {
+  const lines = items.map((item) => {
     const product = byId.get(item.id)!;
     return { id: product.id, name: product.name, qty: item.qty, unitCents: product.priceCents };
   });
+  if (quote(lines, 0, false).totalCents > MAX_ORDER_TOTAL_CENTS) throw new AppError('invalid-argument', CHECKOUT_MESSAGES.orderTooLarge);
+  return lines;
 }
 
 /** Current database prices of the cart; unknown or inactive items are named and refused. */
@@ -175,6 +177,8 @@ async function findOrderForCheckout(db: Db | Tx, checkoutId: string) {
 /**
  * Card (+ wallet) checkout: a pending checkout and a hold on the wallet part, then a
  * hosted payment page for the rest. The order is made only by a verified payment event.
+ * One atomic upsert decides which call creates a checkout id (decision 019): a repeated or
+ * concurrent call with the same id waits for it and gets the same payment page.
  */
 export async function createPaymentLink(
   deps: CheckoutDeps,
@@ -183,46 +187,52 @@ export async function createPaymentLink(
 ): Promise<{ url: string; checkoutId: string }> {
   const lines = await priceCart(deps.db, input.items);
   const checkoutId = `${userId.slice(0, 8)}_${input.checkoutId ?? randomBytes(12).toString('base64url')}`;
-  const [previous] = await deps.db.select().from(checkouts).where(eq(checkouts.id, checkoutId));
-  if (previous) {
-    if (previous.userId !== userId) throw new AppError('permission-denied', 'This checkout belongs to someone else.');
-    if (previous.status === 'pending' && previous.providerSessionId) return { url: sessionUrl(deps, previous), checkoutId };
-    throw new AppError('failed-precondition', 'This checkout is already closed. Please start again from your cart.');
-  }
   const returnUrl = safeReturnPath(input.redirectUrl);
   const expiresAt = new Date(Date.now() + CHECKOUT_TTL_MS);
   // A new checkout of the same cart: the one left behind gives its held credit back first.
   await cancelSameCartCheckouts(deps, userId, checkoutId, lines);
 
-  const priced = await runTransaction(
+  const start = await runTransaction(
     deps.db,
     async (tx) => {
       const { balanceCents } = await getBalance(tx, userId);
       const fresh = quote(lines, balanceCents, input.useWallet);
+      // ON CONFLICT DO UPDATE waits for a concurrent insert of this id to commit, then
+      // returns that row: the caller learns in one statement whether it created it.
+      const [row] = await tx
+        .insert(checkouts)
+        .values({
+          id: checkoutId,
+          userId,
+          provider: deps.provider.name,
+          items: lines,
+          contact: { ...input.contact, phone: input.contact.phone ?? '' },
+          shipping: input.shipping,
+          subtotalCents: fresh.subtotalCents,
+          shippingCents: fresh.shippingCents,
+          taxCents: fresh.taxCents,
+          walletHeldCents: fresh.walletAppliedCents,
+          amountDueCents: fresh.amountDueCents,
+          chargeCents: fresh.chargeCents,
+          returnUrl,
+          expiresAt,
+        })
+        .onConflictDoUpdate({ target: checkouts.id, set: { id: sql`${checkouts.id}` } })
+        .returning({ userId: checkouts.userId, created: sql<boolean>`(xmax = 0)` });
+      if (!row!.created) return { created: false as const, ownerId: row!.userId };
       if (fresh.amountDueCents === 0) {
         throw new AppError('failed-precondition', 'Your wallet covers this order: place it with your wallet instead.');
       }
-      await tx.insert(checkouts).values({
-        id: checkoutId,
-        userId,
-        provider: deps.provider.name,
-        items: lines,
-        contact: { ...input.contact, phone: input.contact.phone ?? '' },
-        shipping: input.shipping,
-        subtotalCents: fresh.subtotalCents,
-        shippingCents: fresh.shippingCents,
-        taxCents: fresh.taxCents,
-        walletHeldCents: fresh.walletAppliedCents,
-        amountDueCents: fresh.amountDueCents,
-        chargeCents: fresh.chargeCents,
-        returnUrl,
-        expiresAt,
-      });
       await hold(tx, userId, fresh.walletAppliedCents, checkoutId);
-      return fresh;
+      return { created: true as const, priced: fresh };
     },
     { isolationLevel: 'read committed' },
   );
+  if (!start.created) {
+    if (start.ownerId !== userId) throw new AppError('permission-denied', 'This checkout belongs to someone else.');
+    return { url: await existingPaymentUrl(deps, checkoutId), checkoutId };
+  }
+  const priced = start.priced;
 
   try {
     const session = await deps.provider.createSession({
@@ -236,12 +246,29 @@ export async function createPaymentLink(
       customerEmail: input.contact.email,
       expiresAt,
     });
-    await deps.db.update(checkouts).set({ providerSessionId: session.sessionId }).where(eq(checkouts.id, checkoutId));
+    await deps.db.update(checkouts).set({ providerSessionId: session.sessionId, paymentUrl: session.url }).where(eq(checkouts.id, checkoutId));
     return { url: session.url, checkoutId };
   } catch (error) {
     // Nothing may stay held for a payment page that was never made.
     await closeCheckout(deps.db, checkoutId, 'failed');
     throw error;
+  }
+}
+
+/** How long a repeated call waits for the first one to get its payment page. */
+const PAYMENT_PAGE_WAIT_MS = 20_000;
+
+/** The payment page of a checkout made by an earlier or concurrent call with its id. */
+async function existingPaymentUrl(deps: CheckoutDeps, checkoutId: string): Promise<string> {
+  const until = Date.now() + PAYMENT_PAGE_WAIT_MS;
+  for (;;) {
+    const [checkout] = await deps.db.select().from(checkouts).where(eq(checkouts.id, checkoutId));
+    if (checkout?.status !== 'pending') throw new AppError('failed-precondition', 'This checkout is already closed. Please start again from your cart.');
+    if (checkout.paymentUrl) return checkout.paymentUrl;
+    // Made before payment pages were kept (decision 019).
+    if (checkout.providerSessionId) return sessionUrl(deps, checkout);
+    if (Date.now() > until) throw new AppError('unavailable', 'Your checkout is still starting. Please try again in a moment.');
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

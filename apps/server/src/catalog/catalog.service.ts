@@ -140,6 +140,11 @@ export async function releaseProduct(db: Db, input: ReleaseProductInput, id = ne
   return id;
 }
 
+/**
+ * The product row's update comes first and locks it: concurrent edits of one product queue
+ * on that lock, each then replacing the images whole (read committed; under serializable,
+ * a burst of identical edits ran out of retries, decision 019).
+ */
 export async function editProduct(db: Db, input: EditProductInput): Promise<void> {
   await runTransaction(db, async (tx) => {
     const updated = await tx
@@ -158,5 +163,5 @@ export async function editProduct(db: Db, input: EditProductInput): Promise<void
     if (updated.length === 0) throw new AppError('not-found', RELEASE_MESSAGES.notFound);
     await replaceImages(tx, input.id, input.images);
     await publishLive(tx, { topic: 'products', id: input.id });
-  });
+  }, { isolationLevel: 'read committed' });
 }
