@@ -197,6 +197,7 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   listMyOrders: () => ({ limit: 10, after: '1775044800123456|o_fuzz' }),
   getMyOrder: () => ({ paymentIntentId: 'wallet_x' }),
   getWallet: () => null,
+  listWalletHistory: () => ({ limit: 10, after: 5 }),
   getDat: () => ({ id: 'dat-1' }),
   createOrRetrieveAccount: () => ({ email: 'admin@example.org' }),
   createStripeOnboardingLinkIOS: () => null,
