@@ -5,6 +5,7 @@ import { CHECKOUT_MESSAGES, MAX_ORDER_TOTAL_CENTS, quote, sameQuote, type Quote 
 import type { Db } from '../db/client.ts';
 import { checkouts, orders, processedEvents, products, users, wallets } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
+import { rememberAddress } from '../accounts/addresses.ts';
 import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { receiptMail } from '../mail/templates.ts';
@@ -160,6 +161,7 @@ export async function completeWalletOnlyOrder(
         return { ...first, created: false };
       }
       await enqueueReceipt(tx, deps.jobs, deps.publicUrl, buyer, order.id, lines, { ...fresh, chargedCents: 0 });
+      await rememberAddress(tx, userId, input.shipping);
       // The conditional debit comes last: it locks the wallet row until the commit, and one
       // buyer's concurrent orders queue on that lock, so it is held as briefly as possible.
       await debit(tx, userId, fresh.walletAppliedCents, order.id);
@@ -223,6 +225,7 @@ export async function createPaymentLink(
       if (fresh.amountDueCents === 0) {
         throw new AppError('failed-precondition', 'Your wallet covers this order: place it with your wallet instead.');
       }
+      await rememberAddress(tx, userId, input.shipping);
       await hold(tx, userId, fresh.walletAppliedCents, checkoutId);
       return { created: true as const, priced: fresh };
     },

@@ -198,6 +198,8 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   getMyOrder: () => ({ paymentIntentId: 'wallet_x' }),
   getWallet: () => null,
   listWalletHistory: () => ({ limit: 10, after: 5 }),
+  listSavedAddresses: () => null,
+  deleteSavedAddress: () => ({ id: 'address-1' }),
   getDat: () => ({ id: 'dat-1' }),
   createOrRetrieveAccount: () => ({ email: 'admin@example.org' }),
   createStripeOnboardingLinkIOS: () => null,
