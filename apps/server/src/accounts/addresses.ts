@@ -41,7 +41,9 @@ export async function listSavedAddresses(db: Db, userId: string) {
     .where(eq(savedAddresses.userId, userId))
     .orderBy(desc(savedAddresses.lastUsedAt), savedAddresses.id)
     .limit(MAX_SAVED_ADDRESSES);
-  return { addresses: rows.map((row) => ({ id: row.id, ...row.address, lastUsedAt: row.lastUsedAt.toISOString() })) };
+  return {
+    addresses: rows.map((row) => ({ id: row.id, ...(Object.fromEntries(FIELDS.map((field) => [field, row.address[field] ?? ''])) as Record<(typeof FIELDS)[number], string>), lastUsedAt: row.lastUsedAt.toISOString() })),
+  };
 }
 
 export const addressFunctions = [
