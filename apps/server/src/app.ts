@@ -30,6 +30,7 @@ import { checkoutFunctions } from './cart-checkout/checkout.functions.ts';
 import { reconcileCheckouts, type CheckoutDeps } from './cart-checkout/checkout.service.ts';
 import { deskRoutes } from './orders/desk.routes.ts';
 import { ordersFunctions } from './orders/orders.functions.ts';
+import { addressFunctions } from './accounts/addresses.ts';
 import { paymentProviderFor } from './payments/payment-provider.factory.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
 import { serviceRoutes } from './service/service.routes.ts';
@@ -171,6 +172,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...checkoutFunctions(checkoutDeps),
     ...ordersFunctions(checkoutDeps),
     ...walletFunctions,
+    ...addressFunctions,
     ...payoutsFunctions(payoutDeps),
     ...(options.functions ?? []),
   ];

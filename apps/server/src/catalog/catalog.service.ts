@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
 import type { EditProductInput, ReleaseProductInput } from '@storefront/domain/catalog-schemas.ts';
-import type { Product } from '@storefront/domain/catalog.ts';
-import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
+import { DEFAULT_CATEGORY, RELEASE_MESSAGES, SHOP_PAGE_SIZE, isProductCategory, type Product, type ProductCategory, type ShopPage } from '@storefront/domain/catalog.ts';
 import type { Db } from '../db/client.ts';
 import { productImages, products } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
@@ -20,6 +20,7 @@ function toProduct(row: ProductRow, images: string[]): Product {
     images,
     order: row.sortOrder,
     isActive: row.isActive,
+    category: isProductCategory(row.category) ? row.category : DEFAULT_CATEGORY,
     updatedAt: row.updatedAt.toISOString(),
   };
 }
@@ -46,6 +47,70 @@ export async function listActiveProducts(db: Db): Promise<Product[]> {
   return withImages(db, rows);
 }
 
+/**
+ * A shop page's cursor: the last product's (order, name, id), the columns of the shop's
+ * ORDER BY, as base64url JSON. A keyset: a page costs the same however deep it is.
+ */
+const cursorTuple = z.tuple([z.number().int().min(-2_147_483_648).max(2_147_483_647), z.string().max(1000), z.string().min(1).max(64)]);
+const INVALID_CURSOR = 'That page cursor is not valid.';
+
+export function shopCursor(product: Pick<Product, 'order' | 'name' | 'id'>): string {
+  return Buffer.from(JSON.stringify([product.order, product.name, product.id])).toString('base64url');
+}
+
+function decodeShopCursor(after: string): [number, string, string] {
+  let decoded: unknown;
+  try {
+    if (!/^[A-Za-z0-9_-]+$/.test(after)) throw new Error('not base64url');
+    decoded = JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
+  } catch {
+    throw new AppError('invalid-argument', INVALID_CURSOR);
+  }
+  const parsed = cursorTuple.safeParse(decoded);
+  if (!parsed.success || parsed.data.some((part) => typeof part === 'string' && part.includes('\u0000'))) throw new AppError('invalid-argument', INVALID_CURSOR);
+  return parsed.data;
+}
+
+/** `%text%` for LIKE, with the pattern characters of the text taken literally. */
+function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+export interface ShopPageOptions {
+  q?: string | undefined;
+  category?: ProductCategory | undefined;
+  after?: string | undefined;
+  limit?: number | undefined;
+}
+
+/**
+ * One page of the shop: active products in shop order, optionally those whose name or
+ * description contains `q` (any case) and of one category, after a cursor.
+ */
+export async function listShopPage(db: Db, options: ShopPageOptions): Promise<ShopPage> {
+  const limit = options.limit ?? SHOP_PAGE_SIZE;
+  const conditions: (SQL | undefined)[] = [eq(products.isActive, true)];
+  if (options.category) conditions.push(eq(products.category, options.category));
+  if (options.q) conditions.push(sql`${products.searchText} LIKE ${containsPattern(options.q)}`);
+  if (options.after) {
+    const [order, name, id] = decodeShopCursor(options.after);
+    // After (order desc, name asc, id asc). The first condition alone bounds the index scan:
+    // it starts at the cursor's order instead of the top of the shop.
+    conditions.push(
+      lte(products.sortOrder, order),
+      or(lt(products.sortOrder, order), sql`(${products.name}, ${products.id}) > (${name}, ${id})`),
+    );
+  }
+  const rows = await db
+    .select()
+    .from(products)
+    .where(and(...conditions))
+    .orderBy(desc(products.sortOrder), asc(products.name), asc(products.id))
+    .limit(limit + 1);
+  const page = await withImages(db, rows.slice(0, limit));
+  return { products: page, next: rows.length > limit ? shopCursor(page.at(-1)!) : null };
+}
+
 /** One product; an inactive one only for admins (others get not-found, as for unknown ids). */
 export async function getProduct(db: Db, id: string, options: { includeInactive: boolean }): Promise<Product> {
   const where = options.includeInactive ? eq(products.id, id) : and(eq(products.id, id), eq(products.isActive, true));
@@ -68,7 +133,7 @@ export function newProductId(): string {
 
 export async function releaseProduct(db: Db, input: ReleaseProductInput, id = newProductId()): Promise<string> {
   await runTransaction(db, async (tx) => {
-    await tx.insert(products).values({ id, name: input.name, description: input.description, priceCents: input.priceCents });
+    await tx.insert(products).values({ id, name: input.name, description: input.description, priceCents: input.priceCents, category: input.category ?? DEFAULT_CATEGORY });
     await replaceImages(tx, id, input.images);
     await publishLive(tx, { topic: 'products', id });
   });
@@ -90,6 +155,7 @@ export async function editProduct(db: Db, input: EditProductInput): Promise<void
         priceCents: input.priceCents,
         ...(input.order === undefined ? {} : { sortOrder: input.order }),
         ...(input.isActive === undefined ? {} : { isActive: input.isActive }),
+        ...(input.category === undefined ? {} : { category: input.category }),
         updatedAt: new Date(),
       })
       .where(eq(products.id, input.id))

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineFunction } from '../functions/registry.ts';
+import { listWalletHistory, walletHistoryInput } from './wallet.history.ts';
 import { assetsSummary, datDetail, walletSummary } from './wallet.summary.ts';
 
 export const walletFunctions = [
@@ -8,6 +9,13 @@ export const walletFunctions = [
     access: 'signed-in',
     input: z.null().or(z.object({}).strict()),
     handler: async (_input, { db, caller }) => walletSummary(db, caller!.userId),
+  }),
+  defineFunction({
+    name: 'listWalletHistory',
+    access: 'signed-in',
+    input: walletHistoryInput,
+    // Always the caller's own ledger: no user id is taken from the request.
+    handler: async (page, { db, caller }) => listWalletHistory(db, caller!.userId, page),
   }),
   defineFunction({
     name: 'getDat',

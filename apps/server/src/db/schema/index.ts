@@ -8,3 +8,4 @@ export * from './tokens.ts';
 export * from './payouts.ts';
 export * from './oidc.ts';
 export * from './order-desk.ts';
+export * from './addresses.ts';

@@ -3,7 +3,6 @@ import type { EditProductInput } from '@storefront/domain/catalog-schemas.ts';
 import type { Product } from '@storefront/domain/catalog.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
 import { productQueryOptions } from './get-product.ts';
-import { productsQueryOptions } from './list-products.ts';
 
 export interface EditProductResult {
   ok?: boolean;
@@ -31,7 +30,8 @@ export function useEditProduct() {
           : old,
       );
       void queryClient.invalidateQueries({ queryKey: productKey });
-      void queryClient.invalidateQueries({ queryKey: productsQueryOptions().queryKey });
+      // Every shop list (each search and category) may show it.
+      void queryClient.invalidateQueries({ queryKey: ['products'] });
     },
   });
 }
