@@ -1,19 +1,29 @@
-import { editProductInput, releaseProductInput } from '@storefront/domain/catalog-schemas.ts';
-import { defineFunction } from '../functions/registry.ts';
+import { editProductInput, IMAGES_NOT_UPLOADED, ownImageUrl, releaseProductInput } from '@storefront/domain/catalog-schemas.ts';
+import { defineFunction, type CallContext } from '../functions/registry.ts';
+import { AppError } from '../http/errors.ts';
 import { editProduct, releaseProduct } from './catalog.service.ts';
 
 /**
  * The spec's two admin functions; the server decides who is an admin. `onChange` runs
  * after each committed change, so this process's next read already sees it.
  */
+/** Absolute download URLs of the shop's own origin (the Firebase SDK's) are stored as paths; others are refused. */
+function ownImages(images: string[], context: CallContext): string[] {
+  return images.map((url) => {
+    const own = ownImageUrl(url, context.origin ?? '');
+    if (own === undefined) throw new AppError('invalid-argument', IMAGES_NOT_UPLOADED);
+    return own;
+  });
+}
+
 export function catalogFunctions(deps: { onChange: () => void }) {
   return [
     defineFunction({
       name: 'releaseBizarreProduct',
       access: 'admin',
       input: releaseProductInput,
-      handler: async (input, { db }) => {
-        const id = await releaseProduct(db, input);
+      handler: async (input, context) => {
+        const id = await releaseProduct(context.db, { ...input, images: ownImages(input.images, context) });
         deps.onChange();
         return { ok: true, id };
       },
@@ -22,8 +32,8 @@ export function catalogFunctions(deps: { onChange: () => void }) {
       name: 'editBizarreProduct',
       access: 'admin',
       input: editProductInput,
-      handler: async (input, { db }) => {
-        await editProduct(db, input);
+      handler: async (input, context) => {
+        await editProduct(context.db, { ...input, images: ownImages(input.images, context) });
         deps.onChange();
         return { ok: true };
       },

@@ -1,3 +1,4 @@
+import { trackingUrl } from '@storefront/domain/order-desk.ts';
 import type { Mail } from './mailer.ts';
 
 /** The shop's plain transactional mails, as text and simple, well-formed HTML. */
@@ -83,12 +84,32 @@ export function receiptMail(to: string, name: string, order: ReceiptOrder, order
   };
 }
 
-export function shippedMail(to: string, name: string, orderId: string, ordersUrl: string): Mail {
-  const paragraphs = [`Hi ${name},`, `Good news: your order ${orderId} has shipped.`];
+export function shippedMail(to: string, name: string, orderId: string, ordersUrl: string, tracking: { carrier: string; number: string } | null = null): Mail {
+  const link = tracking ? trackingUrl(tracking.carrier, tracking.number) : null;
+  const paragraphs = [
+    `Hi ${name},`,
+    `Good news: your order ${orderId} has shipped.`,
+    ...(tracking ? [`Carrier: ${tracking.carrier}. Tracking number: ${tracking.number}.`] : []),
+    ...(link ? [`Track it: ${link}`] : []),
+  ];
   return {
     to,
     subject: `Your ${SHOP} order ${orderId} has shipped`,
     text: `${paragraphs.join('\n\n')}\n\n${ordersUrl}`,
     html: layout('Your order has shipped', paragraphs, { label: 'View my orders', url: ordersUrl }),
+  };
+}
+
+export function refundMail(to: string, name: string, refund: { orderId: string; walletCents: number; cardCents: number; full: boolean }, ordersUrl: string): Mail {
+  const parts = [
+    ...(refund.cardCents > 0 ? [`${dollars(refund.cardCents)} back to your card (it can take 5 to 10 days to appear)`] : []),
+    ...(refund.walletCents > 0 ? [`${dollars(refund.walletCents)} back to your wallet, available now`] : []),
+  ];
+  const paragraphs = [`Hi ${name},`, `We have ${refund.full ? 'refunded' : 'partly refunded'} your order ${refund.orderId}:`, ...parts];
+  return {
+    to,
+    subject: `Your ${SHOP} order ${refund.orderId} was ${refund.full ? 'refunded' : 'partly refunded'}`,
+    text: `${paragraphs.join('\n')}\n\n${ordersUrl}`,
+    html: layout('Your refund', paragraphs, { label: 'View my orders', url: ordersUrl }),
   };
 }

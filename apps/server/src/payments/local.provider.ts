@@ -1,6 +1,6 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
-import type { PaymentProvider } from './provider.ts';
+import { RefundRefusedError, type PaymentProvider } from './provider.ts';
 import { toPaymentEvent } from './stripe-events.ts';
 
 /**
@@ -34,6 +34,11 @@ export function createLocalProvider(authSecret: string): PaymentProvider & {
     },
     async expireSession() {
       // The page refuses a checkout that is no longer pending: nothing to close here.
+    },
+    async refund(request) {
+      // Nothing leaves this server: the refund id follows from the key, so a retry is the same refund.
+      if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) throw new RefundRefusedError('A refund must be a positive amount.');
+      return { refundId: `re_local_${createHash('sha256').update(request.idempotencyKey).digest('base64url').slice(0, 24)}`, status: 'succeeded' };
     },
     signedEvent(type, session) {
       const payload = JSON.stringify({

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { applyPaymentEvent, cancelCheckout, type CheckoutDeps } from '../cart-checkout/checkout.service.ts';
 import { checkouts } from '../db/schema/index.ts';
+import { applyRefundEvent } from '../orders/refunds.service.ts';
 import type { Caller } from '../functions/registry.ts';
 import { errorBody } from '../http/error-handler.ts';
 import { TEST_MODE_BANNER } from '../http/test-mode.ts';
@@ -55,7 +56,7 @@ export async function paymentsRoutes(
     } catch {
       return reply.status(400).send(errorBody('invalid-argument', 'The webhook signature is not valid.'));
     }
-    const result = await applyPaymentEvent(deps, event);
+    const result = event.type === 'refunded' ? await applyRefundEvent(deps, event) : await applyPaymentEvent(deps, event);
     return { received: true, result };
   });
 

@@ -20,15 +20,35 @@ export interface PaymentSession {
   url: string;
 }
 
-/** What a verified provider event means for a checkout. */
+/** What a verified provider event means for a checkout (or, for `refunded`, for a paid order). */
 export interface PaymentEvent {
   eventId: string;
-  type: 'succeeded' | 'failed' | 'expired' | 'ignored';
+  type: 'succeeded' | 'failed' | 'expired' | 'refunded' | 'ignored';
   checkoutId: string | null;
   sessionId: string | null;
   paymentIntentId: string | null;
   amountCents: number | null;
+  /** `refunded`: everything refunded on the charge so far (Stripe's amount_refunded). */
+  refundedCents?: number | null;
 }
+
+/** Gives card money back; the same idempotency key never refunds twice (decision 028). */
+export interface RefundRequest {
+  paymentIntentId: string;
+  amountCents: number;
+  idempotencyKey: string;
+  /** For the provider's records. */
+  orderId: string;
+}
+
+export interface RefundResult {
+  refundId: string;
+  /** `succeeded` includes a refund the provider accepted and is still sending. */
+  status: 'succeeded' | 'failed';
+}
+
+/** The provider refused the refund for good (a retry with the same key would refuse again). */
+export class RefundRefusedError extends Error {}
 
 export type SessionState = 'paid' | 'open' | 'expired' | 'failed';
 
@@ -41,6 +61,8 @@ export interface PaymentProvider {
   sessionState(sessionId: string): Promise<{ state: SessionState; paymentIntentId: string | null }>;
   /** Closes a session that is no longer wanted so it cannot be paid; throws if it was paid already. */
   expireSession(sessionId: string): Promise<void>;
+  /** Refunds part or all of a payment; idempotent per request key; throws RefundRefusedError when refused. */
+  refund(request: RefundRequest): Promise<RefundResult>;
 }
 
 /** Payout accounts for creators (Stripe Connect Express, or the local stand-in). */

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { PaymentProvider, PaymentSessionRequest, PayoutProvider } from './provider.ts';
+import { RefundRefusedError, type PaymentProvider, type PaymentSessionRequest, type PayoutProvider } from './provider.ts';
 import { toPaymentEvent } from './stripe-events.ts';
 
 export interface StripeProviderOptions {
@@ -60,6 +60,20 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     },
     async expireSession(sessionId) {
       await stripe.checkout.sessions.expire(sessionId);
+    },
+    async refund(request) {
+      try {
+        // The SDK retries network failures and 5xx with this same key: Stripe refunds once.
+        const refund = await stripe.refunds.create(
+          { payment_intent: request.paymentIntentId, amount: request.amountCents, metadata: { orderId: request.orderId } },
+          { idempotencyKey: request.idempotencyKey },
+        );
+        return { refundId: refund.id, status: refund.status === 'failed' || refund.status === 'canceled' ? 'failed' : 'succeeded' };
+      } catch (error) {
+        // A 4xx other than a conflict or rate limit is a refusal; anything else may have happened.
+        if (error instanceof Stripe.errors.StripeInvalidRequestError || error instanceof Stripe.errors.StripeCardError) throw new RefundRefusedError(error.message);
+        throw error;
+      }
     },
   };
 }

@@ -229,3 +229,33 @@ export async function moneyProblems(pool: pg.Pool, outcomes: Outcomes): Promise<
   }
   return problems;
 }
+
+/**
+ * Refund invariants (decision 028): per order, what each part got back is within what it
+ * paid and equals its succeeded refunds; the wallet part of each succeeded refund is one
+ * ledger entry of exactly that amount; no refund is left pending.
+ */
+export async function refundProblems(pool: pg.Pool): Promise<string[]> {
+  const problems: string[] = [];
+  const orders = await pool.query<{ id: string; wallet_applied_cents: string; charged_cents: string; refunded_wallet_cents: string; refunded_card_cents: string; wallet_sum: string; card_sum: string; pending: number }>(`
+    SELECT o.id, o.wallet_applied_cents, o.charged_cents, o.refunded_wallet_cents, o.refunded_card_cents,
+           COALESCE((SELECT sum(wallet_cents) FROM order_refund r WHERE r.order_id = o.id AND r.status = 'succeeded'), 0) AS wallet_sum,
+           COALESCE((SELECT sum(card_cents) FROM order_refund r WHERE r.order_id = o.id AND r.status = 'succeeded'), 0) AS card_sum,
+           (SELECT count(*)::int FROM order_refund r WHERE r.order_id = o.id AND r.status = 'pending') AS pending
+    FROM "order" o WHERE EXISTS (SELECT 1 FROM order_refund r WHERE r.order_id = o.id)`);
+  for (const o of orders.rows) {
+    if (Number(o.refunded_wallet_cents) > Number(o.wallet_applied_cents) || Number(o.refunded_card_cents) > Number(o.charged_cents)) problems.push(`order ${o.id}: refunded more than paid`);
+    if (Number(o.refunded_wallet_cents) !== Number(o.wallet_sum) || Number(o.refunded_card_cents) !== Number(o.card_sum)) problems.push(`order ${o.id}: refunded (${o.refunded_wallet_cents}, ${o.refunded_card_cents}) but refunds sum (${o.wallet_sum}, ${o.card_sum})`);
+    if (o.pending > 0) problems.push(`order ${o.id}: ${o.pending} refunds left pending`);
+  }
+  const entries = await pool.query<{ id: string; wallet_cents: number; credited: string | null; entries: number }>(`
+    SELECT r.id, r.wallet_cents,
+           (SELECT sum(available_delta_cents) FROM ledger_entry l WHERE l.kind = 'refund' AND l.reference = 'refund:' || r.id) AS credited,
+           (SELECT count(*)::int FROM ledger_entry l WHERE l.kind = 'refund' AND l.reference = 'refund:' || r.id) AS entries
+    FROM order_refund r WHERE r.status = 'succeeded'`);
+  for (const r of entries.rows) {
+    const expected = r.wallet_cents > 0 ? 1 : 0;
+    if (r.entries !== expected || Number(r.credited ?? 0) !== r.wallet_cents) problems.push(`refund ${r.id}: wallet part ${r.wallet_cents} but ${r.entries} ledger entries crediting ${r.credited}`);
+  }
+  return problems;
+}

@@ -13,7 +13,7 @@ export const LIVE_QUERY_KEYS: Record<LiveTopicName, readonly unknown[][]> = {
   // The checkout's quote applies the wallet: a grant, hold or release elsewhere re-prices it.
   wallet: [['wallet'], ['product', 'checkout-quote']],
   orders: [['orders', 'mine'], ['order']],
-  'all-orders': [['orders', 'open']],
+  'all-orders': [['orders', 'open'], ['orders', 'desk'], ['order-desk']],
 };
 
 /** One stream per signed-in state; reopened when the user changes. */

@@ -12,4 +12,11 @@ describe('orderBadge (spec section 4, Order status shown to buyer)', () => {
   ])('fulfilled %s, status %s -> %s (%s)', (orderFulfilled, orderStatus, label, tone) => {
     expect(orderBadge({ orderFulfilled, orderStatus })).toEqual({ label, tone });
   });
+
+  it.each([
+    ['refunded', true, 'Refunded'],
+    ['partially_refunded', false, 'Partially refunded'],
+  ] as const)('refund %s (fulfilled %s) -> %s', (refundStatus, orderFulfilled, label) => {
+    expect(orderBadge({ orderFulfilled, orderStatus: orderFulfilled ? 'shipped' : null, refundStatus })).toEqual({ label, tone: 'neutral' });
+  });
 });

@@ -35,6 +35,10 @@ export interface Order {
   contact: { name: string; email: string; phone: string };
   orderFulfilled: boolean;
   orderStatus: string | null;
+  /** Order desk (issue 16): refunds so far and the parcel's tracking. */
+  refundStatus?: 'partially_refunded' | 'refunded' | null;
+  refunded?: { walletCents: number; cardCents: number };
+  tracking?: { carrier: string; number: string } | null;
 }
 
 /** One page of a keyset-paged order list; `next` goes back as `after`. */
