@@ -42,6 +42,13 @@ const FUNCTIONS: Record<string, Access> = {
   editBizarreProduct: 'admin',
   listOpenOrders: 'admin',
   markOrderFulfilled: 'admin',
+  listAllProducts: 'admin',
+  setProductActive: 'admin',
+  moveProduct: 'admin',
+  deleteProduct: 'admin',
+  listAdminActivity: 'admin',
+  listAdmins: 'admin',
+  setAdmin: 'admin',
 };
 
 /** Who gets past authentication and authorisation, by access class. */

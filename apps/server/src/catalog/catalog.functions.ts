@@ -1,10 +1,16 @@
 import { editProductInput, releaseProductInput } from '@storefront/domain/catalog-schemas.ts';
-import { defineFunction } from '../functions/registry.ts';
-import { editProduct, releaseProduct } from './catalog.service.ts';
+import { deleteProductInput, moveProductInput, setProductActiveInput } from '@storefront/domain/console.ts';
+import { z } from 'zod';
+import { defineFunction, type Caller } from '../functions/registry.ts';
+import { deleteProduct, editProduct, listAllProducts, moveProduct, releaseProduct, setProductActive } from './catalog.service.ts';
+
+/** An admin function's caller: the access check ran, so there is one. */
+const actorOf = (caller: Caller | null) => ({ userId: caller!.userId });
 
 /**
- * The spec's two admin functions; the server decides who is an admin. `onChange` runs
- * after each committed change, so this process's next read already sees it.
+ * The spec's two admin functions and the console's product tools (decision 031); the
+ * server decides who is an admin and audits each change. `onChange` runs after each
+ * committed change, so this process's next read already sees it.
  */
 export function catalogFunctions(deps: { onChange: () => void }) {
   return [
@@ -12,8 +18,8 @@ export function catalogFunctions(deps: { onChange: () => void }) {
       name: 'releaseBizarreProduct',
       access: 'admin',
       input: releaseProductInput,
-      handler: async (input, { db }) => {
-        const id = await releaseProduct(db, input);
+      handler: async (input, { db, caller }) => {
+        const id = await releaseProduct(db, input, undefined, actorOf(caller));
         deps.onChange();
         return { ok: true, id };
       },
@@ -22,8 +28,44 @@ export function catalogFunctions(deps: { onChange: () => void }) {
       name: 'editBizarreProduct',
       access: 'admin',
       input: editProductInput,
-      handler: async (input, { db }) => {
-        await editProduct(db, input);
+      handler: async (input, { db, caller }) => {
+        await editProduct(db, input, actorOf(caller));
+        deps.onChange();
+        return { ok: true };
+      },
+    }),
+    defineFunction({
+      name: 'listAllProducts',
+      access: 'admin',
+      input: z.null().or(z.object({}).strict()),
+      handler: async (_input, { db }) => ({ products: await listAllProducts(db) }),
+    }),
+    defineFunction({
+      name: 'setProductActive',
+      access: 'admin',
+      input: setProductActiveInput,
+      handler: async (input, { db, caller }) => {
+        await setProductActive(db, input, actorOf(caller));
+        deps.onChange();
+        return { ok: true };
+      },
+    }),
+    defineFunction({
+      name: 'moveProduct',
+      access: 'admin',
+      input: moveProductInput,
+      handler: async (input, { db, caller }) => {
+        await moveProduct(db, input, actorOf(caller));
+        deps.onChange();
+        return { ok: true };
+      },
+    }),
+    defineFunction({
+      name: 'deleteProduct',
+      access: 'admin',
+      input: deleteProductInput,
+      handler: async ({ id }, { db, caller }) => {
+        await deleteProduct(db, id, actorOf(caller));
         deps.onChange();
         return { ok: true };
       },

@@ -33,8 +33,8 @@ export function ordersFunctions(deps: { jobs: JobQueue; publicUrl: string }) {
       name: 'markOrderFulfilled',
       access: 'admin',
       input: z.object({ orderId: z.string().min(1).max(64), maxAttempts: z.number().int().optional() }).strict(),
-      handler: async ({ orderId, maxAttempts }, { db }) => {
-        await markOrderFulfilled({ db, jobs: deps.jobs, publicUrl: deps.publicUrl }, orderId, maxAttempts);
+      handler: async ({ orderId, maxAttempts }, { db, caller }) => {
+        await markOrderFulfilled({ db, jobs: deps.jobs, publicUrl: deps.publicUrl }, orderId, maxAttempts, { userId: caller!.userId });
         return { ok: true };
       },
     }),

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
+import { recordAudit, type Actor } from '../admin/audit.service.ts';
 import type { Db } from '../db/client.ts';
 import { orderItems, orders, users } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
@@ -185,7 +186,7 @@ export async function getOrderByPaymentIntent(db: Db, userId: string, paymentInt
  * shipped, in one transaction retried on conflicts. The buyer's shipped mail is queued in
  * that transaction, as receipts are: the order is shipped and its mail queued, or neither.
  */
-export async function markOrderFulfilled(deps: { db: Db; jobs: JobQueue; publicUrl: string }, orderId: string, maxAttempts?: number) {
+export async function markOrderFulfilled(deps: { db: Db; jobs: JobQueue; publicUrl: string }, orderId: string, maxAttempts?: number, actor?: Actor) {
   return runTransaction(
     deps.db,
     async (tx) => {
@@ -193,6 +194,16 @@ export async function markOrderFulfilled(deps: { db: Db; jobs: JobQueue; publicU
       if (!order) throw new AppError('not-found', CHECKOUT_MESSAGES.orderNotFound);
       if (order.orderFulfilled) return { changed: false, order };
       await tx.update(orders).set({ orderFulfilled: true, orderStatus: 'shipped', fulfilledAt: new Date() }).where(eq(orders.id, orderId));
+      if (actor) {
+        await recordAudit(tx, {
+          actor,
+          action: 'order.fulfil',
+          targetType: 'order',
+          targetId: orderId,
+          before: { orderFulfilled: false, orderStatus: order.orderStatus },
+          after: { orderFulfilled: true, orderStatus: 'shipped' },
+        });
+      }
       await publishLive(tx, { topic: 'orders', userId: order.userId, id: orderId }, { topic: 'all-orders', id: orderId });
       const [buyer] = await tx.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, order.userId));
       if (buyer) await deps.jobs.sendInTransaction(tx, 'send-email', shippedMail(buyer.email, buyer.name, orderId, `${deps.publicUrl}/my-orders`));

@@ -7,3 +7,4 @@ export * from './storage.ts';
 export * from './tokens.ts';
 export * from './payouts.ts';
 export * from './oidc.ts';
+export * from './admin.ts';
