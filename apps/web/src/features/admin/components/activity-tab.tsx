@@ -19,6 +19,13 @@ function changes(entry: AuditEntry): string[] {
   return keys.filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key])).map((key) => `${key}: ${show(before[key])} → ${show(after[key])}`);
 }
 
+/** What the action was about, as people know it: a product's name, an account's email, else its id. */
+function subject(entry: AuditEntry): string {
+  const state = (entry.after ?? entry.before ?? {}) as Record<string, unknown>;
+  const known = state.name ?? state.email;
+  return typeof known === 'string' ? `${known} (${entry.targetId})` : entry.targetId;
+}
+
 /** Every admin action, newest first (issue 18): who, when, what, what changed. */
 export function ActivityTab() {
   const activity = useAdminActivity();
@@ -39,7 +46,7 @@ export function ActivityTab() {
           {items.map((entry) => (
             <li key={entry.id} className="console-activity__entry" data-testid="activity-entry">
               <span className="console-activity__what">
-                <strong>{AUDIT_ACTION_LABELS[entry.action] ?? entry.action}</strong> {entry.targetType} {entry.targetId}
+                <strong>{AUDIT_ACTION_LABELS[entry.action] ?? entry.action}</strong> {entry.targetType} {subject(entry)}
               </span>
               <span className="console-activity__meta">
                 by {entry.actor} · <time dateTime={entry.at}>{when.format(new Date(entry.at))}</time>
