@@ -49,6 +49,7 @@ const FUNCTIONS: Record<string, Access> = {
   listAdminActivity: 'admin',
   listAdmins: 'admin',
   setAdmin: 'admin',
+  getSalesOverview: 'admin',
 };
 
 /** Who gets past authentication and authorisation, by access class. */

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { listAuditInput, setAdminInput } from '@storefront/domain/console.ts';
+import { listAuditInput, salesOverviewInput, setAdminInput } from '@storefront/domain/console.ts';
 import { defineFunction } from '../functions/registry.ts';
 import { listAdmins, setAdmin } from './admins.service.ts';
 import { listAudit } from './audit.service.ts';
+import { salesOverview } from './sales.service.ts';
 
 /** The console's activity list and admin management (decision 031). */
 export const adminFunctions = [
@@ -23,5 +24,11 @@ export const adminFunctions = [
     access: 'admin',
     input: setAdminInput,
     handler: async (input, { db, config, caller }) => ({ changed: await setAdmin(db, config, input, { userId: caller!.userId }) }),
+  }),
+  defineFunction({
+    name: 'getSalesOverview',
+    access: 'admin',
+    input: salesOverviewInput,
+    handler: async ({ days }, { db }) => salesOverview(db, days ?? 30),
   }),
 ];

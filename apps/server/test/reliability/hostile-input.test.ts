@@ -213,6 +213,7 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   listAdminActivity: () => ({ limit: 10, after: '12345' }),
   listAdmins: () => null,
   setAdmin: () => ({ email: 'admin@example.org', isAdmin: true }),
+  getSalesOverview: () => ({ days: 30 }),
 };
 
 const SERVICE_EXAMPLES: Record<keyof typeof SERVICE_WRITES, () => Json> = {
@@ -493,7 +494,7 @@ describe('generated: same-id races on every idempotent function', () => {
     requestPayout: 'each call is a new request for money (its concurrency: src/payouts/payouts.test.ts)',
     releaseBizarreProduct: 'each call releases a new product',
     deleteProduct: 'one delete wins, the others find no product (src/admin/console.test.ts)',
-    ...Object.fromEntries(['listAllProducts', 'listAdminActivity', 'listAdmins', 'listHistory', 'getAssetsSummary', 'getProfile', 'quoteCheckout', 'listMyOrders', 'getMyOrder', 'getWallet', 'getDat', 'getCashout', 'listOpenOrders'].map((name) => [name, 'reads only'])),
+    ...Object.fromEntries(['getSalesOverview', 'listAllProducts', 'listAdminActivity', 'listAdmins', 'listHistory', 'getAssetsSummary', 'getProfile', 'quoteCheckout', 'listMyOrders', 'getMyOrder', 'getWallet', 'getDat', 'getCashout', 'listOpenOrders'].map((name) => [name, 'reads only'])),
   };
 
   it('classifies every function the server serves', () => {
