@@ -8,12 +8,14 @@ const consoleTab = <P extends object>(load: () => Promise<ComponentType<P>>, nam
   lazyPart(load, { loading: `Loading ${name}…`, failed: `Could not load ${name}.` });
 const Products = consoleTab(() => import('./products-tab.tsx').then((m) => m.ProductsTab), 'the products');
 const Admins = consoleTab(() => import('./admins-tab.tsx').then((m) => m.AdminsTab), 'the admins');
+const Sales = consoleTab(() => import('./sales-tab.tsx').then((m) => m.SalesTab), 'the sales');
 const Activity = consoleTab(() => import('./activity-tab.tsx').then((m) => m.ActivityTab), 'the activity');
 
 const TABS = [
   { id: 'release', label: 'Release Product' },
   { id: 'orders', label: 'View Orders' },
   { id: 'products', label: 'Products' },
+  { id: 'sales', label: 'Sales' },
   { id: 'admins', label: 'Admins' },
   { id: 'activity', label: 'Activity' },
 ] as const;
@@ -85,6 +87,7 @@ export function ReleaseTabs() {
       {(
         [
           ['products', Products.Part],
+          ['sales', Sales.Part],
           ['admins', Admins.Part],
           ['activity', Activity.Part],
         ] as const
