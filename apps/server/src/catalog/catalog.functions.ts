@@ -1,11 +1,21 @@
-import { editProductInput, releaseProductInput } from '@storefront/domain/catalog-schemas.ts';
+import { editProductInput, IMAGES_NOT_UPLOADED, ownImageUrl, releaseProductInput } from '@storefront/domain/catalog-schemas.ts';
 import { deleteProductInput, moveProductInput, setProductActiveInput } from '@storefront/domain/console.ts';
 import { z } from 'zod';
-import { defineFunction, type Caller } from '../functions/registry.ts';
+import { defineFunction, type CallContext, type Caller } from '../functions/registry.ts';
+import { AppError } from '../http/errors.ts';
 import { deleteProduct, editProduct, listAllProducts, moveProduct, releaseProduct, setProductActive } from './catalog.service.ts';
 
 /** An admin function's caller: the access check ran, so there is one. */
 const actorOf = (caller: Caller | null) => ({ userId: caller!.userId });
+
+/** Absolute download URLs of the shop's own origin (the Firebase SDK's) are stored as paths; others are refused. */
+function ownImages(images: string[], context: CallContext): string[] {
+  return images.map((url) => {
+    const own = ownImageUrl(url, context.origin ?? '');
+    if (own === undefined) throw new AppError('invalid-argument', IMAGES_NOT_UPLOADED);
+    return own;
+  });
+}
 
 /**
  * The spec's two admin functions and the console's product tools (decision 031); the
@@ -18,8 +28,8 @@ export function catalogFunctions(deps: { onChange: () => void }) {
       name: 'releaseBizarreProduct',
       access: 'admin',
       input: releaseProductInput,
-      handler: async (input, { db, caller }) => {
-        const id = await releaseProduct(db, input, undefined, actorOf(caller));
+      handler: async (input, context) => {
+        const id = await releaseProduct(context.db, { ...input, images: ownImages(input.images, context) }, undefined, actorOf(context.caller));
         deps.onChange();
         return { ok: true, id };
       },
@@ -28,8 +38,8 @@ export function catalogFunctions(deps: { onChange: () => void }) {
       name: 'editBizarreProduct',
       access: 'admin',
       input: editProductInput,
-      handler: async (input, { db, caller }) => {
-        await editProduct(db, input, actorOf(caller));
+      handler: async (input, context) => {
+        await editProduct(context.db, { ...input, images: ownImages(input.images, context) }, actorOf(context.caller));
         deps.onChange();
         return { ok: true };
       },
