@@ -6,6 +6,7 @@ import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import { sql } from 'drizzle-orm';
 import { takesTestPayments, type Config } from './config.ts';
+import { adminFunctions } from './admin/admin.functions.ts';
 import { contentFunctions } from './content/content.functions.ts';
 import { contentRoutes } from './content/content.routes.ts';
 import type { Db } from './db/client.ts';
@@ -173,6 +174,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...ordersFunctions(checkoutDeps),
     ...walletFunctions,
     ...addressFunctions,
+    ...adminFunctions,
     ...payoutsFunctions(payoutDeps),
     ...(options.functions ?? []),
   ];

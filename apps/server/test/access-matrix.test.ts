@@ -50,6 +50,14 @@ const FUNCTIONS: Record<string, Access> = {
   markOrdersFulfilled: 'admin',
   listOrders: 'admin',
   getOrder: 'admin',
+  listAllProducts: 'admin',
+  setProductActive: 'admin',
+  moveProduct: 'admin',
+  deleteProduct: 'admin',
+  listAdminActivity: 'admin',
+  listAdmins: 'admin',
+  setAdmin: 'admin',
+  getSalesOverview: 'admin',
 };
 
 /** Who gets past authentication and authorisation, by access class. */

@@ -63,7 +63,7 @@ export function ordersFunctions(deps: RefundDeps) {
       input: z.object({ orderId: z.string().min(1).max(64), maxAttempts: z.number().int().optional(), ...trackingFields }).strict().superRefine(trackingComplete),
       handler: async ({ orderId, maxAttempts, carrier, trackingNumber }, { db, caller }) => {
         const tracking = carrier && trackingNumber ? { carrier, number: trackingNumber } : null;
-        await markOrderFulfilled(db, orderId, { maxAttempts, actorId: caller!.userId, tracking, mail: deps });
+        await markOrderFulfilled(db, orderId, { maxAttempts, actorId: caller!.userId, actor: { userId: caller!.userId }, tracking, mail: deps });
         return { ok: true };
       },
     }),
@@ -79,7 +79,7 @@ export function ordersFunctions(deps: RefundDeps) {
         for (const { orderId, carrier, trackingNumber } of orders) {
           const tracking = carrier && trackingNumber ? { carrier, number: trackingNumber } : null;
           try {
-            const result = await markOrderFulfilled(db, orderId, { actorId: caller!.userId, tracking, mail: deps });
+            const result = await markOrderFulfilled(db, orderId, { actorId: caller!.userId, actor: { userId: caller!.userId }, tracking, mail: deps });
             results.push({ orderId, ok: true, changed: result.changed });
           } catch (error) {
             if (!(error instanceof AppError)) throw error;

@@ -209,6 +209,14 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   editBizarreProduct: () => ({ id: productId, name: 'Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'], order: 1, isActive: true, category: 'bundles' }),
   listOpenOrders: () => ({ limit: 10, after: '1775044800123456|o_fuzz' }),
   markOrderFulfilled: () => ({ orderId: 'o_missing' }),
+  listAllProducts: () => null,
+  setProductActive: () => ({ id: productId, isActive: true }),
+  moveProduct: () => ({ id: productId, position: 0 }),
+  deleteProduct: () => ({ id: 'p_missing' }),
+  listAdminActivity: () => ({ limit: 10, after: '12345' }),
+  listAdmins: () => null,
+  setAdmin: () => ({ email: 'admin@example.org', isAdmin: true }),
+  getSalesOverview: () => ({ days: 30 }),
 };
 
 const SERVICE_EXAMPLES: Record<keyof typeof SERVICE_WRITES, () => Json> = {
@@ -489,6 +497,24 @@ describe('generated: same-id races on every idempotent function', () => {
       body: async () => ({ id: tee, name: freshId('Race tee'), description: 'Tee', priceCents: 1_500, images: ['/content/covers/cover-02.svg'], order: 1, isActive: true }),
       after: async (body) => expect(await rowCount('SELECT 1 FROM product WHERE id = $1 AND name = $2', [tee, (body as { name: string }).name])).toBe(1),
     },
+    setProductActive: {
+      same: true,
+      body: async () => ({ id: tee, isActive: true }),
+      after: async () => expect(await rowCount('SELECT 1 FROM product WHERE id = $1 AND is_active', [tee])).toBe(1),
+    },
+    moveProduct: {
+      same: true,
+      body: async () => ({ id: tee, position: 0 }),
+      after: async () => {
+        expect(await rowCount('SELECT 1 FROM product WHERE id = $1 AND sort_order = (SELECT max(sort_order) FROM product)', [tee])).toBe(1);
+        expect(await rowCount('SELECT 1 FROM product WHERE sort_order = (SELECT max(sort_order) FROM product)', [])).toBe(1);
+      },
+    },
+    setAdmin: {
+      same: true,
+      body: async () => ({ email: 'admin@example.org', isAdmin: true }),
+      after: async () => expect(await rowCount(`SELECT 1 FROM "user" WHERE email = 'admin@example.org' AND role = 'admin'`, [])).toBe(1),
+    },
     createAccount: {
       // Concurrent signups with one email: never a 5xx, and one account.
       same: false,
@@ -503,7 +529,8 @@ describe('generated: same-id races on every idempotent function', () => {
   const NOT_RACED: Record<string, string> = {
     requestPayout: 'each call is a new request for money (its concurrency: src/payouts/payouts.test.ts)',
     releaseBizarreProduct: 'each call releases a new product',
-    ...Object.fromEntries(['listHistory', 'getAssetsSummary', 'getProfile', 'quoteCheckout', 'listMyOrders', 'getMyOrder', 'getWallet', 'getDat', 'getCashout', 'listOpenOrders'].map((name) => [name, 'reads only'])),
+    deleteProduct: 'one delete wins, the others find no product (src/admin/console.test.ts)',
+    ...Object.fromEntries(['getSalesOverview', 'listAllProducts', 'listAdminActivity', 'listAdmins', 'listHistory', 'getAssetsSummary', 'getProfile', 'quoteCheckout', 'listMyOrders', 'getMyOrder', 'getWallet', 'getDat', 'getCashout', 'listOpenOrders'].map((name) => [name, 'reads only'])),
   };
 
   it('classifies every function the server serves', () => {

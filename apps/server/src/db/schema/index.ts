@@ -9,3 +9,4 @@ export * from './payouts.ts';
 export * from './oidc.ts';
 export * from './order-desk.ts';
 export * from './addresses.ts';
+export * from './admin.ts';
