@@ -31,7 +31,7 @@ import { checkoutFunctions } from './cart-checkout/checkout.functions.ts';
 import { reconcileCheckouts, type CheckoutDeps } from './cart-checkout/checkout.service.ts';
 import { deskRoutes } from './orders/desk.routes.ts';
 import { ordersFunctions } from './orders/orders.functions.ts';
-import { addressFunctions } from './accounts/addresses.ts';
+import { addressFunctions } from './accounts/addresses.service.ts';
 import { paymentProviderFor } from './payments/payment-provider.factory.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
 import { serviceRoutes } from './service/service.routes.ts';

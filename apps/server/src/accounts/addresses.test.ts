@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
 import { runTransaction } from '../db/transaction.ts';
 import { createAccount } from './accounts.service.ts';
-import { listSavedAddresses, MAX_SAVED_ADDRESSES, rememberAddress } from './addresses.ts';
+import { listSavedAddresses, MAX_SAVED_ADDRESSES, rememberAddress } from './addresses.service.ts';
 
 let database: TestDatabase;
 let userId: string;

@@ -6,7 +6,7 @@ import type { Db } from '../db/client.ts';
 import { checkouts, orders, processedEvents, products, users, wallets } from '../db/schema/index.ts';
 import { prepared } from '../db/prepared.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
-import { rememberAddress } from '../accounts/addresses.ts';
+import { rememberAddress } from '../accounts/addresses.service.ts';
 import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { receiptMail } from '../mail/templates.ts';

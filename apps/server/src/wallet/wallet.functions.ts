@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineFunction } from '../functions/registry.ts';
-import { listWalletHistory, walletHistoryInput } from './wallet.history.ts';
+import { listWalletHistory, walletHistoryInput } from './wallet-history.service.ts';
 import { assetsSummary, datDetail, walletSummary } from './wallet.summary.ts';
 
 export const walletFunctions = [

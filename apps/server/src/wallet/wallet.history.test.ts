@@ -4,7 +4,7 @@ import { createAccount } from '../accounts/accounts.service.ts';
 import { orders } from '../db/schema/index.ts';
 import { runTransaction } from '../db/transaction.ts';
 import { grantCredits } from './wallet.commands.ts';
-import { listWalletHistory } from './wallet.history.ts';
+import { listWalletHistory } from './wallet-history.service.ts';
 import { debit, hold, release } from './wallet.service.ts';
 
 let database: TestDatabase;
