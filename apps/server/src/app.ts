@@ -6,6 +6,7 @@ import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import { sql } from 'drizzle-orm';
 import { takesTestPayments, type Config } from './config.ts';
+import { adminFunctions } from './admin/admin.functions.ts';
 import { contentFunctions } from './content/content.functions.ts';
 import { contentRoutes } from './content/content.routes.ts';
 import type { Db } from './db/client.ts';
@@ -30,6 +31,7 @@ import { checkoutFunctions } from './cart-checkout/checkout.functions.ts';
 import { reconcileCheckouts, type CheckoutDeps } from './cart-checkout/checkout.service.ts';
 import { deskRoutes } from './orders/desk.routes.ts';
 import { ordersFunctions } from './orders/orders.functions.ts';
+import { addressFunctions } from './accounts/addresses.service.ts';
 import { paymentProviderFor } from './payments/payment-provider.factory.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
 import { serviceRoutes } from './service/service.routes.ts';
@@ -171,6 +173,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...checkoutFunctions(checkoutDeps),
     ...ordersFunctions(checkoutDeps),
     ...walletFunctions,
+    ...addressFunctions,
+    ...adminFunctions,
     ...payoutsFunctions(payoutDeps),
     ...(options.functions ?? []),
   ];

@@ -34,6 +34,9 @@ const FUNCTIONS: Record<string, Access> = {
   listMyOrders: 'signed-in',
   getMyOrder: 'signed-in',
   getWallet: 'signed-in',
+  listWalletHistory: 'signed-in',
+  listSavedAddresses: 'signed-in',
+  deleteSavedAddress: 'signed-in',
   getDat: 'signed-in',
   createOrRetrieveAccount: 'signed-in',
   createStripeOnboardingLinkIOS: 'signed-in',
@@ -47,6 +50,14 @@ const FUNCTIONS: Record<string, Access> = {
   markOrdersFulfilled: 'admin',
   listOrders: 'admin',
   getOrder: 'admin',
+  listAllProducts: 'admin',
+  setProductActive: 'admin',
+  moveProduct: 'admin',
+  deleteProduct: 'admin',
+  listAdminActivity: 'admin',
+  listAdmins: 'admin',
+  setAdmin: 'admin',
+  getSalesOverview: 'admin',
 };
 
 /** Who gets past authentication and authorisation, by access class. */
@@ -236,6 +247,15 @@ describe('one user can never reach another user’s data (IDOR)', () => {
     expect((await call('otherUser', 'getMyOrder', { paymentIntentId: order!.paymentIntentId })).body.data).toEqual({ order: null });
     expect(((await call('otherUser', 'listMyOrders', { limit: 100 })).body.data!.items as unknown[]).length).toBe(0);
     expect((await call('otherUser', 'getWallet', null)).body.data).toMatchObject({ balanceCents: 0 });
+    expect((await call('otherUser', 'listWalletHistory', null)).body.data).toEqual({ entries: [], next: null });
+    // The order's address was saved for its buyer only, and no one else can delete it.
+    const saved = (await call('user', 'listSavedAddresses', null)).body.data!.addresses as { id: string; line1: string }[];
+    expect(saved.map((address) => address.line1)).toEqual(['1 St']);
+    expect((await call('otherUser', 'listSavedAddresses', null)).body.data).toEqual({ addresses: [] });
+    await call('otherUser', 'deleteSavedAddress', { id: saved[0]!.id });
+    expect(((await call('user', 'listSavedAddresses', null)).body.data!.addresses as unknown[]).length).toBe(1);
+    const mine = (await call('user', 'listWalletHistory', { limit: 100 })).body.data!.entries as { kind: string; order: { id: string } | null }[];
+    expect(mine.find((entry) => entry.kind === 'debit')?.order?.id).toBe(order!.id);
     // Reusing another user's checkout id makes a separate order for the caller, never returns theirs.
     const replay = await call('otherUser', 'completeWalletOnlyOrderStreetFlavor', { items: [{ id: productId, qty: 1 }], contact, shipping, quote, checkoutId: 'matrix-order-1' });
     expect(replay.body.data?.orderId).not.toBe(order!.id);

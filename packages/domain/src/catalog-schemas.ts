@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { optionalNullable } from './contracts/define.ts';
-import { MAX_PRICE_CENTS, MAX_PRODUCT_IMAGES, RELEASE_MESSAGES } from './catalog.ts';
+import { MAX_PRICE_CENTS, MAX_PRODUCT_IMAGES, PRODUCT_CATEGORIES, RELEASE_MESSAGES, SHOP_PAGE_MAX, SHOP_SEARCH_MAX } from './catalog.ts';
 
 /**
  * The release and edit requests as the server checks them (spec sections 5 and 9), with
@@ -51,6 +51,7 @@ export const productInputSchema = z.object({
   images: z
     .array(z.string().refine((url) => IMAGE_URL.test(url) || ABSOLUTE_IMAGE_URL.test(url), IMAGES_NOT_UPLOADED))
     .max(MAX_PRODUCT_IMAGES, `At most ${MAX_PRODUCT_IMAGES} images.`),
+  category: optionalNullable(z.enum(PRODUCT_CATEGORIES, { error: 'The category must be merch, music or bundles.' })),
 });
 
 export const releaseProductInput = productInputSchema
@@ -68,3 +69,31 @@ export const editProductInput = productInputSchema
 
 export type ReleaseProductInput = z.infer<typeof releaseProductInput>;
 export type EditProductInput = z.infer<typeof editProductInput>;
+
+/**
+ * The shop list's query string (GET /api/products): a search, a category, the next page's
+ * cursor and a page size. An empty q or category means none (a shared URL may carry them empty).
+ */
+export const shopQuery = z.strictObject(
+  {
+    q: z
+      .string({ error: 'The search must be text.' })
+      .max(SHOP_SEARCH_MAX, `The search must be at most ${SHOP_SEARCH_MAX} characters.`)
+      .refine((value) => !value.includes('\u0000'), 'The search cannot contain a NUL character.')
+      .transform((value) => value.trim())
+      .optional(),
+    category: z
+      .union([z.literal(''), z.enum(PRODUCT_CATEGORIES)], { error: 'The category must be merch, music or bundles.' })
+      .optional(),
+    after: z.string({ error: 'That page cursor is not valid.' }).min(1, 'That page cursor is not valid.').max(400, 'That page cursor is not valid.').optional(),
+    limit: z.coerce
+      .number({ error: `The page size must be a whole number from 1 to ${SHOP_PAGE_MAX}.` })
+      .int(`The page size must be a whole number from 1 to ${SHOP_PAGE_MAX}.`)
+      .min(1, `The page size must be a whole number from 1 to ${SHOP_PAGE_MAX}.`)
+      .max(SHOP_PAGE_MAX, `The page size must be a whole number from 1 to ${SHOP_PAGE_MAX}.`)
+      .optional(),
+  },
+  { error: 'Unknown parameter: the shop list takes q, category, after and limit.' },
+);
+
+export type ShopQuery = z.infer<typeof shopQuery>;

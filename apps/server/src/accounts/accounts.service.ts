@@ -21,7 +21,8 @@ import {
 } from '../db/schema/index.ts';
 import { constraintOf, sqlState } from '../db/errors.ts';
 import { prepared } from '../db/prepared.ts';
-import type { Tx } from '../db/transaction.ts';
+import { runTransaction, type Tx } from '../db/transaction.ts';
+import { recordAudit } from '../admin/audit.service.ts';
 import { AppError } from '../http/errors.ts';
 
 const UNIQUE_VIOLATION = '23505';
@@ -213,11 +214,14 @@ export async function recordDeviceToken(db: Db, userId: string, deviceToken: str
     .where(eq(users.id, userId));
 }
 
+/** The CLI's make-admin: the role, audited (actor `cli`) in the same transaction. False: no such account. */
 export async function makeAdmin(db: Db, email: string): Promise<boolean> {
-  const updated = await db
-    .update(users)
-    .set({ role: 'admin', updatedAt: new Date() })
-    .where(eq(users.email, email.trim().toLowerCase()))
-    .returning({ id: users.id });
-  return updated.length > 0;
+  return runTransaction(db, async (tx) => {
+    const [user] = await tx.select({ id: users.id, email: users.email, role: users.role }).from(users).where(eq(users.email, email.trim().toLowerCase())).for('update');
+    if (!user) return false;
+    if (user.role === 'admin') return true;
+    await tx.update(users).set({ role: 'admin', updatedAt: new Date() }).where(eq(users.id, user.id));
+    await recordAudit(tx, { actor: { operator: 'cli' }, action: 'admin.grant', targetType: 'account', targetId: user.id, before: { email: user.email, role: user.role }, after: { email: user.email, role: 'admin' } });
+    return true;
+  });
 }

@@ -6,6 +6,7 @@ import type { Db } from '../db/client.ts';
 import { checkouts, orders, processedEvents, products, users, wallets } from '../db/schema/index.ts';
 import { prepared } from '../db/prepared.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
+import { rememberAddress } from '../accounts/addresses.service.ts';
 import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { receiptMail } from '../mail/templates.ts';
@@ -159,6 +160,7 @@ export async function completeWalletOnlyOrder(
         return { ...first, created: false };
       }
       await enqueueReceipt(tx, deps.jobs, deps.publicUrl, buyer, order.id, lines, { ...fresh, chargedCents: 0 });
+      await rememberAddress(tx, userId, input.shipping);
       // The conditional debit comes last: it locks the wallet row until the commit, and one
       // buyer's concurrent orders queue on that lock, so it is held as briefly as possible.
       await debit(tx, userId, fresh.walletAppliedCents, order.id);
@@ -222,6 +224,7 @@ export async function createPaymentLink(
       if (fresh.amountDueCents === 0) {
         throw new AppError('failed-precondition', 'Your wallet covers this order: place it with your wallet instead.');
       }
+      await rememberAddress(tx, userId, input.shipping);
       await hold(tx, userId, fresh.walletAppliedCents, checkoutId);
       return { created: true as const, priced: fresh };
     },

@@ -1,7 +1,7 @@
 import { IMAGES_NOT_UPLOADED, ownImageUrl } from '@storefront/domain/catalog-schemas.ts';
 import { defineFunction, type CallContext } from '../functions/registry.ts';
 import { AppError } from '../http/errors.ts';
-import { editProduct, releaseProduct } from './catalog.service.ts';
+import { deleteProduct, editProduct, listAllProducts, moveProduct, releaseProduct, setProductActive } from './catalog.service.ts';
 
 /** Absolute download URLs of the shop's own origin (the Firebase SDK's) are stored as paths; others are refused. */
 function ownImages(images: string[], context: CallContext): string[] {
@@ -13,18 +13,35 @@ function ownImages(images: string[], context: CallContext): string[] {
 }
 
 /**
- * The spec's two admin functions; the server decides who is an admin. `onChange` runs
- * after each committed change, so this process's next read already sees it.
+ * The spec's two admin functions and the console's product tools (decision 031); the
+ * server decides who is an admin and audits each change. `onChange` runs after each
+ * committed change, so this process's next read already sees it.
  */
 export function catalogFunctions(deps: { onChange: () => void }) {
   return [
     defineFunction('releaseBizarreProduct', async (input, context) => {
-      const id = await releaseProduct(context.db, { ...input, images: ownImages(input.images, context) });
+      const id = await releaseProduct(context.db, { ...input, images: ownImages(input.images, context) }, undefined, { userId: context.caller.userId });
       deps.onChange();
       return { ok: true, id };
     }),
     defineFunction('editBizarreProduct', async (input, context) => {
-      await editProduct(context.db, { ...input, images: ownImages(input.images, context) });
+      await editProduct(context.db, { ...input, images: ownImages(input.images, context) }, { userId: context.caller.userId });
+      deps.onChange();
+      return { ok: true };
+    }),
+    defineFunction('listAllProducts', async (_input, { db }) => ({ products: await listAllProducts(db) })),
+    defineFunction('setProductActive', async (input, { db, caller }) => {
+      await setProductActive(db, input, { userId: caller.userId });
+      deps.onChange();
+      return { ok: true };
+    }),
+    defineFunction('moveProduct', async (input, { db, caller }) => {
+      await moveProduct(db, input, { userId: caller.userId });
+      deps.onChange();
+      return { ok: true };
+    }),
+    defineFunction('deleteProduct', async ({ id }, { db, caller }) => {
+      await deleteProduct(db, id, { userId: caller.userId });
       deps.onChange();
       return { ok: true };
     }),

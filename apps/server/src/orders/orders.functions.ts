@@ -12,7 +12,7 @@ export function ordersFunctions(deps: RefundDeps) {
     defineFunction('getMyOrder', async ({ paymentIntentId }, { db, caller }) => ({ order: await getOrderByPaymentIntent(db, caller.userId, paymentIntentId) })),
     defineFunction('listOpenOrders', async (page, { db }) => listOpenOrders(db, page)),
     defineFunction('markOrderFulfilled', async ({ orderId, maxAttempts, carrier, trackingNumber }, { db, caller }) => {
-      await markOrderFulfilled(db, orderId, { maxAttempts, actorId: caller.userId, tracking: trackingOf(carrier, trackingNumber), mail: deps });
+      await markOrderFulfilled(db, orderId, { maxAttempts, actorId: caller.userId, actor: { userId: caller.userId }, tracking: trackingOf(carrier, trackingNumber), mail: deps });
       return { ok: true };
     }),
     defineFunction('markOrdersFulfilled', async ({ orders }, { db, caller }) => {
@@ -20,7 +20,7 @@ export function ordersFunctions(deps: RefundDeps) {
       const results = [];
       for (const { orderId, carrier, trackingNumber } of orders) {
         try {
-          const result = await markOrderFulfilled(db, orderId, { actorId: caller.userId, tracking: trackingOf(carrier, trackingNumber), mail: deps });
+          const result = await markOrderFulfilled(db, orderId, { actorId: caller.userId, actor: { userId: caller.userId }, tracking: trackingOf(carrier, trackingNumber), mail: deps });
           results.push({ orderId, ok: true, changed: result.changed });
         } catch (error) {
           if (!(error instanceof AppError)) throw error;

@@ -3,6 +3,7 @@ import { and, asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { orderCursor } from '@storefront/domain/contracts/orders.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { REFUND_MESSAGES } from '@storefront/domain/refunds.ts';
+import { recordAudit, type Actor } from '../admin/audit.service.ts';
 import type { Db } from '../db/client.ts';
 import { orderEvents, orderItems, orders, users } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
@@ -184,6 +185,8 @@ export async function getOrderByPaymentIntent(db: Db, userId: string, paymentInt
 export interface FulfilOptions {
   maxAttempts?: number;
   actorId?: string | null;
+  /** Who, for the admin audit log (decision 031). */
+  actor?: Actor;
   tracking?: { carrier: string; number: string } | null;
   /** Queues the shipped email in the fulfilment's own transaction (once, with the change). */
   mail?: { jobs: JobQueue; publicUrl: string };
@@ -210,6 +213,16 @@ export async function markOrderFulfilled(db: Db, orderId: string, options: Fulfi
           .set({ orderFulfilled: true, orderStatus: 'shipped', fulfilledAt: new Date(), carrier: tracking?.carrier ?? null, trackingNumber: tracking?.number ?? null })
           .where(eq(orders.id, orderId));
         await tx.insert(orderEvents).values({ orderId, kind: 'fulfilled', actorId: options.actorId ?? null, detail: tracking ? { carrier: tracking.carrier, trackingNumber: tracking.number } : {} });
+        if (options.actor) {
+          await recordAudit(tx, {
+            actor: options.actor,
+            action: 'order.fulfil',
+            targetType: 'order',
+            targetId: orderId,
+            before: { orderFulfilled: false, orderStatus: order.orderStatus },
+            after: { orderFulfilled: true, orderStatus: 'shipped', ...(tracking ? { carrier: tracking.carrier, trackingNumber: tracking.number } : {}) },
+          });
+        }
         await publishLive(tx, { topic: 'orders', userId: order.userId, id: orderId }, { topic: 'all-orders', id: orderId });
         if (buyer && options.mail) {
           await options.mail.jobs.sendInTransaction(tx, 'send-email', shippedMail(buyer.email, buyer.name, orderId, `${options.mail.publicUrl}/my-orders`, tracking));

@@ -197,15 +197,26 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   listMyOrders: () => ({ limit: 10, after: '1775044800123456|o_fuzz' }),
   getMyOrder: () => ({ paymentIntentId: 'wallet_x' }),
   getWallet: () => null,
+  listWalletHistory: () => ({ limit: 10, after: 5 }),
+  listSavedAddresses: () => null,
+  deleteSavedAddress: () => ({ id: 'address-1' }),
   getDat: () => ({ id: 'dat-1' }),
   createOrRetrieveAccount: () => ({ email: 'admin@example.org' }),
   createStripeOnboardingLinkIOS: () => null,
   getCashout: () => null,
   requestPayout: () => ({ amountCents: 100 }),
-  releaseBizarreProduct: () => ({ name: 'Fuzz Tee', description: 'A tee', priceCents: 1999, images: ['/content/covers/cover-02.svg'] }),
-  editBizarreProduct: () => ({ id: productId, name: 'Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'], order: 1, isActive: true }),
+  releaseBizarreProduct: () => ({ name: 'Fuzz Tee', description: 'A tee', priceCents: 1999, images: ['/content/covers/cover-02.svg'], category: 'music' }),
+  editBizarreProduct: () => ({ id: productId, name: 'Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'], order: 1, isActive: true, category: 'bundles' }),
   listOpenOrders: () => ({ limit: 10, after: '1775044800123456|o_fuzz' }),
   markOrderFulfilled: () => ({ orderId: 'o_missing' }),
+  listAllProducts: () => null,
+  setProductActive: () => ({ id: productId, isActive: true }),
+  moveProduct: () => ({ id: productId, position: 0 }),
+  deleteProduct: () => ({ id: 'p_missing' }),
+  listAdminActivity: () => ({ limit: 10, after: '12345' }),
+  listAdmins: () => null,
+  setAdmin: () => ({ email: 'admin@example.org', isAdmin: true }),
+  getSalesOverview: () => ({ days: 30 }),
 };
 
 const SERVICE_EXAMPLES: Record<keyof typeof SERVICE_WRITES, () => Json> = {
@@ -257,6 +268,39 @@ describe('hostile input to the service API', () => {
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
     );
+  });
+});
+
+describe('hostile input to the shop list (GET /api/products, issue 17)', () => {
+  const text = fc.oneof(
+    hostileValue.map((value) => (typeof value === 'string' ? value : JSON.stringify(value) ?? '')),
+    fc.constantFrom('merch', 'music', 'bundles', '24', '60', '61', '0', '-1', '1.5', '%', '_', '\\', '%%%', "' OR 1=1 --", 'x'.repeat(101)),
+    fc.base64String({ maxLength: 80 }).map((value) => value.replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', '')),
+    fc.jsonValue({ maxDepth: 2 }).map((value) => Buffer.from(JSON.stringify(value) ?? 'null').toString('base64url')),
+  );
+  const key = fc.oneof(fc.constantFrom('q', 'category', 'after', 'limit'), hostileKey);
+  const query = fc.array(fc.tuple(key, text), { maxLength: 5 }).map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
+
+  it('never a 5xx; a refusal is clear and changes no row', async () => {
+    await fc.assert(
+      fc.asyncProperty(query, async (search) => {
+        const before = await checksum();
+        const response = await app.inject({ method: 'GET', url: `/api/products?${search}` });
+        count(response.statusCode);
+        expect(response.statusCode, `${response.body.slice(0, 300)} for ?${search.slice(0, 300)}`).toBeLessThan(500);
+        if (response.statusCode >= 400) expectClearRefusal(response, search);
+        else expect(response.json<{ products: unknown[] }>().products).toBeInstanceOf(Array);
+        expect(await checksum()).toBe(before);
+      }),
+      { numRuns: RUNS * 4, seed: SEED, endOnFailure: true },
+    );
+  });
+
+  it('a cursor of the right shape with values Postgres would refuse is a 400', async () => {
+    for (const tuple of [[2 ** 31, 'a', 'p'], [1.5, 'a', 'p'], [1, 'a\u0000', 'p'], [1, 'a', ''], [1, 'a', 'x'.repeat(65)], [1, 'a', 'p', 4], { 0: 1 }]) {
+      const response = await app.inject({ method: 'GET', url: `/api/products?after=${Buffer.from(JSON.stringify(tuple)).toString('base64url')}` });
+      expectClearRefusal(response, JSON.stringify(tuple));
+    }
   });
 });
 
@@ -453,6 +497,24 @@ describe('generated: same-id races on every idempotent function', () => {
       body: async () => ({ id: tee, name: freshId('Race tee'), description: 'Tee', priceCents: 1_500, images: ['/content/covers/cover-02.svg'], order: 1, isActive: true }),
       after: async (body) => expect(await rowCount('SELECT 1 FROM product WHERE id = $1 AND name = $2', [tee, (body as { name: string }).name])).toBe(1),
     },
+    setProductActive: {
+      same: true,
+      body: async () => ({ id: tee, isActive: true }),
+      after: async () => expect(await rowCount('SELECT 1 FROM product WHERE id = $1 AND is_active', [tee])).toBe(1),
+    },
+    moveProduct: {
+      same: true,
+      body: async () => ({ id: tee, position: 0 }),
+      after: async () => {
+        expect(await rowCount('SELECT 1 FROM product WHERE id = $1 AND sort_order = (SELECT max(sort_order) FROM product)', [tee])).toBe(1);
+        expect(await rowCount('SELECT 1 FROM product WHERE sort_order = (SELECT max(sort_order) FROM product)', [])).toBe(1);
+      },
+    },
+    setAdmin: {
+      same: true,
+      body: async () => ({ email: 'admin@example.org', isAdmin: true }),
+      after: async () => expect(await rowCount(`SELECT 1 FROM "user" WHERE email = 'admin@example.org' AND role = 'admin'`, [])).toBe(1),
+    },
     createAccount: {
       // Concurrent signups with one email: never a 5xx, and one account.
       same: false,
@@ -467,7 +529,8 @@ describe('generated: same-id races on every idempotent function', () => {
   const NOT_RACED: Record<string, string> = {
     requestPayout: 'each call is a new request for money (its concurrency: src/payouts/payouts.test.ts)',
     releaseBizarreProduct: 'each call releases a new product',
-    ...Object.fromEntries(['listHistory', 'getAssetsSummary', 'getProfile', 'quoteCheckout', 'listMyOrders', 'getMyOrder', 'getWallet', 'getDat', 'getCashout', 'listOpenOrders'].map((name) => [name, 'reads only'])),
+    deleteProduct: 'one delete wins, the others find no product (src/admin/console.test.ts)',
+    ...Object.fromEntries(['getSalesOverview', 'listAllProducts', 'listAdminActivity', 'listAdmins', 'listHistory', 'getAssetsSummary', 'getProfile', 'quoteCheckout', 'listMyOrders', 'getMyOrder', 'getWallet', 'getDat', 'getCashout', 'listOpenOrders'].map((name) => [name, 'reads only'])),
   };
 
   it('classifies every function the server serves', () => {

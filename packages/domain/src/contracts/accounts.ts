@@ -56,7 +56,27 @@ export const profileOutput = z.object({
   videoalbums: z.array(z.string()).optional(),
 });
 
+/** A saved shipping address (issue 17): the fields of the checkout's shipping form. */
+export const savedAddressOutput = z.object({
+  id: z.string(),
+  name: z.string(),
+  line1: z.string(),
+  line2: z.string(),
+  city: z.string(),
+  state: z.string(),
+  postal_code: z.string(),
+  country: z.string(),
+  lastUsedAt: z.string(),
+});
+
 export const accountsContracts = {
+  /** The caller's addresses, the last used first (the checkout's default). */
+  listSavedAddresses: defineContract({ access: 'signed-in', input: noInput, output: z.object({ addresses: z.array(savedAddressOutput) }) }),
+  deleteSavedAddress: defineContract({
+    access: 'signed-in',
+    input: z.object({ id: z.string().regex(/^[\w-]{1,64}$/, 'That address is not one of yours.') }).strict(),
+    output: okOutput,
+  }),
   createAccount: defineContract({
     access: 'public',
     input: signupInput,

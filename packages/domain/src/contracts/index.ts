@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { accountsContracts } from './accounts.ts';
 import { catalogContracts } from './catalog.ts';
 import { checkoutContracts } from './checkout.ts';
+import { consoleContracts } from './console.ts';
 import { contentContracts } from './content.ts';
 import type { Access } from './define.ts';
 import { ordersContracts } from './orders.ts';
@@ -16,6 +17,7 @@ export const functionContracts = {
   ...accountsContracts,
   ...catalogContracts,
   ...checkoutContracts,
+  ...consoleContracts,
   ...contentContracts,
   ...ordersContracts,
   ...payoutsContracts,

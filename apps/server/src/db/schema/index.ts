@@ -8,3 +8,5 @@ export * from './tokens.ts';
 export * from './payouts.ts';
 export * from './oidc.ts';
 export * from './order-desk.ts';
+export * from './addresses.ts';
+export * from './admin.ts';

@@ -2,8 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { EditProductInput } from '@storefront/domain/catalog-schemas.ts';
 import type { Product } from '@storefront/domain/catalog.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
+import { productListKeys } from '../../../lib/query-keys.ts';
 import { productQueryOptions } from './get-product.ts';
-import { productsQueryOptions } from './list-products.ts';
 
 /** Admins only; the server refuses everyone else (spec section 7, editBizarreProduct). */
 export function editProduct(input: EditProductInput) {
@@ -27,7 +27,8 @@ export function useEditProduct() {
           : old,
       );
       void queryClient.invalidateQueries({ queryKey: productKey });
-      void queryClient.invalidateQueries({ queryKey: productsQueryOptions().queryKey });
+      // Every shop list (each search and category) may show it.
+      void queryClient.invalidateQueries({ queryKey: productListKeys.all });
     },
   });
 }

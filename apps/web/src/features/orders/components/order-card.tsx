@@ -5,7 +5,7 @@ import type { Order } from '../../../ui/order-details/order-types.ts';
 export function OrderCard({ order }: { order: Order }) {
   const titleId = `order-${order.id}-title`;
   return (
-    <article className="order-card" aria-labelledby={titleId}>
+    <article id={`order-${order.id}`} className="order-card" aria-labelledby={titleId}>
       <header className="order-card__header">
         <div>
           <h2 id={titleId} className="order-card__title">
