@@ -208,7 +208,11 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   releaseBizarreProduct: () => ({ name: 'Fuzz Tee', description: 'A tee', priceCents: 1999, images: ['/content/covers/cover-02.svg'], category: 'music' }),
   editBizarreProduct: () => ({ id: productId, name: 'Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'], order: 1, isActive: true, category: 'bundles' }),
   listOpenOrders: () => ({ limit: 10, after: '1775044800123456|o_fuzz' }),
-  markOrderFulfilled: () => ({ orderId: 'o_missing' }),
+  markOrderFulfilled: () => ({ orderId: 'o_missing', carrier: 'UPS', trackingNumber: '1Z999AA10123456784' }),
+  markOrdersFulfilled: () => ({ orders: [{ orderId: 'o_missing', carrier: 'UPS', trackingNumber: '1Z999AA10123456784' }, { orderId: 'o_missing2' }] }),
+  listOrders: () => ({ status: 'unfulfilled', q: 'tee', limit: 10, after: '1775044800123456|o_fuzz' }),
+  getOrder: () => ({ orderId: 'o_missing' }),
+  refundOrder: () => ({ orderId: 'o_missing', lines: [{ lineId: 0, quantity: 1 }], idempotencyKey: 'fuzz-refund-1' }),
   listAllProducts: () => null,
   setProductActive: () => ({ id: productId, isActive: true }),
   moveProduct: () => ({ id: productId, position: 0 }),
@@ -489,6 +493,32 @@ describe('generated: same-id races on every idempotent function', () => {
         expect(await rowCount("SELECT 1 FROM pgboss.job WHERE name = 'send-email' AND data->>'subject' LIKE $1", [`%order ${orderId} has shipped`])).toBe(1);
       },
     },
+    markOrdersFulfilled: {
+      // One changes the order, the others find it shipped (changed: false): one shipment, one mail.
+      same: false,
+      body: async () => {
+        const placed = await callFn<{ orderId: string }>('completeWalletOnlyOrderStreetFlavor', { items: [{ id: tee, qty: 1 }], contact, shipping, quote: await walletQuote(), checkoutId: freshId('race-bulk') });
+        return { orders: [{ orderId: placed.data!.orderId }] };
+      },
+      after: async (body) => {
+        const [{ orderId }] = (body as { orders: [{ orderId: string }] }).orders;
+        expect(await rowCount("SELECT 1 FROM \"order\" WHERE id = $1 AND order_fulfilled AND order_status = 'shipped'", [orderId])).toBe(1);
+        expect(await rowCount("SELECT 1 FROM pgboss.job WHERE name = 'send-email' AND data->>'subject' LIKE $1", [`%order ${orderId} has shipped`])).toBe(1);
+      },
+    },
+    refundOrder: {
+      // One idempotency key (one click of the refund dialog): one refund, the order refunded once.
+      same: false,
+      body: async () => {
+        const placed = await callFn<{ orderId: string }>('completeWalletOnlyOrderStreetFlavor', { items: [{ id: tee, qty: 1 }], contact, shipping, quote: await walletQuote(), checkoutId: freshId('race-refund') });
+        return { orderId: placed.data!.orderId, idempotencyKey: freshId('race-refund-key').replace(/[^\w-]/g, '-') };
+      },
+      after: async (body) => {
+        const { orderId } = body as { orderId: string };
+        expect(await rowCount("SELECT 1 FROM order_refund WHERE order_id = $1", [orderId])).toBe(1);
+        expect(await rowCount("SELECT 1 FROM \"order\" WHERE id = $1 AND refund_status = 'refunded'", [orderId])).toBe(1);
+      },
+    },
     createOrRetrieveAccount: { same: true, body: async () => ({ email: 'admin@example.org' }), after: async () => expect(await rowCount('SELECT 1 FROM payout_account', [])).toBe(1) },
     createStripeOnboardingLinkIOS: { same: true, body: async () => null, after: async () => expect(await rowCount('SELECT 1 FROM payout_account', [])).toBe(1) },
     recordDeviceToken: { same: true, body: async () => ({ deviceToken: freshId('device') }), after: async () => undefined },
@@ -530,7 +560,8 @@ describe('generated: same-id races on every idempotent function', () => {
     requestPayout: 'each call is a new request for money (its concurrency: src/payouts/payouts.test.ts)',
     releaseBizarreProduct: 'each call releases a new product',
     deleteProduct: 'one delete wins, the others find no product (src/admin/console.test.ts)',
-    ...Object.fromEntries(['getSalesOverview', 'listAllProducts', 'listAdminActivity', 'listAdmins', 'listHistory', 'getAssetsSummary', 'getProfile', 'quoteCheckout', 'listMyOrders', 'getMyOrder', 'getWallet', 'getDat', 'getCashout', 'listOpenOrders'].map((name) => [name, 'reads only'])),
+    deleteSavedAddress: 'deletes one of the caller’s own rows; a repeat finds none and answers the same (src/accounts/addresses.test.ts)',
+    ...Object.fromEntries(['getSalesOverview', 'listAllProducts', 'listAdminActivity', 'listAdmins', 'listHistory', 'getAssetsSummary', 'getProfile', 'quoteCheckout', 'listMyOrders', 'getMyOrder', 'getWallet', 'getDat', 'getCashout', 'listOpenOrders', 'listOrders', 'getOrder', 'listWalletHistory', 'listSavedAddresses'].map((name) => [name, 'reads only'])),
   };
 
   it('classifies every function the server serves', () => {
