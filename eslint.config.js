@@ -34,4 +34,22 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { paths: [{ name: 'react-toastify', message: "Use toast from 'lib/toast.ts': it loads react-toastify when first needed." }] }],
     },
   },
+  {
+    // The contracts hold zod schemas: the web takes only their types (decisions 016 and 025).
+    files: ['apps/web/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@storefront/domain/contracts/*'],
+              allowTypeImports: true,
+              message: 'The web imports the contracts with `import type` only: their zod schemas must not reach the browser (decision 025).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

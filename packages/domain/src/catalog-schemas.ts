@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { optionalNullable } from './contracts/define.ts';
 import { MAX_PRICE_CENTS, MAX_PRODUCT_IMAGES, PRODUCT_CATEGORIES, RELEASE_MESSAGES, SHOP_PAGE_MAX, SHOP_SEARCH_MAX } from './catalog.ts';
 
 /**
@@ -50,7 +51,7 @@ export const productInputSchema = z.object({
   images: z
     .array(z.string().refine((url) => IMAGE_URL.test(url) || ABSOLUTE_IMAGE_URL.test(url), IMAGES_NOT_UPLOADED))
     .max(MAX_PRODUCT_IMAGES, `At most ${MAX_PRODUCT_IMAGES} images.`),
-  category: z.enum(PRODUCT_CATEGORIES, { error: 'The category must be merch, music or bundles.' }).optional(),
+  category: optionalNullable(z.enum(PRODUCT_CATEGORIES, { error: 'The category must be merch, music or bundles.' })),
 });
 
 export const releaseProductInput = productInputSchema
@@ -61,8 +62,8 @@ export const editProductInput = productInputSchema
   .extend({
     id: z.string().min(1).max(64),
     images: productInputSchema.shape.images.min(1, RELEASE_MESSAGES.editImages),
-    order: z.number().int().min(-1_000_000).max(1_000_000).optional(),
-    isActive: z.boolean().optional(),
+    order: optionalNullable(z.number().int().min(-1_000_000).max(1_000_000)),
+    isActive: optionalNullable(z.boolean()),
   })
   .strict();
 

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import type { adminAccountOutput, auditEntryOutput, salesOverviewOutput } from './contracts/console.ts';
+import { nullableDefault, optionalNullable } from './contracts/define.ts';
+import type { FunctionOutput } from './contracts/index.ts';
 
 /**
  * The label's console on /release (issue 18, decision 031): the requests of its callable
@@ -26,40 +29,21 @@ export const setAdminInput = z
 
 export const auditCursor = z.string().regex(/^\d{1,18}$/, CONSOLE_MESSAGES.cursor);
 export const listAuditInput = z
-  .object({ limit: z.number().int().min(1).max(100).default(25), after: auditCursor.optional() })
+  .object({ limit: nullableDefault(z.number().int().min(1).max(100), 25), after: optionalNullable(auditCursor) })
   .strict()
   .nullish()
-  .transform((value) => value ?? { limit: 25 });
+  .transform((value) => value ?? { limit: 25, after: undefined });
 
 export type SetProductActiveInput = z.infer<typeof setProductActiveInput>;
 export type MoveProductInput = z.infer<typeof moveProductInput>;
 export type SetAdminInput = z.infer<typeof setAdminInput>;
 
-export interface AuditEntry {
-  id: string;
-  at: string;
-  actor: string;
-  action: string;
-  targetType: string;
-  targetId: string;
-  before: unknown;
-  after: unknown;
-}
+/** The console's types are its contracts' (decision 025). */
+export type AuditEntry = z.output<typeof auditEntryOutput>;
 
-export interface AuditPage {
-  items: AuditEntry[];
-  next: string | null;
-}
+export type AuditPage = FunctionOutput<'listAdminActivity'>;
 
-export interface AdminAccount {
-  userId: string;
-  email: string;
-  name: string;
-  /** Admin through ADMIN_EMAILS: only the setting can take it away. */
-  fromSetting: boolean;
-  /** Admin through the database role (make-admin, or granted in the console). */
-  fromRole: boolean;
-}
+export type AdminAccount = z.output<typeof adminAccountOutput>;
 
 /** What the console's activity list calls each action. */
 export const AUDIT_ACTION_LABELS: Record<string, string> = {
@@ -75,18 +59,13 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
 };
 
 export const salesOverviewInput = z
-  .object({ days: z.number().int().min(1, 'Choose between 1 and 366 days.').max(366, 'Choose between 1 and 366 days.').default(30) })
+  .object({ days: nullableDefault(z.number().int().min(1, 'Choose between 1 and 366 days.').max(366, 'Choose between 1 and 366 days.'), 30) })
   .strict()
   .nullish()
   .transform((value) => value ?? { days: 30 });
 
 /** Money is integer cents; card is what the card paid (fees included), wallet what credit paid. */
-export interface SalesOverview {
-  days: number;
-  byDay: { day: string; orders: number; walletCents: number; cardCents: number }[];
-  byProduct: { productId: string; name: string; qty: number; walletCents: number; cardCents: number }[];
-  ordersToShip: number;
-}
+export type SalesOverview = z.output<typeof salesOverviewOutput>;
 
 /** The sales overview as CSV (one file, two tables), for a spreadsheet. */
 export function salesCsv(overview: SalesOverview): string {

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Shipping } from '@storefront/domain/pricing-schemas.ts';
 import type { Db } from '../db/client.ts';
 import { savedAddresses } from '../db/schema/index.ts';
@@ -47,20 +46,10 @@ export async function listSavedAddresses(db: Db, userId: string) {
 }
 
 export const addressFunctions = [
-  defineFunction({
-    name: 'listSavedAddresses',
-    access: 'signed-in',
-    input: z.null().or(z.object({}).strict()),
-    handler: async (_input, { db, caller }) => listSavedAddresses(db, caller!.userId),
-  }),
-  defineFunction({
-    name: 'deleteSavedAddress',
-    access: 'signed-in',
-    input: z.object({ id: z.string().regex(/^[\w-]{1,64}$/, 'That address is not one of yours.') }).strict(),
-    // Only the caller's own row can match.
-    handler: async ({ id }, { db, caller }) => {
-      await db.delete(savedAddresses).where(and(eq(savedAddresses.userId, caller!.userId), eq(savedAddresses.id, id)));
-      return { ok: true };
-    },
+  defineFunction('listSavedAddresses', async (_input, { db, caller }) => listSavedAddresses(db, caller.userId)),
+  // Only the caller's own row can match.
+  defineFunction('deleteSavedAddress', async ({ id }, { db, caller }) => {
+    await db.delete(savedAddresses).where(and(eq(savedAddresses.userId, caller.userId), eq(savedAddresses.id, id)));
+    return { ok: true };
   }),
 ];

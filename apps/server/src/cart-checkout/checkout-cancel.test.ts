@@ -30,7 +30,7 @@ const auth = () => ({ authorization: `Bearer ${token}` });
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
 function startCardCheckout(checkoutId: string, items = [{ id: capId, qty: 3 }]) {
-  return fn().call<{ url: string; checkoutId: string }>('createPaymentLinkStreetFlavorMerch', { items, useWallet: true, contact, shipping, checkoutId });
+  return fn().call('createPaymentLinkStreetFlavorMerch', { items, useWallet: true, contact, shipping, checkoutId });
 }
 const cancel = (url: string) => fetch(`${base}${url}/cancel`, { method: 'POST', redirect: 'manual', headers: { ...auth(), ...form }, body: '' });
 const pay = (url: string) => fetch(`${base}${url}`, { method: 'POST', redirect: 'manual', headers: { ...auth(), ...form }, body: 'card=4242+4242+4242+4242' });

@@ -1,10 +1,11 @@
 import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
+import { orderCursor } from '@storefront/domain/contracts/orders.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import type { OrderFilter } from '@storefront/domain/order-desk.ts';
 import type { Db } from '../db/client.ts';
 import { orderEvents, orderItems, orders, orderSearchText, users } from '../db/schema/index.ts';
 import { AppError } from '../http/errors.ts';
-import { orderCursor, type OrderView, type Page } from './orders.service.ts';
+import type { OrderView, Page } from './orders.service.ts';
 import { refundsOf, type RefundView } from './refunds.service.ts';
 
 /**

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FunctionInput } from '@storefront/domain/contracts/index.ts';
 import { DESK_MESSAGES } from '@storefront/domain/order-desk.ts';
 import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient, type FunctionsError } from '@storefront/sdk/callable.ts';
@@ -73,8 +74,7 @@ afterAll(async () => {
   await database?.close();
 });
 
-type Listed = { items: { id: string; orderFulfilled: boolean; lines: { name: string }[] }[]; next: string | null };
-const list = (data: object) => client('admin').call<Listed>('listOrders', data);
+const list = (data: FunctionInput<'listOrders'>) => client('admin').call('listOrders', data);
 
 describe('all orders, filtered and searched', () => {
   it.each([
@@ -82,7 +82,7 @@ describe('all orders, filtered and searched', () => {
     ['unfulfilled', 6],
     ['shipped', 3],
     ['refunded', 0],
-  ])('status %s: %i orders', async (status, count) => {
+  ] as const)('status %s: %i orders', async (status, count) => {
     expect((await list({ status, limit: 100 })).items).toHaveLength(count);
   });
 
@@ -175,7 +175,7 @@ async function captureSql(data: { status: string; q?: string }): Promise<string>
 
 describe('order detail', () => {
   it('shows lines, totals per part, contact, address, payment reference and history', async () => {
-    const detail = await client('admin').call<{ order: { lines: unknown[]; totals: { walletAppliedCents: number; chargedCents: number }; paymentIntentId: string; shipping: { name: string } }; history: { kind: string }[] }>('getOrder', { orderId: 'o_ana1' });
+    const detail = await client('admin').call('getOrder', { orderId: 'o_ana1' });
     expect(detail.order).toMatchObject({ paymentIntentId: 'pi_o_ana1', totals: { walletAppliedCents: 1000, chargedCents: 2950 }, shipping: { name: 'Ana Ruiz' } });
     expect(detail.order.lines).toEqual([{ lineId: 0, productId: 'p_1', name: 'Label Tee', qty: 1, unitCents: 2500 }]);
     expect(detail.history.map((h) => h.kind)).toEqual(['created', 'paid']);
@@ -190,17 +190,17 @@ describe('tracking and bulk fulfilment', () => {
     await client('admin').call('markOrderFulfilled', { orderId: 'o_ana1', carrier: 'UPS', trackingNumber: '1Z999AA10123456784' });
     const mail = await smtp.waitForText('ana@example.org', 'o_ana1 has shipped');
     expect(mail.decoded).toContain('https://www.ups.com/track?tracknum=1Z999AA10123456784');
-    const mine = await client('ana').call<{ items: { id: string; tracking: unknown }[] }>('listMyOrders', { limit: 100 });
+    const mine = await client('ana').call('listMyOrders', { limit: 100 });
     expect(mine.items.find((o) => o.id === 'o_ana1')?.tracking).toEqual({ carrier: 'UPS', number: '1Z999AA10123456784' });
-    const detail = await client('admin').call<{ history: { kind: string; by: string | null }[] }>('getOrder', { orderId: 'o_ana1' });
+    const detail = await client('admin').call('getOrder', { orderId: 'o_ana1' });
     expect(detail.history.at(-1)).toMatchObject({ kind: 'fulfilled', by: 'Desk <desk@example.org>' });
   });
 
   it('bulk: each selected order fulfilled exactly once, each buyer one email, even when sent twice at once', async () => {
     const selected = ['o_ana3', 'o_kenji4', 'o_kenji6', 'o_evil7'].map((orderId) => ({ orderId }));
     const [first, second] = await Promise.all([
-      client('admin').call<{ results: { changed: boolean }[] }>('markOrdersFulfilled', { orders: selected }),
-      client('admin').call<{ results: { changed: boolean }[] }>('markOrdersFulfilled', { orders: [...selected, { orderId: 'o_missing' }] }),
+      client('admin').call('markOrdersFulfilled', { orders: selected }),
+      client('admin').call('markOrdersFulfilled', { orders: [...selected, { orderId: 'o_missing' }] }),
     ]);
     const changed = [...first.results, ...second.results].filter((r) => r.changed);
     expect(changed).toHaveLength(4);

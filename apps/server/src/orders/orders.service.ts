@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import { orderCursor } from '@storefront/domain/contracts/orders.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { REFUND_MESSAGES } from '@storefront/domain/refunds.ts';
 import { recordAudit, type Actor } from '../admin/audit.service.ts';
@@ -126,13 +126,6 @@ export interface Page<T> {
   /** Pass back as `after` for the next page; null on the last one. */
   next: string | null;
 }
-
-/**
- * A page cursor: the order's created_at in epoch microseconds, then its id. Postgres keeps
- * microseconds; a JS Date only milliseconds, which skipped or repeated orders made within
- * one millisecond. Any string this accepts is a timestamp Postgres can take.
- */
-export const orderCursor = z.string().regex(/^-?\d{1,16}\|[\w-]{1,64}$/, 'That page cursor is not valid.');
 
 /** The list rows, with created_at in full precision for the next cursor. */
 const listedColumns = {

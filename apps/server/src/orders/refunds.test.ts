@@ -53,7 +53,7 @@ async function expectLedgerConsistent() {
 async function walletOrder(items: { id: string; qty: number; unitCents: number }[]): Promise<string> {
   const q = priceQuote(items, 10_000_000, true);
   await grantCredits(database.db, 'fan@example.org', (q.totalCents / 100).toFixed(2), key());
-  const placed = await client('fan').call<{ paymentIntentId: string }>('completeWalletOnlyOrderStreetFlavor', {
+  const placed = await client('fan').call('completeWalletOnlyOrderStreetFlavor', {
     items: items.map(({ id, qty }) => ({ id, qty })),
     contact,
     shipping,
@@ -97,7 +97,7 @@ describe('refunds of wallet orders', () => {
     const live = await openSse(`${base}/api/live?topics=orders`, { authorization: `Bearer ${tokens.fan}` });
     const click = key();
     const attempts = await Promise.allSettled(
-      Array.from({ length: 20 }, (_, i) => client(i % 2 ? 'admin' : 'admin2').call<{ refund: { id: string; walletCents: number } }>('refundOrder', { orderId, idempotencyKey: i < 10 ? click : key() })),
+      Array.from({ length: 20 }, (_, i) => client(i % 2 ? 'admin' : 'admin2').call('refundOrder', { orderId, idempotencyKey: i < 10 ? click : key() })),
     );
     const refunds = await database.db.select().from(orderRefunds).where(eq(orderRefunds.orderId, orderId));
     expect(refunds).toHaveLength(1);
@@ -113,13 +113,13 @@ describe('refunds of wallet orders', () => {
     await smtp.waitForText('fan@example.org', `refunded your order ${orderId}`);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(smtp.mailsTo('fan@example.org').filter((m) => m.decoded.includes(`order ${orderId} was`))).toHaveLength(1);
-    expect((await client('fan').call<{ items: { id: string; refundStatus: string }[] }>('listMyOrders', { limit: 100 })).items.find((o) => o.id === orderId)?.refundStatus).toBe('refunded');
+    expect((await client('fan').call('listMyOrders', { limit: 100 })).items.find((o) => o.id === orderId)?.refundStatus).toBe('refunded');
     await expectLedgerConsistent();
   });
 
   it('refunds by line: Partially refunded, then Refunded; never more than a line or the order has left', async () => {
     const orderId = await walletOrder([{ id: teeId, qty: 2, unitCents: 2500 }, { id: capId, qty: 1, unitCents: 1999 }]);
-    const first = await client('admin').call<{ refund: { walletCents: number } }>('refundOrder', { orderId, lines: [{ lineId: 0, quantity: 1 }], idempotencyKey: key() });
+    const first = await client('admin').call('refundOrder', { orderId, lines: [{ lineId: 0, quantity: 1 }], idempotencyKey: key() });
     expect(first.refund.walletCents).toBe(2500 + 231);
     let [row] = await database.db.select().from(orders).where(eq(orders.id, orderId));
     expect(row!.refundStatus).toBe('partially_refunded');
@@ -255,7 +255,7 @@ describe('card refunds against a local fake Stripe', () => {
   /** A card + wallet checkout of one tee by the card user; the order comes from its webhook. */
   async function cardCheckout(walletUsd: string) {
     if (walletUsd !== '0') await grantCredits(database.db, 'card@example.org', walletUsd, key());
-    const link = await client('card', stripeBase).call<{ url: string; checkoutId: string }>('createPaymentLinkStreetFlavorMerch', { items: [{ id: teeId, qty: 1 }], useWallet: true, contact, shipping });
+    const link = await client('card', stripeBase).call('createPaymentLinkStreetFlavorMerch', { items: [{ id: teeId, qty: 1 }], useWallet: true, contact, shipping });
     return { sessionId: link.url.split('/').pop()!, checkoutId: link.checkoutId, paymentIntent: `pi_${key()}` };
   }
   async function paidCardOrder(walletUsd: string) {
@@ -310,7 +310,7 @@ describe('card refunds against a local fake Stripe', () => {
     await deliver(event);
     const [after] = await database.db.select().from(orders).where(eq(orders.id, order.id));
     expect([after!.refundedCardCents, after!.refundStatus]).toEqual([500, 'partially_refunded']);
-    const refund = await client('admin', stripeBase).call<{ refund: { cardCents: number } }>('refundOrder', { orderId: order.id, idempotencyKey: key() });
+    const refund = await client('admin', stripeBase).call('refundOrder', { orderId: order.id, idempotencyKey: key() });
     expect(refund.refund.cardCents).toBe(order.chargedCents - 500);
   });
 
@@ -328,7 +328,7 @@ describe('card refunds against a local fake Stripe', () => {
     const refundWhenThere = async () => {
       for (let i = 0; i < 200; i += 1) {
         const [order] = await database.db.select().from(orders).where(eq(orders.checkoutId, checkout.checkoutId));
-        if (order) return client('admin', stripeBase).call<{ refund: { walletCents: number; cardCents: number } }>('refundOrder', { orderId: order.id, idempotencyKey: 'late-race-click' });
+        if (order) return client('admin', stripeBase).call('refundOrder', { orderId: order.id, idempotencyKey: 'late-race-click' });
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
       throw new Error('no order');

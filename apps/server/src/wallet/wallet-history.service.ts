@@ -1,5 +1,6 @@
 import { and, eq, or, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import type { z } from 'zod';
+import type { walletHistoryEntryOutput } from '@storefront/domain/contracts/wallet.ts';
 import type { Db } from '../db/client.ts';
 import { planListQuery } from '../db/list-query.ts';
 import { ledgerEntries, orders } from '../db/schema/index.ts';
@@ -11,30 +12,7 @@ import { ledgerEntries, orders } from '../db/schema/index.ts';
  */
 export const WALLET_HISTORY_PAGE = 20;
 
-export const walletHistoryInput = z
-  .object({
-    limit: z.number().int().min(1, 'The page size must be from 1 to 100.').max(100, 'The page size must be from 1 to 100.').optional(),
-    /** The `next` of the previous page. */
-    after: z.number({ error: 'That page cursor is not valid.' }).int('That page cursor is not valid.').min(1, 'That page cursor is not valid.').max(Number.MAX_SAFE_INTEGER, 'That page cursor is not valid.').optional(),
-  })
-  .strict()
-  .nullish()
-  .transform((value) => value ?? {});
-
-export interface WalletHistoryEntry {
-  id: number;
-  kind: (typeof ledgerEntries.$inferSelect)['kind'];
-  createdAt: string;
-  /** Change of the spendable balance (negative for a debit or a hold). */
-  amountCents: number;
-  /** Change of the credit on hold. */
-  heldCents: number;
-  /** Spendable balance after this entry. */
-  balanceCents: number;
-  note: string;
-  /** The order it paid for, when there is one (a hold released without an order has none). */
-  order: { id: string; paymentIntentId: string } | null;
-}
+export type WalletHistoryEntry = z.output<typeof walletHistoryEntryOutput>;
 
 export async function listWalletHistory(db: Db, userId: string, input: { limit?: number | undefined; after?: number | undefined }) {
   const limit = input.limit ?? WALLET_HISTORY_PAGE;

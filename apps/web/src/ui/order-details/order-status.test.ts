@@ -10,7 +10,7 @@ describe('orderBadge (spec section 4, Order status shown to buyer)', () => {
     // The shipped mark wins even on a copy whose fulfilled flag lags behind.
     [false, 'shipped', 'Shipped', 'success'],
   ])('fulfilled %s, status %s -> %s (%s)', (orderFulfilled, orderStatus, label, tone) => {
-    expect(orderBadge({ orderFulfilled, orderStatus })).toEqual({ label, tone });
+    expect(orderBadge({ orderFulfilled, orderStatus, refundStatus: null })).toEqual({ label, tone });
   });
 
   it.each([

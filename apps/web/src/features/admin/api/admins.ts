@@ -1,13 +1,14 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminAccount, SetAdminInput } from '@storefront/domain/console.ts';
+import type { FunctionInput } from '@storefront/domain/contracts/index.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
+import { consoleKeys } from '../../../lib/query-keys.ts';
 import { activityQueryOptions } from './admin-activity.ts';
 
-export function listAdmins(signal?: AbortSignal): Promise<{ admins: AdminAccount[] }> {
-  return functionsClient.call<{ admins: AdminAccount[] }>('listAdmins', null, { signal });
+export function listAdmins(signal?: AbortSignal) {
+  return functionsClient.call('listAdmins', null, { signal });
 }
 
-export const adminsQueryOptions = () => queryOptions({ queryKey: ['admin', 'admins'], queryFn: ({ signal }) => listAdmins(signal), staleTime: 0 });
+export const adminsQueryOptions = () => queryOptions({ queryKey: consoleKeys.admins, queryFn: ({ signal }) => listAdmins(signal), staleTime: 0 });
 
 export function useAdmins() {
   return useQuery(adminsQueryOptions());
@@ -17,7 +18,7 @@ export function useAdmins() {
 export function useSetAdmin() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: SetAdminInput) => functionsClient.call<{ changed: boolean }>('setAdmin', input),
+    mutationFn: (input: FunctionInput<'setAdmin'>) => functionsClient.call('setAdmin', input),
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: adminsQueryOptions().queryKey });
       void queryClient.invalidateQueries({ queryKey: activityQueryOptions().queryKey });

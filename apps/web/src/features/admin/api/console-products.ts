@@ -1,18 +1,18 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Product } from '@storefront/domain/catalog.ts';
 import type { MoveProductInput, SetProductActiveInput } from '@storefront/domain/console.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
 import { LIVE_QUERY_KEYS } from '../../../lib/live.ts';
+import { productListKeys } from '../../../lib/query-keys.ts';
 import { activityQueryOptions } from './admin-activity.ts';
 
 /** Every product, withdrawn ones too, in the shop's order (admins only). */
-export function listAllProducts(signal?: AbortSignal): Promise<{ products: Product[] }> {
-  return functionsClient.call<{ products: Product[] }>('listAllProducts', null, { signal });
+export function listAllProducts(signal?: AbortSignal) {
+  return functionsClient.call('listAllProducts', null, { signal });
 }
 
-// ['products', 'all']: under the live 'products' prefix, so every open console refetches it.
+// Under the shop's list key: the live 'products' topic refetches every open console.
 export const allProductsQueryOptions = () =>
-  queryOptions({ queryKey: ['products', 'all'], queryFn: ({ signal }) => listAllProducts(signal), staleTime: 0 });
+  queryOptions({ queryKey: productListKeys.console, queryFn: ({ signal }) => listAllProducts(signal), staleTime: 0 });
 
 export function useAllProducts() {
   return useQuery(allProductsQueryOptions());

@@ -1,30 +1,18 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { FunctionOutput } from '@storefront/domain/contracts/index.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
-import type { DeskOrder } from './list-orders.ts';
+import { deskOrderKeys } from '../../../lib/query-keys.ts';
 
-export interface OrderHistoryEntry {
-  kind: string;
-  at: string;
-  by: string | null;
-  detail: Record<string, unknown>;
-}
-export interface RefundView {
-  id: string;
-  status: 'pending' | 'succeeded' | 'failed';
-  walletCents: number;
-  cardCents: number;
-  lines: { lineId: number; quantity: number }[];
-}
-export interface OrderDetail {
-  order: DeskOrder;
-  history: OrderHistoryEntry[];
-  refunds: RefundView[];
-}
+/** One order on the desk with its history and refunds: the getOrder contract's answer. */
+export type OrderDetail = FunctionOutput<'getOrder'>;
+export type OrderHistoryEntry = OrderDetail['history'][number];
+export type RefundView = OrderDetail['refunds'][number];
 
+// The live 'all-orders' topic refetches the open order.
 export const orderDetailQueryOptions = (orderId: string) =>
   queryOptions({
-    queryKey: ['order-desk', orderId],
-    queryFn: ({ signal }) => functionsClient.call<OrderDetail>('getOrder', { orderId }, { signal }),
+    queryKey: deskOrderKeys.one(orderId),
+    queryFn: ({ signal }) => functionsClient.call('getOrder', { orderId }, { signal }),
     staleTime: 0,
   });
 

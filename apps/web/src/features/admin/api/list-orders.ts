@@ -1,25 +1,24 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import type { FunctionInput, FunctionOutput } from '@storefront/domain/contracts/index.ts';
 import type { OrderFilter } from '@storefront/domain/order-desk.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
-import type { Order } from '../../../ui/order-details/order-types.ts';
+import { deskOrdersKeys } from '../../../lib/query-keys.ts';
 
 export const DESK_PAGE_SIZE = 20;
 
-export type DeskOrder = Order & { lines: { lineId: number; productId: string; name: string; qty: number; unitCents: number }[] };
-export interface DeskPage {
-  items: DeskOrder[];
-  next: string | null;
-}
+/** A page of the desk: orders with their lines (the listOrders contract's answer). */
+export type DeskPage = FunctionOutput<'listOrders'>;
+export type DeskOrder = DeskPage['items'][number];
 
 /** The order desk (issue 16): orders by status and search, newest first, a page at a time. */
-export function listOrders(query: { status: OrderFilter; q?: string; limit: number; after?: string }, signal?: AbortSignal): Promise<DeskPage> {
-  return functionsClient.call<DeskPage>('listOrders', query, { signal });
+export function listOrders(query: FunctionInput<'listOrders'>, signal?: AbortSignal) {
+  return functionsClient.call('listOrders', query, { signal });
 }
 
-// ['orders', 'desk', ...]: the live 'all-orders' topic refetches every loaded page.
+// The live 'all-orders' topic refetches every loaded page.
 export const deskOrdersQueryOptions = (status: OrderFilter, q: string) =>
   infiniteQueryOptions({
-    queryKey: ['orders', 'desk', status, q],
+    queryKey: deskOrdersKeys.list(status, q),
     queryFn: ({ pageParam, signal }) => listOrders({ status, limit: DESK_PAGE_SIZE, ...(q ? { q } : {}), ...(pageParam ? { after: pageParam } : {}) }, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,

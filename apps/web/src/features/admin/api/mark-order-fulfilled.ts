@@ -1,17 +1,16 @@
 import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import type { FunctionInput } from '@storefront/domain/contracts/index.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
+import { orderListKeys } from '../../../lib/query-keys.ts';
 import type { OrdersPage } from '../../../ui/order-details/order-types.ts';
 import { openOrdersQueryOptions } from './list-open-orders.ts';
 
-/** Mark Fulfilled (spec section 4): the order is fulfilled and the buyer's copy shipped. */
-export interface FulfilRequest {
-  orderId: string;
-  carrier?: string;
-  trackingNumber?: string;
-}
+/** The order and, optionally, the parcel's tracking (carrier and number together). */
+export type FulfilRequest = FunctionInput<'markOrderFulfilled'>;
 
-export function markOrderFulfilled(request: FulfilRequest): Promise<{ ok: boolean }> {
-  return functionsClient.call<{ ok: boolean }>('markOrderFulfilled', request);
+/** Mark Fulfilled (spec section 4): the order is fulfilled and the buyer's copy shipped. */
+export function markOrderFulfilled(request: FulfilRequest) {
+  return functionsClient.call('markOrderFulfilled', request);
 }
 
 export function useMarkOrderFulfilled() {
@@ -24,7 +23,7 @@ export function useMarkOrderFulfilled() {
       queryClient.setQueryData<InfiniteData<OrdersPage, string | null>>(queryKey, (data) =>
         data ? { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.filter((order) => order.id !== orderId) })) } : data,
       );
-      void queryClient.invalidateQueries({ queryKey: ['orders'] });
+      void queryClient.invalidateQueries({ queryKey: orderListKeys.all });
     },
     onError: () => void queryClient.invalidateQueries({ queryKey }),
   });

@@ -1,16 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { FunctionInput } from '@storefront/domain/contracts/index.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
-import type { RefundView } from './get-order.ts';
+import { deskOrderKeys, orderListKeys } from '../../../lib/query-keys.ts';
 
-export interface RefundRequest {
-  orderId: string;
-  lines?: { lineId: number; quantity: number }[];
-  /** One per opening of the refund dialog: a double click or a retry refunds once. */
-  idempotencyKey: string;
-}
+/** The order, the lines (absent: all that is left) and one idempotency key per opening of the dialog. */
+export type RefundRequest = FunctionInput<'refundOrder'>;
 
-export function refundOrder(request: RefundRequest): Promise<{ refund: RefundView }> {
-  return functionsClient.call<{ refund: RefundView }>('refundOrder', request);
+export function refundOrder(request: RefundRequest) {
+  return functionsClient.call('refundOrder', request);
 }
 
 export function useRefundOrder() {
@@ -18,8 +15,8 @@ export function useRefundOrder() {
   return useMutation({
     mutationFn: refundOrder,
     onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: ['orders'] });
-      void queryClient.invalidateQueries({ queryKey: ['order-desk'] });
+      void queryClient.invalidateQueries({ queryKey: orderListKeys.all });
+      void queryClient.invalidateQueries({ queryKey: deskOrderKeys.all });
     },
   });
 }

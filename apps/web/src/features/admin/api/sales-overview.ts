@@ -1,14 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { SalesOverview } from '@storefront/domain/console.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
+import { salesOverviewKeys } from '../../../lib/query-keys.ts';
 
-export function getSalesOverview(days: number, signal?: AbortSignal): Promise<SalesOverview> {
-  return functionsClient.call<SalesOverview>('getSalesOverview', { days }, { signal });
+export function getSalesOverview(days: number, signal?: AbortSignal) {
+  return functionsClient.call('getSalesOverview', { days }, { signal });
 }
 
-// Under ['orders']: the live order topics refetch it.
+// Under View Orders' key: the live 'all-orders' topic refetches it.
 export const salesOverviewQueryOptions = (days: number) =>
-  queryOptions({ queryKey: ['orders', 'open', 'sales', days], queryFn: ({ signal }) => getSalesOverview(days, signal), staleTime: 0 });
+  queryOptions({ queryKey: salesOverviewKeys.days(days), queryFn: ({ signal }) => getSalesOverview(days, signal), staleTime: 0 });
 
 export function useSalesOverview(days: number) {
   return useQuery(salesOverviewQueryOptions(days));

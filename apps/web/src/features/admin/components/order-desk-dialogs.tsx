@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { formatUsd } from '@storefront/domain/catalog.ts';
-import { CARRIERS } from '@storefront/domain/order-desk.ts';
+import { CARRIERS, type Carrier } from '@storefront/domain/order-desk.ts';
 import { REFUND_MESSAGES } from '@storefront/domain/refunds.ts';
 import { FunctionsError } from '@storefront/sdk/callable.ts';
 import { toast } from '../../../lib/toast.ts';
@@ -11,7 +11,8 @@ import type { DeskOrder } from '../api/list-orders.ts';
 import { useRefundOrder } from '../api/refund-order.ts';
 
 export interface Tracking {
-  carrier: string;
+  /** '' while no carrier is chosen. */
+  carrier: Carrier | '';
   trackingNumber: string;
 }
 
@@ -20,7 +21,7 @@ export function FulfilFields({ value, onChange }: { value: Tracking; onChange: (
   return (
     <div className="view-orders__tracking">
       <label htmlFor="fulfil-carrier">Carrier (optional)</label>
-      <select id="fulfil-carrier" value={value.carrier} onChange={(event) => onChange({ ...value, carrier: event.target.value })}>
+      <select id="fulfil-carrier" value={value.carrier} onChange={(event) => onChange({ ...value, carrier: CARRIERS.find((carrier) => carrier === event.target.value) ?? '' })}>
         <option value="">No tracking</option>
         {CARRIERS.map((carrier) => (
           <option key={carrier} value={carrier}>

@@ -1,6 +1,7 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import { isProductCategory, SHOP_SEARCH_MAX, type ProductCategory, type ShopPage } from '@storefront/domain/catalog.ts';
 import { getJson } from '../../../lib/api-client.ts';
+import { productListKeys } from '../../../lib/query-keys.ts';
 
 /** What the shop shows: a search and a category, both in the page's URL (?q=&category=). */
 export interface ShopFilter {
@@ -27,10 +28,10 @@ export function listProducts(filter: ShopFilter, after: string | null, signal?: 
   return getJson<ShopPage>(query ? `/api/products?${query}` : '/api/products', { signal });
 }
 
-// ['products', ...]: the live 'products' topic refetches every loaded page (lib/live.ts).
+// The live 'products' topic refetches every loaded page (lib/live.ts).
 export const productsQueryOptions = (filter: ShopFilter = { q: '', category: '' }) =>
   infiniteQueryOptions({
-    queryKey: ['products', 'shop', filter.q, filter.category],
+    queryKey: productListKeys.shop(filter.q, filter.category),
     queryFn: ({ pageParam, signal }) => listProducts(filter, pageParam, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,

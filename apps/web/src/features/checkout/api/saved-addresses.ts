@@ -1,18 +1,17 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { FunctionOutput } from '@storefront/domain/contracts/index.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
+import { savedAddressesKeys } from '../../../lib/query-keys.ts';
 import type { ShippingValues } from '../checkout-form-values.ts';
 
-/** A shipping address used before, the last used first (listSavedAddresses). */
-export interface SavedAddress extends ShippingValues {
-  id: string;
-  lastUsedAt: string;
-}
+/** A shipping address used before, the last used first (the listSavedAddresses contract). */
+export type SavedAddress = FunctionOutput<'listSavedAddresses'>['addresses'][number];
 
-// ['orders', 'mine', 'addresses']: a new order (live 'orders' topic) may have added one.
+// A new order (live 'orders' topic) may have added one.
 export const savedAddressesQueryOptions = () =>
   queryOptions({
-    queryKey: ['orders', 'mine', 'addresses'],
-    queryFn: ({ signal }) => functionsClient.call<{ addresses: SavedAddress[] }>('listSavedAddresses', null, { signal }).then((r) => r.addresses),
+    queryKey: savedAddressesKeys.all,
+    queryFn: ({ signal }) => functionsClient.call('listSavedAddresses', null, { signal }).then((r) => r.addresses),
   });
 
 export function useSavedAddresses() {
