@@ -8,6 +8,8 @@ import { test, expect, DEMO_ADMIN, ORIGIN } from './support/fixtures.ts';
 const CATEGORIES = ['music', 'bundles', 'merch'] as const;
 const stamp = Date.now().toString(36);
 const nameOf = (i: number) => `Crate Digger ${stamp} ${String(i).padStart(2, '0')}`;
+/** The shop lists the newest release first (decision 031): released 00..29, shown 29..00. */
+const newestFirst = (indexes: number[]) => indexes.map(nameOf).reverse();
 
 test.beforeAll(async ({ playwright }) => {
   const api = await playwright.request.newContext({ baseURL: ORIGIN });
@@ -71,13 +73,13 @@ test('a search and a category are in the URL, and a shared link shows the same',
     await page.mouse.wheel(0, 20_000);
     await expect(names).toHaveCount(30, { timeout: 1000 });
   }).toPass({ timeout: 20_000 });
-  await expect(names).toHaveText(Array.from({ length: 30 }, (_, i) => nameOf(i)));
+  await expect(names).toHaveText(newestFirst(Array.from({ length: 30 }, (_, i) => i)));
 
   const categories = page.getByRole('navigation', { name: 'Categories' });
   await categories.getByRole('link', { name: 'Music' }).click();
   await expect(page).toHaveURL(new RegExp(`/shop\\?q=crate\\+digger\\+${stamp}&category=music$`));
   await expect(categories.getByRole('link', { name: 'Music' })).toHaveAttribute('aria-current', 'page');
-  await expect(names).toHaveText(Array.from({ length: 10 }, (_, i) => nameOf(i * 3)));
+  await expect(names).toHaveText(newestFirst(Array.from({ length: 10 }, (_, i) => i * 3)));
 
   // The link, opened fresh (as someone it was sent to would), shows the same.
   const shared = page.url();
@@ -85,7 +87,7 @@ test('a search and a category are in the URL, and a shared link shows the same',
   await other.goto(shared);
   await expect(other.getByRole('searchbox', { name: 'Search the shop' })).toHaveValue(`crate digger ${stamp}`);
   await expect(other.getByRole('navigation', { name: 'Categories' }).getByRole('link', { name: 'Music' })).toHaveAttribute('aria-current', 'page');
-  await expect(other.getByRole('list', { name: 'Products' }).getByRole('heading', { level: 2 })).toHaveText(Array.from({ length: 10 }, (_, i) => nameOf(i * 3)));
+  await expect(other.getByRole('list', { name: 'Products' }).getByRole('heading', { level: 2 })).toHaveText(newestFirst(Array.from({ length: 10 }, (_, i) => i * 3)));
   await other.close();
 
   // All categories again, and a search that finds nothing says so.
