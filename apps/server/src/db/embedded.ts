@@ -198,7 +198,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       } catch (error) {
         if (attempt >= 3) {
           const printed = output.join('').trim().split('\n').slice(-12).join('\n');
-          throw new Error(`The embedded PostgreSQL in ${pgDir} did not start: ${String(error ?? 'it exited early')}${printed ? `\n${printed}` : ''}`);
+          throw new Error(`The embedded PostgreSQL in ${pgDir} did not start: ${String(error ?? 'it exited early')}${printed ? `\n${printed}` : ''}`, { cause: error });
         }
         await stopOrphanPostmaster(pgDir);
       }
