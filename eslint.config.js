@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import fileNames from './tools/eslint/file-names.js';
 import layers from './tools/eslint/layers.js';
 
 export default tseslint.config(
@@ -10,10 +11,11 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node }, ecmaVersion: 2024, sourceType: 'module' },
-    plugins: { storefront: layers },
+    plugins: { storefront: { rules: { ...layers.rules, ...fileNames.rules } } },
     rules: {
       'storefront/layers': 'error',
       'storefront/services-own-the-database': 'error',
+      'storefront/file-names': 'error',
       'no-console': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',

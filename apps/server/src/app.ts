@@ -10,7 +10,7 @@ import { accountsArea } from './accounts/accounts.plugin.ts';
 import { createAuth, publicUrl } from './accounts/auth.ts';
 import { callerResolver, sessionResolver } from './accounts/auth.routes.ts';
 import { adminArea } from './admin/admin.plugin.ts';
-import { checkoutArea } from './cart-checkout/checkout.plugin.ts';
+import { checkoutArea } from './checkout/checkout.plugin.ts';
 import { catalogArea } from './catalog/catalog.plugin.ts';
 import { contentArea } from './content/content.plugin.ts';
 import { liveArea } from './live/live.plugin.ts';

@@ -1,6 +1,6 @@
 import { defineArea } from '../http/area.ts';
 import { accountsFunctions } from './accounts.functions.ts';
-import { addressFunctions } from './addresses.service.ts';
+import { addressFunctions } from './addresses.functions.ts';
 import { authRoutes } from './auth.routes.ts';
 
 /** Sign-up, sign-in, sessions (Better Auth under /api/auth) and saved addresses. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { callerResolver, sessionResolver } from '../accounts/auth.routes.ts';
 import type { Auth } from '../accounts/auth.ts';
-import type { CheckoutDeps } from '../cart-checkout/checkout.service.ts';
+import type { CheckoutDeps } from '../checkout/checkout.service.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { CallableFunction } from '../functions/registry.ts';
