@@ -1,6 +1,7 @@
 import { useSession, useSignOut } from '../../lib/session.ts';
 import { CartWidget } from '../../ui/cart-widget/cart-widget.tsx';
 import { HeaderNavLink } from './header-nav-link.tsx';
+import { paths } from '../../lib/paths.ts';
 
 /*
  * Places in the header that later areas fill (spec section 2, Header). The header renders
@@ -25,23 +26,23 @@ export function CartSlot() {
 
 export function WalletSlot() {
   const { isSignedIn } = useSession();
-  return isSignedIn ? <HeaderNavLink to="/wallet">WALLET</HeaderNavLink> : null;
+  return isSignedIn ? <HeaderNavLink to={paths.wallet}>WALLET</HeaderNavLink> : null;
 }
 
 export function AdminOrdersSlot() {
   const { user } = useSession();
   if (!user) return null;
   return user.isAdmin ? (
-    <HeaderNavLink to="/release">ADMIN</HeaderNavLink>
+    <HeaderNavLink to={paths.release}>ADMIN</HeaderNavLink>
   ) : (
-    <HeaderNavLink to="/my-orders">MY ORDERS</HeaderNavLink>
+    <HeaderNavLink to={paths.myOrders}>MY ORDERS</HeaderNavLink>
   );
 }
 
 export function AccountSlot() {
   const { isSignedIn } = useSession();
   if (isSignedIn === undefined) return null;
-  return isSignedIn ? <LogoutButton /> : <HeaderNavLink to="/login">LOGIN</HeaderNavLink>;
+  return isSignedIn ? <LogoutButton /> : <HeaderNavLink to={paths.login}>LOGIN</HeaderNavLink>;
 }
 
 function LogoutButton() {
