@@ -11,7 +11,12 @@ describe('the app is a list of areas (issue 14 item 7)', () => {
     const pluginFiles = fs
       .readdirSync(src, { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
-      .flatMap((dir) => fs.readdirSync(path.join(src, dir.name)).filter((file) => file.endsWith('.plugin.ts')).map((file) => path.join(src, dir.name, file)));
+      .flatMap((dir) =>
+        fs
+          .readdirSync(path.join(src, dir.name))
+          .filter((file) => file.endsWith('.plugin.ts'))
+          .map((file) => path.join(src, dir.name, file)),
+      );
     const exported: Area[] = [];
     for (const file of pluginFiles) {
       const module = (await import(file)) as Record<string, unknown>;

@@ -9,7 +9,11 @@ import { createLocalPayouts, type PayoutDeps } from './payouts.service.ts';
 export const payoutsArea = defineArea('payouts', async (app, { config, db, resolveCaller }) => {
   const deps: PayoutDeps =
     config.PAYMENT_PROVIDER === 'stripe'
-      ? { db, providerName: 'stripe', provider: createStripePayouts({ secretKey: config.STRIPE_SECRET_KEY!, webhookSecret: config.STRIPE_WEBHOOK_SECRET!, publicUrl: publicUrl(config) }) }
+      ? {
+          db,
+          providerName: 'stripe',
+          provider: createStripePayouts({ secretKey: config.STRIPE_SECRET_KEY!, webhookSecret: config.STRIPE_WEBHOOK_SECRET!, publicUrl: publicUrl(config) }),
+        }
       : { db, providerName: 'local', provider: createLocalPayouts(db) };
   if (deps.providerName === 'local') await app.register(localPayoutRoutes, { db, resolveCaller });
   return { functions: payoutsFunctions(deps) };
