@@ -75,7 +75,7 @@ export const historyEntryInput = z
   .strict();
 
 export const saveHistoryInput = z
-  .object({ entries: z.array(historyEntryInput).max(300, 'The timeline holds at most 300 entries.') })
+  .object({ entries: z.array(historyEntryInput).max(100, 'The timeline holds at most 100 entries.') })
   .strict();
 
 export const setContactEmailInput = z
