@@ -152,3 +152,22 @@ test('another admin’s action reaches an open Activity list and Admins list wit
     await other.context.close();
   }
 });
+
+test('the content editor on a phone: no sideways scrolling; the pages are picked and saved by keyboard', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await logIn(page, DEMO_ADMIN);
+  await openContentEditor(page, 'Home');
+  await expect(page.getByRole('form', { name: 'Edit Home' }).getByRole('group', { name: /^Cover 1:/ })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  for (const slug of ['about', 'history', 'contact', 'privacy-policy']) {
+    await page.getByLabel('Page', { exact: true }).focus();
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByLabel('Page', { exact: true })).toHaveValue(slug);
+    await expect(page.getByRole('button', { name: /^Save / })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), slug).toBeLessThanOrEqual(375);
+  }
+  // The last page (Privacy policy) saves from the keyboard: Enter in a heading submits its form.
+  const editor = page.getByRole('form', { name: 'Edit Privacy policy' });
+  await editor.getByLabel('Heading', { exact: true }).first().press('Enter');
+  await expect(page.getByText('Privacy policy is saved.')).toBeVisible();
+});

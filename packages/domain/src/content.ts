@@ -9,6 +9,7 @@ export const CONTENT_MESSAGES = {
   image: 'Images must be uploaded to the shop first.',
   coverTitle: 'Every cover needs a title.',
   coverImage: 'Every cover needs an image.',
+  coverYear: 'A cover’s year must be a whole number between 1900 and 2100.',
   tooManyCovers: 'The home page shows at most 24 covers.',
   entryTitle: 'Every history entry needs a title.',
   entryFormat: 'Every history entry needs a format (EP, Single, Album...).',

@@ -180,3 +180,20 @@ describe('safe rendering checks', () => {
     expect(safeImageSrc(src) !== undefined).toBe(kept);
   });
 });
+
+describe('messages a person reads', () => {
+  it('says what is wrong with a cover, an entry or a section, in a sentence', async () => {
+    const cases: [FunctionName, unknown, string][] = [
+      ['saveHomePage', { intro: '', covers: [{ ...cover, year: 1800 }] }, CONTENT_MESSAGES.coverYear],
+      ['saveHomePage', { intro: '', covers: [{ ...cover, title: '  ' }] }, CONTENT_MESSAGES.coverTitle],
+      ['saveHomePage', { intro: '', covers: [{ ...cover, image: '' }] }, CONTENT_MESSAGES.coverImage],
+      ['saveHistory', { entries: [{ releasedOn: '1993-13-40', title: 'x', format: 'EP' }] }, CONTENT_MESSAGES.entryDate],
+      ['saveHistory', { entries: [{ releasedOn: '1993-01-01', title: 'x', format: '' }] }, CONTENT_MESSAGES.entryFormat],
+      ['saveTextPage', { slug: 'about', sections: [{ heading: 'x', paragraphs: ['y'.repeat(5001)] }] }, 'A paragraph must be at most 5000 characters.'],
+    ];
+    for (const [name, data, message] of cases) {
+      const error = await errorOf(fn(adminToken).call(name, data as never));
+      expect([error.code, error.message], JSON.stringify(data).slice(0, 80)).toEqual(['invalid-argument', message]);
+    }
+  });
+});

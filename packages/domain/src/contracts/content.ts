@@ -37,7 +37,7 @@ export const homeCoverInput = z
   .object({
     title: plainText('A cover title', 120).pipe(z.string().min(1, CONTENT_MESSAGES.coverTitle)),
     artist: nullableDefault(plainText('An artist name', 120), ''),
-    year: z.number().int().min(1900).max(2100).nullish().transform((value) => value ?? null),
+    year: z.number({ error: CONTENT_MESSAGES.coverYear }).int(CONTENT_MESSAGES.coverYear).min(1900, CONTENT_MESSAGES.coverYear).max(2100, CONTENT_MESSAGES.coverYear).nullish().transform((value) => value ?? null),
     image,
     url: link,
   })
