@@ -5,25 +5,14 @@
 // Admins list live. Each test puts the page it changed back.
 import { type Browser, type BrowserContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
+import type { FunctionInput } from '@storefront/domain/contracts/index.ts';
 import { createVerifiedUser } from './support/accounts.ts';
+import { callFromPage } from './support/api.ts';
 import { test, expect, DEMO_ADMIN, DEMO_SHOPPER, type ConsoleGuard } from './support/fixtures.ts';
 import { rememberingLogIn } from './support/login.ts';
 
 const logIn = rememberingLogIn();
 const unique = (what: string) => `${what} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
-/** Calls a function from the page (its session cookie, same origin). */
-async function call<T>(page: Page, name: string, data: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ name, data }) => {
-      const response = await fetch(`/fn/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data }) });
-      const body = (await response.json()) as { data?: unknown; error?: { message: string } };
-      if (!response.ok) throw new Error(body.error?.message ?? String(response.status));
-      return body.data;
-    },
-    { name, data },
-  ) as Promise<T>;
-}
 
 async function pageBody(page: Page, slug: string): Promise<Record<string, unknown>> {
   const response = await page.request.get(`/api/pages/${slug}`);
@@ -74,7 +63,7 @@ test('an admin rewrites About; a shopper’s open About page shows it without a 
     await expect(page.getByTestId('activity-entry').first()).toContainText('Edited a page');
     await expect(page.getByTestId('activity-entry').first()).toContainText('about');
   } finally {
-    await call(page, 'saveTextPage', { slug: 'about', sections: original.sections });
+    await callFromPage(page, 'saveTextPage', { slug: 'about', sections: original.sections as FunctionInput<'saveTextPage'>['sections'] });
     await shopper.context.close();
   }
 });
@@ -110,11 +99,12 @@ test('an admin uploads a new Home cover image; an open Home page shows it', asyn
 
     // The server refuses a javascript: link whatever a page sends.
     consoleErrors.allow(/status of 400|Failed to load resource/);
-    await expect(call(page, 'saveHomePage', { intro: '', covers: [{ title: 'x', image: '/content/covers/cover-01.svg', url: 'javascript:alert(1)' }] })).rejects.toThrow(
+    await expect(callFromPage(page, 'saveHomePage', { intro: '', covers: [{ title: 'x', image: '/content/covers/cover-01.svg', url: 'javascript:alert(1)' }] })).rejects.toThrow(
       'Links must start with http://, https:// or mailto:.',
     );
   } finally {
-    await call(page, 'saveHomePage', { intro: original.intro, covers: original.covers, copyright: original.copyright });
+    const { intro, covers, copyright } = original as unknown as FunctionInput<'saveHomePage'>;
+    await callFromPage(page, 'saveHomePage', { intro, covers, copyright });
     await visitor.context.close();
   }
 });
@@ -134,21 +124,21 @@ test('another admin’s action reaches an open Activity list and Admins list wit
   const original = ((await (await page.request.get('/api/site')).json()) as { contactEmail: string }).contactEmail;
   try {
     await page.goto('/shop');
-    await call(page, 'setContactEmail', { email: `${email}@label.example` });
+    await callFromPage(page, 'setContactEmail', { email: `${email}@label.example` });
     await expect(other.page.getByTestId('activity-entry').first()).toContainText(`${email}@label.example`);
 
-    await call(page, 'setAdmin', { email: user.email, isAdmin: true });
+    await callFromPage(page, 'setAdmin', { email: user.email, isAdmin: true });
     await expect(other.page.getByTestId('activity-entry').first()).toContainText('Made an account admin');
     await other.page.getByRole('tab', { name: 'Admins' }).click();
     await expect(other.page.getByRole('list', { name: 'Admins' }).getByText(user.email)).toBeVisible();
-    await call(page, 'setAdmin', { email: user.email, isAdmin: false });
+    await callFromPage(page, 'setAdmin', { email: user.email, isAdmin: false });
     await expect(other.page.getByRole('list', { name: 'Admins' }).getByText(user.email)).toHaveCount(0);
 
     // The Contact page shows the address the console set.
     await other.page.goto('/contact');
     await expect(other.page.getByRole('link', { name: `${email}@label.example` })).toHaveAttribute('href', `mailto:${email}@label.example`);
   } finally {
-    await call(page, 'setContactEmail', { email: original });
+    await callFromPage(page, 'setContactEmail', { email: original });
     await other.context.close();
   }
 });
