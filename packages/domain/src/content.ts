@@ -3,6 +3,7 @@
  * as the console edits them (issue 18, decision 033). No zod here: the public pages import
  * these checks, so their first load stays small; the requests are in contracts/content.ts.
  */
+import { parseDownloadUrl } from './storage-location.ts';
 
 export const CONTENT_MESSAGES = {
   link: 'Links must start with http://, https:// or mailto:.',
@@ -43,8 +44,15 @@ export function safeLinkHref(url: string): string | undefined {
 
 /** Same-origin image paths only (our storage and the sample art): no scheme, no `//` host. */
 const SAFE_IMAGE_SRC = /^\/(?!\/)[A-Za-z0-9._~\-/%?=&+]{1,500}$/;
+/** The sample art the first start serves (`content/covers/`). */
+const SAMPLE_ART = /^\/content\/covers\/[A-Za-z0-9._-]{1,100}$/;
 
-/** An image source to render, or undefined: a same-origin path, as the server stores images. */
+/**
+ * An image source to render, or undefined: a same-origin path to the sample art or to an
+ * object of our storage, as the server stores images (not any path of the shop, which a
+ * visitor's browser would then request).
+ */
 export function safeImageSrc(src: string): string | undefined {
-  return SAFE_IMAGE_SRC.test(src) ? src : undefined;
+  if (!SAFE_IMAGE_SRC.test(src)) return undefined;
+  return SAMPLE_ART.test(src) || parseDownloadUrl(src) !== undefined ? src : undefined;
 }

@@ -1,5 +1,5 @@
 import { ownImageUrl } from '@storefront/domain/catalog-schemas.ts';
-import { CONTENT_MESSAGES } from '@storefront/domain/content.ts';
+import { CONTENT_MESSAGES, safeImageSrc } from '@storefront/domain/content.ts';
 import { defineFunction } from '../functions/registry.ts';
 import { AppError } from '../http/errors.ts';
 import { listTimeline, saveHistory, saveHomePage, saveTextPage, setContactEmail } from './content.service.ts';
@@ -10,7 +10,8 @@ export const contentFunctions = [
   defineFunction('saveHomePage', async (input, { db, caller, origin }) => {
     // Covers show the shop's own images only (uploads, sample art), stored as paths.
     const covers = input.covers.map((cover) => {
-      const image = ownImageUrl(cover.image, origin ?? '');
+      const own = ownImageUrl(cover.image, origin ?? '');
+      const image = own === undefined ? undefined : safeImageSrc(own);
       if (image === undefined) throw new AppError('invalid-argument', CONTENT_MESSAGES.image);
       return { ...cover, image };
     });

@@ -104,8 +104,10 @@ describe('content editing', () => {
     const image = `${base}/v0/b/storefront.appspot.com/o/content%2F1_cover.png?alt=media&token=abc`;
     await asAdmin('saveHomePage', { intro: '', covers: [{ ...cover, image }] });
     expect(((await page('home')).body.covers as { image: string }[])[0]!.image).toBe('/v0/b/storefront.appspot.com/o/content%2F1_cover.png?alt=media&token=abc');
-    const refused = await errorOf(asAdmin('saveHomePage', { intro: '', covers: [{ ...cover, image: 'https://evil.example/x.png' }] }));
-    expect(refused.message).toBe(CONTENT_MESSAGES.image);
+    for (const image of ['https://evil.example/x.png', '/api/auth/sign-out', '/content/covers/../../api/me', `${base}/fn/setAdmin`]) {
+      const refused = await errorOf(asAdmin('saveHomePage', { intro: '', covers: [{ ...cover, image }] }));
+      expect(refused.message, image).toBe(CONTENT_MESSAGES.image);
+    }
   });
 
   it('refuses links other than http(s) and mailto, and control characters, with sentences', async () => {
@@ -176,6 +178,8 @@ describe('safe rendering checks', () => {
     ['//evil.example/x.png', false],
     ['javascript:alert(1)', false],
     ['https://evil.example/x.png', false],
+    ['/api/auth/sign-out', false],
+    ['/v0/b/b/o/content%2Fa.png?alt=media', false],
   ])('safeImageSrc(%j) keeps it: %j', (src, kept) => {
     expect(safeImageSrc(src) !== undefined).toBe(kept);
   });
