@@ -92,12 +92,16 @@ describe('content editing', () => {
 
   it('an admin saves Home: covers and links, keeping the fields it does not edit; admins hear of the audit row', async () => {
     const stream = await openSse(`${base}/api/live?topics=admin`, { authorization: `Bearer ${adminToken}` });
+    const shopper = await openSse(`${base}/api/live?topics=admin,content`, { authorization: `Bearer ${fanToken}` });
     await asAdmin('saveHomePage', { intro: 'Fresh intro.', covers: [cover], copyright: '© 2026 Street Flavor Records.' });
     const home = await page('home');
     expect(home.body).toMatchObject({ title: 'Home', intro: 'Fresh intro.', covers: [cover], copyright: '© 2026 Street Flavor Records.' });
     expect(await auditRows('home')).toHaveLength(1);
     await stream.waitFor((event) => event.event === 'admin');
-    await stream.close();
+    // A shopper hears that the page changed, never the admins' topic.
+    await shopper.waitFor((event) => event.event === 'content' && event.data === JSON.stringify({ id: 'home' }));
+    expect(shopper.events.some((event) => event.event === 'admin')).toBe(false);
+    await Promise.all([stream.close(), shopper.close()]);
   });
 
   it('stores an absolute download URL of the shop as its path, and refuses other sites’ images', async () => {
