@@ -13,6 +13,7 @@ import type { Db } from './db/client.ts';
 import { accountsFunctions } from './accounts/accounts.functions.ts';
 import { sessionExpiresAt } from './accounts/accounts.service.ts';
 import { createAuth, publicUrl } from './accounts/auth.ts';
+import { accountSettingsFunctions } from './accounts/account-settings.functions.ts';
 import { authRoutes, callerResolver, sessionResolver } from './accounts/auth.routes.ts';
 import { createOidcProvider } from './oidc/oidc.provider.ts';
 import { oidcRoutes } from './oidc/oidc.routes.ts';
@@ -169,6 +170,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const functions = [
     ...contentFunctions,
     ...accountsFunctions(auth, queueMail),
+    ...accountSettingsFunctions(queueMail),
     ...catalogFunctions({ onChange: catalogCache.invalidate }),
     ...checkoutFunctions(checkoutDeps),
     ...ordersFunctions(checkoutDeps),
