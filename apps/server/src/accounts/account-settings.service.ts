@@ -20,6 +20,7 @@ import {
   verifications,
   wallets,
 } from '../db/schema/index.ts';
+import type { Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import { revokeOidcForAccount } from '../oidc/oidc.adapter.ts';
 
@@ -59,12 +60,17 @@ async function userOf(db: Db, userId: string) {
   return user;
 }
 
-/** Throws unless `password` is the account's current password. */
-async function checkPassword(db: Db, userId: string, password: string): Promise<{ credentialId: string }> {
-  const [credential] = await db
+/**
+ * Throws unless `password` is the account's current password. In a transaction, with
+ * `lock`, the credential row stays locked until it ends: concurrent changes run one
+ * after the other, and the later ones check against what the earlier one wrote.
+ */
+async function checkPassword(db: Db | Tx, userId: string, password: string, lock = false): Promise<{ credentialId: string }> {
+  const query = db
     .select({ id: authAccounts.id, password: authAccounts.password })
     .from(authAccounts)
     .where(and(eq(authAccounts.userId, userId), eq(authAccounts.providerId, 'credential')));
+  const [credential] = lock ? await query.for('update') : await query;
   if (!credential?.password || !(await verifyPassword({ hash: credential.password, password }))) {
     throw new AppError('invalid-argument', ACCOUNT_MESSAGES.wrongPassword);
   }
@@ -78,9 +84,9 @@ async function checkPassword(db: Db, userId: string, password: string): Promise<
 export async function changePassword(db: Db, userId: string, keepSessionId: string | undefined, currentPassword: string, newPassword: string) {
   if (currentPassword === newPassword) throw new AppError('invalid-argument', ACCOUNT_MESSAGES.samePassword);
   const user = await userOf(db, userId);
-  const { credentialId } = await checkPassword(db, userId, currentPassword);
   const hash = await hashPassword(newPassword);
   const ended = await db.transaction(async (tx) => {
+    const { credentialId } = await checkPassword(tx, userId, currentPassword, true);
     await tx.update(authAccounts).set({ password: hash, updatedAt: new Date() }).where(eq(authAccounts.id, credentialId));
     const others = keepSessionId ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)) : eq(sessions.userId, userId);
     return tx.delete(sessions).where(others).returning({ id: sessions.id });
@@ -110,6 +116,8 @@ export async function requestEmailChange(db: Db, config: Config, userId: string,
   if (owner) return { kind: 'taken', to: newEmail, name: owner.name };
   const token = randomBytes(32).toString('base64url');
   await db.transaction(async (tx) => {
+    // One request at a time per account: the newest link is the only one that works.
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
     await tx.delete(verifications).where(and(like(verifications.identifier, `${EMAIL_CHANGE_PREFIX}%`), like(verifications.value, `${userId} %`)));
     await tx.insert(verifications).values({
       id: randomUUID(),

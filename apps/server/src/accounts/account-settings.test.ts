@@ -193,6 +193,33 @@ describe('delete account', () => {
   });
 });
 
+describe('concurrent calls', () => {
+  it('one password change wins; the others are checked against the new password and refused', async () => {
+    await shop.account('racer');
+    const token = await shop.signIn('racer@example.org');
+    const answers = await Promise.allSettled(Array.from({ length: 5 }, (_, i) => call(token).call('changePassword', { currentPassword: TEST_PASSWORD, newPassword: `racing pass ${i}` })));
+    expect(answers.filter((answer) => answer.status === 'fulfilled')).toHaveLength(1);
+    for (const answer of answers) if (answer.status === 'rejected') expect((answer.reason as Error).message).toBe(ACCOUNT_MESSAGES.wrongPassword);
+  });
+
+  it('a change-email link followed many times at once changes the email once', async () => {
+    const userId = await shop.account('clicker');
+    const token = await shop.signIn('clicker@example.org');
+    await call(token).call('requestEmailChange', { newEmail: 'clicker.new@example.org', password: TEST_PASSWORD });
+    const link = confirmToken((await smtp.waitForText('clicker.new@example.org', 'Confirm your new email')).decoded);
+    const answers = await Promise.allSettled(Array.from({ length: 6 }, () => shop.functions().call('confirmEmailChange', { token: link })));
+    expect(answers.filter((answer) => answer.status === 'fulfilled')).toHaveLength(1);
+    expect((await userRow(userId)).email).toBe('clicker.new@example.org');
+  });
+
+  it('concurrent email change requests leave one working link', async () => {
+    const userId = await shop.account('asker');
+    const token = await shop.signIn('asker@example.org');
+    await Promise.all(['a', 'b', 'c'].map((tag) => call(token).call('requestEmailChange', { newEmail: `asker.${tag}@example.org`, password: TEST_PASSWORD })));
+    expect(await shop.db.select().from(verifications).where(like(verifications.value, `${userId} %`))).toHaveLength(1);
+  });
+});
+
 describe('download my data', () => {
   it('holds the caller’s profile, orders, ledger and addresses, and nothing of another user', async () => {
     const mine = await shop.account('exporter');
