@@ -22,6 +22,7 @@ import {
 } from '../db/schema/index.ts';
 import type { Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
+import { publishLive } from '../live/live.publish.ts';
 import { revokeOidcForAccount } from '../oidc/oidc.adapter.ts';
 
 /**
@@ -147,6 +148,8 @@ export async function confirmEmailChange(db: Db, token: string): Promise<{ email
         .where(and(eq(users.id, userId), ne(users.email, deletedEmail(userId))))
         .returning({ id: users.id });
       if (changed.length === 0) throw new AppError('not-found', ACCOUNT_MESSAGES.linkInvalid);
+      // The owner's open pages show the new address at once.
+      await publishLive(tx, { topic: 'profile', userId });
       return { email };
     });
   } catch (error) {
@@ -173,10 +176,13 @@ export async function updateProfile(db: Db, userId: string, input: z.output<type
   }
   // A state belongs to the US only (spec section 5): leaving the US drops it.
   if (country !== 'US') changes.state = null;
-  await db
-    .update(users)
-    .set({ ...changes, lastOperationTime: new Date(), updatedAt: new Date() })
-    .where(eq(users.id, userId));
+  await db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ ...changes, lastOperationTime: new Date(), updatedAt: new Date() })
+      .where(eq(users.id, userId));
+    await publishLive(tx, { topic: 'profile', userId });
+  });
 }
 
 /** What deleting the account gives up, for the page to say plainly before asking. */

@@ -91,7 +91,7 @@ export const profileUpdateInput = z
       .string()
       .trim()
       .refine((value) => [...value].length <= CITY_MAX, `Your city must be at most ${CITY_MAX} characters.`)
-      .refine((value) => !/[<>\u0000-\u001f]/.test(value), 'Your city may not contain < > or control characters.')
+      .refine((value) => !/[<>\p{Cc}]/u.test(value), 'Your city may not contain < > or control characters.')
       .optional(),
     country: z.enum(COUNTRIES, 'Please choose a country from the list.').nullable().optional(),
     state: z.enum(US_STATES, 'Please choose a US state from the list.').nullable().optional(),
