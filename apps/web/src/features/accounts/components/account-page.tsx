@@ -78,7 +78,8 @@ function AccountSections({ onDeleted }: { onDeleted: () => void }) {
   return (
     <>
       <ProfileSection
-        key={`${user.name}|${user.location}|${user.country ?? ''}|${user.state ?? ''}`}
+        // The form starts from the saved values and keeps what is typed (and its saved note) across refetches.
+        key={user.id}
         name={user.name}
         username={user.username}
         accountType={user.accountType as AccountType}
