@@ -52,10 +52,10 @@ export function accountSettingsFunctions(enqueueMail: (mail: Mail) => Promise<vo
       return { ok: true };
     }),
     defineFunction('getDeletionSummary', async (_input, { db, caller }) => deletionSummary(db, caller.userId, caller.isAdmin)),
-    defineFunction('deleteAccount', async ({ password }, { db, caller, ip }) => {
+    defineFunction('deleteAccount', async ({ password }, { db, config, caller, ip }) => {
       await hitRateLimit(db, `account-delete:${caller.userId}`, 5, 600);
       await hitRateLimit(db, `account-delete-ip:${rateLimitSubject(ip)}`, 20, 600);
-      const gone = await deleteAccount(db, caller.userId, caller.isAdmin, password);
+      const gone = await deleteAccount(db, config, caller.userId, caller.isAdmin, password);
       await enqueueMail(accountDeletedMail(gone.email, gone.name));
       return { ok: true };
     }),

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { hashPassword, verifyPassword } from 'better-auth/crypto';
 import { and, asc, desc, eq, inArray, like, ne, or, sql } from 'drizzle-orm';
-import { ARTIST_NAME_NOTE, emailDomain, isValidEmail, SIGNUP_MESSAGES } from '@storefront/domain/accounts.ts';
+import { ARTIST_NAME_NOTE, emailDomain, isReservedUsername, isValidEmail, SIGNUP_MESSAGES } from '@storefront/domain/accounts.ts';
 import type { z } from 'zod';
 import type { profileUpdateInput } from '@storefront/domain/contracts/accounts.ts';
 import type { Config } from '../config.ts';
@@ -42,6 +42,7 @@ export const ACCOUNT_MESSAGES = {
   artistName: ARTIST_NAME_NOTE,
   stateNeedsUs: 'A US state can be chosen only with the country US.',
   adminCannotDelete: 'An admin account cannot be deleted here. Ask another admin to take away your admin role first.',
+  labelCannotDelete: 'The label’s own accounts cannot be deleted here: every new account follows them.',
   paymentInProgress: 'A card payment of yours is still in progress. Finish it or go back to checkout to cancel it, then delete your account.',
   noAccount: 'No user data found',
 } as const;
@@ -212,8 +213,11 @@ export async function deletionSummary(db: Db, userId: string, isAdmin: boolean) 
  * a stranger must not inherit it. Wallet credit is not paid out (it stays in the ledger).
  * Returns the address and name to send the goodbye mail to.
  */
-export async function deleteAccount(db: Db, userId: string, isAdmin: boolean, password: string): Promise<{ email: string; name: string }> {
+export async function deleteAccount(db: Db, config: Config, userId: string, isAdmin: boolean, password: string): Promise<{ email: string; name: string }> {
   if (isAdmin) throw new AppError('failed-precondition', ACCOUNT_MESSAGES.adminCannotDelete);
+  // The signup-admin accounts (SIGNUP_FOLLOW_USERNAMES) and other reserved names are the label's.
+  const { username } = await userOf(db, userId);
+  if (isReservedUsername(username, config.SIGNUP_FOLLOW_USERNAMES)) throw new AppError('failed-precondition', ACCOUNT_MESSAGES.labelCannotDelete);
   await checkPassword(db, userId, password);
   const gone = await db.transaction(async (tx) => {
     const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('update');

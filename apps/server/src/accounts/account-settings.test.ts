@@ -177,12 +177,17 @@ describe('delete account', () => {
     expect(again.created).toBe(true);
   });
 
-  it('refuses an admin and a shopper whose card payment is in progress', async () => {
+  it('refuses an admin, a label account and a shopper whose card payment is in progress', async () => {
     const adminId = await shop.account('keeper');
     await shop.db.update(users).set({ role: 'admin' }).where(eq(users.id, adminId));
     const admin = await shop.signIn('keeper@example.org');
     expect((await failure(call(admin).call('deleteAccount', { password: TEST_PASSWORD, confirm: 'DELETE' }))).message).toBe(ACCOUNT_MESSAGES.adminCannotDelete);
     expect((await userRow(adminId)).email).toBe('keeper@example.org');
+
+    const labelId = (await createAccount(shop.db, shop.config, { email: 'label@example.org', username: 'streetflavor', name: 'Street Flavor', password: TEST_PASSWORD, confirmPassword: TEST_PASSWORD, acceptedTerms: true }, { emailVerified: true, allowReservedUsername: true })).userId;
+    const label = await shop.signIn('label@example.org');
+    expect((await failure(call(label).call('deleteAccount', { password: TEST_PASSWORD, confirm: 'DELETE' }))).message).toBe(ACCOUNT_MESSAGES.labelCannotDelete);
+    expect((await userRow(labelId)).email).toBe('label@example.org');
 
     const payerId = await shop.account('payer');
     await shop.db.insert(checkouts).values({ id: 'c_payer', userId: payerId, provider: 'local', items: [], contact: { name: 'P', email: 'payer@example.org', phone: '' }, shipping: {}, subtotalCents: 100, shippingCents: 0, taxCents: 0, walletHeldCents: 0, amountDueCents: 100, chargeCents: 134, expiresAt: new Date(Date.now() + 60_000) });
