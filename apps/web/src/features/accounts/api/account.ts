@@ -39,11 +39,13 @@ export function addressLabel(address: SavedAddress): string {
 export const useAccountProfile = () => useQuery(accountProfileQueryOptions());
 export const useDeletionSummary = () => useQuery(deletionSummaryQueryOptions());
 
-export function useUpdateProfile() {
+/** `onSaved` runs before the refetch, which may remount the form that asked. */
+export function useUpdateProfile(onSaved: () => void) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: FunctionInput<'updateProfile'>) => functionsClient.call('updateProfile', input),
     onSuccess: async () => {
+      onSaved();
       await queryClient.invalidateQueries({ queryKey: accountKeys.profile });
       await queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey });
     },

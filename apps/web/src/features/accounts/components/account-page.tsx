@@ -72,14 +72,18 @@ function AccountLoading() {
 
 function AccountSections({ onDeleted }: { onDeleted: () => void }) {
   const profile = useAccountProfile();
+  // Kept here: the form starts again from the saved values whenever they change (a save
+  // here, or a live 'profile' event from another tab), and the note outlives that.
+  const [profileSaved, setProfileSaved] = useState(false);
   if (profile.isPending) return <AccountLoading />;
   if (!profile.data) return <ErrorState title={T.loadFailed} message={errorSentence(profile.error, T.tryAgain)} onRetry={() => void profile.refetch()} />;
   const user = profile.data;
   return (
     <>
       <ProfileSection
-        // The form starts from the saved values and keeps what is typed (and its saved note) across refetches.
-        key={user.id}
+        key={`${user.name}|${user.location}|${user.country ?? ''}|${user.state ?? ''}`}
+        saved={profileSaved}
+        onSaved={setProfileSaved}
         name={user.name}
         username={user.username}
         accountType={user.accountType as AccountType}
@@ -105,11 +109,20 @@ function Card({ id, title, children }: { id: string; title: string; children: Re
   );
 }
 
-function ProfileSection(props: { name: string; username: string; accountType: AccountType; city: string; country: string; state: string }) {
-  const update = useUpdateProfile();
+function ProfileSection(props: {
+  name: string;
+  username: string;
+  accountType: AccountType;
+  city: string;
+  country: string;
+  state: string;
+  saved: boolean;
+  onSaved: (saved: boolean) => void;
+}) {
+  const update = useUpdateProfile(() => props.onSaved(true));
   const [fields, setFields] = useState({ name: props.name, city: props.city, country: props.country, state: props.state });
   const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
+  const { saved, onSaved: setSaved } = props;
   const nameLocked = props.accountType === 'Artist';
   const set = (field: keyof typeof fields, value: string) => {
     setSaved(false);
@@ -127,7 +140,7 @@ function ProfileSection(props: { name: string; username: string; accountType: Ac
         country: (fields.country || null) as never,
         state: (fields.country === 'US' && fields.state ? fields.state : null) as never,
       },
-      { onSuccess: () => setSaved(true), onError: (failure) => setError(errorSentence(failure, T.saveFailed)) },
+      { onError: (failure) => setError(errorSentence(failure, T.saveFailed)) },
     );
   };
   return (
