@@ -14,6 +14,7 @@ import { accountsFunctions } from './accounts/accounts.functions.ts';
 import { sessionExpiresAt } from './accounts/accounts.service.ts';
 import { createAuth, publicUrl } from './accounts/auth.ts';
 import { authRoutes, callerResolver, sessionResolver } from './accounts/auth.routes.ts';
+import { firebaseAuthRoutes } from './accounts/firebase-auth.routes.ts';
 import { createOidcProvider } from './oidc/oidc.provider.ts';
 import { oidcRoutes } from './oidc/oidc.routes.ts';
 import { deleteExpiredOidcModels } from './oidc/oidc.adapter.ts';
@@ -158,6 +159,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (payoutDeps.providerName === 'local') await app.register(localPayoutRoutes, { db, resolveCaller });
 
   await app.register(authRoutes, { auth, config, db });
+  // The Firebase Auth endpoints `firebase/auth` calls for signInWithCustomToken (decision 035).
+  await app.register(firebaseAuthRoutes, { resolveSession, db });
   // Single sign-on for the sister products (decision 014).
   const shopUserId = async (headers: IncomingHttpHeaders) => (await resolveCaller({ headers }))?.userId ?? null;
   const oidcProvider = await createOidcProvider({ db, publicUrl: publicUrl(config), authSecret: config.AUTH_SECRET, behindProxy: config.isProduction, shopUserId });
