@@ -24,7 +24,7 @@ import { catalogRoutes } from './catalog/catalog.routes.ts';
 import { listActiveProducts } from './catalog/catalog.service.ts';
 import { startLiveHub } from './live/live.hub.ts';
 import { liveRoutes } from './live/live.routes.ts';
-import { storageErrorBody } from './storage/storage.errors.ts';
+import { sendStorageError } from './storage/storage.errors.ts';
 import { storageRoutes } from './storage/storage.routes.ts';
 import { createStorageDeps } from './storage/storage.service.ts';
 import { cleanUpUploadSessions } from './storage/storage.sessions.ts';
@@ -253,7 +253,7 @@ async function registerWebApp(app: FastifyInstance, config: Config) {
     }
     const message = `Nothing at ${request.method} ${url.split('?')[0]}.`;
     // The storage service answers in its own error shape, which the storage SDKs read.
-    if (isStorage) return reply.status(404).send(storageErrorBody('unknown', 404, message));
+    if (isStorage) return sendStorageError(reply, 'unknown', 404, message);
     return reply.status(404).send(errorBody('not-found', message));
   });
 }

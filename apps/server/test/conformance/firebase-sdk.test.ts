@@ -225,6 +225,8 @@ describe('storage with the firebase SDK', () => {
       body: '--b\r\nContent-Type: application/json\r\n\r\n{}\r\n--b\r\nContent-Type: image/png\r\n\r\nhello\r\n--b--',
     });
     expect(refused.status).toBe(403);
+    // The sentence is the reason phrase too: browsers' storage SDK appends statusText, not the body (decision 035).
+    expect(refused.statusText).toBe(UPLOAD_MESSAGES.notAnImage);
     expect(await refused.json()).toMatchObject({ error: { code: 403, message: UPLOAD_MESSAGES.notAnImage } });
   });
 });
