@@ -12,6 +12,7 @@ import { build } from 'esbuild';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
 import { UPLOAD_MESSAGES } from '@storefront/domain/storage.ts';
+import { tokenOf } from './support/api.ts';
 import { test, expect, DEMO_ADMIN, ORIGIN } from './support/fixtures.ts';
 
 /** The sister product's origin, listed in the shop's CORS_ORIGINS (playwright.config.ts and server.mjs). */
@@ -65,12 +66,6 @@ async function openSisterApp(page: Page, origin: string, hash: Record<string, st
   return steps;
 }
 
-async function adminToken(request: APIRequestContext): Promise<string> {
-  const signIn = await request.post('/api/auth/sign-in/email', { data: DEMO_ADMIN, headers: { origin: ORIGIN } });
-  expect(signIn.ok(), await signIn.text()).toBe(true);
-  return signIn.headers()['set-auth-token']!;
-}
-
 async function expectEveryStep(steps: Record<string, unknown>, page: Page, request: APIRequestContext) {
   expect(steps.failed).toBeUndefined();
   expect(steps.signIn).toMatchObject({ email: DEMO_ADMIN.email });
@@ -122,14 +117,14 @@ test.describe('the official Firebase SDK in the browser', () => {
   });
 
   test('on another origin listed in CORS_ORIGINS, signed in with a token from the sister product’s backend', async ({ page, request }) => {
-    const steps = await openSisterApp(page, SISTER_ORIGIN, { shop: ORIGIN, token: await adminToken(request) });
+    const steps = await openSisterApp(page, SISTER_ORIGIN, { shop: ORIGIN, token: await tokenOf(request, DEMO_ADMIN) });
     expect(steps.signIn).toMatchObject({ origin: SISTER_ORIGIN });
     await expectEveryStep(steps, page, request);
   });
 
   test('on an origin not listed in CORS_ORIGINS, the browser keeps every answer from the page', async ({ page, request, consoleErrors }) => {
     consoleErrors.allow(/blocked by CORS policy|Failed to load resource: net::ERR_FAILED/);
-    const steps = await openSisterApp(page, UNLISTED_ORIGIN, { shop: ORIGIN, token: await adminToken(request) });
+    const steps = await openSisterApp(page, UNLISTED_ORIGIN, { shop: ORIGIN, token: await tokenOf(request, DEMO_ADMIN) });
     expect(steps.failed).toMatchObject({ code: 'auth/network-request-failed' });
     expect(steps.signIn).toBeUndefined();
   });
