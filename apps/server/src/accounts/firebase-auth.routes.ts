@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
+import type { Db } from '../db/client.ts';
 import type { ResolvedSession } from './auth.routes.ts';
 import { findUser } from './accounts.service.ts';
 
@@ -47,7 +48,7 @@ function secondsLeft(session: ResolvedSession): number {
 
 export async function firebaseAuthRoutes(
   app: FastifyInstance,
-  options: { resolveSession: (request: { headers: { authorization?: string } }) => Promise<ResolvedSession | null>; db: Parameters<typeof findUser>[0] },
+  options: { resolveSession: (request: { headers: { authorization?: string } }) => Promise<ResolvedSession | null>; db: Db },
 ) {
   const { resolveSession, db } = options;
   // The token endpoint is form-encoded, as Google's is; only in this plugin.
