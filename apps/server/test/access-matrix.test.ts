@@ -93,6 +93,8 @@ const ROUTES: Record<string, 'public' | 'service' | 'owner' | 'provider' | 'admi
   'GET /api/me': 'public',
   'GET /api/auth/*': 'session',
   'POST /api/auth/*': 'session',
+  'POST /identitytoolkit.googleapis.com/v1/*': 'public',
+  'POST /securetoken.googleapis.com/v1/token': 'public',
   'GET /oidc/*': 'sso',
   'POST /oidc/*': 'sso',
   'GET /sso/interaction/:uid': 'sso',
