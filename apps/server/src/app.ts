@@ -21,7 +21,7 @@ import { paymentProviderFor } from './payments/payment-provider.factory.ts';
 import { paymentsArea } from './payments/payments.plugin.ts';
 import { payoutsArea } from './payouts/payouts.plugin.ts';
 import { serviceArea } from './service/service.plugin.ts';
-import { storageErrorBody } from './storage/storage.errors.ts';
+import { sendStorageError } from './storage/storage.errors.ts';
 import { storageArea } from './storage/storage.plugin.ts';
 import { walletArea } from './wallet/wallet.plugin.ts';
 import type { Area, AreaContext } from './http/area.ts';
@@ -224,7 +224,7 @@ async function registerWebApp(app: FastifyInstance, config: Config) {
     }
     const message = `Nothing at ${request.method} ${url.split('?')[0]}.`;
     // The storage service answers in its own error shape, which the storage SDKs read.
-    if (isStorage) return reply.status(404).send(storageErrorBody('unknown', 404, message));
+    if (isStorage) return sendStorageError(reply, 'unknown', 404, message);
     return reply.status(404).send(errorBody('not-found', message));
   });
 }

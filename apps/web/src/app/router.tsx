@@ -47,6 +47,10 @@ const SignupPage = lazyPage(() =>
 const ResetPasswordPage = lazyPage(() =>
   import('../features/accounts/components/reset-password-page.tsx').then((m) => m.ResetPasswordPage),
 );
+const AccountPage = lazyPage(() => import('../features/accounts/components/account-page.tsx').then((m) => m.AccountPage));
+const ConfirmEmailPage = lazyPage(() =>
+  import('../features/accounts/components/confirm-email-page.tsx').then((m) => m.ConfirmEmailPage),
+);
 const WalletPage = lazyPage(() => import('../features/wallet/components/wallet-page.tsx').then((m) => m.WalletPage));
 const DatPage = lazyPage(() => import('../features/wallet/components/dat-page.tsx').then((m) => m.DatPage));
 const CashoutPage = lazyPage(() =>
@@ -96,6 +100,8 @@ export const routes: RouteObject[] = [
       page(paths.login, 'Login', LoginPage),
       page(paths.signup, 'Sign up', SignupPage),
       page(paths.resetPassword, 'Reset password', ResetPasswordPage),
+      page(paths.account, 'My account', AccountPage),
+      page(paths.confirmEmail, 'Confirm your new email', ConfirmEmailPage),
       page(paths.wallet, 'Wallet', WalletPage),
       page(routePatterns.dat, 'DAT', DatPage),
       page(paths.cashout, 'Cash Out', CashoutPage),

@@ -19,6 +19,8 @@ export const paths = {
   login: '/login',
   signup: '/signup',
   resetPassword: '/reset-password',
+  account: '/account',
+  confirmEmail: '/account/confirm-email',
   wallet: '/wallet',
   dat: (id: string) => `/wallet/dat/${encodeURIComponent(id)}`,
   cashout: '/cashout',

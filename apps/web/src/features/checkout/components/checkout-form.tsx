@@ -1,4 +1,5 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import type { CartLine } from '@storefront/domain/cart.ts';
 import type { CurrentUser } from '@storefront/sdk/auth.ts';
 import { errorSentence } from '../../../lib/error-message.ts';
@@ -14,6 +15,7 @@ import { CHECKOUT_TEXTS } from '../messages.ts';
 import { InputField, SelectField } from './checkout-fields.tsx';
 import { OrderSummary } from './order-summary.tsx';
 import { UnavailableItems } from './unavailable-items.tsx';
+import { paths } from '../../../lib/paths.ts';
 
 interface CheckoutFormProps {
   user: CurrentUser;
@@ -114,6 +116,11 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
               ))}
               <option value="">A new address</option>
             </SelectField>
+          ) : null}
+          {saved.data && saved.data.length > 0 ? (
+            <p className="checkout-saved-note">
+              <Link to={paths.account}>Delete saved addresses in My account</Link>
+            </p>
           ) : null}
           <InputField label="Recipient name" autoComplete="shipping name" maxLength={100} {...shippingInput('name')} />
           <InputField label="Address line 1" autoComplete="shipping address-line1" maxLength={200} {...shippingInput('line1')} />
