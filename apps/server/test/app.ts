@@ -28,6 +28,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+type BuildOptions = Omit<BuildAppOptions, 'config' | 'db'>;
+
 export interface StartTestAppOptions {
   /** A database another test app already uses (two processes on one database); kept on close. */
   database?: TestDatabase | { max?: number };
@@ -35,8 +37,8 @@ export interface StartTestAppOptions {
   config?: TestConfigOverrides;
   /** Runs after the database and config exist, before the app is built (accounts, products). */
   seed?(shop: { db: Db; config: Config }): Promise<unknown>;
-  /** buildApp's other options (a fake Stripe, test functions, a logger). */
-  build?: Omit<BuildAppOptions, 'config' | 'db'>;
+  /** buildApp's other options (a fake Stripe, test functions, a logger), or made from the config. */
+  build?: BuildOptions | ((config: Config) => BuildOptions);
   /** false: no port, for tests that only `app.inject()` (default true). */
   listen?: boolean;
 }
@@ -55,7 +57,8 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
   const { env, ...fields } = options.config ?? {};
   const config = testConfig({ ...fields, env: { PORT: String(port), PUBLIC_URL: baseUrl, ...env } });
   await options.seed?.({ db: database.db, config });
-  const app = await buildApp({ logger: false, ...options.build, config, db: database.db });
+  const build = typeof options.build === 'function' ? options.build(config) : options.build;
+  const app = await buildApp({ logger: false, ...build, config, db: database.db });
   if (options.listen !== false) await app.listen({ port, host: '127.0.0.1' });
   const functions = (token?: () => string | undefined) => createFunctionsClient({ baseUrl, ...(token ? { getAuthToken: token } : {}) });
   return {
