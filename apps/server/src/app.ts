@@ -24,7 +24,7 @@ import { startLiveHub } from './live/live.hub.ts';
 import { liveRoutes } from './live/live.routes.ts';
 import { storageRoutes } from './storage/storage.routes.ts';
 import { checkoutFunctions } from './cart-checkout/checkout.functions.ts';
-import { reconcileCheckouts, type CheckoutDeps } from './cart-checkout/checkout.service.ts';
+import { reconcileCheckouts, sendRefund, type CheckoutDeps } from './cart-checkout/checkout.service.ts';
 import { ordersFunctions } from './orders/orders.functions.ts';
 import { paymentProviderFor } from './payments/payment-provider.factory.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
@@ -127,6 +127,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await reconcileCheckouts(checkoutDeps);
   });
   await jobs.schedule('reconcile-checkouts', '* * * * *');
+  // Late payments whose stock was gone (issue 15): refunded through the provider, once.
+  await jobs.work<{ checkoutId: string }>('refund-payment', async ({ checkoutId }) => {
+    await sendRefund(checkoutDeps, checkoutId);
+  });
 
   const payoutDeps: PayoutDeps =
     config.PAYMENT_PROVIDER === 'stripe'

@@ -40,6 +40,8 @@ const FUNCTIONS: Record<string, Access> = {
   requestPayout: 'signed-in',
   releaseBizarreProduct: 'admin',
   editBizarreProduct: 'admin',
+  setVariantStock: 'admin',
+  listLowStock: 'admin',
   listOpenOrders: 'admin',
   markOrderFulfilled: 'admin',
 };

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import type { PaymentProvider } from './provider.ts';
 import { toPaymentEvent } from './stripe-events.ts';
@@ -34,6 +34,10 @@ export function createLocalProvider(authSecret: string): PaymentProvider & {
     },
     async expireSession() {
       // The page refuses a checkout that is no longer pending: nothing to close here.
+    },
+    async refund(request) {
+      // No money moved through the local page: the refund is its id, the same for the same key.
+      return { refundId: `re_local_${createHash('sha256').update(request.idempotencyKey).digest('base64url').slice(0, 24)}` };
     },
     signedEvent(type, session) {
       const payload = JSON.stringify({

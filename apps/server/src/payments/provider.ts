@@ -30,6 +30,16 @@ export interface PaymentEvent {
   amountCents: number | null;
 }
 
+/** Gives a card payment back, whole or in part. */
+export interface RefundRequest {
+  checkoutId: string;
+  /** The provider's payment (Stripe: the payment intent id). */
+  paymentReference: string | null;
+  amountCents: number;
+  /** The same key never refunds twice. */
+  idempotencyKey: string;
+}
+
 export type SessionState = 'paid' | 'open' | 'expired' | 'failed';
 
 export interface PaymentProvider {
@@ -41,6 +51,8 @@ export interface PaymentProvider {
   sessionState(sessionId: string): Promise<{ state: SessionState; paymentIntentId: string | null }>;
   /** Closes a session that is no longer wanted so it cannot be paid; throws if it was paid already. */
   expireSession(sessionId: string): Promise<void>;
+  /** Refunds a payment (Stripe's Refunds API); idempotent per `idempotencyKey`. */
+  refund(request: RefundRequest): Promise<{ refundId: string }>;
 }
 
 /** Payout accounts for creators (Stripe Connect Express, or the local stand-in). */

@@ -58,6 +58,14 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       if (session.status === 'expired') return { state: 'expired', paymentIntentId };
       return { state: 'open', paymentIntentId };
     },
+    async refund(request) {
+      if (!request.paymentReference) throw new Error(`Checkout ${request.checkoutId} has no payment intent to refund.`);
+      const refund = await stripe.refunds.create(
+        { payment_intent: request.paymentReference, amount: request.amountCents, metadata: { checkoutId: request.checkoutId } },
+        { idempotencyKey: request.idempotencyKey },
+      );
+      return { refundId: refund.id };
+    },
     async expireSession(sessionId) {
       await stripe.checkout.sessions.expire(sessionId);
     },

@@ -60,6 +60,8 @@ export interface CheckoutLine {
   name: string;
   qty: number;
   unitCents: number;
+  /** Stock of a counted variant was set aside for this line (released or captured with the checkout). */
+  stockHeld?: boolean;
 }
 
 export const checkouts = pgTable(
