@@ -70,7 +70,7 @@ function cartLines(items: CartItems, priced: PricedVariant[]): StockLine[] {
 
 /** "Only 2 of "Logo Tee - L" are left…": the lines that ran out, named, with what is left of each. */
 function outOfStock(lines: { lineId: string; name: string; left: number }[]): AppError {
-  return new AppError('failed-precondition', lines.map((line) => lineRanOutMessage(line.name, line.left)).join(' '), {
+  return new AppError('failed-precondition', [...new Set(lines.map((line) => lineRanOutMessage(line.name, line.left)))].join(' '), {
     outOfStock: lines.map(({ lineId, left }) => ({ lineId, left })),
   });
 }
@@ -435,7 +435,8 @@ export async function applyPaymentEvent(deps: CheckoutDeps, event: PaymentEvent)
     if (event.sessionId && checkout.providerSessionId && event.sessionId !== checkout.providerSessionId) return 'ignored';
 
     if (event.type === 'succeeded') {
-      if (checkout.status === 'paid') return 'duplicate';
+      // Paid, or refunded already (a late payment whose stock was gone): once only.
+      if (checkout.status === 'paid' || checkout.status === 'refunded') return 'duplicate';
       // The buyer cancelled before paying on our own page: that payment is refused (nothing
       // was charged). A provider's payment is real money: it goes the late-payment way below.
       if (checkout.status === 'cancelled' && deps.provider.name === 'local') return 'ignored';
