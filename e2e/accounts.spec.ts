@@ -247,3 +247,31 @@ test.describe('on a phone', () => {
     await expectSignedInHeader(page, 'user');
   });
 });
+
+test('signing up with an email that has an account answers the same, and its owner is told', async ({ page, consoleErrors }) => {
+  consoleErrors.allow(/status of 401/);
+  const owner = await createVerifiedUser(page.request);
+  const intruder = { ...newUser(), password: 'intruder-pass-456' };
+  await page.goto('/signup');
+  await page.getByLabel('Email').fill(owner.email);
+  await page.getByLabel('Password', { exact: true }).fill(intruder.password);
+  await page.getByLabel('Confirm password').fill(intruder.password);
+  await page.getByLabel('Name', { exact: true }).fill(intruder.name);
+  await page.getByLabel('Username').fill(intruder.username);
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
+  const terms = page.getByRole('dialog', { name: 'Terms of Service' });
+  await terms.getByLabel('I have read and agree to the Terms of Service.').check();
+  await terms.getByRole('button', { name: 'Agree and Create Account' }).click();
+
+  // The visitor sees what a new signup sees; nothing tells them the email has an account.
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('status').filter({ hasText: ACCOUNT_TEXTS.signupDone(owner.email) })).toBeVisible();
+
+  // The owner gets a note with the way in, and their password is still theirs.
+  await page.goto(await mailLink(page.request, owner.email, 'Someone tried to sign up with your email'));
+  await expect(page).toHaveURL(/\/login$/);
+  await logIn(page, owner.email, intruder.password);
+  await expect(page.getByRole('alert')).toHaveText(LOGIN_MESSAGES.invalidCredentials);
+  await logIn(page, owner.email, owner.password);
+  await expect(page).toHaveURL(/\/shop$/);
+});

@@ -143,8 +143,8 @@ test('the seeded shopper sees their figures and DATs, opens one, and a service c
     await expect(image).toHaveAttribute('width', /^\d+$/);
     await expect(image).toHaveAttribute('height', /^\d+$/);
   }
-  await expect(datList(page)).toContainText('Sample Song 1');
-  await expect(datList(page)).toContainText('Sample Artist');
+  await expect(datList(page)).toContainText('Two Dollar Dreams');
+  await expect(datList(page)).toContainText('Saint Vinyl');
 
   // A DAT's page: artwork, song, artist, creator and the shopper's editions.
   const first = wallet.ownedDats[0]!;

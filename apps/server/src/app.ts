@@ -23,6 +23,8 @@ import { listActiveProducts } from './catalog/catalog.service.ts';
 import { startLiveHub } from './live/live.hub.ts';
 import { liveRoutes } from './live/live.routes.ts';
 import { storageRoutes } from './storage/storage.routes.ts';
+import { createStorageDeps } from './storage/storage.service.ts';
+import { cleanUpUploadSessions } from './storage/storage.sessions.ts';
 import { checkoutFunctions } from './cart-checkout/checkout.functions.ts';
 import { reconcileCheckouts, sendRefund, type CheckoutDeps } from './cart-checkout/checkout.service.ts';
 import { ordersFunctions } from './orders/orders.functions.ts';
@@ -38,7 +40,7 @@ import { functionsRoutes } from './functions/functions.routes.ts';
 import type { CallableFunction } from './functions/registry.ts';
 import { startJobQueue } from './jobs/queue.ts';
 import { enqueueMail, startMailWorker } from './mail/mail.jobs.ts';
-import { createMailer } from './mail/mailer.ts';
+import { createMailer, type Mail } from './mail/mailer.ts';
 import { errorBody, handleError } from './http/error-handler.ts';
 import { registerClientAddress, trustedProxyCheck } from './http/client-address.ts';
 import { refuseCrossSiteWrites } from './http/same-origin.ts';
@@ -112,7 +114,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const jobs = await startJobQueue(db.$client, (error) => app.log.error({ err: error }, 'job queue error'));
   app.addHook('onClose', () => jobs.stop());
   await startMailWorker(jobs, createMailer(config, db));
-  const auth = createAuth(config, db, (mail) => enqueueMail(jobs, mail));
+  const queueMail = (mail: Mail) => enqueueMail(jobs, mail);
+  const auth = createAuth(config, db, queueMail);
 
   const resolveSession = sessionResolver(auth, config, db);
   const resolveCaller = callerResolver(resolveSession);
@@ -149,7 +152,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await jobs.schedule('oidc-cleanup', '17 * * * *');
   const functions = [
     ...contentFunctions,
-    ...accountsFunctions(auth),
+    ...accountsFunctions(auth, queueMail),
     ...catalogFunctions({ onChange: catalogCache.invalidate }),
     ...checkoutFunctions(checkoutDeps),
     ...ordersFunctions(checkoutDeps),
@@ -165,7 +168,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(contentRoutes, { db, config });
   await app.register(catalogRoutes, { db, cache: catalogCache, resolveCaller });
   await app.register(liveRoutes, { hub, resolveSession, sessionExpiresAt: (sessionId) => sessionExpiresAt(db, sessionId) });
-  await app.register(storageRoutes, { config, db, resolveCaller });
+  // Objects on the local disk or in S3 (decision 022); abandoned upload sessions expire.
+  const storage = createStorageDeps({ db, config, log: app.log });
+  await app.register(storageRoutes, { config, db, resolveCaller, driver: storage.driver });
+  await jobs.work('storage-cleanup', async () => {
+    await cleanUpUploadSessions(storage);
+  });
+  await jobs.schedule('storage-cleanup', '*/10 * * * *');
 
   await app.register(fastifyStatic, {
     root: path.join(config.contentDir, 'covers'),

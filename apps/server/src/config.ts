@@ -70,14 +70,40 @@ const envSchema = z.object({
     }
     return parsed.ranges;
   }),
+  /** Where stored objects live: unset for DATA_DIR/storage, or s3://bucket/prefix (decision 022). */
+  STORAGE_URL: z
+    .string()
+    .regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/, 'must be s3://<bucket>[/<prefix>] (or unset for the local disk)')
+    .optional(),
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['0', '1', 'true', 'false']).optional(),
+  /** An upload session that received nothing for this long is expired and its bytes reclaimed. */
+  UPLOAD_SESSION_IDLE_HOURS: z.coerce.number().positive().default(24),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'AUTH_SECRET' | 'HOST'> {
+/** The S3-compatible object store of STORAGE_URL=s3://bucket/prefix. */
+export interface S3Settings {
+  bucket: string;
+  /** Key prefix without slashes at either end; '' for the bucket's root. */
+  prefix: string;
+  endpoint: string | undefined;
+  region: string;
+  /** Unset: the SDK's usual chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, profiles, instance roles). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  forcePathStyle: boolean;
+}
+
+export interface Config extends Omit<Env, 'AUTH_SECRET' | 'HOST' | 'S3_FORCE_PATH_STYLE'> {
   /** The interface to listen on. */
   HOST: string;
+  /** Set when STORAGE_URL names an S3 bucket; the local disk otherwise. */
+  s3: S3Settings | undefined;
   /** Signs sessions and tokens. */
   AUTH_SECRET: string;
   dataDir: string;
@@ -122,6 +148,27 @@ export function developmentSecret(dataDir: string): string {
   }
 }
 
+function s3Settings(values: Env, forcePathStyle: Env['S3_FORCE_PATH_STYLE']): S3Settings | undefined {
+  if (!values.STORAGE_URL) return undefined;
+  const rest = values.STORAGE_URL.slice('s3://'.length);
+  const slash = rest.indexOf('/');
+  const bucket = slash === -1 ? rest : rest.slice(0, slash);
+  const prefix = slash === -1 ? '' : rest.slice(slash + 1).replace(/^\/+|\/+$/g, '');
+  return {
+    bucket,
+    prefix,
+    endpoint: values.S3_ENDPOINT,
+    region: values.S3_REGION,
+    credentials:
+      values.S3_ACCESS_KEY_ID && values.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: values.S3_ACCESS_KEY_ID, secretAccessKey: values.S3_SECRET_ACCESS_KEY }
+        : undefined,
+    // Path style (endpoint/bucket/key) is what MinIO, Ceph and local servers expect; AWS
+    // itself and R2 take either. Default: on when an endpoint is given.
+    forcePathStyle: forcePathStyle === undefined ? values.S3_ENDPOINT !== undefined : forcePathStyle === '1' || forcePathStyle === 'true',
+  };
+}
+
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
 export interface LoadOptions {
@@ -157,12 +204,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (serving && isProduction && !values.SMTP_URL) {
     throw new ConfigError('Invalid settings:\n  SMTP_URL: required when NODE_ENV=production');
   }
+  if (Boolean(values.S3_ACCESS_KEY_ID) !== Boolean(values.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError('Invalid settings:\n  S3_SECRET_ACCESS_KEY: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither');
+  }
   const dataDir = path.resolve(values.DATA_DIR);
+  const { S3_FORCE_PATH_STYLE, ...rest } = values;
   return {
-    ...values,
+    ...rest,
     // A development server (dev mailbox, demo accounts) is reachable from this machine only,
     // unless HOST says otherwise.
     HOST: values.HOST ?? (isProduction ? '0.0.0.0' : '127.0.0.1'),
+    s3: s3Settings(values, S3_FORCE_PATH_STYLE),
     isProduction,
     dataDir,
     // The CLI reads a stored secret but makes none: '' means "not set" (cli.ts asks for it).

@@ -13,6 +13,9 @@ export const SIGNUP_MESSAGES = {
   usernameTaken: 'Username already taken',
   usernameReserved: 'This username is reserved for the label. Please choose another one.',
   failed: 'Signup failed',
+  // Not worded by the spec: the password rules of our auth service.
+  passwordTooShort: 'Password is too short: use at least 8 characters.',
+  passwordTooLong: 'Password is too long: use at most 128 characters.',
 } as const;
 
 export const LOGIN_MESSAGES = {
@@ -27,6 +30,8 @@ export const LOGIN_MESSAGES = {
 } as const;
 
 export const NAME_MAX = 30;
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
 export const USERNAME_MAX = 25;
 export const CITY_MAX = 17;
 export const MIN_AGE = 13;
@@ -146,24 +151,44 @@ export interface SignupForm {
   acceptedTerms: boolean;
 }
 
+/** The email's domain in lower case ('' without an @). */
+export function emailDomain(email: string): string {
+  const address = email.trim().toLowerCase();
+  return address.includes('@') ? address.slice(address.lastIndexOf('@') + 1) : '';
+}
+
 /**
- * The first failing check of spec section 5 for signup, in the spec's order, or
- * undefined when the form may be sent. 'Username already taken' needs the database
- * and is checked by the server. A reserved username (after the spec's checks) is
- * refused too; `reservedUsernames` adds the server's SIGNUP_FOLLOW_USERNAMES.
+ * The first failing check for signup, in the spec's order (section 5: terms, blocked
+ * domain, mandatory fields, email format, passwords match, length), then the stripping
+ * rules of the username and the password's length; undefined when the form may be sent.
+ * The server and the signup form both run exactly this, so a form gets the same first
+ * message on both sides. 'Username already taken' needs the database and is checked by
+ * the server. A reserved username is refused last; `reservedUsernames` adds the
+ * server's SIGNUP_FOLLOW_USERNAMES. `blockedDomains` undefined means not known yet (the browser before the
+ * shop's settings arrive): the checks from the domain on are then left to the server.
  */
-export function signupProblem(form: SignupForm, blockedDomains: readonly string[], reservedUsernames: readonly string[] = []): string | undefined {
+export function signupProblem(form: SignupForm, blockedDomains: readonly string[] | undefined, reservedUsernames: readonly string[] = []): string | undefined {
   if (!form.acceptedTerms) return SIGNUP_MESSAGES.termsNotAccepted;
+  if (!blockedDomains) return undefined;
+  const domain = emailDomain(form.email);
+  if (domain && blockedDomains.some((blocked) => blocked.toLowerCase() === domain)) return SIGNUP_MESSAGES.blockedDomain;
   const email = form.email.trim().toLowerCase();
-  const domain = email.includes('@') ? email.slice(email.lastIndexOf('@') + 1) : '';
-  if (domain && blockedDomains.map((d) => d.toLowerCase()).includes(domain)) return SIGNUP_MESSAGES.blockedDomain;
   if (!email || !form.password || !form.confirmPassword || !form.username.trim() || !form.name.trim()) {
     return SIGNUP_MESSAGES.mandatoryFields;
   }
   if (!isValidEmail(email)) return SIGNUP_MESSAGES.invalidEmail;
   if (form.password !== form.confirmPassword) return SIGNUP_MESSAGES.passwordsDiffer;
   if ([...form.name].length > NAME_MAX || [...form.username].length > NAME_MAX) return SIGNUP_MESSAGES.tooLong;
+  const problem = usernameProblem(form.username) ?? passwordProblem(form.password);
+  if (problem) return problem;
   if (isReservedUsername(form.username, reservedUsernames)) return SIGNUP_MESSAGES.usernameReserved;
+  return undefined;
+}
+
+/** The password rules of the auth service (not worded by the spec). */
+export function passwordProblem(password: string): string | undefined {
+  if (password.length < PASSWORD_MIN) return SIGNUP_MESSAGES.passwordTooShort;
+  if (password.length > PASSWORD_MAX) return SIGNUP_MESSAGES.passwordTooLong;
   return undefined;
 }
 

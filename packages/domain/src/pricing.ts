@@ -12,6 +12,11 @@ export const CARD_KEEP_PER_MILLE = 971;
 
 export const MAX_LINE_QTY = 99;
 export const MAX_CART_LINES = 50;
+/**
+ * The largest order total: $100,000,000.00 (decision 019). Money columns are bigint, and with
+ * this cap no total, charge or sum of a few orders comes near Number.MAX_SAFE_INTEGER.
+ */
+export const MAX_ORDER_TOTAL_CENTS = 10_000_000_000;
 
 export interface PricedLine {
   unitCents: number;
@@ -98,4 +103,5 @@ export const CHECKOUT_MESSAGES = {
   orderNotFound: 'Order not found in document.',
   fulfilFailed: 'Could not mark as fulfilled.',
   noOrders: 'No orders yet.',
+  orderTooLarge: 'This order is too large: an order may total at most $100,000,000.00. Please split it into smaller orders.',
 } as const;

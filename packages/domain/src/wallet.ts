@@ -6,6 +6,11 @@ export const DEFAULT_UTILITY_PRICE_CENTS = 25_000;
 export const FALLBACK_CIRCULATING = 100_000;
 export const EDITION_MIN = 1;
 export const EDITION_MAX = 20;
+/**
+ * The largest wallet balance or accumulated figure, in cents ($10,000,000,000,000.00): far
+ * below Number.MAX_SAFE_INTEGER, so sums of a few of them stay exact (decision 019).
+ */
+export const MAX_BALANCE_CENTS = 1_000_000_000_000_000;
 
 /** Non-numbers become 0; strings lose every character that is not part of a number. */
 export function toNumber(value: unknown): number {
@@ -106,4 +111,5 @@ export function formatCount(value: number): string {
 export const WALLET_MESSAGES = {
   datNotFound: 'This DAT does not exist.',
   stripeFailed: 'Unable to open Stripe – try again.',
+  balanceCap: 'This would take the balance over the largest amount it can hold ($10,000,000,000,000.00).',
 } as const;

@@ -78,6 +78,10 @@ export function createAuthClient(options: AuthClientOptions) {
     async signOut(): Promise<void> {
       await post('/sign-out', {});
     },
+    /** Ends every session of this user, and the sister products' single sign-on tokens. */
+    async signOutEverywhere(): Promise<void> {
+      await post('/revoke-sessions', {});
+    },
     async requestPasswordReset(email: string): Promise<void> {
       await post('/request-password-reset', { email: email.trim(), redirectTo: '/reset-password' });
     },

@@ -1,8 +1,12 @@
+import { sendVerificationEmailFn } from 'better-auth/api';
 import { z } from 'zod';
+import { DEVICE_TOKEN_MAX, isValidDeviceToken } from '@storefront/domain/profile.ts';
 import { defineFunction } from '../functions/registry.ts';
 import { rateLimitSubject } from '../http/client-address.ts';
 import { hitRateLimit } from '../http/rate-limit.ts';
-import type { Auth } from './auth.ts';
+import type { Mail } from '../mail/mailer.ts';
+import { accountExistsMail } from '../mail/templates.ts';
+import { publicUrl, type Auth } from './auth.ts';
 import { createAccount, getOwnProfile, recordDeviceToken } from './accounts.service.ts';
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
@@ -22,7 +26,28 @@ export const signupInput = z
   })
   .strict();
 
-export function accountsFunctions(auth: Auth) {
+/**
+ * What a new account's signup costs after the password hash (its transaction and
+ * verification mail), as a moving average in this process. A signup with a registered
+ * email does the same hash and queues a mail too, then waits out the difference, so the
+ * answer's timing tells nothing (decision 018).
+ */
+function afterHashCost() {
+  let average: number | undefined;
+  return {
+    record(hashedAt: number) {
+      const ms = performance.now() - hashedAt;
+      average = average === undefined ? ms : average * 0.8 + ms * 0.2;
+    },
+    async padFrom(hashedAt: number) {
+      const wait = Math.min((average ?? 0) - (performance.now() - hashedAt), 2_000);
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    },
+  };
+}
+
+export function accountsFunctions(auth: Auth, enqueueMail: (mail: Mail) => Promise<void>) {
+  const newAccount = afterHashCost();
   return [
     defineFunction({
       name: 'createAccount',
@@ -31,8 +56,25 @@ export function accountsFunctions(auth: Auth) {
       handler: async (form, { db, config, ip }) => {
         await hitRateLimit(db, `signup:${rateLimitSubject(ip)}`, config.SIGNUP_RATE_LIMIT, 600);
         const account = await createAccount(db, config, form);
+        // A mail either way, so both answers cost the same: a verification link for a new
+        // account, a "someone tried to sign up with your email" note for an existing one.
         if (account.created) {
-          await auth.api.sendVerificationEmail({ body: { email: account.email, callbackURL: '/login?verified=1' } });
+          // The library's own link and mail, without its /send-verification-email endpoint
+          // (whose 500 ms floor would make a new signup the slow, telling one).
+          const context = await auth.$context;
+          const now = new Date();
+          await sendVerificationEmailFn({ context, body: { callbackURL: '/login?verified=1' } } as unknown as Parameters<typeof sendVerificationEmailFn>[0], {
+            id: account.userId,
+            email: account.email,
+            name: account.name,
+            emailVerified: false,
+            createdAt: now,
+            updatedAt: now,
+          });
+          newAccount.record(account.hashedAt);
+        } else {
+          await enqueueMail(accountExistsMail(account.email, account.name, `${publicUrl(config)}/login`));
+          await newAccount.padFrom(account.hashedAt);
         }
         // The same answer whether or not the email already had an account.
         return { ok: true, email: account.email };
@@ -47,7 +89,7 @@ export function accountsFunctions(auth: Auth) {
     defineFunction({
       name: 'recordDeviceToken',
       access: 'signed-in',
-      input: z.object({ deviceToken: z.string().min(1).max(4096) }).strict(),
+      input: z.object({ deviceToken: z.string().max(DEVICE_TOKEN_MAX).refine(isValidDeviceToken, 'must be a device token (letters, digits and _ . : - only)') }).strict(),
       handler: async ({ deviceToken }, { db, caller }) => {
         await recordDeviceToken(db, caller!.userId, deviceToken);
         return { ok: true };

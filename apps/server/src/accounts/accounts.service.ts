@@ -6,7 +6,6 @@ import {
   normaliseSignup,
   signupProblem,
   SIGNUP_MESSAGES,
-  usernameProblem,
   type SignupForm,
 } from '@storefront/domain/accounts.ts';
 import type { Config } from '../config.ts';
@@ -47,6 +46,8 @@ export interface CreatedAccount {
   name: string;
   /** False when the email already had an account: nothing was created, and the caller is not told. */
   created: boolean;
+  /** When the password hash was done (performance.now()): what follows differs by path. */
+  hashedAt: number;
 }
 
 /**
@@ -65,23 +66,25 @@ export async function createAccount(
     allowReservedUsername?: boolean;
   } = {},
 ): Promise<CreatedAccount> {
+  // The same checks in the same order as the signup form (packages/domain); a reserved
+  // username (checked last) only through the CLI.
   let problem = signupProblem(form, config.BLOCKED_EMAIL_DOMAINS, config.SIGNUP_FOLLOW_USERNAMES);
   if (problem === SIGNUP_MESSAGES.usernameReserved && options.allowReservedUsername) problem = undefined;
-  problem ??= usernameProblem(form.username);
   if (problem) throw new AppError('invalid-argument', problem);
-  if (form.password.length < 8) throw new AppError('invalid-argument', 'Password is too short: use at least 8 characters.');
-  if (form.password.length > 128) throw new AppError('invalid-argument', 'Password is too long: use at most 128 characters.');
   const profile = normaliseSignup(form);
 
-  const [existingEmail] = await db.select({ id: users.id }).from(users).where(eq(users.email, profile.email));
+  const [existingEmail] = await db.select({ id: users.id, name: users.name }).from(users).where(eq(users.email, profile.email));
   const [existingName] = await db.select({ id: users.id }).from(users).where(eq(users.usernameLower, profile.usernameLower));
   if (existingName) throw new AppError('already-exists', SIGNUP_MESSAGES.usernameTaken);
+  // Hashed whether or not the email has an account: the hash is most of a signup's cost,
+  // and skipping it would tell by the answer's timing who has one (decision 018).
+  const passwordHash = await hashPassword(form.password);
+  const hashedAt = performance.now();
   if (existingEmail) {
     // Same answer as a new signup: the form must not reveal who has an account.
-    return { userId: existingEmail.id, email: profile.email, name: profile.name, created: false };
+    return { userId: existingEmail.id, email: profile.email, name: existingEmail.name, created: false, hashedAt };
   }
 
-  const passwordHash = await hashPassword(form.password);
   const userId = randomUUID();
   try {
     await db.transaction(async (tx) => {
@@ -112,12 +115,12 @@ export async function createAccount(
   } catch (error) {
     if (pgCode(error) === UNIQUE_VIOLATION) {
       if (constraintOf(error) === 'user_username_lower_key') throw new AppError('already-exists', SIGNUP_MESSAGES.usernameTaken);
-      const [winner] = await db.select({ id: users.id }).from(users).where(eq(users.email, profile.email));
-      if (winner) return { userId: winner.id, email: profile.email, name: profile.name, created: false };
+      const [winner] = await db.select({ id: users.id, name: users.name }).from(users).where(eq(users.email, profile.email));
+      if (winner) return { userId: winner.id, email: profile.email, name: winner.name, created: false, hashedAt };
     }
     throw error;
   }
-  return { userId, email: profile.email, name: profile.name, created: true };
+  return { userId, email: profile.email, name: profile.name, created: true, hashedAt };
 }
 
 /** Every new account follows the signup-admin accounts that exist (spec section 4). */

@@ -58,7 +58,7 @@ beforeAll(async () => {
   smtp = await startSmtpPeer();
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
-  config = testConfig({ env: { SMTP_URL: smtp.url, PUBLIC_URL: baseUrl, PORT: String(port), ADMIN_EMAILS: 'boss@example.org', SIGNUP_RATE_LIMIT: '1000', SIGNIN_RATE_LIMIT: '100' } });
+  config = testConfig({ env: { SMTP_URL: smtp.url, PUBLIC_URL: baseUrl, PORT: String(port), ADMIN_EMAILS: 'boss@example.org', SIGNUP_RATE_LIMIT: '1000', SIGNIN_RATE_LIMIT: '1000' } });
   for (const username of config.SIGNUP_FOLLOW_USERNAMES) {
     await createAccount(database.db, config, form({ email: `${username}@label.example`, username, name: username }), { emailVerified: true, allowReservedUsername: true });
   }
@@ -111,14 +111,20 @@ describe('signup, verification and login', () => {
     expect([unknown.status, unknown.message]).toEqual([wrong.status, wrong.message]);
   });
 
-  it('answers a signup with a taken email like a new one, and creates nothing', async () => {
+  it('answers a signup with a taken email like a new one, creates nothing, and tells the owner', async () => {
     const { auth } = clients();
     const before = smtp.mailsTo('fan@example.org').length;
-    const result = await auth.signUp(form({ email: 'fan@example.org', username: 'SomeoneElse' }));
+    const result = await auth.signUp(form({ email: 'fan@example.org', username: 'SomeoneElse', password: 'other horse', confirmPassword: 'other horse' }));
     expect(result).toEqual({ ok: true, email: 'fan@example.org' });
     const rows = await database.db.select().from(users).where(eq(users.usernameLower, 'someoneelse'));
     expect(rows).toHaveLength(0);
-    expect(smtp.mailsTo('fan@example.org')).toHaveLength(before);
+    // The owner gets a "someone tried" note with the way in, not a verification link.
+    const mail = await smtp.waitForMail('fan@example.org', before);
+    expect(mail.decoded).toContain('Someone tried to sign up');
+    expect(mail.decoded).toContain(`${baseUrl}/login`);
+    expect(mail.decoded).not.toContain('/api/auth/verify-email');
+    // The password of the account is the owner's, not the one typed into the form.
+    await signIn('fan@example.org', 'correct horse');
   });
 });
 
@@ -127,6 +133,7 @@ describe('signup rules, enforced by the server in the spec order', () => {
     ['terms not accepted (checked first)', { acceptedTerms: false, email: '' }, SIGNUP_MESSAGES.termsNotAccepted],
     ['blocked domain', { email: 'x@mailinator.com', password: '' }, SIGNUP_MESSAGES.blockedDomain],
     ['blocked domain, any case', { email: 'x@GuerrillaMail.com' }, SIGNUP_MESSAGES.blockedDomain],
+    ['blocked domain with every other field empty', { email: 'x@mailinator.com', password: '', confirmPassword: '', name: '', username: '' }, SIGNUP_MESSAGES.blockedDomain],
     ['missing email', { email: '' }, SIGNUP_MESSAGES.mandatoryFields],
     ['missing password', { password: '' }, SIGNUP_MESSAGES.mandatoryFields],
     ['missing confirmation', { confirmPassword: '' }, SIGNUP_MESSAGES.mandatoryFields],
@@ -137,6 +144,7 @@ describe('signup rules, enforced by the server in the spec order', () => {
     ['name too long', { name: 'n'.repeat(31) }, SIGNUP_MESSAGES.tooLong],
     ['username too long', { username: 'u'.repeat(31) }, SIGNUP_MESSAGES.tooLong],
     ['username only symbols', { username: '!!!' }, SIGNUP_MESSAGES.mandatoryFields],
+    ['password too short', { password: 'short', confirmPassword: 'short' }, SIGNUP_MESSAGES.passwordTooShort],
     ['username taken, other case', { email: 'other@example.org', username: 'REALFAN' }, SIGNUP_MESSAGES.usernameTaken],
     ['username reserved (staff-looking)', { username: 'Administrator' }, SIGNUP_MESSAGES.usernameReserved],
     ['username reserved (the label’s name)', { username: 'Street-Flavor Records' }, SIGNUP_MESSAGES.usernameReserved],

@@ -10,7 +10,7 @@ import { devMailbox } from '../db/schema/index.ts';
 import type { Caller } from '../functions/registry.ts';
 import { canonicalAddress, CLIENT_ADDRESS_HEADER, isLoopback, requireClientAddress } from '../http/client-address.ts';
 import { errorBody } from '../http/error-handler.ts';
-import { SESSION_EXPIRES_IN_SECONDS, SESSION_UPDATE_AGE_SECONDS, type Auth } from './auth.ts';
+import { isOpenAuthPath, SESSION_EXPIRES_IN_SECONDS, SESSION_UPDATE_AGE_SECONDS, type Auth } from './auth.ts';
 import { findSession, hasPortalAccess, isAdmin } from './accounts.service.ts';
 
 /**
@@ -95,12 +95,16 @@ export function callerResolver(resolveSession: ReturnType<typeof sessionResolver
 export async function authRoutes(app: FastifyInstance, options: { auth: Auth; config: Config; db: Db }) {
   const { auth, config, db } = options;
 
-  // Better Auth's endpoints (sign-in, sign-out, verify-email, password reset, session).
+  // Better Auth's endpoints the shop uses (sign-in, sign-out, verify-email, password
+  // reset, sign out everywhere); every other one is not found (decision 018).
   app.route({
     method: ['GET', 'POST'],
     url: '/api/auth/*',
     async handler(request, reply) {
       const url = new URL(request.url, `http://${request.headers.host ?? 'localhost'}`);
+      if (!isOpenAuthPath(url.pathname.slice('/api/auth'.length).replace(/\/+$/, ''))) {
+        return reply.status(404).header('cache-control', 'no-store').send(errorBody('not-found', `Nothing at ${request.method} ${url.pathname}.`));
+      }
       const webRequest = new Request(url, {
         method: request.method,
         headers: authHeaders(request.headers, requireClientAddress(request)),

@@ -1,5 +1,6 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { createAuthMiddleware } from 'better-auth/api';
 import { bearer } from 'better-auth/plugins';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -7,6 +8,7 @@ import { CLIENT_ADDRESS_HEADER } from '../http/client-address.ts';
 import { authAccounts, authRateLimits, sessions, users, verifications } from '../db/schema/index.ts';
 import type { Mail } from '../mail/mailer.ts';
 import { passwordResetMail, verificationMail } from '../mail/templates.ts';
+import { revokeOidcForAccount } from '../oidc/oidc.adapter.ts';
 
 /**
  * Better Auth on our Postgres: password hashing, sessions (httpOnly SameSite cookie for
@@ -23,9 +25,60 @@ export function publicUrl(config: Config): string {
 export const SESSION_EXPIRES_IN_SECONDS = 60 * 60 * 24 * 30;
 export const SESSION_UPDATE_AGE_SECONDS = 60 * 60 * 24;
 
+/**
+ * The Better Auth endpoints the shop uses; every other one is closed (decision 018). The
+ * HTTP route forwards only these (auth.routes.ts), and `disabledPaths` closes the rest
+ * inside the library as well.
+ */
+export const OPEN_AUTH_PATHS = [
+  '/sign-in/email',
+  '/sign-out',
+  '/request-password-reset',
+  '/reset-password',
+  '/reset-password/:token',
+  '/send-verification-email',
+  '/verify-email',
+  '/revoke-sessions',
+] as const;
+
+/** Better Auth 1.7's endpoints that stay closed (all of them but OPEN_AUTH_PATHS). */
+export const CLOSED_AUTH_PATHS = [
+  '/sign-up/email',
+  '/sign-in/social',
+  '/callback/:id',
+  '/get-session',
+  '/verify-password',
+  '/change-email',
+  '/change-password',
+  '/update-session',
+  '/update-user',
+  '/delete-user',
+  '/delete-user/callback',
+  '/list-sessions',
+  '/revoke-session',
+  '/revoke-other-sessions',
+  '/link-social',
+  '/list-accounts',
+  '/unlink-account',
+  '/refresh-token',
+  '/get-access-token',
+  '/account-info',
+  '/ok',
+  '/error',
+];
+
+/** True when an /api/auth path (without the prefix) is one of OPEN_AUTH_PATHS. */
+export function isOpenAuthPath(path: string): boolean {
+  if ((OPEN_AUTH_PATHS as readonly string[]).includes(path)) return true;
+  return /^\/reset-password\/[A-Za-z0-9_-]{1,128}$/.test(path);
+}
+
 export function createAuth(config: Config, db: Db, enqueueMail: (mail: Mail) => Promise<void>) {
   const baseURL = publicUrl(config);
-  return betterAuth({
+  // Who a request's session cookie or bearer token belongs to, through the library's own
+  // getSession (the bearer plugin included); set once the instance below exists.
+  let userIdOf: (headers: Headers | undefined) => Promise<string | null> = async () => null;
+  const auth = betterAuth({
     appName: 'Street Flavor Records',
     baseURL,
     basePath: '/api/auth',
@@ -45,6 +98,10 @@ export function createAuth(config: Config, db: Db, enqueueMail: (mail: Mail) => 
       maxPasswordLength: 128,
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
+      // A new password ends single sign-on too: the sister products' grants and tokens go.
+      onPasswordReset: async ({ user }) => {
+        await revokeOidcForAccount(db, user.id);
+      },
       sendResetPassword: async ({ user, url }) => enqueueMail(passwordResetMail(user.email, user.name, url)),
     },
     emailVerification: {
@@ -54,6 +111,22 @@ export function createAuth(config: Config, db: Db, enqueueMail: (mail: Mail) => 
       autoSignInAfterVerification: false,
       expiresIn: 60 * 60 * 24,
       sendVerificationEmail: async ({ user, url }) => enqueueMail(verificationMail(user.email, user.name, url)),
+    },
+    // Reset tokens are kept as SHA-256 hashes: a backup holds no live reset link. (Email
+    // verification tokens are signed JWTs, never stored.)
+    verification: { storeIdentifier: 'hashed' },
+    disabledPaths: CLOSED_AUTH_PATHS,
+    hooks: {
+      // "Sign out everywhere" (and a password change that signs out the other sessions)
+      // ends single sign-on too, before the sessions go.
+      before: createAuthMiddleware(async (ctx) => {
+        const body = ctx.body as { revokeOtherSessions?: unknown } | undefined;
+        const everywhere =
+          ctx.path === '/revoke-sessions' || ctx.path === '/revoke-other-sessions' || (ctx.path === '/change-password' && body?.revokeOtherSessions === true);
+        if (!everywhere) return;
+        const userId = await userIdOf(ctx.headers);
+        if (userId) await revokeOidcForAccount(db, userId);
+      }),
     },
     user: {
       additionalFields: {
@@ -86,8 +159,12 @@ export function createAuth(config: Config, db: Db, enqueueMail: (mail: Mail) => 
       // on every request it hands over, so a value a client sends is never read.
       ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
     },
-    plugins: [bearer()],
+    // Bearer tokens must carry the session cookie's signature: a token read from the
+    // session table (or a backup of it) is not a credential.
+    plugins: [bearer({ requireSignature: true })],
   });
+  userIdOf = async (headers) => (headers ? ((await auth.api.getSession({ headers }).catch(() => null))?.user.id ?? null) : null);
+  return auth;
 }
 
 export type Auth = ReturnType<typeof createAuth>;

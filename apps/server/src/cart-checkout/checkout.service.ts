@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { CartItems, Contact, Shipping } from '@storefront/domain/pricing-schemas.ts';
-import { CHECKOUT_MESSAGES, quote, sameQuote, type Quote } from '@storefront/domain/pricing.ts';
+import { CHECKOUT_MESSAGES, MAX_ORDER_TOTAL_CENTS, quote, sameQuote, type Quote } from '@storefront/domain/pricing.ts';
 import { cartLineId, demandByVariant, lineName, lineRanOutMessage, resolveVariant } from '@storefront/domain/variants.ts';
 import { captureStock, releaseStock, sortedDemand, takeStock, type StockDemand } from '../catalog/variants.service.ts';
 import type { Db } from '../db/client.ts';
@@ -65,6 +65,7 @@ function cartLines(items: CartItems, priced: PricedVariant[]): StockLine[] {
   const demand = demandByVariant(lines.filter((line) => line.counted));
   const short = lines.filter((line) => line.stock !== null && demand.get(line.variantId)! > line.stock);
   if (short.length > 0) throw outOfStock(short.map((line) => ({ lineId: cartLineId(line.id, line.variantId === line.id ? undefined : line.variantId), name: line.name, left: line.stock ?? 0 })));
+  if (quote(lines, 0, false).totalCents > MAX_ORDER_TOTAL_CENTS) throw new AppError('invalid-argument', CHECKOUT_MESSAGES.orderTooLarge);
   return lines.map(({ stock: _stock, ...line }) => line);
 }
 
@@ -86,7 +87,7 @@ function pricedVariantsQuery(db: Db | Tx, productIds: string[]) {
     .select({
       id: products.id,
       name: products.name,
-      priceCents: sql<number>`coalesce(${productVariants.priceCents}, ${products.priceCents})`,
+      priceCents: sql<number>`coalesce(${productVariants.priceCents}, ${products.priceCents})`.mapWith(Number),
       variantId: productVariants.id,
       optionValues: productVariants.optionValues,
       stock: productVariants.stock,
@@ -242,6 +243,8 @@ async function findOrderForCheckout(db: Db | Tx, checkoutId: string) {
 /**
  * Card (+ wallet) checkout: a pending checkout and a hold on the wallet part, then a
  * hosted payment page for the rest. The order is made only by a verified payment event.
+ * One atomic upsert decides which call creates a checkout id (decision 019): a repeated or
+ * concurrent call with the same id waits for it and gets the same payment page.
  */
 export async function createPaymentLink(
   deps: CheckoutDeps,
@@ -250,41 +253,42 @@ export async function createPaymentLink(
 ): Promise<{ url: string; checkoutId: string }> {
   const lines = await priceCart(deps.db, input.items);
   const checkoutId = `${userId.slice(0, 8)}_${input.checkoutId ?? randomBytes(12).toString('base64url')}`;
-  const [previous] = await deps.db.select().from(checkouts).where(eq(checkouts.id, checkoutId));
-  if (previous) {
-    if (previous.userId !== userId) throw new AppError('permission-denied', 'This checkout belongs to someone else.');
-    if (previous.status === 'pending' && previous.providerSessionId) return { url: sessionUrl(deps, previous), checkoutId };
-    throw new AppError('failed-precondition', 'This checkout is already closed. Please start again from your cart.');
-  }
   const returnUrl = safeReturnPath(input.redirectUrl);
   const expiresAt = new Date(Date.now() + CHECKOUT_TTL_MS);
   // A new checkout of the same cart: the one left behind gives its held credit back first.
   await cancelSameCartCheckouts(deps, userId, checkoutId, lines);
 
-  const priced = await runTransaction(
+  const start = await runTransaction(
     deps.db,
     async (tx) => {
       const { balanceCents } = await getBalance(tx, userId);
       const fresh = quote(lines, balanceCents, input.useWallet);
+      // ON CONFLICT DO UPDATE waits for a concurrent insert of this id to commit, then
+      // returns that row: the caller learns in one statement whether it created it.
+      const [row] = await tx
+        .insert(checkouts)
+        .values({
+          id: checkoutId,
+          userId,
+          provider: deps.provider.name,
+          items: lines.map(({ counted, ...line }): CheckoutLine => (counted ? { ...line, stockHeld: true } : line)),
+          contact: { ...input.contact, phone: input.contact.phone ?? '' },
+          shipping: input.shipping,
+          subtotalCents: fresh.subtotalCents,
+          shippingCents: fresh.shippingCents,
+          taxCents: fresh.taxCents,
+          walletHeldCents: fresh.walletAppliedCents,
+          amountDueCents: fresh.amountDueCents,
+          chargeCents: fresh.chargeCents,
+          returnUrl,
+          expiresAt,
+        })
+        .onConflictDoUpdate({ target: checkouts.id, set: { id: sql`${checkouts.id}` } })
+        .returning({ userId: checkouts.userId, created: sql<boolean>`(xmax = 0)` });
+      if (!row!.created) return { created: false as const, ownerId: row!.userId };
       if (fresh.amountDueCents === 0) {
         throw new AppError('failed-precondition', 'Your wallet covers this order: place it with your wallet instead.');
       }
-      await tx.insert(checkouts).values({
-        id: checkoutId,
-        userId,
-        provider: deps.provider.name,
-        items: lines.map(({ counted, ...line }): CheckoutLine => (counted ? { ...line, stockHeld: true } : line)),
-        contact: { ...input.contact, phone: input.contact.phone ?? '' },
-        shipping: input.shipping,
-        subtotalCents: fresh.subtotalCents,
-        shippingCents: fresh.shippingCents,
-        taxCents: fresh.taxCents,
-        walletHeldCents: fresh.walletAppliedCents,
-        amountDueCents: fresh.amountDueCents,
-        chargeCents: fresh.chargeCents,
-        returnUrl,
-        expiresAt,
-      });
       await hold(tx, userId, fresh.walletAppliedCents, checkoutId);
       // The stock is set aside with the wallet part, until the payment event or the expiry.
       const demand = demandOf(lines);
@@ -293,10 +297,15 @@ export async function createPaymentLink(
         if (short.length > 0) throw ranOut(lines, short);
         await publishLive(tx, { topic: 'products' });
       }
-      return fresh;
+      return { created: true as const, priced: fresh };
     },
     { isolationLevel: 'read committed' },
   );
+  if (!start.created) {
+    if (start.ownerId !== userId) throw new AppError('permission-denied', 'This checkout belongs to someone else.');
+    return { url: await existingPaymentUrl(deps, checkoutId), checkoutId };
+  }
+  const priced = start.priced;
 
   try {
     const session = await deps.provider.createSession({
@@ -310,12 +319,29 @@ export async function createPaymentLink(
       customerEmail: input.contact.email,
       expiresAt,
     });
-    await deps.db.update(checkouts).set({ providerSessionId: session.sessionId }).where(eq(checkouts.id, checkoutId));
+    await deps.db.update(checkouts).set({ providerSessionId: session.sessionId, paymentUrl: session.url }).where(eq(checkouts.id, checkoutId));
     return { url: session.url, checkoutId };
   } catch (error) {
     // Nothing may stay held for a payment page that was never made.
     await closeCheckout(deps.db, checkoutId, 'failed');
     throw error;
+  }
+}
+
+/** How long a repeated call waits for the first one to get its payment page. */
+const PAYMENT_PAGE_WAIT_MS = 20_000;
+
+/** The payment page of a checkout made by an earlier or concurrent call with its id. */
+async function existingPaymentUrl(deps: CheckoutDeps, checkoutId: string): Promise<string> {
+  const until = Date.now() + PAYMENT_PAGE_WAIT_MS;
+  for (;;) {
+    const [checkout] = await deps.db.select().from(checkouts).where(eq(checkouts.id, checkoutId));
+    if (checkout?.status !== 'pending') throw new AppError('failed-precondition', 'This checkout is already closed. Please start again from your cart.');
+    if (checkout.paymentUrl) return checkout.paymentUrl;
+    // Made before payment pages were kept (decision 019).
+    if (checkout.providerSessionId) return sessionUrl(deps, checkout);
+    if (Date.now() > until) throw new AppError('unavailable', 'Your checkout is still starting. Please try again in a moment.');
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

@@ -93,6 +93,11 @@ export async function releaseProduct(db: Db, input: ReleaseProductInput, id = ne
   return id;
 }
 
+/**
+ * The product row's update comes first and locks it: concurrent edits of one product queue
+ * on that lock, each then replacing the images whole (read committed; under serializable,
+ * a burst of identical edits ran out of retries, decision 019).
+ */
 export async function editProduct(db: Db, input: EditProductInput, actorId: string | null = null): Promise<void> {
   await runTransaction(db, async (tx) => {
     const updated = await tx
@@ -113,5 +118,5 @@ export async function editProduct(db: Db, input: EditProductInput, actorId: stri
     // Without variants in the request (an edit made as before issue 15) they stay as they are.
     if (input.variants) await replaceVariants(tx, input.id, input.variants, actorId);
     await publishLive(tx, { topic: 'products', id: input.id });
-  });
+  }, { isolationLevel: 'read committed' });
 }

@@ -15,6 +15,7 @@ export async function contentRoutes(app: FastifyInstance, options: { db: Db; con
 
   app.get('/api/site', async (_request, reply) => {
     void reply.header('cache-control', 'no-cache');
-    return { contactEmail: options.config.CONTACT_EMAIL };
+    // The signup form checks the blocked domains in the same order as the server (issue 17).
+    return { contactEmail: options.config.CONTACT_EMAIL, blockedEmailDomains: options.config.BLOCKED_EMAIL_DOMAINS };
   });
 }

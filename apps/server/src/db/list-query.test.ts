@@ -58,7 +58,7 @@ describe('listHistory: ordering and limits', () => {
   it('lists all 35 seeded entries oldest first by default', () => {
     expect(all).toHaveLength(SEEDED);
     expect(dates(all)).toEqual([...dates(all)].sort());
-    expect(all[0]).toMatchObject({ releasedOn: '1993-06-12', year: 1993, title: 'Sample Release 01' });
+    expect(all[0]).toMatchObject({ releasedOn: '1993-06-12', year: 1993, title: 'Basement Tapes Vol. 1' });
   });
 
   it('orderBy releasedOn desc + limit 5 gives the five newest, newest first', async () => {

@@ -38,10 +38,11 @@ function fitsColumn(column: AnyColumn, value: unknown): boolean {
     case 'PgSerial':
       return Number.isInteger(value) && Math.abs(value as number) <= INT4_MAX;
     case 'PgDateString':
-      return z.iso.date().safeParse(value).success;
+      // Postgres has no year 0 (1 BC): '0000-01-01' is well formed but out of its range.
+      return z.iso.date().safeParse(value).success && !(value as string).startsWith('0000');
     case 'PgText':
     case 'PgVarchar':
-      return typeof value === 'string';
+      return typeof value === 'string' && !value.includes('\u0000');
     default:
       return true; // a type not checked here yet: Postgres has the last word
   }

@@ -35,6 +35,25 @@ export function passwordResetMail(to: string, name: string, url: string): Mail {
   };
 }
 
+/**
+ * Sent instead of a verification mail when someone signs up with an email that already has
+ * an account: the owner learns of it, and the signup form still reveals nothing.
+ */
+export function accountExistsMail(to: string, name: string, loginUrl: string): Mail {
+  const lines = [
+    `Hi ${name},`,
+    `Someone tried to sign up for a ${SHOP} account with your email address. You already have an account, so nothing was changed.`,
+    'If it was you, sign in with your email and password. If you forgot your password, choose "Forgot Password?" on the sign-in page to get a reset link.',
+  ];
+  const notYou = 'If it was not you, ignore this email: your account and password stay as they are.';
+  return {
+    to,
+    subject: `Someone tried to sign up with your email at ${SHOP}`,
+    text: `${lines.join('\n\n')}\n\n${loginUrl}\n\n${notYou}`,
+    html: layout('Someone tried to sign up with your email', [...lines, notYou], { label: 'Sign in', url: loginUrl }),
+  };
+}
+
 function dollars(cents: number): string {
   return `$${(cents / 100).toFixed(2)}`;
 }

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Db } from '../db/client.ts';
 import { oidcModels } from '../db/schema/index.ts';
@@ -25,12 +25,13 @@ export function postgresAdapter(db: Db, sealKey: Buffer) {
           payload: payload as Record<string, unknown>,
           grantId: payload.grantId ?? null,
           uid: payload.uid ?? null,
+          accountId: typeof payload.accountId === 'string' ? payload.accountId : null,
           expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
         };
         await db
           .insert(oidcModels)
           .values(values)
-          .onConflictDoUpdate({ target: [oidcModels.model, oidcModels.id], set: { payload: values.payload, grantId: values.grantId, uid: values.uid, expiresAt: values.expiresAt } });
+          .onConflictDoUpdate({ target: [oidcModels.model, oidcModels.id], set: { payload: values.payload, grantId: values.grantId, uid: values.uid, accountId: values.accountId, expiresAt: values.expiresAt } });
       },
       async find(id) {
         const [row] = await db.select().from(oidcModels).where(and(key(id), live));
@@ -78,6 +79,20 @@ function clientAdapter(db: Db, sealKey: Buffer): Adapter {
     findByUid: async () => undefined,
     findByUserCode: async () => undefined,
   };
+}
+
+/**
+ * Ends single sign-on for one shop user (a password reset, "sign out everywhere"): their
+ * grants, access and refresh tokens, codes and provider sessions, and anything else that
+ * hangs off those grants. A sister product's old access token gets 401 at once.
+ */
+export async function revokeOidcForAccount(db: Db, accountId: string): Promise<number> {
+  const grants = db.select({ id: oidcModels.id }).from(oidcModels).where(and(eq(oidcModels.model, 'Grant'), eq(oidcModels.accountId, accountId)));
+  const rows = await db
+    .delete(oidcModels)
+    .where(or(eq(oidcModels.accountId, accountId), inArray(oidcModels.grantId, grants)))
+    .returning({ id: oidcModels.id });
+  return rows.length;
 }
 
 /** Drops what has expired (a scheduled job; lookups already ignore expired rows). */

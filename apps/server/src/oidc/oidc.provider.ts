@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { eq } from 'drizzle-orm';
+import { validatedProfileClaims } from '@storefront/domain/profile.ts';
 import Provider, { interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema/index.ts';
@@ -66,16 +67,8 @@ export async function createOidcProvider(options: OidcOptions): Promise<Provider
       if (!user || !user.emailVerified) return undefined;
       return {
         accountId: user.id,
-        claims: () => ({
-          sub: user.id,
-          name: user.name,
-          preferred_username: user.username,
-          username: user.username,
-          account_type: user.accountType,
-          ...(user.image ? { picture: user.image } : {}),
-          email: user.email,
-          email_verified: user.emailVerified,
-        }),
+        // Only values that pass the profile rules reach the tokens the sister products trust.
+        claims: () => validatedProfileClaims(user),
       };
     },
     // Every registered client is one of the label's own products: no consent screen.

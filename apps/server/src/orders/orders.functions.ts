@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineFunction } from '../functions/registry.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import { shippedMail } from '../mail/templates.ts';
 import { getOrderByPaymentIntent, listOpenOrders, listOrdersOf, markOrderFulfilled, orderCursor } from './orders.service.ts';
 
 const pageInput = z
@@ -35,10 +34,7 @@ export function ordersFunctions(deps: { jobs: JobQueue; publicUrl: string }) {
       access: 'admin',
       input: z.object({ orderId: z.string().min(1).max(64), maxAttempts: z.number().int().optional() }).strict(),
       handler: async ({ orderId, maxAttempts }, { db }) => {
-        const result = await markOrderFulfilled(db, orderId, maxAttempts);
-        if (result.changed && result.buyer) {
-          await deps.jobs.send('send-email', shippedMail(result.buyer.email, result.buyer.name, orderId, `${deps.publicUrl}/my-orders`));
-        }
+        await markOrderFulfilled({ db, jobs: deps.jobs, publicUrl: deps.publicUrl }, orderId, maxAttempts);
         return { ok: true };
       },
     }),

@@ -6,7 +6,9 @@ import type { Db } from '../db/client.ts';
 import { orderItems, orders, users } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
+import type { JobQueue } from '../jobs/queue.ts';
 import { liveNotification, publishLive } from '../live/live.publish.ts';
+import { shippedMail } from '../mail/templates.ts';
 
 export interface OrderLine {
   id: string;
@@ -68,7 +70,7 @@ export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string
       .insert(orderItems)
       .select(
         sql`SELECT ${inserted.id}, line.position, line.product_id, line.variant_id, line.name, line.qty, line.unit_cents
-            FROM ${inserted}, jsonb_to_recordset(${lines}::jsonb) AS line(position integer, product_id text, variant_id text, name text, qty integer, unit_cents integer)`,
+            FROM ${inserted}, jsonb_to_recordset(${lines}::jsonb) AS line(position integer, product_id text, variant_id text, name text, qty integer, unit_cents bigint)`,
       )
       .returning({ orderId: orderItems.orderId }),
   );
@@ -187,20 +189,21 @@ export async function getOrderByPaymentIntent(db: Db, userId: string, paymentInt
 
 /**
  * Mark Fulfilled (spec section 4): the order becomes fulfilled and the buyer's copy
- * shipped, in one transaction retried on conflicts. Returns the buyer for the notice.
+ * shipped, in one transaction retried on conflicts. The buyer's shipped mail is queued in
+ * that transaction, as receipts are: the order is shipped and its mail queued, or neither.
  */
-export async function markOrderFulfilled(db: Db, orderId: string, maxAttempts?: number) {
+export async function markOrderFulfilled(deps: { db: Db; jobs: JobQueue; publicUrl: string }, orderId: string, maxAttempts?: number) {
   return runTransaction(
-    db,
+    deps.db,
     async (tx) => {
       const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
       if (!order) throw new AppError('not-found', CHECKOUT_MESSAGES.orderNotFound);
-      if (!order.orderFulfilled) {
-        await tx.update(orders).set({ orderFulfilled: true, orderStatus: 'shipped', fulfilledAt: new Date() }).where(eq(orders.id, orderId));
-        await publishLive(tx, { topic: 'orders', userId: order.userId, id: orderId }, { topic: 'all-orders', id: orderId });
-      }
+      if (order.orderFulfilled) return { changed: false, order };
+      await tx.update(orders).set({ orderFulfilled: true, orderStatus: 'shipped', fulfilledAt: new Date() }).where(eq(orders.id, orderId));
+      await publishLive(tx, { topic: 'orders', userId: order.userId, id: orderId }, { topic: 'all-orders', id: orderId });
       const [buyer] = await tx.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, order.userId));
-      return { changed: !order.orderFulfilled, order, buyer };
+      if (buyer) await deps.jobs.sendInTransaction(tx, 'send-email', shippedMail(buyer.email, buyer.name, orderId, `${deps.publicUrl}/my-orders`));
+      return { changed: true, order };
     },
     { maxAttempts },
   );

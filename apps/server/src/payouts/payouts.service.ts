@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { creditSummaries, datEditions, payoutAccounts, payoutRequests } from '../db/schema/index.ts';
+import { creditSummaries, datEarnings, payoutAccounts, payoutRequests } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import { publishLive } from '../live/live.publish.ts';
@@ -55,15 +55,22 @@ export async function enableLocalPayouts(db: Db, userId: string): Promise<boolea
   return rows.length > 0;
 }
 
-/** Earnings from owned DAT editions and sales, less every payout not failed. */
+/**
+ * What the user earned (DAT edition earnings attributed to them when earned, decision 019,
+ * plus sales earnings) less every payout not failed; never below zero. An edition's earnings
+ * stay with the owner who earned them: moving it moves none of them, and what was paid out
+ * is never available again.
+ */
 async function availableCents(tx: Db | Tx, userId: string): Promise<number> {
-  const [editions] = await tx.select({ cents: sql<string>`COALESCE(SUM(${datEditions.earningsCents}), 0)` }).from(datEditions).where(eq(datEditions.ownerId, userId));
-  const [summary] = await tx.select({ cents: creditSummaries.salesEarningsCents }).from(creditSummaries).where(eq(creditSummaries.userId, userId));
-  const [paid] = await tx
-    .select({ cents: sql<string>`COALESCE(SUM(${payoutRequests.amountCents}), 0)` })
-    .from(payoutRequests)
-    .where(and(eq(payoutRequests.userId, userId), ne(payoutRequests.status, 'failed')));
-  return Number(editions?.cents ?? 0) + Number(summary?.cents ?? 0) - Number(paid?.cents ?? 0);
+  const [row] = await tx
+    .select({
+      cents: sql<string>`GREATEST(0,
+        (SELECT COALESCE(SUM(${datEarnings.cents}), 0) FROM ${datEarnings} WHERE ${datEarnings.ownerId} = ${userId})
+        + (SELECT COALESCE(MAX(${creditSummaries.salesEarningsCents}), 0) FROM ${creditSummaries} WHERE ${creditSummaries.userId} = ${userId})
+        - (SELECT COALESCE(SUM(${payoutRequests.amountCents}), 0) FROM ${payoutRequests} WHERE ${payoutRequests.userId} = ${userId} AND ${payoutRequests.status} <> 'failed'))::text`,
+    })
+    .from(sql`(SELECT 1) AS one`);
+  return Number(row?.cents ?? 0);
 }
 
 export async function cashoutOverview(db: Db, userId: string) {

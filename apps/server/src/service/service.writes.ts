@@ -1,10 +1,11 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { toNumber } from '@storefront/domain/wallet.ts';
+import { countsAsEdition, MAX_BALANCE_CENTS, toNumber, WALLET_MESSAGES } from '@storefront/domain/wallet.ts';
 import type { Db } from '../db/client.ts';
 import {
   creditSummaries,
   datAssets,
+  datEarnings,
   datEditions,
   platformMetrics,
   rewardTokenWallets,
@@ -39,7 +40,8 @@ export const SERVICE_WRITES = {
         songName: z.string().min(1).max(200),
         artistName: z.string().min(1).max(200),
         artworkUrl: z.url({ protocol: /^https$/ }).max(1000).or(z.string().regex(/^\/(?!\/)[A-Za-z0-9._~\-/%?=&+]{1,500}$/)),
-        releasedAt: z.iso.datetime(),
+        // Postgres has no year 0: a time before 0001-01-01 UTC is refused, not a 500.
+        releasedAt: z.iso.datetime().refine((value) => new Date(value).getUTCFullYear() >= 1, 'releasedAt: the date must be 0001-01-01 or later.'),
       }),
       edition: z.number().int().min(1).max(1_000_000).optional(),
       sold: z.number().int().min(0).optional(),
@@ -87,12 +89,32 @@ async function resolveUser(tx: Tx, who: { userId?: string; email?: string }): Pr
   return row.id;
 }
 
-async function apply(tx: Tx, kind: Kind, input: Record<string, unknown>): Promise<string | null> {
+/**
+ * Writes one edition and attributes what it earned since the last report (decision 019):
+ * the rise of its lifetime figure above the highest one already counted goes to whoever
+ * owned it until this write (the named owner when the write creates it), and only for the
+ * editions the wallet shows. The row is locked first, so concurrent reports count a rise once.
+ */
+async function writeEdition(tx: Tx, edition: typeof datEditions.$inferInsert & { earningsCents: number }, reference: string) {
+  const key = and(eq(datEditions.assetId, edition.assetId), eq(datEditions.edition, edition.edition))!;
+  await tx.insert(datEditions).values(edition).onConflictDoNothing();
+  const [before] = await tx.select().from(datEditions).where(key).for('update');
+  const rise = edition.earningsCents - before!.earningsCountedCents;
+  if (rise > 0 && before!.ownerId && countsAsEdition(edition.edition)) {
+    await tx.insert(datEarnings).values({ ownerId: before!.ownerId, assetId: edition.assetId, edition: edition.edition, cents: rise, reference });
+  }
+  await tx
+    .update(datEditions)
+    .set({ ...edition, earningsCountedCents: Math.max(edition.earningsCents, before!.earningsCountedCents) })
+    .where(key);
+}
+
+async function apply(tx: Tx, kind: Kind, input: Record<string, unknown>, reference: string): Promise<string | null> {
   const who = input as { userId?: string; email?: string };
   switch (kind) {
     case 'wallet-credits': {
       const userId = await resolveUser(tx, who);
-      await credit(tx, userId, input.cents as number, `service:${input.externalId as string}`, 'grant', (input.note as string | undefined) ?? '');
+      await credit(tx, userId, input.cents as number, `service:${reference}`, 'grant', (input.note as string | undefined) ?? '');
       return userId;
     }
     case 'dats': {
@@ -109,7 +131,7 @@ async function apply(tx: Tx, kind: Kind, input: Record<string, unknown>): Promis
         royaltiesCents: (input.royaltiesCents as number | undefined) ?? 0,
         earningsCents: (input.earningsCents as number | undefined) ?? 0,
       };
-      await tx.insert(datEditions).values(edition).onConflictDoUpdate({ target: [datEditions.assetId, datEditions.edition], set: edition });
+      await writeEdition(tx, edition, reference);
       return ownerId;
     }
     case 'metrics': {
@@ -127,13 +149,17 @@ async function apply(tx: Tx, kind: Kind, input: Record<string, unknown>): Promis
     case 'utility-spend': {
       const userId = await resolveUser(tx, who);
       const awarded = input.awarded as number | undefined;
-      await tx
+      const added = await tx
         .insert(utilitySpend)
         .values({ userId, totalCents: input.addCents as number, awarded: awarded ?? 0 })
         .onConflictDoUpdate({
           target: utilitySpend.userId,
           set: { totalCents: sql`${utilitySpend.totalCents} + ${input.addCents as number}`, ...(awarded === undefined ? {} : { awarded }) },
-        });
+          // A running total stays an exact JavaScript number (decision 019).
+          setWhere: sql`${utilitySpend.totalCents} + ${input.addCents as number} <= ${MAX_BALANCE_CENTS}`,
+        })
+        .returning({ userId: utilitySpend.userId });
+      if (added.length === 0) throw new AppError('failed-precondition', WALLET_MESSAGES.balanceCap);
       return userId;
     }
     case 'credit-strings': {
@@ -162,7 +188,10 @@ async function apply(tx: Tx, kind: Kind, input: Record<string, unknown>): Promis
   }
 }
 
-/** Validates and applies one write once per external id (the routes and the seed use it). */
+/**
+ * Validates and applies one write once per (token, kind, external id): each sister product
+ * has its own ids (decision 019). The routes and the seed use it.
+ */
 export async function applyServiceWrite(db: Db, tokenId: string, kind: Kind, body: unknown) {
   const input = SERVICE_WRITES[kind].parse(body) as Record<string, unknown> & { externalId: string };
   return runTransaction(
@@ -174,7 +203,7 @@ export async function applyServiceWrite(db: Db, tokenId: string, kind: Kind, bod
         .onConflictDoNothing()
         .returning({ externalId: serviceWrites.externalId });
       if (fresh.length === 0) return { ok: true, replayed: true };
-      const ownerId = await apply(tx, kind, input);
+      const ownerId = await apply(tx, kind, input, `${tokenId}:${kind}:${input.externalId}`);
       if (ownerId) await publishLive(tx, { topic: 'wallet', userId: ownerId, id: input.externalId });
       return { ok: true, replayed: false };
     },

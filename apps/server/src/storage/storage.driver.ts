@@ -4,17 +4,37 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 
 /**
- * Where object bytes live. The local driver keeps them under DATA_DIR/storage; an
- * S3-compatible driver can implement the same four calls later. Keys are ours
- * (random ids and fixed suffixes), never a client's path.
+ * Where object bytes live. The local driver keeps them under DATA_DIR/storage; the S3
+ * driver (storage.s3.ts, decision 022) in a bucket under a prefix. Keys are ours (random
+ * ids and fixed suffixes), never a client's path.
  */
 export interface StorageDriver {
+  readonly kind: 'local' | 's3';
+  /** S3 only: multipart uploads, which hold the parts of resumable upload sessions. */
+  readonly multipart?: MultipartStore;
   put(key: string, data: Buffer): Promise<void>;
   /** The bytes as a stream, or null when there is no such key. */
   get(key: string): Promise<{ stream: Readable; size: number } | null>;
   stat(key: string): Promise<{ size: number } | null>;
   /** Deleting a missing key is not an error. */
   delete(key: string): Promise<void>;
+}
+
+/** One uploaded part of a multipart upload. */
+export interface UploadedPart {
+  partNumber: number;
+  etag: string;
+  size: number;
+}
+
+export interface MultipartStore {
+  /** The smallest part the store takes, except for the last one (5 MiB on S3). */
+  readonly minPartSize: number;
+  create(key: string): Promise<string>;
+  uploadPart(key: string, uploadId: string, partNumber: number, data: Buffer): Promise<UploadedPart>;
+  complete(key: string, uploadId: string, parts: UploadedPart[]): Promise<void>;
+  /** Aborting an unknown or finished upload is not an error. */
+  abort(key: string, uploadId: string): Promise<void>;
 }
 
 const KEY = /^[a-z0-9][a-z0-9._-]*(?:\/[a-z0-9][a-z0-9._-]*)*$/;
@@ -35,6 +55,7 @@ export function createLocalDriver(root: string): StorageDriver {
     return path.join(root, ...key.split('/'));
   };
   return {
+    kind: 'local',
     async put(key, data) {
       const file = fileOf(key);
       await fs.promises.mkdir(path.dirname(file), { recursive: true });

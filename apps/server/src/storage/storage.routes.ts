@@ -85,6 +85,12 @@ function sessionStatus(session: UploadSession): string {
   return session.status === 'canceled' ? 'cancelled' : session.status;
 }
 
+/** The shop's origin: PUBLIC_URL, or (in development without it) the origin the request came to. */
+function originOf(request: FastifyRequest, config: Config): string {
+  if (config.PUBLIC_URL) return config.PUBLIC_URL.replace(/\/+$/, '');
+  return `${request.protocol}://${request.host}`;
+}
+
 export async function storageRoutes(app: FastifyInstance, options: StorageRoutesOptions) {
   const deps: StorageDeps = createStorageDeps({ db: options.db, config: options.config, driver: options.driver, log: app.log });
   const { resolveCaller } = options;
@@ -185,7 +191,8 @@ export async function storageRoutes(app: FastifyInstance, options: StorageRoutes
       metadata,
       createdBy: caller.userId,
     });
-    const uploadUrl = `/v0/b/${bucket}/o?name=${encodeObjectPath(path)}&uploadType=resumable&upload_id=${session.id}`;
+    // Absolute, as clients outside a browser (Node's fetch, the Firebase SDK) need it.
+    const uploadUrl = `${originOf(request, options.config)}/v0/b/${bucket}/o?name=${encodeObjectPath(path)}&uploadType=resumable&upload_id=${session.id}`;
     void reply
       .header('cache-control', 'no-store')
       .header('x-goog-upload-status', 'active')

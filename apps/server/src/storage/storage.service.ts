@@ -10,6 +10,7 @@ import { storageObjects } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { createLocalDriver, type StorageDriver } from './storage.driver.ts';
 import { StorageHttpError } from './storage.errors.ts';
+import { createS3Driver } from './storage.s3.ts';
 import { makeVariants, processImage } from './storage.images.ts';
 import type { UploadMetadata } from './storage.metadata.ts';
 
@@ -31,9 +32,14 @@ export function createStorageDeps(options: { db: Db; config: Config; driver?: St
   return {
     db: options.db,
     config: options.config,
-    driver: options.driver ?? createLocalDriver(path.join(options.config.dataDir, 'storage')),
+    driver: options.driver ?? createDriver(options.config),
     ...(options.log ? { log: options.log } : {}),
   };
+}
+
+/** The driver the settings choose: S3 for STORAGE_URL=s3://..., the local disk otherwise. */
+export function createDriver(config: Config): StorageDriver {
+  return config.s3 ? createS3Driver(config.s3) : createLocalDriver(path.join(config.dataDir, 'storage'));
 }
 
 export const objectKey = (blobKey: string) => `objects/${blobKey}`;

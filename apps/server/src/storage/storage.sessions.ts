@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import { UPLOAD_MESSAGES } from '@storefront/domain/storage.ts';
 import type { Db } from '../db/client.ts';
-import { storageUploadSessions } from '../db/schema/index.ts';
-import { runTransaction } from '../db/transaction.ts';
+import { storageUploadPending, storageUploadSessions } from '../db/schema/index.ts';
+import { runTransaction, type Tx } from '../db/transaction.ts';
 import { bodyToFile } from './storage.body.ts';
 import { storageErrors, StorageHttpError } from './storage.errors.ts';
 import type { UploadMetadata } from './storage.metadata.ts';
@@ -14,9 +14,12 @@ import { findObject, storeImage, type StorageDeps, type StorageObjectRow } from 
 
 /**
  * Resumable uploads (spec section 4: start, query status, upload chunks, finalize). The
- * received bytes sit in a staging file under DATA_DIR/storage/uploads; the session row's
- * `received` is the offset a client continues from after a dropped connection. A chunk
- * counts only once it has fully arrived: a half-sent chunk changes nothing.
+ * session row in Postgres is shared by every instance; its `received` is the offset a
+ * client continues from after a dropped connection. A chunk counts only once it has fully
+ * arrived: a half-sent chunk changes nothing. Where the received bytes sit depends on the
+ * driver: a staging file under DATA_DIR/storage/uploads (local disk), or the parts of an
+ * S3 multipart upload keyed by the session plus, below S3's 5 MiB smallest part, a buffer
+ * row in `storage_upload_pending` (S3, decision 022), so a chunk may reach any instance.
  */
 export type UploadSession = typeof storageUploadSessions.$inferSelect;
 
@@ -57,15 +60,20 @@ export interface StartSessionInput {
 export async function startSession(deps: StorageDeps, input: StartSessionInput): Promise<UploadSession> {
   if (input.totalSize === 0) throw storageErrors.invalid(UPLOAD_MESSAGES.empty);
   if (input.totalSize > deps.config.UPLOAD_MAX_BYTES) throw tooLarge(deps)();
-  await removeExpiredSessions(deps);
   const id = randomBytes(24).toString('base64url');
-  await fs.promises.mkdir(stagingDir(deps), { recursive: true });
-  await fs.promises.writeFile(stagingFile(deps, id), Buffer.alloc(0), { flag: 'wx' });
+  if (!deps.driver.multipart) {
+    await fs.promises.mkdir(stagingDir(deps), { recursive: true });
+    await fs.promises.writeFile(stagingFile(deps, id), Buffer.alloc(0), { flag: 'wx' });
+  }
+  // S3: an upload of more than one part gets its multipart upload now, kept in the row.
+  const store = deps.driver.multipart;
+  const multipartUploadId = store && input.totalSize > store.minPartSize ? await store.create(sessionUploadKey(id)) : null;
   const now = new Date();
   const [session] = await deps.db
     .insert(storageUploadSessions)
     .values({
       id,
+      multipartUploadId,
       bucket: input.bucket,
       path: input.path,
       totalSize: input.totalSize,
@@ -85,12 +93,131 @@ export async function findSession(db: Db, id: string): Promise<UploadSession> {
   return session;
 }
 
-async function removeExpiredSessions(deps: StorageDeps) {
+/** The object-store key of a session's multipart upload (ids are base64url; keys are lower case). */
+export function sessionUploadKey(id: string): string {
+  return `uploads/${Buffer.from(id, 'base64url').toString('hex')}`;
+}
+
+/**
+ * S3: adds a chunk to the session's bytes, in the transaction that holds its row. Bytes
+ * below the smallest part size wait in `storage_upload_pending`; once there are enough
+ * (or the upload is complete) they go out as the next part. The part number comes from the
+ * committed row, so a part sent by a transaction that then failed is simply sent again.
+ */
+async function appendToMultipart(deps: StorageDeps, tx: Tx, session: UploadSession, chunk: Buffer, complete: boolean) {
+  const store = deps.driver.multipart!;
+  const [pending] = await tx.select().from(storageUploadPending).where(eq(storageUploadPending.sessionId, session.id));
+  const buffered = pending ? Buffer.concat([pending.bytes, chunk]) : chunk;
+  if (buffered.length >= store.minPartSize || (complete && session.parts.length > 0 && buffered.length > 0)) {
+    const key = sessionUploadKey(session.id);
+    // Started with the session when it is larger than one part (so an abort always finds it).
+    const uploadId = session.multipartUploadId ?? (await store.create(key));
+    const part = await store.uploadPart(key, uploadId, session.parts.length + 1, buffered);
+    await tx
+      .update(storageUploadSessions)
+      .set({ multipartUploadId: uploadId, parts: [...session.parts, part] })
+      .where(eq(storageUploadSessions.id, session.id));
+    if (pending) await tx.delete(storageUploadPending).where(eq(storageUploadPending.sessionId, session.id));
+  } else if (chunk.length > 0) {
+    await tx
+      .insert(storageUploadPending)
+      .values({ sessionId: session.id, bytes: buffered })
+      .onConflictDoUpdate({ target: storageUploadPending.sessionId, set: { bytes: buffered } });
+  }
+}
+
+async function streamToBuffer(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
+}
+
+/** S3: the complete upload's bytes, assembling its parts on the first call. */
+async function readMultipart(deps: StorageDeps, id: string): Promise<Buffer> {
+  const store = deps.driver.multipart!;
+  const [session] = await deps.db.select().from(storageUploadSessions).where(eq(storageUploadSessions.id, id));
+  if (!session) throw sessionNotFound();
+  if (session.parts.length === 0) {
+    const [pending] = await deps.db.select().from(storageUploadPending).where(eq(storageUploadPending.sessionId, id));
+    return pending?.bytes ?? Buffer.alloc(0);
+  }
+  const key = sessionUploadKey(id);
+  if (session.multipartUploadId) {
+    try {
+      await store.complete(key, session.multipartUploadId, session.parts);
+    } catch (error) {
+      // A repeated finalize: the parts were assembled before.
+      if (!(await deps.driver.stat(key))) throw error;
+    }
+    await deps.db.update(storageUploadSessions).set({ multipartUploadId: null }).where(eq(storageUploadSessions.id, id));
+  }
+  const blob = await deps.driver.get(key);
+  if (!blob) throw new Error(`The assembled upload ${key} is missing from the object store.`);
+  return streamToBuffer(blob.stream);
+}
+
+/**
+ * Deletes the bytes of a session that is over (finished, cancelled, refused or expired):
+ * its staging file, or its multipart upload (aborted), assembled object and buffered bytes.
+ */
+export async function reclaimSessionBytes(deps: StorageDeps, id: string): Promise<void> {
+  if (deps.driver.multipart) {
+    const [session] = await deps.db.select().from(storageUploadSessions).where(eq(storageUploadSessions.id, id));
+    const key = sessionUploadKey(id);
+    if (session?.multipartUploadId) await deps.driver.multipart.abort(key, session.multipartUploadId);
+    await deps.driver.delete(key);
+    await deps.db.delete(storageUploadPending).where(eq(storageUploadPending.sessionId, id));
+  }
+  await fs.promises.rm(stagingFile(deps, id), { force: true });
+  await deps.db
+    .update(storageUploadSessions)
+    .set({ multipartUploadId: null, parts: [], reclaimedAt: new Date() })
+    .where(eq(storageUploadSessions.id, id));
+}
+
+async function reclaimOrLog(deps: StorageDeps, id: string) {
+  // Left-over bytes cost space, not correctness: the cleanup job tries again.
+  await reclaimSessionBytes(deps, id).catch((error: unknown) => deps.log?.warn({ err: error, session: id }, 'could not delete the bytes of an upload session'));
+}
+
+export interface SessionCleanup {
+  expired: number;
+  reclaimed: number;
+  deleted: number;
+}
+
+/**
+ * The `storage-cleanup` job: an active session that received nothing for
+ * UPLOAD_SESSION_IDLE_HOURS (a client that gave up or cancelled without telling us) or
+ * outlived its week is expired; the bytes of every ended session are reclaimed; rows past
+ * their expiry whose bytes are gone are deleted.
+ */
+export async function cleanUpUploadSessions(deps: StorageDeps, now = new Date()): Promise<SessionCleanup> {
+  const idleSince = new Date(now.getTime() - deps.config.UPLOAD_SESSION_IDLE_HOURS * 60 * 60 * 1000);
+  const sessions = storageUploadSessions;
   const expired = await deps.db
-    .delete(storageUploadSessions)
-    .where(lt(storageUploadSessions.expiresAt, new Date()))
-    .returning({ id: storageUploadSessions.id });
-  await Promise.all(expired.map((session) => fs.promises.rm(stagingFile(deps, session.id), { force: true })));
+    .update(sessions)
+    .set({ status: 'expired', updatedAt: now })
+    .where(and(eq(sessions.status, 'active'), or(lt(sessions.updatedAt, idleSince), lt(sessions.expiresAt, now))))
+    .returning({ id: sessions.id });
+  const ended = await deps.db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(inArray(sessions.status, ['final', 'canceled', 'failed', 'expired']), isNull(sessions.reclaimedAt)));
+  let reclaimed = 0;
+  for (const session of ended) {
+    try {
+      await reclaimSessionBytes(deps, session.id);
+      reclaimed += 1;
+    } catch (error) {
+      deps.log?.warn({ err: error, session: session.id }, 'could not delete the bytes of an upload session');
+    }
+  }
+  const deleted = await deps.db
+    .delete(sessions)
+    .where(and(lt(sessions.expiresAt, now), isNotNull(sessions.reclaimedAt)))
+    .returning({ id: sessions.id });
+  return { expired: expired.length, reclaimed, deleted: deleted.length };
 }
 
 /** Copies `part` into the staging file at `offset` and cuts anything after it. */
@@ -137,20 +264,23 @@ export async function receiveChunk(
   }
 
   const staging = stagingFile(deps, session.id);
+  if (deps.driver.multipart) await fs.promises.mkdir(stagingDir(deps), { recursive: true });
   const part = `${staging}.${randomBytes(6).toString('hex')}.part`;
   const length = await bodyToFile(chunk.body, part, remaining, () =>
     storageErrors.invalid(`The chunk goes past the declared size of ${session.totalSize} bytes.`),
   );
   let received: number;
   try {
+    const bytes = deps.driver.multipart ? await fs.promises.readFile(part) : undefined;
     received = await runTransaction(
       deps.db,
       async (tx) => {
         const [current] = await tx.select().from(storageUploadSessions).where(eq(storageUploadSessions.id, session.id)).for('update');
         if (!current || current.status !== 'active') throw sessionClosed();
         if (current.received !== chunk.offset) throw new OffsetMismatchError(current.received);
-        await writeAt(staging, part, chunk.offset, length);
         const next = chunk.offset + length;
+        if (bytes) await appendToMultipart(deps, tx, current, bytes, next === current.totalSize);
+        else await writeAt(staging, part, chunk.offset, length);
         await tx.update(storageUploadSessions).set({ received: next, updatedAt: new Date() }).where(eq(storageUploadSessions.id, session.id));
         return next;
       },
@@ -168,7 +298,7 @@ export async function receiveChunk(
 
 async function finalizeSession(deps: StorageDeps, session: UploadSession): Promise<StorageObjectRow> {
   const staging = stagingFile(deps, session.id);
-  const bytes = (await fs.promises.readFile(staging)).subarray(0, session.totalSize);
+  const bytes = (deps.driver.multipart ? await readMultipart(deps, session.id) : await fs.promises.readFile(staging)).subarray(0, session.totalSize);
   let lostRace = false;
   try {
     const object = await storeImage(deps, { bucket: session.bucket, path: session.path, bytes, metadata: session.metadata as UploadMetadata, createdBy: session.createdBy }, async (tx) => {
@@ -179,7 +309,7 @@ async function finalizeSession(deps: StorageDeps, session: UploadSession): Promi
       }
       await tx.update(storageUploadSessions).set({ status: 'final', updatedAt: new Date() }).where(eq(storageUploadSessions.id, session.id));
     });
-    await fs.promises.rm(staging, { force: true });
+    await reclaimOrLog(deps, session.id);
     return object;
   } catch (error) {
     if (lostRace) {
@@ -193,7 +323,7 @@ async function finalizeSession(deps: StorageDeps, session: UploadSession): Promi
         .update(storageUploadSessions)
         .set({ status: 'failed', updatedAt: new Date() })
         .where(and(eq(storageUploadSessions.id, session.id), eq(storageUploadSessions.status, 'active')));
-      await fs.promises.rm(staging, { force: true });
+      await reclaimOrLog(deps, session.id);
     }
     throw error;
   }
@@ -206,6 +336,6 @@ export async function cancelSession(deps: StorageDeps, session: UploadSession): 
     .set({ status: 'canceled', updatedAt: new Date() })
     .where(and(eq(storageUploadSessions.id, session.id), eq(storageUploadSessions.status, 'active')))
     .returning();
-  if (updated) await fs.promises.rm(stagingFile(deps, session.id), { force: true });
+  if (updated) await reclaimOrLog(deps, session.id);
   return updated ?? session;
 }

@@ -9,8 +9,6 @@ import { STORAGE_MESSAGES, StorageError, UPLOAD_MESSAGES } from '@storefront/dom
 import { imageVariantUrl } from '@storefront/domain/storage-images.ts';
 import { parseDownloadUrl, productImagePath } from '@storefront/domain/storage-location.ts';
 import type { UploadState } from '@storefront/domain/storage-upload.ts';
-import { createAuthClient } from '@storefront/sdk/auth.ts';
-import { createFunctionsClient } from '@storefront/sdk/callable.ts';
 import { deleteObject, getDownloadURL, getMetadata, uploadBytes, uploadString } from '@storefront/sdk/storage/operations.ts';
 import { createStorage, ref, type Clock, type Storage } from '@storefront/sdk/storage/storage.ts';
 import { uploadBytesResumable, type UploadTask, type UploadTaskSnapshot } from '@storefront/sdk/storage/upload-task.ts';
@@ -18,8 +16,11 @@ import { createTestDatabase, makeTempDir, testConfig, type TestDatabase } from '
 import { createAccount } from '../accounts/accounts.service.ts';
 import { buildApp } from '../app.ts';
 import { freePort } from '../db/embedded.ts';
-import { storageObjects, storageUploadSessions } from '../db/schema/index.ts';
+import { storageObjects, storageUploadPending, storageUploadSessions } from '../db/schema/index.ts';
 import { describeImage } from './storage.delivery.ts';
+import { storageTestDriver } from './testing/driver-choice.ts';
+import { signInForToken } from '../../test/sign-in.ts';
+import { startTestS3Server, type TestS3Server } from './testing/s3-server.ts';
 import { startFaultProxy, type FaultAction, type FaultProxy, type ProxiedRequest } from './testing/fault-proxy.ts';
 import { bombPng, noisePng, sidewaysJpeg, solidImage, SVG_WITH_SCRIPT } from './testing/images.ts';
 
@@ -30,20 +31,18 @@ let baseUrl: string;
 let adminToken: string;
 let fanToken: string;
 const proxies: FaultProxy[] = [];
+/** Set when this run stores objects in S3 (storage.s3-suite.test.ts). */
+let s3: TestS3Server | undefined;
 
-async function signIn(email: string): Promise<string> {
-  const functions = createFunctionsClient({ baseUrl });
-  const { token } = await createAuthClient({ baseUrl, functions }).signIn(email, 'correct horse');
-  if (!token) throw new Error(`no token for ${email}`);
-  return token;
-}
+const signIn = (email: string) => signInForToken(baseUrl, email);
 
 beforeAll(async () => {
   database = await createTestDatabase();
   dataDir = makeTempDir('storage-test');
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
-  const config = testConfig({ env: { PUBLIC_URL: baseUrl, PORT: String(port), DATA_DIR: dataDir.dir } });
+  if (storageTestDriver() === 's3') s3 = await startTestS3Server();
+  const config = testConfig({ env: { PUBLIC_URL: baseUrl, PORT: String(port), DATA_DIR: dataDir.dir, ...s3?.env } });
   const account = (email: string, username: string, role: 'user' | 'admin') =>
     createAccount(
       database.db,
@@ -64,6 +63,7 @@ afterAll(async () => {
   await app?.close();
   await database?.close();
   dataDir?.remove();
+  await s3?.close();
 });
 
 /** A clock whose waits return at once and are written down. */
@@ -372,7 +372,13 @@ describe('resumable uploads', () => {
     expect(await rawPixels(stored)).toEqual(raw);
     const session = await sessionRow(snapshot.ref.fullPath);
     expect(session).toMatchObject({ status: 'final', received: png.length, totalSize: png.length });
+    // The staged bytes are gone (the staging file; or the S3 parts, assembled object and buffer).
     expect(fs.existsSync(path.join(dataDir.dir, 'storage', 'uploads', session!.id))).toBe(false);
+    if (s3) {
+      expect(await database.db.select().from(storageUploadPending)).toEqual([]);
+      expect(s3.openMultipartUploads()).toEqual([]);
+      expect((await s3.keys()).filter((key) => key.includes('/uploads/'))).toEqual([]);
+    }
   });
 
   it('keeps its session across requests and says where to continue from', async () => {
@@ -385,7 +391,10 @@ describe('resumable uploads', () => {
       body: JSON.stringify({ customMetadata: { via: 'raw' } }),
     });
     expect(start.headers.get('x-goog-upload-status')).toBe('active');
-    const uploadUrl = `${baseUrl}${start.headers.get('x-goog-upload-url')}`;
+    // Absolute (from PUBLIC_URL), as clients outside a browser need it.
+    const uploadUrl = start.headers.get('x-goog-upload-url')!;
+    expect(uploadUrl.startsWith(`${baseUrl}/v0/b/storefront/o?name=`)).toBe(true);
+    expect(uploadUrl).toMatch(/&uploadType=resumable&upload_id=[A-Za-z0-9_-]{32}$/);
     const chunk = (offset: number, end: number, command = 'upload') =>
       fetch(uploadUrl, { method: 'POST', headers: { ...auth, 'x-goog-upload-command': command, 'x-goog-upload-offset': String(offset) }, body: png.subarray(offset, end) });
 
@@ -548,5 +557,24 @@ describe('image delivery', () => {
 
   it('passes other image URLs through', async () => {
     expect(await describeImage(database.db, '/content/covers/a.jpg')).toMatchObject({ src: '/content/covers/a.jpg', srcset: '' });
+  });
+});
+
+describe('where the bytes live', () => {
+  it(`keeps objects and variants with the ${storageTestDriver()} driver only`, async () => {
+    const target = ref(storageFor(adminToken), productPath('where.png'));
+    await uploadBytes(target, await solidImage(700, 300));
+    const [row] = await database.db.select().from(storageObjects).where(eq(storageObjects.path, target.fullPath));
+    const onDisk = (key: string) => fs.existsSync(path.join(dataDir.dir, 'storage', ...key.split('/')));
+    const keys = [`objects/${row!.blobKey}`, ...row!.variantWidths.map((width) => `variants/${row!.blobKey}/${width}.webp`)];
+    if (s3) {
+      const stored = await s3.keys();
+      for (const key of keys) {
+        expect(stored).toContain(`shop/${key}`);
+        expect(onDisk(key)).toBe(false);
+      }
+    } else {
+      for (const key of keys) expect(onDisk(key)).toBe(true);
+    }
   });
 });

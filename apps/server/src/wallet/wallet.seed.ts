@@ -4,7 +4,14 @@ import { users } from '../db/schema/index.ts';
 import type { Seeder } from '../seed/seed.ts';
 import { applyServiceWrite } from '../service/service.writes.ts';
 
-/** Sample token-economy figures for the demo shopper, written as a sister product would. */
+/** Demo token-economy figures for the demo shopper, written as a sister product would. */
+const DEMO_DATS = [
+  { songName: 'Two Dollar Dreams', artistName: 'Saint Vinyl' },
+  { songName: 'Night Bus Home', artistName: 'Saint Vinyl' },
+  { songName: 'Velvet Rope', artistName: 'The Lowlight Choir' },
+  { songName: 'Pressure Makes Diamonds', artistName: 'Saint Vinyl' },
+];
+
 export const walletSeeder: Seeder = {
   name: 'wallet',
   async run(db) {
@@ -16,7 +23,8 @@ export const walletSeeder: Seeder = {
     await write('utility-spend', { externalId: 'seed:spend', ...who, addCents: 120_000, awarded: 2 });
     await write('credit-strings', { externalId: 'seed:credits', ...who, currentCredits: '1,250', earnedCredits: '340', streamEarningsCents: 48_000, salesEarningsCents: 12_500 });
     await write('reward-tokens', { externalId: 'seed:rewards', ...who, qty: 42 });
-    for (let i = 1; i <= 4; i += 1) {
+    for (const [index, song] of DEMO_DATS.entries()) {
+      const i = index + 1;
       await write('dats', {
         externalId: `seed:dat:${i}`,
         ...who,
@@ -24,8 +32,8 @@ export const walletSeeder: Seeder = {
           id: `dat-sample-${i}`,
           creatorId: 'sample-creator',
           creatorUsername: 'streetflavor',
-          songName: `Sample Song ${i}`,
-          artistName: 'Sample Artist',
+          songName: song.songName,
+          artistName: song.artistName,
           artworkUrl: `/content/covers/cover-0${i}.svg`,
           releasedAt: new Date(Date.UTC(2026, i, 1)).toISOString(),
         },

@@ -4,6 +4,7 @@ import { ledgerEntries, wallets } from '../db/schema/index.ts';
 import type { Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
+import { MAX_BALANCE_CENTS, WALLET_MESSAGES } from '@storefront/domain/wallet.ts';
 
 /**
  * The wallet ledger. Every change is one conditional UPDATE of the wallet row (never
@@ -35,7 +36,13 @@ export async function credit(tx: Tx, userId: string, cents: number, reference: s
   if (!Number.isSafeInteger(cents) || cents <= 0) throw new AppError('invalid-argument', 'A credit must be a positive number of cents.');
   await ensureWallet(tx, userId);
   if (!(await appendEntry(tx, { userId, kind, availableDeltaCents: cents, reference, note }))) return false;
-  await tx.update(wallets).set({ balanceCents: sql`${wallets.balanceCents} + ${cents}`, updatedAt: new Date() }).where(eq(wallets.userId, userId));
+  // Capped (decision 019): a balance stays an exact JavaScript number. Refusing rolls the entry back.
+  const updated = await tx
+    .update(wallets)
+    .set({ balanceCents: sql`${wallets.balanceCents} + ${cents}`, updatedAt: new Date() })
+    .where(and(eq(wallets.userId, userId), sql`${wallets.balanceCents} + ${wallets.heldCents} + ${cents} <= ${MAX_BALANCE_CENTS}`))
+    .returning({ userId: wallets.userId });
+  if (updated.length === 0) throw new AppError('failed-precondition', WALLET_MESSAGES.balanceCap);
   return true;
 }
 

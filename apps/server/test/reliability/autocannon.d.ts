@@ -30,6 +30,10 @@ declare module 'autocannon' {
     non2xx: number;
     statusCodeStats: Record<string, { count: number }>;
   }
+  export interface Instance {
+    stop(): void;
+  }
   function autocannon(options: Options): Promise<Result>;
+  function autocannon(options: Options, callback: (error: Error | null, result: Result) => void): Instance;
   export default autocannon;
 }

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHECKOUT_MESSAGES, MAX_ORDER_TOTAL_CENTS, quote as priceQuote, type Quote } from '@storefront/domain/pricing.ts';
+import { MAX_BALANCE_CENTS, WALLET_MESSAGES } from '@storefront/domain/wallet.ts';
 import { createAccount } from '../../src/accounts/accounts.service.ts';
 import { buildApp } from '../../src/app.ts';
 import { releaseProduct } from '../../src/catalog/catalog.service.ts';
@@ -8,6 +10,7 @@ import { SERVICE_WRITES } from '../../src/service/service.writes.ts';
 import { createServiceToken } from '../../src/service/service.tokens.ts';
 import { grantCredits } from '../../src/wallet/wallet.commands.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../database.ts';
+import { startSmtpPeer } from '../smtp.ts';
 
 /**
  * Hostile input (issue 7, point 2): random and malformed payloads for every callable
@@ -136,6 +139,8 @@ function expectClearRefusal(response: LightMyRequestResponse, sent: string) {
 async function fuzz(url: string, authorization: string, example: Json) {
   await fc.assert(
     fc.asyncProperty(payloads(example), async (body) => {
+      // A mail queued by an earlier accepted call may be delivered mid-call: not a change of this one.
+      await mailDelivered();
       const before = await checksum();
       const response = await app.inject({ method: 'POST', url, headers: { authorization, 'content-type': 'application/json' }, payload: body });
       count(response.statusCode);
@@ -149,9 +154,14 @@ async function fuzz(url: string, authorization: string, example: Json) {
   );
 }
 
+let smtp: Awaited<ReturnType<typeof startSmtpPeer>>;
+
 beforeAll(async () => {
   database = await createTestDatabase();
-  const config = testConfig({ env: { PORT: '3998', SIGNUP_RATE_LIMIT: '1000000' } });
+  // Mail leaves through SMTP as in production, so a mail the worker delivers later for an
+  // accepted signup (every signup queues one) is not a dev-mailbox row a refusal "changed".
+  smtp = await startSmtpPeer();
+  const config = testConfig({ env: { PORT: '3998', SIGNUP_RATE_LIMIT: '1000000', SMTP_URL: smtp.url } });
   await createAccount(database.db, config, { email: 'admin@example.org', username: 'admin', name: 'Admin', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role: 'admin', allowReservedUsername: true });
   await grantCredits(database.db, 'admin@example.org', '500', 'fuzz-grant');
   productId = await releaseProduct(database.db, { name: 'Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
@@ -165,6 +175,7 @@ beforeAll(async () => {
 afterAll(async () => {
   console.log(`hostile input: ${Object.values(tally).reduce((a, b) => a + b, 0)} generated requests, by status: ${JSON.stringify(tally)} (seed ${SEED}, ${RUNS} runs each)`);
   await app?.close();
+  await smtp?.close();
   await database?.close();
 });
 
@@ -234,6 +245,7 @@ describe('hostile input to the service API', () => {
     // The envelope of the service API is the body itself, not {"data": ...}.
     await fc.assert(
       fc.asyncProperty(payloads(SERVICE_EXAMPLES[kind](), (value) => JSON.stringify(value) ?? 'null'), async (body) => {
+        await mailDelivered();
         const before = await checksum();
         const response = await app.inject({ method: 'POST', url: `/api/service/${kind}`, headers: { authorization: serviceToken, 'content-type': 'application/json' }, payload: body });
         count(response.statusCode);
@@ -285,5 +297,259 @@ describe('hostile bodies and requests', () => {
     expect(probe.polluted).toBeUndefined();
     expect(probe.isAdmin).toBeUndefined();
     expect(Object.keys(Object.prototype)).toEqual([]);
+  });
+});
+
+// ---- generated classes of issue 12 (decision 019) --------------------------------------
+
+/** A call as a signed-in admin, through the real routes. */
+async function callFn<T = unknown>(name: string, data: unknown) {
+  const response = await app.inject({ method: 'POST', url: `/fn/${name}`, headers: { authorization: adminToken, 'content-type': 'application/json' }, payload: JSON.stringify({ data }) });
+  count(response.statusCode);
+  return { response, data: response.statusCode === 200 ? response.json<{ data: T }>().data : undefined };
+}
+
+/** Never a 5xx; a refusal is clear. */
+function expectHandled(response: LightMyRequestResponse, sent: string) {
+  expect(response.statusCode, `${response.body.slice(0, 300)} for ${sent.slice(0, 300)}`).toBeLessThan(500);
+  if (response.statusCode >= 400) expectClearRefusal(response, sent);
+}
+
+/** Orders and shipments above queued mail: once the worker delivered it, row checksums stay still. */
+async function mailDelivered() {
+  for (const until = Date.now() + 60_000; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 100))) {
+    const { rowCount } = await database.pool.query("SELECT 1 FROM pgboss.job WHERE name = 'send-email' AND state IN ('created', 'retry', 'active')");
+    if (rowCount === 0) return;
+  }
+  throw new Error('The queued mail was not delivered within a minute.');
+}
+
+let fresh = 0;
+/** A new id for each generated run, so runs never replay each other. */
+const freshId = (prefix: string) => `${prefix}-${SEED}-${(fresh += 1)}`;
+const adminId = async () => (await database.pool.query<{ id: string }>("SELECT id FROM \"user\" WHERE email = 'admin@example.org'")).rows[0]!.id;
+
+describe('generated: huge totals', () => {
+  // Prices at the admin cap and around the int4 limit, so carts cross 2^31-1 cents often.
+  const PRICES = [100_000_000, 99_999_999, 21_474_837, 10_737_419, 1];
+  const big: string[] = [];
+
+  beforeAll(async () => {
+    for (const priceCents of PRICES) big.push(await releaseProduct(database.db, { name: `Big ${priceCents}`, description: 'Big', priceCents, images: ['/content/covers/cover-01.svg'] }));
+    await grantCredits(database.db, 'admin@example.org', '5000000000', 'fuzz-huge-grant');
+  });
+
+  const cart = fc.uniqueArray(fc.record({ product: fc.nat({ max: PRICES.length - 1 }), qty: fc.oneof(fc.constantFrom(1, 20, 21, 22, 98, 99), fc.integer({ min: 1, max: 99 })) }), {
+    selector: (line) => line.product,
+    minLength: 1,
+    maxLength: PRICES.length,
+  });
+
+  it('quotes, card checkouts and wallet orders of any size: a valid answer with exact totals, or a clear refusal', async () => {
+    await fc.assert(
+      fc.asyncProperty(cart, fc.boolean(), fc.constantFrom('card', 'wallet'), async (lines, useWallet, path) => {
+        const items = lines.map((line) => ({ id: big[line.product]!, qty: line.qty }));
+        const expected = priceQuote(lines.map((line) => ({ unitCents: PRICES[line.product]!, qty: line.qty })), 0, false);
+        const quoted = await callFn<Quote>('quoteCheckout', { items, useWallet: path === 'wallet' || useWallet });
+        expectHandled(quoted.response, JSON.stringify(items));
+        if (expected.totalCents > MAX_ORDER_TOTAL_CENTS) {
+          expect(quoted.response.json<{ error: { message: string } }>().error.message).toBe(CHECKOUT_MESSAGES.orderTooLarge);
+          return;
+        }
+        expect(quoted.data!.totalCents).toBe(expected.totalCents);
+        if (path === 'card') {
+          const link = await callFn<{ checkoutId: string }>('createPaymentLinkStreetFlavorMerch', { items, useWallet, contact, shipping, checkoutId: freshId('huge-card') });
+          expectHandled(link.response, JSON.stringify(items));
+          if (link.data) {
+            const { rows } = await database.pool.query<{ subtotal_cents: string; amount_due_cents: string }>('SELECT subtotal_cents, amount_due_cents FROM checkout WHERE id = $1', [link.data.checkoutId]);
+            expect([Number(rows[0]!.subtotal_cents), Number(rows[0]!.amount_due_cents)]).toEqual([quoted.data!.subtotalCents, quoted.data!.amountDueCents]);
+          }
+        } else {
+          const placed = await callFn<{ orderId: string }>('completeWalletOnlyOrderStreetFlavor', { items, contact, shipping, quote: quoted.data, checkoutId: freshId('huge-wallet') });
+          expectHandled(placed.response, JSON.stringify(items));
+          if (placed.data) {
+            const { rows } = await database.pool.query<{ subtotal_cents: string; wallet_applied_cents: string }>('SELECT subtotal_cents, wallet_applied_cents FROM "order" WHERE id = $1', [placed.data.orderId]);
+            expect([Number(rows[0]!.subtotal_cents), Number(rows[0]!.wallet_applied_cents)]).toEqual([expected.subtotalCents, expected.totalCents]);
+          } else {
+            expect(quoted.data!.amountDueCents, 'a wallet order was refused though the wallet covered it').toBeGreaterThan(0);
+          }
+        }
+      }),
+      { numRuns: RUNS, seed: SEED, endOnFailure: true },
+    );
+  });
+
+  it('service writes of huge amounts: applied exactly, or refused clearly at the balance cap; no figure leaves the safe integers', async () => {
+    await mailDelivered();
+    // Close to the cap, so generated credits cross it.
+    const { rows } = await database.pool.query<{ cents: string }>('SELECT (balance_cents + held_cents)::text AS cents FROM wallet WHERE user_id = $1', [await adminId()]);
+    const gap = MAX_BALANCE_CENTS - 40_000_000_000_000 - Number(rows[0]!.cents);
+    if (gap >= 100) await grantCredits(database.db, 'admin@example.org', String(Math.floor(gap / 100)), 'fuzz-near-cap');
+    const huge = fc.oneof(fc.constantFrom(2 ** 31 - 1, 2 ** 31, 2 ** 32, 10_000_000_000_000, 9_999_999_999_999), fc.integer({ min: 1, max: 10_000_000_000_000 }));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('wallet-credits', 'utility-spend'), huge, async (kind, cents) => {
+        const body = kind === 'wallet-credits' ? { externalId: freshId('huge-credit'), email: 'admin@example.org', cents } : { externalId: freshId('huge-spend'), email: 'admin@example.org', addCents: cents };
+        const before = await checksum();
+        const response = await app.inject({ method: 'POST', url: `/api/service/${kind}`, headers: { authorization: serviceToken, 'content-type': 'application/json' }, payload: body });
+        count(response.statusCode);
+        expectHandled(response, JSON.stringify(body));
+        if (response.statusCode >= 400) {
+          expect(response.json<{ error: { message: string } }>().error.message).toBe(WALLET_MESSAGES.balanceCap);
+          expect(await checksum()).toBe(before);
+        }
+        const { rows } = await database.pool.query<{ balance: string; spend: string | null }>(
+          'SELECT (w.balance_cents + w.held_cents)::text AS balance, (SELECT total_cents::text FROM utility_spend s WHERE s.user_id = w.user_id) AS spend FROM wallet w WHERE w.user_id = $1',
+          [await adminId()],
+        );
+        expect(BigInt(rows[0]!.balance) <= BigInt(MAX_BALANCE_CENTS)).toBe(true);
+        expect(BigInt(rows[0]!.spend ?? 0) <= BigInt(MAX_BALANCE_CENTS)).toBe(true);
+      }),
+      { numRuns: RUNS, seed: SEED, endOnFailure: true },
+    );
+  });
+});
+
+describe('generated: same-id races on every idempotent function', () => {
+  let tee: string;
+  beforeAll(async () => {
+    tee = await releaseProduct(database.db, { name: 'Race tee', description: 'Tee', priceCents: 1_500, images: ['/content/covers/cover-02.svg'] });
+  });
+
+  const walletQuote = async () => (await callFn<Quote>('quoteCheckout', { items: [{ id: tee, qty: 1 }], useWallet: true })).data!;
+  const rowCount = async (text: string, values: unknown[]) => (await database.pool.query(text, values)).rowCount;
+
+  /**
+   * Each idempotent call: the body to send n times at once (same id) and what must hold
+   * after. `same`: every answer is the same. Service writes: one applies, the rest replay.
+   */
+  const RACES: Record<string, { same: boolean; body: () => Promise<Json>; after: (body: Json) => Promise<void> }> = {
+    completeWalletOnlyOrderStreetFlavor: {
+      same: true,
+      body: async () => ({ items: [{ id: tee, qty: 1 }], contact, shipping, quote: await walletQuote(), checkoutId: freshId('race-order') }),
+      after: async (body) => expect(await rowCount('SELECT 1 FROM "order" WHERE checkout_id = $1', [`${await adminId()}:${(body as { checkoutId: string }).checkoutId}`])).toBe(1),
+    },
+    createPaymentLinkStreetFlavorMerch: {
+      same: true,
+      body: async () => ({ items: [{ id: tee, qty: 1 }], useWallet: false, contact, shipping, checkoutId: freshId('race-link') }),
+      after: async (body) => expect(await rowCount('SELECT 1 FROM checkout WHERE id LIKE $1', [`%\\_${(body as { checkoutId: string }).checkoutId}`])).toBe(1),
+    },
+    markOrderFulfilled: {
+      same: true,
+      body: async () => {
+        const placed = await callFn<{ orderId: string }>('completeWalletOnlyOrderStreetFlavor', { items: [{ id: tee, qty: 1 }], contact, shipping, quote: await walletQuote(), checkoutId: freshId('race-ship') });
+        return { orderId: placed.data!.orderId };
+      },
+      after: async (body) => {
+        const { orderId } = body as { orderId: string };
+        expect(await rowCount("SELECT 1 FROM \"order\" WHERE id = $1 AND order_fulfilled AND order_status = 'shipped'", [orderId])).toBe(1);
+        expect(await rowCount("SELECT 1 FROM pgboss.job WHERE name = 'send-email' AND data->>'subject' LIKE $1", [`%order ${orderId} has shipped`])).toBe(1);
+      },
+    },
+    createOrRetrieveAccount: { same: true, body: async () => ({ email: 'admin@example.org' }), after: async () => expect(await rowCount('SELECT 1 FROM payout_account', [])).toBe(1) },
+    createStripeOnboardingLinkIOS: { same: true, body: async () => null, after: async () => expect(await rowCount('SELECT 1 FROM payout_account', [])).toBe(1) },
+    recordDeviceToken: { same: true, body: async () => ({ deviceToken: freshId('device') }), after: async () => undefined },
+    editBizarreProduct: {
+      same: true,
+      body: async () => ({ id: tee, name: freshId('Race tee'), description: 'Tee', priceCents: 1_500, images: ['/content/covers/cover-02.svg'], order: 1, isActive: true }),
+      after: async (body) => expect(await rowCount('SELECT 1 FROM product WHERE id = $1 AND name = $2', [tee, (body as { name: string }).name])).toBe(1),
+    },
+    createAccount: {
+      // Concurrent signups with one email: never a 5xx, and one account.
+      same: false,
+      body: async () => {
+        const name = freshId('racer').replace(/\W/g, '').slice(-20);
+        return { email: `${name}@example.org`, password: 'pass words', confirmPassword: 'pass words', name: 'Racer', username: name, acceptedTerms: true };
+      },
+      after: async (body) => expect(await rowCount('SELECT 1 FROM "user" WHERE email = $1', [(body as { email: string }).email])).toBe(1),
+    },
+  };
+  /** Functions that are not idempotent by design, or only read. */
+  const NOT_RACED: Record<string, string> = {
+    requestPayout: 'each call is a new request for money (its concurrency: src/payouts/payouts.test.ts)',
+    releaseBizarreProduct: 'each call releases a new product',
+    ...Object.fromEntries(['listHistory', 'getAssetsSummary', 'getProfile', 'quoteCheckout', 'listMyOrders', 'getMyOrder', 'getWallet', 'getDat', 'getCashout', 'listOpenOrders'].map((name) => [name, 'reads only'])),
+  };
+
+  it('classifies every function the server serves', () => {
+    expect([...Object.keys(RACES), ...Object.keys(NOT_RACED)].sort()).toEqual(app.callableFunctions.map((fn) => fn.name).sort());
+  });
+
+  it.each(Object.keys(RACES))('%s: n concurrent calls with one id give one effect and, where idempotent, one answer', async (name) => {
+    const race = RACES[name]!;
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 2, max: 12 }), async (n) => {
+        const body = await race.body();
+        const answers = await Promise.all(Array.from({ length: n }, () => callFn(name, body)));
+        for (const answer of answers) expectHandled(answer.response, JSON.stringify(body));
+        if (race.same) expect(new Set(answers.map((answer) => answer.response.body)).size, answers.map((a) => a.response.body).join('\n')).toBe(1);
+        await race.after(body);
+      }),
+      { numRuns: name === 'createAccount' ? 3 : Math.min(RUNS, 10), seed: SEED, endOnFailure: true },
+    );
+  });
+
+  it.each(Object.keys(SERVICE_EXAMPLES) as (keyof typeof SERVICE_WRITES)[])('service %s: n concurrent writes with one external id apply once, the rest replay', async (kind) => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 2, max: 12 }), async (n) => {
+        const body = { ...(SERVICE_EXAMPLES[kind]() as object), externalId: freshId(`race-${kind}`) };
+        const answers = await Promise.all(
+          Array.from({ length: n }, () => app.inject({ method: 'POST', url: `/api/service/${kind}`, headers: { authorization: serviceToken, 'content-type': 'application/json' }, payload: body })),
+        );
+        for (const answer of answers) expectHandled(answer, JSON.stringify(body));
+        expect(answers.map((answer) => answer.json<{ replayed: boolean }>().replayed).filter((replayed) => !replayed)).toHaveLength(1);
+      }),
+      { numRuns: Math.min(RUNS, 10), seed: SEED, endOnFailure: true },
+    );
+  });
+});
+
+describe('generated: extreme dates', () => {
+  beforeAll(mailDelivered);
+
+  const year = fc.oneof(fc.constantFrom(0, 1, 1582, 1899, 1900, 1969, 1970, 2000, 2038, 9999), fc.integer({ min: 0, max: 9999 }));
+  const pad = (value: number, width: number) => String(value).padStart(width, '0');
+  /** YYYY-MM-DD texts, valid or not (0000, February 30th, month 13 ...). */
+  const day = fc.tuple(year, fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 })).map(([y, m, d]) => `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`);
+  const dateText = fc.oneof(day, fc.constantFrom('0000-01-01', '0001-01-01', '9999-12-31', '1970-01-01', '2000-02-29', '1900-02-29', '-0001-01-01', '+275760-09-13', '10000-01-01'));
+  const dateTime = fc.oneof(
+    fc.tuple(day, fc.constantFrom('T00:00:00Z', 'T23:59:59.999Z', 'T24:00:00Z', 'T12:00:60Z', 'T00:00:00+14:00', 'T00:00:00')).map(([d, t]) => `${d}${t}`),
+    fc.constantFrom('0000-01-01T00:00:00Z', '0000-12-31T23:59:59.999Z', '0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '+275760-09-13T00:00:00.000Z'),
+  );
+  const micros = fc.oneof(fc.constantFrom(0n, -1n, 10n ** 16n - 1n, -(10n ** 16n) + 1n, -62_135_596_800_000_000n), fc.bigInt({ min: -(10n ** 16n) + 1n, max: 10n ** 16n - 1n }));
+
+  it('listHistory cursors with any date: a page or a clear 400, never a 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(dateText, fc.constantFrom('startAfter', 'endBefore'), fc.constantFrom('asc', 'desc'), async (date, cursor, direction) => {
+        const body = { orderBy: [{ field: 'releasedOn', direction }], [cursor]: [date] };
+        const answer = await callFn('listHistory', body);
+        expectHandled(answer.response, JSON.stringify(body));
+      }),
+      { numRuns: RUNS * 2, seed: SEED, endOnFailure: true },
+    );
+  });
+
+  it('order list cursors at any instant: a page or a clear 400, never a 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(micros, fc.constantFrom('listMyOrders', 'listOpenOrders'), async (at, name) => {
+        const body = { limit: 5, after: `${at}|o_fuzz` };
+        expectHandled((await callFn(name, body)).response, JSON.stringify(body));
+      }),
+      { numRuns: RUNS, seed: SEED, endOnFailure: true },
+    );
+  });
+
+  it('service DAT releases at any time: applied, or a clear 400 that changes nothing', async () => {
+    await fc.assert(
+      fc.asyncProperty(dateTime, async (releasedAt) => {
+        const example = SERVICE_EXAMPLES.dats() as { asset: object };
+        const body = { ...example, externalId: freshId('date'), asset: { ...example.asset, releasedAt } };
+        const before = await checksum();
+        const response = await app.inject({ method: 'POST', url: '/api/service/dats', headers: { authorization: serviceToken, 'content-type': 'application/json' }, payload: body });
+        count(response.statusCode);
+        expectHandled(response, releasedAt);
+        if (response.statusCode >= 400) expect(await checksum()).toBe(before);
+      }),
+      { numRuns: RUNS * 2, seed: SEED, endOnFailure: true },
+    );
   });
 });

@@ -2,15 +2,17 @@ import { Component, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { ErrorState } from '../ui/error-state.tsx';
 
-/** Last resort when the shell itself fails: a heading and a way to start again. */
-export function RouteError({ error }: { error: unknown }) {
-  const message = error instanceof Error ? error.message : undefined;
+/**
+ * Last resort when the shell itself fails: a heading and a way to start again. The
+ * error's own text is for developers (React logs it), never shown to the visitor.
+ */
+export function RouteError() {
   return (
     <main className="route-error" id="main-content">
       <ErrorState
         headingLevel={1}
         title="Something went wrong."
-        message={message ?? 'Reload the page to try again.'}
+        message="Reload the page to try again."
         onRetry={() => window.location.reload()}
       />
     </main>
@@ -42,7 +44,7 @@ class ShellErrorBoundary extends Component<BoundaryProps, BoundaryState> {
   }
 
   override render() {
-    return this.state.failure ? <RouteError error={this.state.failure.error} /> : this.props.children;
+    return this.state.failure ? <RouteError /> : this.props.children;
   }
 }
 

@@ -25,6 +25,19 @@ export async function getJson<T>(path: string, options: { signal?: AbortSignal }
   return (await response.json()) as T;
 }
 
+/**
+ * Like getJson, but a 404 (nothing there yet, such as a content page a new shop has not
+ * written) is null, so a page can tell empty from failed.
+ */
+export async function getJsonOrNull<T>(path: string, options: { signal?: AbortSignal } = {}): Promise<T | null> {
+  try {
+    return await getJson<T>(path, options);
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 404) return null;
+    throw error;
+  }
+}
+
 function errorMessage(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null || !('error' in body)) return undefined;
   const error = body.error;

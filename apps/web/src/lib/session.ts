@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { createAuthClient, type CurrentUser } from '@storefront/sdk/auth.ts';
 import { functionsClient } from './api-client.ts';
 import { toast } from './toast.ts';
@@ -56,14 +57,22 @@ export function useSession(): Session {
   return { user, isLoading: false, isSignedIn: user !== null };
 }
 
-/** Signs out on the server, forgets every per-user value, then goes to /home (spec section 2, Header). */
+/**
+ * Signs out on the server, goes to /home, then forgets every per-user value (spec
+ * section 2, Header: logout always lands on /home). The values go only once /home is on
+ * screen: the router changes pages in a transition, and a signed-in page that saw the
+ * user vanish first would send the visitor to /login instead.
+ */
 export function useSignOut() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const location = useLocation();
+  // True from the server's answer until the values are gone (the button then unmounts).
+  const [leaving, setLeaving] = useState(false);
   const mutation = useMutation({
     mutationFn: () => authClient.signOut(),
     onSuccess: async () => {
-      resetUserValues(queryClient, null);
+      setLeaving(true);
       await navigate('/home');
     },
     onError: (error) => {
@@ -71,5 +80,9 @@ export function useSignOut() {
       toast.error(SIGN_OUT_FAILED);
     },
   });
-  return { signOut: () => mutation.mutate(), isPending: mutation.isPending };
+  // Runs after the commit that shows /home (a new history entry, even from /home itself).
+  useEffect(() => {
+    if (leaving && location.pathname === '/home') resetUserValues(queryClient, null);
+  }, [leaving, location, queryClient]);
+  return { signOut: () => mutation.mutate(), isPending: mutation.isPending || leaving };
 }

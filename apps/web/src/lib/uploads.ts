@@ -1,6 +1,5 @@
 import { productImagePath } from '@storefront/domain/storage-location.ts';
 import { StorageError } from '@storefront/domain/storage.ts';
-import { FunctionsError } from '@storefront/sdk/callable.ts';
 import { getDownloadURL } from '@storefront/sdk/storage/operations.ts';
 import { createStorage, ref, type Storage } from '@storefront/sdk/storage/storage.ts';
 import { uploadBytesResumable, type UploadTask } from '@storefront/sdk/storage/upload-task.ts';
@@ -50,18 +49,5 @@ export function uploadProductImage(file: File, { timestampMs, index, onProgress 
 /** What to tell an admin about a failed upload: the storage client's own message. */
 export function uploadErrorMessage(error: unknown, fallback: string): string {
   if (error instanceof StorageError && error.message) return error.message;
-  return fallback;
-}
-
-/**
- * What to tell an admin when releasing or saving a product fails (spec section 8): the
- * upload's or the server's own message, or the fallback when there is none worth
- * showing ('internal' covers both a hidden 5xx text and no answer at all).
- */
-export function saveFailureMessage(error: unknown, fallback: string): string {
-  if (error instanceof StorageError) return error.message || fallback;
-  if (error instanceof FunctionsError) {
-    return error.code === 'internal' || error.code === 'unknown' || !error.message ? fallback : error.message;
-  }
   return fallback;
 }

@@ -7,6 +7,8 @@ import type { Clock } from './storage.ts';
  */
 export interface FakeRequest {
   method: string;
+  /** Where the client sent it (scheme, host and port). */
+  origin: string;
   path: string;
   query: URLSearchParams;
   headers: Headers;
@@ -66,6 +68,9 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | null | undefine
   });
 }
 
+/** The fake server's PUBLIC_URL: its session URLs are absolute, as the real server's. */
+export const FAKE_PUBLIC_URL = 'https://shop.example';
+
 export function fakeStorageServer(fault: (request: FakeRequest, index: number) => FakeFault = () => undefined) {
   const objects = new Map<string, { bytes: Uint8Array; metadata: StorageObjectMetadata }>();
   const sessions = new Map<string, { path: string; total: number; bytes: Uint8Array; received: number; contentType: string }>();
@@ -78,6 +83,7 @@ export function fakeStorageServer(fault: (request: FakeRequest, index: number) =
     const offset = headers.get('x-goog-upload-offset');
     const request: FakeRequest = {
       method: init.method ?? 'GET',
+      origin: url.origin,
       path: decodeURIComponent(url.pathname),
       query: url.searchParams,
       headers,
@@ -113,7 +119,7 @@ export function fakeStorageServer(fault: (request: FakeRequest, index: number) =
       const id = `session-${sessions.size + 1}`;
       const total = Number(headers.get('x-goog-upload-header-content-length'));
       sessions.set(id, { path: name, total, bytes: new Uint8Array(total), received: 0, contentType: headers.get('x-goog-upload-header-content-type') ?? '' });
-      return json(200, {}, { 'x-goog-upload-status': 'active', 'x-goog-upload-url': `/v0/b/storefront/o?name=${encodeURIComponent(name)}&upload_id=${id}` });
+      return json(200, {}, { 'x-goog-upload-status': 'active', 'x-goog-upload-url': `${FAKE_PUBLIC_URL}/v0/b/storefront/o?name=${encodeURIComponent(name)}&upload_id=${id}` });
     }
     const session = sessions.get(url.searchParams.get('upload_id') ?? '');
     if (!session) return json(404, { error: { status: 'object-not-found', message: 'no session' } });

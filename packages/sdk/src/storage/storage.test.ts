@@ -167,6 +167,8 @@ describe('upload task', () => {
     expect(seen.completed()).toBe(true);
     expect(snapshot.metadata?.fullPath).toBe('products/big.bin');
     expect(server.objects.get('products/big.bin')!.bytes).toEqual(bytes);
+    // The session URL is absolute (the server's PUBLIC_URL); chunks still go to this client's base URL.
+    expect(new Set(server.requests.map((r) => r.origin))).toEqual(new Set(['http://storage.test']));
   });
 
   it('resumes from the server offset after a lost connection, with backoff', async () => {

@@ -99,7 +99,10 @@ export async function startResumable(
   if (response.headers.get('x-goog-upload-status') !== 'active' || !url) {
     throw new StorageError('internal-error', STORAGE_MESSAGES.internalError('the server did not open an upload session.'), response.status);
   }
-  return url;
+  // The server names the session by an absolute URL (from its PUBLIC_URL); this client
+  // keeps sending to the base URL it was given (which may be a proxy in front of it).
+  const session = new URL(url, 'http://session.invalid');
+  return `${session.pathname}${session.search}`;
 }
 
 export interface ResumableStatus {

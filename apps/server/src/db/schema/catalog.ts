@@ -9,7 +9,7 @@ export const products = pgTable(
     id: text('id').primaryKey(),
     name: text('name').notNull(),
     description: text('description').notNull(),
-    priceCents: integer('price_cents').notNull(),
+    priceCents: bigint('price_cents', { mode: 'number' }).notNull(),
     sortOrder: integer('sort_order').notNull().default(0),
     isActive: boolean('is_active').notNull().default(true),
     /** Up to 3 options, e.g. [{ name: 'Size', values: ['S', 'M'] }]; [] for a product without options (issue 15). */
@@ -54,7 +54,7 @@ export const productVariants = pgTable(
     optionValues: jsonb('option_values').$type<string[]>().notNull().default([]),
     sku: text('sku').notNull().default(''),
     /** Overrides the product's price when set. */
-    priceCents: integer('price_cents'),
+    priceCents: bigint('price_cents', { mode: 'number' }),
     stock: integer('stock'),
     held: integer('held').notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

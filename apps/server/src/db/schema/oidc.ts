@@ -35,6 +35,8 @@ export const oidcModels = pgTable(
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     grantId: text('grant_id'),
     uid: text('uid'),
+    /** The shop user a grant, token, code or provider session belongs to (revoked with a password reset). */
+    accountId: text('account_id'),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     consumedAt: timestamp('consumed_at', { withTimezone: true }),
   },
@@ -42,6 +44,7 @@ export const oidcModels = pgTable(
     primaryKey({ columns: [table.model, table.id] }),
     index('oidc_model_grant_idx').on(table.grantId),
     index('oidc_model_uid_idx').on(table.model, table.uid),
+    index('oidc_model_account_idx').on(table.accountId),
     index('oidc_model_expires_idx').on(table.expiresAt),
   ],
 );

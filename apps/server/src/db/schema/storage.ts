@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, check, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 
 /**
@@ -33,9 +33,20 @@ export const storageObjects = pgTable(
   (table) => [primaryKey({ columns: [table.bucket, table.path] })],
 );
 
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
+/** A part of a session's S3 multipart upload (decision 022). */
+export interface StoredUploadPart {
+  partNumber: number;
+  etag: string;
+  size: number;
+}
+
 /**
- * Resumable uploads: the bytes received so far sit in a staging file; `received` is the
- * offset a resumed upload continues from. A row outlives a dropped connection.
+ * Resumable uploads: the bytes received so far sit in a staging file (local disk) or in
+ * the parts of an S3 multipart upload plus a buffer below S3's smallest part size
+ * (`storage_upload_pending`); `received` is the offset a resumed upload continues from.
+ * A row outlives a dropped connection and is shared by every instance.
  */
 export const storageUploadSessions = pgTable(
   'storage_upload_session',
@@ -48,7 +59,12 @@ export const storageUploadSessions = pgTable(
     declaredContentType: text('declared_content_type'),
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
     received: integer('received').notNull().default(0),
-    status: text('status', { enum: ['active', 'final', 'canceled', 'failed'] }).notNull().default('active'),
+    status: text('status', { enum: ['active', 'final', 'canceled', 'failed', 'expired'] }).notNull().default('active'),
+    /** S3: the multipart upload holding this session's parts (started at the first full part), and those parts. */
+    multipartUploadId: text('multipart_upload_id'),
+    parts: jsonb('parts').$type<StoredUploadPart[]>().notNull().default([]),
+    /** When the bytes of an ended (cancelled, refused, expired) session were deleted. */
+    reclaimedAt: timestamp('reclaimed_at', { withTimezone: true }),
     createdBy: text('created_by')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -61,3 +77,11 @@ export const storageUploadSessions = pgTable(
     index('storage_upload_session_expires_idx').on(table.expiresAt),
   ],
 );
+
+/** S3: received bytes not yet sent as a part (parts must be at least 5 MiB, except the last). */
+export const storageUploadPending = pgTable('storage_upload_pending', {
+  sessionId: text('session_id')
+    .primaryKey()
+    .references(() => storageUploadSessions.id, { onDelete: 'cascade' }),
+  bytes: bytea('bytes').notNull(),
+});

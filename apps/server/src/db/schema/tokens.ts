@@ -32,12 +32,37 @@ export const datEditions = pgTable(
     sold: integer('sold').notNull().default(0),
     royaltiesCents: bigint('royalties_cents', { mode: 'number' }).notNull().default(0),
     earningsCents: bigint('earnings_cents', { mode: 'number' }).notNull().default(0),
+    /** The highest lifetime figure already attributed in `dat_earning` (decision 019). */
+    earningsCountedCents: bigint('earnings_counted_cents', { mode: 'number' }).notNull().default(0),
   },
   (table) => [
     primaryKey({ columns: [table.assetId, table.edition] }),
     check('dat_edition_positive', sql`${table.edition} >= 1`),
     index('dat_edition_owner_idx').on(table.ownerId),
   ],
+);
+
+/**
+ * What each edition earned, attributed to its owner at the time (decision 019): a rise of
+ * an edition's lifetime figure is one row for whoever owned it then. Append-only, and
+ * independent of the edition row: a later owner never inherits it, and payouts are
+ * measured against it.
+ */
+export const datEarnings = pgTable(
+  'dat_earning',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    assetId: text('asset_id').notNull(),
+    edition: integer('edition').notNull(),
+    cents: bigint('cents', { mode: 'number' }).notNull(),
+    /** The service write that reported it: `<token id>:<kind>:<external id>`. */
+    reference: text('reference').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check('dat_earning_positive', sql`${table.cents} > 0`), index('dat_earning_owner_idx').on(table.ownerId)],
 );
 
 export const tokenBlocks = pgTable('token_block', {
@@ -110,10 +135,17 @@ export const serviceTokens = pgTable('service_token', {
   revokedAt: timestamp('revoked_at', { withTimezone: true }),
 });
 
-/** Every service write's external id: a replay is acknowledged and changes nothing. */
-export const serviceWrites = pgTable('service_write', {
-  externalId: text('external_id').primaryKey(),
-  tokenId: text('token_id').notNull(),
-  kind: text('kind').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+/**
+ * Every service write's external id, per token and kind (decision 019): a replay is
+ * acknowledged and changes nothing, and one product's ids never silence another's.
+ */
+export const serviceWrites = pgTable(
+  'service_write',
+  {
+    tokenId: text('token_id').notNull(),
+    kind: text('kind').notNull(),
+    externalId: text('external_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.tokenId, table.kind, table.externalId] })],
+);

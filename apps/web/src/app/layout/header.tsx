@@ -27,8 +27,14 @@ export function Header() {
         <div className="site-header__start">
           <CartSlot />
           <Link to="/home" className="logo">
-            <span className="logo__main">STREET FLAVOR</span>{' '}
-            <span className="logo__sub">RECORDS</span>
+            <span className="logo__words">
+              <span className="logo__main">STREET FLAVOR</span>{' '}
+              <span className="logo__sub">RECORDS</span>
+            </span>
+            {/* The narrow desktop's logo; the words above stay the link's name. */}
+            <span className="logo__mark" aria-hidden="true">
+              SFR
+            </span>
           </Link>
         </div>
         <button

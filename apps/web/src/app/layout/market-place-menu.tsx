@@ -10,6 +10,9 @@ function siteLinks(root: HTMLElement | null): HTMLAnchorElement[] {
  * each opening in a new tab. Enter/Space toggles, Arrow keys move between sites,
  * Escape closes and returns focus to the button, a click or focus elsewhere closes it.
  */
+const [first, ...others] = links.marketPlace.label.split(' ');
+const rest = others.length > 0 ? ` ${others.join(' ')}` : '';
+
 export function MarketPlaceMenu() {
   const [open, setOpen] = useState(false);
   const rootRef = useRef<HTMLDivElement>(null);
@@ -66,9 +69,12 @@ export function MarketPlaceMenu() {
         className="site-nav__link market-menu__button"
         aria-expanded={open}
         aria-controls={listId}
+        title={links.marketPlace.label}
         onClick={() => setOpen((wasOpen) => !wasOpen)}
       >
-        {links.marketPlace.label}
+        {/* "TDC", then the rest, which narrow desktops hide from sight but not from the name. */}
+        {first}
+        <span className="market-menu__rest">{rest}</span>
         <span className="market-menu__chevron" aria-hidden="true" />
       </button>
       <ul id={listId} className="market-menu__list" hidden={!open}>

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { getJson } from '../../lib/api-client.ts';
+import { getJsonOrNull } from '../../lib/api-client.ts';
 
 export const DEFAULT_COPYRIGHT = '© Street Flavor Records';
 
@@ -16,8 +16,8 @@ interface PageResponse {
 export function useCopyright(fetch: boolean): string {
   const { data } = useQuery({
     queryKey: ['pages', 'home'],
-    queryFn: ({ signal }) => getJson<PageResponse>('/api/pages/home', { signal }),
-    select: (page) => (typeof page.body?.copyright === 'string' ? page.body.copyright : undefined),
+    queryFn: ({ signal }) => getJsonOrNull<PageResponse>('/api/pages/home', { signal }),
+    select: (page) => (typeof page?.body?.copyright === 'string' ? page.body.copyright : undefined),
     enabled: fetch,
   });
   return data ?? DEFAULT_COPYRIGHT;

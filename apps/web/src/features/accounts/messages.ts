@@ -11,7 +11,6 @@ export const ACCOUNT_TEXTS = {
       : 'Your account is ready. We sent you a verification link: open it, then log in.',
   verified: 'Your email is verified. You can log in now.',
   failed: 'Something went wrong. Please try again.',
-  unreachable: 'Could not reach the server. Please check your connection and try again.',
   resetInvalidLink: 'This password reset link is invalid or has expired.',
   resetInvalidHelp: 'Go back to the login page and choose Forgot Password? to get a new link.',
   resetDone: 'Your password has been changed. You can log in with it now.',

@@ -1,5 +1,3 @@
-import { FunctionsError } from '@storefront/sdk/callable.ts';
-
 /**
  * Checkout texts the spec does not word itself. The spec's own messages live in
  * @storefront/domain/pricing.ts (CHECKOUT_MESSAGES).
@@ -18,21 +16,5 @@ export const CHECKOUT_TEXTS = {
   failed: 'Your payment did not go through, and nothing was charged. Your cart is still here: you can try again.',
   nothingToShow: 'There is no payment to show here. Your orders are listed under My Orders.',
   signInToSee: 'Log in to see the details of this order.',
-  unreachable: 'Could not reach the server. Please check your connection and try again.',
+  noPaymentPage: 'The payment page did not open, and nothing was charged. Please try again.',
 } as const;
-
-/** The server's reason for a refused call, worth showing after the spec's message; '' if none. */
-export function failureReason(error: unknown): string {
-  if (error instanceof FunctionsError) {
-    // 'internal' covers both a hidden 5xx text and no answer at all.
-    return error.code === 'internal' || error.code === 'unknown' ? '' : error.message;
-  }
-  // fetch() rejects with a TypeError when the server cannot be reached.
-  if (error instanceof TypeError) return CHECKOUT_TEXTS.unreachable;
-  return '';
-}
-
-export function withReason(message: string, error: unknown): string {
-  const reason = failureReason(error);
-  return reason ? `${message} ${reason}` : message;
-}

@@ -14,7 +14,7 @@ import { CartLines } from './cart-lines.tsx';
  * Checkout does nothing for an empty cart, sends signed-out visitors to log in first and
  * asks signed-in shoppers 'Checkout with my wallet?', remembering the answer.
  */
-export function CartPanelBody({ onFocusLost }: { onFocusLost: () => void }) {
+export function CartPanelBody({ onFocusLost, onClose }: { onFocusLost: () => void; onClose: () => void }) {
   const cart = useCart();
   const { isSignedIn } = useSession();
   const navigate = useNavigate();
@@ -33,6 +33,8 @@ export function CartPanelBody({ onFocusLost }: { onFocusLost: () => void }) {
   const answer = (useWallet: boolean) => {
     writeWalletPreference(useWallet ? 'wallet' : 'stripe');
     setAskWallet(false);
+    // Already on /checkout the path does not change, which would leave the panel open.
+    onClose();
     void navigate('/checkout');
   };
 

@@ -92,7 +92,7 @@ export function CartWidget() {
         {open ? (
           <PanelLoadBoundary>
             <Suspense fallback={<p className="cart-panel__empty">Loading your cart…</p>}>
-              <CartPanelBody onFocusLost={() => headingRef.current?.focus()} />
+              <CartPanelBody onFocusLost={() => headingRef.current?.focus()} onClose={close} />
             </Suspense>
           </PanelLoadBoundary>
         ) : null}

@@ -6,7 +6,7 @@ import { useSession } from '../../../lib/session.ts';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { useRequestPasswordReset } from '../api/request-password-reset.ts';
 import { useSignIn } from '../api/sign-in.ts';
-import { errorMessage } from '../error-message.ts';
+import { errorSentence } from '../../../lib/error-message.ts';
 import { AFTER_LOGIN_PATH, readLoginState, ssoReturnPath } from '../login-state.ts';
 import { ACCOUNT_TEXTS } from '../messages.ts';
 import { FormAlert, FormStatus, ProgressButton, TextField } from './form-fields.tsx';
@@ -50,7 +50,7 @@ export function LoginPage() {
       {
         onError: (failure) => {
           if (failure instanceof AuthError && failure.code === 'EMAIL_NOT_VERIFIED') setUnverified(true);
-          else showMessage({ error: errorMessage(failure, LOGIN_MESSAGES.invalidCredentials) });
+          else showMessage({ error: errorSentence(failure, LOGIN_MESSAGES.invalidCredentials) });
         },
       },
     );
@@ -62,7 +62,7 @@ export function LoginPage() {
     showMessage({});
     requestReset.mutate(email, {
       onSuccess: () => showMessage({ notice: LOGIN_MESSAGES.resetSent }),
-      onError: (failure) => showMessage({ error: errorMessage(failure, ACCOUNT_TEXTS.failed) }),
+      onError: (failure) => showMessage({ error: errorSentence(failure, ACCOUNT_TEXTS.failed) }),
     });
   };
 

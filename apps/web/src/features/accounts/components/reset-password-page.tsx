@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'react-router';
 import { SIGNUP_MESSAGES } from '@storefront/domain/accounts.ts';
 import { AuthError } from '@storefront/sdk/auth.ts';
 import { useResetPassword } from '../api/reset-password.ts';
-import { errorMessage } from '../error-message.ts';
+import { errorSentence } from '../../../lib/error-message.ts';
 import { ACCOUNT_TEXTS } from '../messages.ts';
 import { FormAlert, FormStatus, ProgressButton, TextField } from './form-fields.tsx';
 import './accounts.css';
@@ -61,7 +61,7 @@ export function ResetPasswordPage() {
       {
         onError: (failure) => {
           if (failure instanceof AuthError && failure.code === 'INVALID_TOKEN') setTokenRefused(true);
-          else setError(errorMessage(failure, ACCOUNT_TEXTS.failed));
+          else setError(errorSentence(failure, ACCOUNT_TEXTS.failed));
         },
       },
     );

@@ -17,8 +17,9 @@ import {
   type AccountType,
   type SignupForm,
 } from '@storefront/domain/accounts.ts';
+import { errorSentence } from '../../../lib/error-message.ts';
+import { useSite } from '../../../lib/site.ts';
 import { useCreateAccount } from '../api/create-account.ts';
-import { errorMessage } from '../error-message.ts';
 import type { LoginState } from '../login-state.ts';
 import { ACCOUNT_TEXTS } from '../messages.ts';
 import { FormAlert, SelectField, TextField } from './form-fields.tsx';
@@ -72,6 +73,8 @@ function toSignupForm(fields: Fields, acceptedTerms: boolean): SignupForm {
 export function SignupPage() {
   const navigate = useNavigate();
   const createAccount = useCreateAccount();
+  // The blocked email domains, so the form checks in the server's order (issue 17).
+  const site = useSite();
   const [fields, setFields] = useState<Fields>(EMPTY);
   const [termsOpen, setTermsOpen] = useState(false);
   const [agreed, setAgreed] = useState(false);
@@ -91,8 +94,9 @@ export function SignupPage() {
   const create = () => {
     if (createAccount.isPending) return;
     const form = toSignupForm(fields, agreed);
-    // The blocked domains are a server setting; the server checks them and its message shows.
-    const problem = signupProblem(form, []);
+    // The server's own checks, in its order. Until the shop's settings have arrived the
+    // checks from the blocked domain on are the server's alone, and its message shows.
+    const problem = signupProblem(form, site.data?.blockedEmailDomains);
     if (problem === SIGNUP_MESSAGES.termsNotAccepted) return setTermsError(problem);
     setTermsError(null);
     // Any other problem is in the form: close the terms so the visitor can fix it.
@@ -106,7 +110,7 @@ export function SignupPage() {
         const state: Omit<LoginState, 'from'> = { verifyEmail: true, email };
         void navigate('/login', { state });
       },
-      onError: (failure) => showOnForm(errorMessage(failure, SIGNUP_MESSAGES.failed)),
+      onError: (failure) => showOnForm(errorSentence(failure, SIGNUP_MESSAGES.failed)),
     });
   };
 

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { MAX_PRODUCT_IMAGES, productFormProblem, RELEASE_MESSAGES, usdToCents } from '@storefront/domain/catalog.ts';
 import { toast } from '../../../lib/toast.ts';
-import { saveFailureMessage } from '../../../lib/uploads.ts';
+import { errorSentence } from '../../../lib/error-message.ts';
 import { skippedFilesNotice, useImageList } from '../../../lib/use-image-list.ts';
 import { ImageManager } from '../../../ui/image-manager/image-manager.tsx';
 import { EMPTY_PRODUCT_FIELDS, ProductFields, useProductFieldRefs, type ProductFieldValues } from '../../../ui/product-form/product-fields.tsx';
@@ -63,7 +63,7 @@ export function ReleaseForm() {
       }
     } catch (error) {
       console.warn('Could not release the product:', error);
-      setProblem(saveFailureMessage(error, RELEASE_MESSAGES.releaseFailed));
+      setProblem(errorSentence(error, RELEASE_MESSAGES.releaseFailed));
     }
     setPhase('idle');
   };

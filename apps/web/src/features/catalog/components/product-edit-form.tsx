@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { MAX_PRODUCT_IMAGES, productFormProblem, RELEASE_MESSAGES, usdToCents, type Product } from '@storefront/domain/catalog.ts';
 import { toast } from '../../../lib/toast.ts';
-import { saveFailureMessage } from '../../../lib/uploads.ts';
+import { errorSentence } from '../../../lib/error-message.ts';
 import { skippedFilesNotice, useImageList } from '../../../lib/use-image-list.ts';
 import { ImageManager } from '../../../ui/image-manager/image-manager.tsx';
 import { ProductFields, useProductFieldRefs, type ProductFieldValues } from '../../../ui/product-form/product-fields.tsx';
@@ -72,7 +72,7 @@ export function ProductEditForm({ product, onDone, onCancel }: { product: Produc
       onDone();
     } catch (error) {
       console.warn(`Could not save product ${product.id}:`, error);
-      toast.error(saveFailureMessage(error, RELEASE_MESSAGES.saveFailed));
+      toast.error(errorSentence(error, RELEASE_MESSAGES.saveFailed));
       setPhase('idle');
     }
   };

@@ -16,8 +16,8 @@ export interface PaymentLinkInput {
  * A card checkout: the server holds the wallet part and returns the payment provider's
  * page for the rest, which comes back to the order confirmation page.
  */
-export function createPaymentLink(input: PaymentLinkInput): Promise<{ ok: boolean; url: string }> {
-  return functionsClient.call<{ ok: boolean; url: string }>('createPaymentLinkStreetFlavorMerch', {
+export function createPaymentLink(input: PaymentLinkInput): Promise<{ ok: boolean; url?: string }> {
+  return functionsClient.call<{ ok: boolean; url?: string }>('createPaymentLinkStreetFlavorMerch', {
     ...input,
     redirectUrl: CONFIRMATION_PATH,
   });

@@ -6,7 +6,8 @@ import type { CartItems, Contact, Shipping } from '@storefront/domain/pricing-sc
 import { FunctionsError } from '@storefront/sdk/callable.ts';
 import { cartStore } from '../../../lib/cart.ts';
 import { toast } from '../../../lib/toast.ts';
-import { withReason } from '../messages.ts';
+import { withReason } from '../../../lib/error-message.ts';
+import { CHECKOUT_TEXTS } from '../messages.ts';
 import { CONFIRMATION_PATH, useCreatePaymentLink } from './create-payment-link.ts';
 import { usePlaceWalletOrder } from './place-wallet-order.ts';
 import { QUOTE_KEY, type CheckoutQuote } from './quote-checkout.ts';
@@ -28,6 +29,19 @@ function newCheckoutId(): string {
 /** Only a path on this site: a redirect URL never leads elsewhere. */
 function sitePath(url: string | undefined): string {
   return url && url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\') ? url : CONFIRMATION_PATH;
+}
+
+/** The provider's page (an http(s) address) or this site's own payment page; anything else is no page. */
+function paymentPageUrl(answer: unknown): string | null {
+  const url = typeof answer === 'object' && answer !== null && 'url' in answer ? answer.url : undefined;
+  if (typeof url !== 'string' || !url) return null;
+  if (url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\')) return url;
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'https:' || protocol === 'http:' ? url : null;
+  } catch {
+    return null;
+  }
 }
 
 const isRefusal = (error: unknown) => error instanceof FunctionsError && error.code === 'failed-precondition';
@@ -101,7 +115,16 @@ export function usePlaceOrder() {
     paymentLink.mutate(
       { items, useWallet: order.useWallet, contact, shipping, checkoutId },
       {
-        onSuccess: ({ url }) => {
+        onSuccess: (answer) => {
+          const url = paymentPageUrl(answer);
+          if (!url) {
+            // Never navigate to "/undefined": say so, and let the shopper try again (the
+            // same checkout id, so the server answers for the same checkout).
+            console.warn('The payment-link call answered without a usable URL:', answer);
+            setError(`${CHECKOUT_MESSAGES.startFailed} ${CHECKOUT_TEXTS.noPaymentPage}`);
+            toast.error(CHECKOUT_MESSAGES.startFailedToast);
+            return;
+          }
           setLeaving(true);
           window.location.assign(url);
         },

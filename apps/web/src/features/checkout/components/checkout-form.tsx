@@ -1,14 +1,15 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import type { CartLine } from '@storefront/domain/cart.ts';
 import type { CurrentUser } from '@storefront/sdk/auth.ts';
-import { readWalletPreference, writeWalletPreference } from '../../../lib/wallet-preference.ts';
+import { errorSentence } from '../../../lib/error-message.ts';
+import { useWalletPreference, writeWalletPreference } from '../../../lib/wallet-preference.ts';
 import { ErrorState } from '../../../ui/error-state.tsx';
 import { LoadingRegion, SkeletonText } from '../../../ui/skeleton.tsx';
 import { unavailableItems, useCheckoutQuote } from '../api/quote-checkout.ts';
 import { usePlaceOrder } from '../api/use-place-order.ts';
 import { checkCheckoutForm, emptyShipping, type ContactValues, type FieldKey, type ShippingValues } from '../checkout-form-values.ts';
 import { SHIPPING_COUNTRIES } from '../countries.ts';
-import { CHECKOUT_TEXTS, failureReason } from '../messages.ts';
+import { CHECKOUT_TEXTS } from '../messages.ts';
 import { InputField, SelectField } from './checkout-fields.tsx';
 import { OrderSummary } from './order-summary.tsx';
 import { UnavailableItems } from './unavailable-items.tsx';
@@ -24,7 +25,8 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
   const messageId = `${formId}-message`;
   const [contact, setContact] = useState<ContactValues>({ name: user.name, email: user.email, phone: '' });
   const [shipping, setShipping] = useState<ShippingValues>(() => emptyShipping(user.name));
-  const [useWallet, setUseWallet] = useState(() => readWalletPreference() !== 'stripe');
+  // Follows the remembered answer, which the cart's dialog may change while this page is open.
+  const useWallet = useWalletPreference() !== 'stripe';
   const [problem, setProblem] = useState<{ message: string; field?: FieldKey | undefined } | null>(null);
 
   const items = useMemo(() => lines.map((line) => ({ id: line.lineId, qty: line.qty })), [lines]);
@@ -63,10 +65,7 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
     placement.place({ items, useWallet, contact: check.contact, shipping: check.shipping, quote: quote.data });
   };
 
-  const toggleWallet = (checked: boolean) => {
-    setUseWallet(checked);
-    writeWalletPreference(checked ? 'wallet' : 'stripe');
-  };
+  const toggleWallet = (checked: boolean) => writeWalletPreference(checked ? 'wallet' : 'stripe');
 
   return (
     <form className="checkout-layout" noValidate onSubmit={submit} aria-busy={placement.busy || undefined}>
@@ -143,7 +142,7 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
         ) : quote.isError ? (
           <ErrorState
             title={CHECKOUT_TEXTS.quoteFailed}
-            message={failureReason(quote.error) || undefined}
+            message={errorSentence(quote.error)}
             onRetry={() => void quote.refetch()}
           />
         ) : quote.data ? (

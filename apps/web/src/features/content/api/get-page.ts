@@ -1,14 +1,18 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { getJson } from '../../../lib/api-client.ts';
+import { getJsonOrNull } from '../../../lib/api-client.ts';
 import { readHomeContent, readSections, type PageResponse } from '../types.ts';
 
 export type PageSlug = 'home' | 'about' | 'privacy-policy';
 
-export function getPage(slug: PageSlug, signal?: AbortSignal): Promise<PageResponse> {
-  return getJson<PageResponse>(`/api/pages/${slug}`, { signal });
+/** The page, or null when the shop has none yet (a new production shop has no content). */
+export function getPage(slug: PageSlug, signal?: AbortSignal): Promise<PageResponse | null> {
+  return getJsonOrNull<PageResponse>(`/api/pages/${slug}`, { signal });
 }
 
-/** The cache holds the raw response (the footer reads the home copyright from the same entry). */
+/**
+ * The cache holds the raw response, or null for a page not written yet (the footer reads
+ * the home copyright from the same entry, with the same key and fetcher).
+ */
 export const pageQueryOptions = (slug: PageSlug) =>
   queryOptions({
     queryKey: ['pages', slug],
@@ -16,9 +20,9 @@ export const pageQueryOptions = (slug: PageSlug) =>
   });
 
 export function useHomeContent() {
-  return useQuery({ ...pageQueryOptions('home'), select: (page) => readHomeContent(page.body) });
+  return useQuery({ ...pageQueryOptions('home'), select: (page) => readHomeContent(page?.body) });
 }
 
 export function usePageSections(slug: Exclude<PageSlug, 'home'>) {
-  return useQuery({ ...pageQueryOptions(slug), select: (page) => readSections(page.body) });
+  return useQuery({ ...pageQueryOptions(slug), select: (page) => readSections(page?.body) });
 }

@@ -1,6 +1,6 @@
 import { ErrorState } from '../../../ui/error-state.tsx';
 import { LoadingRegion, Skeleton } from '../../../ui/skeleton.tsx';
-import { useSite } from '../api/get-site.ts';
+import { useSite } from '../../../lib/site.ts';
 import './content.css';
 
 export function ContactPage() {

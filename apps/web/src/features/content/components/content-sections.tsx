@@ -1,6 +1,8 @@
 import { ErrorState } from '../../../ui/error-state.tsx';
 import { LoadingRegion, Skeleton, SkeletonText } from '../../../ui/skeleton.tsx';
 import { usePageSections } from '../api/get-page.ts';
+import { COMING_SOON } from '../messages.ts';
+import { ComingSoon } from './coming-soon.tsx';
 
 /** The body of a text page (about, privacy policy): headed sections of paragraphs. */
 export function ContentSections({ slug }: { slug: 'about' | 'privacy-policy' }) {
@@ -27,6 +29,7 @@ export function ContentSections({ slug }: { slug: 'about' | 'privacy-policy' }) 
       />
     );
   }
+  if (sections.length === 0) return <ComingSoon {...COMING_SOON[slug]} />;
   return (
     <div className="content-sections">
       {sections.map((section, index) => (

@@ -3,6 +3,8 @@ import { ErrorState } from '../../../ui/error-state.tsx';
 import { LoadingRegion, Skeleton } from '../../../ui/skeleton.tsx';
 import { useHistory } from '../api/list-history.ts';
 import type { TimelineEntry } from '../types.ts';
+import { COMING_SOON } from '../messages.ts';
+import { ComingSoon } from './coming-soon.tsx';
 import './content.css';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', {
@@ -34,7 +36,7 @@ export function HistoryPage() {
   return (
     <section className="page history-page">
       <h1>History</h1>
-      <p className="page-lead">Three decades of releases, from the first record to the latest.</p>
+      {entries?.length === 0 ? null : <p className="page-lead">Three decades of releases, from the first record to the latest.</p>}
       {isPending ? (
         <LoadingRegion label="Loading the timeline…">
           <ol className="timeline">
@@ -53,7 +55,7 @@ export function HistoryPage() {
           onRetry={() => void refetch()}
         />
       ) : entries.length === 0 ? (
-        <p>No releases listed yet.</p>
+        <ComingSoon {...COMING_SOON.history} />
       ) : (
         <ol className="timeline">
           {groupByYear(entries).map(([year, yearEntries]) => (

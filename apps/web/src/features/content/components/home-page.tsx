@@ -2,6 +2,8 @@ import { ErrorState } from '../../../ui/error-state.tsx';
 import { LoadingRegion, Skeleton, SkeletonText } from '../../../ui/skeleton.tsx';
 import { useHomeContent } from '../api/get-page.ts';
 import type { Cover } from '../types.ts';
+import { COMING_SOON } from '../messages.ts';
+import { ComingSoon } from './coming-soon.tsx';
 import './content.css';
 
 /** Covers above the fold on most screens load at once; the rest wait until scrolled near. */
@@ -32,6 +34,8 @@ export function HomePage() {
           message="Check your connection and try again."
           onRetry={() => void refetch()}
         />
+      ) : data.covers.length === 0 ? (
+        <ComingSoon {...COMING_SOON.home} />
       ) : (
         <>
           {data.intro ? <p className="page-lead">{data.intro}</p> : null}

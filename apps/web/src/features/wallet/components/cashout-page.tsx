@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { usdToCents } from '@storefront/domain/catalog.ts';
 import { formatDollars } from '@storefront/domain/wallet.ts';
-import { FunctionsError } from '@storefront/sdk/callable.ts';
+import { errorSentence } from '../../../lib/error-message.ts';
 import { useSession } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast.ts';
 import { ErrorState } from '../../../ui/error-state.tsx';
@@ -50,7 +50,7 @@ function CashoutContent() {
         toast.success(`Payout of ${formatDollars(payout.amountCents / 100)} requested`);
         setAmount('');
       },
-      onError: (error) => setProblem(error instanceof FunctionsError ? error.message : 'The payout could not be requested. Please try again.'),
+      onError: (error) => setProblem(errorSentence(error, 'The payout could not be requested. Please try again.')),
     });
   };
 

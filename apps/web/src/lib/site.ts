@@ -1,8 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { getJson } from '../../../lib/api-client.ts';
+import { getJson } from './api-client.ts';
 
+/** The shop's public settings (`GET /api/site`): the contact page and the signup form read them. */
 export interface SiteInfo {
   contactEmail: string;
+  /** Signup refuses these email domains; the form checks them in the same order as the server. */
+  blockedEmailDomains: string[];
 }
 
 export function getSite(signal?: AbortSignal): Promise<SiteInfo> {
