@@ -36,7 +36,8 @@ let variantId: string;
 
 beforeAll(async () => {
   cluster = await startEmbeddedPostgres({ dataDir, ephemeral: true });
-  database = connectDatabase(cluster.connectionString, { max: 8 });
+  // Room for every buyer's payment events at once (the job queue also borrows from it).
+  database = connectDatabase(cluster.connectionString, { max: 120 });
   await runMigrations(database.pool);
   const seeded = await seedShop(database.db, BUYERS, 15);
   productId = await releaseProduct(database.db, {
@@ -109,6 +110,8 @@ describe('a drop of 5 units', () => {
       const other = servers[(index + 1) % 2]!.base;
       const roll = rng.next();
       if (index % 2 === 0) {
+        // Wallet buyers arrive while the first card checkouts hold the units.
+        await new Promise((resolve) => setTimeout(resolve, 100 + rng.int(600)));
         const quoted = await call(base, shopper, 'quoteCheckout', { items, useWallet: true });
         if (quoted.status !== 200) return void refusals.set(quoted.body.error!.message, (refusals.get(quoted.body.error!.message) ?? 0) + 1);
         const order = { items, contact: contact(shopper), shipping, quote: quoted.body.data, checkoutId: `drop-${index}-wallet` };
@@ -127,7 +130,7 @@ describe('a drop of 5 units', () => {
       } else if (roll < 0.7) {
         // Reordered: the expiry first (the hold is released), then the payment: a late payment.
         await expired(checkoutId, `evt-${index}-expired`);
-        await new Promise((resolve) => setTimeout(resolve, rng.int(300)));
+        await new Promise((resolve) => setTimeout(resolve, 300 + rng.int(700)));
         await Promise.all([succeeded(checkoutId, `evt-${index}-late`), succeeded(checkoutId, `evt-${index}-late-again`)]);
       } else {
         // Never paid: only the expiry (twice).
@@ -135,7 +138,14 @@ describe('a drop of 5 units', () => {
       }
     };
     const started = Date.now();
-    await Promise.all(shoppers.map((shopper, index) => buyer(shopper, index)));
+    const crashed: string[] = [];
+    await Promise.all(shoppers.map((shopper, index) => buyer(shopper, index).catch((error: unknown) => void crashed.push(`${index}: ${String(error)}`))));
+    if (crashed.length > 0) {
+      console.log(crashed.join('\n'));
+      console.log(JSON.stringify((await database.pool.query(`SELECT id, status, items FROM checkout ORDER BY id`)).rows));
+      console.log(JSON.stringify((await database.pool.query(`SELECT * FROM processed_event ORDER BY processed_at`)).rows.map((r: { event_id: string; type: string }) => `${r.event_id}:${r.type}`)));
+    }
+    expect(crashed).toEqual([]);
     clearInterval(sampler);
     const seconds = (Date.now() - started) / 1000;
 
@@ -172,5 +182,5 @@ describe('a drop of 5 units', () => {
     expect(smtp.mails.filter((mail) => /Your payment arrived after your checkout had expired/.test(mail.decoded))).toHaveLength(refunded.rows.length);
     // The buyers told "sold out" were told in a sentence naming the line.
     expect([...refusals.keys()].every((message) => /Logo Tee - L|already|still starting/.test(message))).toBe(true);
-  });
+  }, 900_000);
 });
