@@ -1,4 +1,5 @@
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { LowStockList } from './low-stock-list.tsx';
 import { ReleaseForm } from './release-form.tsx';
 import { ViewOrdersTab } from './view-orders-tab.tsx';
 
@@ -67,6 +68,7 @@ export function ReleaseTabs() {
       </div>
       <div role="tabpanel" id={panelId('release')} aria-labelledby={tabId('release')} hidden={active !== 'release'} className="release-tabs__panel">
         <ReleaseForm />
+        <LowStockList />
       </div>
       <div role="tabpanel" id={panelId('orders')} aria-labelledby={tabId('orders')} hidden={active !== 'orders'} className="release-tabs__panel">
         {ordersOpened ? <ViewOrdersTab /> : null}
