@@ -39,8 +39,8 @@ interface Product {
 }
 
 function buildIfNeeded() {
-  // The same staleness rule as `npm start` (scripts/start.mjs), then Vite's production build.
-  const stale = spawnSync(process.execPath, ['-e', "import('./scripts/start.mjs').then((m) => process.exit(m.webBuildIsStale() ? 1 : 0))"], { cwd: root });
+  // The same staleness rule as `npm start` (scripts/build.mjs: a content hash), then the production build.
+  const stale = spawnSync(process.execPath, ['-e', "import('./scripts/build.mjs').then((m) => process.exit(m.isStale('web') || m.isStale('server') ? 1 : 0))"], { cwd: root });
   if (stale.status === 0) {
     log('web build is up to date');
     return;

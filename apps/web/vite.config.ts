@@ -1,12 +1,12 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type UserConfig } from 'vite';
 
 // In development the API lives on the Fastify server; in production it serves this build itself.
 // The Host is passed on unchanged: the server accepts cookie-carrying writes only from the
 // origin a request was served on (apps/server/src/http/same-origin.ts), here this dev server's.
 const apiServer = { target: 'http://127.0.0.1:3000', changeOrigin: false };
 
-export default defineConfig({
+const config: UserConfig = {
   plugins: [react()],
   build: {
     target: 'es2022',
@@ -35,4 +35,11 @@ export default defineConfig({
       '/dev': apiServer,
     },
   },
+};
+
+export default defineConfig(({ command }) => {
+  // A build is always React's production build, even with NODE_ENV=development in the shell
+  // (its development bundle is 545 KB instead of 322 KB and behaves differently; issue 13).
+  if (command === 'build') process.env.NODE_ENV = 'production';
+  return config;
 });

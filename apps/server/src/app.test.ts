@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, makeTempDir, testConfig, type TestDatabase } from '../test/database.ts';
 import { buildApp } from './app.ts';
+import { TEST_MODE_BANNER } from './http/test-mode.ts';
 import { contentSeeder, runSeeds } from './seed/seed.ts';
 
 const INDEX_HTML = '<!doctype html><html><head><title>Shop</title></head><body><div id="root"></div></body></html>';
@@ -116,16 +117,34 @@ describe('security headers', () => {
 });
 
 describe('the web app', () => {
-  it.each([['/'], ['/shop'], ['/shop/some-product'], ['/order-confirmation?payment_intent=pi_1&redirect_status=succeeded']])(
+  it.each([['/'], ['/shop'], ['/release'], ['/index.html'], ['/shop/some-product'], ['/order-confirmation?payment_intent=pi_1&redirect_status=succeeded']])(
     'GET %s -> index.html, not cached',
     async (url) => {
       const response = await app.inject(url);
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toMatch(/^text\/html/);
       expect(response.headers['cache-control']).toBe('no-cache');
-      expect(response.body).toBe(INDEX_HTML);
+      // The local provider takes fake payments: every page says so (issue 13).
+      expect(response.body).toBe(INDEX_HTML.replace('<body>', `<body>${TEST_MODE_BANNER}`));
+      expect(response.body).toContain('TEST MODE');
     },
   );
+
+  it('with real payments (Stripe) the pages carry no TEST MODE banner', async () => {
+    const other = await createTestDatabase();
+    const stripe = testConfig({ webDistDir: webDist.dir, env: { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' } });
+    const real = await buildApp({ config: stripe, db: other.db });
+    try {
+      for (const url of ['/', '/release', '/index.html']) {
+        const response = await real.inject(url);
+        expect(response.statusCode).toBe(200);
+        expect(response.body).toBe(INDEX_HTML);
+      }
+    } finally {
+      await real.close();
+      await other.close();
+    }
+  });
 
   it('hashed assets are cached for a year as immutable', async () => {
     const response = await app.inject('/assets/app-abc123.js');

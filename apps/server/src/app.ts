@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import { sql } from 'drizzle-orm';
-import type { Config } from './config.ts';
+import { takesTestPayments, type Config } from './config.ts';
 import { contentFunctions } from './content/content.functions.ts';
 import { contentRoutes } from './content/content.routes.ts';
 import type { Db } from './db/client.ts';
@@ -45,6 +45,8 @@ import { errorBody, handleError } from './http/error-handler.ts';
 import { registerClientAddress, trustedProxyCheck } from './http/client-address.ts';
 import { refuseCrossSiteWrites } from './http/same-origin.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
+import { withTestModeBanner } from './http/test-mode.ts';
+import { createLogger, redactUrl, type Logger } from './logger.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -60,7 +62,10 @@ export interface BuildAppOptions {
   functions?: CallableFunction[];
   /** The card provider; by default the one PAYMENT_PROVIDER names (tests pass a fake Stripe). */
   payments?: ReturnType<typeof paymentProviderFor>;
+  /** Fastify's own logger options (tests pass `false`); by default the shop's logger. */
   logger?: FastifyServerOptions['logger'];
+  /** The shop's logger (logger.ts): main.ts passes the one it writes start-up lines with. */
+  loggerInstance?: Logger;
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -68,8 +73,11 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Builds the whole HTTP application. Tests drive it with `app.inject()`; main.ts listens. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
+  const logger = options.logger === undefined ? (options.loggerInstance ?? createLogger(config)) : undefined;
   const app = Fastify({
-    logger: options.logger ?? { level: config.LOG_LEVEL },
+    ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: options.logger }),
+    // One line per request, written below with its URL redacted (issue 13).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     // Forwarded headers only from TRUSTED_PROXIES (decision 017).
     trustProxy: trustedProxyCheck(config.TRUSTED_PROXIES),
@@ -97,6 +105,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     done(null, payload);
   });
 
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info({ method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    done();
+  });
+
   addSecurityHeaders(app, config);
   await app.register(compress, { threshold: 1024 });
   app.addHook('onRequest', refuseCrossSiteWrites(config));
@@ -115,7 +128,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', () => jobs.stop());
   await startMailWorker(jobs, createMailer(config, db));
   const queueMail = (mail: Mail) => enqueueMail(jobs, mail);
-  const auth = createAuth(config, db, queueMail);
+  const auth = createAuth(config, db, queueMail, app.log as Logger);
 
   const resolveSession = sessionResolver(auth, config, db);
   const resolveCaller = callerResolver(resolveSession);
@@ -190,12 +203,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 async function registerWebApp(app: FastifyInstance, config: Config) {
   const indexPath = path.join(config.webDistDir, 'index.html');
   const hasBuild = fs.existsSync(indexPath);
+  // Read once: this process serves the build it started with, even after a new build is
+  // installed beside it (old assets stay, decision 021). Fake payments: the TEST MODE banner.
+  const indexHtml = hasBuild ? fs.readFileSync(indexPath, 'utf8') : '';
+  const page = takesTestPayments(config) ? withTestModeBanner(indexHtml) : indexHtml;
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root: config.webDistDir,
       prefix: '/',
       wildcard: false,
       index: false,
+      // /index.html too is the page below (with the banner when payments are fake).
+      allowedPath: (pathName) => pathName !== '/index.html',
       cacheControl: false,
       preCompressed: false,
       setHeaders(res, filePath) {
@@ -208,12 +227,13 @@ async function registerWebApp(app: FastifyInstance, config: Config) {
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url;
     const isApi = url.startsWith('/fn/') || url.startsWith('/api/') || url === '/fn' || url === '/api';
-    const wantsPage = request.method === 'GET' && !isApi && !path.extname(url.split('?')[0] ?? '');
+    const pathOnly = url.split('?')[0] ?? '';
+    const wantsPage = request.method === 'GET' && !isApi && (!path.extname(pathOnly) || pathOnly === '/index.html');
     if (wantsPage && hasBuild) {
       return reply
         .header('cache-control', 'no-cache')
         .type('text/html; charset=utf-8')
-        .send(await fs.promises.readFile(indexPath));
+        .send(page);
     }
     if (wantsPage) {
       return reply

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test/database.ts';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { ConfigError, loadConfig, takesTestPayments, type Config } from './config.ts';
 
 // Every case sets AUTH_SECRET unless it is about it, so no case writes a secret into ./data.
 const SECRET = 'a-test-secret-that-is-long-enough-1234';
@@ -11,6 +11,9 @@ const PRODUCTION = {
   PUBLIC_URL: 'https://shop.example',
   AUTH_SECRET: SECRET,
   SMTP_URL: 'smtp://mail.example:587',
+  PAYMENT_PROVIDER: 'stripe',
+  STRIPE_SECRET_KEY: 'sk_live_1',
+  STRIPE_WEBHOOK_SECRET: 'whsec_1',
 };
 
 function configError(env: Record<string, string>): ConfigError {
@@ -70,12 +73,14 @@ describe('loadConfig: values', () => {
       { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' },
       { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_1' },
     ],
-    [PRODUCTION, { isProduction: true, PUBLIC_URL: 'https://shop.example', HOST: '0.0.0.0' }],
+    [PRODUCTION, { isProduction: true, PUBLIC_URL: 'https://shop.example', HOST: '0.0.0.0', PAYMENT_PROVIDER: 'stripe' }],
     [{ NODE_ENV: 'test' }, { HOST: '127.0.0.1' }],
     [{ HOST: '0.0.0.0' }, { HOST: '0.0.0.0' }],
     [{ ...PRODUCTION, HOST: '10.0.0.7' }, { HOST: '10.0.0.7' }],
     [{ TRUSTED_PROXIES: 'loopback' }, { TRUSTED_PROXIES: ['127.0.0.0/8', '::1/128'] }],
     [{ TRUSTED_PROXIES: ' 10.0.0.0/8, 192.0.2.7 ,FD00::/8,::ffff:198.51.100.1' }, { TRUSTED_PROXIES: ['10.0.0.0/8', '192.0.2.7/32', 'fd00::/8', '198.51.100.1/32'] }],
+    [{ ...PRODUCTION, PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: '1' }, { PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: true }],
+    [{ ALLOW_TEST_PAYMENTS: '0' }, { ALLOW_TEST_PAYMENTS: false }],
     [{ DATA_DIR: '/srv/shop-data' }, { dataDir: '/srv/shop-data' }],
   ])('%j -> %j', (env, expected) => {
     expect(loadConfig({ AUTH_SECRET: SECRET, ...env })).toMatchObject(expected);
@@ -122,6 +127,8 @@ describe('loadConfig: a bad value stops start-up with a message naming the varia
     ['TRUSTED_PROXIES', { TRUSTED_PROXIES: '10.0.0.1, *' }],
     ['TRUSTED_PROXIES', { TRUSTED_PROXIES: '::1/129' }],
     ['TRUSTED_PROXIES', { TRUSTED_PROXIES: '10.0.0.0/8/8' }],
+    ['ALLOW_TEST_PAYMENTS', { ALLOW_TEST_PAYMENTS: 'yes' }],
+    ['STRIPE_SECRET_KEY', { ...PRODUCTION, PAYMENT_PROVIDER: '', STRIPE_SECRET_KEY: '' }],
   ])('%s in %j', (name, env) => {
     const error = configError({ AUTH_SECRET: SECRET, ...env });
     expect(error.message).toMatch(/^Invalid settings:/);
@@ -133,9 +140,39 @@ describe('loadConfig: a bad value stops start-up with a message naming the varia
     for (const name of ['PORT', 'DATABASE_URL', 'LOG_LEVEL']) expect(error.message).toContain(`  ${name}: `);
   });
 
+  it('names every missing production setting and every bad value in one message', () => {
+    const error = configError({ NODE_ENV: 'production', PORT: 'abc', LOG_LEVEL: 'loud' });
+    for (const name of ['PORT', 'LOG_LEVEL', 'PUBLIC_URL', 'AUTH_SECRET', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']) {
+      expect(error.message).toMatch(new RegExp(`^  ${name}: `, 'm'));
+    }
+  });
+
   it('does not echo a secret it refuses', () => {
     const error = configError({ AUTH_SECRET: SECRET, STRIPE_SECRET_KEY: 'rk_live_verysecret' });
     expect(error.message).not.toContain('verysecret');
+  });
+});
+
+describe('loadConfig: fake card payments in production (issue 13)', () => {
+  it('refuses PAYMENT_PROVIDER=local in production, with a message saying why and what to do', () => {
+    const error = configError({ ...PRODUCTION, PAYMENT_PROVIDER: 'local', STRIPE_SECRET_KEY: '', STRIPE_WEBHOOK_SECRET: '' });
+    expect(error.message).toContain('  PAYMENT_PROVIDER: local takes no money (its cards are fake), so it is refused when NODE_ENV=production.');
+    expect(error.message).toContain('ALLOW_TEST_PAYMENTS=1');
+    expect(configError({ ...PRODUCTION, PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: '0' }).message).toContain('PAYMENT_PROVIDER: local takes no money');
+  });
+
+  it('does not fall back to the local provider in production: an unset PAYMENT_PROVIDER means stripe and needs its keys', () => {
+    const error = configError({ ...PRODUCTION, PAYMENT_PROVIDER: '', STRIPE_SECRET_KEY: '', STRIPE_WEBHOOK_SECRET: '' });
+    expect(error.message).toContain('  STRIPE_SECRET_KEY: required when NODE_ENV=production (PAYMENT_PROVIDER is stripe unless set)');
+    expect(error.message).toContain('  STRIPE_WEBHOOK_SECRET: required when');
+    expect(loadConfig({ ...PRODUCTION, PAYMENT_PROVIDER: '' }).PAYMENT_PROVIDER).toBe('stripe');
+  });
+
+  it('takes the local provider in production only with ALLOW_TEST_PAYMENTS=1 (a staging shop)', () => {
+    const config = loadConfig({ ...PRODUCTION, PAYMENT_PROVIDER: 'local', STRIPE_SECRET_KEY: '', STRIPE_WEBHOOK_SECRET: '', ALLOW_TEST_PAYMENTS: '1' });
+    expect(config.PAYMENT_PROVIDER).toBe('local');
+    expect(takesTestPayments(config)).toBe(true);
+    expect(takesTestPayments(loadConfig(PRODUCTION))).toBe(false);
   });
 });
 

@@ -47,7 +47,12 @@ const envSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).default('Street Flavor Records <shop@localhost>'),
   ADMIN_EMAILS: emailList,
-  PAYMENT_PROVIDER: z.enum(['local', 'stripe']).default('local'),
+  // No default here: outside production it is `local`, in production `stripe` (loadConfig).
+  PAYMENT_PROVIDER: z.enum(['local', 'stripe']).optional(),
+  ALLOW_TEST_PAYMENTS: z
+    .enum(['0', '1', 'true', 'false'], 'must be 1 (allow) or 0')
+    .default('0')
+    .transform((value) => value === '1' || value === 'true'),
   STRIPE_SECRET_KEY: z.string().startsWith('sk_').optional(),
   STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_').optional(),
   CONTACT_EMAIL: z.email().default('info@streetflavorrecords.example'),
@@ -99,19 +104,25 @@ export interface S3Settings {
   forcePathStyle: boolean;
 }
 
-export interface Config extends Omit<Env, 'AUTH_SECRET' | 'HOST' | 'S3_FORCE_PATH_STYLE'> {
+export interface Config extends Omit<Env, 'AUTH_SECRET' | 'HOST' | 'S3_FORCE_PATH_STYLE' | 'PAYMENT_PROVIDER'> {
   /** The interface to listen on. */
   HOST: string;
   /** Set when STORAGE_URL names an S3 bucket; the local disk otherwise. */
   s3: S3Settings | undefined;
   /** Signs sessions and tokens. */
   AUTH_SECRET: string;
+  PAYMENT_PROVIDER: 'local' | 'stripe';
   dataDir: string;
   isProduction: boolean;
   /** Where the built web app lives. */
   webDistDir: string;
   /** Where the label's sample content (pages, artwork) lives. */
   contentDir: string;
+}
+
+/** Card payments are fake (the local provider, allowed in production only by ALLOW_TEST_PAYMENTS=1): pages say TEST MODE. */
+export function takesTestPayments(config: Pick<Config, 'PAYMENT_PROVIDER'>): boolean {
+  return config.PAYMENT_PROVIDER === 'local';
 }
 
 export class ConfigError extends Error {
@@ -169,6 +180,7 @@ function s3Settings(values: Env, forcePathStyle: Env['S3_FORCE_PATH_STYLE']): S3
   };
 }
 
+// Three levels up from apps/server/src (the sources) and from apps/server/dist (the bundle).
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
 export interface LoadOptions {
@@ -183,34 +195,44 @@ export interface LoadOptions {
 export function loadConfig(env: Record<string, string | undefined> = process.env, options: LoadOptions = {}): Config {
   const serving = options.serving ?? true;
   // An empty variable means "not set", as in most shells' `FOO= npm start`.
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')) as Record<string, string>;
   const parsed = envSchema.safeParse(present);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`Invalid settings:\n${lines.join('\n')}`);
+  // Every bad variable at once: the value errors, then the rules between variables (judged
+  // on what was given, so a bad PORT does not hide a missing PUBLIC_URL).
+  const problems = parsed.success ? [] : parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+  const isProduction = present.NODE_ENV === 'production';
+  const provider = present.PAYMENT_PROVIDER ?? (isProduction ? 'stripe' : 'local');
+  const allowTestPayments = present.ALLOW_TEST_PAYMENTS === '1' || present.ALLOW_TEST_PAYMENTS === 'true';
+  const required = (name: string, when: string) => {
+    if (present[name] === undefined) problems.push(`  ${name}: required when ${when}`);
+  };
+  if (serving && provider === 'stripe') {
+    const when = present.PAYMENT_PROVIDER ? 'PAYMENT_PROVIDER=stripe' : 'NODE_ENV=production (PAYMENT_PROVIDER is stripe unless set)';
+    required('STRIPE_SECRET_KEY', when);
+    required('STRIPE_WEBHOOK_SECRET', when);
   }
+  if (serving && isProduction && provider === 'local' && !allowTestPayments) {
+    problems.push(
+      '  PAYMENT_PROVIDER: local takes no money (its cards are fake), so it is refused when NODE_ENV=production. ' +
+        'Use PAYMENT_PROVIDER=stripe, or set ALLOW_TEST_PAYMENTS=1 for a staging shop (every page then says TEST MODE).',
+    );
+  }
+  if (serving && isProduction) {
+    required('PUBLIC_URL', 'NODE_ENV=production');
+    required('AUTH_SECRET', 'NODE_ENV=production');
+    required('SMTP_URL', 'NODE_ENV=production');
+  }
+  if (Boolean(present.S3_ACCESS_KEY_ID) !== Boolean(present.S3_SECRET_ACCESS_KEY)) {
+    problems.push('  S3_SECRET_ACCESS_KEY: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither');
+  }
+  if (!parsed.success || problems.length > 0) throw new ConfigError(`Invalid settings:\n${problems.join('\n')}`);
   const values = parsed.data;
-  const isProduction = values.NODE_ENV === 'production';
-  if (values.PAYMENT_PROVIDER === 'stripe') {
-    if (!values.STRIPE_SECRET_KEY) throw new ConfigError('Invalid settings:\n  STRIPE_SECRET_KEY: required when PAYMENT_PROVIDER=stripe');
-    if (!values.STRIPE_WEBHOOK_SECRET) throw new ConfigError('Invalid settings:\n  STRIPE_WEBHOOK_SECRET: required when PAYMENT_PROVIDER=stripe');
-  }
-  if (serving && isProduction && !values.PUBLIC_URL) {
-    throw new ConfigError('Invalid settings:\n  PUBLIC_URL: required when NODE_ENV=production');
-  }
-  if (serving && isProduction && !values.AUTH_SECRET) {
-    throw new ConfigError('Invalid settings:\n  AUTH_SECRET: required when NODE_ENV=production');
-  }
-  if (serving && isProduction && !values.SMTP_URL) {
-    throw new ConfigError('Invalid settings:\n  SMTP_URL: required when NODE_ENV=production');
-  }
-  if (Boolean(values.S3_ACCESS_KEY_ID) !== Boolean(values.S3_SECRET_ACCESS_KEY)) {
-    throw new ConfigError('Invalid settings:\n  S3_SECRET_ACCESS_KEY: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither');
-  }
   const dataDir = path.resolve(values.DATA_DIR);
+  const paymentProvider = values.PAYMENT_PROVIDER ?? (isProduction ? 'stripe' : 'local');
   const { S3_FORCE_PATH_STYLE, ...rest } = values;
   return {
     ...rest,
+    PAYMENT_PROVIDER: paymentProvider,
     // A development server (dev mailbox, demo accounts) is reachable from this machine only,
     // unless HOST says otherwise.
     HOST: values.HOST ?? (isProduction ? '0.0.0.0' : '127.0.0.1'),

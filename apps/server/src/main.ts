@@ -1,27 +1,29 @@
 import { ConfigError, loadConfig } from './config.ts';
-import { DataDirInUseError } from './db/embedded.ts';
+import { DataDirInUseError, DataDirUnreachableError } from './db/embedded.ts';
+import { createLogger } from './logger.ts';
 import { startServer } from './server.ts';
 
 async function main() {
   const config = loadConfig();
-  const server = await startServer(config);
+  const logger = createLogger(config);
+  const server = await startServer(config, logger);
   const address = `http://localhost:${config.PORT}`;
-  console.log(`Storefront ready at ${config.PUBLIC_URL ?? address}/home  (data: ${config.DATABASE_URL ? 'DATABASE_URL' : config.dataDir})`);
+  logger.info(`Storefront ready at ${config.PUBLIC_URL ?? address}/home  (data: ${config.DATABASE_URL ? 'DATABASE_URL' : config.dataDir})`);
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal} received: shutting down`);
+    logger.info(`${signal} received: shutting down`);
     const force = setTimeout(() => {
-      console.error('Shutdown took longer than 20 s; exiting.');
+      logger.error('Shutdown took longer than 20 s; exiting.');
       process.exit(1);
     }, 20_000);
     force.unref();
     server.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        console.error('Shutdown failed:', error);
+        logger.error({ err: error }, 'Shutdown failed');
         process.exit(1);
       },
     );
@@ -35,7 +37,7 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirInUseError) {
+  if (error instanceof ConfigError || error instanceof DataDirInUseError || error instanceof DataDirUnreachableError) {
     console.error(error.message);
   } else {
     console.error('The storefront could not start:', error);

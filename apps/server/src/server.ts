@@ -5,6 +5,7 @@ import { connectDatabase, SERVER_APPLICATION_NAME, type Database } from './db/cl
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
 import { runMigrations } from './db/migrate.ts';
 import { runSeeds } from './seed/seed.ts';
+import { createLogger, type Logger } from './logger.ts';
 
 /** A running shop: the database (embedded or external), migrated and seeded, and the app. */
 export interface RunningServer {
@@ -28,12 +29,12 @@ export async function openDatabase(config: Config, log: (message: string) => voi
   }
 }
 
-export async function startServer(config: Config): Promise<RunningServer> {
-  const log = (message: string) => console.log(message);
+export async function startServer(config: Config, logger: Logger = createLogger(config)): Promise<RunningServer> {
+  const log = (message: string) => logger.info(message);
   const { embedded, database } = await openDatabase(config, log);
   let app: FastifyInstance;
   try {
-    app = await buildApp({ config, db: database.db });
+    app = await buildApp({ config, db: database.db, loggerInstance: logger });
     await app.listen({ port: config.PORT, host: config.HOST });
   } catch (error) {
     await database.close();

@@ -217,7 +217,8 @@ describe('starting the server for real', { timeout: 120_000 }, () => {
   });
 
   it('on SIGTERM lets a request in flight finish, then closes its kept-alive connection and stops postgres', async () => {
-    const server = await spawnServer();
+    // At info: the test waits for the server's "SIGTERM received" line.
+    const server = await spawnServer({ LOG_LEVEL: 'info' });
     await waitUntilReady(server);
     // Hold a lock from outside so that a listHistory request is stuck inside the database.
     const lines = fs.readFileSync(path.join(pgDir, 'postmaster.pid'), 'utf8').split('\n');

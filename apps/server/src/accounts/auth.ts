@@ -9,6 +9,7 @@ import { authAccounts, authRateLimits, sessions, users, verifications } from '..
 import type { Mail } from '../mail/mailer.ts';
 import { passwordResetMail, verificationMail } from '../mail/templates.ts';
 import { revokeOidcForAccount } from '../oidc/oidc.adapter.ts';
+import { betterAuthLogger, type Logger } from '../logger.ts';
 
 /**
  * Better Auth on our Postgres: password hashing, sessions (httpOnly SameSite cookie for
@@ -73,13 +74,15 @@ export function isOpenAuthPath(path: string): boolean {
   return /^\/reset-password\/[A-Za-z0-9_-]{1,128}$/.test(path);
 }
 
-export function createAuth(config: Config, db: Db, enqueueMail: (mail: Mail) => Promise<void>) {
+export function createAuth(config: Config, db: Db, enqueueMail: (mail: Mail) => Promise<void>, logger?: Logger) {
   const baseURL = publicUrl(config);
   // Who a request's session cookie or bearer token belongs to, through the library's own
   // getSession (the bearer plugin included); set once the instance below exists.
   let userIdOf: (headers: Headers | undefined) => Promise<string | null> = async () => null;
   const auth = betterAuth({
     appName: 'Street Flavor Records',
+    // Its messages through the shop's logger: one format, one level (issue 13).
+    ...(logger ? { logger: betterAuthLogger(logger) } : {}),
     baseURL,
     basePath: '/api/auth',
     secret: config.AUTH_SECRET,

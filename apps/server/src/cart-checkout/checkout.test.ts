@@ -17,6 +17,7 @@ import { checkouts, ledgerEntries, orders, wallets } from '../db/schema/index.ts
 import { createStripeProvider } from '../payments/stripe.provider.ts';
 import { grantCredits } from '../wallet/wallet.commands.ts';
 import { getBalance } from '../wallet/wallet.service.ts';
+import { TEST_MODE_TEXT } from '../http/test-mode.ts';
 
 let database: TestDatabase;
 let smtp: Awaited<ReturnType<typeof startSmtpPeer>>;
@@ -198,11 +199,16 @@ describe('card checkouts (local provider)', () => {
     expect((await getBalance(database.db, buyer)).heldCents).toBe(before.heldCents + checkout!.walletHeldCents);
 
     const page = await fetch(`${base}${link.url}`, { headers: { authorization: `Bearer ${tokens.card}` } });
-    expect(await page.text()).toMatch(/Card number[\s\S]*>Pay \$/);
+    const pageHtml = await page.text();
+    expect(pageHtml).toMatch(/Card number[\s\S]*>Pay \$/);
+    // Fake cards: the payment page says TEST MODE (issue 13).
+    expect(pageHtml).toContain(TEST_MODE_TEXT);
     expect((await fetch(`${base}${link.url}`, { headers: { authorization: `Bearer ${tokens.other}` } })).status).toBe(404);
 
     const declined = await fetch(`${base}${link.url}`, { method: 'POST', redirect: 'manual', headers: { authorization: `Bearer ${tokens.card}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'card=4000+0000+0000+0002' });
-    expect(await declined.text()).toContain(CHECKOUT_MESSAGES.cardDeclined);
+    const declinedHtml = await declined.text();
+    expect(declinedHtml).toContain(CHECKOUT_MESSAGES.cardDeclined);
+    expect(declinedHtml).toContain(TEST_MODE_TEXT);
     expect(await database.db.select().from(orders).where(eq(orders.checkoutId, link.checkoutId))).toHaveLength(0);
 
     const paid = await fetch(`${base}${link.url}`, { method: 'POST', redirect: 'manual', headers: { authorization: `Bearer ${tokens.card}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'card=4242+4242+4242+4242' });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newTestDataDir } from '../../test/temp-data-dirs.ts';
-import { DataDirInUseError, startEmbeddedPostgres, type EmbeddedDatabase } from './embedded.ts';
+import { DataDirInUseError, DataDirUnreachableError, startEmbeddedPostgres, type EmbeddedDatabase } from './embedded.ts';
 
 /**
  * The embedded Postgres owns its DATA_DIR: one server at a time, data kept across
@@ -115,5 +115,40 @@ describe('embedded Postgres', () => {
     const again = await start();
     expect(fs.readFileSync(lockPath, 'utf8')).toBe(String(process.pid));
     expect(await query<{ note: string }>(again, 'SELECT note FROM kept')).toEqual([{ note: 'still here' }]);
+  });
+});
+
+// Issue 13: as root, postgres runs as the user `postgres`, who must reach DATA_DIR/pg.
+describe.skipIf(process.getuid?.() !== 0)('as root, a DATA_DIR made with mode 0700 (what `mktemp -d` makes)', () => {
+  it('works for the embedded database: DATA_DIR gets search permission for others only (0701)', { timeout: 120_000 }, async () => {
+    const privateDir = newTestDataDir('embedded-0700');
+    fs.mkdirSync(privateDir, { mode: 0o700 });
+    let database: EmbeddedDatabase | undefined;
+    try {
+      expect(fs.statSync(privateDir).mode & 0o777).toBe(0o700);
+      database = await startEmbeddedPostgres({ dataDir: privateDir, ephemeral: true });
+      expect(await query<{ ok: number }>(database, 'SELECT 1 AS ok')).toEqual([{ ok: 1 }]);
+      expect(fs.statSync(privateDir).mode & 0o777).toBe(0o701);
+      // Its secrets stay its owner's.
+      expect(fs.statSync(path.join(privateDir, 'pg-password')).mode & 0o077).toBe(0);
+    } finally {
+      await database?.stop();
+      fs.rmSync(privateDir, { recursive: true, force: true });
+    }
+  });
+
+  it('names the folder above DATA_DIR that keeps postgres out, and what to run', async () => {
+    const outer = newTestDataDir('embedded-outer');
+    fs.mkdirSync(outer, { mode: 0o700 });
+    try {
+      const error = await rejection(startEmbeddedPostgres({ dataDir: path.join(outer, 'data'), ephemeral: true }));
+      expect(error).toBeInstanceOf(DataDirUnreachableError);
+      expect((error as Error).message).toContain(`\`chmod o+x ${outer}\``);
+      // The operator's folder is left as it was, and the lock is released.
+      expect(fs.statSync(outer).mode & 0o777).toBe(0o700);
+      expect(fs.existsSync(path.join(outer, 'data', 'server.lock'))).toBe(false);
+    } finally {
+      fs.rmSync(outer, { recursive: true, force: true });
+    }
   });
 });

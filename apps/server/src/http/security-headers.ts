@@ -10,6 +10,9 @@ import type { Config } from '../config.ts';
  * source of the values; this only records what it sets.
  */
 export function securityHeaders(config: Config): Readonly<Record<string, string>> {
+  // Only a shop served over https may pin browsers to https: on a plain-http PUBLIC_URL they
+  // would upgrade every request to an https nobody answers (issue 13).
+  const https = config.isProduction && new URL(config.PUBLIC_URL ?? 'http://localhost').protocol === 'https:';
   const middleware = helmet({
     contentSecurityPolicy: {
       directives: {
@@ -24,10 +27,10 @@ export function securityHeaders(config: Config): Readonly<Record<string, string>
         frameAncestors: ["'none'"],
         formAction: ["'self'"],
         baseUri: ["'self'"],
-        upgradeInsecureRequests: config.isProduction ? [] : null,
+        upgradeInsecureRequests: https ? [] : null,
       },
     },
-    hsts: config.isProduction ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    hsts: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginEmbedderPolicy: false,
   });

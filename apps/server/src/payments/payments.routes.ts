@@ -6,6 +6,7 @@ import { applyPaymentEvent, cancelCheckout, type CheckoutDeps } from '../cart-ch
 import { checkouts } from '../db/schema/index.ts';
 import type { Caller } from '../functions/registry.ts';
 import { errorBody } from '../http/error-handler.ts';
+import { TEST_MODE_BANNER } from '../http/test-mode.ts';
 import { LOCAL_CARDS, type createLocalProvider } from './local.provider.ts';
 
 type LocalProvider = ReturnType<typeof createLocalProvider>;
@@ -17,6 +18,7 @@ function payPage(checkout: typeof checkouts.$inferSelect, message = ''): string 
   const lines = checkout.items.map((item) => `<li>${item.qty} × ${escape(item.name)} — ${dollars(item.unitCents * item.qty)}</li>`).join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Pay · Street Flavor Records</title><link rel="icon" type="image/svg+xml" href="/favicon.svg"></head>
 <body style="font-family:Helvetica,Arial,sans-serif;background:#111;color:#eee;max-width:480px;margin:0 auto;padding:24px">
+${TEST_MODE_BANNER}
 <h1 style="font-size:22px">Pay Street Flavor Records</h1>
 <p>Test payment page (local provider). Card 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined.</p>
 <ul>${lines}</ul>

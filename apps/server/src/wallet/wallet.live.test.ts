@@ -39,7 +39,7 @@ beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   const config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base } });
-  owner = (await createAccount(database.db, config, { email: 'owner@example.org', username: 'owner', name: 'Owner', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true })).userId;
+  owner = (await createAccount(database.db, config, { email: 'owner@example.org', username: 'walletowner', name: 'Owner', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true })).userId;
   productId = await releaseProduct(database.db, { name: 'Cap', description: 'Cap', priceCents: 1999, images: ['/content/covers/cover-02.svg'] });
   app = await buildApp({ config, db: database.db, logger: false });
   await app.listen({ port, host: '127.0.0.1' });

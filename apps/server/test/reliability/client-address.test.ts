@@ -24,7 +24,7 @@ const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 const hasNginx = fs.existsSync(NGINX);
 
 const production = (env: Record<string, string> = {}) =>
-  testConfig({ env: { NODE_ENV: 'production', PUBLIC_URL, AUTH_SECRET: 'z'.repeat(40), SMTP_URL: 'smtp://127.0.0.1:2525', ...env } });
+  testConfig({ env: { NODE_ENV: 'production', PUBLIC_URL, AUTH_SECRET: 'z'.repeat(40), SMTP_URL: 'smtp://127.0.0.1:2525', PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: '1', ...env } });
 
 interface Answer {
   status: number;
@@ -289,7 +289,7 @@ describe('the development server (issue 12, item 4)', () => {
 describe('cookie-carrying writes from another port of the same host (issue 12, item 5)', () => {
   const cases = [
     ['development, no PUBLIC_URL', { NODE_ENV: 'development' }],
-    ['production', { NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1:PORT', AUTH_SECRET: 'p'.repeat(40), SMTP_URL: 'smtp://127.0.0.1:2525' }],
+    ['production', { NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1:PORT', AUTH_SECRET: 'p'.repeat(40), SMTP_URL: 'smtp://127.0.0.1:2525', PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: '1' }],
   ] as const;
 
   it.each(cases)('%s: a form POST to /payouts/onboard from http://127.0.0.1:<other port> is refused and enables nothing; from the shop itself it works', async (_mode, env) => {

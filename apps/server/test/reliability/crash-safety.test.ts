@@ -55,7 +55,7 @@ describe('crash safety', () => {
     cleanups.push(() => smtp.close());
     const ports = [await freePort(), await freePort()];
     const publicUrl = `http://127.0.0.1:${ports[0]}`;
-    const settings = { NODE_ENV: 'production', DATABASE_URL: cluster.connectionString, PUBLIC_URL: publicUrl, AUTH_SECRET: 'crash-secret-'.repeat(4), SMTP_URL: smtp.url, TRUSTED_PROXIES: '127.0.0.1' };
+    const settings = { NODE_ENV: 'production', PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: '1', DATABASE_URL: cluster.connectionString, PUBLIC_URL: publicUrl, AUTH_SECRET: 'crash-secret-'.repeat(4), SMTP_URL: smtp.url, TRUSTED_PROXIES: '127.0.0.1' };
     const servers = await Promise.all(ports.map((port) => spawnServer(settings, port)));
     await Promise.all(servers.map(waitUntilReady));
     const shoppers = await signInAll(servers[0]!.base, publicUrl, emails);

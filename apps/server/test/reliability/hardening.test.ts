@@ -17,7 +17,7 @@ import { spawnServer, stopAllServers, waitUntilReady } from './processes.ts';
  */
 const PUBLIC_URL = 'https://shop.example';
 const production = () =>
-  testConfig({ env: { NODE_ENV: 'production', PUBLIC_URL, AUTH_SECRET: 'x'.repeat(40), SMTP_URL: 'smtp://127.0.0.1:2525' } });
+  testConfig({ env: { NODE_ENV: 'production', PUBLIC_URL, AUTH_SECRET: 'x'.repeat(40), SMTP_URL: 'smtp://127.0.0.1:2525', PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: '1' } });
 
 let database: TestDatabase;
 let prodApp: FastifyInstance;
@@ -248,7 +248,7 @@ describe('a real production process (NODE_ENV=production, where Better Auth runs
   it('refuses a cookie-carrying auth POST with no Origin, and a sign-in posted from another site', async () => {
     const smtp = await startSmtpPeer();
     try {
-      const server = await spawnServer({ NODE_ENV: 'production', DATABASE_URL: database.connectionString, PUBLIC_URL, AUTH_SECRET: 'y'.repeat(40), SMTP_URL: smtp.url });
+      const server = await spawnServer({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: '1', DATABASE_URL: database.connectionString, PUBLIC_URL, AUTH_SECRET: 'y'.repeat(40), SMTP_URL: smtp.url });
       await waitUntilReady(server);
       const signIn = (origin: string) =>
         fetch(`${server.base}/api/auth/sign-in/email`, {

@@ -163,7 +163,7 @@ async function main() {
   const smtp = await startSmtpPeer();
   const port = await freePort();
   const publicUrl = `http://127.0.0.1:${port}`;
-  const server = await spawnServer({ NODE_ENV: 'production', DATA_DIR: dataDir, SMTP_URL: smtp.url, AUTH_SECRET: 'soak-secret-'.repeat(4), LOG_LEVEL: 'warn', PUBLIC_URL: publicUrl, TRUSTED_PROXIES: '127.0.0.1' }, port);
+  const server = await spawnServer({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: '1', DATA_DIR: dataDir, SMTP_URL: smtp.url, AUTH_SECRET: 'soak-secret-'.repeat(4), LOG_LEVEL: 'warn', PUBLIC_URL: publicUrl, TRUSTED_PROXIES: '127.0.0.1' }, port);
   const streams: SseStream[] = [];
   try {
     await waitUntilReady(server);

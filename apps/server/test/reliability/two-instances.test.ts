@@ -143,6 +143,8 @@ describe.skipIf(!hasNginx)('two instances behind nginx (deploy/nginx.conf)', () 
       AUTH_SECRET: 'two-instances-secret-'.repeat(3),
       SMTP_URL: smtp.url,
       TRUSTED_PROXIES: '127.0.0.1',
+      PAYMENT_PROVIDER: 'local',
+      ALLOW_TEST_PAYMENTS: '1',
       ...s3.env,
     }));
     servers = await Promise.all(upstreams.map((port, index) => spawnServer(settings[index]!, port)));

@@ -1,0 +1,100 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuthClient } from '@storefront/sdk/auth.ts';
+import { createFunctionsClient } from '@storefront/sdk/callable.ts';
+import { createTestDatabase, testConfig, type TestDatabase } from '../test/database.ts';
+import { authLink, startSmtpPeer } from '../test/smtp.ts';
+import { createAccount } from './accounts/accounts.service.ts';
+import { buildApp } from './app.ts';
+import { freePort } from './db/embedded.ts';
+import { createLogger, prettyLine, redactUrl } from './logger.ts';
+
+describe('redactUrl', () => {
+  it.each([
+    ['/api/auth/reset-password/abcDEF123?callbackURL=%2Freset-password', '/api/auth/reset-password/[redacted]?callbackURL=%2Freset-password'],
+    ['/reset-password?token=abcDEF123', '/reset-password?token=[redacted]'],
+    ['/api/auth/verify-email?token=eyJhbGciOi.x.y&callbackURL=%2Flogin', '/api/auth/verify-email?token=[redacted]&callbackURL=%2Flogin'],
+    ['/v0/b/shop/o/products%2Fa.jpg?alt=media&token=0b9f-77', '/v0/b/shop/o/products%2Fa.jpg?alt=media&token=[redacted]'],
+    ['/img/shop/products%2Fa.jpg?w=320&token=0b9f-77', '/img/shop/products%2Fa.jpg?w=320&token=[redacted]'],
+    ['/oidc/callback?code=secret-code&state=s', '/oidc/callback?code=[redacted]&state=s'],
+    ['/shop?page=2', '/shop?page=2'],
+    ['/healthz', '/healthz'],
+  ])('%s -> %s', (url, expected) => {
+    expect(redactUrl(url)).toBe(expected);
+  });
+});
+
+describe('prettyLine (development)', () => {
+  it('makes a JSON line one readable line with its fields', () => {
+    const line = prettyLine(JSON.stringify({ level: 30, time: Date.UTC(2026, 10, 23, 12, 0, 1, 234), msg: 'request', method: 'GET', url: '/shop', status: 200 }));
+    expect(line).toBe('12:00:01.234 INFO  request  method=GET url=/shop status=200\n');
+  });
+});
+
+describe('request logs of a password reset (issue 13)', () => {
+  let database: TestDatabase;
+  let smtp: Awaited<ReturnType<typeof startSmtpPeer>>;
+  let app: FastifyInstance;
+  let baseUrl: string;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    smtp = await startSmtpPeer();
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    const config = testConfig({ env: { SMTP_URL: smtp.url, PUBLIC_URL: baseUrl, PORT: String(port), LOG_LEVEL: 'info' } });
+    await createAccount(
+      database.db,
+      config,
+      { email: 'logged@example.org', password: 'correct horse', confirmPassword: 'correct horse', name: 'Logged Fan', username: 'LoggedFan', acceptedTerms: true },
+      { emailVerified: true },
+    );
+    // The production format (JSON lines), captured.
+    const logger = createLogger({ LOG_LEVEL: 'info', isProduction: true }, { write: (line: string) => void lines.push(line) });
+    app = await buildApp({ config, db: database.db, loggerInstance: logger });
+    await app.listen({ port, host: '127.0.0.1' });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await smtp?.close();
+    await database?.close();
+  });
+
+  it('has one JSON line per request and never the reset or download token', async () => {
+    const functions = createFunctionsClient({ baseUrl });
+    const auth = createAuthClient({ baseUrl, functions });
+    const before = smtp.mailsTo('logged@example.org').length;
+    await auth.requestPasswordReset('logged@example.org');
+    const link = authLink(await smtp.waitForMail('logged@example.org', before));
+    const opened = await fetch(link, { redirect: 'manual' });
+    const location = new URL(opened.headers.get('location')!, baseUrl);
+    const token = location.searchParams.get('token')!;
+    expect(token.length).toBeGreaterThan(10);
+    expect(link).toContain(token);
+    // The web app's page for it, then the reset itself.
+    await (await fetch(`${baseUrl}${location.pathname}${location.search}`)).text();
+    await auth.resetPassword(token, 'new horse battery');
+    await (await fetch(`${baseUrl}/v0/b/shop/o/products%2Fa.jpg?alt=media&token=download-secret-77`)).text();
+
+    const entries = lines.map((line) => JSON.parse(line) as { msg: string; url?: string; status?: number; method?: string });
+    const requests = entries.filter((entry) => entry.msg === 'request');
+    // One line per request: the reset request, the mailed link, the page, the reset, the download.
+    expect(requests.map((entry) => `${entry.method} ${entry.url?.split('?')[0]}`)).toEqual(
+      expect.arrayContaining([
+        'POST /api/auth/request-password-reset',
+        `GET /api/auth/reset-password/[redacted]`,
+        'GET /reset-password',
+        'POST /api/auth/reset-password',
+        'GET /v0/b/shop/o/products%2Fa.jpg',
+      ]),
+    );
+    expect(requests.every((entry) => typeof entry.status === 'number')).toBe(true);
+    expect(entries.some((entry) => entry.msg === 'incoming request' || entry.msg === 'request completed')).toBe(false);
+    const all = lines.join('');
+    expect(all).not.toContain(token);
+    expect(all).not.toContain('download-secret-77');
+    expect(all).toContain('token=[redacted]');
+  });
+});
