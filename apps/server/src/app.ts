@@ -22,6 +22,7 @@ import { catalogRoutes } from './catalog/catalog.routes.ts';
 import { listActiveProducts } from './catalog/catalog.service.ts';
 import { startLiveHub } from './live/live.hub.ts';
 import { liveRoutes } from './live/live.routes.ts';
+import { storageErrorBody } from './storage/storage.errors.ts';
 import { storageRoutes } from './storage/storage.routes.ts';
 import { createStorageDeps } from './storage/storage.service.ts';
 import { cleanUpUploadSessions } from './storage/storage.sessions.ts';
@@ -43,6 +44,7 @@ import { enqueueMail, startMailWorker } from './mail/mail.jobs.ts';
 import { createMailer, type Mail } from './mail/mailer.ts';
 import { errorBody, handleError } from './http/error-handler.ts';
 import { registerClientAddress, trustedProxyCheck } from './http/client-address.ts';
+import { corsForAllowedOrigins } from './http/cors.ts';
 import { refuseCrossSiteWrites } from './http/same-origin.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
 import { withTestModeBanner } from './http/test-mode.ts';
@@ -112,6 +114,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   addSecurityHeaders(app, config);
   await app.register(compress, { threshold: 1024 });
+  // CORS for the sister products' web apps (CORS_ORIGINS), before the cross-site check.
+  app.addHook('onRequest', corsForAllowedOrigins(config));
   app.addHook('onRequest', refuseCrossSiteWrites(config));
 
   app.get('/healthz', async () => ({ ok: true }));
@@ -226,7 +230,8 @@ async function registerWebApp(app: FastifyInstance, config: Config) {
 
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url;
-    const isApi = url.startsWith('/fn/') || url.startsWith('/api/') || url === '/fn' || url === '/api';
+    const isStorage = url.startsWith('/v0/') || url === '/v0' || url.startsWith('/img/');
+    const isApi = isStorage || url.startsWith('/fn/') || url.startsWith('/api/') || url === '/fn' || url === '/api';
     const pathOnly = url.split('?')[0] ?? '';
     const wantsPage = request.method === 'GET' && !isApi && (!path.extname(pathOnly) || pathOnly === '/index.html');
     if (wantsPage && hasBuild) {
@@ -241,6 +246,9 @@ async function registerWebApp(app: FastifyInstance, config: Config) {
         .type('text/plain; charset=utf-8')
         .send('The web app has not been built yet: run `npm run build` (npm start does it for you).');
     }
-    return reply.status(404).send(errorBody('not-found', `Nothing at ${request.method} ${url.split('?')[0]}.`));
+    const message = `Nothing at ${request.method} ${url.split('?')[0]}.`;
+    // The storage service answers in its own error shape, which the storage SDKs read.
+    if (isStorage) return reply.status(404).send(storageErrorBody('unknown', 404, message));
+    return reply.status(404).send(errorBody('not-found', message));
   });
 }

@@ -75,6 +75,24 @@ const envSchema = z.object({
     }
     return parsed.ranges;
   }),
+  /** Origins of the sister products' web apps that may call /fn, /v0 and /api/live from the browser (decision 029). */
+  CORS_ORIGINS: nameList('').transform((entries, context) => {
+    const origins: string[] = [];
+    for (const entry of entries) {
+      let url: URL | undefined;
+      try {
+        url = new URL(entry);
+      } catch {
+        url = undefined;
+      }
+      if (!url || !/^https?:$/.test(url.protocol) || url.origin !== entry.replace(/\/$/, '')) {
+        context.addIssue({ code: 'custom', message: `${entry} is not an origin such as https://music.example (scheme, host and port only)` });
+        return z.NEVER;
+      }
+      origins.push(url.origin);
+    }
+    return origins;
+  }),
   /** Where stored objects live: unset for DATA_DIR/storage, or s3://bucket/prefix (decision 022). */
   STORAGE_URL: z
     .string()

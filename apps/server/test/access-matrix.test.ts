@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UPLOAD_MESSAGES } from '@storefront/domain/storage.ts';
 import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient } from '@storefront/sdk/callable.ts';
 import { createAccount } from '../src/accounts/accounts.service.ts';
@@ -94,6 +95,9 @@ const ROUTES: Record<string, 'public' | 'service' | 'owner' | 'provider' | 'admi
   'GET /payouts/onboard': 'owner',
   'POST /payouts/onboard': 'owner',
   'GET /v0/b/:bucket/o/*': 'public',
+  // Listing: the read rule of the folder (products/ public, the rest admins'), in test/conformance/firebase-sdk.test.ts.
+  'GET /v0/b/:bucket/o': 'public',
+  'PATCH /v0/b/:bucket/o/*': 'admin-write',
   'DELETE /v0/b/:bucket/o/*': 'admin-write',
   'POST /v0/b/:bucket/o': 'admin-write',
   'PUT /v0/b/:bucket/o': 'admin-write',
@@ -184,7 +188,22 @@ describe('storage writes x roles', () => {
       headers: { 'content-type': 'multipart/related; boundary=b', ...headers[role] },
       body: '--b\r\nContent-Type: application/json\r\n\r\n{}\r\n--b\r\nContent-Type: image/png\r\n\r\nnot a png\r\n--b--',
     });
-    const expected = role === 'admin' ? 400 : role === 'user' || role === 'otherUser' ? 403 : 401;
+    // The admin gets past the rules to the content check, which refuses a non-image with 403 too (decision 029).
+    const expected = role === 'admin' || role === 'user' || role === 'otherUser' ? 403 : 401;
+    expect(response.status).toBe(expected);
+    const message = ((await response.json()) as { error: { message: string } }).error.message;
+    if (role === 'admin') expect(message).toBe(UPLOAD_MESSAGES.notAnImage);
+    else expect(message).not.toBe(UPLOAD_MESSAGES.notAnImage);
+  });
+
+  it.each(ROLES)('metadata update under products/ as %s', async (role) => {
+    const response = await fetch(`${base}/v0/b/storefront/o/${encodeURIComponent('products/none.png')}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', ...headers[role] },
+      body: '{"cacheControl":"no-store"}',
+    });
+    // The admin passes the rules and finds no such object.
+    const expected = role === 'admin' ? 404 : role === 'user' || role === 'otherUser' ? 403 : 401;
     expect(response.status).toBe(expected);
   });
 });

@@ -10,6 +10,31 @@ import { combinations, MAX_OPTION_VALUES, MAX_OPTIONS, MAX_STOCK, MAX_VARIANTS, 
 
 /** Same-origin image paths only (our storage and sample art): no scheme, no `//` host. */
 const IMAGE_URL = /^\/(?!\/)[A-Za-z0-9._~\-/%?=&+]{1,500}$/;
+/**
+ * Or the same, absolute (what the Firebase SDK's getDownloadURL gives): the server keeps it
+ * only when the origin is the shop's own, stored as the path (see ownImageUrl).
+ */
+const ABSOLUTE_IMAGE_URL = /^https?:\/\/[A-Za-z0-9.\-[\]:]{1,300}\/(?!\/)[A-Za-z0-9._~\-/%?=&+]{1,500}$/;
+
+export const IMAGES_NOT_UPLOADED = 'Images must be uploaded to the shop first.';
+
+/**
+ * An image URL as the shop stores it: a same-origin path stays as it is; an absolute URL
+ * on the shop's own origin becomes its path; anything else is undefined (refused).
+ */
+export function ownImageUrl(url: string, shopOrigin: string): string | undefined {
+  if (IMAGE_URL.test(url)) return url;
+  if (!ABSOLUTE_IMAGE_URL.test(url)) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (parsed.origin !== shopOrigin) return undefined;
+  const local = `${parsed.pathname}${parsed.search}`;
+  return IMAGE_URL.test(local) ? local : undefined;
+}
 
 export const productInputSchema = z.object({
   name: z.string().trim().min(1, RELEASE_MESSAGES.name).max(120, 'The product name must be at most 120 characters.'),
@@ -24,7 +49,7 @@ export const productInputSchema = z.object({
     .positive(RELEASE_MESSAGES.price)
     .max(MAX_PRICE_CENTS, RELEASE_MESSAGES.price),
   images: z
-    .array(z.string().regex(IMAGE_URL, 'Images must be uploaded to the shop first.'))
+    .array(z.string().refine((url) => IMAGE_URL.test(url) || ABSOLUTE_IMAGE_URL.test(url), IMAGES_NOT_UPLOADED))
     .max(MAX_PRODUCT_IMAGES, `At most ${MAX_PRODUCT_IMAGES} images.`),
 });
 

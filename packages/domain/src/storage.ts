@@ -185,3 +185,50 @@ export interface SettableMetadata {
   /** Base64 MD5 of the bytes sent; the server refuses the upload when they differ. */
   md5Hash?: string | null;
 }
+
+/**
+ * An object's metadata as the storage service sends it: Firebase Storage's resource
+ * shape, so the official Firebase SDK reads it unchanged (issue 19): `name` is the full
+ * path, custom metadata is under `metadata`, `downloadTokens` is one comma-separated string.
+ */
+export interface StorageObjectResource {
+  kind: 'storage#object';
+  id: string;
+  bucket: string;
+  name: string;
+  size: string;
+  contentType: string;
+  timeCreated: string;
+  updated: string;
+  md5Hash: string;
+  cacheControl?: string;
+  contentDisposition?: string;
+  contentEncoding?: string;
+  contentLanguage?: string;
+  metadata?: Record<string, string>;
+  downloadTokens: string;
+  generation: string;
+  metageneration: string;
+}
+
+/** The metadata clients read, from the service's resource shape. */
+export function fromStorageResource(resource: StorageObjectResource): StorageObjectMetadata {
+  const segments = resource.name.split('/');
+  return {
+    bucket: resource.bucket,
+    fullPath: resource.name,
+    name: segments[segments.length - 1] ?? resource.name,
+    size: Number(resource.size),
+    contentType: resource.contentType,
+    timeCreated: resource.timeCreated,
+    updated: resource.updated,
+    md5Hash: resource.md5Hash,
+    cacheControl: resource.cacheControl ?? null,
+    contentDisposition: resource.contentDisposition ?? null,
+    contentEncoding: resource.contentEncoding ?? null,
+    contentLanguage: resource.contentLanguage ?? null,
+    customMetadata: resource.metadata ?? {},
+    downloadTokens: resource.downloadTokens ? resource.downloadTokens.split(',') : [],
+    generation: resource.generation,
+  };
+}

@@ -1,7 +1,9 @@
 /**
  * Live updates from `GET /api/live` (Server-Sent Events). Each event names a topic
  * (products, profile, wallet, orders, all-orders) and what changed; the client then
- * refetches. A dropped stream reconnects with exponential backoff.
+ * refetches. A dropped stream reconnects with exponential backoff and the id of the last
+ * event it got: the server sends what was missed (then `ready` says `resumed`), or `resync`
+ * and `ready` without `resumed`, and the client refetches everything (onOpen).
  */
 export type LiveTopicName = 'products' | 'profile' | 'wallet' | 'orders' | 'all-orders';
 
@@ -13,7 +15,7 @@ export interface LiveOptions {
   baseUrl?: string;
   topics?: LiveTopicName[];
   onEvent(topic: LiveTopicName, data: { id: string | null }): void;
-  /** Called when the stream is (re)opened: refetch anything missed while away. */
+  /** Called when the stream is opened, and when it is reopened without the missed events: refetch what you show. */
   onOpen?(): void;
   onError?(error: unknown): void;
   /** For tests: the EventSource implementation and the delay function. */
@@ -27,10 +29,26 @@ export function reconnectDelay(attempt: number): number {
   return Math.min(MAX_DELAY_MS, 500 * 2 ** Math.max(0, attempt));
 }
 
+/** Whether a `ready` event says every missed event was sent again. */
+function resumedIn(data: string): boolean {
+  try {
+    return (JSON.parse(data) as { resumed?: boolean }).resumed === true;
+  } catch {
+    return false;
+  }
+}
+
 export function subscribeLive(options: LiveOptions): LiveSubscription {
   const Impl = options.EventSourceImpl ?? globalThis.EventSource;
-  const query = options.topics?.length ? `?topics=${options.topics.join(',')}` : '';
-  const url = `${(options.baseUrl ?? '').replace(/\/$/, '')}/api/live${query}`;
+  const base = `${(options.baseUrl ?? '').replace(/\/$/, '')}/api/live`;
+  let lastEventId = '';
+  const url = () => {
+    const query = new URLSearchParams();
+    if (options.topics?.length) query.set('topics', options.topics.join(','));
+    if (lastEventId) query.set('lastEventId', lastEventId);
+    const text = query.toString().replaceAll('%2C', ',');
+    return text ? `${base}?${text}` : base;
+  };
   let source: EventSource | undefined;
   let attempt = 0;
   let closed = false;
@@ -38,13 +56,17 @@ export function subscribeLive(options: LiveOptions): LiveSubscription {
 
   const open = () => {
     if (closed) return;
-    source = new Impl(url, { withCredentials: true });
-    source.addEventListener('ready', () => {
+    source = new Impl(url(), { withCredentials: true });
+    source.addEventListener('ready', (event) => {
       attempt = 0;
-      options.onOpen?.();
+      const message = event as MessageEvent<string>;
+      if (message.lastEventId) lastEventId = message.lastEventId;
+      if (!resumedIn(message.data)) options.onOpen?.();
     });
     for (const topic of TOPICS) {
       source.addEventListener(topic, (event) => {
+        const message = event as MessageEvent<string>;
+        if (message.lastEventId) lastEventId = message.lastEventId;
         try {
           options.onEvent(topic, JSON.parse((event as MessageEvent<string>).data) as { id: string | null });
         } catch (error) {

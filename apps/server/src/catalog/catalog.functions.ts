@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { editProductInput, releaseProductInput, setStockInput } from '@storefront/domain/catalog-schemas.ts';
-import { defineFunction } from '../functions/registry.ts';
+import { editProductInput, IMAGES_NOT_UPLOADED, ownImageUrl, releaseProductInput, setStockInput } from '@storefront/domain/catalog-schemas.ts';
+import { defineFunction, type CallContext } from '../functions/registry.ts';
+import { AppError } from '../http/errors.ts';
 import { editProduct, newProductId, releaseProduct } from './catalog.service.ts';
 import { listLowStock, setStock } from './variants.service.ts';
 
@@ -8,14 +9,23 @@ import { listLowStock, setStock } from './variants.service.ts';
  * The spec's two admin functions; the server decides who is an admin. `onChange` runs
  * after each committed change, so this process's next read already sees it.
  */
+/** Absolute download URLs of the shop's own origin (the Firebase SDK's) are stored as paths; others are refused. */
+function ownImages(images: string[], context: CallContext): string[] {
+  return images.map((url) => {
+    const own = ownImageUrl(url, context.origin ?? '');
+    if (own === undefined) throw new AppError('invalid-argument', IMAGES_NOT_UPLOADED);
+    return own;
+  });
+}
+
 export function catalogFunctions(deps: { onChange: () => void }) {
   return [
     defineFunction({
       name: 'releaseBizarreProduct',
       access: 'admin',
       input: releaseProductInput,
-      handler: async (input, { db, caller }) => {
-        const id = await releaseProduct(db, input, newProductId(), caller?.userId ?? null);
+      handler: async (input, context) => {
+        const id = await releaseProduct(context.db, { ...input, images: ownImages(input.images, context) }, newProductId(), context.caller?.userId ?? null);
         deps.onChange();
         return { ok: true, id };
       },
@@ -24,8 +34,8 @@ export function catalogFunctions(deps: { onChange: () => void }) {
       name: 'editBizarreProduct',
       access: 'admin',
       input: editProductInput,
-      handler: async (input, { db, caller }) => {
-        await editProduct(db, input, caller?.userId ?? null);
+      handler: async (input, context) => {
+        await editProduct(context.db, { ...input, images: ownImages(input.images, context) }, context.caller?.userId ?? null);
         deps.onChange();
         return { ok: true };
       },

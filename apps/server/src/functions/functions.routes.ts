@@ -34,7 +34,8 @@ export async function functionsRoutes(app: FastifyInstance, options: FunctionsRo
       throw new AppError('permission-denied', 'Only the label’s admins can do this.');
     }
     const input: unknown = fn.input.parse(data);
-    const result = await fn.handler(input, { db: options.db, config: options.config, caller, ip: requireClientAddress(request), log: request.log });
+    const origin = options.config.PUBLIC_URL ? new URL(options.config.PUBLIC_URL).origin : `${request.protocol}://${request.host}`;
+    const result = await fn.handler(input, { db: options.db, config: options.config, caller, ip: requireClientAddress(request), log: request.log, origin });
     return { data: result ?? null };
   });
 }

@@ -16,6 +16,8 @@ export interface CallContext {
   /** The client's address (decision 017), for rate limits: use rateLimitSubject(ip) as the key. */
   ip: string;
   log: FastifyBaseLogger;
+  /** The shop's origin: PUBLIC_URL's, or (without it) the origin the request came to. */
+  origin?: string;
 }
 
 export type Access = 'public' | 'signed-in' | 'admin';

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Config } from '../config.ts';
+import { isAllowedCrossOrigin } from './cors.ts';
 import { errorBody } from './error-handler.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -16,7 +17,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function refuseCrossSiteWrites(config: Config) {
   const own = config.PUBLIC_URL === undefined ? null : new URL(config.PUBLIC_URL).origin;
   const trusted = (request: FastifyRequest, origin: string) =>
-    own !== null ? origin === own : request.headers.host !== undefined && origin === `${request.protocol}://${request.headers.host}`;
+    (own !== null ? origin === own : request.headers.host !== undefined && origin === `${request.protocol}://${request.headers.host}`) ||
+    // A sister product's web app listed in CORS_ORIGINS, on the paths CORS opens to it (decision 029).
+    isAllowedCrossOrigin(config, origin, request.url);
   // Callback-style: it runs on every request, and an async hook costs a promise each time.
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     if (SAFE_METHODS.has(request.method) || !request.headers.cookie) return done();

@@ -64,7 +64,7 @@ describe('a live stream and its session', () => {
     });
     const stream = await openSse(`${base}/api/live`);
     const ready = await stream.waitFor((event) => event.event === 'ready');
-    expect(JSON.parse(ready.data)).toEqual({ signedIn: false, isAdmin: false });
+    expect(JSON.parse(ready.data)).toEqual({ signedIn: false, isAdmin: false, resumed: false });
     memory.emit({ topic: 'wallet', userId: 'u1', id: 'private' });
     memory.emit({ topic: 'products', id: 'p1' });
     await stream.waitFor((event) => event.event === 'products');

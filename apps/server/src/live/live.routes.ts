@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Caller } from '../functions/registry.ts';
 import type { ResolvedSession } from '../accounts/auth.routes.ts';
@@ -5,6 +6,9 @@ import type { LiveHub } from './live.hub.ts';
 import { SESSION_ENDED, SESSION_EXPIRY, type LiveEvent } from './live.publish.ts';
 
 const HEARTBEAT_MS = 25_000;
+/** How many recent events each process keeps to replay to a client that reconnects. */
+export const REPLAY_EVENTS = 1000;
+const LAST_EVENT_ID = /^([a-z0-9]{1,16})-(\d{1,15})$/;
 
 /** May this caller see this event? Each client gets only the topics it may see. */
 export function mayReceive(caller: Caller | null, event: LiveEvent): boolean {
@@ -60,7 +64,22 @@ export async function liveRoutes(
   app.addHook('preClose', async () => {
     for (const stream of open) stream.end();
   });
+  // Event ids (decision 029): `<this process's epoch>-<sequence>`. The last REPLAY_EVENTS
+  // events are kept, so a client that reconnects with Last-Event-ID gets what it missed
+  // (its topics, what it may see); one whose id is from another process, too old, or from
+  // before notifications were lost gets `event: resync` and refetches everything.
+  const epoch = randomBytes(6).toString('hex');
+  let sequence = 0;
+  let lastGapAt = 0;
+  const recent: { sequence: number; event: LiveEvent }[] = [];
+  const sequenceOf = new WeakMap<LiveEvent, number>();
   const unsubscribe = hub.subscribe((event) => {
+    if (event.topic !== SESSION_ENDED && event.topic !== SESSION_EXPIRY) {
+      sequence += 1;
+      sequenceOf.set(event, sequence);
+      recent.push({ sequence, event });
+      if (recent.length > REPLAY_EVENTS) recent.shift();
+    }
     if (!event.id) return;
     if (event.topic === SESSION_ENDED) {
       for (const changes of opening) changes.set(event.id, null);
@@ -75,6 +94,7 @@ export async function liveRoutes(
   let gaps = 0;
   const unsubscribeGaps = hub.onMissedEvents(() => {
     gaps += 1;
+    lastGapAt = sequence;
     for (const stream of open) stream.end();
   });
   app.addHook('onClose', async () => {
@@ -82,7 +102,19 @@ export async function liveRoutes(
     unsubscribeGaps();
   });
 
-  app.get<{ Querystring: { topics?: string } }>('/api/live', async (request, reply) => {
+  /** The events after `lastEventId` to send again, or null when they cannot be known (resync). */
+  function missedSince(lastEventId: string | undefined): { sequence: number; event: LiveEvent }[] | null {
+    const match = lastEventId ? LAST_EVENT_ID.exec(lastEventId) : null;
+    if (!match || match[1] !== epoch) return null;
+    const seen = Number(match[2]);
+    if (seen > sequence || (lastGapAt > 0 && seen <= lastGapAt)) return null;
+    const oldestKept = recent[0]?.sequence ?? sequence + 1;
+    // Everything after `seen` must still be kept.
+    if (seen + 1 < oldestKept) return null;
+    return recent.filter((entry) => entry.sequence > seen);
+  }
+
+  app.get<{ Querystring: { topics?: string; lastEventId?: string } }>('/api/live', async (request, reply) => {
     // Listening before the session is read: a change committed after that read is heard.
     const changes = new Map<string, number | null>();
     const gapsBefore = gaps;
@@ -107,11 +139,23 @@ export async function liveRoutes(
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
-    res.write(`retry: 2000\nevent: ready\ndata: ${JSON.stringify({ signedIn: caller !== null, isAdmin: caller?.isAdmin ?? false })}\n\n`);
+    const sends = (event: LiveEvent) => (wanted.size === 0 || wanted.has(event.topic)) && mayReceive(caller, event);
+    const write = (event: LiveEvent, eventSequence: number | undefined) => {
+      const idLine = eventSequence === undefined ? '' : `id: ${epoch}-${eventSequence}\n`;
+      res.write(`${idLine}event: ${event.topic}\ndata: ${JSON.stringify({ id: event.id ?? null })}\n\n`);
+    };
+    // EventSource sends Last-Event-ID when it reconnects; a client that opens a new
+    // EventSource (ours, to back off) passes it as ?lastEventId=.
+    const headerId = request.headers['last-event-id'];
+    const lastEventId = (Array.isArray(headerId) ? headerId[0] : headerId) ?? request.query.lastEventId;
+    // Synchronous from here to the subscription: no event can fall between replay and live.
+    const missed = lastEventId === undefined ? [] : missedSince(lastEventId);
+    if (missed === null) res.write(`event: resync\ndata: ${JSON.stringify({ reason: 'The events since your last one are not known here: refetch what you show.' })}\n\n`);
+    for (const entry of missed ?? []) if (sends(entry.event)) write(entry.event, entry.sequence);
+    const ready = { signedIn: caller !== null, isAdmin: caller?.isAdmin ?? false, resumed: lastEventId !== undefined && missed !== null };
+    res.write(`retry: 2000\nid: ${epoch}-${sequence}\nevent: ready\ndata: ${JSON.stringify(ready)}\n\n`);
     const unsubscribeStream = hub.subscribe((event) => {
-      if ((wanted.size === 0 || wanted.has(event.topic)) && mayReceive(caller, event)) {
-        res.write(`event: ${event.topic}\ndata: ${JSON.stringify({ id: event.id ?? null })}\n\n`);
-      }
+      if (sends(event)) write(event, sequenceOf.get(event));
     });
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
     let expiry: NodeJS.Timeout | undefined;

@@ -90,7 +90,7 @@ export async function findOAuthClient(db: Db, sealKey: Buffer, clientId: string)
     redirect_uris: row.redirectUris,
     // A custom scheme makes it a native (mobile) app, with the stricter native rules.
     application_type: row.redirectUris.every(isWebUri) ? 'web' : 'native',
-    grant_types: ['authorization_code'],
+    grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
     token_endpoint_auth_method: 'client_secret_basic',
   };

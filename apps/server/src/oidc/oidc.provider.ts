@@ -54,7 +54,11 @@ export async function createOidcProvider(options: OidcOptions): Promise<Provider
     adapter: postgresAdapter(db, sealKey),
     jwks: { keys: await loadSigningKeys(db, sealKey) },
     cookies: { keys: [deriveKey(options.authSecret, 'oidc-cookies').toString('base64url')] },
-    scopes: ['openid', 'profile', 'email'],
+    // offline_access (with prompt=consent, as OpenID Connect asks) gives a refresh token:
+    // mobile apps keep their users signed in (issue 19 item 7, decision 029).
+    scopes: ['openid', 'profile', 'email', 'offline_access'],
+    // The authorization-code flow only: no implicit (token in the URL) response types.
+    responseTypes: ['code'],
     claims: {
       openid: ['sub'],
       profile: ['name', 'preferred_username', 'username', 'account_type', 'picture'],
@@ -97,6 +101,9 @@ export async function createOidcProvider(options: OidcOptions): Promise<Provider
       rpInitiatedLogout: { enabled: false },
     },
     pkce: { required: () => true },
+    // Every refresh gives a new refresh token and consumes the old one; presenting a used
+    // one again revokes the whole grant (the library's reuse detection).
+    rotateRefreshToken: true,
     clientBasedCORS: () => false,
     ttl: {
       AuthorizationCode: 60,
@@ -105,6 +112,7 @@ export async function createOidcProvider(options: OidcOptions): Promise<Provider
       Interaction: 10 * 60,
       Session: 24 * 60 * 60,
       Grant: 30 * 24 * 60 * 60,
+      RefreshToken: 30 * 24 * 60 * 60,
     },
     async renderError(ctx, out) {
       const message = out.error_description ?? out.error;

@@ -49,8 +49,23 @@ export async function oidcRoutes(app: FastifyInstance, options: { provider: Prov
       void reply.hijack();
       return provider.interactionFinished(request.raw, reply.raw, { login: { accountId: userId } }, { mergeWithLastSubmission: false });
     }
-    // Consent is granted for the label's own products without asking (loadExistingGrant),
-    // so no other prompt should arrive here; if one does, the client is told, not stuck.
+    if (details.prompt.name === 'consent') {
+      // Asked for explicitly (prompt=consent, which offline_access needs): the label's own
+      // products are granted what they asked for without a screen, for the shop's signed-in user.
+      const userId = await shopUserId(request.headers);
+      const accountId = details.session?.accountId;
+      if (!userId || userId !== accountId) return reply.redirect(`/login?sso=${encodeURIComponent(details.uid)}`);
+      const clientId = String(details.params.client_id);
+      const existing = details.grantId ? await provider.Grant.find(details.grantId) : undefined;
+      const grant = existing && existing.accountId === accountId ? existing : new provider.Grant({ accountId, clientId });
+      if (typeof details.params.scope === 'string') grant.addOIDCScope(details.params.scope);
+      const missingClaims = details.prompt.details.missingOIDCClaims;
+      if (Array.isArray(missingClaims) && missingClaims.length > 0) grant.addOIDCClaims(missingClaims as string[]);
+      const grantId = await grant.save();
+      void reply.hijack();
+      return provider.interactionFinished(request.raw, reply.raw, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    }
+    // No other prompt should arrive here; if one does, the client is told, not stuck.
     void reply.hijack();
     return provider.interactionFinished(
       request.raw,

@@ -23,17 +23,18 @@ describe('image checks by content', () => {
     expect((await sharp(image.data).metadata()).format).toBe(format === 'avif' ? 'heif' : format);
   });
 
+  // Not an accepted type: 403, as a storage rule refuses (the Firebase SDK's storage/unauthorized, decision 029).
   it.each([
-    ['text named like an image', Buffer.from('hello, I am not a picture'), UPLOAD_MESSAGES.notAnImage],
-    ['an SVG with a script', SVG_WITH_SCRIPT, UPLOAD_MESSAGES.svg],
-    ['an SVG without a declaration', Buffer.from('  <svg xmlns="http://www.w3.org/2000/svg"></svg>'), UPLOAD_MESSAGES.svg],
-    ['HTML', Buffer.from('<!doctype html><html><script>alert(1)</script></html>'), UPLOAD_MESSAGES.notAnImage],
-    ['a PDF', Buffer.from('%PDF-1.7\n1 0 obj'), UPLOAD_MESSAGES.notAnImage],
-    ['a PNG signature with garbage after it', Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), Buffer.alloc(64, 7)]), UPLOAD_MESSAGES.unreadable],
-    ['nothing', Buffer.alloc(0), UPLOAD_MESSAGES.empty],
-  ])('refuses %s', async (_name, bytes, message) => {
+    ['text named like an image', Buffer.from('hello, I am not a picture'), UPLOAD_MESSAGES.notAnImage, 403],
+    ['an SVG with a script', SVG_WITH_SCRIPT, UPLOAD_MESSAGES.svg, 403],
+    ['an SVG without a declaration', Buffer.from('  <svg xmlns="http://www.w3.org/2000/svg"></svg>'), UPLOAD_MESSAGES.svg, 403],
+    ['HTML', Buffer.from('<!doctype html><html><script>alert(1)</script></html>'), UPLOAD_MESSAGES.notAnImage, 403],
+    ['a PDF', Buffer.from('%PDF-1.7\n1 0 obj'), UPLOAD_MESSAGES.notAnImage, 403],
+    ['a PNG signature with garbage after it', Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), Buffer.alloc(64, 7)]), UPLOAD_MESSAGES.unreadable, 400],
+    ['nothing', Buffer.alloc(0), UPLOAD_MESSAGES.empty, 400],
+  ])('refuses %s', async (_name, bytes, message, statusCode) => {
     const error = await refusal(bytes);
-    expect(error).toMatchObject({ code: 'invalid-argument', statusCode: 400, message });
+    expect(error).toMatchObject({ code: 'invalid-argument', statusCode, message });
   });
 
   it('refuses a truncated image', async () => {

@@ -59,6 +59,8 @@ export interface ImageVariant {
 }
 
 const refuse = (message: string) => new StorageHttpError('invalid-argument', message, 400);
+/** Not an accepted image type: refused as a storage rule refuses (403), so the Firebase SDK reports it as storage/unauthorized with our message. */
+const refuseType = (message: string) => new StorageHttpError('invalid-argument', message, 403);
 const TIMEOUT = { seconds: 60 };
 
 function sharpFormatMatches(format: ImageFormat, metadata: Metadata): boolean {
@@ -70,8 +72,8 @@ function sharpFormatMatches(format: ImageFormat, metadata: Metadata): boolean {
 export async function processImage(bytes: Buffer, maxPixels = MAX_IMAGE_PIXELS): Promise<ProcessedImage> {
   if (bytes.length === 0) throw refuse(UPLOAD_MESSAGES.empty);
   const format = sniffImageFormat(bytes);
-  if (format === 'svg') throw refuse(UPLOAD_MESSAGES.svg);
-  if (!format) throw refuse(UPLOAD_MESSAGES.notAnImage);
+  if (format === 'svg') throw refuseType(UPLOAD_MESSAGES.svg);
+  if (!format) throw refuseType(UPLOAD_MESSAGES.notAnImage);
 
   const animated = format === 'gif' || format === 'webp';
   let metadata: Metadata;

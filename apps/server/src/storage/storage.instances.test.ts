@@ -141,8 +141,8 @@ describe('one upload across two instances with S3 storage', () => {
     answer = await sendChunk(on(bases[1]!, uploadUrl), png.subarray(2 * chunk), 2 * chunk, 'upload, finalize');
     expect(answer.status).toBe(200);
     expect(answer.headers.get('x-goog-upload-status')).toBe('final');
-    const metadata = (await answer.json()) as { fullPath: string; downloadTokens: string | string[] };
-    expect(metadata.fullPath).toBe(objectPath);
+    const metadata = (await answer.json()) as { name: string; downloadTokens: string };
+    expect(metadata.name).toBe(objectPath);
 
     const session = await sessionRow(id);
     expect(session).toMatchObject({ status: 'final', received: png.length, multipartUploadId: null });

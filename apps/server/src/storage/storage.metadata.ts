@@ -72,3 +72,25 @@ export function parseMetadataText(text: string): UploadMetadata {
   }
   return parseUploadMetadata(json);
 }
+
+/**
+ * The body of a metadata update (updateMetadata's PATCH): only the fields sent change,
+ * null clears one. `contentType` and the checksum stay the server's (they describe the bytes).
+ */
+export function parseMetadataPatch(text: string): UploadMetadata {
+  let json: unknown = {};
+  try {
+    if (text.trim() !== '') json = JSON.parse(text);
+  } catch {
+    throw storageErrors.invalid('Invalid metadata: the metadata must be a JSON object.');
+  }
+  const parsed = uploadMetadataSchema.safeParse(json);
+  if (!parsed.success) throw storageErrors.invalid(`Invalid metadata: ${describeZodError(parsed.error)}`);
+  const result: UploadMetadata = {};
+  for (const key of ['cacheControl', 'contentDisposition', 'contentEncoding', 'contentLanguage'] as const) {
+    if (parsed.data[key] !== undefined) result[key] = parsed.data[key];
+  }
+  const custom = parsed.data.metadata !== undefined ? parsed.data.metadata : parsed.data.customMetadata;
+  if (custom !== undefined) result.customMetadata = custom;
+  return result;
+}

@@ -1,24 +1,28 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { RESUMABLE_UPLOAD_CHUNK_SIZE, STORAGE_BUCKET, UPLOAD_MESSAGES } from '@storefront/domain/storage.ts';
 import { isImageVariantWidth, variantWidth } from '@storefront/domain/storage-images.ts';
 import { checkObjectPath, encodeObjectPath, lastSegment } from '@storefront/domain/storage-location.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import { describeZodError } from '../http/error-handler.ts';
 import type { Caller } from '../functions/registry.ts';
 import { declaredLength, parseMultipartRelated, readBody } from './storage.body.ts';
 import type { StorageDriver } from './storage.driver.ts';
 import { handleStorageError, storageErrors } from './storage.errors.ts';
-import { parseMetadataText } from './storage.metadata.ts';
+import { parseMetadataPatch, parseMetadataText } from './storage.metadata.ts';
 import { authorizeRead, authorizeWrite } from './storage.rules.ts';
 import {
   createStorageDeps,
   deleteObject,
   findByToken,
   findObject,
+  listFolder,
   objectKey,
   storeImage,
   toMetadata,
+  updateObjectMetadata,
   variantKey,
   type StorageDeps,
 } from './storage.service.ts';
@@ -29,13 +33,17 @@ import { cancelSession, findSession, OffsetMismatchError, receiveChunk, startSes
  *
  *   GET    /v0/b/:bucket/o/:path                 metadata (JSON)
  *   GET    /v0/b/:bucket/o/:path?alt=media&token  the bytes (the token is required)
+ *   PATCH  /v0/b/:bucket/o/:path                 metadata update (admins, under products/)
+ *   GET    /v0/b/:bucket/o?prefix=&delimiter=/   a folder's items and prefixes
  *   DELETE /v0/b/:bucket/o/:path                 admins, under products/
  *   POST   /v0/b/:bucket/o?name=:path            uploadType=multipart, or resumable
  *          (X-Goog-Upload-Command: start | query | upload[, finalize] | cancel)
  *   GET    /img/:bucket/:path?w=320|640|1280&token  WebP variants, cached for a year
  *
- * `:path` is one URL segment with its slashes encoded (products%2Fa.png). Errors are
+ * `:path` is one URL segment with its slashes encoded (products%2Fa.png). Metadata is
+ * Firebase Storage's resource shape; errors are
  * `{"error": {"code": <http status>, "status": "<storage code>", "message": "..."}}`.
+ * `Authorization: Firebase <token>` is the same as `Bearer <token>` (decision 029).
  */
 export interface StorageRoutesOptions {
   config: Config;
@@ -46,6 +54,13 @@ export interface StorageRoutesOptions {
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+const listQuerySchema = z.object({
+  prefix: z.string().max(2048).default(''),
+  delimiter: z.string().max(8).optional(),
+  maxResults: z.coerce.number().int().min(1).max(1000).default(1000),
+  pageToken: z.string().max(2048).optional(),
+});
 const METADATA_LIMIT = 64 * 1024;
 
 type Query = Record<string, string | undefined>;
@@ -100,6 +115,38 @@ export async function storageRoutes(app: FastifyInstance, options: StorageRoutes
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
   app.setErrorHandler(handleStorageError);
+  // The Firebase SDKs send `Authorization: Firebase <token>`: the same shop token as `Bearer <token>`.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const authorization = request.headers.authorization;
+    if (authorization && /^Firebase /i.test(authorization)) request.headers.authorization = `Bearer ${authorization.slice(9).trim()}`;
+    done();
+  });
+
+  // listAll/list: the objects and folders directly under a folder the caller may read.
+  app.get('/v0/b/:bucket/o', async (request: BucketRequest, reply) => {
+    const bucket = checkBucket(request.params.bucket);
+    const query = listQuerySchema.safeParse(request.query);
+    if (!query.success) throw storageErrors.invalid(`Invalid list request: ${describeZodError(query.error)}`);
+    const { prefix, delimiter, maxResults, pageToken } = query.data;
+    if (delimiter !== '/') throw storageErrors.invalid('List a folder with delimiter=/.');
+    if (prefix !== '' && !prefix.endsWith('/')) throw storageErrors.invalid('The prefix of a list must be a folder ending with /.');
+    // Listing a folder is reading what is in it: the same rule as reading one of its objects.
+    authorizeRead(await resolveCaller(request), `${prefix}x`);
+    void reply.header('cache-control', 'no-store');
+    return listFolder(deps.db, bucket, prefix, { maxResults, pageToken });
+  });
+
+  // updateMetadata: admins change the settable metadata (type and bytes stay the server's).
+  app.patch('/v0/b/:bucket/o/*', async (request: ObjectRequest) => {
+    const bucket = checkBucket(request.params.bucket);
+    const path = checkPath(request.params['*']);
+    authorizeWrite(await resolveCaller(request), path);
+    const body = await readBody(request.body as Readable, METADATA_LIMIT, () => storageErrors.tooLarge('The metadata is too large.'));
+    const metadata = parseMetadataPatch(body.toString('utf8'));
+    const row = await updateObjectMetadata(deps.db, bucket, path, metadata);
+    if (!row) throw storageErrors.objectNotFound(path);
+    return toMetadata(row);
+  });
 
   app.get('/v0/b/:bucket/o/*', async (request: ObjectRequest, reply) => {
     const bucket = checkBucket(request.params.bucket);

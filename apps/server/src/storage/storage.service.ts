@@ -1,9 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { STORAGE_MESSAGES, type StorageObjectMetadata } from '@storefront/domain/storage.ts';
-import { downloadUrl, lastSegment } from '@storefront/domain/storage-location.ts';
+import { STORAGE_MESSAGES, type StorageObjectResource } from '@storefront/domain/storage.ts';
+import { downloadUrl } from '@storefront/domain/storage-location.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { storageObjects } from '../db/schema/index.ts';
@@ -45,24 +45,88 @@ export function createDriver(config: Config): StorageDriver {
 export const objectKey = (blobKey: string) => `objects/${blobKey}`;
 export const variantKey = (blobKey: string, width: number) => `variants/${blobKey}/${width}.webp`;
 
-export function toMetadata(row: StorageObjectRow): StorageObjectMetadata {
+/**
+ * An object's metadata in Firebase Storage's resource shape (the official SDK reads it
+ * unchanged: `name` is the full path, custom metadata under `metadata`, download tokens
+ * comma-separated); our own SDK turns it back with `fromStorageResource`.
+ */
+export function toMetadata(row: StorageObjectRow): StorageObjectResource {
+  const optional = (key: string, value: string | null) => (value === null ? {} : { [key]: value });
   return {
+    kind: 'storage#object',
+    id: `${row.bucket}/${row.path}/${row.generation}`,
     bucket: row.bucket,
-    fullPath: row.path,
-    name: lastSegment(row.path),
-    size: row.size,
+    name: row.path,
+    size: String(row.size),
     contentType: row.contentType,
     timeCreated: row.timeCreated.toISOString(),
     updated: row.updated.toISOString(),
     md5Hash: row.md5Hash,
-    cacheControl: row.cacheControl,
-    contentDisposition: row.contentDisposition,
-    contentEncoding: row.contentEncoding,
-    contentLanguage: row.contentLanguage,
-    customMetadata: row.customMetadata,
-    downloadTokens: row.downloadTokens,
+    ...optional('cacheControl', row.cacheControl),
+    ...optional('contentDisposition', row.contentDisposition),
+    ...optional('contentEncoding', row.contentEncoding),
+    ...optional('contentLanguage', row.contentLanguage),
+    metadata: row.customMetadata,
+    downloadTokens: row.downloadTokens.join(','),
     generation: String(row.generation),
+    metageneration: '1',
   };
+}
+
+/** One page of a folder listing: the objects directly in it and its sub-folders (with a trailing '/'). */
+export async function listFolder(
+  db: Db,
+  bucket: string,
+  prefix: string,
+  options: { maxResults: number; pageToken: string | undefined },
+): Promise<{ prefixes: string[]; items: { name: string; bucket: string }[]; nextPageToken?: string }> {
+  // Every path under the prefix, in order, after the page token (the last name of the previous page).
+  const like = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows = await db
+    .select({ path: storageObjects.path })
+    .from(storageObjects)
+    .where(
+      and(
+        eq(storageObjects.bucket, bucket),
+        sql`${storageObjects.path} LIKE ${like}`,
+        options.pageToken ? sql`${storageObjects.path} COLLATE "C" > ${options.pageToken}` : undefined,
+      ),
+    )
+    .orderBy(sql`${storageObjects.path} COLLATE "C"`);
+  const prefixes: string[] = [];
+  const items: { name: string; bucket: string }[] = [];
+  let last: string | undefined;
+  for (const { path: objectPath } of rows) {
+    if (prefixes.length + items.length >= options.maxResults) return { prefixes, items, nextPageToken: last! };
+    const rest = objectPath.slice(prefix.length);
+    const slash = rest.indexOf('/');
+    if (slash === -1) {
+      items.push({ name: objectPath, bucket });
+      last = objectPath;
+    } else {
+      const folder = `${prefix}${rest.slice(0, slash + 1)}`;
+      if (prefixes[prefixes.length - 1] !== folder) prefixes.push(folder);
+      // Past every path in this folder: '/' + 1 is '0'.
+      last = `${folder.slice(0, -1)}0`;
+    }
+  }
+  return { prefixes, items };
+}
+
+/** Changes the settable metadata of an object (a PATCH); null clears a field. */
+export async function updateObjectMetadata(db: Db, bucket: string, objectPath: string, metadata: UploadMetadata): Promise<StorageObjectRow | undefined> {
+  const changes: Partial<typeof storageObjects.$inferInsert> = { updated: new Date() };
+  if (metadata.cacheControl !== undefined) changes.cacheControl = metadata.cacheControl;
+  if (metadata.contentDisposition !== undefined) changes.contentDisposition = metadata.contentDisposition;
+  if (metadata.contentEncoding !== undefined) changes.contentEncoding = metadata.contentEncoding;
+  if (metadata.contentLanguage !== undefined) changes.contentLanguage = metadata.contentLanguage;
+  if (metadata.customMetadata !== undefined) changes.customMetadata = metadata.customMetadata ?? {};
+  const [row] = await db
+    .update(storageObjects)
+    .set(changes)
+    .where(and(eq(storageObjects.bucket, bucket), eq(storageObjects.path, objectPath)))
+    .returning();
+  return row;
 }
 
 /** The same-origin download URL of an object: what a product stores as its image. */

@@ -67,7 +67,7 @@ beforeAll(async () => {
       database.db,
       config,
       { email: `${name}@example.org`, username: name, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
-      { emailVerified: true, ...(name === 'admin' ? { role: 'admin' as const } : {}) },
+      { emailVerified: true, ...(name === 'admin' ? { role: 'admin' as const, allowReservedUsername: true } : {}) },
     );
     ids[name] = account.userId;
   }

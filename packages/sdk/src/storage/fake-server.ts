@@ -1,4 +1,4 @@
-import type { StorageObjectMetadata } from '@storefront/domain/storage.ts';
+import type { StorageObjectResource } from '@storefront/domain/storage.ts';
 import type { Clock } from './storage.ts';
 
 /**
@@ -34,24 +34,22 @@ export function virtualClock() {
   return { clock, sleeps };
 }
 
-function metadataOf(path: string, bytes: Uint8Array, contentType: string, customMetadata: Record<string, string>): StorageObjectMetadata {
+function metadataOf(path: string, bytes: Uint8Array, contentType: string, customMetadata: Record<string, string>): StorageObjectResource {
   const time = new Date(0).toISOString();
   return {
+    kind: 'storage#object',
+    id: `storefront/${path}/1`,
     bucket: 'storefront',
-    fullPath: path,
-    name: path.split('/').pop() ?? path,
-    size: bytes.length,
+    name: path,
+    size: String(bytes.length),
     contentType,
     timeCreated: time,
     updated: time,
     md5Hash: 'fake',
-    cacheControl: null,
-    contentDisposition: null,
-    contentEncoding: null,
-    contentLanguage: null,
-    customMetadata,
-    downloadTokens: ['token-1'],
+    metadata: customMetadata,
+    downloadTokens: 'token-1',
     generation: '1',
+    metageneration: '1',
   };
 }
 
@@ -72,7 +70,7 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | null | undefine
 export const FAKE_PUBLIC_URL = 'https://shop.example';
 
 export function fakeStorageServer(fault: (request: FakeRequest, index: number) => FakeFault = () => undefined) {
-  const objects = new Map<string, { bytes: Uint8Array; metadata: StorageObjectMetadata }>();
+  const objects = new Map<string, { bytes: Uint8Array; metadata: StorageObjectResource }>();
   const sessions = new Map<string, { path: string; total: number; bytes: Uint8Array; received: number; contentType: string }>();
   const requests: FakeRequest[] = [];
 

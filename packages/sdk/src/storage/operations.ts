@@ -1,4 +1,11 @@
-import { STORAGE_MESSAGES, StorageError, type SettableMetadata, type StorageObjectMetadata } from '@storefront/domain/storage.ts';
+import {
+  fromStorageResource,
+  STORAGE_MESSAGES,
+  StorageError,
+  type SettableMetadata,
+  type StorageObjectMetadata,
+  type StorageObjectResource,
+} from '@storefront/domain/storage.ts';
 import { downloadUrl } from '@storefront/domain/storage-location.ts';
 import { decodeString, type StringFormat } from '@storefront/domain/storage-strings.ts';
 import type { Reference } from './storage.ts';
@@ -24,7 +31,7 @@ function neverAborted(): AbortSignal {
 export async function getMetadata(ref: Reference): Promise<FullMetadata> {
   ref.throwIfRoot('getMetadata');
   const response = await request(ref.storage, { method: 'GET', url: metadataUrl(ref), location: ref.location }, { signal: neverAborted() });
-  return withRef(ref, parseJson<StorageObjectMetadata>(response, ref.location));
+  return withRef(ref, fromStorageResource(parseJson<StorageObjectResource>(response, ref.location)));
 }
 
 /** `<base>/v0/b/<bucket>/o/<path>?alt=media&token=<token>`: same-origin (`/v0/...`) when the base URL is ''. */

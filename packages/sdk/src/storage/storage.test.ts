@@ -134,7 +134,7 @@ describe('one-shot operations', () => {
     const { server, storage } = setup();
     await uploadBytes(ref(storage, 'products/a b.png'), new Uint8Array([1]));
     expect(await getDownloadURL(ref(storage, 'products/a b.png'))).toBe('http://storage.test/v0/b/storefront/o/products%2Fa%20b.png?alt=media&token=token-1');
-    server.objects.get('products/a b.png')!.metadata.downloadTokens = [];
+    server.objects.get('products/a b.png')!.metadata.downloadTokens = '';
     const error = await failure(getDownloadURL(ref(storage, 'products/a b.png')));
     expect(error).toMatchObject({ code: 'no-download-url', message: 'The given file does not have any download URLs.' });
   });

@@ -1,4 +1,11 @@
-import { STORAGE_MESSAGES, StorageError, type SettableMetadata, type StorageObjectMetadata } from '@storefront/domain/storage.ts';
+import {
+  fromStorageResource,
+  STORAGE_MESSAGES,
+  StorageError,
+  type SettableMetadata,
+  type StorageObjectMetadata,
+  type StorageObjectResource,
+} from '@storefront/domain/storage.ts';
 import { encodeObjectPath, objectUrlPath } from '@storefront/domain/storage-location.ts';
 import type { Reference } from './storage.ts';
 import { parseJson, sendOnce, type StorageResponse } from './transport.ts';
@@ -67,7 +74,7 @@ export async function sendMultipart(
     },
     signal,
   );
-  return parseJson<StorageObjectMetadata>(response, ref.location);
+  return fromStorageResource(parseJson<StorageObjectResource>(response, ref.location));
 }
 
 /** Starts a resumable session; resolves with its upload URL. */
@@ -116,8 +123,8 @@ function statusOf(response: StorageResponse, ref: Reference, total: number): Res
   const status = response.headers.get('x-goog-upload-status');
   const received = Number(response.headers.get('x-goog-upload-size-received') ?? Number.NaN);
   if (status === 'final') {
-    const body = response.text ? parseJson<Partial<StorageObjectMetadata>>(response, ref.location) : {};
-    return { current: total, final: true, metadata: 'fullPath' in body ? (body as StorageObjectMetadata) : null };
+    const body = response.text ? parseJson<Partial<StorageObjectResource>>(response, ref.location) : {};
+    return { current: total, final: true, metadata: body.kind === 'storage#object' ? fromStorageResource(body as StorageObjectResource) : null };
   }
   if (status !== 'active') {
     throw new StorageError('unknown', `The upload session of '${ref.fullPath}' is ${status ?? 'gone'}: start the upload again.`, response.status, response.text || null);

@@ -1,4 +1,4 @@
-import { STORAGE_MESSAGES, StorageError, type SettableMetadata } from '@storefront/domain/storage.ts';
+import { fromStorageResource, STORAGE_MESSAGES, StorageError, type SettableMetadata, type StorageObjectResource } from '@storefront/domain/storage.ts';
 import {
   isFinalUploadState,
   nextChunkMultiplier,
@@ -241,7 +241,12 @@ export class UploadTask implements PromiseLike<UploadTaskSnapshot> {
     this.transferred = this.blob.size;
     const metadata =
       status.metadata ??
-      parseJson(await request(storage, { method: 'GET', url: metadataUrl(this.ref), location: this.ref.location }, retry), this.ref.location);
+      fromStorageResource(
+        parseJson<StorageObjectResource>(
+          await request(storage, { method: 'GET', url: metadataUrl(this.ref), location: this.ref.location }, retry),
+          this.ref.location,
+        ),
+      );
     this.result = { ...(metadata as NonNullable<ResumableStatus['metadata']>), ref: this.ref };
     return true;
   }
