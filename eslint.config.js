@@ -13,6 +13,7 @@ export default tseslint.config(
     plugins: { storefront: layers },
     rules: {
       'storefront/layers': 'error',
+      'storefront/services-own-the-database': 'error',
       'no-console': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
@@ -31,6 +32,24 @@ export default tseslint.config(
     ignores: ['apps/web/src/app/toast-host.tsx'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'react-toastify', message: "Use toast from 'lib/toast.ts': it loads react-toastify when first needed." }] }],
+    },
+  },
+  {
+    // The contracts hold zod schemas: the web takes only their types (decisions 016 and 025).
+    files: ['apps/web/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@storefront/domain/contracts/*'],
+              allowTypeImports: true,
+              message: 'The web imports the contracts with `import type` only: their zod schemas must not reach the browser (decision 025).',
+            },
+          ],
+        },
+      ],
     },
   },
 );

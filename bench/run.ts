@@ -50,9 +50,21 @@ function buildIfNeeded() {
   if (build.status !== 0) throw new Error('npm run build failed');
 }
 
+/** Every active product, following the shop list's pages. */
+async function allProducts(app: AppServer): Promise<Product[]> {
+  const found: Product[] = [];
+  let next: string | null = null;
+  do {
+    const page = (await (await fetch(`${app.base}/api/products?limit=60${next ? `&after=${next}` : ''}`)).json()) as { products: Product[]; next: string | null };
+    found.push(...page.products);
+    next = page.next;
+  } while (next);
+  return found;
+}
+
 async function addCatalog(app: AppServer): Promise<Product[]> {
   const token = await signIn(app.base, ADMIN.email, ADMIN.password);
-  const seeded = ((await (await fetch(`${app.base}/api/products`)).json()) as { products: Product[] }).products;
+  const seeded = await allProducts(app);
   const images = seeded.flatMap((product) => product.images.slice(0, 1));
   const kinds = ['Vinyl LP', '7" Single', 'Cassette', 'Tee', 'Hoodie', 'Poster', 'CD', 'Tote Bag'];
   for (let i = seeded.length; i < CATALOG_SIZE; i += 1) {
@@ -69,7 +81,7 @@ async function addCatalog(app: AppServer): Promise<Product[]> {
       token,
     );
   }
-  return ((await (await fetch(`${app.base}/api/products`)).json()) as { products: Product[] }).products;
+  return allProducts(app);
 }
 
 /** Runs one section; a failure becomes missed figures with the reason, not a lost run. */

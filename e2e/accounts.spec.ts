@@ -4,16 +4,13 @@
 import { type Page } from '@playwright/test';
 import { createUser, createVerifiedUser, mailLink, newUser } from './support/accounts.ts';
 import { test, expect, DEMO_ADMIN, DEMO_SHOPPER } from './support/fixtures.ts';
+import { fillLogin } from './support/login.ts';
 import { ARTIST_NAME_NOTE, LOGIN_MESSAGES, SIGNUP_MESSAGES } from '@storefront/domain/accounts.ts';
 import { ACCOUNT_TEXTS } from '../apps/web/src/features/accounts/messages.ts';
 
 
 
-async function logIn(page: Page, email: string, password: string) {
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Login', exact: true }).click();
-}
+const logIn = (page: Page, email: string, password: string) => fillLogin(page, { email, password });
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 

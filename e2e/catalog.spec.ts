@@ -3,8 +3,9 @@
 // shop without a reload; the admin edits it (reorders the images, changes the price) and
 // the other browser's product page follows; a shopper sees no admin controls and the
 // server refuses them; the release form's messages in the spec's order.
-import { type Browser, type Cookie, type Page } from '@playwright/test';
+import { type Browser, type Page } from '@playwright/test';
 import { test, expect, DEMO_ADMIN, DEMO_SHOPPER, ORIGIN, type ConsoleGuard } from './support/fixtures.ts';
+import { fillLogin, rememberingLogIn } from './support/login.ts';
 import sharp from 'sharp';
 import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
 import { RELEASE_PAGE_TEXTS } from '../apps/web/src/features/admin/messages.ts';
@@ -29,27 +30,7 @@ async function largePng(): Promise<Buffer> {
   return png;
 }
 
-// Sign-ins are rate limited (10 a minute): each account signs in once per run.
-const sessionCookies = new Map<string, Cookie[]>();
-
-async function fillLogin(page: Page, user: { email: string; password: string }) {
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Login', exact: true }).click();
-}
-
-/** Logs in through the login page the first time, and reuses that session afterwards. */
-async function logIn(page: Page, user: { email: string; password: string }) {
-  const saved = sessionCookies.get(user.email);
-  if (saved) {
-    await page.context().addCookies(saved);
-    return;
-  }
-  await page.goto('/login');
-  await fillLogin(page, user);
-  await expect(page).toHaveURL(/\/shop$/);
-  sessionCookies.set(user.email, await page.context().cookies());
-}
+const logIn = rememberingLogIn();
 
 /** A second browser (its own cookies), watched for console errors like the test's own page. */
 async function otherBrowser(browser: Browser, consoleErrors: ConsoleGuard): Promise<Page> {
@@ -84,7 +65,7 @@ test('an admin releases a product with two images, another browser sees it, the 
   await expect(page).toHaveURL(/\/login$/);
   await fillLogin(page, DEMO_ADMIN);
   await expect(page).toHaveURL(/\/release$/);
-  sessionCookies.set(DEMO_ADMIN.email, await page.context().cookies());
+  await logIn.remember(page, DEMO_ADMIN.email);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Release');
   await expect(page.getByRole('tab', { name: 'Release Product' })).toHaveAttribute('aria-selected', 'true');
   await page.getByLabel('Name', { exact: true }).fill(name);

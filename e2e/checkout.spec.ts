@@ -2,8 +2,9 @@
 // purchase, a card purchase through the local payment page (declined, then paid), an
 // admin marking an order fulfilled while the buyer watches My Orders, the cart's
 // Checkout button for an empty cart and a signed-out visitor, and withdrawn items.
-import { type APIRequestContext, type Browser, type Cookie, type Locator, type Page } from '@playwright/test';
+import { type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import { test, expect, DEMO_ADMIN, DEMO_SHOPPER, ORIGIN, type ConsoleGuard } from './support/fixtures.ts';
+import { rememberingLogIn } from './support/login.ts';
 import { CART_STORAGE_KEY, WALLET_PREFERENCE_KEY } from '@storefront/domain/cart.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 
@@ -76,22 +77,7 @@ async function seedCart(page: Page, lines: { product: ProductRef; qty: number }[
   await page.evaluate(([key, value]) => localStorage.setItem(key, value), [CART_STORAGE_KEY, JSON.stringify(cart)] as const);
 }
 
-const sessionCookies = new Map<string, Cookie[]>();
-
-/** Logs in through the login page the first time, and reuses that session afterwards. */
-async function logIn(page: Page, user: { email: string; password: string }) {
-  const saved = sessionCookies.get(user.email);
-  if (saved) {
-    await page.context().addCookies(saved);
-    return;
-  }
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Login', exact: true }).click();
-  await expect(page).toHaveURL(/\/shop$/);
-  sessionCookies.set(user.email, await page.context().cookies());
-}
+const logIn = rememberingLogIn();
 
 const cartButton = (page: Page) => page.getByRole('button', { name: /^Cart, \d+ items?$/ });
 const cartPanel = (page: Page) => page.getByRole('dialog', { name: 'Cart' });

@@ -5,6 +5,7 @@
 import { type Page } from '@playwright/test';
 import { createVerifiedUser } from './support/accounts.ts';
 import { test, expect, DEMO_ADMIN, DEMO_SHOPPER } from './support/fixtures.ts';
+import { logIn } from './support/login.ts';
 import { SIGNUP_MESSAGES } from '@storefront/domain/accounts.ts';
 import { CART_STORAGE_KEY, WALLET_PREFERENCE_KEY } from '@storefront/domain/cart.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
@@ -13,14 +14,6 @@ import { CHECKOUT_TEXTS } from '../apps/web/src/features/checkout/messages.ts';
 import { ERROR_SENTENCES } from '../apps/web/src/lib/error-message.ts';
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
-
-async function logIn(page: Page, user: { email: string; password: string }) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Login', exact: true }).click();
-  await expect(page).toHaveURL(/\/shop$/);
-}
 
 /** The first seeded product, put into the saved cart as Add to Cart would. */
 async function cartWithOneProduct(page: Page) {

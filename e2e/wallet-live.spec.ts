@@ -7,6 +7,7 @@ import { CART_STORAGE_KEY, WALLET_PREFERENCE_KEY } from '@storefront/domain/cart
 import { createVerifiedUser } from './support/accounts.ts';
 import { runCli } from './support/cli.ts';
 import { test, expect, DEMO_ADMIN, ORIGIN } from './support/fixtures.ts';
+import { logIn } from './support/login.ts';
 
 const COVER = '/content/covers/cover-01.svg';
 
@@ -17,14 +18,6 @@ const grossUp = (cents: number) => Math.ceil(((cents + 30) * 1000) / 971);
 
 const balanceCard = (page: Page): Locator => page.getByRole('listitem', { name: 'Balance', exact: true });
 const amount = (scope: Locator, label: string) => scope.locator('dt', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd[1]');
-
-async function logIn(page: Page, user: { email: string; password: string }) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Login', exact: true }).click();
-  await expect(page).toHaveURL(/\/shop$/);
-}
 
 async function releaseProduct(request: APIRequestContext, priceCents: number) {
   const signIn = await request.post('/api/auth/sign-in/email', { data: DEMO_ADMIN, headers: { origin: ORIGIN } });

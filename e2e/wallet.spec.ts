@@ -5,9 +5,10 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type APIRequestContext, type Cookie, type Locator, type Page } from '@playwright/test';
+import { type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { createVerifiedUser } from './support/accounts.ts';
 import { test, expect, DEMO_ADMIN, DEMO_SHOPPER } from './support/fixtures.ts';
+import { rememberingLogIn } from './support/login.ts';
 import { WALLET_TEXTS } from '../apps/web/src/features/wallet/wallet-format.ts';
 
 
@@ -77,26 +78,8 @@ async function call<T>(page: Page, name: string, data: unknown): Promise<T> {
   return ((await response.json()) as { data: T }).data;
 }
 
-// Sign-ins are rate limited, so each account signs in through the page once per run.
-const sessions = new Map<string, Cookie[]>();
-
 /** Opens /wallet signed out, logs in on the page it is sent to, and comes back to /wallet. */
-async function logInToWallet(page: Page, user: { email: string; password: string }) {
-  const saved = sessions.get(user.email);
-  if (saved) {
-    await page.context().addCookies(saved);
-    await page.goto('/wallet');
-    return;
-  }
-  await page.goto('/wallet');
-  await expect(page).toHaveURL(/\/login$/);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Login');
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Login', exact: true }).click();
-  await expect(page).toHaveURL(/\/wallet$/);
-  sessions.set(user.email, await page.context().cookies());
-}
+const logInToWallet = rememberingLogIn({ from: '/wallet' });
 
 const card = (page: Page, label: string): Locator => page.getByRole('listitem', { name: label, exact: true });
 const datList = (page: Page) => page.getByRole('list', { name: 'Your DATs' });

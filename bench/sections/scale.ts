@@ -33,10 +33,10 @@ async function fillDatabase(db: pg.Client, options: ScaleOptions, log: (line: st
   let started = Date.now();
   await db.query('BEGIN');
   await db.query(
-    `INSERT INTO product (id, name, description, price_cents, sort_order, is_active, created_at, updated_at)
+    `INSERT INTO product (id, name, description, price_cents, sort_order, is_active, category, created_at, updated_at)
      SELECT 'p_scale_' || i, 'Scale Release ' || lpad(i::text, 5, '0'),
             'A catalogue item made by the benchmark to measure the shop at scale: vinyl, tape or merch number ' || i || '.',
-            500 + (i * 37) % 9500, (i % 10), true, now() - (i || ' minutes')::interval, now()
+            500 + (i * 37) % 9500, (i % 10), true, (ARRAY['merch', 'music', 'bundles'])[1 + i % 3], now() - (i || ' minutes')::interval, now()
      FROM generate_series(1, $1::int) AS i`,
     [toAdd],
   );
@@ -173,8 +173,15 @@ export async function benchScale(app: AppServer, options: ScaleOptions, log: (li
   }
   // Wait until the server has rebuilt its view of 10,000 products (the NOTIFY dropped it).
   const listResponse = await fetch(`${app.base}/api/products`, { headers: { 'accept-encoding': 'identity' } });
-  const listed = ((await listResponse.json()) as { products: unknown[] }).products.length;
+  const firstPage = (await listResponse.json()) as { products: unknown[]; next: string | null };
+  const listed = firstPage.products.length;
   const listBytes = Number(listResponse.headers.get('content-length') ?? 0);
+  // A page from the middle of the shop (its cursor, as a visitor scrolling that far sends).
+  let middle = firstPage.next;
+  for (let page = 1; middle && page < 200; page += 1) {
+    middle = ((await (await fetch(`${app.base}/api/products?limit=60&after=${middle}`)).json()) as { next: string | null }).next;
+    if (page === 80) break; // 80 x 60 = 4,800 products in
+  }
 
   const shopperToken = await signIn(app.base, SHOPPER.email, SHOPPER.password);
   const adminToken = await signIn(app.base, ADMIN.email, ADMIN.password);
@@ -188,6 +195,10 @@ export async function benchScale(app: AppServer, options: ScaleOptions, log: (li
   const targets: Record<string, Target> = {
     list: { url: `${app.base}/api/products` },
     listBrotli: { url: `${app.base}/api/products`, headers: { 'accept-encoding': 'br, gzip' } },
+    // Read from the database (decision 030): a deep page, a narrow search, a broad one in a category.
+    deepPage: { url: `${app.base}/api/products${middle ? `?after=${middle}` : '?limit=24'}`, headers: { 'accept-encoding': 'br, gzip' } },
+    searchNarrow: { url: `${app.base}/api/products?q=release%2004242`, headers: { 'accept-encoding': 'br, gzip' } },
+    searchBroad: { url: `${app.base}/api/products?q=vinyl&category=music`, headers: { 'accept-encoding': 'br, gzip' } },
     myOrders: call('listMyOrders', shopperToken),
     openOrders: call('listOpenOrders', adminToken),
   };
@@ -208,6 +219,9 @@ export async function benchScale(app: AppServer, options: ScaleOptions, log: (li
     // Browsers and the SDK's fetch always accept br/gzip: that is the shop list's target.
     figure('scale.listBrotli.p99', `scale: shop list p99 (${listed} products, br as browsers ask; ${at})`, steady.listBrotli!.latencyMs.p99, 'ms', { op: '<', value: 50 }, note('listBrotli')),
     figure('scale.list.p99', `scale: shop list p99 uncompressed (${Math.round(listBytes / 1024)} KB; ${at})`, steady.list!.latencyMs.p99, 'ms', undefined, note('list')),
+    figure('scale.deepPage.p99', `scale: a shop page 4,800 products in p99 (24 a page, from the database; ${at})`, steady.deepPage!.latencyMs.p99, 'ms', { op: '<', value: 50 }, note('deepPage')),
+    figure('scale.searchNarrow.p99', `scale: shop search p99 (?q=release 04242, a few matches; ${at})`, steady.searchNarrow!.latencyMs.p99, 'ms', { op: '<', value: 50 }, note('searchNarrow')),
+    figure('scale.searchBroad.p99', `scale: shop search p99 (?q=vinyl&category=music, thousands of matches; ${at})`, steady.searchBroad!.latencyMs.p99, 'ms', { op: '<', value: 50 }, note('searchBroad')),
     figure('scale.myOrders.p99', `scale: My Orders p99 (listMyOrders, 20 a page; ${at})`, steady.myOrders!.latencyMs.p99, 'ms', { op: '<', value: 50 }, note('myOrders')),
     figure('scale.openOrders.p99', `scale: View Orders p99 (listOpenOrders, 20 a page; ${at})`, steady.openOrders!.latencyMs.p99, 'ms', { op: '<', value: 50 }, note('openOrders')),
   );

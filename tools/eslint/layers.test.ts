@@ -29,3 +29,20 @@ tester.run('storefront/layers', layers.rules.layers, {
     { filename: at('apps/server/src/app.ts'), code: "import './x.test.ts';", errors: 1 },
   ],
 });
+
+tester.run('storefront/services-own-the-database', layers.rules['services-own-the-database'], {
+  valid: [
+    { filename: at('apps/server/src/orders/orders.service.ts'), code: "import { orders } from '../db/schema/index.ts';" },
+    { filename: at('apps/server/src/catalog/catalog.seed.ts'), code: "import { products } from '../db/schema/index.ts';" },
+    { filename: at('apps/server/src/db/backup.ts'), code: "import * as schema from './schema/index.ts';" },
+    { filename: at('apps/server/src/orders/orders.test.ts'), code: "import { orders } from '../db/schema/index.ts';" },
+    { filename: at('apps/server/test/access-matrix.test.ts'), code: "import { users } from '../src/db/schema/index.ts';" },
+    { filename: at('apps/server/src/orders/orders.functions.ts'), code: "import { listOrdersOf } from './orders.service.ts';" },
+  ],
+  invalid: [
+    { filename: at('apps/server/src/orders/orders.functions.ts'), code: "import { orders } from '../db/schema/index.ts';", errors: 1 },
+    { filename: at('apps/server/src/payments/payments.routes.ts'), code: "import { checkouts } from '../db/schema/checkout.ts';", errors: 1 },
+    { filename: at('apps/server/src/app.ts'), code: "export { users } from './db/schema/index.ts';", errors: 1 },
+    { filename: at('apps/server/src/mail/mailer.ts'), code: "const s = import('../db/schema/index.ts');", errors: 1 },
+  ],
+});

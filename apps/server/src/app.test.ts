@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectConsoleError } from '../test/console.ts';
 import { createTestDatabase, makeTempDir, testConfig, type TestDatabase } from '../test/database.ts';
+import { createAccount } from './accounts/accounts.service.ts';
 import { buildApp } from './app.ts';
 import { TEST_MODE_BANNER } from './http/test-mode.ts';
 import { contentSeeder, runSeeds } from './seed/seed.ts';
@@ -56,6 +58,31 @@ describe('health', () => {
       expect(response.json()).toEqual({ error: { status: 'UNAVAILABLE', message: 'The database is not reachable.' } });
       // Liveness does not depend on the database.
       expect((await lonely.inject('/healthz')).statusCode).toBe(200);
+    } finally {
+      await lonely.close().catch(() => undefined);
+      await other.close();
+    }
+  });
+});
+
+describe('/api/me during a database outage', () => {
+  it('answers 503 UNAVAILABLE, never "signed out"', async () => {
+    const other = await createTestDatabase();
+    const config = testConfig();
+    const lonely = await buildApp({ config, db: other.db });
+    try {
+      const password = 'pass words';
+      await createAccount(other.db, config, { email: 'outage@example.com', username: 'outage', name: 'Outage', password, confirmPassword: password, acceptedTerms: true }, { emailVerified: true });
+      const signIn = await lonely.inject({ method: 'POST', url: '/api/auth/sign-in/email', payload: { email: 'outage@example.com', password } });
+      const token = signIn.headers['set-auth-token'] as string;
+      const me = () => lonely.inject({ url: '/api/me', headers: { authorization: `Bearer ${token}` } });
+      expect((await me()).json()).toMatchObject({ user: { email: 'outage@example.com' } });
+
+      await other.pool.end();
+      expectConsoleError(); // Better Auth logs the failed query itself
+      const response = await me();
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toEqual({ error: { status: 'UNAVAILABLE', message: 'Your account could not be loaded right now. Please try again in a moment.' } });
     } finally {
       await lonely.close().catch(() => undefined);
       await other.close();

@@ -6,6 +6,7 @@ import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import { sql } from 'drizzle-orm';
 import { takesTestPayments, type Config } from './config.ts';
+import { adminFunctions } from './admin/admin.functions.ts';
 import { contentFunctions } from './content/content.functions.ts';
 import { contentRoutes } from './content/content.routes.ts';
 import type { Db } from './db/client.ts';
@@ -28,7 +29,9 @@ import { createStorageDeps } from './storage/storage.service.ts';
 import { cleanUpUploadSessions } from './storage/storage.sessions.ts';
 import { checkoutFunctions } from './cart-checkout/checkout.functions.ts';
 import { reconcileCheckouts, sendRefund, type CheckoutDeps } from './cart-checkout/checkout.service.ts';
+import { deskRoutes } from './orders/desk.routes.ts';
 import { ordersFunctions } from './orders/orders.functions.ts';
+import { addressFunctions } from './accounts/addresses.service.ts';
 import { paymentProviderFor } from './payments/payment-provider.factory.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
 import { serviceRoutes } from './service/service.routes.ts';
@@ -174,6 +177,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...checkoutFunctions(checkoutDeps),
     ...ordersFunctions(checkoutDeps),
     ...walletFunctions,
+    ...addressFunctions,
+    ...adminFunctions,
     ...payoutsFunctions(payoutDeps),
     ...(options.functions ?? []),
   ];
@@ -182,6 +187,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(functionsRoutes, { db, config, functions, resolveCaller });
   await app.register(serviceRoutes, { db });
   await app.register(paymentsRoutes, { deps: checkoutDeps, local: payments.local, resolveCaller });
+  await app.register(deskRoutes, { db, resolveCaller });
   await app.register(contentRoutes, { db, config });
   await app.register(catalogRoutes, { db, cache: catalogCache, resolveCaller });
   await app.register(liveRoutes, { hub, resolveSession, sessionExpiresAt: (sessionId) => sessionExpiresAt(db, sessionId) });

@@ -16,6 +16,7 @@ import { DataDirInUseError, hasEmbeddedCluster, liveServerPid, runningEmbeddedCo
 import { runMigrations } from './db/migrate.ts';
 import { backupDatabase, readBackupHeader, restoreDatabase, secretFingerprint, type BackupHeader } from './db/backup.ts';
 import { startJobQueue } from './jobs/queue.ts';
+import { formatUsd } from '@storefront/domain/catalog.ts';
 
 /**
  * `npm run cli -- <command> [args]`: operator commands. Each area adds its commands
@@ -148,7 +149,7 @@ export const commands: Record<string, CliCommand> = {
     async run([email, usd], { db }) {
       if (!email || !usd) throw new UsageError('Usage: npm run cli -- grant-credits <email> <usd>');
       const result = await grantCredits(db, email, usd);
-      return `Granted $${(result.cents / 100).toFixed(2)} to ${email}; balance now $${(result.balance.balanceCents / 100).toFixed(2)}.`;
+      return `Granted ${formatUsd(result.cents)} to ${email}; balance now ${formatUsd(result.balance.balanceCents)}.`;
     },
   },
   'create-service-token': {

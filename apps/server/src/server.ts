@@ -6,6 +6,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
 import { runMigrations } from './db/migrate.ts';
 import { runSeeds } from './seed/seed.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { warnCleanup } from './cleanup.ts';
 
 /** A running shop: the database (embedded or external), migrated and seeded, and the app. */
 export interface RunningServer {
@@ -52,7 +53,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
         try {
           await app.close();
         } finally {
-          await database.close().catch(() => undefined);
+          await database.close().catch(warnCleanup('closing the database pool'));
           await embedded?.stop();
         }
       })();

@@ -34,6 +34,9 @@ const FUNCTIONS: Record<string, Access> = {
   listMyOrders: 'signed-in',
   getMyOrder: 'signed-in',
   getWallet: 'signed-in',
+  listWalletHistory: 'signed-in',
+  listSavedAddresses: 'signed-in',
+  deleteSavedAddress: 'signed-in',
   getDat: 'signed-in',
   createOrRetrieveAccount: 'signed-in',
   createStripeOnboardingLinkIOS: 'signed-in',
@@ -45,6 +48,18 @@ const FUNCTIONS: Record<string, Access> = {
   listLowStock: 'admin',
   listOpenOrders: 'admin',
   markOrderFulfilled: 'admin',
+  refundOrder: 'admin',
+  markOrdersFulfilled: 'admin',
+  listOrders: 'admin',
+  getOrder: 'admin',
+  listAllProducts: 'admin',
+  setProductActive: 'admin',
+  moveProduct: 'admin',
+  deleteProduct: 'admin',
+  listAdminActivity: 'admin',
+  listAdmins: 'admin',
+  setAdmin: 'admin',
+  getSalesOverview: 'admin',
 };
 
 /** Who gets past authentication and authorisation, by access class. */
@@ -63,7 +78,7 @@ function allowed(access: Access, role: Role): 'pass' | 401 | 403 {
  * 'sso' (the OpenID provider: client secret, PKCE and the shop session checked by the
  * library and the shop's sign-in step; proved cell by cell in src/oidc/oidc.test.ts).
  */
-const ROUTES: Record<string, 'public' | 'service' | 'owner' | 'provider' | 'admin-write' | 'session' | 'dev' | 'sso'> = {
+const ROUTES: Record<string, 'public' | 'service' | 'owner' | 'provider' | 'admin-write' | 'admin-read' | 'session' | 'dev' | 'sso'> = {
   'GET /healthz': 'public',
   'GET /readyz': 'public',
   'GET /api/me': 'public',
@@ -88,6 +103,7 @@ const ROUTES: Record<string, 'public' | 'service' | 'owner' | 'provider' | 'admi
   'POST /api/service/reward-tokens': 'service',
   'POST /api/service/wallet-entries': 'service',
   'POST /webhooks/stripe': 'provider',
+  'GET /api/admin/packing-list': 'admin-read',
   'GET /pay/return': 'public',
   'GET /pay/:id': 'owner',
   'POST /pay/:id': 'owner',
@@ -208,6 +224,17 @@ describe('storage writes x roles', () => {
   });
 });
 
+describe('admin reads x roles', () => {
+  it.each(ROLES)('the packing list CSV as %s', async (role) => {
+    const response = await fetch(`${base}/api/admin/packing-list?status=all`, { headers: headers[role] });
+    const expected = role === 'admin' ? 200 : role === 'user' || role === 'otherUser' ? 403 : 401;
+    expect(response.status).toBe(expected);
+    const body = await response.text();
+    if (role === 'admin') expect(body).toContain('order_id,created_at');
+    else expect(body).not.toContain('order_id,created_at');
+  });
+});
+
 describe('one user can never reach another user’s data (IDOR)', () => {
   it('keeps orders, checkouts, payment pages, wallets and DATs to their owner', async () => {
     const call = (role: Role, name: string, data: unknown) =>
@@ -222,6 +249,15 @@ describe('one user can never reach another user’s data (IDOR)', () => {
     expect((await call('otherUser', 'getMyOrder', { paymentIntentId: order!.paymentIntentId })).body.data).toEqual({ order: null });
     expect(((await call('otherUser', 'listMyOrders', { limit: 100 })).body.data!.items as unknown[]).length).toBe(0);
     expect((await call('otherUser', 'getWallet', null)).body.data).toMatchObject({ balanceCents: 0 });
+    expect((await call('otherUser', 'listWalletHistory', null)).body.data).toEqual({ entries: [], next: null });
+    // The order's address was saved for its buyer only, and no one else can delete it.
+    const saved = (await call('user', 'listSavedAddresses', null)).body.data!.addresses as { id: string; line1: string }[];
+    expect(saved.map((address) => address.line1)).toEqual(['1 St']);
+    expect((await call('otherUser', 'listSavedAddresses', null)).body.data).toEqual({ addresses: [] });
+    await call('otherUser', 'deleteSavedAddress', { id: saved[0]!.id });
+    expect(((await call('user', 'listSavedAddresses', null)).body.data!.addresses as unknown[]).length).toBe(1);
+    const mine = (await call('user', 'listWalletHistory', { limit: 100 })).body.data!.entries as { kind: string; order: { id: string } | null }[];
+    expect(mine.find((entry) => entry.kind === 'debit')?.order?.id).toBe(order!.id);
     // Reusing another user's checkout id makes a separate order for the caller, never returns theirs.
     const replay = await call('otherUser', 'completeWalletOnlyOrderStreetFlavor', { items: [{ id: productId, qty: 1 }], contact, shipping, quote, checkoutId: 'matrix-order-1' });
     expect(replay.body.data?.orderId).not.toBe(order!.id);

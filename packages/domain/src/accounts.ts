@@ -1,3 +1,6 @@
+import type { z } from 'zod';
+import type { signupInput } from './contracts/accounts.ts';
+
 /**
  * Account rules of spec sections 3, 5 and 9: signup fields, their stripping rules, the
  * checks in the spec's order with its exact messages, and the login messages.
@@ -138,18 +141,11 @@ export function isReservedUsername(username: string, extra: readonly string[] = 
   return RESERVED_USERNAMES.includes(lower) || extra.some((name) => stripUsername(name.trim()).toLowerCase() === lower);
 }
 
-export interface SignupForm {
-  email: string;
-  password: string;
-  confirmPassword: string;
-  name: string;
-  username: string;
-  city?: string;
-  country?: string;
-  state?: string;
-  accountType?: string;
-  acceptedTerms: boolean;
-}
+/**
+ * The signup form as sent to `createAccount`: the type of its contract's input
+ * (contracts/accounts.ts), so the shape is written once. Type-only: no zod in the page.
+ */
+export type SignupForm = z.input<typeof signupInput>;
 
 /** The email's domain in lower case ('' without an @). */
 export function emailDomain(email: string): string {

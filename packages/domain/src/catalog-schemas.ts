@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MAX_PRICE_CENTS, MAX_PRODUCT_IMAGES, RELEASE_MESSAGES } from './catalog.ts';
+import { optionalNullable } from './contracts/define.ts';
+import { MAX_PRICE_CENTS, MAX_PRODUCT_IMAGES, PRODUCT_CATEGORIES, RELEASE_MESSAGES, SHOP_PAGE_MAX, SHOP_SEARCH_MAX } from './catalog.ts';
 import { combinations, MAX_OPTION_VALUES, MAX_OPTIONS, MAX_STOCK, MAX_VARIANTS, optionsProblem, sameValues, STOCK_MESSAGES } from './variants.ts';
 
 /**
@@ -51,6 +52,7 @@ export const productInputSchema = z.object({
   images: z
     .array(z.string().refine((url) => IMAGE_URL.test(url) || ABSOLUTE_IMAGE_URL.test(url), IMAGES_NOT_UPLOADED))
     .max(MAX_PRODUCT_IMAGES, `At most ${MAX_PRODUCT_IMAGES} images.`),
+  category: optionalNullable(z.enum(PRODUCT_CATEGORIES, { error: 'The category must be merch, music or bundles.' })),
 });
 
 const optionText = z.string().trim().min(1, STOCK_MESSAGES.optionValues).max(40, 'An option or value must be at most 40 characters.');
@@ -68,13 +70,15 @@ export const variantInputSchema = z
     priceCents: z.number({ error: RELEASE_MESSAGES.price }).int(RELEASE_MESSAGES.price).positive(RELEASE_MESSAGES.price).max(MAX_PRICE_CENTS, RELEASE_MESSAGES.price).nullable().default(null),
     /** null: unlimited. */
     stock: z.number({ error: STOCK_MESSAGES.stock }).int(STOCK_MESSAGES.stock).min(0, STOCK_MESSAGES.stock).max(MAX_STOCK, STOCK_MESSAGES.stock).nullable().default(null),
+    /** Edit: the stock field was left as loaded, so an existing variant keeps its live count (sales since are not undone). */
+    keepStock: optionalNullable(z.boolean()),
   })
   .strict();
 
 /** The options and, in the same order, one variant per combination of their values. */
 const withVariants = {
-  options: optionsSchema.optional(),
-  variants: z.array(variantInputSchema).min(1).max(MAX_VARIANTS, STOCK_MESSAGES.tooManyVariants).optional(),
+  options: optionalNullable(optionsSchema),
+  variants: optionalNullable(z.array(variantInputSchema).min(1).max(MAX_VARIANTS, STOCK_MESSAGES.tooManyVariants)),
 };
 
 function checkVariants(input: { options?: { name: string; values: string[] }[]; variants?: { options: string[] }[] }, ctx: z.RefinementCtx) {
@@ -104,8 +108,8 @@ export const editProductInput = productInputSchema
   .extend({
     id: z.string().min(1).max(64),
     images: productInputSchema.shape.images.min(1, RELEASE_MESSAGES.editImages),
-    order: z.number().int().min(-1_000_000).max(1_000_000).optional(),
-    isActive: z.boolean().optional(),
+    order: optionalNullable(z.number().int().min(-1_000_000).max(1_000_000)),
+    isActive: optionalNullable(z.boolean()),
     ...withVariants,
   })
   .strict()
@@ -124,3 +128,31 @@ export type VariantInput = z.infer<typeof variantInputSchema>;
 
 export type ReleaseProductInput = z.infer<typeof releaseProductInput>;
 export type EditProductInput = z.infer<typeof editProductInput>;
+
+/**
+ * The shop list's query string (GET /api/products): a search, a category, the next page's
+ * cursor and a page size. An empty q or category means none (a shared URL may carry them empty).
+ */
+export const shopQuery = z.strictObject(
+  {
+    q: z
+      .string({ error: 'The search must be text.' })
+      .max(SHOP_SEARCH_MAX, `The search must be at most ${SHOP_SEARCH_MAX} characters.`)
+      .refine((value) => !value.includes('\u0000'), 'The search cannot contain a NUL character.')
+      .transform((value) => value.trim())
+      .optional(),
+    category: z
+      .union([z.literal(''), z.enum(PRODUCT_CATEGORIES)], { error: 'The category must be merch, music or bundles.' })
+      .optional(),
+    after: z.string({ error: 'That page cursor is not valid.' }).min(1, 'That page cursor is not valid.').max(400, 'That page cursor is not valid.').optional(),
+    limit: z.coerce
+      .number({ error: `The page size must be a whole number from 1 to ${SHOP_PAGE_MAX}.` })
+      .int(`The page size must be a whole number from 1 to ${SHOP_PAGE_MAX}.`)
+      .min(1, `The page size must be a whole number from 1 to ${SHOP_PAGE_MAX}.`)
+      .max(SHOP_PAGE_MAX, `The page size must be a whole number from 1 to ${SHOP_PAGE_MAX}.`)
+      .optional(),
+  },
+  { error: 'Unknown parameter: the shop list takes q, category, after and limit.' },
+);
+
+export type ShopQuery = z.infer<typeof shopQuery>;

@@ -19,7 +19,24 @@ export const RELEASE_MESSAGES = {
   addedToCart: 'Added to cart',
   notFound: 'Product not found.',
   empty: 'No products released yet.',
+  noMatch: 'No products match your search.',
+  emptyCategory: 'No products in this category yet.',
 } as const;
+
+/** The shop's simple categories (issue 17): every product is in exactly one. */
+export const PRODUCT_CATEGORIES = ['merch', 'music', 'bundles'] as const;
+export type ProductCategory = (typeof PRODUCT_CATEGORIES)[number];
+export const CATEGORY_LABELS: Record<ProductCategory, string> = { merch: 'Merch', music: 'Music', bundles: 'Bundles' };
+export const DEFAULT_CATEGORY: ProductCategory = 'merch';
+
+export function isProductCategory(value: unknown): value is ProductCategory {
+  return typeof value === 'string' && (PRODUCT_CATEGORIES as readonly string[]).includes(value);
+}
+
+/** A shop page: products in shop order, and the cursor of the next page (null on the last). */
+export const SHOP_PAGE_SIZE = 24;
+export const SHOP_PAGE_MAX = 60;
+export const SHOP_SEARCH_MAX = 100;
 
 export const MAX_PRODUCT_IMAGES = 12;
 export const MAX_PRICE_CENTS = 100_000_000; // $1,000,000: a typo guard, not a business rule
@@ -90,5 +107,11 @@ export interface Product {
   images: string[];
   order: number;
   isActive: boolean;
+  category: ProductCategory;
   updatedAt: string;
+}
+
+export interface ShopPage {
+  products: Product[];
+  next: string | null;
 }

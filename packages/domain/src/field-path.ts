@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nullableDefault, optionalNullable } from './contracts/define.ts';
 import { DATA_ACCESS_MESSAGES } from './messages.ts';
 
 /**
@@ -30,14 +31,15 @@ export const MAX_PAGE_SIZE = 100;
 
 export const listQuerySchema = z
   .object({
-    orderBy: z
-      .array(z.object({ field: fieldPathSchema, direction: z.enum(['asc', 'desc']).default('asc') }))
-      .max(4)
-      .default([]),
-    limit: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
-    limitToLast: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
-    startAfter: z.array(cursorValue).max(4).optional(),
-    endBefore: z.array(cursorValue).max(4).optional(),
+    // Optional values may also be null: the Firebase SDK sends null for an undefined field.
+    orderBy: nullableDefault(
+      z.array(z.object({ field: fieldPathSchema, direction: nullableDefault(z.enum(['asc', 'desc']), 'asc') })).max(4),
+      [],
+    ),
+    limit: optionalNullable(z.number().int().min(1).max(MAX_PAGE_SIZE)),
+    limitToLast: optionalNullable(z.number().int().min(1).max(MAX_PAGE_SIZE)),
+    startAfter: optionalNullable(z.array(cursorValue).max(4)),
+    endBefore: optionalNullable(z.array(cursorValue).max(4)),
   })
   .strict()
   .superRefine((query, ctx) => {

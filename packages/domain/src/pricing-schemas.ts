@@ -1,7 +1,11 @@
 import { z } from 'zod';
+import { nullableDefault, optionalNullable } from './contracts/define.ts';
 import { CHECKOUT_MESSAGES, MAX_CART_LINES, MAX_LINE_QTY } from './pricing.ts';
 
-/** The checkout requests as the server checks them (spec sections 5 and 9), with the messages of pricing.ts. */
+/**
+ * The checkout requests as the server checks them (spec sections 5 and 9), with the
+ * messages of pricing.ts. Optional fields also accept null (what the Firebase SDK sends).
+ */
 
 export const cartItemsSchema = z
   .array(
@@ -20,7 +24,7 @@ export const contactSchema = z
   .object({
     name: z.string().trim().min(1, CHECKOUT_MESSAGES.fullName).max(100),
     email: z.string().trim().max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, CHECKOUT_MESSAGES.email),
-    phone: z.string().trim().max(40).optional().default(''),
+    phone: nullableDefault(z.string().trim().max(40), ''),
   })
   .strict();
 
@@ -28,9 +32,9 @@ export const shippingSchema = z
   .object({
     name: z.string().trim().min(1, 'Please enter the name for the shipping label.').max(100),
     line1: z.string().trim().min(1, 'Please enter the street address.').max(200),
-    line2: z.string().trim().max(200).optional().default(''),
+    line2: nullableDefault(z.string().trim().max(200), ''),
     city: z.string().trim().min(1, 'Please enter the city.').max(100),
-    state: z.string().trim().max(100).optional().default(''),
+    state: nullableDefault(z.string().trim().max(100), ''),
     postal_code: z.string().trim().min(1, 'Please enter the postal code.').max(20),
     country: z.string().trim().length(2, 'Please choose the country.').toUpperCase(),
   })
@@ -58,8 +62,8 @@ export const paymentLinkInputSchema = z
     useWallet: z.boolean(),
     contact: contactSchema,
     shipping: shippingSchema,
-    redirectUrl: z.string().max(500).optional(),
-    checkoutId: checkoutIdSchema.optional(),
+    redirectUrl: optionalNullable(z.string().max(500)),
+    checkoutId: optionalNullable(checkoutIdSchema),
   })
   .strict();
 

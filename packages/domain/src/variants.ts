@@ -118,3 +118,107 @@ export function demandByVariant(lines: readonly { variantId: string; qty: number
   for (const line of lines) demand.set(line.variantId, (demand.get(line.variantId) ?? 0) + line.qty);
   return demand;
 }
+
+// ---- The admin's options and variants form (issue 15) -----------------------------------
+
+/** One option as typed: a name and its values separated by commas ("S, M, L"). */
+export interface OptionForm {
+  name: string;
+  values: string;
+}
+
+/** One variant row as typed: price empty = the product's price, stock empty = unlimited. */
+export interface VariantForm {
+  sku: string;
+  price: string;
+  stock: string;
+  /** The stock shown when the form opened (edit): unchanged, the server keeps the live count. */
+  loadedStock?: string;
+}
+
+export const VARIANT_FORM_MESSAGES = {
+  price: 'Please enter a valid price for each variant, or leave it empty for the product’s price.',
+  stock: STOCK_MESSAGES.stock,
+  sku: 'A SKU must be at most 64 characters.',
+} as const;
+
+/** "S, M ,L" -> ["S", "M", "L"]; empty parts dropped. */
+export function parseOptionValues(text: string): string[] {
+  return text
+    .split(',')
+    .map((value) => value.trim())
+    .filter((value) => value.length > 0);
+}
+
+/** The options an admin typed; rows left wholly empty are ignored. */
+export function optionsFromForm(forms: readonly OptionForm[]): ProductOption[] {
+  return forms.filter((form) => form.name.trim() || form.values.trim()).map((form) => ({ name: form.name.trim(), values: parseOptionValues(form.values) }));
+}
+
+/** The key of a variant row: its option values. */
+export const variantKey = (values: readonly string[]) => JSON.stringify(values);
+
+/** What the release and edit functions take for the variants (domain catalog-schemas' variantInputSchema). */
+export interface VariantRequest {
+  options: string[];
+  sku: string;
+  priceCents: number | null;
+  stock: number | null;
+  keepStock?: boolean;
+}
+
+function parseStock(text: string): number | null | undefined {
+  const trimmed = text.trim();
+  if (!trimmed) return null;
+  if (!/^\d+$/.test(trimmed)) return undefined;
+  const n = Number(trimmed);
+  return n <= MAX_STOCK ? n : undefined;
+}
+
+/**
+ * The options and one variant per combination, from the form, or the first problem (the
+ * server checks the same with zod). `parsePrice` is catalog's usdToCents, passed in to keep
+ * this module free of imports.
+ */
+export function variantsFromForm(
+  optionForms: readonly OptionForm[],
+  rows: Readonly<Record<string, VariantForm>>,
+  parsePrice: (text: string) => number | undefined,
+  maxPriceCents: number,
+): { options: ProductOption[]; variants: VariantRequest[] } | { problem: string } {
+  const options = optionsFromForm(optionForms);
+  const problem = optionsProblem(options);
+  if (problem) return { problem };
+  const variants: VariantRequest[] = [];
+  for (const values of combinations(options)) {
+    const row = rows[variantKey(values)] ?? { sku: '', price: '', stock: '' };
+    if (row.sku.trim().length > 64) return { problem: VARIANT_FORM_MESSAGES.sku };
+    let priceCents: number | null = null;
+    if (row.price.trim()) {
+      const cents = parsePrice(row.price);
+      if (cents === undefined || cents <= 0 || cents > maxPriceCents) return { problem: VARIANT_FORM_MESSAGES.price };
+      priceCents = cents;
+    }
+    const stock = parseStock(row.stock);
+    if (stock === undefined) return { problem: VARIANT_FORM_MESSAGES.stock };
+    const keep = row.loadedStock !== undefined && row.loadedStock.trim() === row.stock.trim();
+    variants.push({ options: values, sku: row.sku.trim(), priceCents, stock, ...(keep ? { keepStock: true } : {}) });
+  }
+  return { options, variants };
+}
+
+/** The form's rows for a product being edited (or empty for a new one). */
+export function variantFormRows(product: { priceCents: number; variants: readonly Variant[] } | null): Record<string, VariantForm> {
+  const rows: Record<string, VariantForm> = {};
+  for (const variant of product?.variants ?? []) {
+    const stock = variant.stock === null ? '' : String(variant.stock);
+    rows[variantKey(variant.options)] = {
+      sku: variant.sku,
+      // The read model has the effective price: an override shows only where it differs.
+      price: variant.priceCents === product!.priceCents ? '' : (variant.priceCents / 100).toFixed(2),
+      stock,
+      loadedStock: stock,
+    };
+  }
+  return rows;
+}

@@ -68,7 +68,7 @@ export function createAuthClient(options: AuthClientOptions) {
       return ((await response.json()) as { user: CurrentUser | null }).user;
     },
     signUp(form: SignupForm) {
-      return options.functions.call<{ ok: true; email: string }>('createAccount', form);
+      return options.functions.call('createAccount', form);
     },
     /** Resolves with the bearer token; rejects with code EMAIL_NOT_VERIFIED for unverified accounts. */
     async signIn(email: string, password: string): Promise<{ token: string | null }> {

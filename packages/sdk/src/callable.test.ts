@@ -85,7 +85,7 @@ describe('callable client: HTTP status -> error code (spec section 8)', () => {
   ])('HTTP %i -> %s', async (status, code) => {
     const peer = await startPeer(answer(status, 'not json at all', 'text/plain'));
     const client = createFunctionsClient({ baseUrl: peer.baseUrl });
-    const error = await callError(client.call('anything', {}));
+    const error = await callError(client.callUntyped('anything', {}));
     expect(error.code).toBe(code);
     expect(error.message).toBe(code);
   });
@@ -95,7 +95,7 @@ describe('callable client: HTTP status -> error code (spec section 8)', () => {
     const { baseUrl } = peer;
     await peer.close();
     const client = createFunctionsClient({ baseUrl });
-    const error = await callError(client.call('anything', {}));
+    const error = await callError(client.callUntyped('anything', {}));
     expect(error.code).toBe('internal');
   });
 });
@@ -112,7 +112,7 @@ describe('callable client: the error body', () => {
     const body = JSON.stringify({ error: { status: name, message: 'Cart changed since the quote.', details: { line: 2 } } });
     const peer = await startPeer(answer(status, body));
     const client = createFunctionsClient({ baseUrl: peer.baseUrl });
-    const error = await callError(client.call('completeWalletOnlyOrderStreetFlavor', {}));
+    const error = await callError(client.callUntyped('completeWalletOnlyOrderStreetFlavor', {}));
     expect(error.code).toBe(code);
     expect(error.message).toBe('Cart changed since the quote.');
     expect(error.details).toEqual({ line: 2 });
@@ -120,7 +120,7 @@ describe('callable client: the error body', () => {
 
   it('an error body without a message uses the code as the message', async () => {
     const peer = await startPeer(answer(403, JSON.stringify({ error: { status: 'PERMISSION_DENIED' } })));
-    const error = await callError(createFunctionsClient({ baseUrl: peer.baseUrl }).call('x', {}));
+    const error = await callError(createFunctionsClient({ baseUrl: peer.baseUrl }).callUntyped('x', {}));
     expect([error.code, error.message]).toEqual(['permission-denied', 'permission-denied']);
   });
 });
@@ -135,7 +135,7 @@ describe('callable client: successful responses', () => {
     ['an object with only other fields', '{"result": 1}', CALLABLE_MESSAGES.missingData],
   ])('200 with %s -> internal', async (_name, body, message) => {
     const peer = await startPeer(answer(200, body));
-    const error = await callError(createFunctionsClient({ baseUrl: peer.baseUrl }).call('x', {}));
+    const error = await callError(createFunctionsClient({ baseUrl: peer.baseUrl }).callUntyped('x', {}));
     expect(error.code).toBe('internal');
     expect(error.message).toBe(message);
   });
@@ -152,7 +152,7 @@ describe('callable client: successful responses', () => {
     ['a list', [1, 'two']],
   ])('200 with data = %s -> that value', async (_name, data) => {
     const peer = await startPeer(answer(200, JSON.stringify({ data })));
-    await expect(createFunctionsClient({ baseUrl: peer.baseUrl }).call('x', {})).resolves.toEqual(data);
+    await expect(createFunctionsClient({ baseUrl: peer.baseUrl }).callUntyped('x', {})).resolves.toEqual(data);
   });
 });
 
@@ -160,7 +160,7 @@ describe('callable client: the request', () => {
   it('POSTs {"data": ...} as JSON to /fn/<name>, with the bearer token when there is one', async () => {
     const peer = await startPeer(answer(200, '{"data":null}'));
     const client = createFunctionsClient({ baseUrl: `${peer.baseUrl}/`, getAuthToken: async () => 'tok-123' });
-    await client.call('releaseBizarreProduct', { name: 'Tape', priceCents: 1500 });
+    await client.callUntyped('releaseBizarreProduct', { name: 'Tape', priceCents: 1500 });
     expect(peer.requests).toHaveLength(1);
     const [request] = peer.requests;
     expect(request!.method).toBe('POST');
@@ -176,7 +176,7 @@ describe('callable client: the request', () => {
     ['an empty token', () => ''],
   ])('sends no authorization header with %s', async (_name, getAuthToken) => {
     const peer = await startPeer(answer(200, '{"data":1}'));
-    await createFunctionsClient({ baseUrl: peer.baseUrl, ...(getAuthToken ? { getAuthToken } : {}) }).call('x', undefined);
+    await createFunctionsClient({ baseUrl: peer.baseUrl, ...(getAuthToken ? { getAuthToken } : {}) }).callUntyped('x', undefined);
     expect(peer.requests[0]!.headers.authorization).toBeUndefined();
     // No payload still travels as {"data": null}.
     expect(JSON.parse(peer.requests[0]!.body)).toEqual({ data: null });
@@ -184,7 +184,7 @@ describe('callable client: the request', () => {
 
   it('escapes the function name into one path segment', async () => {
     const peer = await startPeer(answer(200, '{"data":1}'));
-    await createFunctionsClient({ baseUrl: peer.baseUrl }).call('a/../b?c', {});
+    await createFunctionsClient({ baseUrl: peer.baseUrl }).callUntyped('a/../b?c', {});
     expect(peer.requests[0]!.url).toBe('/fn/a%2F..%2Fb%3Fc');
   });
 });
@@ -201,7 +201,7 @@ describe('callable client: deadlines and cancellation', () => {
     const peer = await startPeer(() => undefined);
     const client = createFunctionsClient({ baseUrl: peer.baseUrl, ...(timeouts.client ? { timeoutMs: timeouts.client } : {}) });
     const started = Date.now();
-    const error = await callError(client.call('slow', {}, timeouts.call ? { timeoutMs: timeouts.call } : {}));
+    const error = await callError(client.callUntyped('slow', {}, timeouts.call ? { timeoutMs: timeouts.call } : {}));
     expect(error.code).toBe('deadline-exceeded');
     expect(Date.now() - started).toBeGreaterThanOrEqual(190);
   });
@@ -211,7 +211,7 @@ describe('callable client: deadlines and cancellation', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"data": {"ok": tr');
     });
-    const error = await callError(createFunctionsClient({ baseUrl: peer.baseUrl, timeoutMs: 200 }).call('x', {}));
+    const error = await callError(createFunctionsClient({ baseUrl: peer.baseUrl, timeoutMs: 200 }).callUntyped('x', {}));
     expect(error.code).toBe('deadline-exceeded');
   });
 
@@ -219,7 +219,7 @@ describe('callable client: deadlines and cancellation', () => {
     const peer = await startPeer(() => undefined);
     const controller = new AbortController();
     const arrived = peer.nextRequest();
-    const call = createFunctionsClient({ baseUrl: peer.baseUrl }).call('x', {}, { signal: controller.signal });
+    const call = createFunctionsClient({ baseUrl: peer.baseUrl }).callUntyped('x', {}, { signal: controller.signal });
     await arrived;
     controller.abort();
     const error = await callError(call);
@@ -241,7 +241,7 @@ describe('callable client: deadlines and cancellation', () => {
       return response;
     };
     const client = createFunctionsClient({ baseUrl: peer.baseUrl, fetch: watchedFetch });
-    const call = client.call('x', {}, { signal: controller.signal });
+    const call = client.callUntyped('x', {}, { signal: controller.signal });
     await headersArrived;
     controller.abort();
     const error = await callError(call);
@@ -251,7 +251,7 @@ describe('callable client: deadlines and cancellation', () => {
   it('a signal aborted before the call -> cancelled, and nothing is sent', async () => {
     const peer = await startPeer(() => undefined);
     const error = await callError(
-      createFunctionsClient({ baseUrl: peer.baseUrl, timeoutMs: 2_000 }).call('x', {}, { signal: AbortSignal.abort() }),
+      createFunctionsClient({ baseUrl: peer.baseUrl, timeoutMs: 2_000 }).callUntyped('x', {}, { signal: AbortSignal.abort() }),
     );
     expect(error.code).toBe('cancelled');
     expect(peer.requests).toHaveLength(0);

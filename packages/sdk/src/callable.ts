@@ -3,6 +3,7 @@ import {
   codeForStatusName,
   type FunctionErrorCode,
 } from '@storefront/domain/errors.ts';
+import type { FunctionInput, FunctionName, FunctionOutput } from '@storefront/domain/contracts/index.ts';
 import { CALLABLE_MESSAGES } from '@storefront/domain/messages.ts';
 
 /** The default time a call may take before it fails with deadline-exceeded (spec section 7). */
@@ -34,8 +35,15 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * Typed by function name from the contract table (decision 025): what `data` may be and
+ * what the call answers come from packages/domain/src/contracts, never written by hand.
+ * Type-only import: the client does not load zod.
+ */
 export interface FunctionsClient {
-  call<Res = unknown>(name: string, data: unknown, options?: CallOptions): Promise<Res>;
+  call<N extends FunctionName>(name: N, data: FunctionInput<N>, options?: CallOptions): Promise<FunctionOutput<N>>;
+  /** Any name and any data, unchecked: for tests of the protocol and functions outside the table. */
+  callUntyped<Res = unknown>(name: string, data: unknown, options?: CallOptions): Promise<Res>;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -64,52 +72,53 @@ export function createFunctionsClient(options: FunctionsClientOptions = {}): Fun
   const baseUrl = (options.baseUrl ?? '').replace(/\/$/, '');
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
 
-  return {
-    async call<Res>(name: string, data: unknown, callOptions: CallOptions = {}): Promise<Res> {
-      const timeoutMs = callOptions.timeoutMs ?? options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      const token = await options.getAuthToken?.();
-      if (token) headers.authorization = `Bearer ${token}`;
+  async function callUntyped<Res>(name: string, data: unknown, callOptions: CallOptions = {}): Promise<Res> {
+    const timeoutMs = callOptions.timeoutMs ?? options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    const token = await options.getAuthToken?.();
+    if (token) headers.authorization = `Bearer ${token}`;
 
-      const controller = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, timeoutMs);
-      const onAbort = () => controller.abort();
-      // An already-aborted signal never fires 'abort': check it, or the call would go out.
-      if (callOptions.signal?.aborted) controller.abort();
-      else callOptions.signal?.addEventListener('abort', onAbort, { once: true });
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const onAbort = () => controller.abort();
+    // An already-aborted signal never fires 'abort': check it, or the call would go out.
+    if (callOptions.signal?.aborted) controller.abort();
+    else callOptions.signal?.addEventListener('abort', onAbort, { once: true });
 
-      let response: Response;
-      let body: unknown;
-      try {
-        response = await fetchImpl(`${baseUrl}/fn/${encodeURIComponent(name)}`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({ data: data ?? null }),
-          credentials: 'include',
-          signal: controller.signal,
-        });
-        body = await response.json().catch(() => undefined);
-        // Aborted (timer or caller) while the body was arriving: not a bad body.
-        if (controller.signal.aborted) throw new Error('aborted while reading the body');
-      } catch (cause) {
-        if (timedOut) throw new FunctionsError('deadline-exceeded', CALLABLE_MESSAGES.deadlineExceeded);
-        if (callOptions.signal?.aborted) throw new FunctionsError('cancelled', 'cancelled');
-        // No HTTP answer at all: status 0 in the spec's table.
-        throw new FunctionsError('internal', 'internal', cause);
-      } finally {
-        clearTimeout(timer);
-        callOptions.signal?.removeEventListener('abort', onAbort);
-      }
+    let response: Response;
+    let body: unknown;
+    try {
+      response = await fetchImpl(`${baseUrl}/fn/${encodeURIComponent(name)}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ data: data ?? null }),
+        credentials: 'include',
+        signal: controller.signal,
+      });
+      body = await response.json().catch(() => undefined);
+      // Aborted (timer or caller) while the body was arriving: not a bad body.
+      if (controller.signal.aborted) throw new Error('aborted while reading the body');
+    } catch (cause) {
+      if (timedOut) throw new FunctionsError('deadline-exceeded', CALLABLE_MESSAGES.deadlineExceeded);
+      if (callOptions.signal?.aborted) throw new FunctionsError('cancelled', 'cancelled');
+      // No HTTP answer at all: status 0 in the spec's table.
+      throw new FunctionsError('internal', 'internal', cause);
+    } finally {
+      clearTimeout(timer);
+      callOptions.signal?.removeEventListener('abort', onAbort);
+    }
 
-      const error = errorFromResponse(response.status, body);
-      if (error) throw error;
-      if (!isObject(body)) throw new FunctionsError('internal', CALLABLE_MESSAGES.notJsonObject);
-      if (!('data' in body)) throw new FunctionsError('internal', CALLABLE_MESSAGES.missingData);
-      return body.data as Res;
-    },
-  };
+    const error = errorFromResponse(response.status, body);
+    if (error) throw error;
+    if (!isObject(body)) throw new FunctionsError('internal', CALLABLE_MESSAGES.notJsonObject);
+    if (!('data' in body)) throw new FunctionsError('internal', CALLABLE_MESSAGES.missingData);
+    return body.data as Res;
+  }
+
+  // The same function: `call` differs only in its types.
+  return { call: callUntyped, callUntyped };
 }

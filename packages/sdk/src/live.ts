@@ -22,7 +22,8 @@ export interface LiveOptions {
   EventSourceImpl?: typeof EventSource;
 }
 
-const TOPICS: LiveTopicName[] = ['products', 'profile', 'wallet', 'orders', 'all-orders'];
+/** Every topic the server announces. */
+export const LIVE_TOPICS: readonly LiveTopicName[] = ['products', 'profile', 'wallet', 'orders', 'all-orders'];
 const MAX_DELAY_MS = 30_000;
 
 export function reconnectDelay(attempt: number): number {
@@ -63,7 +64,7 @@ export function subscribeLive(options: LiveOptions): LiveSubscription {
       if (message.lastEventId) lastEventId = message.lastEventId;
       if (!resumedIn(message.data)) options.onOpen?.();
     });
-    for (const topic of TOPICS) {
+    for (const topic of LIVE_TOPICS) {
       source.addEventListener(topic, (event) => {
         const message = event as MessageEvent<string>;
         if (message.lastEventId) lastEventId = message.lastEventId;

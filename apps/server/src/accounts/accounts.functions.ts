@@ -1,6 +1,4 @@
 import { sendVerificationEmailFn } from 'better-auth/api';
-import { z } from 'zod';
-import { DEVICE_TOKEN_MAX, isValidDeviceToken } from '@storefront/domain/profile.ts';
 import { defineFunction } from '../functions/registry.ts';
 import { rateLimitSubject } from '../http/client-address.ts';
 import { hitRateLimit } from '../http/rate-limit.ts';
@@ -8,23 +6,6 @@ import type { Mail } from '../mail/mailer.ts';
 import { accountExistsMail } from '../mail/templates.ts';
 import { publicUrl, type Auth } from './auth.ts';
 import { createAccount, getOwnProfile, recordDeviceToken } from './accounts.service.ts';
-
-const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
-
-export const signupInput = z
-  .object({
-    email: text(254),
-    password: text(128),
-    confirmPassword: text(128),
-    name: text(100),
-    username: text(100),
-    city: text(100).optional(),
-    country: text(2).optional(),
-    state: text(2).optional(),
-    accountType: text(20).optional(),
-    acceptedTerms: z.boolean(),
-  })
-  .strict();
 
 /**
  * What a new account's signup costs after the password hash (its transaction and
@@ -49,51 +30,36 @@ function afterHashCost() {
 export function accountsFunctions(auth: Auth, enqueueMail: (mail: Mail) => Promise<void>) {
   const newAccount = afterHashCost();
   return [
-    defineFunction({
-      name: 'createAccount',
-      access: 'public',
-      input: signupInput,
-      handler: async (form, { db, config, ip }) => {
-        await hitRateLimit(db, `signup:${rateLimitSubject(ip)}`, config.SIGNUP_RATE_LIMIT, 600);
-        const account = await createAccount(db, config, form);
-        // A mail either way, so both answers cost the same: a verification link for a new
-        // account, a "someone tried to sign up with your email" note for an existing one.
-        if (account.created) {
-          // The library's own link and mail, without its /send-verification-email endpoint
-          // (whose 500 ms floor would make a new signup the slow, telling one).
-          const context = await auth.$context;
-          const now = new Date();
-          await sendVerificationEmailFn({ context, body: { callbackURL: '/login?verified=1' } } as unknown as Parameters<typeof sendVerificationEmailFn>[0], {
-            id: account.userId,
-            email: account.email,
-            name: account.name,
-            emailVerified: false,
-            createdAt: now,
-            updatedAt: now,
-          });
-          newAccount.record(account.hashedAt);
-        } else {
-          await enqueueMail(accountExistsMail(account.email, account.name, `${publicUrl(config)}/login`));
-          await newAccount.padFrom(account.hashedAt);
-        }
-        // The same answer whether or not the email already had an account.
-        return { ok: true, email: account.email };
-      },
+    defineFunction('createAccount', async (form, { db, config, ip }) => {
+      await hitRateLimit(db, `signup:${rateLimitSubject(ip)}`, config.SIGNUP_RATE_LIMIT, 600);
+      const account = await createAccount(db, config, form);
+      // A mail either way, so both answers cost the same: a verification link for a new
+      // account, a "someone tried to sign up with your email" note for an existing one.
+      if (account.created) {
+        // The library's own link and mail, without its /send-verification-email endpoint
+        // (whose 500 ms floor would make a new signup the slow, telling one).
+        const context = await auth.$context;
+        const now = new Date();
+        await sendVerificationEmailFn({ context, body: { callbackURL: '/login?verified=1' } } as unknown as Parameters<typeof sendVerificationEmailFn>[0], {
+          id: account.userId,
+          email: account.email,
+          name: account.name,
+          emailVerified: false,
+          createdAt: now,
+          updatedAt: now,
+        });
+        newAccount.record(account.hashedAt);
+      } else {
+        await enqueueMail(accountExistsMail(account.email, account.name, `${publicUrl(config)}/login`));
+        await newAccount.padFrom(account.hashedAt);
+      }
+      // The same answer whether or not the email already had an account.
+      return { ok: true, email: account.email };
     }),
-    defineFunction({
-      name: 'getProfile',
-      access: 'signed-in',
-      input: z.null().or(z.object({}).strict()),
-      handler: async (_input, { db, config, caller }) => getOwnProfile(db, config, caller!.userId),
-    }),
-    defineFunction({
-      name: 'recordDeviceToken',
-      access: 'signed-in',
-      input: z.object({ deviceToken: z.string().max(DEVICE_TOKEN_MAX).refine(isValidDeviceToken, 'must be a device token (letters, digits and _ . : - only)') }).strict(),
-      handler: async ({ deviceToken }, { db, caller }) => {
-        await recordDeviceToken(db, caller!.userId, deviceToken);
-        return { ok: true };
-      },
+    defineFunction('getProfile', async (_input, { db, config, caller }) => getOwnProfile(db, config, caller.userId)),
+    defineFunction('recordDeviceToken', async ({ deviceToken }, { db, caller }) => {
+      await recordDeviceToken(db, caller.userId, deviceToken);
+      return { ok: true };
     }),
   ];
 }

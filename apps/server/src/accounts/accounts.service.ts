@@ -19,26 +19,13 @@ import {
   userStats,
   users,
 } from '../db/schema/index.ts';
-import type { Tx } from '../db/transaction.ts';
+import { constraintOf, sqlState } from '../db/errors.ts';
+import { prepared } from '../db/prepared.ts';
+import { runTransaction, type Tx } from '../db/transaction.ts';
+import { recordAudit } from '../admin/audit.service.ts';
 import { AppError } from '../http/errors.ts';
 
 const UNIQUE_VIOLATION = '23505';
-
-function pgCode(error: unknown): string | undefined {
-  for (let e: unknown = error, i = 0; e && i < 5; i += 1) {
-    if (typeof e === 'object' && 'code' in e && typeof e.code === 'string') return e.code;
-    e = typeof e === 'object' && 'cause' in e ? e.cause : undefined;
-  }
-  return undefined;
-}
-
-function constraintOf(error: unknown): string | undefined {
-  for (let e: unknown = error, i = 0; e && i < 5; i += 1) {
-    if (typeof e === 'object' && 'constraint' in e && typeof e.constraint === 'string') return e.constraint;
-    e = typeof e === 'object' && 'cause' in e ? e.cause : undefined;
-  }
-  return undefined;
-}
 
 export interface CreatedAccount {
   userId: string;
@@ -113,7 +100,7 @@ export async function createAccount(
       await followSignupAdmins(tx, config, userId);
     });
   } catch (error) {
-    if (pgCode(error) === UNIQUE_VIOLATION) {
+    if (sqlState(error) === UNIQUE_VIOLATION) {
       if (constraintOf(error) === 'user_username_lower_key') throw new AppError('already-exists', SIGNUP_MESSAGES.usernameTaken);
       const [winner] = await db.select({ id: users.id, name: users.name }).from(users).where(eq(users.email, profile.email));
       if (winner) return { userId: winner.id, email: profile.email, name: winner.name, created: false, hashedAt };
@@ -140,16 +127,13 @@ function sessionQuery(db: Db) {
     .where(eq(sessions.token, sql.placeholder('token')))
     .prepare('find_session');
 }
-const sessionQueries = new WeakMap<Db, ReturnType<typeof sessionQuery>>();
 
 /**
  * A session as it is now: its user and expiry, and what decides who the user is. Read on
  * every signed-in call, so it is a prepared statement (parsed and planned once per connection).
  */
 export async function findSession(db: Db, token: string) {
-  let query = sessionQueries.get(db);
-  if (!query) sessionQueries.set(db, (query = sessionQuery(db)));
-  const [row] = await query.execute({ token });
+  const [row] = await prepared(db, 'find_session', sessionQuery).execute({ token });
   return row;
 }
 
@@ -163,12 +147,19 @@ export function isAdmin(config: Config, user: { email: string; emailVerified: bo
   return user.role === 'admin' || (user.emailVerified && config.ADMIN_EMAILS.includes(user.email.toLowerCase()));
 }
 
+/** One account by its id. */
+export async function findUser(db: Db, userId: string) {
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  return user;
+}
+
 /** Portal access (spec section 6): listed users only; a failed check means no access. */
 export async function hasPortalAccess(db: Db, userId: string): Promise<boolean> {
   try {
     const [row] = await db.select().from(portalAllowedUsers).where(eq(portalAllowedUsers.userId, userId));
     return Boolean(row);
-  } catch {
+  } catch (error) {
+    console.warn(`Could not check the portal access of user ${userId}; answering no access:`, error);
     return false;
   }
 }
@@ -223,11 +214,14 @@ export async function recordDeviceToken(db: Db, userId: string, deviceToken: str
     .where(eq(users.id, userId));
 }
 
+/** The CLI's make-admin: the role, audited (actor `cli`) in the same transaction. False: no such account. */
 export async function makeAdmin(db: Db, email: string): Promise<boolean> {
-  const updated = await db
-    .update(users)
-    .set({ role: 'admin', updatedAt: new Date() })
-    .where(eq(users.email, email.trim().toLowerCase()))
-    .returning({ id: users.id });
-  return updated.length > 0;
+  return runTransaction(db, async (tx) => {
+    const [user] = await tx.select({ id: users.id, email: users.email, role: users.role }).from(users).where(eq(users.email, email.trim().toLowerCase())).for('update');
+    if (!user) return false;
+    if (user.role === 'admin') return true;
+    await tx.update(users).set({ role: 'admin', updatedAt: new Date() }).where(eq(users.id, user.id));
+    await recordAudit(tx, { actor: { operator: 'cli' }, action: 'admin.grant', targetType: 'account', targetId: user.id, before: { email: user.email, role: user.role }, after: { email: user.email, role: 'admin' } });
+    return true;
+  });
 }

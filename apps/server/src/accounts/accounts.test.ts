@@ -1,22 +1,21 @@
 import { eq, inArray } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_MESSAGES, SIGNUP_MESSAGES, type SignupForm } from '@storefront/domain/accounts.ts';
 import { createFunctionsClient, FunctionsError } from '@storefront/sdk/callable.ts';
 import { createAuthClient, AuthError } from '@storefront/sdk/auth.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import { testConfig, type TestDatabase } from '../../test/database.ts';
 import { authLink, startSmtpPeer } from '../../test/smtp.ts';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
-import { freePort } from '../db/embedded.ts';
 import { follows, userStats, users } from '../db/schema/index.ts';
 import { commands } from '../cli.ts';
 import { AppError } from '../http/errors.ts';
 import { createAccount, makeAdmin } from './accounts.service.ts';
 
+let shop: TestApp;
 let database: TestDatabase;
 let smtp: Awaited<ReturnType<typeof startSmtpPeer>>;
-let app: FastifyInstance;
 let config: Config;
 let baseUrl: string;
 
@@ -54,22 +53,17 @@ async function signIn(email: string, password: string) {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   smtp = await startSmtpPeer();
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  config = testConfig({ env: { SMTP_URL: smtp.url, PUBLIC_URL: baseUrl, PORT: String(port), ADMIN_EMAILS: 'boss@example.org', SIGNUP_RATE_LIMIT: '1000', SIGNIN_RATE_LIMIT: '1000' } });
+  shop = await startTestApp({ config: { env: { SMTP_URL: smtp.url, ADMIN_EMAILS: 'boss@example.org', SIGNUP_RATE_LIMIT: '1000', SIGNIN_RATE_LIMIT: '1000' } } });
+  ({ database, config, baseUrl } = shop);
   for (const username of config.SIGNUP_FOLLOW_USERNAMES) {
     await createAccount(database.db, config, form({ email: `${username}@label.example`, username, name: username }), { emailVerified: true, allowReservedUsername: true });
   }
-  app = await buildApp({ config, db: database.db, logger: false });
-  await app.listen({ port, host: '127.0.0.1' });
 });
 
 afterAll(async () => {
-  await app?.close();
+  await shop?.close();
   await smtp?.close();
-  await database?.close();
 });
 
 describe('signup, verification and login', () => {
@@ -84,7 +78,7 @@ describe('signup, verification and login', () => {
     const signedIn = await signIn('fan@example.org', 'correct horse');
     const me = await signedIn.auth.me();
     expect(me).toMatchObject({ email: 'fan@example.org', username: 'RealFan', isAdmin: false });
-    const profile = await signedIn.functions.call<{ following: string[]; albums?: string[] }>('getProfile', null);
+    const profile = await signedIn.functions.call('getProfile', null);
     const admins = await database.db.select({ id: users.id }).from(users).where(inArray(users.usernameLower, config.SIGNUP_FOLLOW_USERNAMES));
     expect(profile.following.sort()).toEqual(admins.map((a) => a.id).sort());
     expect(profile.albums).toEqual([]); // non-Fan accounts carry catalogue arrays

@@ -2,14 +2,15 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { isAPIError } from 'better-auth/api';
 import { fromNodeHeaders } from 'better-auth/node';
-import { desc } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { devMailbox } from '../db/schema/index.ts';
 import type { Caller } from '../functions/registry.ts';
 import { canonicalAddress, CLIENT_ADDRESS_HEADER, isLoopback, requireClientAddress } from '../http/client-address.ts';
 import { errorBody } from '../http/error-handler.ts';
+import { AppError } from '../http/errors.ts';
+import { escapeHtml, htmlPage } from '../http/html.ts';
+import { latestDevMails } from '../mail/mail.service.ts';
 import { isOpenAuthPath, SESSION_EXPIRES_IN_SECONDS, SESSION_UPDATE_AGE_SECONDS, type Auth } from './auth.ts';
 import { findSession, hasPortalAccess, isAdmin } from './accounts.service.ts';
 
@@ -69,12 +70,7 @@ export function sessionResolver(auth: Auth, config: Config, db: Db) {
       if (!extensionDue(session.expiresAt)) return { caller: callerOf(config, session), sessionId: session.sessionId, expiresAt: session.expiresAt };
     }
 
-    const session = await auth.api.getSession({ headers: authHeaders(request.headers, null) }).catch((error: unknown) => {
-      // A token that is not valid is nobody; a lookup that failed (the database is down) is
-      // an outage, not "please sign in".
-      if (isAPIError(error) && error.statusCode < 500) return null;
-      throw error;
-    });
+    const session = await betterAuthSession(auth, request.headers);
     if (!session) return null;
     if (!verified.has(credential) && verified.size >= REMEMBERED_CREDENTIALS) verified.delete(verified.keys().next().value!);
     verified.set(credential, session.session.token);
@@ -85,6 +81,19 @@ export function sessionResolver(auth: Auth, config: Config, db: Db) {
       expiresAt: new Date(session.session.expiresAt),
     };
   };
+}
+
+/**
+ * Better Auth's session for these request headers; null when the credential is not valid.
+ * A lookup that failed (the database is down) is an outage, not "please sign in": it throws.
+ */
+async function betterAuthSession(auth: Auth, headers: IncomingHttpHeaders) {
+  try {
+    return await auth.api.getSession({ headers: authHeaders(headers, null) });
+  } catch (error) {
+    if (isAPIError(error) && error.statusCode < 500) return null;
+    throw error;
+  }
 }
 
 /** Who the credential belongs to; null when nobody valid. */
@@ -125,7 +134,11 @@ export async function authRoutes(app: FastifyInstance, options: { auth: Auth; co
   /** The signed-in user as the web app needs it on every page. */
   app.get('/api/me', async (request, reply) => {
     void reply.header('cache-control', 'no-store');
-    const session = await auth.api.getSession({ headers: authHeaders(request.headers, null) }).catch(() => null);
+    const session = await betterAuthSession(auth, request.headers).catch((error: unknown) => {
+      // Answering { user: null } here would sign every visitor out of the web app while the database is away.
+      request.log.warn({ err: error }, 'could not read the session for /api/me');
+      throw new AppError('unavailable', 'Your account could not be loaded right now. Please try again in a moment.');
+    });
     if (!session || !session.user.emailVerified) return { user: null };
     const user = session.user as typeof session.user & { role?: string; username?: string; accountType?: string };
     return {
@@ -161,15 +174,14 @@ export async function authRoutes(app: FastifyInstance, options: { auth: Auth; co
       if (peer === null || !isLoopback(peer) || proxied) {
         return reply.status(403).send(errorBody('permission-denied', 'The dev mailbox is shown only to a browser on the machine the shop runs on.'));
       }
-      const mails = await db.select().from(devMailbox).orderBy(desc(devMailbox.id)).limit(50);
-      const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+      const mails = await latestDevMails(db, 50);
       const rows = mails
-        .map((mail) => `<article><h2>${escape(mail.subject)}</h2><p>To: ${escape(mail.to)} · ${mail.sentAt.toISOString()}</p><pre>${escape(mail.text)}</pre></article>`)
+        .map((mail) => `<article><h2>${escapeHtml(mail.subject)}</h2><p>To: ${escapeHtml(mail.to)} · ${mail.sentAt.toISOString()}</p><pre>${escapeHtml(mail.text)}</pre></article>`)
         .join('<hr>');
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')
-        .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dev mailbox</title></head><body><h1>Dev mailbox</h1>${rows || '<p>No mail yet.</p>'}</body></html>`);
+        .send(htmlPage('Dev mailbox', `<h1>Dev mailbox</h1>${rows || '<p>No mail yet.</p>'}`));
     });
   }
 }

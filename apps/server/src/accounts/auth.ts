@@ -166,7 +166,16 @@ export function createAuth(config: Config, db: Db, enqueueMail: (mail: Mail) => 
     // session table (or a backup of it) is not a credential.
     plugins: [bearer({ requireSignature: true })],
   });
-  userIdOf = async (headers) => (headers ? ((await auth.api.getSession({ headers }).catch(() => null))?.user.id ?? null) : null);
+  userIdOf = async (headers) => {
+    if (!headers) return null;
+    const session = await auth.api.getSession({ headers }).catch((error: unknown) => {
+      // The sessions are revoked all the same; only the sister products' sign-ins stay until they expire.
+      if (logger) logger.warn({ err: error }, 'could not read the session whose sign-ins to revoke');
+      else console.warn('Could not read the session whose sign-ins to revoke:', error);
+      return null;
+    });
+    return session?.user.id ?? null;
+  };
   return auth;
 }
 

@@ -1,13 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient } from '@storefront/sdk/callable.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
-import { createAccount } from '../accounts/accounts.service.ts';
-import { buildApp } from '../app.ts';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import type { TestDatabase } from '../../test/database.ts';
 import { releaseProduct } from '../catalog/catalog.service.ts';
-import { freePort } from '../db/embedded.ts';
 import { checkouts, ledgerEntries, orders } from '../db/schema/index.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
@@ -19,8 +15,8 @@ import { applyPaymentEvent, cancelCheckout } from './checkout.service.ts';
  * Issue 17, item 3: leaving the payment page cancels its checkout and releases the held
  * wallet credit at once, exactly once, and never races a payment into both outcomes.
  */
+let shop: TestApp;
 let database: TestDatabase;
-let app: FastifyInstance;
 let base: string;
 let token: string;
 let buyer: string;
@@ -34,7 +30,7 @@ const auth = () => ({ authorization: `Bearer ${token}` });
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
 function startCardCheckout(checkoutId: string, items = [{ id: capId, qty: 3 }]) {
-  return fn().call<{ url: string; checkoutId: string }>('createPaymentLinkStreetFlavorMerch', { items, useWallet: true, contact, shipping, checkoutId });
+  return fn().call('createPaymentLinkStreetFlavorMerch', { items, useWallet: true, contact, shipping, checkoutId });
 }
 const cancel = (url: string) => fetch(`${base}${url}/cancel`, { method: 'POST', redirect: 'manual', headers: { ...auth(), ...form }, body: '' });
 const pay = (url: string) => fetch(`${base}${url}`, { method: 'POST', redirect: 'manual', headers: { ...auth(), ...form }, body: 'card=4242+4242+4242+4242' });
@@ -42,22 +38,17 @@ const statusOf = async (id: string) => (await database.db.select({ status: check
 const entries = (reference: string) => database.db.select({ kind: ledgerEntries.kind }).from(ledgerEntries).where(eq(ledgerEntries.reference, reference));
 
 beforeAll(async () => {
-  database = await createTestDatabase({ max: 30 });
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  const config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base } });
-  buyer = (await createAccount(database.db, config, { email: 'leaver@example.org', username: 'Leaver', name: 'Leaver', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true })).userId;
+  shop = await startTestApp({ database: { max: 30 } });
+  ({ database, baseUrl: base } = shop);
+  buyer = await shop.account('leaver');
   capId = await releaseProduct(database.db, { name: 'Cap', description: 'Cap', priceCents: 1999, images: ['/content/covers/cover-02.svg'] });
   teeId = await releaseProduct(database.db, { name: 'Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
-  app = await buildApp({ config, db: database.db, logger: false });
-  await app.listen({ port, host: '127.0.0.1' });
   await grantCredits(database.db, 'leaver@example.org', '10', 'leaver-credit');
-  token = (await createAuthClient({ baseUrl: base, functions: createFunctionsClient({ baseUrl: base }) }).signIn('leaver@example.org', 'pass words')).token!;
+  token = await shop.signIn('leaver@example.org');
 });
 
 afterAll(async () => {
-  await app?.close();
-  await database?.close();
+  await shop?.close();
 });
 
 describe('leaving the payment page', () => {

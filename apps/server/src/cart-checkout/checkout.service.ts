@@ -6,14 +6,17 @@ import { cartLineId, demandByVariant, lineName, lineRanOutMessage, resolveVarian
 import { captureStock, releaseStock, sortedDemand, takeStock, type StockDemand } from '../catalog/variants.service.ts';
 import type { Db } from '../db/client.ts';
 import { checkouts, orders, paymentRefunds, processedEvents, products, productVariants, users, wallets, type CheckoutLine } from '../db/schema/index.ts';
+import { prepared } from '../db/prepared.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
+import { rememberAddress } from '../accounts/addresses.service.ts';
 import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { lateRefundMail, receiptMail } from '../mail/templates.ts';
 import { insertOrder, type OrderLine } from '../orders/orders.service.ts';
 import { publishLive } from '../live/live.publish.ts';
-import type { PaymentEvent, PaymentProvider } from '../payments/provider.ts';
+import { RefundRefusedError, type PaymentEvent, type PaymentProvider } from '../payments/provider.ts';
 import { capture, debit, getBalance, hold, release } from '../wallet/wallet.service.ts';
+import { isSameSitePath } from '@storefront/domain/site-path.ts';
 
 /** How long a card checkout (and its wallet hold) may stay open: Stripe's minimum. */
 export const CHECKOUT_TTL_MS = 30 * 60 * 1000;
@@ -156,7 +159,6 @@ function walletOrderStartQuery(db: Db) {
     .where(eq(users.id, sql.placeholder('userId')))
     .prepare('wallet_order_start');
 }
-const walletOrderStartQueries = new WeakMap<Db, ReturnType<typeof walletOrderStartQuery>>();
 
 /**
  * What a wallet-only order starts from, in one read (a prepared statement): the buyer (for
@@ -164,9 +166,7 @@ const walletOrderStartQueries = new WeakMap<Db, ReturnType<typeof walletOrderSta
  * cart's active products with their database prices.
  */
 async function walletOrderStart(db: Db, userId: string, checkoutId: string, items: CartItems) {
-  let query = walletOrderStartQueries.get(db);
-  if (!query) walletOrderStartQueries.set(db, (query = walletOrderStartQuery(db)));
-  const [row] = await query.execute({ userId, checkoutId, productIds: items.map((item) => item.id) });
+  const [row] = await prepared(db, 'wallet_order_start', walletOrderStartQuery).execute({ userId, checkoutId, productIds: items.map((item) => item.id) });
   return row;
 }
 
@@ -218,6 +218,7 @@ export async function completeWalletOnlyOrder(
         return { ...first, created: false };
       }
       await enqueueReceipt(tx, deps.jobs, deps.publicUrl, buyer, order.id, lines, { ...fresh, chargedCents: 0 });
+      await rememberAddress(tx, userId, input.shipping);
       // The conditional debit comes last: it locks the wallet row until the commit, and one
       // buyer's concurrent orders queue on that lock, so it is held as briefly as possible.
       await debit(tx, userId, fresh.walletAppliedCents, order.id);
@@ -289,6 +290,7 @@ export async function createPaymentLink(
       if (fresh.amountDueCents === 0) {
         throw new AppError('failed-precondition', 'Your wallet covers this order: place it with your wallet instead.');
       }
+      await rememberAddress(tx, userId, input.shipping);
       await hold(tx, userId, fresh.walletAppliedCents, checkoutId);
       // The stock is set aside with the wallet part, until the payment event or the expiry.
       const demand = demandOf(lines);
@@ -345,13 +347,22 @@ async function existingPaymentUrl(deps: CheckoutDeps, checkoutId: string): Promi
   }
 }
 
-function sessionUrl(deps: CheckoutDeps, checkout: typeof checkouts.$inferSelect): string {
+export type Checkout = typeof checkouts.$inferSelect;
+
+/** One checkout by its id (ids are at most 100 characters). */
+export async function findCheckout(db: Db, checkoutId: string): Promise<Checkout | undefined> {
+  const [checkout] = await db.select().from(checkouts).where(eq(checkouts.id, checkoutId.slice(0, 100)));
+  return checkout;
+}
+
+function sessionUrl(deps: CheckoutDeps, checkout: Checkout): string {
   return deps.provider.name === 'local' ? `/pay/${encodeURIComponent(checkout.id)}` : `${deps.publicUrl}/checkout`;
 }
 
 /** Only our own paths: never an open redirect. */
 export function safeReturnPath(url: string | undefined): string {
-  if (url && /^\/(?!\/)[A-Za-z0-9\-._~/?=&%]*$/.test(url)) return url.split('?')[0]!;
+  // Also only plain URL characters: the path is written into the payment provider's return URL.
+  if (isSameSitePath(url) && /^[A-Za-z0-9\-._~/?=&%]*$/.test(url)) return url.split('?')[0]!;
   return '/order-confirmation';
 }
 
@@ -478,7 +489,9 @@ export async function applyPaymentEvent(deps: CheckoutDeps, event: PaymentEvent)
         // And the wallet part again if it is still there (in a savepoint).
         await tx
           .transaction((inner) => debit(inner, checkout.userId, checkout.walletHeldCents, `late:${checkout.id}`))
-          .catch(() => undefined);
+          .catch((error: unknown) => {
+            console.warn(`Late payment of checkout ${checkout.id}: its wallet part (${checkout.walletHeldCents} cents) could not be taken again:`, error);
+          });
       } else {
         await capture(tx, checkout.userId, checkout.walletHeldCents, checkout.id);
         const demand = heldDemand(checkout.items);
@@ -548,7 +561,7 @@ async function refundLatePayment(deps: CheckoutDeps, tx: Tx, checkout: typeof ch
     .values({
       checkoutId: checkout.id,
       provider: deps.provider.name,
-      paymentReference: event.paymentIntentId ?? '',
+      paymentReference: event.paymentIntentId ?? `pi_${checkout.id}`,
       amountCents,
       reason: 'late payment: sold out',
     })
@@ -566,17 +579,29 @@ async function refundLatePayment(deps: CheckoutDeps, tx: Tx, checkout: typeof ch
   }
 }
 
-/** The refund job: asks the provider once per checkout (its idempotency key), then records the refund's id. */
+/**
+ * The refund job: the provider's one refund call (the order desk's too, decision 028), asked
+ * once per checkout (its idempotency key), then the refund's id recorded. A refusal is
+ * recorded for the order desk to see; any other failure throws so the job is retried with
+ * the same key, which cannot refund twice.
+ */
 export async function sendRefund(deps: CheckoutDeps, checkoutId: string): Promise<void> {
   const [row] = await deps.db.select().from(paymentRefunds).where(eq(paymentRefunds.checkoutId, checkoutId));
-  if (!row || row.providerRefundId) return;
-  const { refundId } = await deps.provider.refund({
-    checkoutId,
-    paymentReference: row.paymentReference || null,
-    amountCents: row.amountCents,
-    idempotencyKey: `refund-${checkoutId}`,
-  });
-  await deps.db.update(paymentRefunds).set({ providerRefundId: refundId, refundedAt: new Date() }).where(eq(paymentRefunds.checkoutId, checkoutId));
+  if (!row || row.providerRefundId || row.failure) return;
+  try {
+    const { refundId, status } = await deps.provider.refund({
+      paymentIntentId: row.paymentReference,
+      amountCents: row.amountCents,
+      idempotencyKey: `refund-${checkoutId}`,
+      orderId: checkoutId,
+    });
+    const done = status === 'succeeded' ? { providerRefundId: refundId, refundedAt: new Date() } : { providerRefundId: refundId, failure: 'The card refund failed.' };
+    await deps.db.update(paymentRefunds).set(done).where(eq(paymentRefunds.checkoutId, checkoutId));
+  } catch (error) {
+    if (!(error instanceof RefundRefusedError)) throw error;
+    console.warn(`The card refund of late payment ${checkoutId} was refused:`, error.message);
+    await deps.db.update(paymentRefunds).set({ failure: error.message.slice(0, 500) }).where(eq(paymentRefunds.checkoutId, checkoutId));
+  }
 }
 
 /**
@@ -592,7 +617,13 @@ export async function reconcileCheckouts(deps: CheckoutDeps, now = new Date()): 
   let settled = 0;
   let expired = 0;
   for (const checkout of stale) {
-    const state = checkout.providerSessionId ? await deps.provider.sessionState(checkout.providerSessionId).catch(() => null) : null;
+    const state = checkout.providerSessionId
+      ? await deps.provider.sessionState(checkout.providerSessionId).catch((error: unknown) => {
+          // Asked again on the next run.
+          console.warn(`Could not ask the payment provider about checkout ${checkout.id}:`, error);
+          return null;
+        })
+      : null;
     if (state?.state === 'paid') {
       const result = await applyPaymentEvent(deps, {
         eventId: `reconcile:${checkout.id}`,

@@ -4,9 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_MESSAGES, quote as priceQuote } from '@storefront/domain/pricing.ts';
-import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient, type FunctionsError } from '@storefront/sdk/callable.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import type { TestDatabase } from '../../test/database.ts';
 import { startSmtpPeer } from '../../test/smtp.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
 import { buildApp } from '../app.ts';
@@ -19,10 +19,10 @@ import { grantCredits } from '../wallet/wallet.commands.ts';
 import { getBalance } from '../wallet/wallet.service.ts';
 import { TEST_MODE_TEXT } from '../http/test-mode.ts';
 
+let shop: TestApp;
 let database: TestDatabase;
 let smtp: Awaited<ReturnType<typeof startSmtpPeer>>;
 let config: Config;
-let app: FastifyInstance;
 let base: string;
 const tokens: Record<string, string> = {};
 let teeId: string;
@@ -58,34 +58,29 @@ async function expectLedgerConsistent() {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase({ max: 30 });
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
   smtp = await startSmtpPeer();
-  config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base, SIGNUP_RATE_LIMIT: '1000', SMTP_URL: smtp.url } });
+  shop = await startTestApp({ database: { max: 30 }, config: { env: { SIGNUP_RATE_LIMIT: '1000', SMTP_URL: smtp.url } } });
+  ({ database, config, baseUrl: base } = shop);
   for (const [email, username, role] of [['fan@example.org', 'FanOne', 'user'], ['other@example.org', 'Other', 'user'], ['card@example.org', 'Carder', 'user'], ['boss@example.org', 'Boss', 'admin']] as const) {
     await createAccount(database.db, config, { email, username, name: username, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role });
   }
   teeId = await releaseProduct(database.db, { name: 'Label Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
   capId = await releaseProduct(database.db, { name: 'Cap', description: 'Cap', priceCents: 1999, images: ['/content/covers/cover-02.svg'] });
-  app = await buildApp({ config, db: database.db, logger: false });
-  await app.listen({ port, host: '127.0.0.1' });
   await grantCredits(database.db, 'card@example.org', '10', 'card-user');
   for (const [who, email] of [['fan', 'fan@example.org'], ['other', 'other@example.org'], ['card', 'card@example.org'], ['admin', 'boss@example.org']]) {
-    tokens[who!] = (await createAuthClient({ baseUrl: base, functions: createFunctionsClient({ baseUrl: base }) }).signIn(email!, 'pass words')).token!;
+    tokens[who!] = await shop.signIn(email!);
   }
 });
 
 afterAll(async () => {
-  await app?.close();
+  await shop?.close();
   await smtp?.close();
-  await database?.close();
 });
 
 describe('quoteCheckout', () => {
   it('prices from the database and the caller’s own balance', async () => {
     await grantCredits(database.db, 'fan@example.org', '10', 'quote-test');
-    const quote = await client('fan').call<{ totalCents: number; walletAppliedCents: number; chargeCents: number; lines: { unitCents: number }[] }>('quoteCheckout', {
+    const quote = await client('fan').call('quoteCheckout', {
       items: [{ id: teeId, qty: 2 }, { id: capId, qty: 1 }],
       useWallet: true,
     });
@@ -99,7 +94,7 @@ describe('quoteCheckout', () => {
     expect([unknown.code, unknown.message]).toEqual(['failed-precondition', expect.stringContaining('p_gone')]);
     expect((await errorOf(createFunctionsClient({ baseUrl: base }).call('quoteCheckout', { items: [{ id: teeId, qty: 1 }], useWallet: false }))).code).toBe('unauthenticated');
     for (const qty of [0, -1, 1.5, 100, '2']) {
-      expect((await errorOf(client('fan').call('quoteCheckout', { items: [{ id: teeId, qty }], useWallet: false }))).code).toBe('invalid-argument');
+      expect((await errorOf(client('fan').callUntyped('quoteCheckout', { items: [{ id: teeId, qty }], useWallet: false }))).code).toBe('invalid-argument');
     }
     expect((await errorOf(client('fan').call('quoteCheckout', { items: [], useWallet: false }))).message).toBe(CHECKOUT_MESSAGES.emptyCart);
   });
@@ -140,7 +135,7 @@ describe('wallet-only orders', () => {
     const before = await getBalance(database.db, buyer);
     const results = await Promise.all(
       Array.from({ length: 20 }, () =>
-        client('fan').call<{ orderId: string; redirectUrl: string }>('completeWalletOnlyOrderStreetFlavor', { items, contact, shipping, quote: { ...orderQuote(), walletAppliedCents: orderQuote().totalCents }, checkoutId: 'same-checkout-id' }),
+        client('fan').call('completeWalletOnlyOrderStreetFlavor', { items, contact, shipping, quote: { ...orderQuote(), walletAppliedCents: orderQuote().totalCents }, checkoutId: 'same-checkout-id' }),
       ),
     );
     expect(new Set(results.map((r) => r.orderId)).size).toBe(1);
@@ -180,7 +175,7 @@ describe('wallet-only orders', () => {
 
 describe('card checkouts (local provider)', () => {
   async function startCardCheckout(who: string, checkoutId: string) {
-    return client(who).call<{ ok: boolean; url: string; checkoutId: string }>('createPaymentLinkStreetFlavorMerch', {
+    return client(who).call('createPaymentLinkStreetFlavorMerch', {
       items: [{ id: capId, qty: 3 }],
       useWallet: true,
       contact,
@@ -300,7 +295,7 @@ describe('stripe provider against a local fake Stripe', () => {
   it('creates a session for the charge, and one order from a webhook delivered 10 times at once and out of order', async () => {
     const fn = createFunctionsClient({ baseUrl: stripeBase, getAuthToken: () => tokens.other });
     await grantCredits(database.db, 'other@example.org', '5', 'stripe-partial');
-    const link = await fn.call<{ url: string; checkoutId: string }>('createPaymentLinkStreetFlavorMerch', { items: [{ id: teeId, qty: 2 }], useWallet: true, contact, shipping });
+    const link = await fn.call('createPaymentLinkStreetFlavorMerch', { items: [{ id: teeId, qty: 2 }], useWallet: true, contact, shipping });
     expect(link.url).toMatch(/^https:\/\/pay\.example\.test\/cs_test_/);
     const sessionId = link.url.split('/').pop()!;
     const [checkout] = await database.db.select().from(checkouts).where(eq(checkouts.id, link.checkoutId));
@@ -335,7 +330,7 @@ describe('stripe provider against a local fake Stripe', () => {
 
 describe('orders: reading and fulfilment', () => {
   it('shows users only their own orders, newest first', async () => {
-    const mine = await client('fan').call<{ items: { uid: string; createdAt: string }[] }>('listMyOrders', { limit: 100 });
+    const mine = await client('fan').call('listMyOrders', { limit: 100 });
     const fan = await userId('fan@example.org');
     expect(mine.items.length).toBeGreaterThan(0);
     expect(mine.items.every((o) => o.uid === fan)).toBe(true);
@@ -355,7 +350,7 @@ describe('orders: reading and fulfilment', () => {
     await smtp.waitForText(buyerEmail, `${order!.id} has shipped`);
     const [after] = await database.db.select().from(orders).where(eq(orders.id, order!.id));
     expect([after!.orderFulfilled, after!.orderStatus]).toEqual([true, 'shipped']);
-    const open = await client('admin').call<{ items: { id: string }[] }>('listOpenOrders', { limit: 100 });
+    const open = await client('admin').call('listOpenOrders', { limit: 100 });
     expect(open.items.map((o) => o.id)).not.toContain(order!.id);
     expect((await errorOf(client('fan').call('listOpenOrders', null))).code).toBe('permission-denied');
     await expectLedgerConsistent();

@@ -72,7 +72,7 @@ it('keeps stock + held + sold = received over random sequences', async () => {
         database.db,
         { name: 'Prop Tee', description: 'Tee', priceCents: 1000, images: ['/a.svg'], options: [{ name: 'Size', values: ['L'] }], variants: [{ options: ['L'], sku: '', priceCents: null, stock: initial }] },
         undefined,
-        admin,
+        { userId: admin },
       );
       const [variant] = await database.db.select().from(productVariants).where(eq(productVariants.productId, productId));
       const items = [{ id: productId, variantId: variant!.id, qty: 1 }];
@@ -96,7 +96,7 @@ it('keeps stock + held + sold = received over random sequences', async () => {
           await applyPaymentEvent(deps, { eventId: `${id}-evt`, type: 'succeeded', checkoutId, sessionId: null, paymentIntentId: `pi_${id}`, amountCents: null });
         } else if (next.kind === 'restock') {
           const now = (await ledgerOf(variant!.id)).stock;
-          await setStock(database.db, admin, { variantId: variant!.id, stock: now + next.qty, reason: 'restock' });
+          await setStock(database.db, { userId: admin }, { variantId: variant!.id, stock: now + next.qty, reason: 'restock' });
         }
         const state = await ledgerOf(variant!.id);
         expect(state.stock).toBeGreaterThanOrEqual(0);

@@ -189,13 +189,13 @@ describe('variants and stock', () => {
   it('restocks are audited (who, from, to) and low stock is listed', async () => {
     const tee = await sizedTee({ S: 2, M: 9, L: null });
     const admin = buyers[8]!;
-    expect(await setStock(database.db, admin, { variantId: tee.variant('S'), stock: 12, reason: 'restock' })).toEqual({ from: 2, to: 12 });
+    expect(await setStock(database.db, { userId: admin }, { variantId: tee.variant('S'), stock: 12, reason: 'restock' })).toEqual({ from: 2, to: 12 });
     const moves = await database.db.select().from(stockMovements).where(eq(stockMovements.variantId, tee.variant('S')));
     expect(moves.map((m) => [m.actorId, m.fromStock, m.toStock, m.reason])).toEqual([
       [null, null, 2, 'release'],
       [admin, 2, 12, 'restock'],
     ]);
-    await setStock(database.db, admin, { variantId: tee.variant('M'), stock: 4, reason: '' });
+    await setStock(database.db, { userId: admin }, { variantId: tee.variant('M'), stock: 4, reason: '' });
     const low = await listLowStock(database.db);
     expect(low.some((row) => row.variantId === tee.variant('M') && row.stock === 4 && row.productName === 'Logo Tee')).toBe(true);
     expect(low.some((row) => row.variantId === tee.variant('S'))).toBe(false);

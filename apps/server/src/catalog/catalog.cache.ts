@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import type { Product } from '@storefront/domain/catalog.ts';
+import { SHOP_PAGE_SIZE, type Product, type ProductCategory } from '@storefront/domain/catalog.ts';
 import type { LiveHub } from '../live/live.hub.ts';
+import { shopCursor } from './catalog.service.ts';
 
 /**
  * The shop's catalogue as it is sent: the product list and each active product,
@@ -23,8 +24,10 @@ export interface Representation {
 }
 
 export interface CatalogSnapshot {
-  /** `{ products }`: what GET /api/products answers. */
+  /** `{ products, next }`: the shop's first page, what GET /api/products answers without a query. */
   list: Representation;
+  /** The first page of one category (GET /api/products?category=...). */
+  categoryPage(category: ProductCategory): Representation;
   /** `{ product }` of an active product; undefined for an inactive or unknown id. */
   product(id: string): Representation | undefined;
 }
@@ -62,11 +65,29 @@ export function representation(value: unknown): Representation {
   };
 }
 
-function buildSnapshot(products: Product[]): CatalogSnapshot {
+/** The first page of a list in shop order, as listShopPage answers it. */
+function firstPage(products: Product[], cursor: (product: Product) => string): Representation {
+  const page = products.slice(0, SHOP_PAGE_SIZE);
+  return representation({ products: page, next: products.length > SHOP_PAGE_SIZE ? cursor(page.at(-1)!) : null });
+}
+
+function buildSnapshot(products: Product[], cursor: (product: Product) => string): CatalogSnapshot {
   const byId = new Map(products.map((product) => [product.id, product]));
   const singles = new Map<string, Representation>();
+  const categories = new Map<ProductCategory, Representation>();
   return {
-    list: representation({ products }),
+    list: firstPage(products, cursor),
+    categoryPage(category) {
+      let page = categories.get(category);
+      if (!page) {
+        page = firstPage(
+          products.filter((product) => product.category === category),
+          cursor,
+        );
+        categories.set(category, page);
+      }
+      return page;
+    },
     product(id) {
       let single = singles.get(id);
       if (!single) {
@@ -80,7 +101,12 @@ function buildSnapshot(products: Product[]): CatalogSnapshot {
   };
 }
 
-export function createCatalogCache(loadActiveProducts: () => Promise<Product[]>, hub: LiveHub): CatalogCache {
+/**
+ * `loadActiveProducts` gives every active product in shop order (the same ORDER BY as a
+ * shop page's query, so the first page here and the next one from the database meet);
+ * `cursor` is the shop pages' cursor of a product.
+ */
+export function createCatalogCache(loadActiveProducts: () => Promise<Product[]>, hub: LiveHub, cursor: (product: Product) => string = shopCursor): CatalogCache {
   // A load started before a change must not be kept after it: a change clears `current`,
   // and a load is only ever stored when it starts.
   let current: Promise<CatalogSnapshot> | undefined;
@@ -98,7 +124,7 @@ export function createCatalogCache(loadActiveProducts: () => Promise<Product[]>,
     invalidate,
     snapshot() {
       if (current) return current;
-      const loading = loadActiveProducts().then(buildSnapshot);
+      const loading = loadActiveProducts().then((products) => buildSnapshot(products, cursor));
       if (hub.isListening()) {
         // Requests arriving meanwhile share this one load.
         current = loading;

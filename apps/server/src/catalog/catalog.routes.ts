@@ -3,9 +3,10 @@ import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import type { Caller } from '../functions/registry.ts';
 import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
+import { shopQuery } from '@storefront/domain/catalog-schemas.ts';
 import { AppError } from '../http/errors.ts';
-import { COMPRESS_THRESHOLD, etagMatches, preferredEncoding, type CatalogCache, type Representation } from './catalog.cache.ts';
-import { getProduct } from './catalog.service.ts';
+import { COMPRESS_THRESHOLD, etagMatches, preferredEncoding, representation, type CatalogCache, type Representation } from './catalog.cache.ts';
+import { getProduct, listShopPage } from './catalog.service.ts';
 
 const productParams = z.object({ id: z.string().min(1).max(64) });
 
@@ -38,11 +39,34 @@ export async function catalogRoutes(
   // and so is the request-body decompression hook (a GET has no body).
   const cached = { compress: false, decompress: false } as const;
 
+  // The shop, a page at a time (issue 17): ?q= searches names and descriptions, ?category=
+  // picks merch, music or bundles, ?after= is the previous page's `next`, ?limit= 1 to 60.
+  // A first page without a search is the same for everyone: it comes from the cache.
   app.get('/api/products', cached, (request, reply) => {
-    const loaded = options.cache.loaded();
-    if (loaded) return sendRepresentation(request, reply, loaded.list);
-    return options.cache.snapshot().then((snapshot) => sendRepresentation(request, reply, snapshot.list) ?? reply);
+    const query = request.query as Record<string, unknown>;
+    let keys = 0;
+    for (const key in query) if (Object.hasOwn(query, key)) keys += 1;
+    if (keys === 0) {
+      const loaded = options.cache.loaded();
+      if (loaded) return sendRepresentation(request, reply, loaded.list);
+      return options.cache.snapshot().then((snapshot) => sendRepresentation(request, reply, snapshot.list) ?? reply);
+    }
+    return shopPage(request, reply);
   });
+
+  async function shopPage(request: FastifyRequest, reply: FastifyReply) {
+    const parsed = shopQuery.safeParse(request.query);
+    if (!parsed.success) throw new AppError('invalid-argument', parsed.error.issues[0]?.message ?? 'That shop query is not valid.');
+    const { q, category, after, limit } = parsed.data;
+    if (!q && !after && limit === undefined) {
+      const snapshot = await options.cache.snapshot();
+      return sendRepresentation(request, reply, category ? snapshot.categoryPage(category) : snapshot.list) ?? reply;
+    }
+    // Searches and later pages are read from the database (indexed, decision 030), with an
+    // ETag like the cached first page (the compress hook is off for this route).
+    const page = await listShopPage(options.db, { q: q || undefined, category: category || undefined, after, limit });
+    return sendRepresentation(request, reply, representation(page)) ?? reply;
+  }
 
   app.get<{ Params: { id: string } }>('/api/products/:id', cached, (request, reply) => {
     // An active product reads the same for everyone, so it comes from the cache; an id the

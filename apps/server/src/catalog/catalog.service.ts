@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
 import type { EditProductInput, ReleaseProductInput } from '@storefront/domain/catalog-schemas.ts';
 import type { Variant } from '@storefront/domain/variants.ts';
-import type { Product } from '@storefront/domain/catalog.ts';
-import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
+import { DEFAULT_CATEGORY, RELEASE_MESSAGES, SHOP_PAGE_SIZE, isProductCategory, type Product, type ProductCategory, type ShopPage } from '@storefront/domain/catalog.ts';
+import { CONSOLE_MESSAGES, type MoveProductInput, type SetProductActiveInput } from '@storefront/domain/console.ts';
+import { recordAudit, type Actor } from '../admin/audit.service.ts';
 import type { Db } from '../db/client.ts';
-import { productImages, products, productVariants } from '../db/schema/index.ts';
+import { checkouts, orderItems, productImages, products, productVariants } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import { publishLive } from '../live/live.publish.ts';
@@ -30,6 +32,7 @@ function toProduct(row: ProductRow, images: string[], variants: VariantRow[]): P
     images,
     order: row.sortOrder,
     isActive: row.isActive,
+    category: isProductCategory(row.category) ? row.category : DEFAULT_CATEGORY,
     updatedAt: row.updatedAt.toISOString(),
   };
 }
@@ -63,6 +66,70 @@ export async function listActiveProducts(db: Db): Promise<Product[]> {
   return withImages(db, rows);
 }
 
+/**
+ * A shop page's cursor: the last product's (order, name, id), the columns of the shop's
+ * ORDER BY, as base64url JSON. A keyset: a page costs the same however deep it is.
+ */
+const cursorTuple = z.tuple([z.number().int().min(-2_147_483_648).max(2_147_483_647), z.string().max(1000), z.string().min(1).max(64)]);
+const INVALID_CURSOR = 'That page cursor is not valid.';
+
+export function shopCursor(product: Pick<Product, 'order' | 'name' | 'id'>): string {
+  return Buffer.from(JSON.stringify([product.order, product.name, product.id])).toString('base64url');
+}
+
+function decodeShopCursor(after: string): [number, string, string] {
+  let decoded: unknown;
+  try {
+    if (!/^[A-Za-z0-9_-]+$/.test(after)) throw new Error('not base64url');
+    decoded = JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
+  } catch {
+    throw new AppError('invalid-argument', INVALID_CURSOR);
+  }
+  const parsed = cursorTuple.safeParse(decoded);
+  if (!parsed.success || parsed.data.some((part) => typeof part === 'string' && part.includes('\u0000'))) throw new AppError('invalid-argument', INVALID_CURSOR);
+  return parsed.data;
+}
+
+/** `%text%` for LIKE, with the pattern characters of the text taken literally. */
+function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+export interface ShopPageOptions {
+  q?: string | undefined;
+  category?: ProductCategory | undefined;
+  after?: string | undefined;
+  limit?: number | undefined;
+}
+
+/**
+ * One page of the shop: active products in shop order, optionally those whose name or
+ * description contains `q` (any case) and of one category, after a cursor.
+ */
+export async function listShopPage(db: Db, options: ShopPageOptions): Promise<ShopPage> {
+  const limit = options.limit ?? SHOP_PAGE_SIZE;
+  const conditions: (SQL | undefined)[] = [eq(products.isActive, true)];
+  if (options.category) conditions.push(eq(products.category, options.category));
+  if (options.q) conditions.push(sql`${products.searchText} LIKE ${containsPattern(options.q)}`);
+  if (options.after) {
+    const [order, name, id] = decodeShopCursor(options.after);
+    // After (order desc, name asc, id asc). The first condition alone bounds the index scan:
+    // it starts at the cursor's order instead of the top of the shop.
+    conditions.push(
+      lte(products.sortOrder, order),
+      or(lt(products.sortOrder, order), sql`(${products.name}, ${products.id}) > (${name}, ${id})`),
+    );
+  }
+  const rows = await db
+    .select()
+    .from(products)
+    .where(and(...conditions))
+    .orderBy(desc(products.sortOrder), asc(products.name), asc(products.id))
+    .limit(limit + 1);
+  const page = await withImages(db, rows.slice(0, limit));
+  return { products: page, next: rows.length > limit ? shopCursor(page.at(-1)!) : null };
+}
+
 /** One product; an inactive one only for admins (others get not-found, as for unknown ids). */
 export async function getProduct(db: Db, id: string, options: { includeInactive: boolean }): Promise<Product> {
   const where = options.includeInactive ? eq(products.id, id) : and(eq(products.id, id), eq(products.isActive, true));
@@ -79,15 +146,43 @@ async function replaceImages(tx: Tx, productId: string, images: string[]) {
   }
 }
 
+/** The user behind a change, for the stock audit (null: the seed or the command line). */
+function actorIdOf(actor: Actor | undefined): string | null {
+  return actor && 'userId' in actor ? actor.userId : null;
+}
+
 export function newProductId(): string {
   return `p_${randomBytes(9).toString('base64url')}`;
 }
 
-export async function releaseProduct(db: Db, input: ReleaseProductInput, id = newProductId(), actorId: string | null = null): Promise<string> {
+/** The product as the audit log keeps it (before and after a change). */
+async function auditView(tx: Tx, id: string) {
+  const [row] = await tx.select().from(products).where(eq(products.id, id));
+  if (!row) return null;
+  const [product] = await withImages(tx, [row]);
+  const { updatedAt: _updatedAt, ...view } = product!;
+  return view;
+}
+
+/**
+ * A new release goes first in the shop (decision 031): its `order` is one above the
+ * highest. An admin's release is audited in its transaction; the seed passes no actor.
+ */
+export async function releaseProduct(db: Db, input: ReleaseProductInput, id = newProductId(), actor?: Actor): Promise<string> {
   await runTransaction(db, async (tx) => {
-    await tx.insert(products).values({ id, name: input.name, description: input.description, priceCents: input.priceCents, options: input.options ?? [] });
+    await tx.insert(products).values({
+      id,
+      name: input.name,
+      description: input.description,
+      priceCents: input.priceCents,
+      category: input.category ?? DEFAULT_CATEGORY,
+      sortOrder: sql`(SELECT coalesce(max(${products.sortOrder}), 0) + 1 FROM ${products})`,
+      options: input.options ?? [],
+    });
     await replaceImages(tx, id, input.images);
-    await replaceVariants(tx, id, input.variants ?? [{ options: [], sku: '', priceCents: null, stock: null }], actorId);
+    // Without options: one default variant, unlimited, at the product's price (decision 027).
+    await replaceVariants(tx, id, input.variants ?? [{ options: [], sku: '', priceCents: null, stock: null }], actorIdOf(actor));
+    if (actor) await recordAudit(tx, { actor, action: 'product.release', targetType: 'product', targetId: id, after: await auditView(tx, id) });
     await publishLive(tx, { topic: 'products', id });
   });
   return id;
@@ -98,8 +193,11 @@ export async function releaseProduct(db: Db, input: ReleaseProductInput, id = ne
  * on that lock, each then replacing the images whole (read committed; under serializable,
  * a burst of identical edits ran out of retries, decision 019).
  */
-export async function editProduct(db: Db, input: EditProductInput, actorId: string | null = null): Promise<void> {
+export async function editProduct(db: Db, input: EditProductInput, actor?: Actor): Promise<void> {
   await runTransaction(db, async (tx) => {
+    const [locked] = await tx.select({ id: products.id }).from(products).where(eq(products.id, input.id)).for('update');
+    if (!locked) throw new AppError('not-found', RELEASE_MESSAGES.notFound);
+    const before = actor ? await auditView(tx, input.id) : null;
     const updated = await tx
       .update(products)
       .set({
@@ -109,6 +207,7 @@ export async function editProduct(db: Db, input: EditProductInput, actorId: stri
         ...(input.order === undefined ? {} : { sortOrder: input.order }),
         ...(input.isActive === undefined ? {} : { isActive: input.isActive }),
         ...(input.options === undefined ? {} : { options: input.options }),
+        ...(input.category === undefined ? {} : { category: input.category }),
         updatedAt: new Date(),
       })
       .where(eq(products.id, input.id))
@@ -116,7 +215,87 @@ export async function editProduct(db: Db, input: EditProductInput, actorId: stri
     if (updated.length === 0) throw new AppError('not-found', RELEASE_MESSAGES.notFound);
     await replaceImages(tx, input.id, input.images);
     // Without variants in the request (an edit made as before issue 15) they stay as they are.
-    if (input.variants) await replaceVariants(tx, input.id, input.variants, actorId);
+    if (input.variants) await replaceVariants(tx, input.id, input.variants, actorIdOf(actor));
+    if (actor) await recordAudit(tx, { actor, action: 'product.edit', targetType: 'product', targetId: input.id, before, after: await auditView(tx, input.id) });
     await publishLive(tx, { topic: 'products', id: input.id });
+  }, { isolationLevel: 'read committed' });
+}
+
+/** Every product, withdrawn ones too, in the shop's order: the console's list. */
+export async function listAllProducts(db: Db): Promise<Product[]> {
+  const rows = await db.select().from(products).orderBy(desc(products.sortOrder), asc(products.name), asc(products.id));
+  return withImages(db, rows);
+}
+
+/** Withdraw (isActive false: gone from the shop at once) or restore a product. */
+export async function setProductActive(db: Db, input: SetProductActiveInput, actor: Actor): Promise<void> {
+  await runTransaction(db, async (tx) => {
+    const [row] = await tx.select().from(products).where(eq(products.id, input.id)).for('update');
+    if (!row) throw new AppError('not-found', CONSOLE_MESSAGES.productNotFound);
+    if (row.isActive === input.isActive) return;
+    await tx.update(products).set({ isActive: input.isActive, updatedAt: new Date() }).where(eq(products.id, input.id));
+    await recordAudit(tx, {
+      actor,
+      action: input.isActive ? 'product.restore' : 'product.withdraw',
+      targetType: 'product',
+      targetId: input.id,
+      before: { name: row.name, isActive: row.isActive },
+      after: { name: row.name, isActive: input.isActive },
+    });
+    await publishLive(tx, { topic: 'products', id: input.id });
+  }, { isolationLevel: 'read committed' });
+}
+
+/**
+ * Moves a product to a place in the shop's order: every product's `order` is rewritten
+ * (highest first), under a lock on all of them, so two moves at once queue instead of
+ * interleaving. A shop has tens of products, not thousands.
+ */
+export async function moveProduct(db: Db, input: MoveProductInput, actor: Actor): Promise<void> {
+  await runTransaction(db, async (tx) => {
+    const rows = await tx
+      .select({ id: products.id, name: products.name, sortOrder: products.sortOrder })
+      .from(products)
+      .orderBy(desc(products.sortOrder), asc(products.name), asc(products.id))
+      .for('update');
+    const from = rows.findIndex((row) => row.id === input.id);
+    if (from < 0) throw new AppError('not-found', CONSOLE_MESSAGES.productNotFound);
+    const to = Math.min(input.position, rows.length - 1);
+    if (from === to) return;
+    const ordered = [...rows];
+    const [moved] = ordered.splice(from, 1);
+    ordered.splice(to, 0, moved!);
+    const orders = ordered.map((row, index) => ({ id: row.id, sortOrder: ordered.length - index }));
+    const changed = orders.filter((row, index) => row.sortOrder !== ordered[index]!.sortOrder);
+    if (changed.length > 0) {
+      const values = JSON.stringify(changed.map((row) => ({ id: row.id, sort_order: row.sortOrder })));
+      await tx.execute(sql`UPDATE ${products} SET sort_order = v.sort_order, updated_at = now()
+        FROM jsonb_to_recordset(${values}::jsonb) AS v(id text, sort_order integer) WHERE ${products.id} = v.id`);
+    }
+    await recordAudit(tx, { actor, action: 'product.move', targetType: 'product', targetId: input.id, before: { name: moved!.name, position: from }, after: { name: moved!.name, position: to } });
+    await publishLive(tx, { topic: 'products', id: input.id });
+  }, { isolationLevel: 'read committed' });
+}
+
+/**
+ * Deletes a product no one ever ordered and no open card checkout holds. An order
+ * written at the same instant keeps its own copy of the name and price (order_item), so
+ * it still reads; the product is then gone from the shop as if withdrawn.
+ */
+export async function deleteProduct(db: Db, id: string, actor: Actor): Promise<void> {
+  await runTransaction(db, async (tx) => {
+    const [row] = await tx.select({ id: products.id }).from(products).where(eq(products.id, id)).for('update');
+    if (!row) throw new AppError('not-found', CONSOLE_MESSAGES.productNotFound);
+    const [ordered] = await tx.select({ orderId: orderItems.orderId }).from(orderItems).where(eq(orderItems.productId, id)).limit(1);
+    const [held] = await tx
+      .select({ id: checkouts.id })
+      .from(checkouts)
+      .where(and(eq(checkouts.status, 'pending'), sql`${checkouts.items} @> ${JSON.stringify([{ id }])}::jsonb`))
+      .limit(1);
+    if (ordered || held) throw new AppError('failed-precondition', CONSOLE_MESSAGES.productOrdered);
+    const before = await auditView(tx, id);
+    await tx.delete(products).where(eq(products.id, id));
+    await recordAudit(tx, { actor, action: 'product.delete', targetType: 'product', targetId: id, before });
+    await publishLive(tx, { topic: 'products', id });
   }, { isolationLevel: 'read committed' });
 }

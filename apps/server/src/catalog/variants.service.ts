@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { SetStockInput, VariantInput } from '@storefront/domain/catalog-schemas.ts';
 import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
 import { LOW_STOCK_THRESHOLD, sameValues } from '@storefront/domain/variants.ts';
+import { recordAudit, type Actor } from '../admin/audit.service.ts';
 import type { Db } from '../db/client.ts';
 import { products, productVariants, stockMovements } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
@@ -24,11 +25,9 @@ export async function replaceVariants(tx: Tx, productId: string, wanted: Variant
     const match = existing.find((row) => !kept.has(row.id) && sameValues(row.optionValues, variant.options));
     if (match) {
       kept.add(match.id);
-      await tx
-        .update(productVariants)
-        .set({ position, sku: variant.sku, priceCents: variant.priceCents, stock: variant.stock, updatedAt: new Date() })
-        .where(eq(productVariants.id, match.id));
-      if (match.stock !== variant.stock) await tx.insert(stockMovements).values({ variantId: match.id, actorId, fromStock: match.stock, toStock: variant.stock, reason: 'product edit' });
+      const stock = variant.keepStock ? match.stock : variant.stock;
+      await tx.update(productVariants).set({ position, sku: variant.sku, priceCents: variant.priceCents, stock, updatedAt: new Date() }).where(eq(productVariants.id, match.id));
+      if (match.stock !== stock) await tx.insert(stockMovements).values({ variantId: match.id, actorId, fromStock: match.stock, toStock: stock, reason: 'product edit' });
       continue;
     }
     // The default variant's id is the product's: a cart line without a variant means it.
@@ -45,12 +44,17 @@ export async function replaceVariants(tx: Tx, productId: string, wanted: Variant
 }
 
 /** A restock or stock correction of one variant, audited (who, when, from, to) and announced live. */
-export async function setStock(db: Db, actorId: string, input: SetStockInput): Promise<{ from: number | null; to: number | null }> {
+export async function setStock(db: Db, actor: Actor, input: SetStockInput): Promise<{ from: number | null; to: number | null }> {
   return runTransaction(db, async (tx) => {
     const [row] = await tx.select().from(productVariants).where(eq(productVariants.id, input.variantId)).for('update');
     if (!row) throw new AppError('not-found', RELEASE_MESSAGES.notFound);
+    // Already so (a repeated or concurrent request): nothing changed, nothing to audit.
+    if (row.stock === input.stock) return { from: row.stock, to: input.stock };
     await tx.update(productVariants).set({ stock: input.stock, updatedAt: new Date() }).where(eq(productVariants.id, row.id));
+    const actorId = 'userId' in actor ? actor.userId : null;
     await tx.insert(stockMovements).values({ variantId: row.id, actorId, fromStock: row.stock, toStock: input.stock, reason: input.reason || 'restock' });
+    // Also in the admin activity log (decision 031), beside the other admin changes.
+    await recordAudit(tx, { actor, action: 'stock.set', targetType: 'variant', targetId: row.id, before: { stock: row.stock }, after: { stock: input.stock, reason: input.reason || 'restock' } });
     await publishLive(tx, { topic: 'products', id: row.productId });
     return { from: row.stock, to: input.stock };
   });

@@ -9,6 +9,7 @@ import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type pg from 'pg';
 import { LIVE_CHANNEL } from '../live/live.publish.ts';
 import { MIGRATIONS_DIR } from './migrate.ts';
+import { warnCleanup } from '../cleanup.ts';
 
 /**
  * Logical backups of the shop's database (docs/decisions/012-backups-without-pg-dump.md). The embedded
@@ -268,7 +269,7 @@ export async function backupDatabase(pool: pg.Pool, file: string, options: Backu
     await pipeline(Readable.from(backupLines(client, counts, options, objects)), createGzip(), fs.createWriteStream(partial, { mode: 0o600 }));
     await client.query('COMMIT');
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    await client.query('ROLLBACK').catch(warnCleanup('rolling back the failed backup'));
     fs.rmSync(partial, { force: true });
     throw error;
   } finally {
@@ -409,7 +410,7 @@ async function restoreLines(pool: pg.Pool, file: string, lines: AsyncGenerator<s
     await client.query('COMMIT');
     return { takenAt: header.createdAt, ...summary, objects };
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    await client.query('ROLLBACK').catch(warnCleanup('rolling back the failed restore'));
     throw error;
   } finally {
     client.release();

@@ -156,32 +156,53 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       fs.writeFileSync(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
     }
     const password = fs.readFileSync(passwordFile, 'utf8').trim();
-    const port = await freePort();
     const log = options.log ?? (() => undefined);
     const postgresFlags = ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${os.tmpdir()}`];
     if (options.ephemeral) {
       postgresFlags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
     }
     postgresFlags.push('-c', 'max_connections=300');
-    const server = new EmbeddedPostgres({
-      databaseDir: pgDir,
-      port,
-      user: 'postgres',
-      password,
-      authMethod: 'scram-sha-256',
-      persistent: true,
-      // Postgres refuses to run as root; the package then runs it as a `postgres` user.
-      createPostgresUser: process.getuid?.() === 0,
-      initdbFlags: ['--encoding=UTF8'],
-      postgresFlags,
-      onLog: log,
-      onError: (error) => log(`[postgres] ${String(error)}`),
-    });
-    if (!initialised) await server.initialise();
+    const cluster = (port: number, output: string[]) =>
+      new EmbeddedPostgres({
+        databaseDir: pgDir,
+        port,
+        user: 'postgres',
+        password,
+        authMethod: 'scram-sha-256',
+        persistent: true,
+        // Postgres refuses to run as root; the package then runs it as a `postgres` user.
+        createPostgresUser: process.getuid?.() === 0,
+        initdbFlags: ['--encoding=UTF8'],
+        postgresFlags,
+        onLog: (message) => {
+          output.push(message);
+          if (output.length > 40) output.shift();
+          log(message);
+        },
+        onError: (error) => log(`[postgres] ${String(error)}`),
+      });
+    if (!initialised) await cluster(0, []).initialise();
     else await stopOrphanPostmaster(pgDir);
-    await server.start().catch((error: unknown) => {
-      throw new Error(`The embedded PostgreSQL in ${pgDir} did not start: ${String(error ?? 'it exited early')}`);
-    });
+    // The port is free when chosen but another process may take it before Postgres binds it
+    // (parallel test files start clusters at once): such a start exits early, so it is retried
+    // on a new port, and a start that keeps failing reports what Postgres printed.
+    let port = 0;
+    let server: EmbeddedPostgres | undefined;
+    for (let attempt = 1; !server; attempt += 1) {
+      port = await freePort();
+      const output: string[] = [];
+      const candidate = cluster(port, output);
+      try {
+        await candidate.start();
+        server = candidate;
+      } catch (error) {
+        if (attempt >= 3) {
+          const printed = output.join('').trim().split('\n').slice(-12).join('\n');
+          throw new Error(`The embedded PostgreSQL in ${pgDir} did not start: ${String(error ?? 'it exited early')}${printed ? `\n${printed}` : ''}`, { cause: error });
+        }
+        await stopOrphanPostmaster(pgDir);
+      }
+    }
     const admin = server.getPgClient('postgres', '127.0.0.1');
     await admin.connect();
     const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = 'storefront'");

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type pg from 'pg';
+import { warnCleanup } from '../cleanup.ts';
 
 // apps/server/drizzle, from the sources (apps/server/src/db) or the bundle (apps/server/dist).
 export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, path.basename(import.meta.dirname) === 'dist' ? '../drizzle' : '../../drizzle');
@@ -16,7 +17,7 @@ export async function runMigrations(pool: pg.Pool): Promise<void> {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(warnCleanup('releasing the migration lock'));
     client.release();
   }
 }

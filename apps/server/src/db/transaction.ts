@@ -1,6 +1,7 @@
 import { DATA_ACCESS_MESSAGES } from '@storefront/domain/messages.ts';
 import { AppError } from '../http/errors.ts';
 import type { Db } from './client.ts';
+import { sqlState } from './errors.ts';
 
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -14,17 +15,6 @@ export const DEFAULT_MAX_ATTEMPTS = 5;
 
 // SQLSTATEs that mean "nothing was written, run it again".
 const RETRYABLE = new Set(['40001', '40P01']);
-
-function sqlState(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current; depth += 1) {
-    if (typeof current === 'object' && current !== null && 'code' in current && typeof current.code === 'string') {
-      if (/^[0-9A-Z]{5}$/.test(current.code)) return current.code;
-    }
-    current = typeof current === 'object' && current !== null && 'cause' in current ? current.cause : undefined;
-  }
-  return undefined;
-}
 
 export function isRetryableTransactionError(error: unknown): boolean {
   const state = sqlState(error);

@@ -7,7 +7,7 @@ import { createFunctionsClient, FunctionsError } from '@storefront/sdk/callable.
 import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
 import { buildApp } from '../app.ts';
 import { AppError } from '../http/errors.ts';
-import { defineFunction, type CallableFunction } from './registry.ts';
+import { defineTestFunction, type CallableFunction } from './registry.ts';
 
 /** Test-only functions: one that throws each code, and a few with inputs and access rules. */
 const CODES: [FunctionErrorCode, number, string][] = [
@@ -32,7 +32,7 @@ const CODES: [FunctionErrorCode, number, string][] = [
 const SECRET = 'connection to 10.0.0.7 failed: password "hunter2"';
 
 const testFunctions: CallableFunction[] = [
-  defineFunction({
+  defineTestFunction({
     name: 'throwCode',
     access: 'public',
     input: z.object({ code: z.string() }),
@@ -40,7 +40,7 @@ const testFunctions: CallableFunction[] = [
       throw new AppError(code as FunctionErrorCode, `Thrown with ${code}.`);
     },
   }),
-  defineFunction({
+  defineTestFunction({
     name: 'crash',
     access: 'public',
     input: z.unknown(),
@@ -48,20 +48,20 @@ const testFunctions: CallableFunction[] = [
       throw new Error(SECRET);
     },
   }),
-  defineFunction({
+  defineTestFunction({
     name: 'echo',
     access: 'public',
     input: z.object({ name: z.string().min(1), qty: z.number().int().min(1) }).strict(),
     handler: async (input) => ({ ok: true, input }),
   }),
-  defineFunction({
+  defineTestFunction({
     name: 'nothing',
     access: 'public',
     input: z.unknown(),
     handler: async () => undefined,
   }),
-  defineFunction({ name: 'mine', access: 'signed-in', input: z.unknown(), handler: async () => ({ ok: true }) }),
-  defineFunction({ name: 'adminOnly', access: 'admin', input: z.unknown(), handler: async () => ({ ok: true }) }),
+  defineTestFunction({ name: 'mine', access: 'signed-in', input: z.unknown(), handler: async () => ({ ok: true }) }),
+  defineTestFunction({ name: 'adminOnly', access: 'admin', input: z.unknown(), handler: async () => ({ ok: true }) }),
 ];
 
 let database: TestDatabase;
@@ -192,7 +192,7 @@ describe('end to end over HTTP with the sdk client', () => {
 
   async function callError(name: string, data: unknown): Promise<FunctionsError> {
     const error: unknown = await createFunctionsClient({ baseUrl })
-      .call(name, data)
+      .callUntyped(name, data)
       .then(() => undefined, (caught: unknown) => caught);
     expect(error).toBeInstanceOf(FunctionsError);
     return error as FunctionsError;
@@ -200,7 +200,7 @@ describe('end to end over HTTP with the sdk client', () => {
 
   it('a successful call returns the data', async () => {
     const client = createFunctionsClient({ baseUrl });
-    await expect(client.call('echo', { name: 'Tape', qty: 3 })).resolves.toEqual({ ok: true, input: { name: 'Tape', qty: 3 } });
+    await expect(client.callUntyped('echo', { name: 'Tape', qty: 3 })).resolves.toEqual({ ok: true, input: { name: 'Tape', qty: 3 } });
   });
 
   it.each(CODES.map(([code]) => [code] as const))('a thrown %s reaches the client as that code', async (code) => {

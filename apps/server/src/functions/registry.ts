@@ -1,5 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
+import {
+  functionContracts,
+  type Access,
+  type FunctionAccess,
+  type FunctionName,
+  type FunctionParsedInput,
+} from '@storefront/domain/contracts/index.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 
@@ -20,18 +27,48 @@ export interface CallContext {
   origin?: string;
 }
 
-export type Access = 'public' | 'signed-in' | 'admin';
+/** The context a handler of that access level gets: signed-in and admin functions always have a caller. */
+export type CallContextFor<A extends Access> = A extends 'public' ? CallContext : CallContext & { caller: Caller };
+
+export type { Access };
 
 /** A callable function: `POST /fn/<name>` with `{"data": input}`, answering `{"data": output}`. */
-export interface CallableFunction<Schema extends z.ZodType = z.ZodType, Output = unknown> {
+export interface CallableFunction {
+  name: string;
+  access: Access;
+  input: z.ZodType;
+  handler(input: unknown, context: CallContext): Promise<unknown>;
+}
+
+type Handler<N extends FunctionName> = (
+  input: FunctionParsedInput<N>,
+  context: CallContextFor<FunctionAccess<N>>,
+) => Promise<z.input<(typeof functionContracts)[N]['output']>>;
+
+/**
+ * A function of the contract table (decision 025): its access and input schema come from
+ * the contract, and the handler's return type is checked against the contract's output.
+ */
+export function defineFunction<N extends FunctionName>(name: N, handler: Handler<N>): CallableFunction {
+  const contract = functionContracts[name];
+  return {
+    name,
+    access: contract.access,
+    input: contract.input,
+    handler: (input, context) => {
+      // functions.routes.ts refuses a call without a caller before a non-public handler runs.
+      if (contract.access !== 'public' && !context.caller) throw new Error(`${name} ran without a caller.`);
+      return handler(input as FunctionParsedInput<N>, context as CallContextFor<FunctionAccess<N>>);
+    },
+  };
+}
+
+/** A function outside the contract table: only for tests of the protocol itself. */
+export function defineTestFunction<Schema extends z.ZodType>(definition: {
   name: string;
   access: Access;
   input: Schema;
-  handler(input: z.infer<Schema>, context: CallContext): Promise<Output>;
-}
-
-export function defineFunction<Schema extends z.ZodType, Output>(
-  definition: CallableFunction<Schema, Output>,
-): CallableFunction<Schema, Output> {
-  return definition;
+  handler(input: z.output<Schema>, context: CallContext): Promise<unknown>;
+}): CallableFunction {
+  return { ...definition, handler: (input, context) => definition.handler(input as z.output<Schema>, context) };
 }

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { httpStatusForCode, statusNameForCode, type FunctionErrorCode } from '@storefront/domain/errors.ts';
 import { ZodError } from 'zod';
+import { sqlState } from '../db/errors.ts';
 import { AppError } from './errors.ts';
 
 export function errorBody(code: FunctionErrorCode, message: string, details?: unknown) {
@@ -22,15 +23,6 @@ export function describeZodError(error: ZodError): string {
 
 // Text Postgres cannot store (a NUL character, \u0000 in JSON): the caller's input, not our bug.
 const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
-
-/** The SQLSTATE of a database error, also when an ORM wrapped it. */
-function sqlState(error: unknown): string | undefined {
-  for (let current = error, depth = 0; current && depth < 3; current = (current as { cause?: unknown }).cause, depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-  }
-  return undefined;
-}
 
 function classify(error: FastifyError | Error): { code: FunctionErrorCode; message: string; details?: unknown } {
   if (error instanceof AppError) return { code: error.code, message: error.message, details: error.details };

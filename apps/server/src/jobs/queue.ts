@@ -1,6 +1,7 @@
 import { PgBoss, type QueueOptions } from 'pg-boss';
 import type pg from 'pg';
 import type { Tx } from '../db/transaction.ts';
+import { warnCleanup } from '../cleanup.ts';
 
 /**
  * Durable background work in Postgres (pg-boss): a job survives restarts and is
@@ -62,7 +63,7 @@ export async function startJobQueue(pool: pg.Pool, onError: (error: unknown) => 
     await boss.start();
     for (const name of QUEUES) await boss.createQueue(name, { retryLimit: 20, retryDelay: 5, retryBackoff: true });
   } finally {
-    await lock.query('SELECT pg_advisory_unlock($1)', [START_LOCK_KEY]).catch(() => undefined);
+    await lock.query('SELECT pg_advisory_unlock($1)', [START_LOCK_KEY]).catch(warnCleanup('releasing the job queue start lock'));
     lock.release();
   }
   return {

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { LIVE_CHANNEL, type LiveEvent } from './live.publish.ts';
+import { warnCleanup } from '../cleanup.ts';
 
 /**
  * One LISTEN connection per server process, fanning committed changes out to this
@@ -42,7 +43,7 @@ export async function startLiveHub(connection: pg.ClientConfig, onError: (error:
     next.on('notification', deliver);
     next.on('error', (error) => {
       onError(error);
-      void next.end().catch(() => undefined);
+      void next.end().catch(warnCleanup('closing the failed live-updates connection'));
       if (client === next) {
         client = undefined;
         for (const listener of gapListeners) listener();
@@ -79,7 +80,7 @@ export async function startLiveHub(connection: pg.ClientConfig, onError: (error:
       stopped = true;
       listeners.clear();
       gapListeners.clear();
-      await client?.end().catch(() => undefined);
+      await client?.end().catch(warnCleanup('closing the live-updates connection'));
     },
   };
 }

@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { devMailbox } from '../db/schema/index.ts';
+import { saveDevMail } from './mail.service.ts';
 
 export interface Mail {
   to: string;
@@ -27,7 +27,7 @@ export function createMailer(config: Config, db: Db): SendMail {
     };
   }
   return async (mail) => {
-    await db.insert(devMailbox).values(mail);
+    await saveDevMail(db, mail);
     if (config.NODE_ENV === 'development') {
       const link = /https?:\/\/\S+/.exec(mail.text)?.[0];
       console.log(`[dev mailbox] to ${mail.to}: ${mail.subject}${link ? ` ${link}` : ''}`);

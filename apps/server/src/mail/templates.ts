@@ -1,11 +1,11 @@
+import { trackingUrl } from '@storefront/domain/order-desk.ts';
 import type { Mail } from './mailer.ts';
+import { formatUsd } from '@storefront/domain/catalog.ts';
+import { escapeHtml } from '../http/html.ts';
 
 /** The shop's plain transactional mails, as text and simple, well-formed HTML. */
 const SHOP = 'Street Flavor Records';
 
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 function layout(title: string, paragraphs: string[], action?: { label: string; url: string }): string {
   const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join('');
@@ -54,10 +54,6 @@ export function accountExistsMail(to: string, name: string, loginUrl: string): M
   };
 }
 
-function dollars(cents: number): string {
-  return `$${(cents / 100).toFixed(2)}`;
-}
-
 export interface ReceiptOrder {
   id: string;
   items: { name: string; qty: number; unitCents: number }[];
@@ -65,14 +61,14 @@ export interface ReceiptOrder {
 }
 
 export function receiptMail(to: string, name: string, order: ReceiptOrder, ordersUrl: string): Mail {
-  const lines = order.items.map((item) => `${item.qty} × ${item.name} — ${dollars(item.unitCents * item.qty)}`);
+  const lines = order.items.map((item) => `${item.qty} × ${item.name} — ${formatUsd(item.unitCents * item.qty)}`);
   const t = order.totals;
   const summary = [
-    `Subtotal ${dollars(t.subtotalCents)}`,
-    `Shipping ${dollars(t.shippingCents)}`,
-    `Tax ${dollars(t.taxCents)}`,
-    `Paid with wallet ${dollars(t.walletAppliedCents)}`,
-    `Charged to card ${dollars(t.chargedCents)}`,
+    `Subtotal ${formatUsd(t.subtotalCents)}`,
+    `Shipping ${formatUsd(t.shippingCents)}`,
+    `Tax ${formatUsd(t.taxCents)}`,
+    `Paid with wallet ${formatUsd(t.walletAppliedCents)}`,
+    `Charged to card ${formatUsd(t.chargedCents)}`,
   ];
   const paragraphs = [`Hi ${name},`, `Thank you for your order ${order.id}.`, ...lines, ...summary, 'We will let you know when it ships.'];
   return {
@@ -83,8 +79,14 @@ export function receiptMail(to: string, name: string, order: ReceiptOrder, order
   };
 }
 
-export function shippedMail(to: string, name: string, orderId: string, ordersUrl: string): Mail {
-  const paragraphs = [`Hi ${name},`, `Good news: your order ${orderId} has shipped.`];
+export function shippedMail(to: string, name: string, orderId: string, ordersUrl: string, tracking: { carrier: string; number: string } | null = null): Mail {
+  const link = tracking ? trackingUrl(tracking.carrier, tracking.number) : null;
+  const paragraphs = [
+    `Hi ${name},`,
+    `Good news: your order ${orderId} has shipped.`,
+    ...(tracking ? [`Carrier: ${tracking.carrier}. Tracking number: ${tracking.number}.`] : []),
+    ...(link ? [`Track it: ${link}`] : []),
+  ];
   return {
     to,
     subject: `Your ${SHOP} order ${orderId} has shipped`,
@@ -98,8 +100,8 @@ export function lateRefundMail(to: string, name: string, refund: { items: { name
   const lines = [
     `Hi ${name},`,
     `Your payment arrived after your checkout had expired, and by then ${refund.items.map((item) => `${item.qty} × ${item.name}`).join(', ')} had sold out. No order was made.`,
-    `We refunded ${dollars(refund.chargedCents)} to your card; it can take 5 to 10 days to appear on your statement.`,
-    ...(refund.walletCents > 0 ? [`The ${dollars(refund.walletCents)} of wallet credit set aside for this checkout is back in your wallet.`] : []),
+    `We refunded ${formatUsd(refund.chargedCents)} to your card; it can take 5 to 10 days to appear on your statement.`,
+    ...(refund.walletCents > 0 ? [`The ${formatUsd(refund.walletCents)} of wallet credit set aside for this checkout is back in your wallet.`] : []),
     'We are sorry. Restocks are announced in the shop.',
   ];
   return {
@@ -107,5 +109,19 @@ export function lateRefundMail(to: string, name: string, refund: { items: { name
     subject: `Your payment was refunded - ${SHOP}`,
     text: `${lines.join('\n\n')}\n\n${shopUrl}`,
     html: layout('Your payment was refunded', lines, { label: 'Visit the shop', url: shopUrl }),
+  };
+}
+
+export function refundMail(to: string, name: string, refund: { orderId: string; walletCents: number; cardCents: number; full: boolean }, ordersUrl: string): Mail {
+  const parts = [
+    ...(refund.cardCents > 0 ? [`${formatUsd(refund.cardCents)} back to your card (it can take 5 to 10 days to appear)`] : []),
+    ...(refund.walletCents > 0 ? [`${formatUsd(refund.walletCents)} back to your wallet, available now`] : []),
+  ];
+  const paragraphs = [`Hi ${name},`, `We have ${refund.full ? 'refunded' : 'partly refunded'} your order ${refund.orderId}:`, ...parts];
+  return {
+    to,
+    subject: `Your ${SHOP} order ${refund.orderId} was ${refund.full ? 'refunded' : 'partly refunded'}`,
+    text: `${paragraphs.join('\n')}\n\n${ordersUrl}`,
+    html: layout('Your refund', paragraphs, { label: 'View my orders', url: ordersUrl }),
   };
 }

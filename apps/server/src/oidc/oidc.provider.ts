@@ -1,9 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { eq } from 'drizzle-orm';
 import { validatedProfileClaims } from '@storefront/domain/profile.ts';
 import Provider, { interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Db } from '../db/client.ts';
-import { users } from '../db/schema/index.ts';
+import { findUser } from '../accounts/accounts.service.ts';
+import { escapeHtml, htmlPage } from '../http/html.ts';
 import { postgresAdapter } from './oidc.adapter.ts';
 import { loadSigningKeys } from './oidc.keys.ts';
 import { deriveKey } from './sealed.ts';
@@ -27,7 +27,6 @@ export function sealKeyFor(authSecret: string): Buffer {
   return deriveKey(authSecret, 'oidc-sealed-secrets');
 }
 
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The OpenID Connect provider the sister products sign their users in with (decision
@@ -67,7 +66,7 @@ export async function createOidcProvider(options: OidcOptions): Promise<Provider
     // The ID token itself carries the profile claims, not only the userinfo answer.
     conformIdTokenClaims: false,
     async findAccount(_ctx, id) {
-      const [user] = await db.select().from(users).where(eq(users.id, id));
+      const user = await findUser(db, id);
       if (!user || !user.emailVerified) return undefined;
       return {
         accountId: user.id,
@@ -117,7 +116,7 @@ export async function createOidcProvider(options: OidcOptions): Promise<Provider
     async renderError(ctx, out) {
       const message = out.error_description ?? out.error;
       ctx.type = 'html';
-      ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign-in failed</title></head><body><main><h1>Sign-in could not be completed</h1><p>${escapeHtml(String(message))}</p><p><a href="/home">Back to the shop</a></p></main></body></html>`;
+      ctx.body = htmlPage('Sign-in failed', `<main><h1>Sign-in could not be completed</h1><p>${escapeHtml(String(message))}</p><p><a href="/home">Back to the shop</a></p></main>`);
     },
   };
 

@@ -2,11 +2,10 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
+import { messagePage } from '../http/html.ts';
 import { INTERACTION_PATH, OIDC_MOUNT } from './oidc.provider.ts';
 
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const page = (title: string, message: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a href="/home">Back to the shop</a></p></main></body></html>`;
+const page = (title: string, message: string) => messagePage(title, message, { label: 'Back to the shop', href: '/home' });
 
 const interactionParams = z.object({ uid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
 
@@ -39,7 +38,11 @@ export async function oidcRoutes(app: FastifyInstance, options: { provider: Prov
   app.get(`${INTERACTION_PATH}/:uid`, async (request, reply) => {
     void reply.header('cache-control', 'no-store');
     const parsed = interactionParams.safeParse(request.params);
-    const details = parsed.success ? await provider.interactionDetails(request.raw, reply.raw).catch(() => null) : null;
+    const details = parsed.success ? await provider.interactionDetails(request.raw, reply.raw).catch((error: unknown) => {
+          // Usually an expired interaction or one opened in another browser (its cookie is missing).
+          request.log.warn({ err: error, uid: parsed.data.uid }, 'sign-in interaction not found');
+          return null;
+        }) : null;
     if (!details || details.uid !== parsed.data?.uid) {
       return reply.status(400).type('text/html; charset=utf-8').send(page('Sign-in expired', 'This sign-in link has expired or was opened in another browser. Go back to the app and sign in again.'));
     }

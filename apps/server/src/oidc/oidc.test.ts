@@ -1,13 +1,12 @@
-import type { FastifyInstance } from 'fastify';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import type { TestDatabase } from '../../test/database.ts';
 import { CookieJar, ssoFlow } from '../../test/oidc-flow.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
 import { buildApp } from '../app.ts';
 import { commands } from '../cli.ts';
 import type { Config } from '../config.ts';
-import { freePort } from '../db/embedded.ts';
 import { oauthClients, oidcSigningKeys } from '../db/schema/index.ts';
 import { createOAuthClient, revokeOAuthClient } from './oidc.clients.ts';
 import { sealKeyFor } from './oidc.provider.ts';
@@ -17,9 +16,9 @@ import { sealKeyFor } from './oidc.provider.ts';
  * authorization-code flow with PKCE against a running server, the ID token verified with
  * `jose` against the published keys, as any OpenID Connect client library would.
  */
+let shop: TestApp;
 let database: TestDatabase;
 let config: Config;
-let app: FastifyInstance;
 let base: string;
 let issuer: string;
 let client: { clientId: string; clientSecret: string };
@@ -29,11 +28,9 @@ const users: Record<string, string> = {};
 const { browse, signIn, pkce, authorizeUrl, follow, redeem, codeFor } = ssoFlow(() => ({ base, issuer, client, redirect: REDIRECT }));
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
+  shop = await startTestApp();
+  ({ database, config, baseUrl: base } = shop);
   issuer = `${base}/oidc`;
-  config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base } });
   for (const [name, accountType] of [['alice', 'Artist'], ['bob', 'Fan']] as const) {
     const account = await createAccount(
       database.db,
@@ -43,14 +40,11 @@ beforeAll(async () => {
     );
     users[name] = account.userId;
   }
-  app = await buildApp({ config, db: database.db, logger: false });
-  await app.listen({ port, host: '127.0.0.1' });
   client = await createOAuthClient(database.db, sealKeyFor(config.AUTH_SECRET), { name: 'SPN Music', redirectUris: [REDIRECT] });
 });
 
 afterAll(async () => {
-  await app?.close();
-  await database?.close();
+  await shop?.close();
 });
 
 describe('single sign-on for the sister products', () => {

@@ -1,42 +1,36 @@
-import { z } from 'zod';
 import { defineFunction } from '../functions/registry.ts';
-import type { JobQueue } from '../jobs/queue.ts';
-import { getOrderByPaymentIntent, listOpenOrders, listOrdersOf, markOrderFulfilled, orderCursor } from './orders.service.ts';
+import { AppError } from '../http/errors.ts';
+import { getDeskOrder, listDeskOrders } from './desk.service.ts';
+import { refundOrder, type RefundDeps } from './refunds.service.ts';
+import { getOrderByPaymentIntent, listOpenOrders, listOrdersOf, markOrderFulfilled } from './orders.service.ts';
 
-const pageInput = z
-  .object({ limit: z.number().int().min(1).max(100).default(20), after: orderCursor.optional() })
-  .strict()
-  .nullish()
-  .transform((value) => value ?? { limit: 20 });
+const trackingOf = (carrier: string | undefined, number: string | undefined) => (carrier && number ? { carrier, number } : null);
 
-export function ordersFunctions(deps: { jobs: JobQueue; publicUrl: string }) {
+export function ordersFunctions(deps: RefundDeps) {
   return [
-    defineFunction({
-      name: 'listMyOrders',
-      access: 'signed-in',
-      input: pageInput,
-      handler: async (page, { db, caller }) => listOrdersOf(db, caller!.userId, { limit: page.limit ?? 20, after: page.after }),
+    defineFunction('listMyOrders', async (page, { db, caller }) => listOrdersOf(db, caller.userId, page)),
+    defineFunction('getMyOrder', async ({ paymentIntentId }, { db, caller }) => ({ order: await getOrderByPaymentIntent(db, caller.userId, paymentIntentId) })),
+    defineFunction('listOpenOrders', async (page, { db }) => listOpenOrders(db, page)),
+    defineFunction('markOrderFulfilled', async ({ orderId, maxAttempts, carrier, trackingNumber }, { db, caller }) => {
+      await markOrderFulfilled(db, orderId, { maxAttempts, actorId: caller.userId, actor: { userId: caller.userId }, tracking: trackingOf(carrier, trackingNumber), mail: deps });
+      return { ok: true };
     }),
-    defineFunction({
-      name: 'getMyOrder',
-      access: 'signed-in',
-      input: z.object({ paymentIntentId: z.string().min(1).max(100) }).strict(),
-      handler: async ({ paymentIntentId }, { db, caller }) => ({ order: await getOrderByPaymentIntent(db, caller!.userId, paymentIntentId) }),
+    defineFunction('markOrdersFulfilled', async ({ orders }, { db, caller }) => {
+      // One transaction per order: each is fulfilled (and its buyer mailed) once, whatever the others do.
+      const results = [];
+      for (const { orderId, carrier, trackingNumber } of orders) {
+        try {
+          const result = await markOrderFulfilled(db, orderId, { actorId: caller.userId, actor: { userId: caller.userId }, tracking: trackingOf(carrier, trackingNumber), mail: deps });
+          results.push({ orderId, ok: true, changed: result.changed });
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          results.push({ orderId, ok: false, changed: false, message: error.message });
+        }
+      }
+      return { results };
     }),
-    defineFunction({
-      name: 'listOpenOrders',
-      access: 'admin',
-      input: pageInput,
-      handler: async (page, { db }) => listOpenOrders(db, { limit: page.limit ?? 20, after: page.after }),
-    }),
-    defineFunction({
-      name: 'markOrderFulfilled',
-      access: 'admin',
-      input: z.object({ orderId: z.string().min(1).max(64), maxAttempts: z.number().int().optional() }).strict(),
-      handler: async ({ orderId, maxAttempts }, { db }) => {
-        await markOrderFulfilled({ db, jobs: deps.jobs, publicUrl: deps.publicUrl }, orderId, maxAttempts);
-        return { ok: true };
-      },
-    }),
+    defineFunction('listOrders', async (query, { db }) => listDeskOrders(db, query)),
+    defineFunction('getOrder', async ({ orderId }, { db }) => getDeskOrder(db, orderId)),
+    defineFunction('refundOrder', async (input, { caller }) => ({ refund: await refundOrder(deps, caller.userId, input) })),
   ];
 }

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import { orderCursor } from '@storefront/domain/contracts/orders.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
+import { REFUND_MESSAGES } from '@storefront/domain/refunds.ts';
+import { recordAudit, type Actor } from '../admin/audit.service.ts';
 import type { Db } from '../db/client.ts';
-import { orderItems, orders, users } from '../db/schema/index.ts';
+import { orderEvents, orderItems, orders, users } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -32,6 +34,10 @@ export interface OrderView {
   contact: { name: string; email: string; phone: string };
   orderFulfilled: boolean;
   orderStatus: string | null;
+  /** Order desk (issue 16): refunds so far and the parcel's tracking. */
+  refundStatus: 'partially_refunded' | 'refunded' | null;
+  refunded: { walletCents: number; cardCents: number };
+  tracking: { carrier: string; number: string } | null;
 }
 
 export interface NewOrder {
@@ -115,6 +121,9 @@ async function views(db: Db, rows: (typeof orders.$inferSelect)[]): Promise<Orde
       contact: row.contact,
       orderFulfilled: row.orderFulfilled,
       orderStatus: row.orderStatus,
+      refundStatus: row.refundStatus,
+      refunded: { walletCents: row.refundedWalletCents, cardCents: row.refundedCardCents },
+      tracking: row.carrier && row.trackingNumber ? { carrier: row.carrier, number: row.trackingNumber } : null,
     };
   });
 }
@@ -124,13 +133,6 @@ export interface Page<T> {
   /** Pass back as `after` for the next page; null on the last one. */
   next: string | null;
 }
-
-/**
- * A page cursor: the order's created_at in epoch microseconds, then its id. Postgres keeps
- * microseconds; a JS Date only milliseconds, which skipped or repeated orders made within
- * one millisecond. Any string this accepts is a timestamp Postgres can take.
- */
-export const orderCursor = z.string().regex(/^-?\d{1,16}\|[\w-]{1,64}$/, 'That page cursor is not valid.');
 
 /** The list rows, with created_at in full precision for the next cursor. */
 const listedColumns = {
@@ -187,24 +189,54 @@ export async function getOrderByPaymentIntent(db: Db, userId: string, paymentInt
   return (await views(db, rows))[0] ?? null;
 }
 
+export interface FulfilOptions {
+  maxAttempts?: number;
+  actorId?: string | null;
+  /** Who, for the admin audit log (decision 031). */
+  actor?: Actor;
+  tracking?: { carrier: string; number: string } | null;
+  /** Queues the shipped email in the fulfilment's own transaction (once, with the change). */
+  mail?: { jobs: JobQueue; publicUrl: string };
+}
+
 /**
  * Mark Fulfilled (spec section 4): the order becomes fulfilled and the buyer's copy
- * shipped, in one transaction retried on conflicts. The buyer's shipped mail is queued in
- * that transaction, as receipts are: the order is shipped and its mail queued, or neither.
+ * shipped, in one transaction retried on conflicts, with its history entry and the buyer's
+ * email. A second call changes nothing and sends nothing.
  */
-export async function markOrderFulfilled(deps: { db: Db; jobs: JobQueue; publicUrl: string }, orderId: string, maxAttempts?: number) {
+export async function markOrderFulfilled(db: Db, orderId: string, options: FulfilOptions = {}) {
   return runTransaction(
-    deps.db,
+    db,
     async (tx) => {
       const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
       if (!order) throw new AppError('not-found', CHECKOUT_MESSAGES.orderNotFound);
-      if (order.orderFulfilled) return { changed: false, order };
-      await tx.update(orders).set({ orderFulfilled: true, orderStatus: 'shipped', fulfilledAt: new Date() }).where(eq(orders.id, orderId));
-      await publishLive(tx, { topic: 'orders', userId: order.userId, id: orderId }, { topic: 'all-orders', id: orderId });
+      // Under the same row lock as a refund: a fully refunded order is not shipped (decision 028).
+      if (!order.orderFulfilled && order.refundStatus === 'refunded') throw new AppError('failed-precondition', REFUND_MESSAGES.refundedCannotFulfil);
       const [buyer] = await tx.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, order.userId));
-      if (buyer) await deps.jobs.sendInTransaction(tx, 'send-email', shippedMail(buyer.email, buyer.name, orderId, `${deps.publicUrl}/my-orders`));
-      return { changed: true, order };
+      if (!order.orderFulfilled) {
+        const tracking = options.tracking ?? null;
+        await tx
+          .update(orders)
+          .set({ orderFulfilled: true, orderStatus: 'shipped', fulfilledAt: new Date(), carrier: tracking?.carrier ?? null, trackingNumber: tracking?.number ?? null })
+          .where(eq(orders.id, orderId));
+        await tx.insert(orderEvents).values({ orderId, kind: 'fulfilled', actorId: options.actorId ?? null, detail: tracking ? { carrier: tracking.carrier, trackingNumber: tracking.number } : {} });
+        if (options.actor) {
+          await recordAudit(tx, {
+            actor: options.actor,
+            action: 'order.fulfil',
+            targetType: 'order',
+            targetId: orderId,
+            before: { orderFulfilled: false, orderStatus: order.orderStatus },
+            after: { orderFulfilled: true, orderStatus: 'shipped', ...(tracking ? { carrier: tracking.carrier, trackingNumber: tracking.number } : {}) },
+          });
+        }
+        await publishLive(tx, { topic: 'orders', userId: order.userId, id: orderId }, { topic: 'all-orders', id: orderId });
+        if (buyer && options.mail) {
+          await options.mail.jobs.sendInTransaction(tx, 'send-email', shippedMail(buyer.email, buyer.name, orderId, `${options.mail.publicUrl}/my-orders`, tracking));
+        }
+      }
+      return { changed: !order.orderFulfilled, order, buyer };
     },
-    { maxAttempts },
+    { maxAttempts: options.maxAttempts },
   );
 }

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
-import type { PaymentProvider } from './provider.ts';
+import { RefundRefusedError, type PaymentProvider } from './provider.ts';
 import { toPaymentEvent } from './stripe-events.ts';
 
 /**
@@ -36,8 +36,9 @@ export function createLocalProvider(authSecret: string): PaymentProvider & {
       // The page refuses a checkout that is no longer pending: nothing to close here.
     },
     async refund(request) {
-      // No money moved through the local page: the refund is its id, the same for the same key.
-      return { refundId: `re_local_${createHash('sha256').update(request.idempotencyKey).digest('base64url').slice(0, 24)}` };
+      // Nothing leaves this server: the refund id follows from the key, so a retry is the same refund.
+      if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) throw new RefundRefusedError('A refund must be a positive amount.');
+      return { refundId: `re_local_${createHash('sha256').update(request.idempotencyKey).digest('base64url').slice(0, 24)}`, status: 'succeeded' };
     },
     signedEvent(type, session) {
       const payload = JSON.stringify({

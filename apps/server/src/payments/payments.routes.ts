@@ -1,38 +1,39 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
-import { applyPaymentEvent, cancelCheckout, type CheckoutDeps } from '../cart-checkout/checkout.service.ts';
-import { checkouts } from '../db/schema/index.ts';
+import { applyPaymentEvent, cancelCheckout, findCheckout, type Checkout, type CheckoutDeps } from '../cart-checkout/checkout.service.ts';
+import { applyRefundEvent } from '../orders/refunds.service.ts';
 import type { Caller } from '../functions/registry.ts';
+import { formatUsd } from '@storefront/domain/catalog.ts';
 import { errorBody } from '../http/error-handler.ts';
+import { escapeHtml, htmlPage, messagePage } from '../http/html.ts';
 import { TEST_MODE_BANNER } from '../http/test-mode.ts';
 import { LOCAL_CARDS, type createLocalProvider } from './local.provider.ts';
 
 type LocalProvider = ReturnType<typeof createLocalProvider>;
 
-const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
-
-function payPage(checkout: typeof checkouts.$inferSelect, message = ''): string {
-  const lines = checkout.items.map((item) => `<li>${item.qty} × ${escape(item.name)} — ${dollars(item.unitCents * item.qty)}</li>`).join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Pay · Street Flavor Records</title><link rel="icon" type="image/svg+xml" href="/favicon.svg"></head>
-<body style="font-family:Helvetica,Arial,sans-serif;background:#111;color:#eee;max-width:480px;margin:0 auto;padding:24px">
+function payPage(checkout: Checkout, message = ''): string {
+  const lines = checkout.items.map((item) => `<li>${item.qty} × ${escapeHtml(item.name)} — ${formatUsd(item.unitCents * item.qty)}</li>`).join('');
+  return htmlPage(
+    'Pay · Street Flavor Records',
+    `
 ${TEST_MODE_BANNER}
 <h1 style="font-size:22px">Pay Street Flavor Records</h1>
 <p>Test payment page (local provider). Card 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined.</p>
 <ul>${lines}</ul>
-<p>Wallet credit applied: ${dollars(checkout.walletHeldCents)}<br>Card processing fee: ${dollars(checkout.chargeCents - checkout.amountDueCents)}</p>
-${message ? `<p role="alert" style="color:#ff8a8a;font-weight:bold">${escape(message)}</p>` : ''}
+<p>Wallet credit applied: ${formatUsd(checkout.walletHeldCents)}<br>Card processing fee: ${formatUsd(checkout.chargeCents - checkout.amountDueCents)}</p>
+${message ? `<p role="alert" style="color:#ff8a8a;font-weight:bold">${escapeHtml(message)}</p>` : ''}
 <form method="post" action="/pay/${encodeURIComponent(checkout.id)}">
 <label for="card" style="display:block;margin:12px 0 4px">Card number</label>
 <input id="card" name="card" inputmode="numeric" autocomplete="cc-number" required style="width:100%;padding:10px;font-size:16px">
-<button type="submit" style="margin-top:16px;width:100%;padding:12px;font-size:16px;font-weight:bold">Pay ${dollars(checkout.chargeCents)}</button>
+<button type="submit" style="margin-top:16px;width:100%;padding:12px;font-size:16px;font-weight:bold">Pay ${formatUsd(checkout.chargeCents)}</button>
 </form>
 <form method="post" action="/pay/${encodeURIComponent(checkout.id)}/cancel">
 <button type="submit" style="margin-top:16px;background:none;border:0;padding:0;color:#f2c14e;text-decoration:underline;font-size:16px;cursor:pointer">Back to checkout</button>
 </form>
-</body></html>`;
+`,
+    { look: 'shop' },
+  );
 }
 
 export async function paymentsRoutes(
@@ -55,14 +56,18 @@ export async function paymentsRoutes(
     } catch {
       return reply.status(400).send(errorBody('invalid-argument', 'The webhook signature is not valid.'));
     }
-    const result = await applyPaymentEvent(deps, event);
+    const result = event.type === 'refunded' ? await applyRefundEvent(deps, event) : await applyPaymentEvent(deps, event);
     return { received: true, result };
   });
 
   app.get<{ Querystring: { session_id?: string } }>('/pay/return', async (request, reply) => {
     const sessionId = z.string().min(1).max(200).safeParse(request.query.session_id);
     if (!sessionId.success) return reply.redirect('/checkout');
-    const state = await deps.provider.sessionState(sessionId.data).catch(() => null);
+    const state = await deps.provider.sessionState(sessionId.data).catch((error: unknown) => {
+      // The confirmation page then says the payment failed; the reconcile job settles it later.
+      request.log.warn({ err: error, sessionId: sessionId.data }, 'could not ask the payment provider about a returning payment session');
+      return null;
+    });
     const status = state?.state === 'paid' ? 'succeeded' : state?.state === 'open' ? 'processing' : 'failed';
     return reply.redirect(`/order-confirmation?payment_intent=${encodeURIComponent(state?.paymentIntentId ?? '')}&redirect_status=${status}`);
   });
@@ -71,16 +76,16 @@ export async function paymentsRoutes(
 
   async function ownCheckout(request: FastifyRequest<{ Params: { id: string } }>) {
     const caller = await options.resolveCaller(request);
-    const [checkout] = await deps.db.select().from(checkouts).where(eq(checkouts.id, request.params.id.slice(0, 100)));
+    const checkout = await findCheckout(deps.db, request.params.id);
     if (!caller || !checkout || checkout.userId !== caller.userId) return null;
     return checkout;
   }
 
   app.get<{ Params: { id: string } }>('/pay/:id', async (request, reply) => {
     const checkout = await ownCheckout(request);
-    if (!checkout) return reply.status(404).type('text/html; charset=utf-8').send('<!doctype html><title>Not found</title><h1>This payment page does not exist.</h1><p><a href="/checkout">Back to checkout</a></p>');
+    if (!checkout) return reply.status(404).type('text/html; charset=utf-8').send(messagePage('This payment page does not exist.', '', { label: 'Back to checkout', href: '/checkout' }, { look: 'shop' }));
     if (checkout.status !== 'pending' || checkout.expiresAt < new Date()) {
-      return reply.type('text/html; charset=utf-8').send('<!doctype html><title>Closed</title><h1>This payment is closed.</h1><p><a href="/my-orders">My orders</a></p>');
+      return reply.type('text/html; charset=utf-8').send(messagePage('This payment is closed.', '', { label: 'My orders', href: '/my-orders' }, { look: 'shop' }));
     }
     return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(payPage(checkout));
   });

@@ -20,25 +20,35 @@ export interface PaymentSession {
   url: string;
 }
 
-/** What a verified provider event means for a checkout. */
+/** What a verified provider event means for a checkout (or, for `refunded`, for a paid order). */
 export interface PaymentEvent {
   eventId: string;
-  type: 'succeeded' | 'failed' | 'expired' | 'ignored';
+  type: 'succeeded' | 'failed' | 'expired' | 'refunded' | 'ignored';
   checkoutId: string | null;
   sessionId: string | null;
   paymentIntentId: string | null;
   amountCents: number | null;
+  /** `refunded`: everything refunded on the charge so far (Stripe's amount_refunded). */
+  refundedCents?: number | null;
 }
 
-/** Gives a card payment back, whole or in part. */
+/** Gives card money back; the same idempotency key never refunds twice (decision 028). */
 export interface RefundRequest {
-  checkoutId: string;
-  /** The provider's payment (Stripe: the payment intent id). */
-  paymentReference: string | null;
+  paymentIntentId: string;
   amountCents: number;
-  /** The same key never refunds twice. */
   idempotencyKey: string;
+  /** For the provider's records. */
+  orderId: string;
 }
+
+export interface RefundResult {
+  refundId: string;
+  /** `succeeded` includes a refund the provider accepted and is still sending. */
+  status: 'succeeded' | 'failed';
+}
+
+/** The provider refused the refund for good (a retry with the same key would refuse again). */
+export class RefundRefusedError extends Error {}
 
 export type SessionState = 'paid' | 'open' | 'expired' | 'failed';
 
@@ -51,8 +61,8 @@ export interface PaymentProvider {
   sessionState(sessionId: string): Promise<{ state: SessionState; paymentIntentId: string | null }>;
   /** Closes a session that is no longer wanted so it cannot be paid; throws if it was paid already. */
   expireSession(sessionId: string): Promise<void>;
-  /** Refunds a payment (Stripe's Refunds API); idempotent per `idempotencyKey`. */
-  refund(request: RefundRequest): Promise<{ refundId: string }>;
+  /** Refunds part or all of a payment; idempotent per request key; throws RefundRefusedError when refused. */
+  refund(request: RefundRequest): Promise<RefundResult>;
 }
 
 /** Payout accounts for creators (Stripe Connect Express, or the local stand-in). */

@@ -7,6 +7,12 @@ import type { PaymentEvent } from './provider.ts';
  */
 export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
   const base = { eventId: event.id, checkoutId: null, sessionId: null, paymentIntentId: null, amountCents: null };
+  if (event.type === 'charge.refunded') {
+    // Recorded once per event id; the amount is the charge's running total (decision 028).
+    const charge = event.data.object as Stripe.Charge;
+    const paymentIntentId = typeof charge.payment_intent === 'string' ? charge.payment_intent : (charge.payment_intent?.id ?? null);
+    return { ...base, type: 'refunded', paymentIntentId, amountCents: charge.amount ?? null, refundedCents: charge.amount_refunded ?? null };
+  }
   if (!event.type.startsWith('checkout.session.')) return { ...base, type: 'ignored' };
   const session = event.data.object as Stripe.Checkout.Session;
   const details = {

@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
-import type { PaymentProvider, PaymentSessionRequest, PayoutProvider } from './provider.ts';
+import { RefundRefusedError, type PaymentProvider, type PaymentSessionRequest, type PayoutProvider } from './provider.ts';
 import { toPaymentEvent } from './stripe-events.ts';
+import { formatUsd } from '@storefront/domain/catalog.ts';
 
 export interface StripeProviderOptions {
   secretKey: string;
@@ -24,7 +25,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       // negative lines: then one line for the remainder.
       const lines =
         request.walletAppliedCents > 0
-          ? [usd(`Order balance after $${(request.walletAppliedCents / 100).toFixed(2)} wallet credit`, amountDue)]
+          ? [usd(`Order balance after ${formatUsd(request.walletAppliedCents)} wallet credit`, amountDue)]
           : [
               ...request.lines.map((line) => usd(line.name, line.unitCents, line.qty)),
               usd('Shipping', request.shippingCents),
@@ -58,16 +59,22 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       if (session.status === 'expired') return { state: 'expired', paymentIntentId };
       return { state: 'open', paymentIntentId };
     },
-    async refund(request) {
-      if (!request.paymentReference) throw new Error(`Checkout ${request.checkoutId} has no payment intent to refund.`);
-      const refund = await stripe.refunds.create(
-        { payment_intent: request.paymentReference, amount: request.amountCents, metadata: { checkoutId: request.checkoutId } },
-        { idempotencyKey: request.idempotencyKey },
-      );
-      return { refundId: refund.id };
-    },
     async expireSession(sessionId) {
       await stripe.checkout.sessions.expire(sessionId);
+    },
+    async refund(request) {
+      try {
+        // The SDK retries network failures and 5xx with this same key: Stripe refunds once.
+        const refund = await stripe.refunds.create(
+          { payment_intent: request.paymentIntentId, amount: request.amountCents, metadata: { orderId: request.orderId } },
+          { idempotencyKey: request.idempotencyKey },
+        );
+        return { refundId: refund.id, status: refund.status === 'failed' || refund.status === 'canceled' ? 'failed' : 'succeeded' };
+      } catch (error) {
+        // A 4xx other than a conflict or rate limit is a refusal; anything else may have happened.
+        if (error instanceof Stripe.errors.StripeInvalidRequestError || error instanceof Stripe.errors.StripeCardError) throw new RefundRefusedError(error.message);
+        throw error;
+      }
     },
   };
 }

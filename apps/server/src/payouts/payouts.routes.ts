@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
 import type { Caller } from '../functions/registry.ts';
+import { htmlPage } from '../http/html.ts';
 import { enableLocalPayouts } from './payouts.service.ts';
 
 /** The local provider's onboarding page: a creator confirms and payouts are enabled. */
 export async function localPayoutRoutes(app: FastifyInstance, options: { db: Db; resolveCaller: (request: FastifyRequest) => Promise<Caller | null> }) {
-  const page = (body: string) =>
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Payout account · Street Flavor Records</title><link rel="icon" type="image/svg+xml" href="/favicon.svg"></head><body style="font-family:Helvetica,Arial,sans-serif;background:#111;color:#eee;max-width:480px;margin:0 auto;padding:24px">${body}</body></html>`;
+  const page = (body: string) => htmlPage('Payout account · Street Flavor Records', body, { look: 'shop' });
   app.get('/payouts/onboard', async (request, reply) => {
     const caller = await options.resolveCaller(request);
     if (!caller) return reply.redirect('/login');

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { creditSummaries, datEarnings, payoutAccounts, payoutRequests } from '../db/schema/index.ts';
+import { creditSummaries, datEarnings, payoutAccounts, payoutRequests, users } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import { publishLive } from '../live/live.publish.ts';
 import type { PayoutProvider } from '../payments/provider.ts';
+import { formatUsd } from '@storefront/domain/catalog.ts';
 
 export interface PayoutDeps {
   db: Db;
@@ -46,6 +47,13 @@ export async function getOrCreatePayoutAccount(deps: PayoutDeps, userId: string,
     await deps.db.update(payoutAccounts).set({ payoutsEnabled }).where(eq(payoutAccounts.userId, userId));
   }
   return { stripeAccountId: account!.providerAccountId, payouts_enabled: payoutsEnabled };
+}
+
+/** createStripeOnboardingLinkIOS: the provider's onboarding page for the user's payout account (made first if needed). */
+export async function onboardingLinkFor(deps: PayoutDeps, userId: string) {
+  const [user] = await deps.db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  const account = await getOrCreatePayoutAccount(deps, userId, user!.email);
+  return deps.provider.onboardingLink(account.stripeAccountId);
 }
 
 export async function enableLocalPayouts(db: Db, userId: string): Promise<boolean> {
@@ -98,7 +106,7 @@ export async function requestPayout(deps: PayoutDeps, userId: string, amountCent
       const available = await availableCents(tx, userId);
       const amount = amountCents ?? available;
       if (amount <= 0) throw new AppError('failed-precondition', 'You have no earnings to cash out yet.');
-      if (amount > available) throw new AppError('failed-precondition', `You can cash out at most $${(available / 100).toFixed(2)}.`);
+      if (amount > available) throw new AppError('failed-precondition', `You can cash out at most ${formatUsd(available)}.`);
       const id = `po_${randomBytes(9).toString('base64url')}`;
       await tx.insert(payoutRequests).values({ id, userId, amountCents: amount });
       // Heard on commit: the open wallet pages show the amount as requested at once.
@@ -110,7 +118,8 @@ export async function requestPayout(deps: PayoutDeps, userId: string, amountCent
   try {
     const { transferId } = await deps.provider.transfer(request.accountId, request.amount, request.id);
     await deps.db.update(payoutRequests).set({ status: 'paid', providerTransferId: transferId, settledAt: new Date() }).where(eq(payoutRequests.id, request.id));
-  } catch {
+  } catch (error) {
+    console.warn(`Payout ${request.id} of ${request.amount} cents to ${request.accountId} failed:`, error);
     // The amount becomes available again; the request shows as failed.
     await deps.db.update(payoutRequests).set({ status: 'failed', settledAt: new Date() }).where(eq(payoutRequests.id, request.id));
     throw new AppError('unavailable', 'The payout could not be sent. Please try again later.');

@@ -1,18 +1,14 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient } from '@storefront/sdk/callable.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import type { TestDatabase } from '../../test/database.ts';
 import { openSse } from '../../test/sse.ts';
-import { createAccount } from '../accounts/accounts.service.ts';
-import { buildApp } from '../app.ts';
-import { freePort } from '../db/embedded.ts';
 import { publishLive } from '../live/live.publish.ts';
 import { getBalance } from '../wallet/wallet.service.ts';
 import { createServiceToken, revokeServiceToken } from './service.tokens.ts';
 
+let shop: TestApp;
 let database: TestDatabase;
-let app: FastifyInstance;
 let base: string;
 let serviceToken: string;
 const ids: Record<string, string> = {};
@@ -23,25 +19,15 @@ const post = (path: string, body: unknown, token = serviceToken) =>
 const fn = (who: string) => createFunctionsClient({ baseUrl: base, getAuthToken: () => tokens[who] });
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  const config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base } });
-  for (const name of ['alice', 'bob']) {
-    const account = await createAccount(database.db, config, { email: `${name}@example.org`, username: name, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true });
-    ids[name] = account.userId;
-  }
-  app = await buildApp({ config, db: database.db, logger: false });
-  await app.listen({ port, host: '127.0.0.1' });
-  for (const name of ['alice', 'bob']) {
-    tokens[name] = (await createAuthClient({ baseUrl: base, functions: createFunctionsClient({ baseUrl: base }) }).signIn(`${name}@example.org`, 'pass words')).token!;
-  }
+  shop = await startTestApp();
+  ({ database, baseUrl: base } = shop);
+  for (const name of ['alice', 'bob']) ids[name] = await shop.account(name);
+  for (const name of ['alice', 'bob']) tokens[name] = await shop.signIn(`${name}@example.org`);
   serviceToken = (await createServiceToken(database.db, 'music')).token;
 });
 
 afterAll(async () => {
-  await app?.close();
-  await database?.close();
+  await shop?.close();
 });
 
 describe('service API', () => {
@@ -105,7 +91,7 @@ describe('wallet page data', () => {
     await aliceStream.waitFor((e) => e.event === 'wallet' && JSON.parse(e.data).id === 'd2');
     expect(bobStream.events.slice(bobFrom).filter((e) => e.event === 'wallet')).toEqual([]);
 
-    const wallet = await fn('alice').call<Record<string, unknown> & { ownedDats: { edition: number }[] }>('getWallet', null);
+    const wallet = await fn('alice').call('getWallet', null);
     expect(wallet).toMatchObject({
       balanceCents: 100,
       creditsTotal: 1250,
@@ -117,9 +103,9 @@ describe('wallet page data', () => {
     expect(wallet.earningsUsd).toBeCloseTo(0.05 * 100 + 5, 6);
     expect(wallet.ownedDats.map((d) => d.edition)).toEqual([3]); // editions 1 to 20 only
 
-    const bobView = await fn('bob').call<{ editions: unknown[] }>('getDat', { id: 'dat-1' });
+    const bobView = await fn('bob').call('getDat', { id: 'dat-1' });
     expect(bobView.editions).toEqual([]);
-    const aliceView = await fn('alice').call<{ SongName: string; editions: { edition: number }[] }>('getDat', { id: 'dat-1' });
+    const aliceView = await fn('alice').call('getDat', { id: 'dat-1' });
     expect([aliceView.SongName, aliceView.editions.map((e) => e.edition)]).toEqual(['Song', [3]]);
     await aliceStream.close();
     await bobStream.close();

@@ -1,13 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient } from '@storefront/sdk/callable.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
-import { createAccount } from '../accounts/accounts.service.ts';
-import { buildApp } from '../app.ts';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import type { TestDatabase } from '../../test/database.ts';
 import { releaseProduct } from '../catalog/catalog.service.ts';
-import { freePort } from '../db/embedded.ts';
 import { runTransaction } from '../db/transaction.ts';
 import { LIVE_CHANNEL, type LiveEvent } from '../live/live.publish.ts';
 import { enableLocalPayouts } from '../payouts/payouts.service.ts';
@@ -20,8 +16,8 @@ import { credit } from './wallet.service.ts';
  * Issue 17, item 9: every change to a wallet announces the owner's 'wallet' topic, on
  * commit only, whichever path made it (spec section 7: the wallet is a live read).
  */
+let shop: TestApp;
 let database: TestDatabase;
-let app: FastifyInstance;
 let base: string;
 let listener: pg.Client;
 let token: string;
@@ -29,21 +25,18 @@ let owner: string;
 let productId: string;
 const heard: LiveEvent[] = [];
 
-const contact = { name: 'Wallet Owner', email: 'owner@example.org', phone: '' };
+const contact = { name: 'Wallet Owner', email: 'walletowner@example.org', phone: '' };
 const shipping = { name: 'Wallet Owner', line1: '1 Main St', line2: '', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' };
 const fn = () => createFunctionsClient({ baseUrl: base, getAuthToken: () => token });
 const form = (extra: Record<string, string> = {}) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded', ...extra });
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  const config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base } });
-  owner = (await createAccount(database.db, config, { email: 'owner@example.org', username: 'walletowner', name: 'Owner', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true })).userId;
+  shop = await startTestApp();
+  ({ database, baseUrl: base } = shop);
+  // 'owner' is a reserved username (decision 023).
+  owner = await shop.account('walletowner');
   productId = await releaseProduct(database.db, { name: 'Cap', description: 'Cap', priceCents: 1999, images: ['/content/covers/cover-02.svg'] });
-  app = await buildApp({ config, db: database.db, logger: false });
-  await app.listen({ port, host: '127.0.0.1' });
-  token = (await createAuthClient({ baseUrl: base, functions: createFunctionsClient({ baseUrl: base }) }).signIn('owner@example.org', 'pass words')).token!;
+  token = await shop.signIn('walletowner@example.org');
   listener = new pg.Client({ connectionString: database.connectionString });
   await listener.connect();
   listener.on('notification', (message) => {
@@ -54,8 +47,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await listener?.end();
-  await app?.close();
-  await database?.close();
+  await shop?.close();
 });
 
 /** Runs the change and waits for the owner's wallet topic, announced after it. */
@@ -70,12 +62,12 @@ async function expectWalletAnnounced(change: () => Promise<unknown>) {
 }
 
 async function startCardCheckout(checkoutId: string) {
-  return fn().call<{ url: string; checkoutId: string }>('createPaymentLinkStreetFlavorMerch', { items: [{ id: productId, qty: 20 }], useWallet: true, contact, shipping, checkoutId });
+  return fn().call('createPaymentLinkStreetFlavorMerch', { items: [{ id: productId, qty: 20 }], useWallet: true, contact, shipping, checkoutId });
 }
 
 describe('every wallet change reaches the owner live', () => {
   it('a CLI grant (grant-credits)', async () => {
-    await expectWalletAnnounced(() => grantCredits(database.db, 'owner@example.org', '20'));
+    await expectWalletAnnounced(() => grantCredits(database.db, 'walletowner@example.org', '20'));
   });
 
   it('a service API write', async () => {
@@ -91,9 +83,9 @@ describe('every wallet change reaches the owner live', () => {
   });
 
   it('a wallet-only order (debit)', async () => {
-    await grantCredits(database.db, 'owner@example.org', '100');
-    const quote = await fn().call<Record<string, unknown>>('quoteCheckout', { items: [{ id: productId, qty: 1 }], useWallet: true });
-    delete quote.lines;
+    await grantCredits(database.db, 'walletowner@example.org', '100');
+    const { subtotalCents, shippingCents, taxCents, walletAppliedCents, totalCents } = await fn().call('quoteCheckout', { items: [{ id: productId, qty: 1 }], useWallet: true });
+    const quote = { subtotalCents, shippingCents, taxCents, walletAppliedCents, totalCents };
     await expectWalletAnnounced(() => fn().call('completeWalletOnlyOrderStreetFlavor', { items: [{ id: productId, qty: 1 }], contact, shipping, quote, checkoutId: 'live-wallet-order' }));
   });
 
@@ -114,7 +106,7 @@ describe('every wallet change reaches the owner live', () => {
 
   it('a cash-out request', async () => {
     await applyServiceWrite(database.db, 'test', 'credit-strings', { externalId: 'live-earnings', userId: owner, salesEarningsCents: 4_000 });
-    await fn().call('createOrRetrieveAccount', { email: 'owner@example.org' });
+    await fn().call('createOrRetrieveAccount', { email: 'walletowner@example.org' });
     await enableLocalPayouts(database.db, owner);
     await expectWalletAnnounced(() => fn().call('requestPayout', { amountCents: 1_000 }));
   });
@@ -127,7 +119,7 @@ describe('every wallet change reaches the owner live', () => {
         throw new Error('changed my mind');
       }),
     ).rejects.toThrow('changed my mind');
-    await expectWalletAnnounced(() => grantCredits(database.db, 'owner@example.org', '1'));
+    await expectWalletAnnounced(() => grantCredits(database.db, 'walletowner@example.org', '1'));
     // The marker came through, and nothing before it.
     const since = heard.slice(from).filter((event) => event.topic === 'wallet');
     expect(since).toHaveLength(1);

@@ -1,6 +1,7 @@
 import { and, eq, gte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { ledgerEntries, wallets } from '../db/schema/index.ts';
+import { columnName } from '../db/prepared.ts';
 import type { Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
@@ -54,15 +55,15 @@ export async function credit(tx: Tx, userId: string, cents: number, reference: s
 export async function debit(tx: Tx, userId: string, cents: number, reference: string): Promise<void> {
   if (cents === 0) return;
   const debited = tx.$with('debited', { userId: wallets.userId }).as(sql`
-    UPDATE ${wallets} SET balance_cents = balance_cents - ${cents}, updated_at = now()
-    WHERE user_id = ${userId} AND balance_cents >= ${cents}
-    RETURNING user_id`);
+    UPDATE ${wallets} SET ${columnName(wallets.balanceCents)} = ${wallets.balanceCents} - ${cents}, ${columnName(wallets.updatedAt)} = now()
+    WHERE ${wallets.userId} = ${userId} AND ${wallets.balanceCents} >= ${cents}
+    RETURNING ${wallets.userId}`);
   // The entry is written only if the update took the credit: it selects from `debited`.
   const entry = tx.$with('entry', { id: ledgerEntries.id }).as(sql`
-    INSERT INTO ${ledgerEntries} (user_id, kind, available_delta_cents, reference)
-    SELECT user_id, 'debit', ${-cents}::bigint, ${reference} FROM ${debited}
-    ON CONFLICT (kind, reference) DO NOTHING
-    RETURNING id`);
+    INSERT INTO ${ledgerEntries} (${columnName(ledgerEntries.userId)}, ${columnName(ledgerEntries.kind)}, ${columnName(ledgerEntries.availableDeltaCents)}, ${columnName(ledgerEntries.reference)})
+    SELECT ${columnName(wallets.userId)}, 'debit', ${-cents}::bigint, ${reference} FROM ${debited}
+    ON CONFLICT (${columnName(ledgerEntries.kind)}, ${columnName(ledgerEntries.reference)}) DO NOTHING
+    RETURNING ${columnName(ledgerEntries.id)}`);
   // Named, so each connection parses and plans this statement once (decision 015).
   const [outcome] = await tx
     .with(debited, entry)

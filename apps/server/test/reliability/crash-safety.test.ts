@@ -87,7 +87,7 @@ describe('crash safety', () => {
       },
       { timeoutMs: 120_000, intervalMs: 500 },
     );
-  }, 240_000);
+  }, 360_000);
 
   it('kill -9 of the embedded Postgres mid-load, then of the server: after a restart nothing confirmed is lost and queued receipts go out', async () => {
     const dataDir = newTestDataDir('crash-postgres');
@@ -152,5 +152,6 @@ describe('crash safety', () => {
     } finally {
       await after.close();
     }
-  });
+    // Its own waits add up to more than the suite's default (a minute's job expiry, two minutes for receipts).
+  }, 360_000);
 });

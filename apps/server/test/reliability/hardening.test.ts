@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/accounts.service.ts';
 import { buildApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
-import { defineFunction } from '../../src/functions/registry.ts';
+import { defineTestFunction } from '../../src/functions/registry.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../database.ts';
 import { startSmtpPeer } from '../smtp.ts';
 import { openSse } from '../sse.ts';
@@ -26,13 +26,13 @@ let devConfig: Config;
 
 // Functions that fail the way a real bug would: a database error carrying SQL, and a plain throw.
 const failing = [
-  defineFunction({
+  defineTestFunction({
     name: 'failWithSql',
     access: 'public',
     input: z.unknown(),
     handler: async (_input, { db }) => db.execute(sql`SELECT secret_column FROM no_such_table WHERE password = 'hunter2'`),
   }),
-  defineFunction({
+  defineTestFunction({
     name: 'failWithStack',
     access: 'public',
     input: z.unknown(),

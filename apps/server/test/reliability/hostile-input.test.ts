@@ -197,15 +197,43 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   listMyOrders: () => ({ limit: 10, after: '1775044800123456|o_fuzz' }),
   getMyOrder: () => ({ paymentIntentId: 'wallet_x' }),
   getWallet: () => null,
+  listWalletHistory: () => ({ limit: 10, after: 5 }),
+  listSavedAddresses: () => null,
+  deleteSavedAddress: () => ({ id: 'address-1' }),
   getDat: () => ({ id: 'dat-1' }),
   createOrRetrieveAccount: () => ({ email: 'admin@example.org' }),
   createStripeOnboardingLinkIOS: () => null,
   getCashout: () => null,
   requestPayout: () => ({ amountCents: 100 }),
-  releaseBizarreProduct: () => ({ name: 'Fuzz Tee', description: 'A tee', priceCents: 1999, images: ['/content/covers/cover-02.svg'] }),
-  editBizarreProduct: () => ({ id: productId, name: 'Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'], order: 1, isActive: true }),
+  releaseBizarreProduct: () => ({
+    name: 'Fuzz Tee',
+    description: 'A tee',
+    priceCents: 1999,
+    images: ['/content/covers/cover-02.svg'],
+    category: 'music',
+    options: [{ name: 'Size', values: ['S', 'M'] }],
+    variants: [
+      { options: ['S'], sku: 'FT-S', priceCents: null, stock: 3 },
+      { options: ['M'], sku: 'FT-M', priceCents: 2199, stock: null },
+    ],
+  }),
+  editBizarreProduct: () => ({ id: productId, name: 'Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'], order: 1, isActive: true, category: 'bundles' }),
   listOpenOrders: () => ({ limit: 10, after: '1775044800123456|o_fuzz' }),
-  markOrderFulfilled: () => ({ orderId: 'o_missing' }),
+  markOrderFulfilled: () => ({ orderId: 'o_missing', carrier: 'UPS', trackingNumber: '1Z999AA10123456784' }),
+  markOrdersFulfilled: () => ({ orders: [{ orderId: 'o_missing', carrier: 'UPS', trackingNumber: '1Z999AA10123456784' }, { orderId: 'o_missing2' }] }),
+  listOrders: () => ({ status: 'unfulfilled', q: 'tee', limit: 10, after: '1775044800123456|o_fuzz' }),
+  getOrder: () => ({ orderId: 'o_missing' }),
+  refundOrder: () => ({ orderId: 'o_missing', lines: [{ lineId: 0, quantity: 1 }], idempotencyKey: 'fuzz-refund-1' }),
+  listAllProducts: () => null,
+  setProductActive: () => ({ id: productId, isActive: true }),
+  moveProduct: () => ({ id: productId, position: 0 }),
+  deleteProduct: () => ({ id: 'p_missing' }),
+  listAdminActivity: () => ({ limit: 10, after: '12345' }),
+  listAdmins: () => null,
+  setAdmin: () => ({ email: 'admin@example.org', isAdmin: true }),
+  getSalesOverview: () => ({ days: 30 }),
+  setVariantStock: () => ({ variantId: productId, stock: 50, reason: 'restock' }),
+  listLowStock: () => null,
 };
 
 const SERVICE_EXAMPLES: Record<keyof typeof SERVICE_WRITES, () => Json> = {
@@ -257,6 +285,39 @@ describe('hostile input to the service API', () => {
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
     );
+  });
+});
+
+describe('hostile input to the shop list (GET /api/products, issue 17)', () => {
+  const text = fc.oneof(
+    hostileValue.map((value) => (typeof value === 'string' ? value : JSON.stringify(value) ?? '')),
+    fc.constantFrom('merch', 'music', 'bundles', '24', '60', '61', '0', '-1', '1.5', '%', '_', '\\', '%%%', "' OR 1=1 --", 'x'.repeat(101)),
+    fc.base64String({ maxLength: 80 }).map((value) => value.replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', '')),
+    fc.jsonValue({ maxDepth: 2 }).map((value) => Buffer.from(JSON.stringify(value) ?? 'null').toString('base64url')),
+  );
+  const key = fc.oneof(fc.constantFrom('q', 'category', 'after', 'limit'), hostileKey);
+  const query = fc.array(fc.tuple(key, text), { maxLength: 5 }).map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
+
+  it('never a 5xx; a refusal is clear and changes no row', async () => {
+    await fc.assert(
+      fc.asyncProperty(query, async (search) => {
+        const before = await checksum();
+        const response = await app.inject({ method: 'GET', url: `/api/products?${search}` });
+        count(response.statusCode);
+        expect(response.statusCode, `${response.body.slice(0, 300)} for ?${search.slice(0, 300)}`).toBeLessThan(500);
+        if (response.statusCode >= 400) expectClearRefusal(response, search);
+        else expect(response.json<{ products: unknown[] }>().products).toBeInstanceOf(Array);
+        expect(await checksum()).toBe(before);
+      }),
+      { numRuns: RUNS * 4, seed: SEED, endOnFailure: true },
+    );
+  });
+
+  it('a cursor of the right shape with values Postgres would refuse is a 400', async () => {
+    for (const tuple of [[2 ** 31, 'a', 'p'], [1.5, 'a', 'p'], [1, 'a\u0000', 'p'], [1, 'a', ''], [1, 'a', 'x'.repeat(65)], [1, 'a', 'p', 4], { 0: 1 }]) {
+      const response = await app.inject({ method: 'GET', url: `/api/products?after=${Buffer.from(JSON.stringify(tuple)).toString('base64url')}` });
+      expectClearRefusal(response, JSON.stringify(tuple));
+    }
   });
 });
 
@@ -411,6 +472,7 @@ describe('generated: huge totals', () => {
 
 describe('generated: same-id races on every idempotent function', () => {
   let tee: string;
+  let stockRuns = 0;
   beforeAll(async () => {
     tee = await releaseProduct(database.db, { name: 'Race tee', description: 'Tee', priceCents: 1_500, images: ['/content/covers/cover-02.svg'] });
   });
@@ -445,6 +507,32 @@ describe('generated: same-id races on every idempotent function', () => {
         expect(await rowCount("SELECT 1 FROM pgboss.job WHERE name = 'send-email' AND data->>'subject' LIKE $1", [`%order ${orderId} has shipped`])).toBe(1);
       },
     },
+    markOrdersFulfilled: {
+      // One changes the order, the others find it shipped (changed: false): one shipment, one mail.
+      same: false,
+      body: async () => {
+        const placed = await callFn<{ orderId: string }>('completeWalletOnlyOrderStreetFlavor', { items: [{ id: tee, qty: 1 }], contact, shipping, quote: await walletQuote(), checkoutId: freshId('race-bulk') });
+        return { orders: [{ orderId: placed.data!.orderId }] };
+      },
+      after: async (body) => {
+        const [{ orderId }] = (body as { orders: [{ orderId: string }] }).orders;
+        expect(await rowCount("SELECT 1 FROM \"order\" WHERE id = $1 AND order_fulfilled AND order_status = 'shipped'", [orderId])).toBe(1);
+        expect(await rowCount("SELECT 1 FROM pgboss.job WHERE name = 'send-email' AND data->>'subject' LIKE $1", [`%order ${orderId} has shipped`])).toBe(1);
+      },
+    },
+    refundOrder: {
+      // One idempotency key (one click of the refund dialog): one refund, the order refunded once.
+      same: false,
+      body: async () => {
+        const placed = await callFn<{ orderId: string }>('completeWalletOnlyOrderStreetFlavor', { items: [{ id: tee, qty: 1 }], contact, shipping, quote: await walletQuote(), checkoutId: freshId('race-refund') });
+        return { orderId: placed.data!.orderId, idempotencyKey: freshId('race-refund-key').replace(/[^\w-]/g, '-') };
+      },
+      after: async (body) => {
+        const { orderId } = body as { orderId: string };
+        expect(await rowCount("SELECT 1 FROM order_refund WHERE order_id = $1", [orderId])).toBe(1);
+        expect(await rowCount("SELECT 1 FROM \"order\" WHERE id = $1 AND refund_status = 'refunded'", [orderId])).toBe(1);
+      },
+    },
     createOrRetrieveAccount: { same: true, body: async () => ({ email: 'admin@example.org' }), after: async () => expect(await rowCount('SELECT 1 FROM payout_account', [])).toBe(1) },
     createStripeOnboardingLinkIOS: { same: true, body: async () => null, after: async () => expect(await rowCount('SELECT 1 FROM payout_account', [])).toBe(1) },
     recordDeviceToken: { same: true, body: async () => ({ deviceToken: freshId('device') }), after: async () => undefined },
@@ -452,6 +540,34 @@ describe('generated: same-id races on every idempotent function', () => {
       same: true,
       body: async () => ({ id: tee, name: freshId('Race tee'), description: 'Tee', priceCents: 1_500, images: ['/content/covers/cover-02.svg'], order: 1, isActive: true }),
       after: async (body) => expect(await rowCount('SELECT 1 FROM product WHERE id = $1 AND name = $2', [tee, (body as { name: string }).name])).toBe(1),
+    },
+    setVariantStock: {
+      // One changes the stock (from the old count), the others find it set (from = to): one audited movement.
+      same: false,
+      body: async () => ({ variantId: tee, stock: 500_000 + (stockRuns += 1), reason: freshId('restock') }),
+      after: async (body) => {
+        const { stock, reason } = body as { stock: number; reason: string };
+        expect(await rowCount('SELECT 1 FROM product_variant WHERE id = $1 AND stock = $2', [tee, stock])).toBe(1);
+        expect(await rowCount('SELECT 1 FROM stock_movement WHERE variant_id = $1 AND to_stock = $2 AND reason = $3', [tee, stock, reason])).toBe(1);
+      },
+    },
+    setProductActive: {
+      same: true,
+      body: async () => ({ id: tee, isActive: true }),
+      after: async () => expect(await rowCount('SELECT 1 FROM product WHERE id = $1 AND is_active', [tee])).toBe(1),
+    },
+    moveProduct: {
+      same: true,
+      body: async () => ({ id: tee, position: 0 }),
+      after: async () => {
+        expect(await rowCount('SELECT 1 FROM product WHERE id = $1 AND sort_order = (SELECT max(sort_order) FROM product)', [tee])).toBe(1);
+        expect(await rowCount('SELECT 1 FROM product WHERE sort_order = (SELECT max(sort_order) FROM product)', [])).toBe(1);
+      },
+    },
+    setAdmin: {
+      same: true,
+      body: async () => ({ email: 'admin@example.org', isAdmin: true }),
+      after: async () => expect(await rowCount(`SELECT 1 FROM "user" WHERE email = 'admin@example.org' AND role = 'admin'`, [])).toBe(1),
     },
     createAccount: {
       // Concurrent signups with one email: never a 5xx, and one account.
@@ -467,7 +583,9 @@ describe('generated: same-id races on every idempotent function', () => {
   const NOT_RACED: Record<string, string> = {
     requestPayout: 'each call is a new request for money (its concurrency: src/payouts/payouts.test.ts)',
     releaseBizarreProduct: 'each call releases a new product',
-    ...Object.fromEntries(['listHistory', 'getAssetsSummary', 'getProfile', 'quoteCheckout', 'listMyOrders', 'getMyOrder', 'getWallet', 'getDat', 'getCashout', 'listOpenOrders'].map((name) => [name, 'reads only'])),
+    deleteProduct: 'one delete wins, the others find no product (src/admin/console.test.ts)',
+    deleteSavedAddress: 'deletes one of the caller’s own rows; a repeat finds none and answers the same (src/accounts/addresses.test.ts)',
+    ...Object.fromEntries(['getSalesOverview', 'listAllProducts', 'listAdminActivity', 'listAdmins', 'listHistory', 'getAssetsSummary', 'getProfile', 'quoteCheckout', 'listMyOrders', 'getMyOrder', 'getWallet', 'getDat', 'getCashout', 'listOpenOrders', 'listOrders', 'getOrder', 'listWalletHistory', 'listSavedAddresses', 'listLowStock'].map((name) => [name, 'reads only'])),
   };
 
   it('classifies every function the server serves', () => {

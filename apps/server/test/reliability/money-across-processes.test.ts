@@ -5,7 +5,9 @@ import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../../sr
 import { runMigrations } from '../../src/db/migrate.ts';
 import { startSmtpPeer } from '../smtp.ts';
 import { newTestDataDir } from '../temp-data-dirs.ts';
-import { emptyOutcomes, moneyProblems, runCheckoutLoad, seedShop, signInAll, type Shopper } from './money-load.ts';
+import { emptyOutcomes, moneyProblems, refundProblems, runCheckoutLoad, seedShop, signInAll, type Shopper } from './money-load.ts';
+import { testConfig } from '../database.ts';
+import { createAccount } from '../../src/accounts/accounts.service.ts';
 import { spawnServer, stopAllServers, waitUntilReady, type ServerProcess } from './processes.ts';
 
 /**
@@ -62,6 +64,28 @@ describe('money under concurrency across two server processes', () => {
     expect(outcomes.statuses['400'] ?? 0).toBeGreaterThan(0);
     const { rows } = await database.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM "order"');
     expect(rows[0]!.n).toBe(new Set([...outcomes.walletOrders.map((o) => o.orderId)]).size + outcomes.paidCheckouts.length);
+  });
+
+  it('refunds from two admins on both processes, each doubled, refund each order once and keep the ledger', async () => {
+    const config = testConfig();
+    for (const i of [0, 1]) {
+      await createAccount(database.db, config, { email: `desk${i}@example.org`, username: `desk${i}`, name: `Desk ${i}`, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role: 'admin' });
+    }
+    const admins = await signInAll(servers[0]!.base, servers[0]!.base, ['desk0@example.org', 'desk1@example.org']);
+    const { rows: picked } = await database.pool.query<{ id: string }>('SELECT id FROM "order" ORDER BY id LIMIT 40');
+    const refund = (base: string, token: string, ip: string, orderId: string, key: string) =>
+      fetch(`${base}/fn/refundOrder`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-forwarded-for': ip }, body: JSON.stringify({ data: { orderId, idempotencyKey: key } }) }).then((r) => r.status);
+    const statuses = await Promise.all(
+      picked.flatMap(({ id }) =>
+        admins.flatMap((admin, a) => servers.map((server) => refund(server.base, admin.token, admin.ip, id, `desk-${a}-${id.replace(/[^\w-]/g, '')}`))),
+      ),
+    );
+    expect(statuses.every((status) => status === 200 || status === 400)).toBe(true);
+    const { rows } = await database.pool.query<{ order_id: string; n: number }>(`SELECT order_id, count(*)::int AS n FROM order_refund WHERE status = 'succeeded' GROUP BY order_id`);
+    expect(rows).toHaveLength(picked.length);
+    expect(rows.every((row) => row.n === 1)).toBe(true);
+    expect(await refundProblems(database.pool)).toEqual([]);
+    expect(await moneyProblems(database.pool, emptyOutcomes())).toEqual([]);
   });
 
   it('sends exactly one receipt per order, by whichever process picks the job', async () => {

@@ -196,7 +196,7 @@ export async function moneyProblems(pool: pg.Pool, outcomes: Outcomes): Promise<
     if (Number(w.balance) < 0 || Number(w.held) < 0) problems.push(`wallet ${w.user_id}: negative (${w.balance}, ${w.held})`);
     if (Number(w.held) !== Number(w.pending_holds)) problems.push(`wallet ${w.user_id}: held ${w.held} but pending checkouts hold ${w.pending_holds}`);
   }
-  const checkouts = await pool.query<{ id: string; status: string; wallet_held_cents: number; orders: number; holds: number; captures: number; releases: number }>(`
+  const checkouts = await pool.query<{ id: string; status: string; wallet_held_cents: string; orders: number; holds: number; captures: number; releases: number }>(`
     SELECT c.id, c.status, c.wallet_held_cents,
            (SELECT count(*)::int FROM "order" o WHERE o.checkout_id = c.id) AS orders,
            (SELECT count(*)::int FROM ledger_entry l WHERE l.reference = c.id AND l.kind = 'hold') AS holds,
@@ -204,7 +204,7 @@ export async function moneyProblems(pool: pg.Pool, outcomes: Outcomes): Promise<
            (SELECT count(*)::int FROM ledger_entry l WHERE l.reference = c.id AND l.kind = 'release') AS releases
     FROM checkout c`);
   for (const c of checkouts.rows) {
-    const held = c.wallet_held_cents > 0 ? 1 : 0;
+    const held = BigInt(c.wallet_held_cents) > 0n ? 1 : 0;
     const expected =
       c.status === 'paid' ? { orders: 1, holds: held, captures: held, releases: 0 }
       : c.status === 'pending' ? { orders: 0, holds: held, captures: 0, releases: 0 }
@@ -212,12 +212,13 @@ export async function moneyProblems(pool: pg.Pool, outcomes: Outcomes): Promise<
     const actual = { orders: c.orders, holds: c.holds, captures: c.captures, releases: c.releases };
     if (JSON.stringify(actual) !== JSON.stringify(expected)) problems.push(`checkout ${c.id} (${c.status}): ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`);
   }
-  const debits = await pool.query<{ id: string; total: number; debited: string | null }>(`
+  // Money columns are bigint since issue 12 (decision 019): node-postgres returns them as strings.
+  const debits = await pool.query<{ id: string; total: string; debited: string | null }>(`
     SELECT o.id, o.subtotal_cents + o.shipping_cents + o.tax_cents AS total,
            (SELECT sum(-available_delta_cents) FROM ledger_entry l WHERE l.reference = o.id AND l.kind = 'debit') AS debited
     FROM "order" o WHERE o.payment_intent_id LIKE 'wallet_%'`);
   for (const order of debits.rows) {
-    if (Number(order.debited) !== order.total) problems.push(`wallet order ${order.id}: total ${order.total} but debited ${order.debited}`);
+    if (BigInt(order.debited ?? 0) !== BigInt(order.total)) problems.push(`wallet order ${order.id}: total ${order.total} but debited ${order.debited}`);
   }
   const orderIds = new Set((await pool.query<{ id: string }>('SELECT id FROM "order"')).rows.map((row) => row.id));
   for (const promised of outcomes.walletOrders) if (!orderIds.has(promised.orderId)) problems.push(`wallet order ${promised.orderId} was confirmed to ${promised.email} but is not in the database`);
@@ -225,6 +226,36 @@ export async function moneyProblems(pool: pg.Pool, outcomes: Outcomes): Promise<
   for (const promised of outcomes.paidCheckouts) {
     const checkout = paid.get(promised.checkoutId);
     if (checkout?.status !== 'paid' || checkout.orders !== 1) problems.push(`checkout ${promised.checkoutId} was confirmed paid to ${promised.email} but is ${checkout?.status ?? 'missing'} with ${checkout?.orders ?? 0} orders`);
+  }
+  return problems;
+}
+
+/**
+ * Refund invariants (decision 028): per order, what each part got back is within what it
+ * paid and equals its succeeded refunds; the wallet part of each succeeded refund is one
+ * ledger entry of exactly that amount; no refund is left pending.
+ */
+export async function refundProblems(pool: pg.Pool): Promise<string[]> {
+  const problems: string[] = [];
+  const orders = await pool.query<{ id: string; wallet_applied_cents: string; charged_cents: string; refunded_wallet_cents: string; refunded_card_cents: string; wallet_sum: string; card_sum: string; pending: number }>(`
+    SELECT o.id, o.wallet_applied_cents, o.charged_cents, o.refunded_wallet_cents, o.refunded_card_cents,
+           COALESCE((SELECT sum(wallet_cents) FROM order_refund r WHERE r.order_id = o.id AND r.status = 'succeeded'), 0) AS wallet_sum,
+           COALESCE((SELECT sum(card_cents) FROM order_refund r WHERE r.order_id = o.id AND r.status = 'succeeded'), 0) AS card_sum,
+           (SELECT count(*)::int FROM order_refund r WHERE r.order_id = o.id AND r.status = 'pending') AS pending
+    FROM "order" o WHERE EXISTS (SELECT 1 FROM order_refund r WHERE r.order_id = o.id)`);
+  for (const o of orders.rows) {
+    if (Number(o.refunded_wallet_cents) > Number(o.wallet_applied_cents) || Number(o.refunded_card_cents) > Number(o.charged_cents)) problems.push(`order ${o.id}: refunded more than paid`);
+    if (Number(o.refunded_wallet_cents) !== Number(o.wallet_sum) || Number(o.refunded_card_cents) !== Number(o.card_sum)) problems.push(`order ${o.id}: refunded (${o.refunded_wallet_cents}, ${o.refunded_card_cents}) but refunds sum (${o.wallet_sum}, ${o.card_sum})`);
+    if (o.pending > 0) problems.push(`order ${o.id}: ${o.pending} refunds left pending`);
+  }
+  const entries = await pool.query<{ id: string; wallet_cents: number; credited: string | null; entries: number }>(`
+    SELECT r.id, r.wallet_cents,
+           (SELECT sum(available_delta_cents) FROM ledger_entry l WHERE l.kind = 'refund' AND l.reference = 'refund:' || r.id) AS credited,
+           (SELECT count(*)::int FROM ledger_entry l WHERE l.kind = 'refund' AND l.reference = 'refund:' || r.id) AS entries
+    FROM order_refund r WHERE r.status = 'succeeded'`);
+  for (const r of entries.rows) {
+    const expected = r.wallet_cents > 0 ? 1 : 0;
+    if (r.entries !== expected || Number(r.credited ?? 0) !== r.wallet_cents) problems.push(`refund ${r.id}: wallet part ${r.wallet_cents} but ${r.entries} ledger entries crediting ${r.credited}`);
   }
   return problems;
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from '../../src/db/embedded.ts';
+import { newTestDataDir } from '../temp-data-dirs.ts';
 
 /**
  * Real server and CLI processes for the reliability tests, started the way `npm start`
@@ -34,7 +35,9 @@ export async function spawnServer(settings: Record<string, string>, port?: numbe
   const listenPort = port ?? (await freePort());
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: repoRoot,
-    env: childEnv({ NODE_ENV: 'development', HOST: '127.0.0.1', PORT: String(listenPort), ...settings }),
+    // A DATA_DIR of its own unless the test names one: a development server keeps its secret
+    // there, and one left in the checkout's ./data was read by later CLI tests as the shop's.
+    env: childEnv({ NODE_ENV: 'development', HOST: '127.0.0.1', PORT: String(listenPort), DATA_DIR: newTestDataDir('server'), ...settings }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -24,7 +24,7 @@ const PrivacyPolicyPage = lazyPage(() =>
 const ShopPage = lazyPage(() => import('../features/catalog/components/shop-page.tsx').then((m) => m.ShopPage), {
   prefetch: (queryClient) => {
     import('../features/catalog/api/list-products.ts')
-      .then((m) => queryClient.prefetchQuery(m.productsQueryOptions()))
+      .then((m) => queryClient.prefetchInfiniteQuery(m.productsQueryOptions(m.shopFilterFromSearch(new URLSearchParams(window.location.search)))))
       .catch(leaveItToThePage);
   },
 });

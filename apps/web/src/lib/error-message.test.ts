@@ -22,7 +22,7 @@ describe('errorSentence: what a person reads for a failed call (issue 17)', () =
     const hang = (_url: unknown, init?: RequestInit) =>
       new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
     const client = createFunctionsClient({ timeoutMs: 5, fetch: hang as typeof fetch });
-    const error = await client.call('placeOrder', {}).catch((failure: unknown) => failure);
+    const error = await client.callUntyped('placeOrder', {}).catch((failure: unknown) => failure);
     expect(error).toBeInstanceOf(FunctionsError);
     expect((error as FunctionsError).message).toBe(CALLABLE_MESSAGES.deadlineExceeded);
     expect(withReason('Could not place order.', error)).toBe('Could not place order. The shop took too long to answer. Please try again.');
@@ -30,7 +30,7 @@ describe('errorSentence: what a person reads for a failed call (issue 17)', () =
 
   it('says the shop could not be reached when no answer came at all', async () => {
     const client = createFunctionsClient({ fetch: () => Promise.reject(new TypeError('Failed to fetch')) });
-    expect(errorSentence(await client.call('x', {}).catch((failure: unknown) => failure))).toBe(UNREACHABLE);
+    expect(errorSentence(await client.callUntyped('x', {}).catch((failure: unknown) => failure))).toBe(UNREACHABLE);
     expect(errorSentence(new TypeError('Failed to fetch'))).toBe(UNREACHABLE);
   });
 

@@ -1,20 +1,40 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { subscribeLive, type LiveTopicName } from '@storefront/sdk/live.ts';
+import { LIVE_TOPICS, subscribeLive, type LiveTopicName } from '@storefront/sdk/live.ts';
+import {
+  checkoutQuoteKeys,
+  deskOrderKeys,
+  deskOrdersKeys,
+  meKeys,
+  myOrderKeys,
+  myOrdersKeys,
+  openOrdersKeys,
+  productKeys,
+  productListKeys,
+  walletKeys,
+} from './query-keys.ts';
 import { useSession } from './session.ts';
 
 /**
  * Query keys by live topic: an event refetches what it names (spec section 7, "Live").
- * Features build their query keys from these prefixes.
+ * Built from lib/query-keys.ts, the builders the query options factories use;
+ * app/live-keys.test.ts checks every topic against the real factories.
  */
-export const LIVE_QUERY_KEYS: Record<LiveTopicName, readonly unknown[][]> = {
-  products: [['products'], ['product']],
-  profile: [['me'], ['profile']],
+export const LIVE_QUERY_KEYS: Record<LiveTopicName, readonly (readonly unknown[])[]> = {
+  products: [productListKeys.all, productKeys.all],
+  profile: [meKeys.all],
   // The checkout's quote applies the wallet: a grant, hold or release elsewhere re-prices it.
-  wallet: [['wallet'], ['product', 'checkout-quote']],
-  orders: [['orders', 'mine'], ['order']],
-  'all-orders': [['orders', 'open']],
+  wallet: [walletKeys.all, checkoutQuoteKeys.all],
+  // A refund or a shipment reaches the buyer's My Orders and order page.
+  orders: [myOrdersKeys.all, myOrderKeys.all],
+  // The admins' views: View Orders, the order desk's lists and its open order.
+  'all-orders': [openOrdersKeys.all, deskOrdersKeys.all, deskOrderKeys.all],
 };
+
+/** Marks every query showing that topic's data stale and refetches the ones on screen. */
+export function refreshTopic(queryClient: QueryClient, topic: LiveTopicName): void {
+  for (const queryKey of LIVE_QUERY_KEYS[topic]) void queryClient.invalidateQueries({ queryKey });
+}
 
 /** One stream per signed-in state; reopened when the user changes. */
 export function useLiveUpdates() {
@@ -23,15 +43,12 @@ export function useLiveUpdates() {
   const userId = user?.id ?? null;
   useEffect(() => {
     if (isLoading) return undefined;
-    const refetch = (topic: LiveTopicName) => {
-      for (const queryKey of LIVE_QUERY_KEYS[topic]) void queryClient.invalidateQueries({ queryKey });
-    };
     let opened = false;
     const subscription = subscribeLive({
-      onEvent: (topic) => refetch(topic),
+      onEvent: (topic) => refreshTopic(queryClient, topic),
       // After a reconnect, anything may have changed while the stream was down.
       onOpen: () => {
-        if (opened) for (const topic of Object.keys(LIVE_QUERY_KEYS) as LiveTopicName[]) refetch(topic);
+        if (opened) for (const topic of LIVE_TOPICS) refreshTopic(queryClient, topic);
         opened = true;
       },
     });

@@ -4,11 +4,12 @@ import { useLocation, useNavigate } from 'react-router';
 import { createAuthClient, type CurrentUser } from '@storefront/sdk/auth.ts';
 import { functionsClient } from './api-client.ts';
 import { toast } from './toast.ts';
+import { meKeys } from './query-keys.ts';
 
 /** Sign-in, sign-out and reset calls; the session itself lives in an httpOnly cookie. */
 export const authClient = createAuthClient({ functions: functionsClient });
 
-const ME_KEY = ['me'] as const;
+const ME_KEY = meKeys.all;
 
 export const SIGN_OUT_FAILED = 'Could not log out. Please try again.';
 

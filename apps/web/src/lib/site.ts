@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from './api-client.ts';
+import { siteKeys } from './query-keys.ts';
 
 /** The shop's public settings (`GET /api/site`): the contact page and the signup form read them. */
 export interface SiteInfo {
@@ -14,7 +15,7 @@ export function getSite(signal?: AbortSignal): Promise<SiteInfo> {
 
 export const siteQueryOptions = () =>
   queryOptions({
-    queryKey: ['site'],
+    queryKey: siteKeys.all,
     queryFn: ({ signal }) => getSite(signal),
   });
 

@@ -14,6 +14,12 @@ export const products = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     /** Up to 3 options, e.g. [{ name: 'Size', values: ['S', 'M'] }]; [] for a product without options (issue 15). */
     options: jsonb('options').$type<{ name: string; values: string[] }[]>().notNull().default([]),
+    /** merch, music or bundles (domain PRODUCT_CATEGORIES): the shop's category filter. */
+    category: text('category').notNull().default('merch'),
+    /** What the shop search looks in: the name and description in lower case, kept by Postgres. */
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(sql`lower(name || ' ' || description)`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -22,6 +28,11 @@ export const products = pgTable(
     // The shop's list: active products, `order` highest first, then name, then id (as its
     // ORDER BY, where DESC sorts nulls first).
     index('product_shop_order_idx').on(table.isActive, table.sortOrder.desc().nullsFirst(), table.name, table.id),
+    check('product_category_known', sql`${table.category} IN ('merch', 'music', 'bundles')`),
+    // One category's shop list, in the same order (issue 17).
+    index('product_category_order_idx').on(table.isActive, table.category, table.sortOrder.desc().nullsFirst(), table.name, table.id),
+    // The shop search: a substring of the name or description, any case (pg_trgm, created by the migration).
+    index('product_search_trgm_idx').using('gin', sql`${table.searchText} gin_trgm_ops`),
   ],
 );
 

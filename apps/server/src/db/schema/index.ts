@@ -7,3 +7,6 @@ export * from './storage.ts';
 export * from './tokens.ts';
 export * from './payouts.ts';
 export * from './oidc.ts';
+export * from './order-desk.ts';
+export * from './addresses.ts';
+export * from './admin.ts';

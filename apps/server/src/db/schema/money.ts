@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 
 /**
@@ -93,6 +93,11 @@ export const checkouts = pgTable(
   (table) => [index('checkout_pending_idx').on(table.status, table.expiresAt)],
 );
 
+/** The text the desk's search matches (the same expression as its index). */
+export function orderSearchText(table: { contact: AnyPgColumn; shipping: AnyPgColumn }) {
+  return sql`lower(coalesce(${table.contact}->>'email', '') || ' ' || coalesce(${table.contact}->>'name', '') || ' ' || coalesce(${table.shipping}->>'name', ''))`;
+}
+
 export const orders = pgTable(
   'order',
   {
@@ -114,11 +119,29 @@ export const orders = pgTable(
     orderStatus: text('order_status'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     fulfilledAt: timestamp('fulfilled_at', { withTimezone: true }),
+    /** Given back so far, per part (decision 028); checked never to exceed what the part paid. */
+    refundedWalletCents: integer('refunded_wallet_cents').notNull().default(0),
+    refundedCardCents: integer('refunded_card_cents').notNull().default(0),
+    refundStatus: text('refund_status', { enum: ['partially_refunded', 'refunded'] }),
+    carrier: text('carrier'),
+    trackingNumber: text('tracking_number'),
   },
   (table) => [
+    check('order_refunded_wallet_within_paid', sql`${table.refundedWalletCents} BETWEEN 0 AND ${table.walletAppliedCents}`),
+    check('order_refunded_card_within_paid', sql`${table.refundedCardCents} BETWEEN 0 AND ${table.chargedCents}`),
     // Both lists read newest first, id breaking ties: ORDER BY created_at DESC, id DESC. The
     // index must match it exactly (DESC sorts nulls first), or Postgres sorts every row.
     index('order_user_created_idx').on(table.userId, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
+    // The order desk's search (issue 16): buyer email, contact and ship-to names in one
+    // lowercase text, matched by trigrams (migration 0013 creates pg_trgm).
+    index('order_search_trgm_idx').using('gin', sql`${orderSearchText(table)} gin_trgm_ops`),
+    index('order_fulfilled_created_idx')
+      .on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
+      .where(sql`${table.orderFulfilled} = true`),
+    index('order_refunded_created_idx')
+      .on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
+      .where(sql`${table.refundStatus} IS NOT NULL`),
+    index('order_all_created_idx').on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
     index('order_open_created_idx')
       .on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
       .where(sql`${table.orderFulfilled} = false`),
@@ -139,7 +162,11 @@ export const orderItems = pgTable(
     qty: integer('qty').notNull(),
     unitCents: bigint('unit_cents', { mode: 'number' }).notNull(),
   },
-  (table) => [primaryKey({ columns: [table.orderId, table.position] }), check('order_item_qty_positive', sql`${table.qty} > 0`)],
+  (table) => [
+    primaryKey({ columns: [table.orderId, table.position] }),
+    check('order_item_qty_positive', sql`${table.qty} > 0`),
+    index('order_item_name_trgm_idx').using('gin', sql`lower(${table.name}) gin_trgm_ops`),
+  ],
 );
 
 /** Provider events already handled: a re-delivered event is acknowledged and ignored. */
@@ -168,6 +195,8 @@ export const paymentRefunds = pgTable('payment_refund', {
   amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
   reason: text('reason').notNull(),
   providerRefundId: text('provider_refund_id'),
+  /** The provider refused the refund (its message); an admin settles it by hand. */
+  failure: text('failure'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   refundedAt: timestamp('refunded_at', { withTimezone: true }),
 });

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { getJsonOrNull } from '../../lib/api-client.ts';
+import { pageKeys } from '../../lib/query-keys.ts';
 
 export const DEFAULT_COPYRIGHT = '© Street Flavor Records';
 
@@ -15,7 +16,7 @@ interface PageResponse {
  */
 export function useCopyright(fetch: boolean): string {
   const { data } = useQuery({
-    queryKey: ['pages', 'home'],
+    queryKey: pageKeys.one('home'),
     queryFn: ({ signal }) => getJsonOrNull<PageResponse>('/api/pages/home', { signal }),
     select: (page) => (typeof page?.body?.copyright === 'string' ? page.body.copyright : undefined),
     enabled: fetch,

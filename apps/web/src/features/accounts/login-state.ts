@@ -1,3 +1,5 @@
+import { isSameSitePath } from '@storefront/domain/site-path.ts';
+
 /**
  * What other pages hand the login page through navigation state: signup asks for the
  * verify-email banner (`{ verifyEmail: true, email }`), guarded pages say where to
@@ -17,8 +19,7 @@ function field(state: unknown, name: string): unknown {
 
 /** A path on this site only: no other origin ("//evil.example", "/\\evil.example") and not the login page itself. */
 function sameSitePath(value: unknown): string | null {
-  if (typeof value !== 'string' || !value.startsWith('/')) return null;
-  if (value.startsWith('//') || value.startsWith('/\\')) return null;
+  if (!isSameSitePath(value)) return null;
   if (value === '/login' || value.startsWith('/login?')) return null;
   return value;
 }

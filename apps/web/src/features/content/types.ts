@@ -1,3 +1,5 @@
+import type { FunctionOutput } from '@storefront/domain/contracts/index.ts';
+
 /** What `GET /api/pages/:slug` answers: the page's JSON body as the label wrote it. */
 export interface PageResponse {
   slug: string;
@@ -24,14 +26,8 @@ export interface ContentSection {
   paragraphs: string[];
 }
 
-export interface TimelineEntry {
-  id: number | string;
-  releasedOn: string;
-  year: number;
-  title: string;
-  format: string;
-  note: string | null;
-}
+/** One entry of the label's history, as listHistory's contract says (decision 025). */
+export type TimelineEntry = FunctionOutput<'listHistory'>['entries'][number];
 
 // The body is edited by hand in content/*.json, so read it defensively: a missing or
 // malformed field drops that item instead of breaking the page.

@@ -1,3 +1,4 @@
+import { trackingUrl } from '@storefront/domain/order-desk.ts';
 import { formatUsd } from '@storefront/domain/catalog.ts';
 import { Badge } from '../badge.tsx';
 import { orderBadge } from './order-status.ts';
@@ -14,7 +15,7 @@ export function formatOrderDate(iso: string): string {
   return dateFormat.format(date);
 }
 
-export function OrderStatusBadge({ order }: { order: Pick<Order, 'orderFulfilled' | 'orderStatus'> }) {
+export function OrderStatusBadge({ order }: { order: Pick<Order, 'orderFulfilled' | 'orderStatus' | 'refundStatus'> }) {
   const { label, tone } = orderBadge(order);
   return <Badge tone={tone}>{label}</Badge>;
 }
@@ -72,5 +73,22 @@ export function PostalAddress({ name, address }: { name?: string; address: Order
         </span>
       ))}
     </address>
+  );
+}
+
+/** The carrier and tracking number, linked to the carrier's tracking page when we know it. */
+export function TrackingInfo({ tracking }: { tracking: { carrier: string; number: string } }) {
+  const url = trackingUrl(tracking.carrier, tracking.number);
+  return (
+    <p className="order-tracking">
+      <span>{tracking.carrier} tracking: </span>
+      {url ? (
+        <a href={url} target="_blank" rel="noreferrer noopener">
+          {tracking.number}
+        </a>
+      ) : (
+        <span>{tracking.number}</span>
+      )}
+    </p>
   );
 }

@@ -10,6 +10,13 @@ describe('orderBadge (spec section 4, Order status shown to buyer)', () => {
     // The shipped mark wins even on a copy whose fulfilled flag lags behind.
     [false, 'shipped', 'Shipped', 'success'],
   ])('fulfilled %s, status %s -> %s (%s)', (orderFulfilled, orderStatus, label, tone) => {
-    expect(orderBadge({ orderFulfilled, orderStatus })).toEqual({ label, tone });
+    expect(orderBadge({ orderFulfilled, orderStatus, refundStatus: null })).toEqual({ label, tone });
+  });
+
+  it.each([
+    ['refunded', true, 'Refunded'],
+    ['partially_refunded', false, 'Partially refunded'],
+  ] as const)('refund %s (fulfilled %s) -> %s', (refundStatus, orderFulfilled, label) => {
+    expect(orderBadge({ orderFulfilled, orderStatus: orderFulfilled ? 'shipped' : null, refundStatus })).toEqual({ label, tone: 'neutral' });
   });
 });

@@ -1,44 +1,11 @@
-/** An order as the server's order functions return it (spec section 3, Order). */
-export interface OrderLine {
-  id: string;
-  name: string;
-  qty: number;
-  unitCents: number;
-}
+import type { FunctionOutput } from '@storefront/domain/contracts/index.ts';
 
-export interface OrderTotals {
-  subtotalCents: number;
-  shippingCents: number;
-  taxCents: number;
-  walletAppliedCents: number;
-  /** What the card was charged, card fee included; 0 for a wallet-only order. */
-  chargedCents: number;
-}
-
-export interface OrderAddress {
-  line1?: string;
-  line2?: string;
-  city?: string;
-  state?: string;
-  postal_code?: string;
-  country?: string;
-}
-
-export interface Order {
-  id: string;
-  paymentIntentId: string;
-  createdAt: string;
-  uid: string;
-  items: OrderLine[];
-  totals: OrderTotals;
-  shipping: { name: string; address: OrderAddress };
-  contact: { name: string; email: string; phone: string };
-  orderFulfilled: boolean;
-  orderStatus: string | null;
-}
-
-/** One page of a keyset-paged order list; `next` goes back as `after`. */
-export interface OrdersPage {
-  items: Order[];
-  next: string | null;
-}
+/**
+ * An order as the server's order functions return it (spec section 3, Order): the types
+ * of their contracts (decision 025), never written here by hand.
+ */
+export type OrdersPage = FunctionOutput<'listMyOrders'>;
+export type Order = OrdersPage['items'][number];
+export type OrderLine = Order['items'][number];
+export type OrderTotals = Order['totals'];
+export type OrderAddress = Order['shipping']['address'];

@@ -1,21 +1,16 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { FunctionOutput } from '@storefront/domain/contracts/index.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
+import { productKeys } from '../../../lib/query-keys.ts';
 
 /** A variant with few left (issue 15), for the /release low-stock list. */
-export interface LowStockRow {
-  productId: string;
-  productName: string;
-  variantId: string;
-  options: string[];
-  sku: string;
-  stock: number;
-}
+export type LowStockRow = FunctionOutput<'listLowStock'>['variants'][number];
 
 // Under 'product': a live stock change (a sale, a restock elsewhere) refetches it.
 export const lowStockQueryOptions = () =>
   queryOptions({
-    queryKey: ['product', 'low-stock'] as const,
-    queryFn: async () => (await functionsClient.call<{ variants: LowStockRow[] }>('listLowStock', {})).variants,
+    queryKey: productKeys.lowStock,
+    queryFn: async () => (await functionsClient.call('listLowStock', null)).variants,
   });
 
 export function useLowStock() {
@@ -27,7 +22,7 @@ export function useSetStock() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: { variantId: string; stock: number | null; reason: string }) =>
-      functionsClient.call<{ ok: boolean; from: number | null; to: number | null }>('setVariantStock', input),
-    onSettled: () => void queryClient.invalidateQueries({ queryKey: ['product'] }),
+      functionsClient.call('setVariantStock', input),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: productKeys.all }),
   });
 }

@@ -1,29 +1,42 @@
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
+import { lazyPart } from '../../../lib/lazy-part.tsx';
 import { LowStockList } from './low-stock-list.tsx';
 import { ReleaseForm } from './release-form.tsx';
 import { ViewOrdersTab } from './view-orders-tab.tsx';
 
+// The console's tabs (issue 18) load their code when first opened (decision 016's budget).
+const consoleTab = <P extends object>(load: () => Promise<ComponentType<P>>, name: string) =>
+  lazyPart(load, { loading: `Loading ${name}…`, failed: `Could not load ${name}.` });
+const Products = consoleTab(() => import('./products-tab.tsx').then((m) => m.ProductsTab), 'the products');
+const Admins = consoleTab(() => import('./admins-tab.tsx').then((m) => m.AdminsTab), 'the admins');
+const Sales = consoleTab(() => import('./sales-tab.tsx').then((m) => m.SalesTab), 'the sales');
+const Activity = consoleTab(() => import('./activity-tab.tsx').then((m) => m.ActivityTab), 'the activity');
+
 const TABS = [
   { id: 'release', label: 'Release Product' },
   { id: 'orders', label: 'View Orders' },
+  { id: 'products', label: 'Products' },
+  { id: 'sales', label: 'Sales' },
+  { id: 'admins', label: 'Admins' },
+  { id: 'activity', label: 'Activity' },
 ] as const;
 
 type TabId = (typeof TABS)[number]['id'];
 
 /**
- * The release page's two tabs (spec section 2), as the ARIA tabs pattern: one tab stop,
+ * The release page's tabs (spec section 2, and the console of issue 18), as the ARIA tabs pattern: one tab stop,
  * arrow keys, Home and End move between the tabs. A panel stays mounted once opened, so
  * a half-filled release form survives a look at the orders.
  */
 export function ReleaseTabs() {
   const baseId = useId();
   const [active, setActive] = useState<TabId>('release');
-  const [ordersOpened, setOrdersOpened] = useState(false);
+  const [opened, setOpened] = useState<ReadonlySet<TabId>>(new Set(['release']));
   const tabs = useRef<Partial<Record<TabId, HTMLButtonElement | null>>>({});
 
   const open = (id: TabId, focus: boolean) => {
     setActive(id);
-    if (id === 'orders') setOrdersOpened(true);
+    setOpened((current) => (current.has(id) ? current : new Set([...current, id])));
     if (focus) tabs.current[id]?.focus();
   };
 
@@ -71,8 +84,20 @@ export function ReleaseTabs() {
         <LowStockList />
       </div>
       <div role="tabpanel" id={panelId('orders')} aria-labelledby={tabId('orders')} hidden={active !== 'orders'} className="release-tabs__panel">
-        {ordersOpened ? <ViewOrdersTab /> : null}
+        {opened.has('orders') ? <ViewOrdersTab /> : null}
       </div>
+      {(
+        [
+          ['products', Products.Part],
+          ['sales', Sales.Part],
+          ['admins', Admins.Part],
+          ['activity', Activity.Part],
+        ] as const
+      ).map(([id, Part]) => (
+        <div key={id} role="tabpanel" id={panelId(id)} aria-labelledby={tabId(id)} hidden={active !== id} className="release-tabs__panel">
+          {opened.has(id) ? <Part /> : null}
+        </div>
+      ))}
     </div>
   );
 }

@@ -1,59 +1,159 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { DESK_MESSAGES, ORDER_FILTER_LABELS, ORDER_FILTERS, type OrderFilter } from '@storefront/domain/order-desk.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { FunctionsError } from '@storefront/sdk/callable.ts';
 import { toast } from '../../../lib/toast.ts';
 import { Modal } from '../../../ui/modal.tsx';
-import { formatOrderDate, OrderLines, OrderTotalsList, PostalAddress } from '../../../ui/order-details/order-details.tsx';
-import type { Order } from '../../../ui/order-details/order-types.ts';
+import { formatOrderDate, OrderLines, OrderStatusBadge, OrderTotalsList, PostalAddress, TrackingInfo } from '../../../ui/order-details/order-details.tsx';
 import { LoadingRegion, Skeleton, SkeletonText } from '../../../ui/skeleton.tsx';
-import { useOpenOrders } from '../api/list-open-orders.ts';
+import { useDeskOrders, type DeskOrder } from '../api/list-orders.ts';
 import { useMarkOrderFulfilled } from '../api/mark-order-fulfilled.ts';
+import { useMarkOrdersFulfilled } from '../api/mark-orders-fulfilled.ts';
+import { FulfilFields, OrderDetailDialog, RefundDialog, type Tracking } from './order-desk-dialogs.tsx';
 import './view-orders-tab.css';
 
 const NO_OPEN_ORDERS = 'No open orders.';
 
 /**
- * The release page's View Orders tab (spec sections 2 and 4): unfulfilled orders with
- * their lines, totals, contact and address; Mark Fulfilled after a confirmation.
+ * The release page's View Orders tab (spec sections 2 and 4), grown into the order desk
+ * (issue 16): Unfulfilled (the spec's open orders, the default), Shipped, Refunded or All,
+ * a search, the packing list, bulk Mark Fulfilled with tracking, details and refunds.
  */
 export function ViewOrdersTab() {
-  const orders = useOpenOrders();
+  const [status, setStatus] = useState<OrderFilter>('unfulfilled');
+  const [search, setSearch] = useState('');
+  const [q, setQ] = useState('');
+  const orders = useDeskOrders(status, q);
   const markFulfilled = useMarkOrderFulfilled();
-  const [confirming, setConfirming] = useState<Order | null>(null);
+  const markMany = useMarkOrdersFulfilled();
+  const [confirming, setConfirming] = useState<DeskOrder | null>(null);
+  const [tracking, setTracking] = useState<Tracking>({ carrier: '', trackingNumber: '' });
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [confirmingBulk, setConfirmingBulk] = useState(false);
+  const [detailId, setDetailId] = useState<string | null>(null);
+  const [refunding, setRefunding] = useState<DeskOrder | null>(null);
   const [announcement, setAnnouncement] = useState('');
   const failed = orders.isError;
   const error = orders.error;
 
   useEffect(() => {
     // Spec section 8: a failed orders listener shows the empty state; the cause is logged.
-    if (failed) console.warn('Could not load the open orders:', error);
+    if (failed) console.warn('Could not load the orders:', error);
   }, [failed, error]);
+
+  const openFulfil = (order: DeskOrder) => {
+    setTracking({ carrier: '', trackingNumber: '' });
+    setConfirming(order);
+  };
 
   const confirm = () => {
     const order = confirming;
-    setConfirming(null);
     if (!order) return;
-    markFulfilled.mutate(order.id, {
-      onSuccess: () => setAnnouncement(`Order ${order.id} marked fulfilled.`),
+    const number = tracking.trackingNumber.trim();
+    if (number && !tracking.carrier) return toast.error(DESK_MESSAGES.trackingNeedsCarrier);
+    if (tracking.carrier && !number) return toast.error(DESK_MESSAGES.trackingNumber);
+    setConfirming(null);
+    markFulfilled.mutate(
+      { orderId: order.id, ...(tracking.carrier && number ? { carrier: tracking.carrier, trackingNumber: number } : {}) },
+      {
+        onSuccess: () => setAnnouncement(`Order ${order.id} marked fulfilled.`),
+        onError: (failure) => {
+          console.warn(`Could not mark order ${order.id} fulfilled:`, failure);
+          const notFound = failure instanceof FunctionsError && failure.code === 'not-found';
+          const refused = failure instanceof FunctionsError && (failure.code === 'failed-precondition' || failure.code === 'invalid-argument');
+          toast.error(notFound ? CHECKOUT_MESSAGES.orderNotFound : refused ? failure.message : CHECKOUT_MESSAGES.fulfilFailed);
+        },
+      },
+    );
+  };
+
+  const confirmBulk = () => {
+    const ids = [...selected];
+    setConfirmingBulk(false);
+    markMany.mutate(ids, {
+      onSuccess: ({ results }) => {
+        const done = results.filter((result) => result.ok).length;
+        setSelected(new Set());
+        setAnnouncement(DESK_MESSAGES.bulkFulfilled(done));
+        toast.success(DESK_MESSAGES.bulkFulfilled(done));
+        for (const result of results.filter((r) => !r.ok)) toast.error(`${result.orderId}: ${result.message ?? CHECKOUT_MESSAGES.fulfilFailed}`);
+      },
       onError: (failure) => {
-        console.warn(`Could not mark order ${order.id} fulfilled:`, failure);
-        const notFound = failure instanceof FunctionsError && failure.code === 'not-found';
-        toast.error(notFound ? CHECKOUT_MESSAGES.orderNotFound : CHECKOUT_MESSAGES.fulfilFailed);
+        console.warn('Could not mark the selected orders fulfilled:', failure);
+        toast.error(CHECKOUT_MESSAGES.fulfilFailed);
       },
     });
   };
 
-  const pendingId = markFulfilled.isPending ? markFulfilled.variables : undefined;
+  const submitSearch = (event: FormEvent) => {
+    event.preventDefault();
+    setQ(search.trim());
+    setSelected(new Set());
+  };
+
+  const toggle = (orderId: string, on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(orderId);
+      else next.delete(orderId);
+      return next;
+    });
+
+  const pendingId = markFulfilled.isPending ? markFulfilled.variables?.orderId : undefined;
   const items = orders.data?.pages.flatMap((page) => page.items) ?? [];
+  const openList = status === 'unfulfilled' && !q;
+  const csvUrl = `/api/admin/packing-list?${new URLSearchParams({ status, ...(q ? { q } : {}) }).toString()}`;
 
   return (
     <div className="view-orders">
-      <h2 className="view-orders__title">Open orders</h2>
+      <h2 className="view-orders__title">{openList ? 'Open orders' : 'Orders'}</h2>
+      <div className="view-orders__toolbar">
+        <fieldset className="view-orders__filters">
+          <legend>Show</legend>
+          {ORDER_FILTERS.map((filter) => (
+            <label key={filter} className="view-orders__filter">
+              <input
+                type="radio"
+                name="order-filter"
+                value={filter}
+                checked={status === filter}
+                onChange={() => {
+                  setStatus(filter);
+                  setSelected(new Set());
+                }}
+              />
+              {ORDER_FILTER_LABELS[filter]}
+            </label>
+          ))}
+        </fieldset>
+        <form role="search" className="view-orders__search" onSubmit={submitSearch}>
+          <label htmlFor="order-search">Search orders</label>
+          <input
+            id="order-search"
+            type="search"
+            value={search}
+            maxLength={100}
+            placeholder="Order id, email, name or product"
+            onChange={(event) => setSearch(event.target.value)}
+          />
+          <button type="submit" className="button button--secondary">
+            Search
+          </button>
+        </form>
+        <a className="button button--secondary" href={csvUrl} download>
+          Download packing list (CSV)
+        </a>
+        {selected.size > 0 ? (
+          <button type="button" className="button" disabled={markMany.isPending} onClick={() => setConfirmingBulk(true)}>
+            Mark selected fulfilled ({selected.size})
+          </button>
+        ) : null}
+      </div>
       <p role="status" className="visually-hidden">
         {announcement}
       </p>
       {orders.isPending ? (
-        <LoadingRegion label="Loading open orders…">
+        <LoadingRegion label="Loading orders…">
           <div className="view-orders__list">
             {[0, 1].map((index) => (
               <div key={index} className="admin-order">
@@ -64,12 +164,20 @@ export function ViewOrdersTab() {
           </div>
         </LoadingRegion>
       ) : items.length === 0 ? (
-        <p className="view-orders__empty">{NO_OPEN_ORDERS}</p>
+        <p className="view-orders__empty">{openList ? NO_OPEN_ORDERS : DESK_MESSAGES.noOrdersMatch}</p>
       ) : (
-        <ul className="view-orders__list" aria-label="Open orders">
+        <ul className="view-orders__list" aria-label={openList ? 'Open orders' : 'Orders'}>
           {items.map((order) => (
             <li key={order.id}>
-              <AdminOrder order={order} pending={pendingId === order.id} onMarkFulfilled={() => setConfirming(order)} />
+              <AdminOrder
+                order={order}
+                pending={pendingId === order.id}
+                selected={selected.has(order.id)}
+                onSelect={(on) => toggle(order.id, on)}
+                onMarkFulfilled={() => openFulfil(order)}
+                onDetails={() => setDetailId(order.id)}
+                onRefund={() => setRefunding(order)}
+              />
             </li>
           ))}
         </ul>
@@ -97,6 +205,7 @@ export function ViewOrdersTab() {
             see it as Shipped.
           </p>
         ) : null}
+        <FulfilFields value={tracking} onChange={setTracking} />
         <div className="view-orders__confirm-actions">
           <button type="button" className="button" onClick={confirm}>
             Yes, Mark Fulfilled
@@ -106,24 +215,68 @@ export function ViewOrdersTab() {
           </button>
         </div>
       </Modal>
+      <Modal open={confirmingBulk} onClose={() => setConfirmingBulk(false)} title={`Mark ${selected.size} orders fulfilled?`}>
+        <p className="view-orders__confirm-text">Each selected order is marked fulfilled once, and each buyer gets one shipped email.</p>
+        <div className="view-orders__confirm-actions">
+          <button type="button" className="button" onClick={confirmBulk}>
+            Yes, Mark Fulfilled
+          </button>
+          <button type="button" className="button button--secondary" onClick={() => setConfirmingBulk(false)}>
+            Cancel
+          </button>
+        </div>
+      </Modal>
+      <OrderDetailDialog orderId={detailId} onClose={() => setDetailId(null)} />
+      {refunding ? <RefundDialog key={refunding.id} order={refunding} onClose={() => setRefunding(null)} onRefunded={(text) => setAnnouncement(text)} /> : null}
     </div>
   );
 }
 
-function AdminOrder({ order, pending, onMarkFulfilled }: { order: Order; pending: boolean; onMarkFulfilled: () => void }) {
+interface AdminOrderProps {
+  order: DeskOrder;
+  pending: boolean;
+  selected: boolean;
+  onSelect: (on: boolean) => void;
+  onMarkFulfilled: () => void;
+  onDetails: () => void;
+  onRefund: () => void;
+}
+
+function AdminOrder({ order, pending, selected, onSelect, onMarkFulfilled, onDetails, onRefund }: AdminOrderProps) {
   const titleId = `admin-order-${order.id}`;
+  const canFulfil = !order.orderFulfilled && order.refundStatus !== 'refunded';
   return (
     <article className="admin-order" aria-labelledby={titleId}>
       <header className="admin-order__header">
         <div>
+          {canFulfil ? (
+            <label className="admin-order__select">
+              <input type="checkbox" checked={selected} onChange={(event) => onSelect(event.target.checked)} />
+              <span className="visually-hidden">Select order {order.id}</span>
+            </label>
+          ) : null}
           <h3 id={titleId} className="admin-order__title">
             Order {order.id}
           </h3>
-          <p className="admin-order__date">{formatOrderDate(order.createdAt)}</p>
+          <p className="admin-order__date">
+            {formatOrderDate(order.createdAt)} <OrderStatusBadge order={order} />
+          </p>
         </div>
-        <button type="button" className="button" disabled={pending} aria-busy={pending || undefined} onClick={onMarkFulfilled}>
-          {pending ? 'Marking…' : 'Mark Fulfilled'}
-        </button>
+        <div className="admin-order__actions">
+          {canFulfil ? (
+            <button type="button" className="button" disabled={pending} aria-busy={pending || undefined} onClick={onMarkFulfilled}>
+              {pending ? 'Marking…' : 'Mark Fulfilled'}
+            </button>
+          ) : null}
+          <button type="button" className="button button--secondary" onClick={onDetails} aria-label={`Details of order ${order.id}`}>
+            Details
+          </button>
+          {order.refundStatus !== 'refunded' ? (
+            <button type="button" className="button button--secondary" onClick={onRefund} aria-label={`Refund order ${order.id}`}>
+              Refund
+            </button>
+          ) : null}
+        </div>
       </header>
       <OrderLines items={order.items} />
       <div className="admin-order__grid">
@@ -139,6 +292,7 @@ function AdminOrder({ order, pending, onMarkFulfilled }: { order: Order; pending
         <div>
           <p className="admin-order__label">Ship to</p>
           <PostalAddress name={order.shipping.name} address={order.shipping.address} />
+          {order.tracking ? <TrackingInfo tracking={order.tracking} /> : null}
         </div>
       </div>
     </article>

@@ -2,16 +2,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { EditProductInput } from '@storefront/domain/catalog-schemas.ts';
 import type { Product } from '@storefront/domain/catalog.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
+import { productListKeys } from '../../../lib/query-keys.ts';
 import { productQueryOptions } from './get-product.ts';
-import { productsQueryOptions } from './list-products.ts';
-
-export interface EditProductResult {
-  ok?: boolean;
-}
 
 /** Admins only; the server refuses everyone else (spec section 7, editBizarreProduct). */
-export function editProduct(input: EditProductInput): Promise<EditProductResult | null> {
-  return functionsClient.call<EditProductResult | null>('editBizarreProduct', input);
+export function editProduct(input: EditProductInput) {
+  return functionsClient.call('editBizarreProduct', input);
 }
 
 /**
@@ -23,7 +19,7 @@ export function useEditProduct() {
   return useMutation({
     mutationFn: editProduct,
     onSuccess: (result, input) => {
-      if (result?.ok !== true) return;
+      if (result.ok !== true) return;
       const productKey = productQueryOptions(input.id).queryKey;
       queryClient.setQueryData(productKey, (old: Product | undefined) =>
         old
@@ -31,7 +27,8 @@ export function useEditProduct() {
           : old,
       );
       void queryClient.invalidateQueries({ queryKey: productKey });
-      void queryClient.invalidateQueries({ queryKey: productsQueryOptions().queryKey });
+      // Every shop list (each search and category) may show it.
+      void queryClient.invalidateQueries({ queryKey: productListKeys.all });
     },
   });
 }

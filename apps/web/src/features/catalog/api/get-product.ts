@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Product } from '@storefront/domain/catalog.ts';
 import { getJson, HttpError } from '../../../lib/api-client.ts';
+import { productKeys } from '../../../lib/query-keys.ts';
 
 /** One product; inactive ones only for admins (everyone else gets 404, as for unknown ids). */
 export async function getProduct(id: string, signal?: AbortSignal): Promise<Product> {
@@ -14,10 +15,10 @@ export function isProductNotFound(error: unknown): boolean {
   return error instanceof HttpError && (error.status === 404 || error.status === 400);
 }
 
-// ['product', id]: the live 'products' topic refetches it (lib/live.ts).
+// The live 'products' topic refetches it (lib/live.ts).
 export const productQueryOptions = (id: string) =>
   queryOptions({
-    queryKey: ['product', id],
+    queryKey: productKeys.one(id),
     queryFn: ({ signal }) => getProduct(id, signal),
     // Asking again will not make an unknown product appear.
     retry: (failureCount, error) => !isProductNotFound(error) && failureCount < 1,

@@ -1,20 +1,39 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Product } from '@storefront/domain/catalog.ts';
+import { infiniteQueryOptions } from '@tanstack/react-query';
+import { isProductCategory, SHOP_SEARCH_MAX, type ProductCategory, type ShopPage } from '@storefront/domain/catalog.ts';
 import { getJson } from '../../../lib/api-client.ts';
+import { productListKeys } from '../../../lib/query-keys.ts';
 
-/** The shop's products: active ones only, `order` highest first, then name (the server sorts). */
-export async function listProducts(signal?: AbortSignal): Promise<Product[]> {
-  const { products } = await getJson<{ products: Product[] }>('/api/products', { signal });
-  return products;
+/** What the shop shows: a search and a category, both in the page's URL (?q=&category=). */
+export interface ShopFilter {
+  q: string;
+  category: ProductCategory | '';
 }
 
-// ['products']: the live 'products' topic refetches it (lib/live.ts).
-export const productsQueryOptions = () =>
-  queryOptions({
-    queryKey: ['products'],
-    queryFn: ({ signal }) => listProducts(signal),
+/** The filter a shop URL names; anything unknown in it is ignored, as a shared link may be old. */
+export function shopFilterFromSearch(search: URLSearchParams): ShopFilter {
+  const category = search.get('category');
+  return { q: (search.get('q') ?? '').trim().slice(0, SHOP_SEARCH_MAX), category: isProductCategory(category) ? category : '' };
+}
+
+/**
+ * One page of the shop: active products only, `order` highest first, then name (the server
+ * sorts). The first page without a search comes from the server's catalogue cache.
+ */
+export function listProducts(filter: ShopFilter, after: string | null, signal?: AbortSignal): Promise<ShopPage> {
+  const params = new URLSearchParams();
+  if (filter.q) params.set('q', filter.q);
+  if (filter.category) params.set('category', filter.category);
+  if (after) params.set('after', after);
+  const query = params.toString();
+  return getJson<ShopPage>(query ? `/api/products?${query}` : '/api/products', { signal });
+}
+
+// The live 'products' topic refetches every loaded page (lib/live.ts).
+export const productsQueryOptions = (filter: ShopFilter = { q: '', category: '' }) =>
+  infiniteQueryOptions({
+    queryKey: productListKeys.shop(filter.q, filter.category),
+    queryFn: ({ pageParam, signal }) => listProducts(filter, pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next,
   });
 
-export function useProducts() {
-  return useQuery(productsQueryOptions());
-}

@@ -1,23 +1,18 @@
 import { useMutation } from '@tanstack/react-query';
-import type { CartItems, Contact, Shipping } from '@storefront/domain/pricing-schemas.ts';
+import type { FunctionInput } from '@storefront/domain/contracts/index.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
 
 export const CONFIRMATION_PATH = '/order-confirmation';
 
-export interface PaymentLinkInput {
-  items: CartItems;
-  useWallet: boolean;
-  contact: Contact;
-  shipping: Shipping;
-  checkoutId: string;
-}
+/** The contract's input; the confirmation page is always where the payment page comes back to. */
+export type PaymentLinkInput = Omit<FunctionInput<'createPaymentLinkStreetFlavorMerch'>, 'redirectUrl'>;
 
 /**
  * A card checkout: the server holds the wallet part and returns the payment provider's
  * page for the rest, which comes back to the order confirmation page.
  */
-export function createPaymentLink(input: PaymentLinkInput): Promise<{ ok: boolean; url?: string }> {
-  return functionsClient.call<{ ok: boolean; url?: string }>('createPaymentLinkStreetFlavorMerch', {
+export function createPaymentLink(input: PaymentLinkInput) {
+  return functionsClient.call('createPaymentLinkStreetFlavorMerch', {
     ...input,
     redirectUrl: CONFIRMATION_PATH,
   });

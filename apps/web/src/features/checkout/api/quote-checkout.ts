@@ -1,28 +1,23 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { Quote } from '@storefront/domain/pricing.ts';
-import type { CartItems } from '@storefront/domain/pricing-schemas.ts';
+import type { FunctionInput, FunctionOutput } from '@storefront/domain/contracts/index.ts';
 import { FunctionsError } from '@storefront/sdk/callable.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
-import type { OrderLine } from '../../../ui/order-details/order-types.ts';
+import { checkoutQuoteKeys } from '../../../lib/query-keys.ts';
 
-export type CheckoutQuote = Quote & { lines: OrderLine[] };
-
-export interface QuoteInput {
-  items: CartItems;
-  useWallet: boolean;
-}
+export type CheckoutQuote = FunctionOutput<'quoteCheckout'>;
+export type QuoteInput = FunctionInput<'quoteCheckout'>;
 
 /** The server's prices for the cart and the caller's own wallet balance (spec section 9). */
 export function quoteCheckout(input: QuoteInput, signal?: AbortSignal): Promise<CheckoutQuote> {
-  return functionsClient.call<CheckoutQuote>('quoteCheckout', input, { signal });
+  return functionsClient.call('quoteCheckout', input, { signal });
 }
 
-// Under 'product' so a live product change (a new price, an item withdrawn) re-prices it.
-export const QUOTE_KEY = ['product', 'checkout-quote'] as const;
+// Under the product key so a live product change (a new price, an item withdrawn) re-prices it.
+export const QUOTE_KEY = checkoutQuoteKeys.all;
 
 export const quoteQueryOptions = (input: QuoteInput) =>
   queryOptions({
-    queryKey: [...QUOTE_KEY, input],
+    queryKey: checkoutQuoteKeys.one(input),
     queryFn: ({ signal }) => quoteCheckout(input, signal),
     enabled: input.items.length > 0,
     staleTime: 0,

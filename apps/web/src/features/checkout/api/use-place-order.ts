@@ -11,6 +11,7 @@ import { CHECKOUT_TEXTS } from '../messages.ts';
 import { CONFIRMATION_PATH, useCreatePaymentLink } from './create-payment-link.ts';
 import { usePlaceWalletOrder } from './place-wallet-order.ts';
 import { QUOTE_KEY, type CheckoutQuote } from './quote-checkout.ts';
+import { isSameSitePath } from '@storefront/domain/site-path.ts';
 
 export interface OrderToPlace {
   items: CartItems;
@@ -28,7 +29,7 @@ function newCheckoutId(): string {
 
 /** Only a path on this site: a redirect URL never leads elsewhere. */
 function sitePath(url: string | undefined): string {
-  return url && url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\') ? url : CONFIRMATION_PATH;
+  return isSameSitePath(url) ? url : CONFIRMATION_PATH;
 }
 
 /** The provider's page (an http(s) address) or this site's own payment page; anything else is no page. */

@@ -7,6 +7,7 @@ import { ErrorState } from '../../../ui/error-state.tsx';
 import { LoadingRegion, SkeletonText } from '../../../ui/skeleton.tsx';
 import { outOfStockLines, unavailableItems, useCheckoutQuote } from '../api/quote-checkout.ts';
 import { usePlaceOrder } from '../api/use-place-order.ts';
+import { addressLabel, useSavedAddresses, type SavedAddress } from '../api/saved-addresses.ts';
 import { checkCheckoutForm, emptyShipping, type ContactValues, type FieldKey, type ShippingValues } from '../checkout-form-values.ts';
 import { SHIPPING_COUNTRIES } from '../countries.ts';
 import { CHECKOUT_TEXTS } from '../messages.ts';
@@ -26,6 +27,24 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
   const messageId = `${formId}-message`;
   const [contact, setContact] = useState<ContactValues>({ name: user.name, email: user.email, phone: '' });
   const [shipping, setShipping] = useState<ShippingValues>(() => emptyShipping(user.name));
+  // The last address used is the default: filled in once it arrives, unless the buyer typed.
+  const saved = useSavedAddresses();
+  const [prefilled, setPrefilled] = useState(false);
+  const [savedChoice, setSavedChoice] = useState('');
+  if (!prefilled && saved.data) {
+    setPrefilled(true);
+    const last = saved.data[0];
+    const untouched = JSON.stringify(shipping) === JSON.stringify(emptyShipping(user.name));
+    if (last && untouched) {
+      setShipping(shippingOf(last));
+      setSavedChoice(last.id);
+    }
+  }
+  const chooseSaved = (id: string) => {
+    setSavedChoice(id);
+    const address = saved.data?.find((candidate) => candidate.id === id);
+    setShipping(address ? shippingOf(address) : emptyShipping(user.name));
+  };
   // Follows the remembered answer, which the cart's dialog may change while this page is open.
   const useWallet = useWalletPreference() !== 'stripe';
   const [problem, setProblem] = useState<{ message: string; field?: FieldKey | undefined } | null>(null);
@@ -88,6 +107,16 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
         </fieldset>
         <fieldset className="checkout-fieldset">
           <legend className="checkout-fieldset__legend">Shipping address</legend>
+          {saved.data && saved.data.length > 0 ? (
+            <SelectField label="Saved addresses" id={`${formId}-saved`} value={savedChoice} onChange={(event) => chooseSaved(event.target.value)}>
+              {saved.data.map((address) => (
+                <option key={address.id} value={address.id}>
+                  {addressLabel(address)}
+                </option>
+              ))}
+              <option value="">A new address</option>
+            </SelectField>
+          ) : null}
           <InputField label="Recipient name" autoComplete="shipping name" maxLength={100} {...shippingInput('name')} />
           <InputField label="Address line 1" autoComplete="shipping address-line1" maxLength={200} {...shippingInput('line1')} />
           <InputField
@@ -168,4 +197,9 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
       </aside>
     </form>
   );
+}
+
+function shippingOf(address: SavedAddress): ShippingValues {
+  const { name, line1, line2, city, state, postal_code, country } = address;
+  return { name, line1, line2, city, state, postal_code, country };
 }

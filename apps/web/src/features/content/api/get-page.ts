@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJsonOrNull } from '../../../lib/api-client.ts';
 import { readHomeContent, readSections, type PageResponse } from '../types.ts';
+import { pageKeys } from '../../../lib/query-keys.ts';
 
 export type PageSlug = 'home' | 'about' | 'privacy-policy';
 
@@ -15,7 +16,7 @@ export function getPage(slug: PageSlug, signal?: AbortSignal): Promise<PageRespo
  */
 export const pageQueryOptions = (slug: PageSlug) =>
   queryOptions({
-    queryKey: ['pages', slug],
+    queryKey: pageKeys.one(slug),
     queryFn: ({ signal }) => getPage(slug, signal),
   });
 

@@ -1,29 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { FunctionOutput } from '@storefront/domain/contracts/index.ts';
 import { FunctionsError } from '@storefront/sdk/callable.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
-import { isFinalWalletError, walletQueryOptions } from './get-wallet.ts';
-
-export interface DatEdition {
-  edition: number;
-  sold: number;
-  royaltiesCents: number;
-  earningsCents: number;
-}
+import { isFinalWalletError } from './get-wallet.ts';
+import { walletKeys } from '../../../lib/query-keys.ts';
 
 /** A DAT asset (spec section 3) with the editions the signed-in user owns. */
-export interface DatDetail {
-  id: string;
-  ArtworkURL: string;
-  SongName: string;
-  ArtistName: string;
-  creatorUsername: string;
-  creatorId: string;
-  releasedAt: string;
-  editions: DatEdition[];
-}
+export type DatDetail = FunctionOutput<'getDat'>;
 
 export function getDat(id: string, signal?: AbortSignal): Promise<DatDetail> {
-  return functionsClient.call<DatDetail>('getDat', { id }, { signal });
+  return functionsClient.call('getDat', { id }, { signal });
 }
 
 /** The server's answer for an id that is no DAT; an id it will not even look up (too long) is none either. */
@@ -31,10 +17,10 @@ export function isDatNotFound(error: unknown): boolean {
   return error instanceof FunctionsError && (error.code === 'not-found' || error.code === 'invalid-argument');
 }
 
-// Under ['wallet']: the live 'wallet' topic refetches it with the wallet.
+// Under the wallet's key: the live 'wallet' topic refetches it with the wallet.
 export const datQueryOptions = (id: string) =>
   queryOptions({
-    queryKey: [...walletQueryOptions().queryKey, 'dat', id],
+    queryKey: walletKeys.dat(id),
     queryFn: ({ signal }) => getDat(id, signal),
     retry: (failureCount, error) => !isFinalWalletError(error) && failureCount < 1,
   });

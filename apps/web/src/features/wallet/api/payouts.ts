@@ -1,19 +1,12 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { functionsClient } from '../../../lib/api-client.ts';
+import { walletKeys } from '../../../lib/query-keys.ts';
 
-/** Cash-out figures: what may be paid out, the account's state, and past requests. */
-export interface Cashout {
-  hasAccount: boolean;
-  payoutsEnabled: boolean;
-  availableCents: number;
-  requests: { id: string; amountCents: number; status: 'requested' | 'paid' | 'failed'; createdAt: string }[];
-}
-
-// Under ['wallet'] so the live wallet topic refreshes it too.
+// Under the wallet's key, so the live wallet topic refreshes it too.
 export const cashoutQueryOptions = () =>
   queryOptions({
-    queryKey: ['wallet', 'cashout'],
-    queryFn: ({ signal }) => functionsClient.call<Cashout>('getCashout', null, { signal }),
+    queryKey: walletKeys.cashout,
+    queryFn: ({ signal }) => functionsClient.call('getCashout', null, { signal }),
     staleTime: 0,
   });
 
@@ -26,7 +19,7 @@ export async function openPayoutOnboarding(): Promise<void> {
   // Opened at once, inside the click, so pop-up blockers let it through; pointed at the link after.
   const tab = window.open('about:blank', '_blank');
   try {
-    const { url } = await functionsClient.call<{ url: string }>('createStripeOnboardingLinkIOS', null);
+    const { url } = await functionsClient.call('createStripeOnboardingLinkIOS', null);
     if (tab) {
       tab.opener = null;
       tab.location.href = url;
@@ -42,7 +35,7 @@ export async function openPayoutOnboarding(): Promise<void> {
 export function useRequestPayout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (amountCents?: number) => functionsClient.call<{ ok: true; payout: { id: string; amountCents: number } }>('requestPayout', amountCents ? { amountCents } : null),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['wallet'] }),
+    mutationFn: (amountCents?: number) => functionsClient.call('requestPayout', amountCents ? { amountCents } : null),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: walletKeys.all }),
   });
 }

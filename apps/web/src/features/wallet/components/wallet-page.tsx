@@ -6,6 +6,7 @@ import { useWallet } from '../api/get-wallet.ts';
 import { WALLET_TEXTS } from '../wallet-format.ts';
 import { LoginRedirect } from './login-redirect.tsx';
 import { OwnedDats } from './owned-dats.tsx';
+import { WalletHistory } from './wallet-history.tsx';
 import { WalletSettings } from './wallet-settings.tsx';
 import { WalletTotals } from './wallet-totals.tsx';
 import './wallet.css';
@@ -41,6 +42,7 @@ function WalletContent() {
     <>
       <WalletTotals wallet={wallet.data} />
       <OwnedDats dats={wallet.data.ownedDats} />
+      <WalletHistory />
     </>
   );
 }

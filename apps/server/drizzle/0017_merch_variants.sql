@@ -30,6 +30,7 @@ CREATE TABLE "payment_refund" (
 	"amount_cents" bigint NOT NULL,
 	"reason" text NOT NULL,
 	"provider_refund_id" text,
+	"failure" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"refunded_at" timestamp with time zone
 );

@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Shipping } from '@storefront/domain/pricing-schemas.ts';
+import type { Db } from '../db/client.ts';
+import { savedAddresses } from '../db/schema/index.ts';
+import type { Tx } from '../db/transaction.ts';
+import { defineFunction } from '../functions/registry.ts';
+
+/** The most addresses kept per shopper; using an 11th forgets the one used longest ago. */
+export const MAX_SAVED_ADDRESSES = 10;
+
+const FIELDS = ['name', 'line1', 'line2', 'city', 'state', 'postal_code', 'country'] as const;
+
+function addressOf(shipping: Shipping): Record<string, string> {
+  const record = shipping as unknown as Record<string, string | undefined>;
+  return Object.fromEntries(FIELDS.map((field) => [field, (record[field] ?? '').trim()]));
+}
+
+/**
+ * Remembers the address of a checkout or order, in its transaction: new, or moved to the
+ * top as the last used. Keeps the newest MAX_SAVED_ADDRESSES.
+ */
+export async function rememberAddress(tx: Tx, userId: string, shipping: Shipping): Promise<void> {
+  const address = addressOf(shipping);
+  const id = createHash('sha256').update(JSON.stringify(FIELDS.map((field) => address[field]!.toLowerCase()))).digest('base64url').slice(0, 32);
+  await tx
+    .insert(savedAddresses)
+    .values({ userId, id, address })
+    .onConflictDoUpdate({ target: [savedAddresses.userId, savedAddresses.id], set: { address, lastUsedAt: sql`now()` } });
+  await tx.execute(sql`
+    DELETE FROM ${savedAddresses} WHERE user_id = ${userId} AND id NOT IN (
+      SELECT id FROM ${savedAddresses} WHERE user_id = ${userId} ORDER BY last_used_at DESC, id LIMIT ${MAX_SAVED_ADDRESSES})`);
+}
+
+/** The caller's addresses, the last used first (the checkout's default). */
+export async function listSavedAddresses(db: Db, userId: string) {
+  const rows = await db
+    .select()
+    .from(savedAddresses)
+    .where(eq(savedAddresses.userId, userId))
+    .orderBy(desc(savedAddresses.lastUsedAt), savedAddresses.id)
+    .limit(MAX_SAVED_ADDRESSES);
+  return {
+    addresses: rows.map((row) => ({ id: row.id, ...(Object.fromEntries(FIELDS.map((field) => [field, row.address[field] ?? ''])) as Record<(typeof FIELDS)[number], string>), lastUsedAt: row.lastUsedAt.toISOString() })),
+  };
+}
+
+export const addressFunctions = [
+  defineFunction('listSavedAddresses', async (_input, { db, caller }) => listSavedAddresses(db, caller.userId)),
+  // Only the caller's own row can match.
+  defineFunction('deleteSavedAddress', async ({ id }, { db, caller }) => {
+    await db.delete(savedAddresses).where(and(eq(savedAddresses.userId, caller.userId), eq(savedAddresses.id, id)));
+    return { ok: true };
+  }),
+];

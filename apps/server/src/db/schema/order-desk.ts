@@ -1,0 +1,55 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { users } from './accounts.ts';
+import { orders } from './money.ts';
+
+/**
+ * The order desk (issue 16): refunds, each once per (order, idempotency key), and the
+ * history of every order (who did what, when).
+ */
+export const REFUND_STATES = ['pending', 'succeeded', 'failed'] as const;
+
+export const orderRefunds = pgTable(
+  'order_refund',
+  {
+    id: text('id').primaryKey(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id),
+    /** The admin's click: a retried or doubled request carries the same key and finds this row. */
+    idempotencyKey: text('idempotency_key').notNull(),
+    adminId: text('admin_id')
+      .notNull()
+      .references(() => users.id),
+    walletCents: integer('wallet_cents').notNull(),
+    cardCents: integer('card_cents').notNull(),
+    lines: jsonb('lines').$type<{ lineId: number; quantity: number }[]>().notNull(),
+    status: text('status', { enum: REFUND_STATES }).notNull(),
+    providerRefundId: text('provider_refund_id'),
+    failure: text('failure'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('order_refund_key').on(table.orderId, table.idempotencyKey),
+    check('order_refund_amounts', sql`${table.walletCents} >= 0 AND ${table.cardCents} >= 0 AND ${table.walletCents} + ${table.cardCents} > 0`),
+  ],
+);
+
+export const ORDER_EVENT_KINDS = ['created', 'paid', 'fulfilled', 'refund-requested', 'refunded', 'refund-failed', 'provider-refund'] as const;
+
+export const orderEvents = pgTable(
+  'order_event',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ORDER_EVENT_KINDS }).notNull(),
+    /** The admin who acted; null for the buyer or the payment provider. */
+    actorId: text('actor_id').references(() => users.id),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('order_event_order_idx').on(table.orderId, table.id)],
+);

@@ -1,0 +1,150 @@
+import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
+import { orderCursor } from '@storefront/domain/contracts/orders.ts';
+import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
+import type { OrderFilter } from '@storefront/domain/order-desk.ts';
+import type { Db } from '../db/client.ts';
+import { orderEvents, orderItems, orders, orderSearchText, users } from '../db/schema/index.ts';
+import { AppError } from '../http/errors.ts';
+import type { OrderView, Page } from './orders.service.ts';
+import { refundsOf, type RefundView } from './refunds.service.ts';
+
+/**
+ * The order desk's reads (issue 16): every order by status, searched by order id, payment
+ * reference, buyer email, buyer or ship-to name, or product; newest first by the same
+ * keyset cursor as My Orders; each filter has its own index, the search trigram indexes.
+ */
+const filters: Record<OrderFilter, SQL | undefined> = {
+  unfulfilled: eq(orders.orderFulfilled, false),
+  shipped: eq(orders.orderFulfilled, true),
+  refunded: isNotNull(orders.refundStatus),
+  all: undefined,
+};
+
+/** Escapes LIKE's wildcards so a search for "50%" means that text. */
+const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function searchCondition(query: string | undefined): SQL | undefined {
+  const q = query?.trim().toLowerCase();
+  if (!q) return undefined;
+  const exact = [eq(orders.id, query!.trim()), eq(orders.paymentIntentId, query!.trim())];
+  // Trigrams need three characters; shorter text matches ids only, except a non-Latin name
+  // (two characters are a whole name in Japanese or Chinese; matched without the index).
+  if (q.length < 3 && !/[^ -\u024f]/.test(q)) return or(...exact);
+  const pattern = likeText(q);
+  // ANY(ARRAY(...)): the product matches become an index condition on the order's key, which
+  // Postgres can OR with the other indexes (an IN subquery would be a filter on every row).
+  const byProduct = sql`${orders.id} = ANY(ARRAY(SELECT DISTINCT ${orderItems.orderId} FROM ${orderItems} WHERE lower(${orderItems.name}) LIKE ${pattern} LIMIT 10000))`;
+  return or(...exact, sql`${orderSearchText(orders)} LIKE ${pattern}`, byProduct);
+}
+
+const listedColumns = { ...getTableColumns(orders), cursorMicros: sql<string>`(extract(epoch from ${orders.createdAt}) * 1000000)::bigint::text` };
+
+function isoOfMicros(micros: bigint): string {
+  const millis = micros / 1000n - (micros % 1000n < 0n ? 1n : 0n);
+  const rest = micros - millis * 1000n;
+  return new Date(Number(millis)).toISOString().replace('Z', `${String(rest).padStart(3, '0')}Z`);
+}
+
+function afterCursor(after: string | undefined): SQL | undefined {
+  if (after === undefined) return undefined;
+  if (!orderCursor.safeParse(after).success) throw new AppError('invalid-argument', 'That page cursor is not valid.');
+  const [micros, id] = after.split('|') as [string, string];
+  return sql`(${orders.createdAt}, ${orders.id}) < (${isoOfMicros(BigInt(micros))}::timestamptz, ${id})`;
+}
+
+export interface DeskQuery {
+  status: OrderFilter;
+  q?: string;
+  limit: number;
+  after?: string;
+}
+
+export async function listDeskOrderRows(db: Db, query: DeskQuery) {
+  const rows = await db
+    .select(listedColumns)
+    .from(orders)
+    .where(and(filters[query.status], searchCondition(query.q), afterCursor(query.after)))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  return { rows: page, next: rows.length > query.limit ? `${page.at(-1)!.cursorMicros}|${page.at(-1)!.id}` : null };
+}
+
+type OrderRow = typeof orders.$inferSelect;
+
+async function itemsOf(db: Db, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db.select().from(orderItems).where(inArray(orderItems.orderId, ids)).orderBy(asc(orderItems.orderId), asc(orderItems.position));
+}
+
+export type DeskOrder = OrderView & { lines: { lineId: number; productId: string; name: string; qty: number; unitCents: number }[] };
+
+function deskView(row: OrderRow, items: (typeof orderItems.$inferSelect)[]): DeskOrder {
+  const { name, ...address } = row.shipping;
+  const own = items.filter((item) => item.orderId === row.id);
+  return {
+    id: row.id,
+    paymentIntentId: row.paymentIntentId,
+    createdAt: row.createdAt.toISOString(),
+    uid: row.userId,
+    items: own.map((item) => ({ id: item.productId, name: item.name, qty: item.qty, unitCents: item.unitCents })),
+    lines: own.map((item) => ({ lineId: item.position, productId: item.productId, name: item.name, qty: item.qty, unitCents: item.unitCents })),
+    totals: { subtotalCents: row.subtotalCents, shippingCents: row.shippingCents, taxCents: row.taxCents, walletAppliedCents: row.walletAppliedCents, chargedCents: row.chargedCents },
+    shipping: { name: name ?? '', address },
+    contact: row.contact,
+    orderFulfilled: row.orderFulfilled,
+    orderStatus: row.orderStatus,
+    refundStatus: row.refundStatus,
+    refunded: { walletCents: row.refundedWalletCents, cardCents: row.refundedCardCents },
+    tracking: row.carrier && row.trackingNumber ? { carrier: row.carrier, number: row.trackingNumber } : null,
+  };
+}
+
+export async function listDeskOrders(db: Db, query: DeskQuery): Promise<Page<DeskOrder>> {
+  const { rows, next } = await listDeskOrderRows(db, query);
+  const items = await itemsOf(db, rows.map((row) => row.id));
+  return { items: rows.map((row) => deskView(row, items)), next };
+}
+
+export interface OrderHistoryEntry {
+  kind: string;
+  at: string;
+  by: string | null;
+  detail: Record<string, unknown>;
+}
+
+/** One order for the desk: lines, totals per part, contact, address, payment reference, history and refunds. */
+export async function getDeskOrder(db: Db, orderId: string): Promise<{ order: DeskOrder; history: OrderHistoryEntry[]; refunds: RefundView[] }> {
+  const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
+  if (!row) throw new AppError('not-found', CHECKOUT_MESSAGES.orderNotFound);
+  const events = await db
+    .select({ kind: orderEvents.kind, at: orderEvents.createdAt, by: users.name, byEmail: users.email, detail: orderEvents.detail })
+    .from(orderEvents)
+    .leftJoin(users, eq(users.id, orderEvents.actorId))
+    .where(eq(orderEvents.orderId, orderId))
+    .orderBy(asc(orderEvents.id));
+  const [buyer] = await db.select({ name: users.name }).from(users).where(eq(users.id, row.userId));
+  // An order exists only once paid (wallet debit or provider event): created and paid are one moment.
+  const history: OrderHistoryEntry[] = [
+    { kind: 'created', at: row.createdAt.toISOString(), by: buyer?.name ?? null, detail: {} },
+    { kind: 'paid', at: row.createdAt.toISOString(), by: null, detail: { walletCents: row.walletAppliedCents, cardCents: row.chargedCents, paymentReference: row.paymentIntentId } },
+    // Fulfilled before the history table existed: from the order's own time.
+    ...(row.fulfilledAt && !events.some((event) => event.kind === 'fulfilled') ? [{ kind: 'fulfilled', at: row.fulfilledAt.toISOString(), by: null, detail: {} }] : []),
+    ...events.map((event) => ({ kind: event.kind, at: event.at.toISOString(), by: event.by ? `${event.by} <${event.byEmail}>` : null, detail: event.detail })),
+  ];
+  return { order: deskView(row, await itemsOf(db, [row.id])), history, refunds: await refundsOf(db, orderId) };
+}
+
+/** The packing list: every line of every order the filter and search select, a page at a time. */
+export async function* packingListRows(db: Db, query: Omit<DeskQuery, 'limit' | 'after'>) {
+  let after: string | undefined;
+  for (;;) {
+    const page = await listDeskOrderRows(db, { ...query, limit: 500, after });
+    const items = await itemsOf(db, page.rows.map((row) => row.id));
+    for (const row of page.rows) {
+      for (const item of items.filter((candidate) => candidate.orderId === row.id)) yield { order: row, item };
+    }
+    if (!page.next) return;
+    after = page.next;
+  }
+}

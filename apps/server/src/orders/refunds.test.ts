@@ -1,0 +1,347 @@
+import http from 'node:http';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { quote as priceQuote } from '@storefront/domain/pricing.ts';
+import { REFUND_MESSAGES } from '@storefront/domain/refunds.ts';
+import { createAuthClient } from '@storefront/sdk/auth.ts';
+import { createFunctionsClient, type FunctionsError } from '@storefront/sdk/callable.ts';
+import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
+import { startSmtpPeer } from '../../test/smtp.ts';
+import { openSse } from '../../test/sse.ts';
+import { createAccount } from '../accounts/accounts.service.ts';
+import { buildApp } from '../app.ts';
+import { releaseProduct } from '../catalog/catalog.service.ts';
+import type { Config } from '../config.ts';
+import { freePort } from '../db/embedded.ts';
+import { checkouts, ledgerEntries, orderEvents, orderItems, orderRefunds, orders, processedEvents } from '../db/schema/index.ts';
+import { createStripeProvider } from '../payments/stripe.provider.ts';
+import { grantCredits } from '../wallet/wallet.commands.ts';
+import { getBalance } from '../wallet/wallet.service.ts';
+
+/** Refunds exactly once (decision 028): concurrency, the card path against a fake Stripe, the ledger. */
+let database: TestDatabase;
+let smtp: Awaited<ReturnType<typeof startSmtpPeer>>;
+let config: Config;
+let app: FastifyInstance;
+let base: string;
+const tokens: Record<string, string> = {};
+let teeId: string;
+let capId: string;
+
+const contact = { name: 'Fan One', email: 'fan@example.org', phone: '' };
+const shipping = { name: 'Fan One', line1: '1 Main St', line2: '', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' };
+
+const client = (who: string, at = base) => createFunctionsClient({ baseUrl: at, getAuthToken: () => tokens[who] });
+const errorOf = async (promise: Promise<unknown>) => (await promise.then(() => undefined, (e: unknown) => e)) as FunctionsError;
+const userId = async (email: string) => ((await database.db.execute(sql`SELECT id FROM "user" WHERE email = ${email}`)).rows[0] as { id: string }).id;
+const key = () => `k-${Math.random().toString(36).slice(2)}${Date.now()}`;
+
+async function expectLedgerConsistent() {
+  const rows = await database.db.execute(sql`
+    SELECT w.balance_cents, w.held_cents, COALESCE(SUM(l.available_delta_cents), 0)::bigint AS available_sum, COALESCE(SUM(l.held_delta_cents), 0)::bigint AS held_sum
+    FROM wallet w LEFT JOIN ledger_entry l ON l.user_id = w.user_id GROUP BY w.user_id, w.balance_cents, w.held_cents`);
+  for (const row of rows.rows as { balance_cents: string; held_cents: string; available_sum: string; held_sum: string }[]) {
+    expect(Number(row.available_sum)).toBe(Number(row.balance_cents));
+    expect(Number(row.held_sum)).toBe(Number(row.held_cents));
+    expect(Number(row.balance_cents)).toBeGreaterThanOrEqual(0);
+  }
+}
+
+/** A wallet-only order of `items` for the fan (credit granted first). */
+async function walletOrder(items: { id: string; qty: number; unitCents: number }[]): Promise<string> {
+  const q = priceQuote(items, 10_000_000, true);
+  await grantCredits(database.db, 'fan@example.org', (q.totalCents / 100).toFixed(2), key());
+  const placed = await client('fan').call('completeWalletOnlyOrderStreetFlavor', {
+    items: items.map(({ id, qty }) => ({ id, qty })),
+    contact,
+    shipping,
+    quote: q,
+    checkoutId: key(),
+  });
+  const [order] = await database.db.select().from(orders).where(eq(orders.paymentIntentId, placed.paymentIntentId));
+  return order!.id;
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase({ max: 40 });
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  smtp = await startSmtpPeer();
+  config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base, SIGNUP_RATE_LIMIT: '1000', SIGNIN_RATE_LIMIT: '1000', SMTP_URL: smtp.url } });
+  for (const [email, username, role] of [['fan@example.org', 'FanOne', 'user'], ['card@example.org', 'Carder', 'user'], ['boss@example.org', 'Boss', 'admin'], ['boss2@example.org', 'Boss2', 'admin']] as const) {
+    await createAccount(database.db, config, { email, username, name: username, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role });
+  }
+  teeId = await releaseProduct(database.db, { name: 'Label Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
+  capId = await releaseProduct(database.db, { name: 'Cap', description: 'Cap', priceCents: 1999, images: ['/content/covers/cover-02.svg'] });
+  app = await buildApp({ config, db: database.db, logger: false });
+  await app.listen({ port, host: '127.0.0.1' });
+  for (const [who, email] of [['fan', 'fan@example.org'], ['card', 'card@example.org'], ['admin', 'boss@example.org'], ['admin2', 'boss2@example.org']]) {
+    tokens[who!] = (await createAuthClient({ baseUrl: base, functions: createFunctionsClient({ baseUrl: base }) }).signIn(email!, 'pass words')).token!;
+  }
+});
+
+afterAll(async () => {
+  await app?.close();
+  await smtp?.close();
+  await database?.close();
+});
+
+describe('refunds of wallet orders', () => {
+  it('20 concurrent refunds of one order (double clicks and two admins): one refund, the wallet back once, one email, Refunded live', async () => {
+    const orderId = await walletOrder([{ id: teeId, qty: 1, unitCents: 2500 }]);
+    const fan = await userId('fan@example.org');
+    const before = await getBalance(database.db, fan);
+    const [order] = await database.db.select().from(orders).where(eq(orders.id, orderId));
+    const live = await openSse(`${base}/api/live?topics=orders`, { authorization: `Bearer ${tokens.fan}` });
+    const click = key();
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) => client(i % 2 ? 'admin' : 'admin2').call('refundOrder', { orderId, idempotencyKey: i < 10 ? click : key() })),
+    );
+    const refunds = await database.db.select().from(orderRefunds).where(eq(orderRefunds.orderId, orderId));
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]).toMatchObject({ status: 'succeeded', walletCents: order!.walletAppliedCents, cardCents: 0 });
+    const ok = attempts.filter((a) => a.status === 'fulfilled').map((a) => a.value.refund.id);
+    expect(new Set(ok)).toEqual(new Set([refunds[0]!.id]));
+    for (const failed of attempts.filter((a) => a.status === 'rejected')) expect((failed.reason as FunctionsError).message).toBe(REFUND_MESSAGES.nothingLeft);
+    expect(await getBalance(database.db, fan)).toEqual({ ...before, balanceCents: before.balanceCents + order!.walletAppliedCents });
+    const [after] = await database.db.select().from(orders).where(eq(orders.id, orderId));
+    expect([after!.refundStatus, after!.refundedWalletCents]).toEqual(['refunded', order!.walletAppliedCents]);
+    await live.waitFor((event) => event.event === 'orders' && event.data.includes(orderId));
+    live.close();
+    await smtp.waitForText('fan@example.org', `refunded your order ${orderId}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(smtp.mailsTo('fan@example.org').filter((m) => m.decoded.includes(`order ${orderId} was`))).toHaveLength(1);
+    expect((await client('fan').call('listMyOrders', { limit: 100 })).items.find((o) => o.id === orderId)?.refundStatus).toBe('refunded');
+    await expectLedgerConsistent();
+  });
+
+  it('refunds by line: Partially refunded, then Refunded; never more than a line or the order has left', async () => {
+    const orderId = await walletOrder([{ id: teeId, qty: 2, unitCents: 2500 }, { id: capId, qty: 1, unitCents: 1999 }]);
+    const first = await client('admin').call('refundOrder', { orderId, lines: [{ lineId: 0, quantity: 1 }], idempotencyKey: key() });
+    expect(first.refund.walletCents).toBe(2500 + 231);
+    let [row] = await database.db.select().from(orders).where(eq(orders.id, orderId));
+    expect(row!.refundStatus).toBe('partially_refunded');
+    expect((await errorOf(client('admin').call('refundOrder', { orderId, lines: [{ lineId: 0, quantity: 2 }], idempotencyKey: key() }))).message).toBe(REFUND_MESSAGES.tooMany);
+    expect((await errorOf(client('admin').call('refundOrder', { orderId, lines: [{ lineId: 5, quantity: 1 }], idempotencyKey: key() }))).message).toBe(REFUND_MESSAGES.unknownLine);
+    await client('admin').call('refundOrder', { orderId, lines: [{ lineId: 0, quantity: 1 }, { lineId: 1, quantity: 1 }], idempotencyKey: key() });
+    [row] = await database.db.select().from(orders).where(eq(orders.id, orderId));
+    expect(row!.refundStatus).toBe('refunded');
+    const refunded = (await database.db.select().from(orderRefunds).where(eq(orderRefunds.orderId, orderId))).flatMap((r) => r.lines);
+    const items = await database.db.select().from(orderItems).where(eq(orderItems.orderId, orderId));
+    expect(items.map((i) => refunded.filter((l) => l.lineId === i.position).reduce((n, l) => n + l.quantity, 0) === i.qty)).toEqual([true, true]);
+    // What is left (the shipping and its tax) comes back with a full refund, and then nothing more.
+    await client('admin').call('refundOrder', { orderId, idempotencyKey: key() });
+    [row] = await database.db.select().from(orders).where(eq(orders.id, orderId));
+    expect(row!.refundedWalletCents).toBe(row!.walletAppliedCents);
+    expect((await errorOf(client('admin').call('refundOrder', { orderId, idempotencyKey: key() }))).message).toBe(REFUND_MESSAGES.nothingLeft);
+    await expectLedgerConsistent();
+  });
+
+  it('only admins refund, with a valid request', async () => {
+    const orderId = await walletOrder([{ id: capId, qty: 1, unitCents: 1999 }]);
+    expect((await errorOf(client('fan').call('refundOrder', { orderId, idempotencyKey: key() }))).code).toBe('permission-denied');
+    expect((await errorOf(client('admin').call('refundOrder', { orderId, idempotencyKey: 'short' }))).code).toBe('invalid-argument');
+    expect((await errorOf(client('admin').call('refundOrder', { orderId, lines: [{ lineId: 0, quantity: 0 }], idempotencyKey: key() }))).code).toBe('invalid-argument');
+    expect((await errorOf(client('admin').call('refundOrder', { orderId: 'o_missing', idempotencyKey: key() }))).code).toBe('not-found');
+    expect(await database.db.select().from(orderRefunds).where(eq(orderRefunds.orderId, orderId))).toHaveLength(0);
+  });
+
+  it('a refund racing fulfilment: either both happen, or the refunded order is not shipped', async () => {
+    for (let round = 0; round < 6; round += 1) {
+      const orderId = await walletOrder([{ id: capId, qty: 1, unitCents: 1999 }]);
+      const calls = [client('admin').call('markOrderFulfilled', { orderId }), client('admin2').call('refundOrder', { orderId, idempotencyKey: key() })];
+      const settled = await Promise.allSettled(calls);
+      const fulfil = settled[0]!;
+      const refund = settled[1]!;
+      expect(refund.status).toBe('fulfilled');
+      const [row] = await database.db.select().from(orders).where(eq(orders.id, orderId));
+      expect(row!.refundStatus).toBe('refunded');
+      if (fulfil.status === 'rejected') {
+        expect((fulfil.reason as FunctionsError).message).toBe(REFUND_MESSAGES.refundedCannotFulfil);
+        expect(row!.orderFulfilled).toBe(false);
+      } else {
+        expect(row!.orderFulfilled).toBe(true);
+      }
+      const kinds = (await database.db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId))).map((e) => e.kind);
+      expect(kinds.filter((k) => k === 'refunded')).toHaveLength(1);
+      expect(kinds.filter((k) => k === 'fulfilled')).toHaveLength(fulfil.status === 'fulfilled' ? 1 : 0);
+    }
+    await expectLedgerConsistent();
+  });
+});
+
+describe('card refunds against a local fake Stripe', () => {
+  const WEBHOOK_SECRET = 'whsec_refund_secret';
+  let fake: http.Server;
+  let stripeApp: FastifyInstance;
+  let stripeBase: string;
+  let sessions = 0;
+  /** Stripe's idempotency: a key seen before answers the first refund again. */
+  const refundsByKey = new Map<string, { id: string; amount: number; payment_intent: string }>();
+  const refundRequests: string[] = [];
+  const failOnce = new Set<string>();
+  const refuse = new Set<string>();
+
+  beforeAll(async () => {
+    fake = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        res.setHeader('content-type', 'application/json');
+        const form = new URLSearchParams(body);
+        if (req.method === 'POST' && req.url === '/v1/checkout/sessions') {
+          sessions += 1;
+          const id = `cs_refund_${sessions}`;
+          res.end(JSON.stringify({ id, object: 'checkout.session', url: `https://pay.example.test/${id}` }));
+        } else if (req.method === 'POST' && req.url === '/v1/refunds') {
+          const idempotencyKey = String(req.headers['idempotency-key']);
+          refundRequests.push(idempotencyKey);
+          const paymentIntent = form.get('payment_intent')!;
+          if (refuse.has(paymentIntent)) {
+            res.statusCode = 400;
+            res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'Charge has already been refunded.' } }));
+            return;
+          }
+          if (failOnce.delete(idempotencyKey) || (failOnce.has(paymentIntent) && failOnce.delete(paymentIntent))) {
+            res.statusCode = 500;
+            res.end(JSON.stringify({ error: { type: 'api_error', message: 'try again' } }));
+            return;
+          }
+          let refund = refundsByKey.get(idempotencyKey);
+          if (!refund) {
+            refund = { id: `re_fake_${refundsByKey.size + 1}`, amount: Number(form.get('amount')), payment_intent: paymentIntent };
+            refundsByKey.set(idempotencyKey, refund);
+          }
+          res.end(JSON.stringify({ ...refund, object: 'refund', status: 'succeeded', currency: 'usd' }));
+        } else {
+          res.statusCode = 404;
+          res.end(JSON.stringify({ error: { message: 'not found' } }));
+        }
+      });
+    });
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+    const fakePort = (fake.address() as { port: number }).port;
+    const port = await freePort();
+    stripeBase = `http://127.0.0.1:${port}`;
+    const stripeConfig = { ...config, PORT: port, PUBLIC_URL: stripeBase, PAYMENT_PROVIDER: 'stripe' as const, STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET };
+    const provider = createStripeProvider({ secretKey: 'sk_test_x', webhookSecret: WEBHOOK_SECRET, publicUrl: stripeBase, api: { host: '127.0.0.1', port: fakePort, protocol: 'http' } });
+    stripeApp = await buildApp({ config: stripeConfig, db: database.db, logger: false, payments: { provider, local: null } });
+    await stripeApp.listen({ port, host: '127.0.0.1' });
+  });
+
+  afterAll(async () => {
+    await stripeApp?.close();
+    await new Promise((resolve) => fake?.close(resolve));
+  });
+
+  const webhooks = new Stripe('sk_test_x').webhooks;
+  const deliver = (event: object) => {
+    const payload = JSON.stringify(event);
+    return fetch(`${stripeBase}/webhooks/stripe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) },
+      body: payload,
+    });
+  };
+  const completed = (eventId: string, sessionId: string, checkoutId: string, paymentIntent: string) => ({
+    id: eventId,
+    object: 'event',
+    type: 'checkout.session.completed',
+    data: { object: { id: sessionId, object: 'checkout.session', payment_status: 'paid', payment_intent: paymentIntent, metadata: { checkoutId } } },
+  });
+
+  /** A card + wallet checkout of one tee by the card user; the order comes from its webhook. */
+  async function cardCheckout(walletUsd: string) {
+    if (walletUsd !== '0') await grantCredits(database.db, 'card@example.org', walletUsd, key());
+    const link = await client('card', stripeBase).call('createPaymentLinkStreetFlavorMerch', { items: [{ id: teeId, qty: 1 }], useWallet: true, contact, shipping });
+    return { sessionId: link.url.split('/').pop()!, checkoutId: link.checkoutId, paymentIntent: `pi_${key()}` };
+  }
+  async function paidCardOrder(walletUsd: string) {
+    const checkout = await cardCheckout(walletUsd);
+    expect((await deliver(completed(`evt_${key()}`, checkout.sessionId, checkout.checkoutId, checkout.paymentIntent))).status).toBe(200);
+    const [order] = await database.db.select().from(orders).where(eq(orders.checkoutId, checkout.checkoutId));
+    return order!;
+  }
+
+  it('20 concurrent full refunds with a retried provider call: one Stripe refund of exactly the card part, the wallet part once', async () => {
+    const order = await paidCardOrder('5');
+    const buyer = order.userId;
+    const before = await getBalance(database.db, buyer);
+    failOnce.add(order.paymentIntentId); // the first call gets a 500: the SDK retries with the same key
+    const click = key();
+    const attempts = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => client(i % 2 ? 'admin' : 'admin2', stripeBase).call('refundOrder', { orderId: order.id, idempotencyKey: i < 10 ? click : key() })));
+    expect(attempts.filter((a) => a.status === 'fulfilled').length).toBeGreaterThanOrEqual(1);
+    const atStripe = [...refundsByKey.values()].filter((r) => r.payment_intent === order.paymentIntentId);
+    expect(atStripe).toEqual([expect.objectContaining({ amount: order.chargedCents })]);
+    const rows = await database.db.select().from(orderRefunds).where(eq(orderRefunds.orderId, order.id));
+    expect(rows).toEqual([expect.objectContaining({ status: 'succeeded', cardCents: order.chargedCents, walletCents: order.walletAppliedCents, providerRefundId: atStripe[0]!.id })]);
+    expect(refundRequests.filter((k) => k === `refund-${rows[0]!.id}`).length).toBeGreaterThanOrEqual(2);
+    expect(await getBalance(database.db, buyer)).toEqual({ ...before, balanceCents: before.balanceCents + order.walletAppliedCents });
+    const [after] = await database.db.select().from(orders).where(eq(orders.id, order.id));
+    expect([after!.refundStatus, after!.refundedCardCents, after!.refundedWalletCents]).toEqual(['refunded', order.chargedCents, order.walletAppliedCents]);
+
+    // Stripe then tells us about it, three times: recorded once, counted nothing twice.
+    const event = { id: `evt_${key()}`, object: 'event', type: 'charge.refunded', data: { object: { id: 'ch_1', object: 'charge', payment_intent: order.paymentIntentId, amount: order.chargedCents, amount_refunded: order.chargedCents } } };
+    const responses = await Promise.all([deliver(event), deliver(event), deliver(event)]);
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(await database.db.select().from(processedEvents).where(eq(processedEvents.eventId, event.id))).toHaveLength(1);
+    const [still] = await database.db.select().from(orders).where(eq(orders.id, order.id));
+    expect(still!.refundedCardCents).toBe(order.chargedCents);
+    await expectLedgerConsistent();
+  });
+
+  it('a refund the provider refuses changes nothing and can be tried again', async () => {
+    const order = await paidCardOrder('0');
+    refuse.add(order.paymentIntentId);
+    expect((await errorOf(client('admin', stripeBase).call('refundOrder', { orderId: order.id, idempotencyKey: key() }))).message).toBe(REFUND_MESSAGES.cardFailed);
+    const [row] = await database.db.select().from(orders).where(eq(orders.id, order.id));
+    expect([row!.refundedCardCents, row!.refundStatus]).toEqual([0, null]);
+    refuse.delete(order.paymentIntentId);
+    await client('admin', stripeBase).call('refundOrder', { orderId: order.id, idempotencyKey: key() });
+    const [after] = await database.db.select().from(orders).where(eq(orders.id, order.id));
+    expect([after!.refundedCardCents, after!.refundStatus]).toEqual([order.chargedCents, 'refunded']);
+  });
+
+  it('a refund made in the Stripe dashboard (charge.refunded) shows as Partially refunded', async () => {
+    const order = await paidCardOrder('0');
+    const event = { id: `evt_${key()}`, object: 'event', type: 'charge.refunded', data: { object: { id: 'ch_2', object: 'charge', payment_intent: order.paymentIntentId, amount: order.chargedCents, amount_refunded: 500 } } };
+    await deliver(event);
+    const [after] = await database.db.select().from(orders).where(eq(orders.id, order.id));
+    expect([after!.refundedCardCents, after!.refundStatus]).toEqual([500, 'partially_refunded']);
+    const refund = await client('admin', stripeBase).call('refundOrder', { orderId: order.id, idempotencyKey: key() });
+    expect(refund.refund.cardCents).toBe(order.chargedCents - 500);
+  });
+
+  it('a refund racing a late payment event: one order, the wallet part back only as far as the ledger took it', async () => {
+    const buyer = await userId('card@example.org');
+    const checkout = await cardCheckout('3');
+    // The checkout expires (hold released) and the buyer spends that credit elsewhere.
+    await deliver({ id: `evt_${key()}`, object: 'event', type: 'checkout.session.expired', data: { object: { id: checkout.sessionId, object: 'checkout.session', metadata: { checkoutId: checkout.checkoutId } } } });
+    const spent = (await getBalance(database.db, buyer)).balanceCents;
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`UPDATE wallet SET balance_cents = balance_cents - ${spent} WHERE user_id = ${buyer}`);
+      await tx.insert(ledgerEntries).values({ userId: buyer, kind: 'debit', availableDeltaCents: -spent, reference: `spent-${key()}` });
+    });
+    const late = completed(`evt_${key()}`, checkout.sessionId, checkout.checkoutId, checkout.paymentIntent);
+    const refundWhenThere = async () => {
+      for (let i = 0; i < 200; i += 1) {
+        const [order] = await database.db.select().from(orders).where(eq(orders.checkoutId, checkout.checkoutId));
+        if (order) return client('admin', stripeBase).call('refundOrder', { orderId: order.id, idempotencyKey: 'late-race-click' });
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      throw new Error('no order');
+    };
+    const [, , refund] = await Promise.all([deliver(late), deliver(late), refundWhenThere()]);
+    await deliver(late);
+    const made = await database.db.select().from(orders).where(eq(orders.checkoutId, checkout.checkoutId));
+    expect(made).toHaveLength(1);
+    expect(refund.refund).toMatchObject({ walletCents: 0, cardCents: made[0]!.chargedCents });
+    expect(made[0]!.refundStatus).toBe('refunded');
+    expect((await getBalance(database.db, buyer)).balanceCents).toBe(0);
+    const [closed] = await database.db.select().from(checkouts).where(eq(checkouts.id, checkout.checkoutId));
+    expect(closed!.status).toBe('paid');
+    await expectLedgerConsistent();
+  });
+});

@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { FunctionInput } from '@storefront/domain/contracts/index.ts';
+import { functionsClient } from '../../../lib/api-client.ts';
+import { deskOrderKeys, orderListKeys } from '../../../lib/query-keys.ts';
+
+/** The order, the lines (absent: all that is left) and one idempotency key per opening of the dialog. */
+export type RefundRequest = FunctionInput<'refundOrder'>;
+
+export function refundOrder(request: RefundRequest) {
+  return functionsClient.call('refundOrder', request);
+}
+
+export function useRefundOrder() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: refundOrder,
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: orderListKeys.all });
+      void queryClient.invalidateQueries({ queryKey: deskOrderKeys.all });
+    },
+  });
+}

@@ -1,0 +1,182 @@
+import { useState } from 'react';
+import { formatUsd } from '@storefront/domain/catalog.ts';
+import { CARRIERS, type Carrier } from '@storefront/domain/order-desk.ts';
+import { REFUND_MESSAGES } from '@storefront/domain/refunds.ts';
+import { FunctionsError } from '@storefront/sdk/callable.ts';
+import { toast } from '../../../lib/toast.ts';
+import { Modal } from '../../../ui/modal.tsx';
+import { formatOrderDate, OrderLines, OrderStatusBadge, PostalAddress, TrackingInfo } from '../../../ui/order-details/order-details.tsx';
+import { useOrderDetail } from '../api/get-order.ts';
+import type { DeskOrder } from '../api/list-orders.ts';
+import { useRefundOrder } from '../api/refund-order.ts';
+
+export interface Tracking {
+  /** '' while no carrier is chosen. */
+  carrier: Carrier | '';
+  trackingNumber: string;
+}
+
+/** Mark Fulfilled's optional carrier and tracking number (issue 16.2). */
+export function FulfilFields({ value, onChange }: { value: Tracking; onChange: (value: Tracking) => void }) {
+  return (
+    <div className="view-orders__tracking">
+      <label htmlFor="fulfil-carrier">Carrier (optional)</label>
+      <select id="fulfil-carrier" value={value.carrier} onChange={(event) => onChange({ ...value, carrier: CARRIERS.find((carrier) => carrier === event.target.value) ?? '' })}>
+        <option value="">No tracking</option>
+        {CARRIERS.map((carrier) => (
+          <option key={carrier} value={carrier}>
+            {carrier}
+          </option>
+        ))}
+      </select>
+      <label htmlFor="fulfil-tracking">Tracking number (optional)</label>
+      <input id="fulfil-tracking" value={value.trackingNumber} maxLength={40} autoComplete="off" onChange={(event) => onChange({ ...value, trackingNumber: event.target.value })} />
+    </div>
+  );
+}
+
+const HISTORY_LABELS: Record<string, string> = {
+  created: 'Created',
+  paid: 'Paid',
+  fulfilled: 'Fulfilled',
+  'refund-requested': 'Refund requested',
+  refunded: 'Refunded',
+  'refund-failed': 'Refund failed',
+  'provider-refund': 'Card refund reported by the payment provider',
+};
+
+/** The order's detail: lines, totals per part, contact, address, payment reference, refunds and history. */
+export function OrderDetailDialog({ orderId, onClose }: { orderId: string | null; onClose: () => void }) {
+  const detail = useOrderDetail(orderId);
+  const order = detail.data?.order;
+  return (
+    <Modal open={orderId !== null} onClose={onClose} title={`Order ${orderId ?? ''}`}>
+      {detail.isPending ? <p>Loading…</p> : null}
+      {detail.isError ? <p role="alert">Could not load this order. Please try again.</p> : null}
+      {order ? (
+        <div className="order-detail">
+          <p>
+            <OrderStatusBadge order={order} />
+          </p>
+          <OrderLines items={order.items} />
+          <dl className="order-detail__totals">
+            <dt>Total</dt>
+            <dd>{formatUsd(order.totals.subtotalCents + order.totals.shippingCents + order.totals.taxCents)}</dd>
+            <dt>Paid with wallet</dt>
+            <dd>{formatUsd(order.totals.walletAppliedCents)}</dd>
+            <dt>Charged to card</dt>
+            <dd>{formatUsd(order.totals.chargedCents)}</dd>
+            <dt>Refunded to wallet</dt>
+            <dd>{formatUsd(order.refunded?.walletCents ?? 0)}</dd>
+            <dt>Refunded to card</dt>
+            <dd>{formatUsd(order.refunded?.cardCents ?? 0)}</dd>
+            <dt>Payment reference</dt>
+            <dd>{order.paymentIntentId}</dd>
+          </dl>
+          <p className="admin-order__label">Contact</p>
+          <p>
+            {order.contact.name} · {order.contact.email}
+            {order.contact.phone ? ` · ${order.contact.phone}` : ''}
+          </p>
+          <p className="admin-order__label">Ship to</p>
+          <PostalAddress name={order.shipping.name} address={order.shipping.address} />
+          {order.tracking ? <TrackingInfo tracking={order.tracking} /> : null}
+          <h3 className="order-detail__heading">History</h3>
+          <ol className="order-detail__history" aria-label="History">
+            {detail.data!.history.map((entry, index) => (
+              <li key={index}>
+                {HISTORY_LABELS[entry.kind] ?? entry.kind} — {formatOrderDate(entry.at)}
+                {entry.by ? ` — by ${entry.by}` : ''}
+              </li>
+            ))}
+          </ol>
+        </div>
+      ) : null}
+      <div className="view-orders__confirm-actions">
+        <button type="button" className="button button--secondary" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+const newKey = () => (globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`).replace(/[^\w-]/g, '');
+
+/** Refund in full or by line (issue 16.4). One idempotency key per opening: a double click refunds once. */
+export function RefundDialog({ order, onClose, onRefunded }: { order: DeskOrder | null; onClose: () => void; onRefunded: (text: string) => void }) {
+  const refund = useRefundOrder();
+  const [mode, setMode] = useState<'full' | 'lines'>('full');
+  const [quantities, setQuantities] = useState<Record<number, number>>({});
+  // Mounted afresh for each order it opens with (the parent keys it), so each opening has its own key.
+  const [key] = useState(newKey);
+
+  const submit = () => {
+    if (!order) return;
+    const lines = Object.entries(quantities)
+      .filter(([, quantity]) => quantity > 0)
+      .map(([lineId, quantity]) => ({ lineId: Number(lineId), quantity }));
+    if (mode === 'lines' && lines.length === 0) return toast.error('Choose at least one item to refund.');
+    refund.mutate(
+      { orderId: order.id, idempotencyKey: key, ...(mode === 'lines' ? { lines } : {}) },
+      {
+        onSuccess: ({ refund: done }) => {
+          const text = `${REFUND_MESSAGES.issued} ${formatUsd(done.cardCents)} to the card, ${formatUsd(done.walletCents)} to the wallet.`;
+          toast.success(text);
+          onRefunded(text);
+          onClose();
+        },
+        onError: (failure) => {
+          console.warn(`Could not refund order ${order.id}:`, failure);
+          toast.error(failure instanceof FunctionsError && failure.code !== 'internal' ? failure.message : 'Could not refund this order. Please try again.');
+        },
+      },
+    );
+  };
+
+  return (
+    <Modal open={order !== null} onClose={onClose} title={`Refund order ${order?.id ?? ''}`}>
+      {order ? (
+        <div className="refund-dialog">
+          <fieldset>
+            <legend>What to refund</legend>
+            <label>
+              <input type="radio" name="refund-mode" checked={mode === 'full'} onChange={() => setMode('full')} /> Full refund (everything not refunded yet)
+            </label>
+            <label>
+              <input type="radio" name="refund-mode" checked={mode === 'lines'} onChange={() => setMode('lines')} /> By line
+            </label>
+          </fieldset>
+          {mode === 'lines' ? (
+            <ul className="refund-dialog__lines">
+              {order.lines.map((line) => (
+                <li key={line.lineId}>
+                  <label htmlFor={`refund-line-${line.lineId}`}>
+                    Quantity of {line.name} to refund ({formatUsd(line.unitCents)} each, {line.qty} ordered)
+                  </label>
+                  <input
+                    id={`refund-line-${line.lineId}`}
+                    type="number"
+                    min={0}
+                    max={line.qty}
+                    value={quantities[line.lineId] ?? 0}
+                    onChange={(event) => setQuantities({ ...quantities, [line.lineId]: Math.max(0, Math.min(line.qty, Math.floor(Number(event.target.value) || 0))) })}
+                  />
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          <p>The card part goes back to the card, the wallet part to the buyer’s wallet; the buyer gets an email.</p>
+        </div>
+      ) : null}
+      <div className="view-orders__confirm-actions">
+        <button type="button" className="button" disabled={refund.isPending} aria-busy={refund.isPending || undefined} onClick={submit}>
+          {refund.isPending ? 'Refunding…' : 'Issue refund'}
+        </button>
+        <button type="button" className="button button--secondary" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,132 @@
+import { useState } from 'react';
+import { formatUsd } from '@storefront/domain/catalog.ts';
+import { salesCsv, type SalesOverview } from '@storefront/domain/console.ts';
+import { errorSentence } from '../../../lib/error-message.ts';
+import { LoadingRegion, SkeletonText } from '../../../ui/skeleton.tsx';
+import { useSalesOverview } from '../api/sales-overview.ts';
+import './console.css';
+
+const RANGES = [7, 30, 90, 365] as const;
+
+/**
+ * Revenue by day as stacked bars, wallet below card: hand-written SVG (decision 031), with
+ * the same numbers in the table below it for screen readers and keyboards.
+ */
+function DayChart({ overview }: { overview: SalesOverview }) {
+  const days = overview.byDay;
+  const max = Math.max(1, ...days.map((day) => day.walletCents + day.cardCents));
+  const width = Math.max(days.length * 14, 280);
+  const height = 160;
+  const bar = width / Math.max(days.length, 1);
+  return (
+    <svg className="console-sales__chart" viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`Revenue by day over the last ${overview.days} days: wallet and card`} preserveAspectRatio="none">
+      {days.map((day, index) => {
+        const wallet = (day.walletCents / max) * (height - 10);
+        const card = (day.cardCents / max) * (height - 10);
+        return (
+          <g key={day.day}>
+            <title>{`${day.day}: wallet ${formatUsd(day.walletCents)}, card ${formatUsd(day.cardCents)}`}</title>
+            <rect x={index * bar + 1} y={height - wallet} width={Math.max(bar - 2, 1)} height={wallet} className="console-sales__wallet" />
+            <rect x={index * bar + 1} y={height - wallet - card} width={Math.max(bar - 2, 1)} height={card} className="console-sales__card" />
+          </g>
+        );
+      })}
+    </svg>
+  );
+}
+
+function download(overview: SalesOverview) {
+  const url = URL.createObjectURL(new Blob([salesCsv(overview)], { type: 'text/csv;charset=utf-8' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `sales-last-${overview.days}-days.csv`;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** The sales overview (issue 18): revenue by day and by product, wallet and card, orders to ship, CSV. */
+export function SalesTab() {
+  const [days, setDays] = useState<number>(30);
+  const sales = useSalesOverview(days);
+  const overview = sales.data;
+  const total = (rows: { walletCents: number; cardCents: number }[]) => rows.reduce((sum, row) => sum + row.walletCents + row.cardCents, 0);
+  return (
+    <div className="console-sales">
+      <h2 className="console__title">Sales</h2>
+      <div className="console-sales__controls">
+        <label htmlFor="console-sales-days">Period</label>
+        <select id="console-sales-days" value={days} onChange={(event) => setDays(Number(event.target.value))}>
+          {RANGES.map((range) => (
+            <option key={range} value={range}>
+              Last {range} days
+            </option>
+          ))}
+        </select>
+        <button type="button" className="button button--secondary" disabled={!overview} onClick={() => overview && download(overview)}>
+          Download CSV
+        </button>
+      </div>
+      {sales.isPending ? (
+        <LoadingRegion label="Loading sales…">
+          <SkeletonText lines={6} />
+        </LoadingRegion>
+      ) : sales.isError || !overview ? (
+        <p role="alert">{errorSentence(sales.error, 'Could not load the sales.')}</p>
+      ) : (
+        <>
+          <p className="console-sales__summary">
+            <strong data-testid="orders-to-ship">{overview.ordersToShip}</strong> orders to ship · revenue {formatUsd(total(overview.byDay))}
+          </p>
+          <DayChart overview={overview} />
+          <p className="console__hint">
+            <span className="console-sales__key console-sales__wallet" /> wallet <span className="console-sales__key console-sales__card" /> card
+          </p>
+          <div className="console-sales__tables">
+            <table>
+              <caption>By day</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Day</th>
+                  <th scope="col">Orders</th>
+                  <th scope="col">Wallet</th>
+                  <th scope="col">Card</th>
+                </tr>
+              </thead>
+              <tbody>
+                {overview.byDay.map((day) => (
+                  <tr key={day.day}>
+                    <th scope="row">{day.day}</th>
+                    <td>{day.orders}</td>
+                    <td>{formatUsd(day.walletCents)}</td>
+                    <td>{formatUsd(day.cardCents)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <table>
+              <caption>By product</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Product</th>
+                  <th scope="col">Qty</th>
+                  <th scope="col">Wallet</th>
+                  <th scope="col">Card</th>
+                </tr>
+              </thead>
+              <tbody>
+                {overview.byProduct.map((row) => (
+                  <tr key={row.productId}>
+                    <th scope="row">{row.name}</th>
+                    <td>{row.qty}</td>
+                    <td>{formatUsd(row.walletCents)}</td>
+                    <td>{formatUsd(row.cardCents)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+import { Link } from 'react-router';
+import { useWalletHistory, type WalletHistoryEntry } from '../api/list-wallet-history.ts';
+import { formatCents } from '../wallet-format.ts';
+
+export const WALLET_HISTORY_TEXTS = {
+  title: 'History',
+  empty: 'No wallet activity yet.',
+  loadFailed: 'Your wallet history could not be loaded.',
+} as const;
+
+/** What each ledger entry means to the owner. */
+const KIND_LABELS: Record<WalletHistoryEntry['kind'], string> = {
+  grant: 'Credit',
+  refund: 'Refund',
+  debit: 'Paid from wallet',
+  hold: 'On hold for a card payment',
+  capture: 'Held credit spent',
+  release: 'Hold released',
+};
+
+const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** "+$10.00", "-$5.00"; a capture moves no spendable credit, so it shows what left the hold. */
+function amountText(entry: WalletHistoryEntry): string {
+  const cents = entry.kind === 'capture' ? entry.heldCents : entry.amountCents;
+  return `${cents > 0 ? '+' : cents < 0 ? '-' : ''}${formatCents(Math.abs(cents))}`;
+}
+
+/** Every credit, debit, hold and release of the wallet, newest first, a page at a time (live). */
+export function WalletHistory() {
+  const history = useWalletHistory();
+  const entries = history.data?.pages.flatMap((page) => page.entries) ?? [];
+  return (
+    <section className="wallet-history" aria-labelledby="wallet-history-title">
+      <h2 id="wallet-history-title">{WALLET_HISTORY_TEXTS.title}</h2>
+      {history.isPending ? (
+        <p role="status">Loading your wallet history…</p>
+      ) : history.isError && entries.length === 0 ? (
+        <div className="wallet-history__failed">
+          <p role="alert">{WALLET_HISTORY_TEXTS.loadFailed}</p>
+          <button type="button" className="button button--secondary" onClick={() => void history.refetch()}>
+            Retry
+          </button>
+        </div>
+      ) : entries.length === 0 ? (
+        <p>{WALLET_HISTORY_TEXTS.empty}</p>
+      ) : (
+        <>
+          <div className="wallet-history__scroll">
+            <table className="wallet-history__table">
+              <thead>
+                <tr>
+                  <th scope="col">Date</th>
+                  <th scope="col">What</th>
+                  <th scope="col">Amount</th>
+                  <th scope="col">Order</th>
+                  <th scope="col">Balance</th>
+                </tr>
+              </thead>
+              <tbody>
+                {entries.map((entry) => (
+                  <tr key={entry.id}>
+                    <td>{dateTime.format(new Date(entry.createdAt))}</td>
+                    <td>{KIND_LABELS[entry.kind]}</td>
+                    <td className="wallet-history__money">{amountText(entry)}</td>
+                    <td>{entry.order ? <Link to={`/my-orders#order-${entry.order.id}`}>Order {entry.order.id}</Link> : '—'}</td>
+                    <td className="wallet-history__money">{formatCents(entry.balanceCents)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {history.hasNextPage ? (
+            <button type="button" className="button button--secondary" disabled={history.isFetchingNextPage} onClick={() => void history.fetchNextPage()}>
+              {history.isFetchingNextPage ? 'Loading…' : 'Show older entries'}
+            </button>
+          ) : null}
+          {history.isFetchNextPageError ? <p role="alert">{WALLET_HISTORY_TEXTS.loadFailed}</p> : null}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,81 @@
+/**
+ * Every query key of the web app, one builder per kind of data (issue 14.5). The query
+ * options factories build their keys here, and lib/live.ts refetches by the same
+ * builders, so renaming a key cannot silently stop live updates; app/live-keys.test.ts
+ * checks each live topic against the real factories.
+ *
+ * TanStack Query matches by prefix: invalidating `all` refetches every key built from it.
+ */
+export const meKeys = { all: ['me'] as const };
+
+export const siteKeys = { all: ['site'] as const };
+
+/** The raw page response; the footer's copyright shares the home page's entry. */
+export const pageKeys = { one: (slug: string) => ['pages', slug] as const };
+
+export const historyKeys = { all: ['history'] as const };
+
+/** The shop's product list, a page list per search and category. */
+export const productListKeys = {
+  all: ['products'] as const,
+  shop: (q: string, category: string) => [...productListKeys.all, 'shop', q, category] as const,
+  /** The console's list: every product, withdrawn ones too. */
+  console: ['products', 'all'] as const,
+};
+
+/** One product, and the checkout quote, which re-prices when a product changes. */
+export const productKeys = {
+  all: ['product'] as const,
+  one: (id: string) => [...productKeys.all, id] as const,
+  /** The /release low-stock list (issue 15): a sale or restock (live 'products') refetches it. */
+  lowStock: ['product', 'low-stock'] as const,
+};
+
+export const checkoutQuoteKeys = {
+  all: [...productKeys.all, 'checkout-quote'] as const,
+  one: (input: unknown) => [...checkoutQuoteKeys.all, input] as const,
+};
+
+/** The wallet and everything shown from it (DATs, cash-out). */
+export const walletKeys = {
+  all: ['wallet'] as const,
+  dat: (id: string) => [...walletKeys.all, 'dat', id] as const,
+  cashout: ['wallet', 'cashout'] as const,
+  history: ['wallet', 'history'] as const,
+};
+
+/** Every order list (the buyer's, View Orders, the desk's): what a fulfilment or refund changes. */
+export const orderListKeys = { all: ['orders'] as const };
+
+/** The caller's orders, and one order by its payment. */
+export const myOrdersKeys = { all: [...orderListKeys.all, 'mine'] as const };
+/** Saved addresses: a new order (live 'orders' topic) may have added one. */
+export const savedAddressesKeys = { all: [...myOrdersKeys.all, 'addresses'] as const };
+export const myOrderKeys = {
+  all: ['order'] as const,
+  one: (paymentIntentId: string) => [...myOrderKeys.all, paymentIntentId] as const,
+};
+
+/** Admins' View Orders. */
+export const openOrdersKeys = { all: [...orderListKeys.all, 'open'] as const };
+/** The console's sales overview: under View Orders, so the admins' order topic refetches it. */
+export const salesOverviewKeys = {
+  all: [...openOrdersKeys.all, 'sales'] as const,
+  days: (days: number) => [...salesOverviewKeys.all, days] as const,
+};
+
+/** The console's admins and activity list: no live topic (each change refetches them). */
+export const consoleKeys = {
+  admins: ['admin', 'admins'] as const,
+  activity: ['admin', 'activity'] as const,
+};
+
+/** The order desk (issue 16): its lists by status and search, and one order's detail. */
+export const deskOrdersKeys = {
+  all: [...orderListKeys.all, 'desk'] as const,
+  list: (status: string, q: string) => [...deskOrdersKeys.all, status, q] as const,
+};
+export const deskOrderKeys = {
+  all: ['order-desk'] as const,
+  one: (orderId: string) => [...deskOrderKeys.all, orderId] as const,
+};

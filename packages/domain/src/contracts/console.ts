@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { PRODUCT_CATEGORIES } from '../catalog.ts';
+import { deleteProductInput, listAuditInput, moveProductInput, salesOverviewInput, setAdminInput, setProductActiveInput } from '../console.ts';
+import { defineContract, noInput, okOutput } from './define.ts';
+
+/** A product as every client reads it (domain/catalog.ts's Product), withdrawn ones included. */
+export const productOutput = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  priceCents: z.number(),
+  images: z.array(z.string()),
+  order: z.number(),
+  isActive: z.boolean(),
+  category: z.enum(PRODUCT_CATEGORIES),
+  updatedAt: z.string(),
+  /** Issue 15: up to 3 options, and one variant per combination (the default variant without options). */
+  options: z.array(z.object({ name: z.string(), values: z.array(z.string()) })),
+  variants: z.array(z.object({ id: z.string(), options: z.array(z.string()), sku: z.string(), priceCents: z.number(), stock: z.number().nullable() })),
+});
+
+/** One entry of the console's activity list (decision 031). */
+export const auditEntryOutput = z.object({
+  id: z.string(),
+  at: z.string(),
+  actor: z.string(),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string(),
+  before: z.unknown(),
+  after: z.unknown(),
+});
+
+export const adminAccountOutput = z.object({
+  userId: z.string(),
+  email: z.string(),
+  name: z.string(),
+  /** Admin through ADMIN_EMAILS: only the setting can take it away. */
+  fromSetting: z.boolean(),
+  /** Admin through the database role (make-admin, or granted in the console). */
+  fromRole: z.boolean(),
+});
+
+/** Money is integer cents; card is what the card paid (fees included), wallet what credit paid. */
+export const salesOverviewOutput = z.object({
+  days: z.number(),
+  byDay: z.array(z.object({ day: z.string(), orders: z.number(), walletCents: z.number(), cardCents: z.number() })),
+  byProduct: z.array(z.object({ productId: z.string(), name: z.string(), qty: z.number(), walletCents: z.number(), cardCents: z.number() })),
+  ordersToShip: z.number(),
+});
+
+/** The label's console on /release (issue 18, decision 031): product tools, activity, admins, sales. */
+export const consoleContracts = {
+  listAllProducts: defineContract({ access: 'admin', input: noInput, output: z.object({ products: z.array(productOutput) }) }),
+  setProductActive: defineContract({ access: 'admin', input: setProductActiveInput, output: okOutput }),
+  moveProduct: defineContract({ access: 'admin', input: moveProductInput, output: okOutput }),
+  deleteProduct: defineContract({ access: 'admin', input: deleteProductInput, output: okOutput }),
+  listAdminActivity: defineContract({
+    access: 'admin',
+    input: listAuditInput,
+    output: z.object({ items: z.array(auditEntryOutput), next: z.string().nullable() }),
+  }),
+  listAdmins: defineContract({ access: 'admin', input: noInput, output: z.object({ admins: z.array(adminAccountOutput) }) }),
+  /** changed: false when the account already had (or lacked) the rights. */
+  setAdmin: defineContract({ access: 'admin', input: setAdminInput, output: z.object({ changed: z.boolean() }) }),
+  getSalesOverview: defineContract({ access: 'admin', input: salesOverviewInput, output: salesOverviewOutput }),
+};

@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { CARRIERS, DESK_MESSAGES, ORDER_FILTERS, TRACKING_NUMBER_PATTERN } from '../order-desk.ts';
+import { MAX_CART_LINES, MAX_LINE_QTY } from '../pricing.ts';
+import { defineContract, nullableDefault, okOutput, optionalNullable } from './define.ts';
+
+/** One line of an order or a quote: the price is the server's at the time. */
+export const orderLineOutput = z.object({ id: z.string(), name: z.string(), qty: z.number(), unitCents: z.number() });
+
+/** An order as the order functions return it (spec section 3, Order). */
+export const orderOutput = z.object({
+  id: z.string(),
+  paymentIntentId: z.string(),
+  createdAt: z.string(),
+  uid: z.string(),
+  items: z.array(orderLineOutput),
+  totals: z.object({
+    subtotalCents: z.number(),
+    shippingCents: z.number(),
+    taxCents: z.number(),
+    walletAppliedCents: z.number(),
+    /** What the card was charged, card fee included; 0 for a wallet-only order. */
+    chargedCents: z.number(),
+  }),
+  shipping: z.object({ name: z.string(), address: z.record(z.string(), z.string()) }),
+  contact: z.object({ name: z.string(), email: z.string(), phone: z.string() }),
+  orderFulfilled: z.boolean(),
+  orderStatus: z.string().nullable(),
+  /** Order desk (issue 16): refunds so far and the parcel's tracking. */
+  refundStatus: z.enum(['partially_refunded', 'refunded']).nullable(),
+  refunded: z.object({ walletCents: z.number(), cardCents: z.number() }),
+  tracking: z.object({ carrier: z.string(), number: z.string() }).nullable(),
+});
+
+/** One page of a keyset-paged order list; `next` goes back as `after`. */
+export const ordersPageOutput = z.object({ items: z.array(orderOutput), next: z.string().nullable() });
+
+/**
+ * A page cursor: the order's created_at in epoch microseconds, then its id. Postgres keeps
+ * microseconds; a JS Date only milliseconds, which skipped or repeated orders made within
+ * one millisecond. Any string this accepts is a timestamp Postgres can take.
+ */
+export const orderCursor = z.string().regex(/^-?\d{1,16}\|[\w-]{1,64}$/, 'That page cursor is not valid.');
+
+const DEFAULT_PAGE_SIZE = 20;
+
+/** A page request; `{"data": null}` asks for the first page. */
+export const pageInput = z
+  .object({
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .nullish()
+      .transform((value) => value ?? DEFAULT_PAGE_SIZE),
+    after: optionalNullable(orderCursor),
+  })
+  .strict()
+  .nullish()
+  .transform((value) => value ?? { limit: DEFAULT_PAGE_SIZE, after: undefined });
+
+/** An order on the desk: its lines by position, which a refund by line names. */
+export const deskOrderOutput = orderOutput.extend({
+  lines: z.array(z.object({ lineId: z.number(), productId: z.string(), name: z.string(), qty: z.number(), unitCents: z.number() })),
+});
+
+/** One refund of an order (decision 028). */
+export const refundOutput = z.object({
+  id: z.string(),
+  orderId: z.string(),
+  status: z.enum(['pending', 'succeeded', 'failed']),
+  walletCents: z.number(),
+  cardCents: z.number(),
+  lines: z.array(z.object({ lineId: z.number(), quantity: z.number() })),
+  failure: z.string().nullable(),
+});
+
+/** One entry of an order's history on the desk. */
+export const orderHistoryEntryOutput = z.object({
+  kind: z.string(),
+  at: z.string(),
+  by: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()),
+});
+
+const orderId = z.string().min(1).max(64);
+
+const trackingFields = {
+  carrier: optionalNullable(z.enum(CARRIERS)),
+  trackingNumber: optionalNullable(z.string().trim().regex(TRACKING_NUMBER_PATTERN, DESK_MESSAGES.trackingNumber)),
+};
+
+/** Tracking is both a carrier and a number, or neither. */
+function trackingComplete(value: { carrier?: string; trackingNumber?: string }, context: z.RefinementCtx) {
+  if (value.trackingNumber && !value.carrier) context.addIssue({ code: 'custom', path: ['carrier'], message: DESK_MESSAGES.trackingNeedsCarrier });
+  if (value.carrier && !value.trackingNumber) context.addIssue({ code: 'custom', path: ['trackingNumber'], message: DESK_MESSAGES.trackingNumber });
+}
+
+export const ordersContracts = {
+  listMyOrders: defineContract({ access: 'signed-in', input: pageInput, output: ordersPageOutput }),
+  getMyOrder: defineContract({
+    access: 'signed-in',
+    input: z.object({ paymentIntentId: z.string().min(1).max(100) }).strict(),
+    // null while the payment is still being confirmed.
+    output: z.object({ order: orderOutput.nullable() }),
+  }),
+  listOpenOrders: defineContract({ access: 'admin', input: pageInput, output: ordersPageOutput }),
+  markOrderFulfilled: defineContract({
+    access: 'admin',
+    input: z
+      .object({ orderId, maxAttempts: optionalNullable(z.number().int()), ...trackingFields })
+      .strict()
+      .superRefine(trackingComplete),
+    output: okOutput,
+  }),
+  /** Bulk Mark Fulfilled (issue 16.2): each order in its own transaction, each result reported. */
+  markOrdersFulfilled: defineContract({
+    access: 'admin',
+    input: z
+      .object({
+        orders: z
+          .array(z.object({ orderId, ...trackingFields }).strict().superRefine(trackingComplete))
+          .min(1)
+          .max(100),
+      })
+      .strict(),
+    output: z.object({
+      results: z.array(z.object({ orderId: z.string(), ok: z.boolean(), changed: z.boolean(), message: z.string().optional() })),
+    }),
+  }),
+  /** The order desk (issue 16.1): every order by status and search, newest first. */
+  listOrders: defineContract({
+    access: 'admin',
+    input: z
+      .object({
+        status: nullableDefault(z.enum(ORDER_FILTERS), 'all'),
+        q: optionalNullable(z.string().max(100)),
+        limit: nullableDefault(z.number().int().min(1).max(100), DEFAULT_PAGE_SIZE),
+        after: optionalNullable(orderCursor),
+      })
+      .strict(),
+    output: z.object({ items: z.array(deskOrderOutput), next: z.string().nullable() }),
+  }),
+  getOrder: defineContract({
+    access: 'admin',
+    input: z.object({ orderId }).strict(),
+    output: z.object({ order: deskOrderOutput, history: z.array(orderHistoryEntryOutput), refunds: z.array(refundOutput) }),
+  }),
+  /** Refunds exactly once (decision 028): all that is left, or the given lines. */
+  refundOrder: defineContract({
+    access: 'admin',
+    input: z
+      .object({
+        orderId,
+        /** Absent: a full refund of what is left. */
+        lines: optionalNullable(
+          z
+            .array(z.object({ lineId: z.number().int().min(0).max(999), quantity: z.number().int().min(1).max(MAX_LINE_QTY) }).strict())
+            .min(1)
+            .max(MAX_CART_LINES),
+        ),
+        /** One per click of the refund dialog: a doubled or retried request refunds once. */
+        idempotencyKey: z.string().regex(/^[\w-]{8,100}$/, 'The refund request needs an idempotency key of 8 to 100 letters, digits, - or _.'),
+      })
+      .strict(),
+    output: z.object({ refund: refundOutput }),
+  }),
+};
