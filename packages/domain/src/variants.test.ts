@@ -10,7 +10,12 @@ import {
   productSoldOut,
   resolveVariant,
   STOCK_MESSAGES,
+  VARIANT_FORM_MESSAGES,
+  variantFormRows,
+  variantKey,
+  variantsFromForm,
 } from './variants.ts';
+import { MAX_PRICE_CENTS, usdToCents } from './catalog.ts';
 
 describe('variants', () => {
   it.each([
@@ -87,5 +92,62 @@ describe('variants', () => {
   it('says which line ran out', () => {
     expect(lineRanOutMessage('Logo Tee - L', 0)).toBe('"Logo Tee - L" is sold out. Remove it from your cart to continue.');
     expect(lineRanOutMessage('Logo Tee - L', 2)).toBe('Only 2 of "Logo Tee - L" are left. Reduce the quantity to continue.');
+  });
+});
+
+describe('the admin form of options and variants', () => {
+  const build = (options: { name: string; values: string }[], rows: Record<string, { sku: string; price: string; stock: string; loadedStock?: string }> = {}) =>
+    variantsFromForm(options, rows, usdToCents, MAX_PRICE_CENTS);
+
+  it('without options: one default variant, unlimited at the product price', () => {
+    expect(build([])).toEqual({ options: [], variants: [{ options: [], sku: '', priceCents: null, stock: null }] });
+  });
+
+  it('a row per combination, values split at commas, with SKU, price override and stock', () => {
+    const rows = { [variantKey(['L', 'Black'])]: { sku: ' TEE-L-BLK ', price: '27.50', stock: '3' } };
+    const built = build([{ name: 'Size', values: 'S, L' }, { name: 'Colour', values: 'Black,White' }, { name: '', values: '' }], rows);
+    expect(built).toEqual({
+      options: [{ name: 'Size', values: ['S', 'L'] }, { name: 'Colour', values: ['Black', 'White'] }],
+      variants: [
+        { options: ['S', 'Black'], sku: '', priceCents: null, stock: null },
+        { options: ['S', 'White'], sku: '', priceCents: null, stock: null },
+        { options: ['L', 'Black'], sku: 'TEE-L-BLK', priceCents: 2750, stock: 3 },
+        { options: ['L', 'White'], sku: '', priceCents: null, stock: null },
+      ],
+    });
+  });
+
+  it.each([
+    [[{ name: '', values: 'S' }], {}, STOCK_MESSAGES.optionName],
+    [[{ name: 'Size', values: ' , ' }], {}, STOCK_MESSAGES.optionValues],
+    [[{ name: 'Size', values: 'S, S' }], {}, STOCK_MESSAGES.duplicateValue],
+    [[{ name: 'A', values: 'x' }, { name: 'B', values: 'x' }, { name: 'C', values: 'x' }, { name: 'D', values: 'x' }], {}, STOCK_MESSAGES.tooManyOptions],
+    [[{ name: 'Size', values: 'S' }], { [variantKey(['S'])]: { sku: '', price: 'abc', stock: '' } }, VARIANT_FORM_MESSAGES.price],
+    [[{ name: 'Size', values: 'S' }], { [variantKey(['S'])]: { sku: '', price: '0', stock: '' } }, VARIANT_FORM_MESSAGES.price],
+    [[{ name: 'Size', values: 'S' }], { [variantKey(['S'])]: { sku: '', price: '', stock: '-1' } }, STOCK_MESSAGES.stock],
+    [[{ name: 'Size', values: 'S' }], { [variantKey(['S'])]: { sku: '', price: '', stock: '2.5' } }, STOCK_MESSAGES.stock],
+    [[], { [variantKey([])]: { sku: '', price: '', stock: '1000001' } }, STOCK_MESSAGES.stock],
+  ])('refuses %j %j: %s', (options, rows, problem) => {
+    expect(build(options, rows)).toEqual({ problem });
+  });
+
+  it('an edit keeps the live stock where the field was left as loaded, and shows only real price overrides', () => {
+    const rows = variantFormRows({
+      priceCents: 2500,
+      variants: [
+        { id: 'v1', options: ['S'], sku: 'S1', priceCents: 2500, stock: 4 },
+        { id: 'v2', options: ['M'], sku: 'M1', priceCents: 2700, stock: null },
+      ],
+    });
+    expect(rows[variantKey(['S'])]).toEqual({ sku: 'S1', price: '', stock: '4', loadedStock: '4' });
+    expect(rows[variantKey(['M'])]).toEqual({ sku: 'M1', price: '27.00', stock: '', loadedStock: '' });
+    const edited = { ...rows, [variantKey(['M'])]: { ...rows[variantKey(['M'])]!, stock: '10' } };
+    expect(build([{ name: 'Size', values: 'S, M' }], edited)).toEqual({
+      options: [{ name: 'Size', values: ['S', 'M'] }],
+      variants: [
+        { options: ['S'], sku: 'S1', priceCents: null, stock: 4, keepStock: true },
+        { options: ['M'], sku: 'M1', priceCents: 2700, stock: 10 },
+      ],
+    });
   });
 });

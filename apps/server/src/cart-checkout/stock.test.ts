@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
-import { getProduct, releaseProduct } from '../catalog/catalog.service.ts';
+import { editProduct, getProduct, releaseProduct } from '../catalog/catalog.service.ts';
 import { listLowStock, setStock } from '../catalog/variants.service.ts';
 import { checkouts, orderItems, orders, paymentRefunds, productVariants, stockMovements } from '../db/schema/index.ts';
 import { startJobQueue, type JobQueue } from '../jobs/queue.ts';
@@ -184,6 +184,22 @@ describe('variants and stock', () => {
     expect(await paid(late.checkoutId, 'evt-late-there')).toBe('applied');
     expect(await statusOf(late.checkoutId)).toBe('paid');
     expect(await variantRow(S)).toMatchObject({ stock: 1, held: 0 });
+  });
+
+  it('an edit that leaves a stock field as loaded keeps the live count; a changed one is set and audited', async () => {
+    const tee = await sizedTee({ S: 5, M: 5, L: null });
+    // The admin opened the form at S = 5 and M = 5; then a buyer took 2 of S.
+    await walletOrder(buyers[9]!, [{ id: tee.id, variantId: tee.variant('S'), qty: 2 }], 'edit-keep-1');
+    const variants = (['S', 'M', 'L'] as const).map((size) => ({ options: [size], sku: `TEE-${size}`, priceCents: null, stock: size === 'L' ? null : size === 'M' ? 8 : 5, keepStock: size !== 'M' }));
+    await editProduct(database.db, { id: tee.id, name: 'Logo Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'], options: sizes, variants }, { userId: buyers[8]! });
+    expect((await variantRow(tee.variant('S'))).stock).toBe(3);
+    expect((await variantRow(tee.variant('M'))).stock).toBe(8);
+    const moves = await database.db.select().from(stockMovements).where(eq(stockMovements.variantId, tee.variant('M')));
+    expect(moves.map((m) => [m.actorId, m.fromStock, m.toStock, m.reason])).toEqual([
+      [null, null, 5, 'release'],
+      [buyers[8], 5, 8, 'product edit'],
+    ]);
+    expect(await database.db.select().from(stockMovements).where(eq(stockMovements.variantId, tee.variant('S')))).toHaveLength(1);
   });
 
   it('restocks are audited (who, from, to) and low stock is listed', async () => {
