@@ -228,7 +228,6 @@ export async function completeWalletOnlyOrder(
       if (demand.length > 0) {
         const short = await takeStock(tx, demand, false);
         if (short.length > 0) throw ranOut(lines, short);
-        await publishLive(tx, { topic: 'products' });
       }
       return { orderId: order.id, paymentIntentId, created: true };
     },
@@ -297,7 +296,6 @@ export async function createPaymentLink(
       if (demand.length > 0) {
         const short = await takeStock(tx, demand, true);
         if (short.length > 0) throw ranOut(lines, short);
-        await publishLive(tx, { topic: 'products' });
       }
       return { created: true as const, priced: fresh };
     },
@@ -485,7 +483,6 @@ export async function applyPaymentEvent(deps: CheckoutDeps, event: PaymentEvent)
           await refundLatePayment(deps, tx, checkout, event);
           return 'applied';
         }
-        if (demand.length > 0) await publishLive(tx, { topic: 'products' });
         // And the wallet part again if it is still there (in a savepoint).
         await tx
           .transaction((inner) => debit(inner, checkout.userId, checkout.walletHeldCents, `late:${checkout.id}`))

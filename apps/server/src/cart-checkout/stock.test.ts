@@ -1,4 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { LIVE_CHANNEL, type LiveEvent } from '../live/live.publish.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
@@ -200,6 +202,27 @@ describe('variants and stock', () => {
       [buyers[8], 5, 8, 'product edit'],
     ]);
     expect(await database.db.select().from(stockMovements).where(eq(stockMovements.variantId, tee.variant('S')))).toHaveLength(1);
+  });
+
+  it('a sale of a counted variant is announced live once it commits; a refused one is not', async () => {
+    const tee = await sizedTee({ S: 1, M: null, L: null });
+    const listener = new pg.Client({ connectionString: database.connectionString });
+    const heard: LiveEvent[] = [];
+    await listener.connect();
+    listener.on('notification', (message) => {
+      if (message.channel === LIVE_CHANNEL && message.payload) heard.push(JSON.parse(message.payload) as LiveEvent);
+    });
+    await listener.query(`LISTEN ${LIVE_CHANNEL}`);
+    try {
+      const products = () => heard.filter((event) => event.topic === 'products').length;
+      await walletOrder(buyers[10]!, [{ id: tee.id, variantId: tee.variant('S'), qty: 1 }], 'live-sale-1');
+      await expect.poll(products).toBe(1);
+      await expect(walletOrder(buyers[11]!, [{ id: tee.id, variantId: tee.variant('S'), qty: 1 }], 'live-sale-2')).rejects.toThrow(/sold out/);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(products()).toBe(1);
+    } finally {
+      await listener.end();
+    }
   });
 
   it('restocks are audited (who, from, to) and low stock is listed', async () => {

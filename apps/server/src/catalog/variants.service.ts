@@ -8,7 +8,7 @@ import type { Db } from '../db/client.ts';
 import { products, productVariants, stockMovements } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
-import { publishLive } from '../live/live.publish.ts';
+import { liveNotification, publishLive } from '../live/live.publish.ts';
 
 /**
  * Variants and their stock (issue 15, decision 027). Every change of a variant's stock is
@@ -91,14 +91,16 @@ export function sortedDemand(demand: Map<string, number>): StockDemand {
 /**
  * Takes stock for an order (`held` false) or sets it aside for a card checkout (`held`
  * true): `UPDATE ... SET stock = stock - n WHERE id = v AND stock >= n`, one variant at a
- * time in id order. Returns the variants that did not have enough (nothing is taken then:
+ * time in id order, and announces the change live on commit. Returns the variants that did not have enough (nothing is taken then:
  * the caller's transaction rolls back).
  */
 export async function takeStock(tx: Tx, demand: StockDemand, held: boolean): Promise<{ variantId: string; left: number }[]> {
   for (const [index, [variantId, qty]] of demand.entries()) {
+    // The 'products' announcement rides on the update (no round trip more while the row is
+    // locked); it is sent only on commit, and once however many rows announce it.
     const taken = await tx.execute<{ stock: number }>(sql`
       UPDATE ${productVariants} SET stock = stock - ${qty}, held = held + ${held ? qty : 0}, updated_at = now()
-      WHERE id = ${variantId} AND stock >= ${qty} RETURNING stock`);
+      WHERE id = ${variantId} AND stock >= ${qty} RETURNING stock, ${liveNotification({ topic: 'products' })}`);
     if (taken.rows.length === 0) {
       // Not enough: say how many are left of this and every later line (nothing is locked past here).
       const ids = demand.slice(index).map(([id]) => id);
