@@ -7,7 +7,8 @@ import { type APIRequestContext, type Browser, type Page } from '@playwright/tes
 import sharp from 'sharp';
 import { lineRanOutMessage, noMoreMessage, onlyLeftMessage, STOCK_MESSAGES } from '@storefront/domain/variants.ts';
 import { RELEASE_PAGE_TEXTS } from '../apps/web/src/features/admin/messages.ts';
-import { test, expect, DEMO_ADMIN, DEMO_SHOPPER, ORIGIN, type ConsoleGuard } from './support/fixtures.ts';
+import { callAs, tokenOf } from './support/api.ts';
+import { test, expect, DEMO_ADMIN, DEMO_SHOPPER, type ConsoleGuard } from './support/fixtures.ts';
 import { runCli } from './support/cli.ts';
 import { rememberingLogIn } from './support/login.ts';
 
@@ -16,19 +17,11 @@ const SHIPPING = { name: 'Demo Shopper', line1: '1 Record Row', line2: '', city:
 const uniqueName = (what: string) => `E2E ${what} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const logIn = rememberingLogIn();
 
+// Sign-ins are rate limited: the admin's token is taken once per run.
 let cachedAdminToken: string | undefined;
 async function adminToken(request: APIRequestContext): Promise<string> {
-  if (cachedAdminToken) return cachedAdminToken;
-  const response = await request.post('/api/auth/sign-in/email', { data: DEMO_ADMIN, headers: { origin: ORIGIN } });
-  expect(response.ok(), await response.text()).toBe(true);
-  cachedAdminToken = response.headers()['set-auth-token']!;
+  cachedAdminToken ??= await tokenOf(request, DEMO_ADMIN);
   return cachedAdminToken;
-}
-
-async function call<T>(request: APIRequestContext, name: string, data: unknown, token?: string): Promise<T> {
-  const response = await request.post(`/fn/${name}`, { headers: token ? { authorization: `Bearer ${token}` } : {}, data: { data } });
-  expect(response.ok(), await response.text()).toBe(true);
-  return ((await response.json()) as { data: T }).data;
 }
 
 interface Tee {
@@ -42,42 +35,32 @@ async function releaseTee(request: APIRequestContext): Promise<Tee> {
   const name = uniqueName('Logo Tee');
   const token = await adminToken(request);
   const stock: Record<string, number | null> = { S: 0, M: 2, L: null };
-  const { id } = await call<{ id: string }>(
-    request,
-    'releaseBizarreProduct',
-    {
-      name,
-      description: `${name}, made for a browser test.`,
-      priceCents: 2500,
-      images: [COVER],
-      options: [
-        { name: 'Size', values: ['S', 'M', 'L'] },
-        { name: 'Colour', values: ['Black'] },
-      ],
-      variants: ['S', 'M', 'L'].map((size) => ({ options: [size, 'Black'], sku: `TEE-${size}-BLK`, priceCents: size === 'L' ? 2700 : null, stock: stock[size] })),
-    },
-    token,
-  );
-  const { products } = await call<{ products: { id: string; variants: { id: string; options: string[] }[] }[] }>(request, 'listAllProducts', null, token);
+  const { id } = await callAs(request, token, 'releaseBizarreProduct', {
+    name,
+    description: `${name}, made for a browser test.`,
+    priceCents: 2500,
+    images: [COVER],
+    options: [
+      { name: 'Size', values: ['S', 'M', 'L'] },
+      { name: 'Colour', values: ['Black'] },
+    ],
+    variants: ['S', 'M', 'L'].map((size) => ({ options: [size, 'Black'], sku: `TEE-${size}-BLK`, priceCents: size === 'L' ? 2700 : null, stock: stock[size] ?? null })),
+  });
+  const { products } = await callAs(request, token, 'listAllProducts', null);
   const variants = products.find((product) => product.id === id)!.variants;
   return { id, name, variant: (size) => variants.find((v) => v.options[0] === size)!.id };
 }
 
 /** A wallet-only order placed through the functions (another buyer's session). */
 async function walletOrder(request: APIRequestContext, token: string, items: { id: string; variantId: string; qty: number }[]) {
-  const quote = await call<Record<string, number>>(request, 'quoteCheckout', { items, useWallet: true }, token);
-  await call(
-    request,
-    'completeWalletOnlyOrderStreetFlavor',
-    {
-      items,
-      contact: { name: 'Other Fan', email: DEMO_ADMIN.email, phone: '' },
-      shipping: SHIPPING,
-      quote: { subtotalCents: quote.subtotalCents, shippingCents: quote.shippingCents, taxCents: quote.taxCents, walletAppliedCents: quote.walletAppliedCents, totalCents: quote.totalCents },
-      checkoutId: `merch${Date.now()}${Math.random().toString(36).slice(2, 8)}`,
-    },
-    token,
-  );
+  const quote = await callAs(request, token, 'quoteCheckout', { items, useWallet: true });
+  await callAs(request, token, 'completeWalletOnlyOrderStreetFlavor', {
+    items,
+    contact: { name: 'Other Fan', email: DEMO_ADMIN.email, phone: '' },
+    shipping: SHIPPING,
+    quote: { subtotalCents: quote.subtotalCents, shippingCents: quote.shippingCents, taxCents: quote.taxCents, walletAppliedCents: quote.walletAppliedCents, totalCents: quote.totalCents },
+    checkoutId: `merch${Date.now()}${Math.random().toString(36).slice(2, 8)}`,
+  });
 }
 
 async function otherBrowser(browser: Browser, consoleErrors: ConsoleGuard): Promise<Page> {
@@ -159,7 +142,7 @@ test('the checkout reduces a line to what is left; the variant is named on the p
   await page.getByRole('button', { name: 'Add to Cart' }).click();
   await page.getByRole('button', { name: 'Add to Cart' }).click();
   await expect(cartButton(page)).toHaveAccessibleName('Cart, 2 items');
-  await call(request, 'setVariantStock', { variantId: tee.variant('M'), stock: 1, reason: 'damaged in the post' }, token);
+  await callAs(request, token, 'setVariantStock', { variantId: tee.variant('M'), stock: 1, reason: 'damaged in the post' });
   await expect(stockNote(page)).toHaveText(onlyLeftMessage(1));
 
   await page.goto('/checkout');
@@ -211,11 +194,11 @@ test('the shop grid says Sold out when no variant has stock left, live', async (
   const card = page.getByRole('list', { name: 'Products' }).getByRole('listitem').filter({ hasText: tee.name });
   await expect(card).toBeVisible();
   await expect(card).not.toContainText(STOCK_MESSAGES.soldOut);
-  await call(request, 'setVariantStock', { variantId: tee.variant('M'), stock: 0, reason: 'count' }, token);
-  await call(request, 'setVariantStock', { variantId: tee.variant('L'), stock: 0, reason: 'count' }, token);
+  await callAs(request, token, 'setVariantStock', { variantId: tee.variant('M'), stock: 0, reason: 'count' });
+  await callAs(request, token, 'setVariantStock', { variantId: tee.variant('L'), stock: 0, reason: 'count' });
   await expect(card).toContainText(STOCK_MESSAGES.soldOut);
   // A restock brings it back.
-  await call(request, 'setVariantStock', { variantId: tee.variant('L'), stock: 10, reason: 'restock' }, token);
+  await callAs(request, token, 'setVariantStock', { variantId: tee.variant('L'), stock: 10, reason: 'restock' });
   await expect(card).not.toContainText(STOCK_MESSAGES.soldOut);
 });
 
