@@ -225,6 +225,11 @@ test('an admin creates a product with sizes and stock on /release, by keyboard w
   await page.getByLabel('SKU of M').fill('HOOD-M');
   await page.getByLabel('Stock of M').fill('0');
   await page.getByLabel('Price of L').fill('49.00');
+  // On a phone the rows stack: nothing wider than the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByLabel('Stock of L')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await page.setViewportSize({ width: 1280, height: 720 });
   // A bad stock is refused with a sentence, before anything is sent.
   await page.getByLabel('Stock of L').fill('many');
   await page.getByRole('button', { name: 'Release Product' }).click();

@@ -112,6 +112,9 @@ describe('variants and stock', () => {
     expect(await variantRow(tee.variant('S'))).toMatchObject({ stock: 0, held: 0 });
     const sold = await database.db.select().from(orderItems).where(eq(orderItems.variantId, tee.variant('S')));
     expect(sold.map((item) => [item.name, item.qty])).toEqual(Array.from({ length: 5 }, () => ['Logo Tee - S', 1]));
+    // Each receipt names the variant.
+    const receipts = (await jobsNamed('send-email')).filter((job) => (job.data as { text?: string }).text?.includes('1 × Logo Tee - S'));
+    expect(receipts.length).toBeGreaterThanOrEqual(5);
     // The refused buyers paid nothing.
     const after = await Promise.all(crowd.map((b) => getBalance(database.db, b)));
     expect(after.filter((a, i) => a.balanceCents !== before[i]!.balanceCents)).toHaveLength(5);
