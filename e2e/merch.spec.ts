@@ -118,6 +118,11 @@ test('a shopper picks a size; sold-out sizes are disabled, few left are counted,
   await expect(stockNote(page)).toHaveText(STOCK_MESSAGES.soldOut);
   await expect(sizeRadio(page, 'M')).toBeDisabled();
   await expect(add).toBeDisabled();
+  // The cart says which line ran out, at once.
+  await cartButton(page).click();
+  await expect(panel.getByRole('alert')).toHaveText(lineRanOutMessage(`${tee.name} - M / Black`, 0));
+  await expect(panel.getByRole('button', { name: `Increase quantity of ${tee.name} - M / Black` })).toBeDisabled();
+  await page.keyboard.press('Escape');
 
   // The checkout names the line that ran out and offers to remove it.
   await page.goto('/checkout');
@@ -144,6 +149,21 @@ test('the checkout reduces a line to what is left; the variant is named on the p
   await expect(cartButton(page)).toHaveAccessibleName('Cart, 2 items');
   await callAs(request, token, 'setVariantStock', { variantId: tee.variant('M'), stock: 1, reason: 'damaged in the post' });
   await expect(stockNote(page)).toHaveText(onlyLeftMessage(1));
+  // The cart offers to reduce the line to what is left; the checkout too (below, after adding it back).
+  await cartButton(page).click();
+  const panel = page.getByRole('dialog', { name: 'Cart' });
+  await expect(panel.getByRole('alert')).toHaveText(`${lineRanOutMessage(`${tee.name} - M / Black`, 1)} Reduce to 1`);
+  await panel.getByRole('button', { name: 'Reduce to 1' }).click();
+  await expect(panel.getByRole('alert')).toHaveCount(0);
+  await expect(cartButton(page)).toHaveAccessibleName('Cart, 1 item');
+  await page.keyboard.press('Escape');
+  // Back to 2 in the saved cart (as a cart saved earlier would be): the checkout must catch it.
+  await page.evaluate(() => {
+    const saved = JSON.parse(localStorage.getItem('sf_cart_v1')!) as { qty: number; lines: { qty: number }[] };
+    saved.lines[0]!.qty = 2;
+    saved.qty = 2;
+    localStorage.setItem('sf_cart_v1', JSON.stringify(saved));
+  });
 
   await page.goto('/checkout');
   const line = `${tee.name} - M / Black`;
