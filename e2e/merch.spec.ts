@@ -6,6 +6,7 @@
 import { type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { lineRanOutMessage, noMoreMessage, onlyLeftMessage, STOCK_MESSAGES } from '@storefront/domain/variants.ts';
+import { WALLET_PREFERENCE_KEY } from '@storefront/domain/cart.ts';
 import { RELEASE_PAGE_TEXTS } from '../apps/web/src/features/admin/messages.ts';
 import { callAs, tokenOf } from './support/api.ts';
 import { test, expect, DEMO_ADMIN, DEMO_SHOPPER, type ConsoleGuard } from './support/fixtures.ts';
@@ -158,12 +159,14 @@ test('the checkout reduces a line to what is left; the variant is named on the p
   await expect(cartButton(page)).toHaveAccessibleName('Cart, 1 item');
   await page.keyboard.press('Escape');
   // Back to 2 in the saved cart (as a cart saved earlier would be): the checkout must catch it.
-  await page.evaluate(() => {
+  // Card, not wallet: the cart's "No" answer, saved as the checkout reads it.
+  await page.evaluate((key) => {
+    localStorage.setItem(key, 'stripe');
     const saved = JSON.parse(localStorage.getItem('sf_cart_v1')!) as { qty: number; lines: { qty: number }[] };
     saved.lines[0]!.qty = 2;
     saved.qty = 2;
     localStorage.setItem('sf_cart_v1', JSON.stringify(saved));
-  });
+  }, WALLET_PREFERENCE_KEY);
 
   await page.goto('/checkout');
   const line = `${tee.name} - M / Black`;
@@ -176,8 +179,8 @@ test('the checkout reduces a line to what is left; the variant is named on the p
   await expect(summary).toContainText(line);
 
   // By card (wallet off): the payment page names the variant.
-  const wallet = page.getByRole('switch', { name: 'Pay with my wallet credit first' });
-  if (await wallet.isChecked()) await wallet.click();
+  await expect(page.getByRole('switch', { name: 'Pay with my wallet credit first' })).not.toBeChecked();
+  await expect(summary).toContainText('Charged to card');
   await page.getByLabel('Address line 1').fill(SHIPPING.line1);
   await page.getByLabel('City').fill(SHIPPING.city);
   await page.getByLabel('Postal code').fill(SHIPPING.postal_code);
