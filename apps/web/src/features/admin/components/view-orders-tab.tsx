@@ -5,7 +5,7 @@ import { FunctionsError } from '@storefront/sdk/callable.ts';
 import { toast } from '../../../lib/toast.ts';
 import { Modal } from '../../../ui/modal.tsx';
 import { formatOrderDate, OrderLines, OrderStatusBadge, OrderTotalsList, PostalAddress, TrackingInfo } from '../../../ui/order-details/order-details.tsx';
-import { LoadingRegion, Skeleton, SkeletonText } from '../../../ui/skeleton.tsx';
+import { OrderCardFrame, OrderList, OrderListSkeleton } from '../../../ui/order-list/order-list.tsx';
 import { useDeskOrders, type DeskOrder } from '../api/list-orders.ts';
 import { useMarkOrderFulfilled } from '../api/mark-order-fulfilled.ts';
 import { useMarkOrdersFulfilled } from '../api/mark-orders-fulfilled.ts';
@@ -153,51 +153,28 @@ export function ViewOrdersTab() {
         {announcement}
       </p>
       {orders.isPending ? (
-        <LoadingRegion label="Loading orders…">
-          <div className="view-orders__list">
-            {[0, 1].map((index) => (
-              <div key={index} className="admin-order">
-                <Skeleton width="50%" height="1.4rem" />
-                <SkeletonText lines={5} />
-              </div>
-            ))}
-          </div>
-        </LoadingRegion>
+        <OrderListSkeleton label="Loading orders…" count={2} titleWidth="50%" titleHeight="1.4rem" lines={5} />
       ) : items.length === 0 ? (
         <p className="view-orders__empty">{openList ? NO_OPEN_ORDERS : DESK_MESSAGES.noOrdersMatch}</p>
       ) : (
-        <ul className="view-orders__list" aria-label={openList ? 'Open orders' : 'Orders'}>
-          {items.map((order) => (
-            <li key={order.id}>
-              <AdminOrder
-                order={order}
-                pending={pendingId === order.id}
-                selected={selected.has(order.id)}
-                onSelect={(on) => toggle(order.id, on)}
-                onMarkFulfilled={() => openFulfil(order)}
-                onDetails={() => setDetailId(order.id)}
-                onRefund={() => setRefunding(order)}
-              />
-            </li>
-          ))}
-        </ul>
+        <OrderList
+          orders={items}
+          label={openList ? 'Open orders' : 'Orders'}
+          pages={orders}
+          variant="tab"
+          renderOrder={(order) => (
+            <AdminOrder
+              order={order}
+              pending={pendingId === order.id}
+              selected={selected.has(order.id)}
+              onSelect={(on) => toggle(order.id, on)}
+              onMarkFulfilled={() => openFulfil(order)}
+              onDetails={() => setDetailId(order.id)}
+              onRefund={() => setRefunding(order)}
+            />
+          )}
+        />
       )}
-      {orders.isFetchNextPageError ? (
-        <p role="alert" className="view-orders__error">
-          Could not load more orders. Please try again.
-        </p>
-      ) : null}
-      {orders.hasNextPage ? (
-        <button
-          type="button"
-          className="button button--secondary"
-          disabled={orders.isFetchingNextPage}
-          aria-busy={orders.isFetchingNextPage || undefined}
-          onClick={() => void orders.fetchNextPage()}
-        >
-          {orders.isFetchingNextPage ? 'Loading…' : 'Load more'}
-        </button>
-      ) : null}
       <Modal open={confirming !== null} onClose={() => setConfirming(null)} title="Mark this order fulfilled?">
         {confirming ? (
           <p className="view-orders__confirm-text">
@@ -246,22 +223,26 @@ function AdminOrder({ order, pending, selected, onSelect, onMarkFulfilled, onDet
   const titleId = `admin-order-${order.id}`;
   const canFulfil = !order.orderFulfilled && order.refundStatus !== 'refunded';
   return (
-    <article className="admin-order" aria-labelledby={titleId}>
-      <header className="admin-order__header">
-        <div>
+    <OrderCardFrame
+      titleId={titleId}
+      variant="desk"
+      heading={
+        <>
           {canFulfil ? (
             <label className="admin-order__select">
               <input type="checkbox" checked={selected} onChange={(event) => onSelect(event.target.checked)} />
               <span className="visually-hidden">Select order {order.id}</span>
             </label>
           ) : null}
-          <h3 id={titleId} className="admin-order__title">
+          <h3 id={titleId} className="order-card__title">
             Order {order.id}
           </h3>
           <p className="admin-order__date">
             {formatOrderDate(order.createdAt)} <OrderStatusBadge order={order} />
           </p>
-        </div>
+        </>
+      }
+      aside={
         <div className="admin-order__actions">
           {canFulfil ? (
             <button type="button" className="button" disabled={pending} aria-busy={pending || undefined} onClick={onMarkFulfilled}>
@@ -277,12 +258,13 @@ function AdminOrder({ order, pending, selected, onSelect, onMarkFulfilled, onDet
             </button>
           ) : null}
         </div>
-      </header>
+      }
+    >
       <OrderLines items={order.items} />
       <div className="admin-order__grid">
         <OrderTotalsList totals={order.totals} />
         <div>
-          <p className="admin-order__label">Contact</p>
+          <p className="order-card__label">Contact</p>
           <p className="admin-order__contact">
             <span>{order.contact.name}</span>
             {order.contact.email ? <a href={`mailto:${order.contact.email}`}>{order.contact.email}</a> : null}
@@ -290,11 +272,11 @@ function AdminOrder({ order, pending, selected, onSelect, onMarkFulfilled, onDet
           </p>
         </div>
         <div>
-          <p className="admin-order__label">Ship to</p>
+          <p className="order-card__label">Ship to</p>
           <PostalAddress name={order.shipping.name} address={order.shipping.address} />
           {order.tracking ? <TrackingInfo tracking={order.tracking} /> : null}
         </div>
       </div>
-    </article>
+    </OrderCardFrame>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Link, Navigate } from 'react-router';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { useSession } from '../../../lib/session.ts';
-import { LoadingRegion, Skeleton, SkeletonText } from '../../../ui/skeleton.tsx';
+import { OrderList, OrderListSkeleton } from '../../../ui/order-list/order-list.tsx';
 import { useMyOrders } from '../api/list-my-orders.ts';
 import { OrderCard } from './order-card.tsx';
 import './orders.css';
@@ -41,46 +41,9 @@ function MyOrdersList() {
       </div>
     );
   }
-  return (
-    <>
-      <ul className="orders-list" aria-label="Your orders">
-        {items.map((order) => (
-          <li key={order.id}>
-            <OrderCard order={order} />
-          </li>
-        ))}
-      </ul>
-      {orders.isFetchNextPageError ? (
-        <p role="alert" className="orders-more-error">
-          Could not load more orders. Please try again.
-        </p>
-      ) : null}
-      {orders.hasNextPage ? (
-        <button
-          type="button"
-          className="button button--secondary orders-more"
-          disabled={orders.isFetchingNextPage}
-          aria-busy={orders.isFetchingNextPage || undefined}
-          onClick={() => void orders.fetchNextPage()}
-        >
-          {orders.isFetchingNextPage ? 'Loading…' : 'Load more'}
-        </button>
-      ) : null}
-    </>
-  );
+  return <OrderList orders={items} label="Your orders" pages={orders} variant="page" renderOrder={(order) => <OrderCard order={order} />} />;
 }
 
 function OrdersLoading() {
-  return (
-    <LoadingRegion label="Loading your orders…">
-      <div className="orders-list">
-        {[0, 1, 2].map((index) => (
-          <div key={index} className="order-card">
-            <Skeleton width="40%" height="1.5rem" />
-            <SkeletonText lines={4} />
-          </div>
-        ))}
-      </div>
-    </LoadingRegion>
-  );
+  return <OrderListSkeleton label="Loading your orders…" count={3} titleWidth="40%" titleHeight="1.5rem" lines={4} />;
 }

@@ -1,20 +1,24 @@
 import { formatOrderDate, OrderLines, OrderStatusBadge, OrderTotalsList, PostalAddress, TrackingInfo } from '../../../ui/order-details/order-details.tsx';
 import type { Order } from '../../../ui/order-details/order-types.ts';
+import { OrderCardFrame } from '../../../ui/order-list/order-list.tsx';
 
 /** One of the buyer's orders: when, its status, what, how much and where it goes. */
 export function OrderCard({ order }: { order: Order }) {
   const titleId = `order-${order.id}-title`;
   return (
-    <article id={`order-${order.id}`} className="order-card" aria-labelledby={titleId}>
-      <header className="order-card__header">
-        <div>
+    <OrderCardFrame
+      id={`order-${order.id}`}
+      titleId={titleId}
+      heading={
+        <>
           <h2 id={titleId} className="order-card__title">
             {formatOrderDate(order.createdAt)}
           </h2>
           <p className="order-card__number">Order {order.id}</p>
-        </div>
-        <OrderStatusBadge order={order} />
-      </header>
+        </>
+      }
+      aside={<OrderStatusBadge order={order} />}
+    >
       <div className="order-card__body">
         <OrderLines items={order.items} />
         <OrderTotalsList totals={order.totals} />
@@ -24,6 +28,6 @@ export function OrderCard({ order }: { order: Order }) {
           {order.tracking ? <TrackingInfo tracking={order.tracking} /> : null}
         </div>
       </div>
-    </article>
+    </OrderCardFrame>
   );
 }
