@@ -67,7 +67,7 @@ export function ProductFields({ values, onChange, disabled = false, refs }: Prod
         <input
           ref={refs?.name}
           id={`${id}-name`}
-          className="product-field__control"
+          className="field-control product-field__control"
           value={values.name}
           onChange={set('name')}
           maxLength={120}
@@ -84,7 +84,7 @@ export function ProductFields({ values, onChange, disabled = false, refs }: Prod
           <input
             ref={refs?.price}
             id={`${id}-price`}
-            className="product-field__control"
+            className="field-control product-field__control"
             value={values.price}
             onChange={set('price')}
             inputMode="decimal"
@@ -105,7 +105,7 @@ export function ProductFields({ values, onChange, disabled = false, refs }: Prod
         <textarea
           ref={refs?.description}
           id={`${id}-description`}
-          className="product-field__control product-field__control--text"
+          className="field-control product-field__control product-field__control--text"
           value={values.description}
           onChange={set('description')}
           rows={5}

@@ -67,7 +67,7 @@ export function VariantsEditor({ values, onChange, disabled = false }: VariantsE
             </label>
             <input
               id={`${id}-option-${index}`}
-              className="product-field__control"
+              className="field-control product-field__control"
               value={option.name}
               onChange={(event) => setOption(index, 'name', event.target.value)}
               placeholder="Size"
@@ -81,7 +81,7 @@ export function VariantsEditor({ values, onChange, disabled = false }: VariantsE
             </label>
             <input
               id={`${id}-values-${index}`}
-              className="product-field__control"
+              className="field-control product-field__control"
               value={option.values}
               onChange={(event) => setOption(index, 'values', event.target.value)}
               placeholder="S, M, L, XL"
@@ -121,7 +121,7 @@ export function VariantsEditor({ values, onChange, disabled = false }: VariantsE
                 </span>
                 <span role="cell">
                   <input
-                    className="product-field__control"
+                    className="field-control product-field__control"
                     aria-label={`SKU of ${label}`}
                     value={row.sku}
                     onChange={(event) => setRow(key, 'sku', event.target.value)}
@@ -131,7 +131,7 @@ export function VariantsEditor({ values, onChange, disabled = false }: VariantsE
                 </span>
                 <span role="cell">
                   <input
-                    className="product-field__control"
+                    className="field-control product-field__control"
                     aria-label={`Price of ${label}`}
                     value={row.price}
                     onChange={(event) => setRow(key, 'price', event.target.value)}
@@ -142,7 +142,7 @@ export function VariantsEditor({ values, onChange, disabled = false }: VariantsE
                 </span>
                 <span role="cell">
                   <input
-                    className="product-field__control"
+                    className="field-control product-field__control"
                     aria-label={`Stock of ${label}`}
                     value={row.stock}
                     onChange={(event) => setRow(key, 'stock', event.target.value)}

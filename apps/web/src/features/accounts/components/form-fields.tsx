@@ -33,7 +33,7 @@ export function TextField({ label, hint, ...input }: TextFieldProps) {
   const id = useId();
   return (
     <FieldFrame id={id} label={label} hint={hint}>
-      <input id={id} className="auth-field__control" aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+      <input id={id} className="field-control auth-field__control" aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
     </FieldFrame>
   );
 }
@@ -47,7 +47,7 @@ export function SelectField({ label, hint, children, ...select }: SelectFieldPro
   const id = useId();
   return (
     <FieldFrame id={id} label={label} hint={hint}>
-      <select id={id} className="auth-field__control" aria-describedby={hint ? `${id}-hint` : undefined} {...select}>
+      <select id={id} className="field-control auth-field__control" aria-describedby={hint ? `${id}-hint` : undefined} {...select}>
         {children}
       </select>
     </FieldFrame>
@@ -60,7 +60,7 @@ export function SelectField({ label, hint, children, ...select }: SelectFieldPro
  */
 export function FormAlert({ message }: { message: string | null }) {
   return (
-    <div role="alert" className={message ? 'auth-message auth-message--error' : 'auth-message--empty'}>
+    <div role="alert" className={message ? 'notice notice--error' : 'notice--empty'}>
       {message}
     </div>
   );
@@ -68,7 +68,7 @@ export function FormAlert({ message }: { message: string | null }) {
 
 export function FormStatus({ message, tone = 'success' }: { message: ReactNode; tone?: 'success' | 'info' }) {
   return (
-    <div role="status" className={message ? `auth-message auth-message--${tone}` : 'auth-message--empty'}>
+    <div role="status" className={message ? `notice notice--${tone} auth-message--${tone}` : 'notice--empty'}>
       {message}
     </div>
   );

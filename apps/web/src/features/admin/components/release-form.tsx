@@ -49,10 +49,10 @@ export function ReleaseForm() {
       {form.editor}
       {/* Always in the page, so a screen reader announces every new message. */}
       <div className="product-form-messages">
-        <div role="alert" className="product-form-message product-form-message--error">
+        <div role="alert" className="notice notice--error product-form-message">
           {problem}
         </div>
-        <div role="status" className="product-form-message product-form-message--success">
+        <div role="status" className="notice notice--success product-form-message">
           {released ? (
             <>
               {RELEASE_PAGE_TEXTS.released}: {released.name}.{' '}

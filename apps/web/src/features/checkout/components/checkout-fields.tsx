@@ -18,7 +18,7 @@ export function InputField({ id, label, errorId, ...input }: InputFieldProps) {
       </label>
       <input
         id={id}
-        className="checkout-field__control"
+        className="field-control checkout-field__control"
         aria-invalid={errorId ? true : undefined}
         aria-describedby={errorId}
         {...input}
@@ -37,7 +37,7 @@ export function SelectField({ id, label, errorId, children, ...select }: SelectF
       </label>
       <select
         id={id}
-        className="checkout-field__control"
+        className="field-control checkout-field__control"
         aria-invalid={errorId ? true : undefined}
         aria-describedby={errorId}
         {...select}

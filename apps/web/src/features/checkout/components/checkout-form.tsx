@@ -195,7 +195,7 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
           </LoadingRegion>
         )}
 
-        <div id={messageId} role="alert" className={message ? 'checkout-notice checkout-notice--error' : 'checkout-notice--empty'}>
+        <div id={messageId} role="alert" className={message ? 'notice checkout-notice notice--error' : 'notice--empty'}>
           {message}
         </div>
         <button type="submit" className="button checkout-submit" disabled={placement.busy} aria-busy={placement.busy || undefined}>

@@ -67,20 +67,20 @@ function Outcome({ status, hasPayment }: { status: string; hasPayment: boolean }
   if (!hasPayment) return <p>{CHECKOUT_TEXTS.nothingToShow}</p>;
   if (status === 'succeeded') {
     return (
-      <p role="status" className="checkout-notice checkout-notice--success">
+      <p role="status" className="notice checkout-notice notice--success">
         {CHECKOUT_TEXTS.thanks}
       </p>
     );
   }
   if (status === 'processing') {
     return (
-      <p role="status" className="checkout-notice checkout-notice--info">
+      <p role="status" className="notice checkout-notice notice--info">
         {CHECKOUT_TEXTS.processing}
       </p>
     );
   }
   return (
-    <p role="alert" className="checkout-notice checkout-notice--error">
+    <p role="alert" className="notice checkout-notice notice--error">
       {CHECKOUT_TEXTS.failed}
     </p>
   );
@@ -105,7 +105,7 @@ function OrderDetails({ paymentIntent }: { paymentIntent: string }) {
   const order = query.data;
   if (!order) {
     return (
-      <p role="status" className="checkout-notice checkout-notice--info">
+      <p role="status" className="notice checkout-notice notice--info">
         {CHECKOUT_TEXTS.confirming}
       </p>
     );

@@ -11,7 +11,7 @@ export function OutOfStockItems({ short, lines }: { short: { lineId: string; lef
     .filter((item, index) => short.findIndex((other) => other.lineId === item.lineId) === index)
     .map((item) => ({ ...item, title: lines.find((line) => line.lineId === item.lineId)?.title || item.lineId }));
   return (
-    <div className="checkout-notice checkout-notice--error" role="alert">
+    <div className="notice checkout-notice notice--error" role="alert">
       <ul className="checkout-unavailable">
         {items.map((item) => (
           <li key={item.lineId} className="checkout-unavailable__item">

@@ -9,7 +9,7 @@ import { CHECKOUT_TEXTS } from '../messages.ts';
 export function UnavailableItems({ ids, lines }: { ids: string[]; lines: CartLine[] }) {
   const items = ids.map((id) => ({ id, title: lines.find((line) => line.lineId === id)?.title || id }));
   return (
-    <div className="checkout-notice checkout-notice--error" role="alert">
+    <div className="notice checkout-notice notice--error" role="alert">
       <p className="checkout-notice__text">{CHECKOUT_TEXTS.unavailable}</p>
       <ul className="checkout-unavailable">
         {items.map((item) => (
