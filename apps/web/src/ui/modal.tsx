@@ -45,7 +45,7 @@ export function Modal({ open, onClose, title, children }: ModalProps) {
             <h2 id={titleId} className="modal__title">
               {title}
             </h2>
-            <button type="button" className="modal__close" aria-label="Close" onClick={onClose}>
+            <button type="button" className="close-button" aria-label="Close" onClick={onClose}>
               ×
             </button>
           </div>

@@ -77,7 +77,7 @@ export function MarketPlaceMenu() {
         <span className="market-menu__rest">{rest}</span>
         <span className="market-menu__chevron" aria-hidden="true" />
       </button>
-      <ul id={listId} className="market-menu__list" hidden={!open}>
+      <ul id={listId} className="popover market-menu__list" hidden={!open}>
         {links.marketPlace.sites.map((site) => (
           <li key={site.url}>
             <a className="market-menu__link" href={site.url} target="_blank" rel="noopener noreferrer">

@@ -80,12 +80,12 @@ export function CartWidget() {
           </span>
         ) : null}
       </button>
-      <div id={panelId} className="cart-panel" role="dialog" aria-labelledby={headingId} hidden={!open}>
+      <div id={panelId} className="popover cart-panel" role="dialog" aria-labelledby={headingId} hidden={!open}>
         <div className="cart-panel__header">
           <h2 id={headingId} ref={headingRef} className="cart-panel__title" tabIndex={-1}>
             Cart
           </h2>
-          <button type="button" className="cart-panel__close" aria-label="Close cart" onClick={close}>
+          <button type="button" className="close-button" aria-label="Close cart" onClick={close}>
             ×
           </button>
         </div>

@@ -5,6 +5,7 @@ import { errorSentence } from '../../../lib/error-message.ts';
 import { LoadingRegion, SkeletonText } from '../../../ui/skeleton.tsx';
 import { useSalesOverview } from '../api/sales-overview.ts';
 import './console.css';
+import { DataTable } from '../../../ui/data-table.tsx';
 
 const RANGES = [7, 30, 90, 365] as const;
 
@@ -82,48 +83,28 @@ export function SalesTab() {
             <span className="console-sales__key console-sales__wallet" /> wallet <span className="console-sales__key console-sales__card" /> card
           </p>
           <div className="console-sales__tables">
-            <table>
-              <caption>By day</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Day</th>
-                  <th scope="col">Orders</th>
-                  <th scope="col">Wallet</th>
-                  <th scope="col">Card</th>
-                </tr>
-              </thead>
-              <tbody>
-                {overview.byDay.map((day) => (
-                  <tr key={day.day}>
-                    <th scope="row">{day.day}</th>
-                    <td>{day.orders}</td>
-                    <td>{formatUsd(day.walletCents)}</td>
-                    <td>{formatUsd(day.cardCents)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <table>
-              <caption>By product</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Product</th>
-                  <th scope="col">Qty</th>
-                  <th scope="col">Wallet</th>
-                  <th scope="col">Card</th>
-                </tr>
-              </thead>
-              <tbody>
-                {overview.byProduct.map((row) => (
-                  <tr key={row.productId}>
-                    <th scope="row">{row.name}</th>
-                    <td>{row.qty}</td>
-                    <td>{formatUsd(row.walletCents)}</td>
-                    <td>{formatUsd(row.cardCents)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              caption="By day"
+              rows={overview.byDay}
+              rowKey={(day) => day.day}
+              columns={[
+                { header: 'Day', rowHeader: true, cell: (day) => day.day },
+                { header: 'Orders', cell: (day) => day.orders },
+                { header: 'Wallet', cell: (day) => formatUsd(day.walletCents) },
+                { header: 'Card', cell: (day) => formatUsd(day.cardCents) },
+              ]}
+            />
+            <DataTable
+              caption="By product"
+              rows={overview.byProduct}
+              rowKey={(row) => row.productId}
+              columns={[
+                { header: 'Product', rowHeader: true, cell: (row) => row.name },
+                { header: 'Qty', cell: (row) => row.qty },
+                { header: 'Wallet', cell: (row) => formatUsd(row.walletCents) },
+                { header: 'Card', cell: (row) => formatUsd(row.cardCents) },
+              ]}
+            />
           </div>
         </>
       )}

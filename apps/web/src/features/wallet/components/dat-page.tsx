@@ -10,6 +10,7 @@ import { formatCents, formatReleaseDate, WALLET_TEXTS } from '../wallet-format.t
 import { LoginRedirect } from './login-redirect.tsx';
 import './wallet.css';
 import { paths } from '../../../lib/paths.ts';
+import { DataTable } from '../../../ui/data-table.tsx';
 
 /** One DAT (/wallet/dat/{id}): its artwork, song, artist, creator and the editions the user owns. */
 export function DatPage() {
@@ -78,26 +79,17 @@ function DatDetails({ dat }: { dat: DatDetail }) {
             <p className="wallet-empty">You do not own an edition of this DAT.</p>
           ) : (
             <div className="dat-editions">
-              <table aria-labelledby={editionsId}>
-                <thead>
-                  <tr>
-                    <th scope="col">Edition</th>
-                    <th scope="col">Sold</th>
-                    <th scope="col">Royalties</th>
-                    <th scope="col">Earnings</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {dat.editions.map((edition) => (
-                    <tr key={edition.edition}>
-                      <th scope="row">{edition.edition}</th>
-                      <td>{formatCount(edition.sold)}</td>
-                      <td>{formatCents(edition.royaltiesCents)}</td>
-                      <td>{formatCents(edition.earningsCents)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DataTable
+                labelledBy={editionsId}
+                rows={dat.editions}
+                rowKey={(edition) => edition.edition}
+                columns={[
+                  { header: 'Edition', rowHeader: true, cell: (edition) => edition.edition },
+                  { header: 'Sold', cell: (edition) => formatCount(edition.sold) },
+                  { header: 'Royalties', cell: (edition) => formatCents(edition.royaltiesCents) },
+                  { header: 'Earnings', cell: (edition) => formatCents(edition.earningsCents) },
+                ]}
+              />
             </div>
           )}
         </div>

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { paths } from '../../../lib/paths.ts';
 import { useWalletHistory, type WalletHistoryEntry } from '../api/list-wallet-history.ts';
 import { formatCents } from '../wallet-format.ts';
+import { DataTable } from '../../../ui/data-table.tsx';
 
 export const WALLET_HISTORY_TEXTS = {
   title: 'History',
@@ -48,28 +49,21 @@ export function WalletHistory() {
       ) : (
         <>
           <div className="wallet-history__scroll">
-            <table className="wallet-history__table">
-              <thead>
-                <tr>
-                  <th scope="col">Date</th>
-                  <th scope="col">What</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Order</th>
-                  <th scope="col">Balance</th>
-                </tr>
-              </thead>
-              <tbody>
-                {entries.map((entry) => (
-                  <tr key={entry.id}>
-                    <td>{dateTime.format(new Date(entry.createdAt))}</td>
-                    <td>{KIND_LABELS[entry.kind]}</td>
-                    <td className="wallet-history__money">{amountText(entry)}</td>
-                    <td>{entry.order ? <Link to={paths.myOrder(entry.order.id)}>Order {entry.order.id}</Link> : '—'}</td>
-                    <td className="wallet-history__money">{formatCents(entry.balanceCents)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              className="wallet-history__table"
+              rows={entries}
+              rowKey={(entry) => entry.id}
+              columns={[
+                { header: 'Date', cell: (entry) => dateTime.format(new Date(entry.createdAt)) },
+                { header: 'What', cell: (entry) => KIND_LABELS[entry.kind] },
+                { header: 'Amount', className: 'wallet-history__money', cell: amountText },
+                {
+                  header: 'Order',
+                  cell: (entry) => (entry.order ? <Link to={paths.myOrder(entry.order.id)}>Order {entry.order.id}</Link> : '—'),
+                },
+                { header: 'Balance', className: 'wallet-history__money', cell: (entry) => formatCents(entry.balanceCents) },
+              ]}
+            />
           </div>
           {history.hasNextPage ? (
             <button type="button" className="button button--secondary" disabled={history.isFetchingNextPage} onClick={() => void history.fetchNextPage()}>
