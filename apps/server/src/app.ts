@@ -31,6 +31,7 @@ import { checkoutFunctions } from './cart-checkout/checkout.functions.ts';
 import { reconcileCheckouts, type CheckoutDeps } from './cart-checkout/checkout.service.ts';
 import { deskRoutes } from './orders/desk.routes.ts';
 import { ordersFunctions } from './orders/orders.functions.ts';
+import { runRefundRetry, sweepStalledRefunds, type RefundDeps } from './orders/refunds.service.ts';
 import { addressFunctions } from './accounts/addresses.service.ts';
 import { paymentProviderFor } from './payments/payment-provider.factory.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
@@ -144,12 +145,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // The shop's product list and pages, kept until a 'products' NOTIFY says they changed.
   const catalogCache = createCatalogCache(() => listActiveProducts(db), hub);
 
-  const payments = options.payments ?? paymentProviderFor(config);
+  const payments = options.payments ?? paymentProviderFor(config, db);
   const checkoutDeps: CheckoutDeps = { db, jobs, provider: payments.provider, publicUrl: publicUrl(config) };
   await jobs.work('reconcile-checkouts', async () => {
     await reconcileCheckouts(checkoutDeps);
   });
   await jobs.schedule('reconcile-checkouts', '* * * * *');
+  // Card refunds that got no answer: retried with backoff, once across processes (decision 034).
+  const refundDeps: RefundDeps = { ...checkoutDeps, refundRetry: { attempts: config.REFUND_RETRY_ATTEMPTS, baseMs: config.REFUND_RETRY_BASE_MS } };
+  await jobs.work<{ refundId: string }>('refund-retry', (job) => runRefundRetry(refundDeps, job));
+  await jobs.work('refund-sweep', async () => {
+    await sweepStalledRefunds(refundDeps);
+  });
+  await jobs.schedule('refund-sweep', '* * * * *');
 
   const payoutDeps: PayoutDeps =
     config.PAYMENT_PROVIDER === 'stripe'
@@ -171,7 +179,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...accountsFunctions(auth, queueMail),
     ...catalogFunctions({ onChange: catalogCache.invalidate }),
     ...checkoutFunctions(checkoutDeps),
-    ...ordersFunctions(checkoutDeps),
+    ...ordersFunctions(refundDeps),
     ...walletFunctions,
     ...addressFunctions,
     ...adminFunctions,

@@ -6,7 +6,7 @@ import type { Db } from '../db/client.ts';
 import { orderEvents, orderItems, orders, orderSearchText, users } from '../db/schema/index.ts';
 import { AppError } from '../http/errors.ts';
 import type { OrderView, Page } from './orders.service.ts';
-import { refundsOf, type RefundView } from './refunds.service.ts';
+import { ordersWithPendingRefunds, refundsOf, type RefundView } from './refunds.service.ts';
 
 /**
  * The order desk's reads (issue 16): every order by status, searched by order id, payment
@@ -79,10 +79,11 @@ async function itemsOf(db: Db, ids: string[]) {
 
 export type DeskOrder = OrderView & { lines: { lineId: number; productId: string; name: string; qty: number; unitCents: number }[] };
 
-function deskView(row: OrderRow, items: (typeof orderItems.$inferSelect)[]): DeskOrder {
+function deskView(row: OrderRow, items: (typeof orderItems.$inferSelect)[], pending: Set<string>): DeskOrder {
   const { name, ...address } = row.shipping;
   const own = items.filter((item) => item.orderId === row.id);
   return {
+    refundPending: pending.has(row.id),
     id: row.id,
     paymentIntentId: row.paymentIntentId,
     createdAt: row.createdAt.toISOString(),
@@ -102,8 +103,9 @@ function deskView(row: OrderRow, items: (typeof orderItems.$inferSelect)[]): Des
 
 export async function listDeskOrders(db: Db, query: DeskQuery): Promise<Page<DeskOrder>> {
   const { rows, next } = await listDeskOrderRows(db, query);
-  const items = await itemsOf(db, rows.map((row) => row.id));
-  return { items: rows.map((row) => deskView(row, items)), next };
+  const ids = rows.map((row) => row.id);
+  const [items, pending] = [await itemsOf(db, ids), await ordersWithPendingRefunds(db, ids)];
+  return { items: rows.map((row) => deskView(row, items, pending)), next };
 }
 
 export interface OrderHistoryEntry {
@@ -132,7 +134,7 @@ export async function getDeskOrder(db: Db, orderId: string): Promise<{ order: De
     ...(row.fulfilledAt && !events.some((event) => event.kind === 'fulfilled') ? [{ kind: 'fulfilled', at: row.fulfilledAt.toISOString(), by: null, detail: {} }] : []),
     ...events.map((event) => ({ kind: event.kind, at: event.at.toISOString(), by: event.by ? `${event.by} <${event.byEmail}>` : null, detail: event.detail })),
   ];
-  return { order: deskView(row, await itemsOf(db, [row.id])), history, refunds: await refundsOf(db, orderId) };
+  return { order: deskView(row, await itemsOf(db, [row.id]), await ordersWithPendingRefunds(db, [row.id])), history, refunds: await refundsOf(db, orderId) };
 }
 
 /** The packing list: every line of every order the filter and search select, a page at a time. */

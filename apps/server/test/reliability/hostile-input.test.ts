@@ -213,6 +213,7 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   listOrders: () => ({ status: 'unfulfilled', q: 'tee', limit: 10, after: '1775044800123456|o_fuzz' }),
   getOrder: () => ({ orderId: 'o_missing' }),
   refundOrder: () => ({ orderId: 'o_missing', lines: [{ lineId: 0, quantity: 1 }], idempotencyKey: 'fuzz-refund-1' }),
+  retryRefund: () => ({ orderId: 'o_missing', refundId: 'rf_missing' }),
   listAllProducts: () => null,
   setProductActive: () => ({ id: productId, isActive: true }),
   moveProduct: () => ({ id: productId, position: 0 }),
@@ -560,6 +561,7 @@ describe('generated: same-id races on every idempotent function', () => {
     requestPayout: 'each call is a new request for money (its concurrency: src/payouts/payouts.test.ts)',
     releaseBizarreProduct: 'each call releases a new product',
     deleteProduct: 'one delete wins, the others find no product (src/admin/console.test.ts)',
+    retryRefund: 'only a refund whose background retries ran out; concurrent retries share its lease and provider key (src/orders/refund-retry.test.ts)',
     deleteSavedAddress: 'deletes one of the caller’s own rows; a repeat finds none and answers the same (src/accounts/addresses.test.ts)',
     ...Object.fromEntries(['getSalesOverview', 'listAllProducts', 'listAdminActivity', 'listAdmins', 'listHistory', 'getAssetsSummary', 'getProfile', 'quoteCheckout', 'listMyOrders', 'getMyOrder', 'getWallet', 'getDat', 'getCashout', 'listOpenOrders', 'listOrders', 'getOrder', 'listWalletHistory', 'listSavedAddresses'].map((name) => [name, 'reads only'])),
   };
