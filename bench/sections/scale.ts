@@ -59,6 +59,16 @@ async function fillDatabase(db: pg.Client, options: ScaleOptions, log: (line: st
     [options.users],
   );
   const [shopper] = await queryRows<{ id: string }>(db, 'SELECT id FROM "user" WHERE email = $1', [SHOPPER.email]);
+  // A bulk load: the orders' secondary indexes (trigram GIN, the list orders) are dropped and
+  // built once afterwards, from their own definitions (the migrations'), which is several
+  // times faster than maintaining them row by row. Constraint indexes (keys, unique) stay.
+  const secondary = await queryRows<{ name: string; definition: string }>(
+    db,
+    `SELECT indexname AS name, indexdef AS definition FROM pg_indexes
+     WHERE schemaname = current_schema() AND tablename IN ('order', 'order_item')
+       AND indexname NOT IN (SELECT conname FROM pg_constraint WHERE conrelid IN ('"order"'::regclass, 'order_item'::regclass))`,
+  );
+  for (const index of secondary) await db.query(`DROP INDEX "${index.name}"`);
   // Order i belongs to the shopper for the first shopperOrders, then to the scale buyers in
   // turn; dates spread over two years; one order in twenty is still open (not fulfilled). The
   // contact and ship-to name and email are buyer n's (one of `users`), the line is product n's,
@@ -85,7 +95,11 @@ async function fillDatabase(db: pg.Client, options: ScaleOptions, log: (line: st
   );
   log(`  ${options.orders.toLocaleString('en-US')} orders and their items in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   started = Date.now();
-  await db.query('ANALYZE product, product_image, "user", "order", order_item');
+  await db.query(`SET maintenance_work_mem = '256MB'`);
+  for (const index of secondary) await db.query(index.definition);
+  log(`  their ${secondary.length} secondary indexes built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  started = Date.now();
+  await db.query('ANALYZE product, product_image, "user", "order", order_item, order_search_term, order_item_term');
   log(`  ANALYZE in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return { shopperId: shopper!.id };
 }
@@ -124,13 +138,13 @@ export function deskSearches(options: Pick<ScaleOptions, 'orders' | 'users' | 'p
   ];
 }
 
-const DESK_LIST_SQL = `select "id", "user_id", "checkout_id", "payment_intent_id", "subtotal_cents", "shipping_cents", "tax_cents", "wallet_applied_cents", "charged_cents", "contact", "shipping", "order_fulfilled", "order_status", "created_at", "fulfilled_at", "refunded_wallet_cents", "refunded_card_cents", "refund_status", "carrier", "tracking_number", (extract(epoch from "created_at") * 1000000)::bigint::text from "order" where ("order"."id" = $1 or "order"."payment_intent_id" = $2 or lower(coalesce("order"."contact"->>'email', '') || ' ' || coalesce("order"."contact"->>'name', '') || ' ' || coalesce("order"."shipping"->>'name', '')) LIKE $3 or "order"."id" = ANY(ARRAY(SELECT DISTINCT "order_item"."order_id" FROM "order_item" WHERE lower("order_item"."name") LIKE $4 LIMIT 10000))) order by "order"."created_at" desc, "order"."id" desc limit $5`;
+const DESK_LIST_SQL = `select "id", "user_id", "checkout_id", "payment_intent_id", "subtotal_cents", "shipping_cents", "tax_cents", "wallet_applied_cents", "charged_cents", "contact", "shipping", "order_fulfilled", "order_status", "created_at", "fulfilled_at", "refunded_wallet_cents", "refunded_card_cents", "refund_status", "carrier", "tracking_number", (extract(epoch from "created_at") * 1000000)::bigint::text from "order" where ("order"."id" = $1 or "order"."payment_intent_id" = $2 or lower(coalesce("order"."contact"->>'email', '') || ' ' || coalesce("order"."contact"->>'name', '') || ' ' || coalesce("order"."shipping"->>'name', '')) = ANY(ARRAY(SELECT "order_search_term"."term" FROM "order_search_term" WHERE "order_search_term"."term" LIKE $3 LIMIT $4)) or "order"."id" = ANY(ARRAY(SELECT DISTINCT "order_item"."order_id" FROM "order_item" WHERE lower("order_item"."name") = ANY(ARRAY(SELECT "order_item_term"."term" FROM "order_item_term" WHERE "order_item_term"."term" LIKE $5 LIMIT $6)) LIMIT 10000))) order by "order"."created_at" desc, "order"."id" desc limit $7`;
 const DESK_ITEMS_SQL = `select "order_id", "position", "product_id", "name", "qty", "unit_cents" from "order_item" where "order_item"."order_id" in (SELECT unnest($1::text[])) order by "order_item"."order_id" asc, "order_item"."position" asc`;
 
 function deskValues(q: string): unknown[] {
   const text = q.trim();
   const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return [text, text, pattern, pattern, 21];
+  return [text, text, pattern, 1000, pattern, 1000, 21];
 }
 
 /** The same two statements as the endpoint, back to back on one connection (prepared, as node-postgres sends them). */
@@ -153,7 +167,7 @@ async function bareDeskFigures(db: pg.Client, searches: ReturnType<typeof deskSe
     const times: number[] = [];
     for (let i = 0; i < runs; i += 1) times.push(await bareDeskSearch(db, search.q));
     times.sort((a, b) => a - b);
-    const [count] = await queryRows<{ n: number }>(db, `SELECT count(*)::int AS n FROM (${DESK_LIST_SQL.replace(/ order by "order"\."created_at" desc, "order"\."id" desc limit \$5$/, '')}) AS found`, deskValues(search.q).slice(0, 4));
+    const [count] = await queryRows<{ n: number }>(db, `SELECT count(*)::int AS n FROM (${DESK_LIST_SQL.replace(/ order by "order"\."created_at" desc, "order"\."id" desc limit \$7$/, '')}) AS found`, deskValues(search.q).slice(0, 6));
     result[search.key] = { p50: round(percentile(times, 50), 2), p99: round(percentile(times, 99), 2), matches: count!.n };
   }
   return result;

@@ -3,7 +3,7 @@ import { orderCursor } from '@storefront/domain/contracts/orders.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import type { OrderFilter } from '@storefront/domain/order-desk.ts';
 import type { Db } from '../db/client.ts';
-import { orderEvents, orderItems, orders, orderSearchText, users } from '../db/schema/index.ts';
+import { orderEvents, orderItems, orderItemTerms, orders, orderSearchTerms, orderSearchText, users } from '../db/schema/index.ts';
 import { AppError } from '../http/errors.ts';
 import type { OrderView, Page } from './orders.service.ts';
 import { ordersWithPendingRefunds, refundsOf, type RefundView } from './refunds.service.ts';
@@ -20,6 +20,9 @@ const filters: Record<OrderFilter, SQL | undefined> = {
   all: undefined,
 };
 
+/** The most distinct buyer texts, and line names, one search matches. */
+const MAX_TERMS = 1000;
+
 /** Escapes LIKE's wildcards so a search for "50%" means that text. */
 const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -31,10 +34,14 @@ function searchCondition(query: string | undefined): SQL | undefined {
   // (two characters are a whole name in Japanese or Chinese; matched without the index).
   if (q.length < 3 && !/[^ -\u024f]/.test(q)) return or(...exact);
   const pattern = likeText(q);
-  // ANY(ARRAY(...)): the product matches become an index condition on the order's key, which
-  // Postgres can OR with the other indexes (an IN subquery would be a filter on every row).
-  const byProduct = sql`${orders.id} = ANY(ARRAY(SELECT DISTINCT ${orderItems.orderId} FROM ${orderItems} WHERE lower(${orderItems.name}) LIKE ${pattern} LIMIT 10000))`;
-  return or(...exact, sql`${orderSearchText(orders)} LIKE ${pattern}`, byProduct);
+  // The trigram indexes of the (small) term tables find the matching search texts and line
+  // names; the orders are then read by those exact values (decision 034). ANY(ARRAY(...)) makes
+  // each an index condition that Postgres ORs with the others (an IN subquery would be a filter
+  // on every row). At most MAX_TERMS terms each: a search that broad is not a search.
+  const buyerTerms = sql`ARRAY(SELECT ${orderSearchTerms.term} FROM ${orderSearchTerms} WHERE ${orderSearchTerms.term} LIKE ${pattern} LIMIT ${MAX_TERMS})`;
+  const lineTerms = sql`ARRAY(SELECT ${orderItemTerms.term} FROM ${orderItemTerms} WHERE ${orderItemTerms.term} LIKE ${pattern} LIMIT ${MAX_TERMS})`;
+  const byProduct = sql`${orders.id} = ANY(ARRAY(SELECT DISTINCT ${orderItems.orderId} FROM ${orderItems} WHERE lower(${orderItems.name}) = ANY(${lineTerms}) LIMIT 10000))`;
+  return or(...exact, sql`${orderSearchText(orders)} = ANY(${buyerTerms})`, byProduct);
 }
 
 const listedColumns = { ...getTableColumns(orders), cursorMicros: sql<string>`(extract(epoch from ${orders.createdAt}) * 1000000)::bigint::text` };
