@@ -26,22 +26,33 @@ const MAX_TERMS = 1000;
 /** Escapes LIKE's wildcards so a search for "50%" means that text. */
 const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-function searchCondition(query: string | undefined): SQL | undefined {
+/**
+ * The search's condition (decision 034). The trigram indexes of the small term tables find the
+ * matching buyer texts and line names, and the lines' orders; those come back as arrays and go
+ * into the order query as parameters, so the planner sees how few they are and reads them by
+ * their btree indexes (with the arrays as subqueries it could not tell, and walked the whole
+ * date index instead). At most MAX_TERMS terms each: a search that broad is not a search.
+ */
+async function searchCondition(db: Db, query: string | undefined): Promise<SQL | undefined> {
   const q = query?.trim().toLowerCase();
   if (!q) return undefined;
   const exact = [eq(orders.id, query!.trim()), eq(orders.paymentIntentId, query!.trim())];
   // Trigrams need three characters; shorter text matches ids only, except a non-Latin name
-  // (two characters are a whole name in Japanese or Chinese; matched without the index).
+  // (two characters are a whole name in Japanese or Chinese; the term tables are scanned).
   if (q.length < 3 && !/[^ -\u024f]/.test(q)) return or(...exact);
   const pattern = likeText(q);
-  // The trigram indexes of the (small) term tables find the matching search texts and line
-  // names; the orders are then read by those exact values (decision 034). ANY(ARRAY(...)) makes
-  // each an index condition that Postgres ORs with the others (an IN subquery would be a filter
-  // on every row). At most MAX_TERMS terms each: a search that broad is not a search.
-  const buyerTerms = sql`ARRAY(SELECT ${orderSearchTerms.term} FROM ${orderSearchTerms} WHERE ${orderSearchTerms.term} LIKE ${pattern} LIMIT ${MAX_TERMS})`;
-  const lineTerms = sql`ARRAY(SELECT ${orderItemTerms.term} FROM ${orderItemTerms} WHERE ${orderItemTerms.term} LIKE ${pattern} LIMIT ${MAX_TERMS})`;
-  const byProduct = sql`${orders.id} = ANY(ARRAY(SELECT DISTINCT ${orderItems.orderId} FROM ${orderItems} WHERE lower(${orderItems.name}) = ANY(${lineTerms}) LIMIT 10000))`;
-  return or(...exact, sql`${orderSearchText(orders)} = ANY(${buyerTerms})`, byProduct);
+  const [terms] = await db.select({
+    buyers: sql<string[]>`ARRAY(SELECT ${orderSearchTerms.term} FROM ${orderSearchTerms} WHERE ${orderSearchTerms.term} LIKE ${pattern} LIMIT ${MAX_TERMS})`,
+    lines: sql<string[]>`ARRAY(SELECT ${orderItemTerms.term} FROM ${orderItemTerms} WHERE ${orderItemTerms.term} LIKE ${pattern} LIMIT ${MAX_TERMS})`,
+  }).from(sql`(SELECT 1) AS one`);
+  const byLine = terms!.lines.length
+    ? (await db.selectDistinct({ orderId: orderItems.orderId }).from(orderItems).where(sql`lower(${orderItems.name}) = ANY(${sql.param(terms!.lines)}::text[])`).limit(10_000)).map((row) => row.orderId)
+    : [];
+  return or(
+    ...exact,
+    terms!.buyers.length ? sql`${orderSearchText(orders)} = ANY(${sql.param(terms!.buyers)}::text[])` : undefined,
+    byLine.length ? sql`${orders.id} = ANY(${sql.param(byLine)}::text[])` : undefined,
+  );
 }
 
 const listedColumns = { ...getTableColumns(orders), cursorMicros: sql<string>`(extract(epoch from ${orders.createdAt}) * 1000000)::bigint::text` };
@@ -70,7 +81,7 @@ export async function listDeskOrderRows(db: Db, query: DeskQuery) {
   const rows = await db
     .select(listedColumns)
     .from(orders)
-    .where(and(filters[query.status], searchCondition(query.q), afterCursor(query.after)))
+    .where(and(filters[query.status], await searchCondition(db, query.q), afterCursor(query.after)))
     .orderBy(desc(orders.createdAt), desc(orders.id))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);

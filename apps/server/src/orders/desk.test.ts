@@ -130,12 +130,21 @@ describe('all orders, filtered and searched', () => {
         return explained.rows.map((row) => Object.values(row)[0]).join('\n');
       });
     };
-    const byBuyer = await plan({ status: 'all', q: 'buyer12345@example.net' }, true);
-    expect(byBuyer).toContain('order_search_term_trgm_idx');
+    // The terms come from the term tables' trigram indexes; the orders by the exact terms' btree.
+    const termPlan = async (table: string, text: string) =>
+      database.db.transaction(async (tx) => {
+        await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+        return (await tx.execute(sql.raw(`EXPLAIN SELECT term FROM ${table} WHERE term LIKE '%${text}%' LIMIT 1000`))).rows.map((row) => Object.values(row)[0]).join('\n');
+      });
+    expect(await termPlan('order_search_term', 'buyer12345@example.net')).toContain('order_search_term_trgm_idx');
+    // 500 line names: any index of the little table reads them at once.
+    expect(await termPlan('order_item_term', 'record 77')).toMatch(/Index.* on order_item_term_(trgm_idx|pkey)/);
+    const byBuyer = await plan({ status: 'all', q: 'buyer12345@example.net' });
     expect(byBuyer).toContain('order_search_text_idx');
-    const byProduct = await plan({ status: 'all', q: 'record 77' }, true);
-    expect(byProduct).toMatch(/Index.* on order_item_term_(trgm_idx|pkey)/); // 500 names: either index reads them at once
-    expect(byProduct).toContain('order_item_name_lower_idx');
+    expect(byBuyer).not.toMatch(/Seq Scan on "order"|order_all_created_idx/);
+    const byProduct = await plan({ status: 'all', q: 'record 77' });
+    expect(byProduct).toContain('order_pkey');
+    expect(byProduct).not.toMatch(/Seq Scan on "order"/);
     expect(await plan({ status: 'shipped' })).toContain('order_fulfilled_created_idx');
     const started = performance.now();
     const found = await list({ status: 'all', q: 'buyer12345@example.net', limit: 20 });
@@ -163,9 +172,13 @@ async function captureSql(data: { status: string; q?: string }): Promise<string>
         const value = Reflect.get(target, prop, receiver) as unknown;
         if (prop === 'then') {
           const query = (target as { toSQL(): { sql: string; params: unknown[] } }).toSQL();
+          // The search's term and line look-ups run for real; the order list is captured.
+          if (!query.sql.includes('from "order"')) return (value as (...a: unknown[]) => unknown).bind(target);
           captured = query.sql.replace(/\$(\d+)/g, (_m, i: string) => {
             const param = query.params[Number(i) - 1];
-            return typeof param === 'number' ? String(param) : `'${String(param).replace(/'/g, "''")}'`;
+            const text = (value: unknown) => `'${String(value).replace(/'/g, "''")}'`;
+            if (Array.isArray(param)) return `ARRAY[${param.map(text).join(', ')}]::text[]`;
+            return typeof param === 'number' ? String(param) : text(param);
           });
           return (resolve: (rows: unknown[]) => void) => resolve([]);
         }
@@ -214,7 +227,9 @@ describe('tracking and bulk fulfilment', () => {
       expect(row!.orderFulfilled).toBe(true);
       expect(await database.db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId))).toHaveLength(1);
     }
-    await smtp.waitForText('kenji@example.jp', 'o_kenji6 has shipped');
+    // Every mail delivered (the queue may be slow on a busy machine), then none more.
+    const shippedMail = (orderId: string) => smtp.mails.filter((m) => m.decoded.includes(`${orderId} has shipped`));
+    for (let waited = 0; selected.some(({ orderId }) => shippedMail(orderId).length === 0) && waited < 30_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
     await new Promise((resolve) => setTimeout(resolve, 500));
     for (const { orderId } of selected) expect(smtp.mails.filter((m) => m.decoded.includes(`${orderId} has shipped`))).toHaveLength(1);
   });
