@@ -5,30 +5,11 @@
 import { type Browser, type Page } from '@playwright/test';
 import { CONSOLE_MESSAGES } from '@storefront/domain/console.ts';
 import { createVerifiedUser } from './support/accounts.ts';
+import { callFromPage } from './support/api.ts';
+import { logIn } from './support/login.ts';
 import { test, expect, DEMO_ADMIN, type ConsoleGuard } from './support/fixtures.ts';
 
 const unique = (what: string) => `E2E ${what} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
-async function logIn(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(DEMO_ADMIN.email);
-  await page.getByLabel('Password').fill(DEMO_ADMIN.password);
-  await page.getByRole('button', { name: 'Login', exact: true }).click();
-  await expect(page).toHaveURL(/\/shop$/);
-}
-
-/** Calls a function from the page (its session cookie, same origin). */
-async function call<T>(page: Page, name: string, data: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ name, data }) => {
-      const response = await fetch(`/fn/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data }) });
-      const body = (await response.json()) as { data?: unknown; error?: { message: string } };
-      if (!response.ok) throw new Error(body.error?.message ?? String(response.status));
-      return body.data;
-    },
-    { name, data },
-  ) as Promise<T>;
-}
 
 async function visitor(browser: Browser, consoleErrors: ConsoleGuard): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
@@ -47,11 +28,11 @@ async function openTab(page: Page, name: string) {
 }
 
 test('products: withdraw, restore, move by keyboard and by drag, delete; an open shop follows; the activity lists each', async ({ page, browser, consoleErrors }) => {
-  await logIn(page);
+  await logIn(page, DEMO_ADMIN);
   const first = unique('First');
   const second = unique('Second');
   for (const name of [second, first]) {
-    await call(page, 'releaseBizarreProduct', { name, description: 'A console test product.', priceCents: 1500, images: ['/content/covers/cover-01.svg'] });
+    await callFromPage(page, 'releaseBizarreProduct', { name, description: 'A console test product.', priceCents: 1500, images: ['/content/covers/cover-01.svg'] });
   }
   const shop = await visitor(browser, consoleErrors);
   await expect.poll(async () => (await shopNames(shop)).slice(0, 2)).toEqual([first, second]);
@@ -99,7 +80,7 @@ test('products: withdraw, restore, move by keyboard and by drag, delete; an open
 
 test('admins: grant and revoke from the console, audited; an ADMIN_EMAILS admin cannot be revoked', async ({ page, request, consoleErrors }) => {
   const user = await createVerifiedUser(request);
-  await logIn(page);
+  await logIn(page, DEMO_ADMIN);
   await openTab(page, 'Admins');
   await page.getByLabel('Make an account admin (its email)').fill(user.email);
   await page.getByRole('button', { name: 'Grant admin' }).click();
@@ -113,7 +94,7 @@ test('admins: grant and revoke from the console, audited; an ADMIN_EMAILS admin 
 
   // The server refuses it too, whatever a page sends.
   consoleErrors.allow(/status of 400|status of 412|status of 409|Failed to load resource/);
-  await expect(call(page, 'setAdmin', { email: DEMO_ADMIN.email, isAdmin: false })).rejects.toThrow(CONSOLE_MESSAGES.adminFromSetting);
+  await expect(callFromPage(page, 'setAdmin', { email: DEMO_ADMIN.email, isAdmin: false })).rejects.toThrow(CONSOLE_MESSAGES.adminFromSetting);
 
   await page.getByRole('tab', { name: 'Activity' }).click();
   const entries = page.getByTestId('activity-entry');
@@ -124,7 +105,7 @@ test('admins: grant and revoke from the console, audited; an ADMIN_EMAILS admin 
 
 test('the products tab on a phone: no sideways scrolling, every button reachable', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 740 });
-  await logIn(page);
+  await logIn(page, DEMO_ADMIN);
   await page.goto('/release');
   await page.getByRole('tab', { name: 'Products' }).click();
   await expect(rows(page).first()).toBeVisible();
@@ -133,7 +114,7 @@ test('the products tab on a phone: no sideways scrolling, every button reachable
 });
 
 test('sales: the overview shows orders to ship and a chart, and downloads a CSV', async ({ page }) => {
-  await logIn(page);
+  await logIn(page, DEMO_ADMIN);
   await openTab(page, 'Sales');
   await expect(page.getByTestId('orders-to-ship')).toHaveText(/^\d+$/);
   await expect(page.getByRole('img', { name: /Revenue by day over the last 30 days/ })).toBeVisible();

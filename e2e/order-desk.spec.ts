@@ -2,40 +2,21 @@
 // with tracking, bulk fulfilment, the packing-list CSV download and a refund the buyer sees
 // live on My Orders.
 import fs from 'node:fs';
-import { type APIRequestContext, type Page } from '@playwright/test';
-import { test, expect, DEMO_ADMIN, DEMO_SHOPPER, ORIGIN } from './support/fixtures.ts';
+import { callAs, tokenOf } from './support/api.ts';
+import { test, expect, DEMO_ADMIN, DEMO_SHOPPER } from './support/fixtures.ts';
+import { logIn } from './support/login.ts';
 
 const SHIPPING = { name: 'Demo Shopper', line1: '1 Record Row, Flat 2', line2: '', city: 'London', state: '', postal_code: 'N1 9GU', country: 'GB' };
-
-async function tokenOf(request: APIRequestContext, user: { email: string; password: string }): Promise<string> {
-  const response = await request.post('/api/auth/sign-in/email', { data: user, headers: { origin: ORIGIN } });
-  expect(response.ok(), await response.text()).toBe(true);
-  return response.headers()['set-auth-token']!;
-}
-
-async function call<T>(request: APIRequestContext, token: string, name: string, data: unknown): Promise<T> {
-  const response = await request.post(`/fn/${name}`, { headers: { authorization: `Bearer ${token}` }, data: { data } });
-  expect(response.ok(), await response.text()).toBe(true);
-  return ((await response.json()) as { data: T }).data;
-}
-
-async function logIn(page: Page, user: { email: string; password: string }) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Login', exact: true }).click();
-  await expect(page).toHaveURL(/\/shop$/);
-}
 
 test('the order desk: search, filters, tracking, bulk fulfil, packing list and a refund seen live by the buyer', async ({ page, request, browser }) => {
   const admin = await tokenOf(request, DEMO_ADMIN);
   const shopper = await tokenOf(request, DEMO_SHOPPER);
   const name = `E2E Desk Tee ${Date.now().toString(36)}`;
-  const { id: productId } = await call<{ id: string }>(request, admin, 'releaseBizarreProduct', { name, description: 'For the desk test.', priceCents: 700, images: ['/content/covers/cover-01.svg'] });
+  const { id: productId } = await callAs(request, admin, 'releaseBizarreProduct', { name, description: 'For the desk test.', priceCents: 700, images: ['/content/covers/cover-01.svg'] });
   for (let i = 0; i < 3; i += 1) {
     const items = [{ id: productId, qty: 1 }];
-    const quote = await call<Record<string, number>>(request, shopper, 'quoteCheckout', { items, useWallet: true });
-    await call(request, shopper, 'completeWalletOnlyOrderStreetFlavor', {
+    const quote = await callAs(request, shopper, 'quoteCheckout', { items, useWallet: true });
+    await callAs(request, shopper, 'completeWalletOnlyOrderStreetFlavor', {
       items,
       contact: { name: 'Demo Shopper', email: DEMO_SHOPPER.email, phone: '' },
       shipping: SHIPPING,
@@ -43,7 +24,7 @@ test('the order desk: search, filters, tracking, bulk fulfil, packing list and a
       checkoutId: `desk${Date.now()}${i}`,
     });
   }
-  const { items: placed } = await call<{ items: { id: string }[] }>(request, admin, 'listOrders', { status: 'all', q: name });
+  const { items: placed } = await callAs(request, admin, 'listOrders', { status: 'all', q: name });
   expect(placed).toHaveLength(3);
   const [first, second, third] = placed.map((order) => order.id) as [string, string, string];
 

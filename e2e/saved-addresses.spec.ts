@@ -3,35 +3,25 @@
 import { CART_STORAGE_KEY, WALLET_PREFERENCE_KEY } from '@storefront/domain/cart.ts';
 import { createVerifiedUser } from './support/accounts.ts';
 import { runCli } from './support/cli.ts';
-import { test, expect, DEMO_ADMIN, ORIGIN } from './support/fixtures.ts';
+import { callAs, tokenOf } from './support/api.ts';
+import { test, expect, DEMO_ADMIN } from './support/fixtures.ts';
 
 const COVER = '/content/covers/cover-01.svg';
 
-test('checkout fills in the last address used and offers the earlier one', async ({ page, request, playwright }) => {
+test('checkout fills in the last address used and offers the earlier one', async ({ page, request }) => {
   const user = await createVerifiedUser(request);
   await runCli(['grant-credits', user.email, '500']);
-  const api = await playwright.request.newContext({ baseURL: ORIGIN });
-  const admin = await api.post('/api/auth/sign-in/email', { data: DEMO_ADMIN, headers: { origin: ORIGIN } });
+  const admin = await tokenOf(request, DEMO_ADMIN);
   const name = `E2E Address ${Date.now().toString(36)}`;
-  const released = await api.post('/fn/releaseBizarreProduct', {
-    headers: { authorization: `Bearer ${admin.headers()['set-auth-token']}` },
-    data: { data: { name, description: 'For the saved address test.', priceCents: 1200, images: [COVER] } },
-  });
-  const productId = ((await released.json()) as { data: { id: string } }).data.id;
-  const signIn = await api.post('/api/auth/sign-in/email', { data: { email: user.email, password: user.password }, headers: { origin: ORIGIN } });
-  const asUser = { authorization: `Bearer ${signIn.headers()['set-auth-token']}` };
+  const { id: productId } = await callAs(request, admin, 'releaseBizarreProduct', { name, description: 'For the saved address test.', priceCents: 1200, images: [COVER] });
+  const asUser = await tokenOf(request, user);
   const items = [{ id: productId, qty: 1 }];
-  const order = async (shipping: Record<string, string>, n: number) => {
-    const quote = ((await (await api.post('/fn/quoteCheckout', { headers: asUser, data: { data: { items, useWallet: true } } })).json()) as { data: unknown }).data;
-    const placed = await api.post('/fn/completeWalletOnlyOrderStreetFlavor', {
-      headers: asUser,
-      data: { data: { items, quote, checkoutId: `e2e-address-${Date.now()}-${n}`, contact: { name: user.name, email: user.email, phone: '' }, shipping } },
-    });
-    expect(placed.ok(), await placed.text()).toBe(true);
+  const order = async (shipping: { name: string; line1: string; line2: string; city: string; state: string; postal_code: string; country: string }, n: number) => {
+    const quote = await callAs(request, asUser, 'quoteCheckout', { items, useWallet: true });
+    await callAs(request, asUser, 'completeWalletOnlyOrderStreetFlavor', { items, quote, checkoutId: `e2e-address-${Date.now()}-${n}`, contact: { name: user.name, email: user.email, phone: '' }, shipping });
   };
   await order({ name: 'Ann Old', line1: '1 Old Road', line2: '', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' }, 1);
   await order({ name: 'Ann New', line1: '9 Record Row', line2: 'Flat 2', city: 'London', state: '', postal_code: 'N1 9GU', country: 'GB' }, 2);
-  await api.dispose();
 
   await page.goto('/login');
   await page.getByLabel('Email').fill(user.email);

@@ -3,6 +3,7 @@
 // that a shared link reproduces, and the empty text of a search that finds nothing.
 import type { APIRequestContext } from '@playwright/test';
 import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
+import { callAs, tokenOf } from './support/api.ts';
 import { test, expect, DEMO_ADMIN, ORIGIN } from './support/fixtures.ts';
 
 const CATEGORIES = ['music', 'bundles', 'merch'] as const;
@@ -12,17 +13,13 @@ const nameOf = (i: number) => `Crate Digger ${stamp} ${String(i).padStart(2, '0'
 const newestFirst = (indexes: number[]) => indexes.map(nameOf).reverse();
 
 test.beforeAll(async ({ playwright }) => {
-  const api = await playwright.request.newContext({ baseURL: ORIGIN });
-  const signIn = await api.post('/api/auth/sign-in/email', { data: DEMO_ADMIN, headers: { origin: ORIGIN } });
-  expect(signIn.ok(), await signIn.text()).toBe(true);
-  const authorization = `Bearer ${signIn.headers()['set-auth-token']}`;
+  const request = await playwright.request.newContext({ baseURL: ORIGIN });
+  const admin = await tokenOf(request, DEMO_ADMIN);
   // 30 products: with the seeded ones, more than one page of 24.
   for (let i = 0; i < 30; i += 1) {
-    const data = { name: nameOf(i), description: 'A record from the crates.', priceCents: 1000 + i, images: ['/content/covers/cover-01.svg'], category: CATEGORIES[i % 3] };
-    const released = await api.post('/fn/releaseBizarreProduct', { headers: { authorization }, data: { data } });
-    expect(released.ok(), await released.text()).toBe(true);
+    await callAs(request, admin, 'releaseBizarreProduct', { name: nameOf(i), description: 'A record from the crates.', priceCents: 1000 + i, images: ['/content/covers/cover-01.svg'], category: CATEGORIES[i % 3] });
   }
-  await api.dispose();
+  await request.dispose();
 });
 
 /** Every active product, through the list's own pages. */

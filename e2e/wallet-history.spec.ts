@@ -2,43 +2,29 @@
 // the balance after it, live when credit arrives, and the order link leads to the order.
 import { createVerifiedUser } from './support/accounts.ts';
 import { runCli } from './support/cli.ts';
-import { test, expect, DEMO_ADMIN, ORIGIN } from './support/fixtures.ts';
+import { callAs, tokenOf } from './support/api.ts';
+import { test, expect, DEMO_ADMIN } from './support/fixtures.ts';
 
 const COVER = '/content/covers/cover-01.svg';
 const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
-test('the wallet lists credits and an order paid from it, with running balances, live', async ({ page, request, playwright }) => {
+test('the wallet lists credits and an order paid from it, with running balances, live', async ({ page, request }) => {
   const user = await createVerifiedUser(request);
   await runCli(['grant-credits', user.email, '100']);
 
   // A product, and a wallet-only order of it placed through the API as the user.
-  const api = await playwright.request.newContext({ baseURL: ORIGIN });
-  const admin = await api.post('/api/auth/sign-in/email', { data: DEMO_ADMIN, headers: { origin: ORIGIN } });
-  const released = await api.post('/fn/releaseBizarreProduct', {
-    headers: { authorization: `Bearer ${admin.headers()['set-auth-token']}` },
-    data: { data: { name: `E2E History ${Date.now().toString(36)}`, description: 'For the wallet history test.', priceCents: 1500, images: [COVER] } },
-  });
-  expect(released.ok(), await released.text()).toBe(true);
-  const productId = ((await released.json()) as { data: { id: string } }).data.id;
-  const signIn = await api.post('/api/auth/sign-in/email', { data: { email: user.email, password: user.password }, headers: { origin: ORIGIN } });
-  const asUser = { authorization: `Bearer ${signIn.headers()['set-auth-token']}` };
+  const admin = await tokenOf(request, DEMO_ADMIN);
+  const { id: productId } = await callAs(request, admin, 'releaseBizarreProduct', { name: `E2E History ${Date.now().toString(36)}`, description: 'For the wallet history test.', priceCents: 1500, images: [COVER] });
+  const asUser = await tokenOf(request, user);
   const items = [{ id: productId, qty: 1 }];
-  const quote = ((await (await api.post('/fn/quoteCheckout', { headers: asUser, data: { data: { items, useWallet: true } } })).json()) as { data: Record<string, number> }).data;
-  const placed = await api.post('/fn/completeWalletOnlyOrderStreetFlavor', {
-    headers: asUser,
-    data: {
-      data: {
-        items,
-        quote,
-        checkoutId: `e2e-history-${Date.now()}`,
-        contact: { name: user.name, email: user.email, phone: '' },
-        shipping: { name: user.name, line1: '1 Main St', line2: '', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' },
-      },
-    },
+  const quote = await callAs(request, asUser, 'quoteCheckout', { items, useWallet: true });
+  const { orderId } = await callAs(request, asUser, 'completeWalletOnlyOrderStreetFlavor', {
+    items,
+    quote,
+    checkoutId: `e2e-history-${Date.now()}`,
+    contact: { name: user.name, email: user.email, phone: '' },
+    shipping: { name: user.name, line1: '1 Main St', line2: '', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' },
   });
-  expect(placed.ok(), await placed.text()).toBe(true);
-  const orderId = ((await placed.json()) as { data: { orderId: string } }).data.orderId;
-  await api.dispose();
   const spent = quote.walletAppliedCents!;
 
   await page.goto('/login');

@@ -59,14 +59,55 @@ export function initialJs(route: string) {
   return { files: [...files], rawBytes: raw, gzipBytes: gzip };
 }
 
+/**
+ * The JavaScript a lazy part of a page (a console tab) adds when it is opened: the chunk of
+ * `source` and its static imports that the page's first load has not brought already.
+ */
+export function lazyPartJs(route: string, source: string) {
+  const manifest = JSON.parse(fs.readFileSync(path.join(distDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+  if (!manifest[source]) throw new Error(`No lazy chunk found for ${source} (the import or the manifest changed).`);
+  const loaded = new Set(initialJs(route).files);
+  const files = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || files.has(chunk.file) || loaded.has(chunk.file)) return;
+    files.add(chunk.file);
+    for (const next of chunk.imports ?? []) visit(next);
+  };
+  visit(source);
+  let raw = 0;
+  let gzip = 0;
+  for (const file of files) {
+    const bytes = fs.readFileSync(path.join(distDir, file));
+    raw += bytes.length;
+    gzip += zlib.gzipSync(bytes, { level: 9 }).length;
+  }
+  return { files: [...files], rawBytes: raw, gzipBytes: gzip };
+}
+
+/**
+ * The console's tabs on /release that load their code when opened (issue 18), with the
+ * budget of what opening one may add (decision 033: the content editor).
+ */
+const CONSOLE_TABS: { name: string; source: string; budgetKb?: number }[] = [
+  { name: 'content', source: 'src/features/admin/components/content/content-tab.tsx', budgetKb: 8 },
+];
+
 export function benchBundles(): { figures: Figure[]; details: Record<string, ReturnType<typeof initialJs>> } {
   const figures: Figure[] = [];
   const details: Record<string, ReturnType<typeof initialJs>> = {};
-  for (const route of ['/home', '/shop', '/product/:id', '/checkout']) {
+  // The content pages the console edits (/about, /history, /contact, /privacy-policy) and /release itself.
+  for (const route of ['/home', '/shop', '/product/:id', '/checkout', '/about', '/history', '/contact', '/privacy-policy', '/release']) {
     const js = initialJs(route);
     details[route] = js;
     const kb = round(js.gzipBytes / 1024, 1);
     figures.push(figure(`bundle.${route}`, `initial JS ${route} (gzip, ${js.files.length} files)`, kb, 'KB', route === '/shop' ? { op: '<=', value: 100 } : undefined));
+  }
+  for (const tab of CONSOLE_TABS) {
+    const js = lazyPartJs('/release', tab.source);
+    details[`/release#${tab.name}`] = js;
+    const kb = round(js.gzipBytes / 1024, 1);
+    figures.push(figure(`bundle./release#${tab.name}`, `JS the console's ${tab.name} tab adds when opened (gzip, ${js.files.length} files)`, kb, 'KB', tab.budgetKb === undefined ? undefined : { op: '<=', value: tab.budgetKb }));
   }
   return { figures, details };
 }

@@ -59,6 +59,10 @@ const FUNCTIONS: Record<string, Access> = {
   listAdmins: 'admin',
   setAdmin: 'admin',
   getSalesOverview: 'admin',
+  saveHomePage: 'admin',
+  saveTextPage: 'admin',
+  saveHistory: 'admin',
+  setContactEmail: 'admin',
 };
 
 /** Who gets past authentication and authorisation, by access class. */

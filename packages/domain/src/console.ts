@@ -56,6 +56,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'order.fulfil': 'Marked an order fulfilled',
   'admin.grant': 'Made an account admin',
   'admin.revoke': 'Revoked admin',
+  'content.edit': 'Edited a page',
+  'content.history': 'Edited the history',
 };
 
 export const salesOverviewInput = z

@@ -5,8 +5,10 @@
  * reference URLs, which throw the storage client's errors, are read in storage-reference-url.ts.
  */
 
-/** Where product images live; the only folder the server accepts writes in. */
+/** Where product images live; with CONTENT_IMAGES_FOLDER, the only folders the server accepts writes in. */
 export const PRODUCT_IMAGES_FOLDER = 'products';
+/** Where the content pages' images live (Home covers, issue 18): public to read, admins write. */
+export const CONTENT_IMAGES_FOLDER = 'content';
 
 export interface StorageLocation {
   bucket: string;
@@ -68,6 +70,16 @@ export function isProductImagePath(path: string): boolean {
   return path.startsWith(`${PRODUCT_IMAGES_FOLDER}/`) && path.length > PRODUCT_IMAGES_FOLDER.length + 1;
 }
 
+/** True for paths inside the content images folder. */
+export function isContentImagePath(path: string): boolean {
+  return path.startsWith(`${CONTENT_IMAGES_FOLDER}/`) && path.length > CONTENT_IMAGES_FOLDER.length + 1;
+}
+
+/** The folders of public images, which admins write: products' and content pages'. */
+export function isPublicImagePath(path: string): boolean {
+  return isProductImagePath(path) || isContentImagePath(path);
+}
+
 /** A file name made safe for object paths and URLs: letters, digits, '.', '_' and '-'. */
 export function safeFileName(fileName: string): string {
   const base = fileName.normalize('NFC').split(/[/\\]/).pop() ?? '';
@@ -84,6 +96,11 @@ export function safeFileName(fileName: string): string {
 /** Product images are named by timestamp, index and file name (spec section 7). */
 export function productImagePath(timestampMs: number, index: number, fileName: string): string {
   return `${PRODUCT_IMAGES_FOLDER}/${Math.trunc(timestampMs)}_${Math.trunc(index)}_${safeFileName(fileName)}`;
+}
+
+/** Content images are named like product images: timestamp and file name. */
+export function contentImagePath(timestampMs: number, fileName: string): string {
+  return `${CONTENT_IMAGES_FOLDER}/${Math.trunc(timestampMs)}_${safeFileName(fileName)}`;
 }
 
 /** A bucket name in a URL, as a capturing group. */

@@ -1,11 +1,11 @@
 /**
  * Live updates from `GET /api/live` (Server-Sent Events). Each event names a topic
- * (products, profile, wallet, orders, all-orders) and what changed; the client then
+ * (products, profile, wallet, orders, all-orders, content, admin) and what changed; the client then
  * refetches. A dropped stream reconnects with exponential backoff and the id of the last
  * event it got: the server sends what was missed (then `ready` says `resumed`), or `resync`
  * and `ready` without `resumed`, and the client refetches everything (onOpen).
  */
-export type LiveTopicName = 'products' | 'profile' | 'wallet' | 'orders' | 'all-orders';
+export type LiveTopicName = 'products' | 'profile' | 'wallet' | 'orders' | 'all-orders' | 'content' | 'admin';
 
 export interface LiveSubscription {
   close(): void;
@@ -23,7 +23,7 @@ export interface LiveOptions {
 }
 
 /** Every topic the server announces. */
-export const LIVE_TOPICS: readonly LiveTopicName[] = ['products', 'profile', 'wallet', 'orders', 'all-orders'];
+export const LIVE_TOPICS: readonly LiveTopicName[] = ['products', 'profile', 'wallet', 'orders', 'all-orders', 'content', 'admin'];
 const MAX_DELAY_MS = 30_000;
 
 export function reconnectDelay(attempt: number): number {

@@ -5,6 +5,7 @@ import type { Db } from '../db/client.ts';
 import { adminAudit, users } from '../db/schema/index.ts';
 import type { Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
+import { publishLive } from '../live/live.publish.ts';
 
 /** Who did it: a signed-in admin (by user id), or an operator at the command line. */
 export type Actor = { userId: string } | { operator: 'cli' };
@@ -21,7 +22,7 @@ export interface AuditRecord {
 /**
  * Writes one audit row in the caller's transaction (decision 031): it commits, or rolls
  * back, with the action. The actor's email is copied in, so the row still reads after the
- * account changes or goes.
+ * account changes or goes. The admins' open console lists hear of it on commit ('admin' topic).
  */
 export async function recordAudit(tx: Tx, record: AuditRecord): Promise<void> {
   const actorId = 'userId' in record.actor ? record.actor.userId : null;
@@ -36,6 +37,8 @@ export async function recordAudit(tx: Tx, record: AuditRecord): Promise<void> {
     before: record.before ?? null,
     after: record.after ?? null,
   });
+  // Open activity and admins lists refetch once this commits (issue 18).
+  await publishLive(tx, { topic: 'admin', id: record.targetType });
 }
 
 /** The activity list: newest first, a page at a time (keyset on the id). */

@@ -406,7 +406,7 @@ async function restoreLines(pool: pg.Pool, file: string, lines: AsyncGenerator<s
     const objects = header.objects === 'local' ? await loadObjects(file, lines, options.objectsDir) : null;
     await applyMigrations(client, migrations.newer);
     // Running servers drop their cached catalogue and live clients refetch, at the commit.
-    for (const topic of ['products', 'all-orders']) await client.query('SELECT pg_notify($1, $2)', [LIVE_CHANNEL, JSON.stringify({ topic })]);
+    for (const topic of ['products', 'all-orders', 'content', 'admin']) await client.query('SELECT pg_notify($1, $2)', [LIVE_CHANNEL, JSON.stringify({ topic })]);
     await client.query('COMMIT');
     return { takenAt: header.createdAt, ...summary, objects };
   } catch (error) {

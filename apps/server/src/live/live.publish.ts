@@ -14,7 +14,11 @@ export type LiveTopic =
   | { topic: 'profile'; userId: string }
   | { topic: 'wallet'; userId: string }
   | { topic: 'orders'; userId: string }
-  | { topic: 'all-orders' };
+  | { topic: 'all-orders' }
+  /** The content pages (Home, About, History, Contact, Privacy policy): everyone; id is the page's slug. */
+  | { topic: 'content' }
+  /** The console's activity and admins lists: admins only; said with every audit row. */
+  | { topic: 'admin' };
 
 /**
  * Said by the database itself (migration 0009, decision 020), never sent to a client: a

@@ -33,9 +33,9 @@ import { cancelSession, findSession, OffsetMismatchError, receiveChunk, startSes
  *
  *   GET    /v0/b/:bucket/o/:path                 metadata (JSON)
  *   GET    /v0/b/:bucket/o/:path?alt=media&token  the bytes (the token is required)
- *   PATCH  /v0/b/:bucket/o/:path                 metadata update (admins, under products/)
+ *   PATCH  /v0/b/:bucket/o/:path                 metadata update (admins, under products/ or content/)
  *   GET    /v0/b/:bucket/o?prefix=&delimiter=/   a folder's items and prefixes
- *   DELETE /v0/b/:bucket/o/:path                 admins, under products/
+ *   DELETE /v0/b/:bucket/o/:path                 admins, under products/ or content/
  *   POST   /v0/b/:bucket/o?name=:path            uploadType=multipart, or resumable
  *          (X-Goog-Upload-Command: start | query | upload[, finalize] | cancel)
  *   GET    /img/:bucket/:path?w=320|640|1280&token  WebP variants, cached for a year

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_MESSAGES, StorageError, UPLOAD_MESSAGES } from '@storefront/domain/storage.ts';
 import { imageVariantUrl } from '@storefront/domain/storage-images.ts';
-import { parseDownloadUrl, productImagePath } from '@storefront/domain/storage-location.ts';
+import { contentImagePath, parseDownloadUrl, productImagePath } from '@storefront/domain/storage-location.ts';
 import type { UploadState } from '@storefront/domain/storage-upload.ts';
 import { deleteObject, getDownloadURL, getMetadata, uploadBytes, uploadString } from '@storefront/sdk/storage/operations.ts';
 import { createStorage, ref, type Clock, type Storage } from '@storefront/sdk/storage/storage.ts';
@@ -221,6 +221,28 @@ describe('multipart upload, metadata and download', () => {
     await deleteObject(target);
     await expect(getMetadata(target)).rejects.toMatchObject({ code: 'object-not-found' });
     expect((await fetch(variant)).status).toBe(404);
+  });
+});
+
+describe('content page images (issue 18, decision 033)', () => {
+  it('admins upload under content/ (checked, with variants); anyone reads them; shoppers and visitors may not write there', async () => {
+    const path = contentImagePath(Date.UTC(2026, 10, 23), 'new cover.png');
+    expect(path).toMatch(/^content\/\d+_new-cover\.png$/);
+    const target = ref(storageFor(adminToken), path);
+    const { metadata } = await uploadBytes(target, await solidImage(800, 800));
+    const url = await getDownloadURL(target);
+    const anonymousRead = await fetch(url);
+    expect([anonymousRead.status, anonymousRead.headers.get('content-type')]).toEqual([200, 'image/png']);
+    expect((await fetch(`${baseUrl}${imageVariantUrl(target.location, metadata.downloadTokens[0]!, 320)}`)).status).toBe(200);
+    // An SVG with a script is not an image the shop stores, in content/ as in products/.
+    expect(await failure(uploadBytes(ref(storageFor(adminToken), contentImagePath(1, 'x.png')), SVG_WITH_SCRIPT, { contentType: 'image/png' }))).toBeInstanceOf(StorageError);
+
+    expect(await failure(uploadBytes(ref(storageFor(fanToken), contentImagePath(2, 'fan.png')), await solidImage(20, 20)))).toMatchObject({ code: 'unauthorized', status: 403 });
+    expect(await failure(uploadBytes(ref(storageFor(null), contentImagePath(3, 'anon.png')), await solidImage(20, 20)))).toMatchObject({ code: 'unauthenticated', status: 401 });
+    await expect(deleteObject(ref(storageFor(fanToken), path))).rejects.toMatchObject({ code: 'unauthorized' });
+    // Other folders stay admins' only to read.
+    expect(await failure(getMetadata(ref(storageFor(fanToken), 'private/x.png')))).toMatchObject({ code: 'unauthorized' });
+    await deleteObject(target);
   });
 });
 

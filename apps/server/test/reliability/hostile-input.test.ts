@@ -222,6 +222,10 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   listAdmins: () => null,
   setAdmin: () => ({ email: 'admin@example.org', isAdmin: true }),
   getSalesOverview: () => ({ days: 30 }),
+  saveHomePage: () => ({ intro: 'New music.', covers: [{ title: 'Fuzz LP', artist: 'Saint Vinyl', year: 2024, image: '/content/covers/cover-01.svg', url: 'https://music.example.com/album/fuzz' }], copyright: '© Street Flavor Records' }),
+  saveTextPage: () => ({ slug: 'about', sections: [{ heading: 'The artist', paragraphs: ['Grew up on Fourth Street.'] }] }),
+  saveHistory: () => ({ entries: [{ releasedOn: '1993-06-12', title: 'Basement Tapes Vol. 1', format: 'EP', note: 'The first.' }] }),
+  setContactEmail: () => ({ email: 'info@example.org' }),
 };
 
 const SERVICE_EXAMPLES: Record<keyof typeof SERVICE_WRITES, () => Json> = {
@@ -545,6 +549,35 @@ describe('generated: same-id races on every idempotent function', () => {
       same: true,
       body: async () => ({ email: 'admin@example.org', isAdmin: true }),
       after: async () => expect(await rowCount(`SELECT 1 FROM "user" WHERE email = 'admin@example.org' AND role = 'admin'`, [])).toBe(1),
+    },
+    // Content saves replace a page whole: n equal saves leave that page and one audit row at most.
+    saveTextPage: {
+      same: true,
+      body: async () => ({ slug: 'about', sections: [{ heading: freshId('Race'), paragraphs: ['One paragraph.'] }] }),
+      after: async (body) => {
+        const heading = (body as { sections: { heading: string }[] }).sections[0]!.heading;
+        expect(await rowCount(`SELECT 1 FROM content_pages WHERE slug = 'about' AND body->'sections'->0->>'heading' = $1`, [heading])).toBe(1);
+        expect(await rowCount(`SELECT 1 FROM admin_audit WHERE action = 'content.edit' AND after->'sections'->0->>'heading' = $1`, [heading])).toBe(1);
+      },
+    },
+    saveHomePage: {
+      same: true,
+      body: async () => ({ intro: freshId('Race intro'), covers: [{ title: 'Race LP', image: '/content/covers/cover-01.svg', url: 'https://music.example.com/race' }] }),
+      after: async (body) => expect(await rowCount(`SELECT 1 FROM admin_audit WHERE action = 'content.edit' AND after->>'intro' = $1`, [(body as { intro: string }).intro])).toBe(1),
+    },
+    saveHistory: {
+      same: true,
+      body: async () => ({ entries: [{ releasedOn: '2001-02-03', title: freshId('Race single'), format: 'Single' }] }),
+      after: async (body) => {
+        const title = (body as { entries: { title: string }[] }).entries[0]!.title;
+        expect(await rowCount('SELECT 1 FROM timeline_entries WHERE title = $1', [title])).toBe(1);
+        expect(await rowCount('SELECT 1 FROM timeline_entries', [])).toBe(1);
+      },
+    },
+    setContactEmail: {
+      same: true,
+      body: async () => ({ email: `${freshId('race').replace(/\W/g, '').slice(-20)}@example.org` }),
+      after: async (body) => expect(await rowCount(`SELECT 1 FROM admin_audit WHERE action = 'content.edit' AND after->>'email' = $1`, [(body as { email: string }).email])).toBe(1),
     },
     createAccount: {
       // Concurrent signups with one email: never a 5xx, and one account.

@@ -52,13 +52,16 @@ const QUERIES: { name: string; queryKey: readonly unknown[]; topics: LiveTopicNa
   { name: 'a searched order desk', queryKey: deskOrdersQueryOptions('refunded', 'ana').queryKey, topics: ['all-orders'] },
   { name: 'an order on the desk', queryKey: orderDetailQueryOptions('o_1').queryKey, topics: ['all-orders'] },
   { name: 'the sales overview', queryKey: salesOverviewQueryOptions(30).queryKey, topics: ['all-orders'] },
-  // The console's admins and activity refetch after the console's own changes, not live.
-  { name: 'the admins', queryKey: adminsQueryOptions().queryKey, topics: [] },
-  { name: 'the console activity', queryKey: activityQueryOptions().queryKey, topics: [] },
-  // Content the label edits by hand: no live topic.
-  { name: 'the home page', queryKey: pageQueryOptions('home').queryKey, topics: [] },
-  { name: 'the history', queryKey: historyQueryOptions().queryKey, topics: [] },
-  { name: 'the site info', queryKey: siteQueryOptions().queryKey, topics: [] },
+  // Every audited action (issue 18): another admin's change shows in the open lists.
+  { name: 'the admins', queryKey: adminsQueryOptions().queryKey, topics: ['admin'] },
+  { name: 'the console activity', queryKey: activityQueryOptions().queryKey, topics: ['admin'] },
+  // Content the label edits in the console (issue 18).
+  { name: 'the home page', queryKey: pageQueryOptions('home').queryKey, topics: ['content'] },
+  { name: 'the about page', queryKey: pageQueryOptions('about').queryKey, topics: ['content'] },
+  { name: 'the privacy policy', queryKey: pageQueryOptions('privacy-policy').queryKey, topics: ['content'] },
+  { name: 'the history', queryKey: historyQueryOptions().queryKey, topics: ['content'] },
+  // The Contact page's email and the signup form's blocked domains.
+  { name: 'the site info', queryKey: siteQueryOptions().queryKey, topics: ['content'] },
 ];
 
 /** The queries a topic's event marks for refetching, through the app's own refreshTopic. */

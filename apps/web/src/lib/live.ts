@@ -3,14 +3,18 @@ import { useEffect } from 'react';
 import { LIVE_TOPICS, subscribeLive, type LiveTopicName } from '@storefront/sdk/live.ts';
 import {
   checkoutQuoteKeys,
+  consoleKeys,
   deskOrderKeys,
+  historyKeys,
   deskOrdersKeys,
   meKeys,
   myOrderKeys,
   myOrdersKeys,
   openOrdersKeys,
+  pageKeys,
   productKeys,
   productListKeys,
+  siteKeys,
   walletKeys,
 } from './query-keys.ts';
 import { useSession } from './session.ts';
@@ -29,6 +33,10 @@ export const LIVE_QUERY_KEYS: Record<LiveTopicName, readonly (readonly unknown[]
   orders: [myOrdersKeys.all, myOrderKeys.all],
   // The admins' views: View Orders, the order desk's lists and its open order.
   'all-orders': [openOrdersKeys.all, deskOrdersKeys.all, deskOrderKeys.all],
+  // The label edits its pages in the console (issue 18): Home, About, Privacy, History, Contact.
+  content: [pageKeys.all, historyKeys.all, siteKeys.all],
+  // Another admin's audited action: the console's activity and admins lists.
+  admin: [consoleKeys.all],
 };
 
 /** Marks every query showing that topic's data stale and refetches the ones on screen. */

@@ -11,7 +11,7 @@ export const meKeys = { all: ['me'] as const };
 export const siteKeys = { all: ['site'] as const };
 
 /** The raw page response; the footer's copyright shares the home page's entry. */
-export const pageKeys = { one: (slug: string) => ['pages', slug] as const };
+export const pageKeys = { all: ['pages'] as const, one: (slug: string) => [...pageKeys.all, slug] as const };
 
 export const historyKeys = { all: ['history'] as const };
 
@@ -62,8 +62,9 @@ export const salesOverviewKeys = {
   days: (days: number) => [...salesOverviewKeys.all, days] as const,
 };
 
-/** The console's admins and activity list: no live topic (each change refetches them). */
+/** The console's admins and activity list: the admins' live topic refetches both (any audited action). */
 export const consoleKeys = {
+  all: ['admin'] as const,
   admins: ['admin', 'admins'] as const,
   activity: ['admin', 'activity'] as const,
 };

@@ -1,4 +1,4 @@
-import { productImagePath } from '@storefront/domain/storage-location.ts';
+import { contentImagePath, productImagePath } from '@storefront/domain/storage-location.ts';
 import { StorageError } from '@storefront/domain/storage.ts';
 import { getDownloadURL } from '@storefront/sdk/storage/operations.ts';
 import { createStorage, ref, type Storage } from '@storefront/sdk/storage/storage.ts';
@@ -41,6 +41,15 @@ export function uploadProductImage(file: File, { timestampMs, index, onProgress 
   const target = ref(productStorage(), productImagePath(timestampMs, index, file.name));
   const task = uploadBytesResumable(target, file, { contentType: file.type });
   // Failures arrive through `url`; this observer only follows progress.
+  task.on('state_changed', (snapshot) => onProgress(snapshot.percent));
+  const url = task.then(({ ref: uploaded }) => getDownloadURL(uploaded));
+  return { task, url };
+}
+
+/** A content page's image (a Home cover, issue 18): under `content/`, same checks and variants. */
+export function uploadContentImage(file: File, onProgress: (percent: number) => void): ProductImageUpload {
+  const target = ref(productStorage(), contentImagePath(Date.now(), file.name));
+  const task = uploadBytesResumable(target, file, { contentType: file.type });
   task.on('state_changed', (snapshot) => onProgress(snapshot.percent));
   const url = task.then(({ ref: uploaded }) => getDownloadURL(uploaded));
   return { task, url };

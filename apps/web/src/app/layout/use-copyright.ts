@@ -21,5 +21,5 @@ export function useCopyright(fetch: boolean): string {
     select: (page) => (typeof page?.body?.copyright === 'string' ? page.body.copyright : undefined),
     enabled: fetch,
   });
-  return data ?? DEFAULT_COPYRIGHT;
+  return data ? data : DEFAULT_COPYRIGHT;
 }

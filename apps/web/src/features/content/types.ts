@@ -1,3 +1,4 @@
+import { safeImageSrc } from '@storefront/domain/content.ts';
 import type { FunctionOutput } from '@storefront/domain/contracts/index.ts';
 
 /** What `GET /api/pages/:slug` answers: the page's JSON body as the label wrote it. */
@@ -19,6 +20,7 @@ export interface Cover {
 export interface HomeContent {
   intro: string;
   covers: Cover[];
+  copyright: string;
 }
 
 export interface ContentSection {
@@ -29,7 +31,7 @@ export interface ContentSection {
 /** One entry of the label's history, as listHistory's contract says (decision 025). */
 export type TimelineEntry = FunctionOutput<'listHistory'>['entries'][number];
 
-// The body is edited by hand in content/*.json, so read it defensively: a missing or
+// The body comes from content/*.json (the seed) or the console, so read it defensively: a missing or
 // malformed field drops that item instead of breaking the page.
 
 type Loose = Record<string, unknown>;
@@ -47,10 +49,12 @@ export function readHomeContent(body: unknown): HomeContent {
         title: text(cover.title),
         artist: text(cover.artist),
         year: typeof cover.year === 'number' ? cover.year : null,
-        image: text(cover.image),
+        // Same-origin images only (the server stores them so); another is dropped.
+        image: safeImageSrc(text(cover.image)) ?? '',
         url: text(cover.url),
       }))
       .filter((cover) => cover.title && cover.image),
+    copyright: text(data.copyright),
   };
 }
 

@@ -16,7 +16,16 @@ function changes(entry: AuditEntry): string[] {
     const only = entry.before === null ? after : before;
     return 'name' in only ? [`name: ${show(only.name)}`] : [];
   }
-  return keys.filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key])).map((key) => `${key}: ${show(before[key])} → ${show(after[key])}`);
+  const changed = keys.filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]));
+  // A page's covers, sections or entries are long: say what changed, not the whole text.
+  if (entry.targetType === 'page') {
+    const short = (value: unknown) => (typeof value === 'string' && value.length <= 120 ? value : undefined);
+    return changed.map((key) => {
+      const [from, to] = [short(before[key]), short(after[key])];
+      return from !== undefined || to !== undefined ? `${key}: ${from ?? '—'} → ${to ?? '—'}` : `${key} changed`;
+    });
+  }
+  return changed.map((key) => `${key}: ${show(before[key])} → ${show(after[key])}`);
 }
 
 /** What the action was about, as people know it: a product's name, an account's email, else its id. */

@@ -10,11 +10,13 @@ const Products = consoleTab(() => import('./products-tab.tsx').then((m) => m.Pro
 const Admins = consoleTab(() => import('./admins-tab.tsx').then((m) => m.AdminsTab), 'the admins');
 const Sales = consoleTab(() => import('./sales-tab.tsx').then((m) => m.SalesTab), 'the sales');
 const Activity = consoleTab(() => import('./activity-tab.tsx').then((m) => m.ActivityTab), 'the activity');
+const Content = consoleTab(() => import('./content/content-tab.tsx').then((m) => m.ContentTab), 'the content editor');
 
 const TABS = [
   { id: 'release', label: 'Release Product' },
   { id: 'orders', label: 'View Orders' },
   { id: 'products', label: 'Products' },
+  { id: 'content', label: 'Content' },
   { id: 'sales', label: 'Sales' },
   { id: 'admins', label: 'Admins' },
   { id: 'activity', label: 'Activity' },
@@ -87,6 +89,7 @@ export function ReleaseTabs() {
       {(
         [
           ['products', Products.Part],
+          ['content', Content.Part],
           ['sales', Sales.Part],
           ['admins', Admins.Part],
           ['activity', Activity.Part],

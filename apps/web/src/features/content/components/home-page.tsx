@@ -1,3 +1,5 @@
+import { safeLinkHref } from '@storefront/domain/content.ts';
+import { responsiveImage } from '@storefront/domain/storage-images.ts';
 import { ErrorState } from '../../../ui/error-state.tsx';
 import { LoadingRegion, Skeleton, SkeletonText } from '../../../ui/skeleton.tsx';
 import { useHomeContent } from '../api/get-page.ts';
@@ -53,25 +55,40 @@ export function HomePage() {
 
 function CoverCard({ cover, index }: { cover: Cover; index: number }) {
   const details = [cover.artist, cover.year].filter(Boolean).join(' · ');
+  // Uploaded covers (issue 18) come with the storage's WebP variants; the sample art as it is.
+  const image = responsiveImage(cover.image);
+  // Only http(s) and mailto links are followed; anything else shows the cover without a link.
+  const href = safeLinkHref(cover.url);
+  const content = (
+    <>
+      <img
+        className="cover-card__image"
+        src={image.src}
+        srcSet={image.srcset || undefined}
+        sizes={image.srcset ? '(max-width: 725px) 50vw, 300px' : undefined}
+        alt={`Cover of ${cover.title}`}
+        width={COVER_SIZE}
+        height={COVER_SIZE}
+        loading={index < EAGER_COVERS ? 'eager' : 'lazy'}
+        decoding="async"
+        {...(index === 0 ? { fetchPriority: 'high' as const } : {})}
+      />
+      <span className="cover-card__caption">
+        <span className="cover-card__title">{cover.title}</span>
+        {details ? <span className="cover-card__details">{details}</span> : null}
+        {href ? <span className="visually-hidden"> (opens in a new tab)</span> : null}
+      </span>
+    </>
+  );
   return (
     <li className="cover-card">
-      <a className="cover-card__link" href={cover.url} target="_blank" rel="noopener noreferrer">
-        <img
-          className="cover-card__image"
-          src={cover.image}
-          alt={`Cover of ${cover.title}`}
-          width={COVER_SIZE}
-          height={COVER_SIZE}
-          loading={index < EAGER_COVERS ? 'eager' : 'lazy'}
-          decoding="async"
-          {...(index === 0 ? { fetchPriority: 'high' as const } : {})}
-        />
-        <span className="cover-card__caption">
-          <span className="cover-card__title">{cover.title}</span>
-          {details ? <span className="cover-card__details">{details}</span> : null}
-          <span className="visually-hidden"> (opens in a new tab)</span>
-        </span>
-      </a>
+      {href ? (
+        <a className="cover-card__link" href={href} target="_blank" rel="noopener noreferrer">
+          {content}
+        </a>
+      ) : (
+        <div className="cover-card__link">{content}</div>
+      )}
     </li>
   );
 }
