@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,10 @@ const port = Number(process.env.E2E_PORT ?? 3199);
 // The e2e server's DATA_DIR (server.mjs makes and removes it). Workers inherit process.env,
 // so a test can run the CLI against the same database (e.g. wallet.spec.ts's service token).
 const dataDir = (process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `storefront-e2e-${randomUUID()}`));
+
+// The port of a sister product's page (firebase-sdk.spec.ts serves it there, on another
+// origin that the shop lists in CORS_ORIGINS): free now, chosen once, inherited by workers.
+const sisterPort = (process.env.E2E_SISTER_PORT ??= execFileSync(process.execPath, ['-e', "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { process.stdout.write(String(s.address().port)); s.close(); })"], { encoding: 'utf8' }).trim());
 
 export default defineConfig({
   testDir: '.',
@@ -31,7 +36,7 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/readyz`,
     timeout: 120_000,
     reuseExistingServer: false,
-    env: { E2E_PORT: String(port), E2E_DATA_DIR: dataDir },
+    env: { E2E_PORT: String(port), E2E_DATA_DIR: dataDir, E2E_SISTER_PORT: sisterPort },
     stdout: 'ignore',
     stderr: 'pipe',
   },

@@ -47,6 +47,8 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main
     // Every spec signs in from 127.0.0.1: the per-address limits would stop the suite.
     SIGNIN_RATE_LIMIT: '1000',
     SIGNUP_RATE_LIMIT: '1000',
+    // A sister product's page on another origin (firebase-sdk.spec.ts serves it on this port).
+    CORS_ORIGINS: process.env.CORS_ORIGINS ?? (process.env.E2E_SISTER_PORT ? `http://127.0.0.1:${process.env.E2E_SISTER_PORT}` : ''),
   },
 });
 const stop = () => server.kill('SIGTERM');

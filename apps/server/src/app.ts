@@ -13,7 +13,9 @@ import type { Db } from './db/client.ts';
 import { accountsFunctions } from './accounts/accounts.functions.ts';
 import { sessionExpiresAt } from './accounts/accounts.service.ts';
 import { createAuth, publicUrl } from './accounts/auth.ts';
+import { accountSettingsFunctions } from './accounts/account-settings.functions.ts';
 import { authRoutes, callerResolver, sessionResolver } from './accounts/auth.routes.ts';
+import { firebaseAuthRoutes } from './accounts/firebase-auth.routes.ts';
 import { createOidcProvider } from './oidc/oidc.provider.ts';
 import { oidcRoutes } from './oidc/oidc.routes.ts';
 import { deleteExpiredOidcModels } from './oidc/oidc.adapter.ts';
@@ -23,7 +25,7 @@ import { catalogRoutes } from './catalog/catalog.routes.ts';
 import { listActiveProducts } from './catalog/catalog.service.ts';
 import { startLiveHub } from './live/live.hub.ts';
 import { liveRoutes } from './live/live.routes.ts';
-import { storageErrorBody } from './storage/storage.errors.ts';
+import { sendStorageError } from './storage/storage.errors.ts';
 import { storageRoutes } from './storage/storage.routes.ts';
 import { createStorageDeps } from './storage/storage.service.ts';
 import { cleanUpUploadSessions } from './storage/storage.sessions.ts';
@@ -166,6 +168,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (payoutDeps.providerName === 'local') await app.register(localPayoutRoutes, { db, resolveCaller });
 
   await app.register(authRoutes, { auth, config, db });
+  // The Firebase Auth endpoints `firebase/auth` calls for signInWithCustomToken (decision 035).
+  await app.register(firebaseAuthRoutes, { resolveSession, db });
   // Single sign-on for the sister products (decision 014).
   const shopUserId = async (headers: IncomingHttpHeaders) => (await resolveCaller({ headers }))?.userId ?? null;
   const oidcProvider = await createOidcProvider({ db, publicUrl: publicUrl(config), authSecret: config.AUTH_SECRET, behindProxy: config.isProduction, shopUserId });
@@ -177,6 +181,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const functions = [
     ...contentFunctions,
     ...accountsFunctions(auth, queueMail),
+    ...accountSettingsFunctions(queueMail),
     ...catalogFunctions({ onChange: catalogCache.invalidate }),
     ...checkoutFunctions(checkoutDeps),
     ...ordersFunctions(refundDeps),
@@ -258,7 +263,7 @@ async function registerWebApp(app: FastifyInstance, config: Config) {
     }
     const message = `Nothing at ${request.method} ${url.split('?')[0]}.`;
     // The storage service answers in its own error shape, which the storage SDKs read.
-    if (isStorage) return reply.status(404).send(storageErrorBody('unknown', 404, message));
+    if (isStorage) return sendStorageError(reply, 'unknown', 404, message);
     return reply.status(404).send(errorBody('not-found', message));
   });
 }

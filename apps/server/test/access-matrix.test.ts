@@ -37,6 +37,13 @@ const FUNCTIONS: Record<string, Access> = {
   listWalletHistory: 'signed-in',
   listSavedAddresses: 'signed-in',
   deleteSavedAddress: 'signed-in',
+  changePassword: 'signed-in',
+  requestEmailChange: 'signed-in',
+  confirmEmailChange: 'public',
+  updateProfile: 'signed-in',
+  getDeletionSummary: 'signed-in',
+  deleteAccount: 'signed-in',
+  exportMyData: 'signed-in',
   getDat: 'signed-in',
   createOrRetrieveAccount: 'signed-in',
   createStripeOnboardingLinkIOS: 'signed-in',
@@ -87,6 +94,8 @@ const ROUTES: Record<string, 'public' | 'service' | 'owner' | 'provider' | 'admi
   'GET /api/me': 'public',
   'GET /api/auth/*': 'session',
   'POST /api/auth/*': 'session',
+  'POST /identitytoolkit.googleapis.com/v1/*': 'public',
+  'POST /securetoken.googleapis.com/v1/token': 'public',
   'GET /oidc/*': 'sso',
   'POST /oidc/*': 'sso',
   'GET /sso/interaction/:uid': 'sso',
@@ -259,6 +268,10 @@ describe('one user can never reach another user’s data (IDOR)', () => {
     expect((await call('otherUser', 'listSavedAddresses', null)).body.data).toEqual({ addresses: [] });
     await call('otherUser', 'deleteSavedAddress', { id: saved[0]!.id });
     expect(((await call('user', 'listSavedAddresses', null)).body.data!.addresses as unknown[]).length).toBe(1);
+    // The data download holds the caller's own rows only.
+    const theirExport = JSON.stringify((await call('otherUser', 'exportMyData', null)).body.data);
+    for (const foreign of [order!.id, order!.paymentIntentId, 'user@example.org', '1 St']) expect(theirExport).not.toContain(foreign);
+    expect(JSON.stringify((await call('user', 'exportMyData', null)).body.data)).toContain(order!.id);
     const mine = (await call('user', 'listWalletHistory', { limit: 100 })).body.data!.entries as { kind: string; order: { id: string } | null }[];
     expect(mine.find((entry) => entry.kind === 'debit')?.order?.id).toBe(order!.id);
     // Reusing another user's checkout id makes a separate order for the caller, never returns theirs.

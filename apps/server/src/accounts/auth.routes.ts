@@ -28,9 +28,9 @@ function authHeaders(headers: IncomingHttpHeaders, clientAddress: string | null)
 /** How many verified credentials one process remembers; the oldest is forgotten first. */
 const REMEMBERED_CREDENTIALS = 10_000;
 
-function callerOf(config: Config, user: { userId: string; email: string; emailVerified: boolean; role?: string | null }): Caller | null {
+function callerOf(config: Config, user: { userId: string; email: string; emailVerified: boolean; role?: string | null }, sessionId: string): Caller | null {
   if (!user.emailVerified) return null;
-  return { userId: user.userId, isAdmin: isAdmin(config, { email: user.email, emailVerified: user.emailVerified, role: user.role ?? 'user' }) };
+  return { userId: user.userId, isAdmin: isAdmin(config, { email: user.email, emailVerified: user.emailVerified, role: user.role ?? 'user' }), sessionId };
 }
 
 /** A signed-in credential's session: who it is (null when not allowed in, e.g. unverified), which session, until when. */
@@ -67,7 +67,7 @@ export function sessionResolver(auth: Auth, config: Config, db: Db) {
         verified.delete(credential);
         return null;
       }
-      if (!extensionDue(session.expiresAt)) return { caller: callerOf(config, session), sessionId: session.sessionId, expiresAt: session.expiresAt };
+      if (!extensionDue(session.expiresAt)) return { caller: callerOf(config, session, session.sessionId), sessionId: session.sessionId, expiresAt: session.expiresAt };
     }
 
     const session = await betterAuthSession(auth, request.headers);
@@ -76,7 +76,7 @@ export function sessionResolver(auth: Auth, config: Config, db: Db) {
     verified.set(credential, session.session.token);
     const user = session.user as typeof session.user & { role?: string };
     return {
-      caller: callerOf(config, { userId: user.id, email: user.email, emailVerified: user.emailVerified, role: user.role }),
+      caller: callerOf(config, { userId: user.id, email: user.email, emailVerified: user.emailVerified, role: user.role }, session.session.id),
       sessionId: session.session.id,
       expiresAt: new Date(session.session.expiresAt),
     };

@@ -14,6 +14,8 @@ import type { Db } from '../db/client.ts';
 export interface Caller {
   userId: string;
   isAdmin: boolean;
+  /** The session the call came with (absent only in tests that build a caller by hand). */
+  sessionId?: string;
 }
 
 export interface CallContext {

@@ -29,7 +29,15 @@ const preflight = (url: string, origin: string, method = 'POST') =>
 
 describe('CORS_ORIGINS', () => {
   it('answers preflights of listed origins on /fn, /v0 and /api/live with credentials', async () => {
-    for (const url of ['/fn/quoteCheckout', '/v0/b/storefront/o?name=products%2Fa.png', '/v0/b/storefront/o/products%2Fa.png', '/api/live?topics=products']) {
+    for (const url of [
+      '/fn/quoteCheckout',
+      '/v0/b/storefront/o?name=products%2Fa.png',
+      '/v0/b/storefront/o/products%2Fa.png',
+      '/api/live?topics=products',
+      // firebase/auth's signInWithCustomToken and token refresh (decision 035).
+      '/identitytoolkit.googleapis.com/v1/accounts:signInWithCustomToken?key=unused',
+      '/securetoken.googleapis.com/v1/token?key=unused',
+    ]) {
       const response = await preflight(url, LISTED, url.startsWith('/v0/b/storefront/o/') ? 'PATCH' : 'POST');
       expect(response.statusCode, url).toBe(204);
       expect(response.headers).toMatchObject({

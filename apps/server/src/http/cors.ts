@@ -1,9 +1,12 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Config } from '../config.ts';
 
-/** The paths the sister products' web apps call from their own origins (decision 029). */
+/**
+ * The paths the sister products' web apps call from their own origins (decision 029), and
+ * the Firebase Auth endpoints of `signInWithCustomToken` (decision 035).
+ */
 export function isCorsPath(url: string): boolean {
-  return url === '/fn' || url.startsWith('/fn/') || url === '/v0' || url.startsWith('/v0/') || url === '/api/live' || url.startsWith('/api/live?');
+  return url.startsWith('/identitytoolkit.googleapis.com/v1/') || url.startsWith('/securetoken.googleapis.com/v1/') || url === '/fn' || url.startsWith('/fn/') || url === '/v0' || url.startsWith('/v0/') || url === '/api/live' || url.startsWith('/api/live?');
 }
 
 /** Response headers the storage SDK reads on a resumable upload. */

@@ -108,3 +108,60 @@ export function refundMail(to: string, name: string, refund: { orderId: string; 
     html: layout('Your refund', paragraphs, { label: 'View my orders', url: ordersUrl }),
   };
 }
+
+/** To the new address of an email change (decision 032): the change happens only when the link is followed. */
+export function emailChangeMail(to: string, name: string, url: string): Mail {
+  const lines = [`Hi ${name},`, `You asked to use this address for your ${SHOP} account. Your email changes only when you confirm it with the link below (valid for 24 hours).`];
+  const notYou = 'If it was not you, ignore this email: nothing changes.';
+  return {
+    to,
+    subject: `Confirm your new email for ${SHOP}`,
+    text: `${lines.join('\n\n')}\n\n${url}\n\n${notYou}`,
+    html: layout('Confirm your new email', [...lines, notYou], { label: 'Confirm new email', url }),
+  };
+}
+
+/** To the current address when a change to another one is asked for. */
+export function emailChangeNoticeMail(to: string, name: string, newEmail: string, accountUrl: string): Mail {
+  const lines = [
+    `Hi ${name},`,
+    `Someone signed in to your ${SHOP} account asked to change its email to ${newEmail}. The email changes only if the link sent to that address is followed.`,
+    'If it was not you, change your password on your account page now: that signs out every other session.',
+  ];
+  return {
+    to,
+    subject: `Your ${SHOP} email is about to change`,
+    text: `${lines.join('\n\n')}\n\n${accountUrl}`,
+    html: layout('Your email is about to change', lines, { label: 'Open my account', url: accountUrl }),
+  };
+}
+
+/** To an address that already has an account, when another account asked to move to it: nothing changes. */
+export function emailInUseMail(to: string, name: string): Mail {
+  const lines = [
+    `Hi ${name},`,
+    `Someone asked to move another ${SHOP} account to this email address. This address already has an account, so nothing was changed.`,
+    'If it was you, sign in with this address instead, or delete one of the two accounts first.',
+  ];
+  return { to, subject: `Your email at ${SHOP}`, text: lines.join('\n\n'), html: layout('Your email at the shop', lines) };
+}
+
+/** After a password change from the account page. */
+export function passwordChangedMail(to: string, name: string, accountUrl: string): Mail {
+  const lines = [
+    `Hi ${name},`,
+    `The password of your ${SHOP} account was changed, and every other session was signed out.`,
+    'If it was not you, choose "Forgot Password?" on the sign-in page to set a new one at once.',
+  ];
+  return { to, subject: `Your ${SHOP} password was changed`, text: `${lines.join('\n\n')}\n\n${accountUrl}`, html: layout('Your password was changed', lines, { label: 'Open my account', url: accountUrl }) };
+}
+
+/** To the address of an account just deleted. */
+export function accountDeletedMail(to: string, name: string): Mail {
+  const lines = [
+    `Hi ${name},`,
+    `Your ${SHOP} account has been deleted and signed out everywhere. It cannot be signed in to again. Your orders are kept for the label's records, and any wallet credit it held is gone.`,
+    'You are welcome to create a new account with this address at any time.',
+  ];
+  return { to, subject: `Your ${SHOP} account was deleted`, text: lines.join('\n\n'), html: layout('Your account was deleted', lines) };
+}

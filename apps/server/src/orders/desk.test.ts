@@ -227,10 +227,10 @@ describe('tracking and bulk fulfilment', () => {
       expect(row!.orderFulfilled).toBe(true);
       expect(await database.db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId))).toHaveLength(1);
     }
-    // Every mail delivered (the queue may be slow on a busy machine), then none more.
-    const shippedMail = (orderId: string) => smtp.mails.filter((m) => m.decoded.includes(`${orderId} has shipped`));
-    for (let waited = 0; selected.some(({ orderId }) => shippedMail(orderId).length === 0) && waited < 30_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Every order's mail arrives (the queue may be slow on a busy machine), then no second one does.
+    const shippedMails = () => selected.filter(({ orderId }) => smtp.mails.some((m) => m.decoded.includes(`${orderId} has shipped`))).length;
+    await expect.poll(shippedMails, { timeout: 30_000, interval: 100 }).toBe(selected.length);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     for (const { orderId } of selected) expect(smtp.mails.filter((m) => m.decoded.includes(`${orderId} has shipped`))).toHaveLength(1);
   });
 });

@@ -31,6 +31,21 @@ export function storageErrorBody(code: StorageErrorCode, statusCode: number, mes
   return { error: { code: statusCode, status: code, message } };
 }
 
+/** What an HTTP/1.1 reason phrase may carry: printable ASCII, no line breaks, kept short. */
+const REASON_PHRASE = /^[\x20-\x7e]{1,200}$/;
+
+/**
+ * Sends a storage refusal. The sentence goes in the body and, when it can, as the HTTP
+ * reason phrase too: in browsers the official storage SDK appends `xhr.statusText` (the
+ * reason phrase), never the body, to its message, so this is the only way the shop's
+ * sentence reaches a Firebase app (decision 035). HTTP/2 has no reason phrase: there the
+ * SDK shows its own message only.
+ */
+export function sendStorageError(reply: FastifyReply, code: StorageErrorCode, statusCode: number, message: string) {
+  if (REASON_PHRASE.test(message)) reply.raw.statusMessage = message;
+  return reply.status(statusCode).send(storageErrorBody(code, statusCode, message));
+}
+
 export function handleStorageError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (request.raw.destroyed && !request.raw.complete) {
     // The client hung up mid-upload (a dropped connection): nobody is left to answer.
@@ -39,11 +54,11 @@ export function handleStorageError(error: FastifyError | Error, request: Fastify
   }
   if (error instanceof StorageHttpError) {
     request.log.info({ code: error.code, message: error.message }, 'storage request refused');
-    return reply.status(error.statusCode).send(storageErrorBody(error.code, error.statusCode, error.message));
+    return sendStorageError(reply, error.code, error.statusCode, error.message);
   }
   const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
   if (status >= 400 && status < 500) {
-    return reply.status(status).send(storageErrorBody('invalid-argument', status, error.message));
+    return sendStorageError(reply, 'invalid-argument', status, error.message);
   }
   request.log.error({ err: error }, 'storage request failed');
   return reply.status(500).send(storageErrorBody('internal-error', 500, STORAGE_MESSAGES.internalError('the server could not finish the request.')));

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import * as firebaseApp from 'firebase/app';
 import { deleteApp, initializeApp, type FirebaseApp } from 'firebase/app';
+import { connectAuthEmulator, getAuth, signInWithCustomToken, signOut, type AuthError } from 'firebase/auth';
 import { getFunctions, httpsCallable, type FunctionsError } from 'firebase/functions';
 import {
   connectStorageEmulator,
@@ -15,7 +15,6 @@ import {
   uploadBytesResumable,
   type StorageError,
 } from 'firebase/storage';
-import { Component } from '@firebase/component';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
 import { quote as priceQuote } from '@storefront/domain/pricing.ts';
@@ -68,38 +67,23 @@ afterAll(async () => {
 
 // --- snippet: firebase-setup (README "Using the shop from another app") ---
 /** A Firebase app pointed at the shop; `shopToken` is the signed session token (or undefined: anonymous). */
-function shopFirebase(shopOrigin: string, shopToken?: string) {
+async function shopFirebase(shopOrigin: string, shopToken?: string) {
   const app = initializeApp({ projectId: 'storefront', apiKey: 'unused', storageBucket: 'storefront' }, `shop-${apps.length}`);
-  if (shopToken) {
-    // Callable functions take their token from the app's auth component (the one firebase/auth
-    // registers): give the app one that hands out the shop token. `_addComponent` is the SDK's own (internal) export.
-    const { _addComponent } = firebaseApp as unknown as { _addComponent(app: FirebaseApp, component: Component<never>): void };
-    _addComponent(
-      app,
-      new Component(
-        'auth-internal' as never,
-        () =>
-          ({
-            getToken: async () => ({ accessToken: shopToken }),
-            getUid: () => null,
-            addAuthTokenListener: () => {},
-            removeAuthTokenListener: () => {},
-          }) as never,
-        'PRIVATE' as never,
-      ),
-    );
-  }
+  // firebase/auth against the shop's Firebase Auth endpoints: the shop token is the custom
+  // token, and the SDK hands it to functions (Bearer) and storage (Firebase) itself.
+  const auth = getAuth(app);
+  connectAuthEmulator(auth, shopOrigin, { disableWarnings: true });
+  if (shopToken) await signInWithCustomToken(auth, shopToken);
   const functions = getFunctions(app, `${shopOrigin}/fn`);
   const storage = getStorage(app);
   const { hostname, port: shopPort } = new URL(shopOrigin);
-  // Storage sends the token as `Authorization: Firebase <token>`.
-  connectStorageEmulator(storage, hostname, Number(shopPort), shopToken ? { mockUserToken: shopToken } : {});
-  return { app, functions, storage };
+  connectStorageEmulator(storage, hostname, Number(shopPort));
+  return { app, auth, functions, storage };
 }
 // --- end snippet ---
 
-function client(who?: 'admin' | 'fan') {
-  const shop = shopFirebase(origin, who ? tokens[who] : undefined);
+async function client(who?: 'admin' | 'fan') {
+  const shop = await shopFirebase(origin, who ? tokens[who] : undefined);
   apps.push(shop.app);
   return shop;
 }
@@ -115,9 +99,47 @@ async function failure<T extends Error>(promise: Promise<unknown>): Promise<T> {
 
 const productPath = (name: string) => `products/${Date.now()}-0-${name}`;
 
+describe('signing in with firebase/auth (signInWithCustomToken against the shop)', () => {
+  it('signs in with the shop token, describes the account, and hands the token to functions and storage', async () => {
+    const { auth, functions } = await client('fan');
+    expect(auth.currentUser).toMatchObject({ email: 'fan@example.org', emailVerified: true, displayName: 'FanOne', isAnonymous: false });
+    expect(await auth.currentUser!.getIdToken()).toBe(tokens.fan);
+    // A forced refresh goes through the token endpoint and keeps the same live token.
+    expect(await auth.currentUser!.getIdToken(true)).toBe(tokens.fan);
+    const history = await httpsCallable<unknown, unknown>(functions, 'listHistory')();
+    expect(history.data).toBeDefined();
+    // Signed in as the fan: an admin function says permission-denied, not unauthenticated.
+    const denied = await failure<FunctionsError>(httpsCallable(functions, 'releaseBizarreProduct')({ name: 'A', description: 'B', priceCents: 1, images: [] }));
+    expect(denied.code).toBe('functions/permission-denied');
+    await signOut(auth);
+    const anonymous = await failure<FunctionsError>(httpsCallable(functions, 'releaseBizarreProduct')({ name: 'A', description: 'B', priceCents: 1, images: [] }));
+    expect(anonymous.code).toBe('functions/unauthenticated');
+  });
+
+  it('refuses a token that is not the shop’s, and signs the SDK out when the shop session ends', async () => {
+    const refused = await failure<AuthError>(client().then(({ auth }) => signInWithCustomToken(auth, 'forged.token')));
+    expect(refused.code).toBe('auth/invalid-custom-token');
+    expect(refused.message).toContain('This shop token is not valid');
+
+    const token = await signInForToken(origin, 'fan@example.org');
+    const { auth } = await client();
+    await signInWithCustomToken(auth, token);
+    await fetch(`${origin}/api/auth/sign-out`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+    const expired = await failure<AuthError>(auth.currentUser!.getIdToken(true));
+    expect(expired.code).toBe('auth/user-token-expired');
+    expect(auth.currentUser).toBeNull();
+  });
+
+  it('answers unknown Firebase Auth endpoints with a JSON error', async () => {
+    const response = await fetch(`${origin}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=unused`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/^NOT_FOUND : /);
+  });
+});
+
 describe('storage with the firebase SDK', () => {
   it('uploads, gives metadata in its shape and a download URL, and releases a product with it', async () => {
-    const { storage, functions } = client('admin');
+    const { storage, functions } = await client('admin');
     const path = productPath('cover.png');
     const result = await uploadBytes(ref(storage, path), await solidImage(300, 200), { contentType: 'image/png', customMetadata: { artist: 'Spndat' } });
     expect(result.metadata).toMatchObject({ fullPath: path, name: path.split('/').pop(), bucket: STORAGE_BUCKET, contentType: 'image/png' });
@@ -150,7 +172,7 @@ describe('storage with the firebase SDK', () => {
   });
 
   it('uploads resumably, lists a folder and updates metadata', async () => {
-    const { storage } = client('admin');
+    const { storage } = await client('admin');
     const folder = `products/conformance-${Date.now()}`;
     const { png } = await noisePng(400, 400);
     expect(png.length).toBeGreaterThan(262_144);
@@ -172,9 +194,9 @@ describe('storage with the firebase SDK', () => {
   });
 
   it('maps the shop’s refusals to the SDK’s error codes', async () => {
-    const fan = client('fan');
-    const admin = client('admin');
-    const anonymous = client();
+    const fan = await client('fan');
+    const admin = await client('admin');
+    const anonymous = await client();
     const image = await solidImage(10, 10);
     const denied = await failure<StorageError>(uploadBytes(ref(fan.storage, productPath('fan.png')), image));
     expect([denied.code, denied.status]).toEqual(['storage/unauthorized', 403]);
@@ -203,6 +225,8 @@ describe('storage with the firebase SDK', () => {
       body: '--b\r\nContent-Type: application/json\r\n\r\n{}\r\n--b\r\nContent-Type: image/png\r\n\r\nhello\r\n--b--',
     });
     expect(refused.status).toBe(403);
+    // The sentence is the reason phrase too: browsers' storage SDK appends statusText, not the body (decision 035).
+    expect(refused.statusText).toBe(UPLOAD_MESSAGES.notAnImage);
     expect(await refused.json()).toMatchObject({ error: { code: 403, message: UPLOAD_MESSAGES.notAnImage } });
   });
 });
@@ -212,18 +236,18 @@ describe('callable functions with the firebase SDK', () => {
   const shipping = { name: 'Fan One', line1: '1 Main St', line2: '', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' };
 
   it('gives every error code the spec lists', async () => {
-    const release = (who?: 'admin' | 'fan') => httpsCallable(client(who).functions, 'releaseBizarreProduct');
+    const release = async (who?: 'admin' | 'fan') => httpsCallable((await client(who)).functions, 'releaseBizarreProduct');
     const input = { name: 'Tee', description: 'Tee', priceCents: 100, images: [] as string[] };
-    const anonymous = await failure<FunctionsError>(release()(input));
+    const anonymous = await failure<FunctionsError>((await release())(input));
     expect(anonymous.code).toBe('functions/unauthenticated');
-    const fan = await failure<FunctionsError>(release('fan')(input));
+    const fan = await failure<FunctionsError>((await release('fan'))(input));
     expect(fan.code).toBe('functions/permission-denied');
-    const invalid = await failure<FunctionsError>(release('admin')(input));
+    const invalid = await failure<FunctionsError>((await release('admin'))(input));
     expect([invalid.code, invalid.message]).toEqual(['functions/invalid-argument', `${RELEASE_MESSAGES.releaseImages} [400]`]);
-    const missing = await failure<FunctionsError>(httpsCallable(client('fan').functions, 'noSuchFunction')({}));
+    const missing = await failure<FunctionsError>(httpsCallable((await client('fan')).functions, 'noSuchFunction')({}));
     expect(missing.code).toBe('functions/not-found');
     const edit = await failure<FunctionsError>(
-      httpsCallable(client('admin').functions, 'editBizarreProduct')({ id: 'p_none', name: 'A', description: 'B', priceCents: 1, images: ['/content/covers/cover-01.svg'] }),
+      httpsCallable((await client('admin')).functions, 'editBizarreProduct')({ id: 'p_none', name: 'A', description: 'B', priceCents: 1, images: ['/content/covers/cover-01.svg'] }),
     );
     expect(edit.code).toMatch(/^functions\/(not-found|failed-precondition)$/);
   });
@@ -231,7 +255,7 @@ describe('callable functions with the firebase SDK', () => {
   it('places a wallet-only order and starts a card payment', async () => {
     const teeId = await releaseProduct(database.db, { name: 'Label Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
     await grantCredits(database.db, 'fan@example.org', '100', 'conformance');
-    const { functions } = client('fan');
+    const { functions } = await client('fan');
     const quote = priceQuote([{ unitCents: 2500, qty: 1 }], 10_000, true);
     const order = await httpsCallable<unknown, { ok: boolean; redirectUrl: string }>(functions, 'completeWalletOnlyOrderStreetFlavor')({
       items: [{ id: teeId, qty: 1 }],
@@ -255,7 +279,7 @@ describe('callable functions with the firebase SDK', () => {
   });
 
   it('creates a payout account and an onboarding link', async () => {
-    const { functions } = client('fan');
+    const { functions } = await client('fan');
     const account = await httpsCallable<unknown, { stripeAccountId: string; payouts_enabled: boolean }>(functions, 'createOrRetrieveAccount')({ email: 'fan@example.org' });
     expect(account.data.stripeAccountId).toBeTruthy();
     const link = await httpsCallable<unknown, { url: string }>(functions, 'createStripeOnboardingLinkIOS')();

@@ -200,6 +200,16 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   listWalletHistory: () => ({ limit: 10, after: 5 }),
   listSavedAddresses: () => null,
   deleteSavedAddress: () => ({ id: 'address-1' }),
+  // The admin's own password: a mutated new password that passes the rules changes it (the
+  // caller's session stays), and later calls are refused by the current-password check.
+  changePassword: () => ({ currentPassword: 'pass words', newPassword: 'new pass words' }),
+  requestEmailChange: () => ({ newEmail: 'new.admin@example.org', password: 'pass words' }),
+  confirmEmailChange: () => ({ token: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' }),
+  updateProfile: () => ({ name: 'Admin', city: 'Oslo', country: 'US', state: 'NY' }),
+  getDeletionSummary: () => null,
+  // Refused for an admin before anything changes: the fuzzer checks the refusals change no row.
+  deleteAccount: () => ({ password: 'pass words', confirm: 'DELETE' }),
+  exportMyData: () => null,
   getDat: () => ({ id: 'dat-1' }),
   createOrRetrieveAccount: () => ({ email: 'admin@example.org' }),
   createStripeOnboardingLinkIOS: () => null,
@@ -596,7 +606,12 @@ describe('generated: same-id races on every idempotent function', () => {
     deleteProduct: 'one delete wins, the others find no product (src/admin/console.test.ts)',
     retryRefund: 'only a refund whose background retries ran out; concurrent retries share its lease and provider key (src/orders/refund-retry.test.ts)',
     deleteSavedAddress: 'deletes one of the caller’s own rows; a repeat finds none and answers the same (src/accounts/addresses.test.ts)',
-    ...Object.fromEntries(['getSalesOverview', 'listAllProducts', 'listAdminActivity', 'listAdmins', 'listHistory', 'getAssetsSummary', 'getProfile', 'quoteCheckout', 'listMyOrders', 'getMyOrder', 'getWallet', 'getDat', 'getCashout', 'listOpenOrders', 'listOrders', 'getOrder', 'listWalletHistory', 'listSavedAddresses'].map((name) => [name, 'reads only'])),
+    changePassword: 'the credential row is locked: one change wins, the others are checked against its new password and refused (src/accounts/account-settings.test.ts, concurrent calls)',
+    requestEmailChange: 'the user row is locked: concurrent requests leave one working link (src/accounts/account-settings.test.ts)',
+    confirmEmailChange: 'the link is deleted with RETURNING: one of n concurrent follows changes the email (src/accounts/account-settings.test.ts)',
+    updateProfile: 'sets the same fields to the same values: last write wins, no counter',
+    deleteAccount: 'the user row is locked; the first deletion wins, the rest find no account (src/accounts/account-settings.test.ts)',
+    ...Object.fromEntries(['getSalesOverview', 'listAllProducts', 'listAdminActivity', 'listAdmins', 'listHistory', 'getAssetsSummary', 'getProfile', 'quoteCheckout', 'listMyOrders', 'getMyOrder', 'getWallet', 'getDat', 'getCashout', 'listOpenOrders', 'listOrders', 'getOrder', 'listWalletHistory', 'listSavedAddresses', 'getDeletionSummary', 'exportMyData'].map((name) => [name, 'reads only'])),
   };
 
   it('classifies every function the server serves', () => {

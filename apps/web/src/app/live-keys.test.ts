@@ -1,6 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { LIVE_TOPICS, type LiveTopicName } from '@storefront/sdk/live.ts';
+import { accountProfileQueryOptions, deletionSummaryQueryOptions } from '../features/accounts/api/account.ts';
 import { activityQueryOptions } from '../features/admin/api/admin-activity.ts';
 import { adminsQueryOptions } from '../features/admin/api/admins.ts';
 import { allProductsQueryOptions } from '../features/admin/api/console-products.ts';
@@ -38,6 +39,9 @@ const QUERIES: { name: string; queryKey: readonly unknown[]; topics: LiveTopicNa
   // The quote re-prices with the products and applies the wallet.
   { name: 'the checkout quote', queryKey: quoteQueryOptions({ items: [{ id: 'p_1', qty: 1 }], useWallet: true }).queryKey, topics: ['products', 'wallet'] },
   { name: 'the signed-in user', queryKey: meQueryOptions().queryKey, topics: ['profile'] },
+  { name: 'the account page’s profile', queryKey: accountProfileQueryOptions().queryKey, topics: ['profile'] },
+  // What deleting the account gives up: its wallet credit and its orders.
+  { name: 'the deletion summary', queryKey: deletionSummaryQueryOptions().queryKey, topics: ['wallet', 'orders'] },
   { name: 'the wallet', queryKey: walletQueryOptions().queryKey, topics: ['wallet'] },
   { name: 'a DAT page', queryKey: datQueryOptions('dat_1').queryKey, topics: ['wallet'] },
   { name: 'cash-out', queryKey: cashoutQueryOptions().queryKey, topics: ['wallet'] },

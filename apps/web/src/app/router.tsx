@@ -46,6 +46,10 @@ const SignupPage = lazyPage(() =>
 const ResetPasswordPage = lazyPage(() =>
   import('../features/accounts/components/reset-password-page.tsx').then((m) => m.ResetPasswordPage),
 );
+const AccountPage = lazyPage(() => import('../features/accounts/components/account-page.tsx').then((m) => m.AccountPage));
+const ConfirmEmailPage = lazyPage(() =>
+  import('../features/accounts/components/confirm-email-page.tsx').then((m) => m.ConfirmEmailPage),
+);
 const WalletPage = lazyPage(() => import('../features/wallet/components/wallet-page.tsx').then((m) => m.WalletPage));
 const DatPage = lazyPage(() => import('../features/wallet/components/dat-page.tsx').then((m) => m.DatPage));
 const CashoutPage = lazyPage(() =>
@@ -95,6 +99,8 @@ export const routes: RouteObject[] = [
       page('/login', 'Login', LoginPage),
       page('/signup', 'Sign up', SignupPage),
       page('/reset-password', 'Reset password', ResetPasswordPage),
+      page('/account', 'My account', AccountPage),
+      page('/account/confirm-email', 'Confirm your new email', ConfirmEmailPage),
       page('/wallet', 'Wallet', WalletPage),
       page('/wallet/dat/:id', 'DAT', DatPage),
       page('/cashout', 'Cash Out', CashoutPage),

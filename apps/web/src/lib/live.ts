@@ -2,6 +2,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { LIVE_TOPICS, subscribeLive, type LiveTopicName } from '@storefront/sdk/live.ts';
 import {
+  accountKeys,
   checkoutQuoteKeys,
   consoleKeys,
   deskOrderKeys,
@@ -26,11 +27,11 @@ import { useSession } from './session.ts';
  */
 export const LIVE_QUERY_KEYS: Record<LiveTopicName, readonly (readonly unknown[])[]> = {
   products: [productListKeys.all, productKeys.all],
-  profile: [meKeys.all],
+  profile: [meKeys.all, accountKeys.profile],
   // The checkout's quote applies the wallet: a grant, hold or release elsewhere re-prices it.
-  wallet: [walletKeys.all, checkoutQuoteKeys.all],
+  wallet: [walletKeys.all, checkoutQuoteKeys.all, accountKeys.deletion],
   // A refund or a shipment reaches the buyer's My Orders and order page.
-  orders: [myOrdersKeys.all, myOrderKeys.all],
+  orders: [myOrdersKeys.all, myOrderKeys.all, accountKeys.deletion],
   // The admins' views: View Orders, the order desk's lists and its open order.
   'all-orders': [openOrdersKeys.all, deskOrdersKeys.all, deskOrderKeys.all],
   // The label edits its pages in the console (issue 18): Home, About, Privacy, History, Contact.

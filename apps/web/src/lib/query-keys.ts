@@ -8,6 +8,16 @@
  */
 export const meKeys = { all: ['me'] as const };
 
+/**
+ * The account page (issue 17): the editable profile ('profile' topic) and what deleting
+ * the account gives up (wallet credit and orders: the 'wallet' and 'orders' topics).
+ */
+export const accountKeys = {
+  all: ['account'] as const,
+  profile: ['account', 'profile'] as const,
+  deletion: ['account', 'deletion'] as const,
+};
+
 export const siteKeys = { all: ['site'] as const };
 
 /** The raw page response; the footer's copyright shares the home page's entry. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CITY_MAX, COUNTRIES, NAME_MAX, US_STATES } from '../accounts.ts';
 import { DEVICE_TOKEN_MAX, isValidDeviceToken } from '../profile.ts';
 import { defineContract, noInput, okOutput, optionalNullable } from './define.ts';
 
@@ -69,7 +70,86 @@ export const savedAddressOutput = z.object({
   lastUsedAt: z.string(),
 });
 
+/** A password as typed: the length rules of the auth service (8 to 128). */
+const currentPassword = z.string().min(1, 'Please enter your current password.').max(128, 'That password is not right.');
+const newPassword = z.string().min(8, 'Password is too short: use at least 8 characters.').max(128, 'Password is too long: use at most 128 characters.');
+
+/**
+ * The profile fields a shopper may change (decision 032): the name (not an Artist's, spec
+ * section 5), city, country and US state. Username, account type and email are not here.
+ */
+export const profileUpdateInput = z
+  .object({
+    name: z
+      .string()
+      .trim()
+      .max(NAME_MAX, 'Name and username must be less than 30 characters.')
+      .regex(/^[\p{L}\p{N} ]*$/u, 'Your name may contain letters, digits and spaces only.')
+      .refine((value) => /[\p{L}\p{N}]/u.test(value), 'Please enter your name.')
+      .optional(),
+    city: z
+      .string()
+      .trim()
+      .refine((value) => [...value].length <= CITY_MAX, `Your city must be at most ${CITY_MAX} characters.`)
+      .refine((value) => !/[<>\p{Cc}]/u.test(value), 'Your city may not contain < > or control characters.')
+      .optional(),
+    country: z.enum(COUNTRIES, 'Please choose a country from the list.').nullable().optional(),
+    state: z.enum(US_STATES, 'Please choose a US state from the list.').nullable().optional(),
+  })
+  .strict();
+
+/** What a deleted account gives up, shown before the shopper confirms (decision 032). */
+export const deletionSummaryOutput = z.object({
+  walletCents: z.number(),
+  heldCents: z.number(),
+  orders: z.number(),
+  openOrders: z.number(),
+  pendingPayment: z.boolean(),
+  isAdmin: z.boolean(),
+});
+
 export const accountsContracts = {
+  /** Change password: the current one is required; every other session of the caller ends. */
+  changePassword: defineContract({
+    access: 'signed-in',
+    input: z.object({ currentPassword, newPassword }).strict(),
+    output: z.object({ ok: z.literal(true), otherSessionsEnded: z.number() }),
+  }),
+  /** Sends a link to the new address; the email changes only when it is followed. */
+  requestEmailChange: defineContract({
+    access: 'signed-in',
+    input: z.object({ newEmail: z.string().trim().toLowerCase().max(254, 'Invalid email format.'), password: currentPassword }).strict(),
+    output: z.object({ ok: z.literal(true), sentTo: z.string() }),
+  }),
+  /** The link of the change-email mail: public (it may be opened in another browser), single use. */
+  confirmEmailChange: defineContract({
+    access: 'public',
+    input: z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{20,128}$/, 'This link is not valid. Please ask for a new one from your account page.') }).strict(),
+    output: z.object({ ok: z.literal(true), email: z.string() }),
+  }),
+  updateProfile: defineContract({ access: 'signed-in', input: profileUpdateInput, output: okOutput }),
+  /** What deleting the account would give up: wallet credit, orders kept. */
+  getDeletionSummary: defineContract({ access: 'signed-in', input: noInput, output: deletionSummaryOutput }),
+  /** Deletes the account: password required, signs out everywhere; orders stay for the label. */
+  deleteAccount: defineContract({
+    access: 'signed-in',
+    input: z.object({ password: currentPassword, confirm: z.literal('DELETE', 'Please type DELETE to confirm.') }).strict(),
+    output: okOutput,
+  }),
+  /** Everything the shop keeps about the caller, as one JSON document. */
+  exportMyData: defineContract({
+    access: 'signed-in',
+    input: noInput,
+    output: z.object({
+      exportedAt: z.string(),
+      profile: z.record(z.string(), z.unknown()),
+      orders: z.array(z.record(z.string(), z.unknown())),
+      walletLedger: z.array(z.record(z.string(), z.unknown())),
+      wallet: z.object({ balanceCents: z.number(), heldCents: z.number() }),
+      savedAddresses: z.array(z.record(z.string(), z.unknown())),
+    }),
+  }),
+
   /** The caller's addresses, the last used first (the checkout's default). */
   listSavedAddresses: defineContract({ access: 'signed-in', input: noInput, output: z.object({ addresses: z.array(savedAddressOutput) }) }),
   deleteSavedAddress: defineContract({

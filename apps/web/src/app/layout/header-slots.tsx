@@ -1,3 +1,4 @@
+import { NavLink } from 'react-router';
 import { useSession, useSignOut } from '../../lib/session.ts';
 import { CartWidget } from '../../ui/cart-widget/cart-widget.tsx';
 import { HeaderNavLink } from './header-nav-link.tsx';
@@ -12,7 +13,8 @@ import { HeaderNavLink } from './header-nav-link.tsx';
  *   null or one or more <li> elements; HeaderNavLink renders a ready-made <li>.
  *   WalletSlot: WALLET link, signed-in users only. AdminOrdersSlot: ADMIN (/release) for
  *   admins, MY ORDERS (/my-orders) for other signed-in users. AccountSlot: LOGIN link,
- *   or a LOGOUT button when signed in.
+ *   or, when signed in, the My account link (a person icon on desktops, to keep the bar on
+ *   one row; "MY ACCOUNT" in the mobile menu) and a LOGOUT button.
  *
  * The account slots render nothing until the server has said who is signed in, so a
  * signed-in visitor never sees LOGIN flash by (nor a visitor a WALLET link).
@@ -41,7 +43,28 @@ export function AdminOrdersSlot() {
 export function AccountSlot() {
   const { isSignedIn } = useSession();
   if (isSignedIn === undefined) return null;
-  return isSignedIn ? <LogoutButton /> : <HeaderNavLink to="/login">LOGIN</HeaderNavLink>;
+  return isSignedIn ? (
+    <>
+      <AccountLink />
+      <LogoutButton />
+    </>
+  ) : (
+    <HeaderNavLink to="/login">LOGIN</HeaderNavLink>
+  );
+}
+
+function AccountLink() {
+  return (
+    <li className="site-nav__item">
+      <NavLink to="/account" className="site-nav__link site-nav__account" title="My account">
+        <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+          <circle cx="12" cy="8" r="4" fill="none" stroke="currentColor" strokeWidth="2" />
+          <path d="M4 21c0-4.4 3.6-7 8-7s8 2.6 8 7" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+        </svg>
+        <span className="site-nav__account-text">MY ACCOUNT</span>
+      </NavLink>
+    </li>
+  );
 }
 
 function LogoutButton() {

@@ -1,4 +1,5 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import type { CartLine } from '@storefront/domain/cart.ts';
 import type { CurrentUser } from '@storefront/sdk/auth.ts';
 import { errorSentence } from '../../../lib/error-message.ts';
@@ -114,6 +115,11 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
               ))}
               <option value="">A new address</option>
             </SelectField>
+          ) : null}
+          {saved.data && saved.data.length > 0 ? (
+            <p className="checkout-saved-note">
+              <Link to="/account">Delete saved addresses in My account</Link>
+            </p>
           ) : null}
           <InputField label="Recipient name" autoComplete="shipping name" maxLength={100} {...shippingInput('name')} />
           <InputField label="Address line 1" autoComplete="shipping address-line1" maxLength={200} {...shippingInput('line1')} />

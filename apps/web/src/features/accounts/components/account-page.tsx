@@ -1,0 +1,436 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { Link, Navigate } from 'react-router';
+import { ACCOUNT_TYPE_LABELS, ARTIST_NAME_NOTE, CITY_MAX, clampCity, COUNTRIES, NAME_MAX, stripName, US_STATES, type AccountType } from '@storefront/domain/accounts.ts';
+import { formatUsd } from '@storefront/domain/catalog.ts';
+import { errorSentence } from '../../../lib/error-message.ts';
+import { useSession } from '../../../lib/session.ts';
+import { toast } from '../../../lib/toast.ts';
+import { ErrorState } from '../../../ui/error-state.tsx';
+import { LoadingRegion, Skeleton } from '../../../ui/skeleton.tsx';
+import {
+  useAccountProfile,
+  useChangePassword,
+  useDeleteAccount,
+  useDeleteSavedAddress,
+  useDeletionSummary,
+  useDownloadMyData,
+  useRequestEmailChange,
+  useSavedAddresses,
+  addressLabel,
+  useUpdateProfile,
+} from '../api/account.ts';
+import { ACCOUNT_PAGE_TEXTS as T } from '../messages.ts';
+import { FormAlert, FormStatus, ProgressButton, SelectField, TextField } from './form-fields.tsx';
+import './accounts.css';
+
+const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
+const cut = (value: string, max: number) => [...value].slice(0, max).join('');
+
+/**
+ * My account (issue 17, decision 032): profile, email, password, saved addresses, a
+ * download of everything the shop keeps, and deleting the account.
+ */
+export function AccountPage() {
+  const session = useSession();
+  const [deleted, setDeleted] = useState(false);
+  if (deleted) {
+    return (
+      <section className="page auth-page account-page">
+        <h1>Account deleted</h1>
+        <FormStatus message={T.deleted} />
+        <p>
+          <Link to="/home" className="button">
+            Go to Home
+          </Link>
+        </p>
+      </section>
+    );
+  }
+  // Login brings the visitor back here afterwards.
+  if (!session.isLoading && !session.user) return <Navigate to="/login" state={{ from: '/account' }} replace />;
+  return (
+    <section className="page auth-page auth-page--wide account-page">
+      <h1>My account</h1>
+      {session.user ? <AccountSections onDeleted={() => setDeleted(true)} /> : <AccountLoading />}
+    </section>
+  );
+}
+
+function AccountLoading() {
+  return (
+    <LoadingRegion label="Loading your account…">
+      {[0, 1, 2].map((index) => (
+        <div key={index} className="account-card">
+          <Skeleton width="12rem" height="1.5rem" />
+          <Skeleton width="100%" height="2.75rem" />
+          <Skeleton width="100%" height="2.75rem" />
+        </div>
+      ))}
+    </LoadingRegion>
+  );
+}
+
+function AccountSections({ onDeleted }: { onDeleted: () => void }) {
+  const profile = useAccountProfile();
+  // Kept here: the form starts again from the saved values whenever they change (a save
+  // here, or a live 'profile' event from another tab), and the note outlives that.
+  const [profileSaved, setProfileSaved] = useState(false);
+  if (profile.isPending) return <AccountLoading />;
+  if (!profile.data) return <ErrorState title={T.loadFailed} message={errorSentence(profile.error, T.tryAgain)} onRetry={() => void profile.refetch()} />;
+  const user = profile.data;
+  return (
+    <>
+      <ProfileSection
+        key={`${user.name}|${user.location}|${user.country ?? ''}|${user.state ?? ''}`}
+        saved={profileSaved}
+        onSaved={setProfileSaved}
+        name={user.name}
+        username={user.username}
+        accountType={user.accountType as AccountType}
+        city={user.location}
+        country={user.country ?? ''}
+        state={user.state ?? ''}
+      />
+      <EmailSection email={user.email} />
+      <PasswordSection />
+      <AddressesSection />
+      <DataSection />
+      <DeleteSection onDeleted={onDeleted} />
+    </>
+  );
+}
+
+function Card({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className="account-card" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+function ProfileSection(props: {
+  name: string;
+  username: string;
+  accountType: AccountType;
+  city: string;
+  country: string;
+  state: string;
+  saved: boolean;
+  onSaved: (saved: boolean) => void;
+}) {
+  const update = useUpdateProfile(() => props.onSaved(true));
+  const [fields, setFields] = useState({ name: props.name, city: props.city, country: props.country, state: props.state });
+  const [error, setError] = useState<string | null>(null);
+  const { saved, onSaved: setSaved } = props;
+  const nameLocked = props.accountType === 'Artist';
+  const set = (field: keyof typeof fields, value: string) => {
+    setSaved(false);
+    setFields((current) => ({ ...current, [field]: value, ...(field === 'country' ? { state: '' } : {}) }));
+  };
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (update.isPending) return;
+    if (!nameLocked && !fields.name.trim()) return setError(T.nameRequired);
+    setError(null);
+    update.mutate(
+      {
+        ...(nameLocked ? {} : { name: fields.name.trim() }),
+        city: fields.city.trim(),
+        country: (fields.country || null) as never,
+        state: (fields.country === 'US' && fields.state ? fields.state : null) as never,
+      },
+      { onError: (failure) => setError(errorSentence(failure, T.saveFailed)) },
+    );
+  };
+  return (
+    <Card id="account-profile" title="Profile">
+      <dl className="account-facts">
+        <div>
+          <dt>Username</dt>
+          <dd>{props.username}</dd>
+        </div>
+        <div>
+          <dt>Account type</dt>
+          <dd>{ACCOUNT_TYPE_LABELS[props.accountType] ?? props.accountType}</dd>
+        </div>
+      </dl>
+      <p className="auth-field__hint">{T.usernameFixed}</p>
+      <form className="auth-form" noValidate onSubmit={submit}>
+        <TextField
+          label="Name"
+          autoComplete="name"
+          value={fields.name}
+          readOnly={nameLocked}
+          hint={nameLocked ? ARTIST_NAME_NOTE : `Letters, digits and spaces, at most ${NAME_MAX}.`}
+          onChange={(event) => set('name', cut(stripName(event.target.value), NAME_MAX))}
+        />
+        <div className="auth-form__row">
+          <TextField label="City (optional)" autoComplete="address-level2" value={fields.city} hint={`At most ${CITY_MAX} characters.`} onChange={(event) => set('city', clampCity(event.target.value))} />
+          <SelectField label="Country (optional)" autoComplete="country" value={fields.country} onChange={(event) => set('country', event.target.value)}>
+            <option value="">—</option>
+            {COUNTRIES.map((code) => (
+              <option key={code} value={code}>
+                {countryNames.of(code) ?? code}
+              </option>
+            ))}
+          </SelectField>
+          {fields.country === 'US' ? (
+            <SelectField label="State (optional)" autoComplete="address-level1" value={fields.state} onChange={(event) => set('state', event.target.value)}>
+              <option value="">—</option>
+              {US_STATES.map((code) => (
+                <option key={code} value={code}>
+                  {code}
+                </option>
+              ))}
+            </SelectField>
+          ) : null}
+        </div>
+        <FormAlert message={error} />
+        <FormStatus message={saved ? T.profileSaved : null} />
+        <div className="auth-actions">
+          <ProgressButton type="submit" pending={update.isPending} pendingLabel="Saving…" disabled={update.isPending}>
+            Save profile
+          </ProgressButton>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+function EmailSection({ email }: { email: string }) {
+  const request = useRequestEmailChange();
+  const [newEmail, setNewEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (request.isPending) return;
+    if (!newEmail.trim() || !password) return setError(T.emailFieldsMissing);
+    setError(null);
+    setSentTo(null);
+    request.mutate(
+      { newEmail: newEmail.trim(), password },
+      {
+        onSuccess: (answer) => {
+          setSentTo(answer.sentTo);
+          setPassword('');
+        },
+        onError: (failure) => setError(errorSentence(failure, T.emailFailed)),
+      },
+    );
+  };
+  return (
+    <Card id="account-email" title="Email">
+      <p>
+        Your email address is <strong>{email}</strong>.
+      </p>
+      <form className="auth-form" noValidate onSubmit={submit}>
+        <div className="auth-form__row">
+          <TextField label="New email" type="email" autoComplete="email" value={newEmail} onChange={(event) => setNewEmail(event.target.value)} />
+          <TextField label="Current password" type="password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} />
+        </div>
+        <FormAlert message={error} />
+        <FormStatus message={sentTo ? T.emailSent(sentTo) : null} tone="info" />
+        <div className="auth-actions">
+          <ProgressButton type="submit" pending={request.isPending} pendingLabel="Sending…" disabled={request.isPending}>
+            Change email
+          </ProgressButton>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+function PasswordSection() {
+  const change = useChangePassword();
+  const [fields, setFields] = useState({ current: '', next: '', confirm: '' });
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
+  const set = (field: keyof typeof fields, value: string) => setFields((current) => ({ ...current, [field]: value }));
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (change.isPending) return;
+    setDone(false);
+    if (!fields.current || !fields.next || !fields.confirm) return setError(T.passwordFieldsMissing);
+    if (fields.next !== fields.confirm) return setError('Passwords do not match.');
+    setError(null);
+    change.mutate(
+      { currentPassword: fields.current, newPassword: fields.next },
+      {
+        onSuccess: () => {
+          setDone(true);
+          setFields({ current: '', next: '', confirm: '' });
+        },
+        onError: (failure) => setError(errorSentence(failure, T.passwordFailed)),
+      },
+    );
+  };
+  return (
+    <Card id="account-password" title="Password">
+      <p className="auth-field__hint">{T.passwordNote}</p>
+      <form className="auth-form" noValidate onSubmit={submit}>
+        <TextField label="Current password" type="password" autoComplete="current-password" value={fields.current} onChange={(event) => set('current', event.target.value)} />
+        <div className="auth-form__row">
+          <TextField label="New password" type="password" autoComplete="new-password" hint="At least 8 characters." value={fields.next} onChange={(event) => set('next', event.target.value)} />
+          <TextField label="Confirm new password" type="password" autoComplete="new-password" value={fields.confirm} onChange={(event) => set('confirm', event.target.value)} />
+        </div>
+        <FormAlert message={error} />
+        <FormStatus message={done ? T.passwordChanged : null} />
+        <div className="auth-actions">
+          <ProgressButton type="submit" pending={change.isPending} pendingLabel="Saving…" disabled={change.isPending}>
+            Change password
+          </ProgressButton>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+function AddressesSection() {
+  const addresses = useSavedAddresses();
+  const remove = useDeleteSavedAddress();
+  const [error, setError] = useState<string | null>(null);
+  let body: ReactNode;
+  if (addresses.isPending) {
+    body = (
+      <LoadingRegion label="Loading your addresses…">
+        <Skeleton width="100%" height="2.5rem" />
+      </LoadingRegion>
+    );
+  } else if (!addresses.data) {
+    body = <ErrorState title={T.addressesFailed} message={T.tryAgain} onRetry={() => void addresses.refetch()} />;
+  } else if (addresses.data.length === 0) {
+    body = <p>{T.noAddresses}</p>;
+  } else {
+    body = (
+      <ul className="account-addresses">
+        {addresses.data.map((address, index) => {
+          const label = addressLabel(address);
+          const deleting = remove.isPending && remove.variables === address.id;
+          return (
+            <li key={address.id} className="account-addresses__item">
+              <span>
+                {label}
+                {index === 0 ? <span className="account-addresses__default"> (used last: the checkout’s default)</span> : null}
+              </span>
+              <ProgressButton
+                type="button"
+                className="button button--secondary"
+                aria-label={`Delete address ${label}`}
+                pending={deleting}
+                pendingLabel="Deleting…"
+                disabled={remove.isPending}
+                onClick={() => {
+                  setError(null);
+                  remove.mutate(address.id, {
+                    onSuccess: () => toast.success(T.addressDeleted),
+                    onError: (failure) => setError(errorSentence(failure, T.addressDeleteFailed)),
+                  });
+                }}
+              >
+                Delete
+              </ProgressButton>
+            </li>
+          );
+        })}
+      </ul>
+    );
+  }
+  return (
+    <Card id="account-addresses" title="Saved addresses">
+      <p className="auth-field__hint">{T.addressesNote}</p>
+      {body}
+      <FormAlert message={error} />
+    </Card>
+  );
+}
+
+function DataSection() {
+  const download = useDownloadMyData();
+  return (
+    <Card id="account-data" title="Download my data">
+      <p>{T.dataNote}</p>
+      <FormAlert message={download.isError ? errorSentence(download.error, T.dataFailed) : null} />
+      <FormStatus message={download.isSuccess ? T.dataDone : null} />
+      <div className="auth-actions">
+        <ProgressButton type="button" className="button button--secondary" pending={download.isPending} pendingLabel="Preparing…" disabled={download.isPending} onClick={() => download.mutate()}>
+          Download my data
+        </ProgressButton>
+      </div>
+    </Card>
+  );
+}
+
+function DeleteSection({ onDeleted }: { onDeleted: () => void }) {
+  const summary = useDeletionSummary();
+  const remove = useDeleteAccount();
+  const [open, setOpen] = useState(false);
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  let statement: ReactNode;
+  if (summary.isPending) {
+    statement = (
+      <LoadingRegion label="Loading what deleting means for you…">
+        <Skeleton width="100%" height="4rem" />
+      </LoadingRegion>
+    );
+  } else if (!summary.data) {
+    statement = <ErrorState title={T.summaryFailed} message={T.tryAgain} onRetry={() => void summary.refetch()} />;
+  } else {
+    const s = summary.data;
+    statement = (
+      <ul className="account-consequences">
+        <li>{T.consequenceSignOut}</li>
+        <li>{s.walletCents + s.heldCents > 0 ? T.consequenceWallet(formatUsd(s.walletCents + s.heldCents)) : T.consequenceNoWallet}</li>
+        <li>{T.consequenceOrders(s.orders, s.openOrders)}</li>
+        <li>{T.consequenceProfile}</li>
+        <li>{T.consequenceDownload}</li>
+      </ul>
+    );
+  }
+  const blocked = summary.data?.isAdmin ? T.adminBlocked : summary.data?.pendingPayment ? T.paymentBlocked : null;
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (remove.isPending) return;
+    if (!password) return setError(T.deletePasswordMissing);
+    if (confirm.trim() !== 'DELETE') return setError('Please type DELETE to confirm.');
+    setError(null);
+    remove.mutate({ password, confirm: 'DELETE' }, { onSuccess: onDeleted, onError: (failure) => setError(errorSentence(failure, T.deleteFailed)) });
+  };
+
+  return (
+    <Card id="account-delete" title="Delete my account">
+      <p>{T.deleteIntro}</p>
+      {statement}
+      {blocked ? <FormStatus message={blocked} tone="info" /> : null}
+      {!open ? (
+        <div className="auth-actions">
+          <button type="button" className="button button--danger" disabled={Boolean(blocked) || !summary.data} onClick={() => setOpen(true)}>
+            Delete my account…
+          </button>
+        </div>
+      ) : (
+        <form className="auth-form" noValidate onSubmit={submit}>
+          <div className="auth-form__row">
+            <TextField label="Your password" type="password" autoComplete="current-password" value={password} autoFocus onChange={(event) => setPassword(event.target.value)} />
+            <TextField label="Type DELETE to confirm" autoComplete="off" value={confirm} onChange={(event) => setConfirm(event.target.value)} />
+          </div>
+          <FormAlert message={error} />
+          <div className="auth-actions">
+            <ProgressButton type="submit" className="button button--danger" pending={remove.isPending} pendingLabel="Deleting…" disabled={remove.isPending || Boolean(blocked)}>
+              Delete my account permanently
+            </ProgressButton>
+            <button type="button" className="button button--secondary" onClick={() => { setOpen(false); setError(null); }}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+    </Card>
+  );
+}
