@@ -30,6 +30,9 @@ export interface RefundDeps {
   refundRetry?: { attempts: number; baseMs: number };
 }
 
+/** How long an admin's request waits for a card call another request or job is making. */
+const BUSY_WAIT_MS = 25_000;
+
 /** A card call holds its refund this long (beyond the Stripe SDK's 20 s timeout and two retries). */
 const LEASE_MS = 120_000;
 const retrySettings = (deps: RefundDeps) => deps.refundRetry ?? { attempts: 6, baseMs: 30_000 };
@@ -224,7 +227,15 @@ async function recordUnanswered(deps: RefundDeps, claimed: RefundRow, error: unk
 
 /** The admin's request: its card call's outcome, as an answer or the error the admin reads. */
 async function sendCardRefund(deps: RefundDeps, refundId: string): Promise<RefundRow> {
-  const { row } = await cardCall(deps, refundId);
+  const call = await cardCall(deps, refundId);
+  const outcome = call.outcome;
+  let row = call.row;
+  // A doubled click (or a retry job) holds the call: wait a little for its outcome, as the
+  // first click does, instead of answering "still processing" at once.
+  for (let waited = 0; outcome === 'busy' && row.status === 'pending' && row.leaseUntil && waited < BUSY_WAIT_MS; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    [row] = (await deps.db.select().from(orderRefunds).where(eq(orderRefunds.id, refundId))) as [RefundRow];
+  }
   if (row.status === 'failed') throw new AppError('failed-precondition', REFUND_MESSAGES.cardFailed);
   if (row.status === 'pending') throw new AppError('unavailable', row.gaveUpAt ? REFUND_MESSAGES.cardGaveUp(row.attempts) : REFUND_MESSAGES.cardPending);
   return row;
