@@ -2,7 +2,7 @@
 // embedded database, seeds a realistic catalogue, measures every figure of issue 8 next
 // to its target, writes bench/results/latest.json (and latest.md) and prints the table.
 // Options: --quick (short runs, smaller scale: for working on the bench itself),
-//          --skip=http,checkout,live,frontend,scale (leave sections out).
+//          --skip=http,checkout,hotrow,live,frontend,scale (leave sections out).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +12,7 @@ import { ADMIN, callFunction, signIn } from './lib/client.ts';
 import { failedFigure, markdownTable, textTable, type Figure } from './lib/figures.ts';
 import { benchCheckout } from './sections/checkout.ts';
 import { benchBundles, benchLighthouse, checkDelivery } from './sections/frontend.ts';
+import { benchHotRow } from './sections/hot-row.ts';
 import { benchHttpReads } from './sections/http-reads.ts';
 import { benchLiveFanOut } from './sections/live.ts';
 import { benchScale } from './sections/scale.ts';
@@ -139,6 +140,7 @@ async function main() {
 
     await section('http', figures, details, () => benchHttpReads(app, product.id, settings.http));
     await section('checkout', figures, details, () => benchCheckout(app, product.id, settings.checkout));
+    await section('hotrow', figures, details, () => benchHotRow(app, settings.checkout));
     await section('live', figures, details, () => benchLiveFanOut(app, product, settings.live));
     await section('frontend', figures, details, async () => {
       const bundles = benchBundles();

@@ -30,7 +30,7 @@ import { storageRoutes } from './storage/storage.routes.ts';
 import { createStorageDeps } from './storage/storage.service.ts';
 import { cleanUpUploadSessions } from './storage/storage.sessions.ts';
 import { checkoutFunctions } from './cart-checkout/checkout.functions.ts';
-import { reconcileCheckouts, type CheckoutDeps } from './cart-checkout/checkout.service.ts';
+import { reconcileCheckouts, sendRefund, type CheckoutDeps } from './cart-checkout/checkout.service.ts';
 import { deskRoutes } from './orders/desk.routes.ts';
 import { ordersFunctions } from './orders/orders.functions.ts';
 import { runRefundRetry, sweepStalledRefunds, type RefundDeps } from './orders/refunds.service.ts';
@@ -153,6 +153,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await reconcileCheckouts(checkoutDeps);
   });
   await jobs.schedule('reconcile-checkouts', '* * * * *');
+  // Late payments whose stock was gone (issue 15): refunded through the provider, once.
+  await jobs.work<{ checkoutId: string }>('refund-payment', async ({ checkoutId }) => {
+    await sendRefund(checkoutDeps, checkoutId);
+  });
   // Card refunds that got no answer: retried with backoff, once across processes (decision 034).
   const refundDeps: RefundDeps = { ...checkoutDeps, refundRetry: { attempts: config.REFUND_RETRY_ATTEMPTS, baseMs: config.REFUND_RETRY_BASE_MS } };
   await jobs.work<{ refundId: string }>('refund-retry', (job) => runRefundRetry(refundDeps, job));

@@ -51,6 +51,8 @@ const FUNCTIONS: Record<string, Access> = {
   requestPayout: 'signed-in',
   releaseBizarreProduct: 'admin',
   editBizarreProduct: 'admin',
+  setVariantStock: 'admin',
+  listLowStock: 'admin',
   listOpenOrders: 'admin',
   markOrderFulfilled: 'admin',
   refundOrder: 'admin',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addToCart, cartTotalCents, coerceQty, EMPTY_CART, parseSavedCart, removeLine, setQty } from './cart.ts';
+import { addToCart, cartItemsOf, cartTotalCents, coerceQty, EMPTY_CART, parseSavedCart, removeLine, setQty } from './cart.ts';
 
 const tee = { lineId: 'p1', title: 'Tee', image: '/a.png', priceCents: 2500 };
 const cap = { lineId: 'p2', title: 'Cap', image: '/b.png', priceCents: 1999 };
@@ -37,5 +37,25 @@ describe('parseSavedCart', () => {
     expect(cart.lines.map((l) => [l.lineId, l.qty])).toEqual([['p1', 2], ['p3', 2]]);
     expect(Number.isNaN(cart.lines[1]!.priceCents)).toBe(true);
     expect(cart.qty).toBe(4);
+  });
+});
+
+describe('carts with variants (issue 15)', () => {
+  it('loads a cart saved before variants: its lines are the default variants', () => {
+    const old = JSON.stringify({ id: 'cart', qty: 2, url: '/checkout', lines: [{ lineId: 'p1', title: 'Tee', image: '/a.png', priceCents: 2500, qty: 2 }] });
+    const cart = parseSavedCart(old);
+    expect(cart.lines).toEqual([{ lineId: 'p1', title: 'Tee', image: '/a.png', priceCents: 2500, qty: 2 }]);
+    expect(cartItemsOf(cart.lines)).toEqual([{ id: 'p1', qty: 2 }]);
+  });
+
+  it('keeps a variant line apart from its product and sends both ids', () => {
+    let cart = addToCart(EMPTY_CART, { lineId: 'p1~l', productId: 'p1', variantId: 'p1~l', title: 'Logo Tee - L', image: '', priceCents: 2500 }, 2);
+    cart = addToCart(cart, { lineId: 'p1~s', productId: 'p1', variantId: 'p1~s', title: 'Logo Tee - S', image: '', priceCents: 2500 });
+    const reloaded = parseSavedCart(JSON.stringify(cart));
+    expect(reloaded).toEqual(cart);
+    expect(cartItemsOf(reloaded.lines)).toEqual([
+      { id: 'p1', variantId: 'p1~l', qty: 2 },
+      { id: 'p1', variantId: 'p1~s', qty: 1 },
+    ]);
   });
 });

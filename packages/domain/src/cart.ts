@@ -8,7 +8,11 @@ export const WALLET_PREFERENCE_KEY = 'sf_checkout_wallet_pref';
 export type WalletPreference = 'wallet' | 'stripe';
 
 export interface CartLine {
+  /** The variant's id (issue 15): the product's id for its default variant, as in carts saved before. */
   lineId: string;
+  /** The product, when the line is a variant other than the default one. */
+  productId?: string;
+  variantId?: string;
   title: string;
   image: string;
   priceCents: number;
@@ -66,10 +70,12 @@ export function parseSavedCart(raw: string | null): CartState {
     const parsed: CartLine[] = [];
     for (const line of lines) {
       if (typeof line !== 'object' || line === null) continue;
-      const { lineId, title, image, priceCents, qty } = line as Record<string, unknown>;
+      const { lineId, productId, variantId, title, image, priceCents, qty } = line as Record<string, unknown>;
       if (typeof lineId !== 'string' || !lineId || parsed.some((p) => p.lineId === lineId)) continue;
       parsed.push({
         lineId,
+        // A line saved before variants has neither: it is the product's default variant.
+        ...(typeof productId === 'string' && productId && typeof variantId === 'string' && variantId ? { productId, variantId } : {}),
         title: typeof title === 'string' ? title : '',
         image: typeof image === 'string' ? image : '',
         priceCents: typeof priceCents === 'number' && Number.isSafeInteger(priceCents) && priceCents >= 0 ? priceCents : Number.NaN,
@@ -84,4 +90,9 @@ export function parseSavedCart(raw: string | null): CartState {
 
 export function parseWalletPreference(raw: string | null): WalletPreference | null {
   return raw === 'wallet' || raw === 'stripe' ? raw : null;
+}
+
+/** What the server is sent for the cart's lines: the product, and the variant when it is not the default one. */
+export function cartItemsOf(lines: readonly CartLine[]): { id: string; variantId?: string; qty: number }[] {
+  return lines.map((line) => (line.productId && line.variantId ? { id: line.productId, variantId: line.variantId, qty: line.qty } : { id: line.lineId, qty: line.qty }));
 }

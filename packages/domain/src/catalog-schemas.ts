@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { optionalNullable } from './contracts/define.ts';
 import { MAX_PRICE_CENTS, MAX_PRODUCT_IMAGES, PRODUCT_CATEGORIES, RELEASE_MESSAGES, SHOP_PAGE_MAX, SHOP_SEARCH_MAX } from './catalog.ts';
+import { combinations, MAX_OPTION_VALUES, MAX_OPTIONS, MAX_STOCK, MAX_VARIANTS, optionsProblem, sameValues, STOCK_MESSAGES } from './variants.ts';
 
 /**
  * The release and edit requests as the server checks them (spec sections 5 and 9), with
@@ -54,9 +55,54 @@ export const productInputSchema = z.object({
   category: optionalNullable(z.enum(PRODUCT_CATEGORIES, { error: 'The category must be merch, music or bundles.' })),
 });
 
-export const releaseProductInput = productInputSchema
-  .extend({ images: productInputSchema.shape.images.min(1, RELEASE_MESSAGES.releaseImages) })
+const optionText = z.string().trim().min(1, STOCK_MESSAGES.optionValues).max(40, 'An option or value must be at most 40 characters.');
+
+/** Up to 3 options (issue 15); [] for a product without options. */
+export const optionsSchema = z
+  .array(z.object({ name: optionText, values: z.array(optionText).max(MAX_OPTION_VALUES, `At most ${MAX_OPTION_VALUES} values per option.`) }).strict())
+  .max(MAX_OPTIONS, STOCK_MESSAGES.tooManyOptions);
+
+export const variantInputSchema = z
+  .object({
+    options: z.array(z.string().trim().max(40)).max(MAX_OPTIONS),
+    sku: z.string().trim().max(64, 'A SKU must be at most 64 characters.').default(''),
+    /** null: the product's price. */
+    priceCents: z.number({ error: RELEASE_MESSAGES.price }).int(RELEASE_MESSAGES.price).positive(RELEASE_MESSAGES.price).max(MAX_PRICE_CENTS, RELEASE_MESSAGES.price).nullable().default(null),
+    /** null: unlimited. */
+    stock: z.number({ error: STOCK_MESSAGES.stock }).int(STOCK_MESSAGES.stock).min(0, STOCK_MESSAGES.stock).max(MAX_STOCK, STOCK_MESSAGES.stock).nullable().default(null),
+    /** Edit: the stock field was left as loaded, so an existing variant keeps its live count (sales since are not undone). */
+    keepStock: optionalNullable(z.boolean()),
+  })
   .strict();
+
+/** The options and, in the same order, one variant per combination of their values. */
+const withVariants = {
+  options: optionalNullable(optionsSchema),
+  variants: optionalNullable(z.array(variantInputSchema).min(1).max(MAX_VARIANTS, STOCK_MESSAGES.tooManyVariants)),
+};
+
+function checkVariants(input: { options?: { name: string; values: string[] }[]; variants?: { options: string[] }[] }, ctx: z.RefinementCtx) {
+  const options = input.options ?? [];
+  const problem = optionsProblem(options);
+  if (problem) {
+    ctx.addIssue({ code: 'custom', message: problem, path: ['options'] });
+    return;
+  }
+  if (!input.variants) {
+    // Options change only with their variants.
+    if (input.options !== undefined) ctx.addIssue({ code: 'custom', message: STOCK_MESSAGES.variantsMismatch, path: ['variants'] });
+    return;
+  }
+  const expected = combinations(options);
+  if (expected.length !== input.variants.length || !expected.every((values, i) => sameValues(values, input.variants![i]!.options))) {
+    ctx.addIssue({ code: 'custom', message: STOCK_MESSAGES.variantsMismatch, path: ['variants'] });
+  }
+}
+
+export const releaseProductInput = productInputSchema
+  .extend({ images: productInputSchema.shape.images.min(1, RELEASE_MESSAGES.releaseImages), ...withVariants })
+  .strict()
+  .superRefine(checkVariants);
 
 export const editProductInput = productInputSchema
   .extend({
@@ -64,8 +110,21 @@ export const editProductInput = productInputSchema
     images: productInputSchema.shape.images.min(1, RELEASE_MESSAGES.editImages),
     order: optionalNullable(z.number().int().min(-1_000_000).max(1_000_000)),
     isActive: optionalNullable(z.boolean()),
+    ...withVariants,
+  })
+  .strict()
+  .superRefine(checkVariants);
+
+/** A restock or stock correction of one variant (audited). */
+export const setStockInput = z
+  .object({
+    variantId: z.string().min(1).max(80),
+    stock: variantInputSchema.shape.stock.unwrap().unwrap().nullable(),
+    reason: z.string().trim().max(200).default(''),
   })
   .strict();
+export type SetStockInput = z.infer<typeof setStockInput>;
+export type VariantInput = z.infer<typeof variantInputSchema>;
 
 export type ReleaseProductInput = z.infer<typeof releaseProductInput>;
 export type EditProductInput = z.infer<typeof editProductInput>;

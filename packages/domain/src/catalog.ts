@@ -1,3 +1,5 @@
+import type { ProductOption, Variant } from './variants.ts';
+
 /**
  * Catalog rules (spec sections 3, 5 and 9): the release and edit checks in the spec's
  * order with its exact messages, USD <-> cents, and how prices are shown. No zod here:
@@ -94,6 +96,10 @@ export function compareProducts(a: { order: number; name: string }, b: { order: 
 
 /** A product as every client reads it. */
 export interface Product {
+  /** Up to 3 options (issue 15); [] for a product without options. */
+  options: ProductOption[];
+  /** At least one: the default variant (id = the product's id) when there are no options. */
+  variants: Variant[];
   id: string;
   name: string;
   description: string;

@@ -11,12 +11,14 @@ export const cartItemsSchema = z
   .array(
     z.object({
       id: z.string().min(1).max(64),
+      /** The variant (issue 15); absent: the product's default variant, as in carts saved before variants. */
+      variantId: z.string().min(1).max(80).optional(),
       qty: z.number().int('Quantities must be whole numbers.').min(1, 'Quantities must be at least 1.').max(MAX_LINE_QTY, `At most ${MAX_LINE_QTY} of one item.`),
     }).strict(),
   )
   .min(1, CHECKOUT_MESSAGES.emptyCart)
   .max(MAX_CART_LINES, `At most ${MAX_CART_LINES} different items.`)
-  .refine((items) => new Set(items.map((item) => item.id)).size === items.length, 'Each product may appear once in the cart.');
+  .refine((items) => new Set(items.map((item) => `${item.id}\u0000${item.variantId ?? ''}`)).size === items.length, 'Each product may appear once in the cart.');
 
 export const contactSchema = z
   .object({

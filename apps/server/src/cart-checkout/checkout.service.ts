@@ -2,16 +2,19 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { CartItems, Contact, Shipping } from '@storefront/domain/pricing-schemas.ts';
 import { CHECKOUT_MESSAGES, MAX_ORDER_TOTAL_CENTS, quote, sameQuote, type Quote } from '@storefront/domain/pricing.ts';
+import { cartLineId, demandByVariant, lineName, lineRanOutMessage, resolveVariant } from '@storefront/domain/variants.ts';
+import { captureStock, releaseStock, sortedDemand, takeStock, type StockDemand } from '../catalog/variants.service.ts';
 import type { Db } from '../db/client.ts';
-import { checkouts, orders, processedEvents, products, users, wallets } from '../db/schema/index.ts';
+import { checkouts, orders, paymentRefunds, processedEvents, products, productVariants, users, wallets, type CheckoutLine } from '../db/schema/index.ts';
 import { prepared } from '../db/prepared.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { rememberAddress } from '../accounts/addresses.service.ts';
 import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import { receiptMail } from '../mail/templates.ts';
+import { lateRefundMail, receiptMail } from '../mail/templates.ts';
 import { insertOrder, type OrderLine } from '../orders/orders.service.ts';
-import type { PaymentEvent, PaymentProvider } from '../payments/provider.ts';
+import { publishLive } from '../live/live.publish.ts';
+import { RefundRefusedError, type PaymentEvent, type PaymentProvider } from '../payments/provider.ts';
 import { capture, debit, getBalance, hold, release } from '../wallet/wallet.service.ts';
 import { isSameSitePath } from '@storefront/domain/site-path.ts';
 
@@ -25,16 +28,26 @@ export interface CheckoutDeps {
   publicUrl: string;
 }
 
-interface PricedProduct {
+/** One variant of an active product, at its database price (issue 15). */
+interface PricedVariant {
   id: string;
   name: string;
   priceCents: number;
+  variantId: string;
+  optionValues: string[];
+  /** null: unlimited. */
+  stock: number | null;
 }
 
-/** The cart's lines at these prices; unknown or inactive items are named and refused. */
-function cartLines(items: CartItems, priced: PricedProduct[]): OrderLine[] {
-  const byId = new Map(priced.map((row) => [row.id, row]));
-  const missing = items.filter((item) => !byId.has(item.id)).map((item) => item.id);
+/** A priced cart line and whether its variant's stock is counted. */
+export type StockLine = OrderLine & { variantId: string; counted: boolean };
+
+/** The cart's lines at these prices; unknown or inactive items (and variants) are named and refused. */
+function cartLines(items: CartItems, priced: PricedVariant[]): StockLine[] {
+  const byProduct = new Map<string, PricedVariant[]>();
+  for (const row of priced) byProduct.set(row.id, [...(byProduct.get(row.id) ?? []), { ...row, id: row.variantId, productId: row.id } as PricedVariant & { productId: string }]);
+  const resolved = items.map((item) => ({ item, variant: resolveVariant(byProduct.get(item.id) ?? [], item.id, item.variantId) as (PricedVariant & { productId: string }) | undefined }));
+  const missing = resolved.filter(({ variant }) => !variant).map(({ item }) => cartLineId(item.id, item.variantId));
   if (missing.length > 0) {
     throw new AppError(
       'failed-precondition',
@@ -42,25 +55,68 @@ function cartLines(items: CartItems, priced: PricedProduct[]): OrderLine[] {
       { unavailable: missing },
     );
   }
-  const lines = items.map((item) => {
-    const product = byId.get(item.id)!;
-    return { id: product.id, name: product.name, qty: item.qty, unitCents: product.priceCents };
-  });
+  const lines = resolved.map(({ item, variant }) => ({
+    id: item.id,
+    variantId: variant!.variantId,
+    name: lineName(variant!.name, variant!.optionValues),
+    qty: item.qty,
+    unitCents: variant!.priceCents,
+    counted: variant!.stock !== null,
+    stock: variant!.stock,
+  }));
+  // Lines drawing on the same variant are summed (a cart cannot oversell itself).
+  const demand = demandByVariant(lines.filter((line) => line.counted));
+  const short = lines.filter((line) => line.stock !== null && demand.get(line.variantId)! > line.stock);
+  if (short.length > 0) throw outOfStock(short.map((line) => ({ lineId: cartLineId(line.id, line.variantId === line.id ? undefined : line.variantId), name: line.name, left: line.stock ?? 0 })));
   if (quote(lines, 0, false).totalCents > MAX_ORDER_TOTAL_CENTS) throw new AppError('invalid-argument', CHECKOUT_MESSAGES.orderTooLarge);
-  return lines;
+  return lines.map(({ stock: _stock, ...line }) => line);
 }
 
-/** Current database prices of the cart; unknown or inactive items are named and refused. */
-export async function priceCart(db: Db | Tx, items: CartItems): Promise<OrderLine[]> {
-  const rows = await db
-    .select({ id: products.id, name: products.name, priceCents: products.priceCents })
+/** "Only 2 of "Logo Tee - L" are left…": the lines that ran out, named, with what is left of each. */
+function outOfStock(lines: { lineId: string; name: string; left: number }[]): AppError {
+  return new AppError('failed-precondition', [...new Set(lines.map((line) => lineRanOutMessage(line.name, line.left)))].join(' '), {
+    outOfStock: lines.map(({ lineId, left }) => ({ lineId, left })),
+  });
+}
+
+/** What a cart takes from counted variants, in lock order. */
+function demandOf(lines: { variantId?: string; qty: number; counted?: boolean }[]): StockDemand {
+  return sortedDemand(demandByVariant(lines.filter((line) => line.counted && line.variantId).map((line) => ({ variantId: line.variantId!, qty: line.qty }))));
+}
+
+/** The variants of these products that are on sale, at their prices. */
+function pricedVariantsQuery(db: Db | Tx, productIds: string[]) {
+  return db
+    .select({
+      id: products.id,
+      name: products.name,
+      priceCents: sql<number>`coalesce(${productVariants.priceCents}, ${products.priceCents})`.mapWith(Number),
+      variantId: productVariants.id,
+      optionValues: productVariants.optionValues,
+      stock: productVariants.stock,
+    })
     .from(products)
-    .where(and(inArray(products.id, items.map((item) => item.id)), eq(products.isActive, true)));
-  return cartLines(items, rows);
+    .innerJoin(productVariants, eq(productVariants.productId, products.id))
+    .where(and(inArray(products.id, productIds), eq(products.isActive, true)));
+}
+
+/** Current database prices of the cart; unknown or inactive items are named and refused, and lines that ran out too. */
+export async function priceCart(db: Db | Tx, items: CartItems): Promise<StockLine[]> {
+  return cartLines(items, await pricedVariantsQuery(db, items.map((item) => item.id)));
+}
+
+/** A stock update found less than the cart wants (another buyer was first): the lines, named. */
+function ranOut(lines: StockLine[], short: { variantId: string; left: number }[]): AppError {
+  return outOfStock(
+    short.map(({ variantId, left }) => {
+      const line = lines.find((candidate) => candidate.variantId === variantId)!;
+      return { lineId: cartLineId(line.id, line.variantId === line.id ? undefined : line.variantId), name: line.name, left };
+    }),
+  );
 }
 
 export async function quoteCheckout(db: Db, userId: string, items: CartItems, useWallet: boolean): Promise<Quote & { lines: OrderLine[] }> {
-  const lines = await priceCart(db, items);
+  const lines = (await priceCart(db, items)).map(({ counted: _counted, ...line }) => line);
   const { balanceCents } = await getBalance(db, userId);
   return { ...quote(lines, balanceCents, useWallet), lines };
 }
@@ -91,9 +147,11 @@ function walletOrderStartQuery(db: Db) {
       balanceCents: wallets.balanceCents,
       orderId: orders.id,
       paymentIntentId: orders.paymentIntentId,
-      products: sql<PricedProduct[]>`(
-        SELECT coalesce(json_agg(json_build_object('id', ${products.id}, 'name', ${products.name}, 'priceCents', ${products.priceCents})), '[]')
-        FROM ${products} WHERE ${products.id} = ANY(${sql.placeholder('productIds')}::text[]) AND ${products.isActive})`,
+      products: sql<PricedVariant[]>`(
+        SELECT coalesce(json_agg(json_build_object('id', p.id, 'name', p.name, 'priceCents', coalesce(v.price_cents, p.price_cents),
+          'variantId', v.id, 'optionValues', v.option_values, 'stock', v.stock)), '[]')
+        FROM ${products} p JOIN ${productVariants} v ON v.product_id = p.id
+        WHERE p.id = ANY(${sql.placeholder('productIds')}::text[]) AND p.is_active)`,
     })
     .from(users)
     .leftJoin(wallets, eq(wallets.userId, users.id))
@@ -146,7 +204,7 @@ export async function completeWalletOnlyOrder(
         userId,
         checkoutId,
         paymentIntentId,
-        items: lines,
+        items: lines.map(({ counted: _counted, ...line }) => line),
         subtotalCents: fresh.subtotalCents,
         shippingCents: fresh.shippingCents,
         taxCents: fresh.taxCents,
@@ -164,6 +222,13 @@ export async function completeWalletOnlyOrder(
       // The conditional debit comes last: it locks the wallet row until the commit, and one
       // buyer's concurrent orders queue on that lock, so it is held as briefly as possible.
       await debit(tx, userId, fresh.walletAppliedCents, order.id);
+      // Stock last of all (decision 027): the variant row is the hottest row of a drop, locked
+      // from this update to the commit. Not enough left: nothing of this order stays.
+      const demand = demandOf(lines);
+      if (demand.length > 0) {
+        const short = await takeStock(tx, demand, false);
+        if (short.length > 0) throw ranOut(lines, short);
+      }
       return { orderId: order.id, paymentIntentId, created: true };
     },
     { isolationLevel: 'read committed' },
@@ -206,7 +271,7 @@ export async function createPaymentLink(
           id: checkoutId,
           userId,
           provider: deps.provider.name,
-          items: lines,
+          items: lines.map(({ counted, ...line }): CheckoutLine => (counted ? { ...line, stockHeld: true } : line)),
           contact: { ...input.contact, phone: input.contact.phone ?? '' },
           shipping: input.shipping,
           subtotalCents: fresh.subtotalCents,
@@ -226,6 +291,12 @@ export async function createPaymentLink(
       }
       await rememberAddress(tx, userId, input.shipping);
       await hold(tx, userId, fresh.walletAppliedCents, checkoutId);
+      // The stock is set aside with the wallet part, until the payment event or the expiry.
+      const demand = demandOf(lines);
+      if (demand.length > 0) {
+        const short = await takeStock(tx, demand, true);
+        if (short.length > 0) throw ranOut(lines, short);
+      }
       return { created: true as const, priced: fresh };
     },
     { isolationLevel: 'read committed' },
@@ -300,6 +371,7 @@ export async function closeCheckout(db: Db, checkoutId: string, status: 'failed'
     if (!checkout || checkout.status !== 'pending') return false;
     await tx.update(checkouts).set({ status, settledAt: new Date() }).where(eq(checkouts.id, checkoutId));
     await release(tx, checkout.userId, checkout.walletHeldCents, checkoutId);
+    await releaseHeldStock(tx, checkout.items);
     return true;
   });
 }
@@ -317,9 +389,27 @@ async function cancelPending(tx: Tx, where: SQL | undefined): Promise<Cancelled[
     .update(checkouts)
     .set({ status: 'cancelled', settledAt: new Date() })
     .where(and(where, eq(checkouts.status, 'pending')))
-    .returning({ id: checkouts.id, userId: checkouts.userId, walletHeldCents: checkouts.walletHeldCents, providerSessionId: checkouts.providerSessionId });
-  for (const row of rows) await release(tx, row.userId, row.walletHeldCents, row.id);
+    .returning({ id: checkouts.id, userId: checkouts.userId, walletHeldCents: checkouts.walletHeldCents, providerSessionId: checkouts.providerSessionId, items: checkouts.items });
+  for (const row of rows) {
+    await release(tx, row.userId, row.walletHeldCents, row.id);
+    await releaseHeldStock(tx, row.items);
+  }
   return rows;
+}
+
+/**
+ * A checkout left pending (this runs once per checkout: only the one transition out of
+ * pending calls it): the stock it set aside can be bought again.
+ */
+async function releaseHeldStock(tx: Tx, items: CheckoutLine[]) {
+  const demand = heldDemand(items);
+  if (demand.length === 0) return;
+  await releaseStock(tx, demand);
+  await publishLive(tx, { topic: 'products' });
+}
+
+function heldDemand(items: CheckoutLine[]): StockDemand {
+  return demandOf(items.map((item) => ({ ...item, counted: item.stockHeld === true })));
 }
 
 /** After the cancel committed: the provider's page can no longer be paid (a payment that got there first comes as a late payment). */
@@ -345,8 +435,8 @@ export async function cancelCheckout(deps: CheckoutDeps, userId: string, checkou
   return cancelled.length > 0;
 }
 
-const cartKey = (lines: { id: string; qty: number }[]) =>
-  JSON.stringify(lines.map(({ id, qty }) => [id, qty]).sort(([a], [b]) => String(a).localeCompare(String(b))));
+const cartKey = (lines: { id: string; variantId?: string; qty: number }[]) =>
+  JSON.stringify(lines.map(({ id, variantId, qty }) => [variantId ?? id, qty]).sort(([a], [b]) => String(a).localeCompare(String(b))));
 
 /** Cancels the buyer's other pending checkouts of exactly these lines (a new checkout of the same cart). */
 async function cancelSameCartCheckouts(deps: CheckoutDeps, userId: string, checkoutId: string, lines: OrderLine[]) {
@@ -380,13 +470,20 @@ export async function applyPaymentEvent(deps: CheckoutDeps, event: PaymentEvent)
     if (event.sessionId && checkout.providerSessionId && event.sessionId !== checkout.providerSessionId) return 'ignored';
 
     if (event.type === 'succeeded') {
-      if (checkout.status === 'paid') return 'duplicate';
+      // Paid, or refunded already (a late payment whose stock was gone): once only.
+      if (checkout.status === 'paid' || checkout.status === 'refunded') return 'duplicate';
       // The buyer cancelled before paying on our own page: that payment is refused (nothing
       // was charged). A provider's payment is real money: it goes the late-payment way below.
       if (checkout.status === 'cancelled' && deps.provider.name === 'local') return 'ignored';
       if (checkout.status !== 'pending') {
-        // Paid after its hold was released (a delayed payment method): honour the payment
-        // and take the wallet part again if it is still there (in a savepoint).
+        // Paid after its hold was released (a delayed payment method): honour the payment if
+        // its stock is still there, taken again in a savepoint (decision 027); else refund it.
+        const demand = heldDemand(checkout.items);
+        if (demand.length > 0 && !(await retakeStock(tx, demand))) {
+          await refundLatePayment(deps, tx, checkout, event);
+          return 'applied';
+        }
+        // And the wallet part again if it is still there (in a savepoint).
         await tx
           .transaction((inner) => debit(inner, checkout.userId, checkout.walletHeldCents, `late:${checkout.id}`))
           .catch((error: unknown) => {
@@ -394,6 +491,8 @@ export async function applyPaymentEvent(deps: CheckoutDeps, event: PaymentEvent)
           });
       } else {
         await capture(tx, checkout.userId, checkout.walletHeldCents, checkout.id);
+        const demand = heldDemand(checkout.items);
+        if (demand.length > 0) await captureStock(tx, demand);
       }
       await tx.update(checkouts).set({ status: 'paid', settledAt: new Date() }).where(eq(checkouts.id, checkout.id));
       const paymentIntentId = event.paymentIntentId ?? `pi_${checkout.id}`;
@@ -425,8 +524,81 @@ export async function applyPaymentEvent(deps: CheckoutDeps, event: PaymentEvent)
     if (checkout.status !== 'pending') return 'duplicate';
     await tx.update(checkouts).set({ status: event.type as 'failed' | 'expired', settledAt: new Date() }).where(eq(checkouts.id, checkout.id));
     await release(tx, checkout.userId, checkout.walletHeldCents, checkout.id);
+    await releaseHeldStock(tx, checkout.items);
     return 'applied';
   });
+}
+
+class StockGone extends Error {}
+
+/** Takes the stock of a late payment again, all or nothing (a savepoint): false when it is gone. */
+async function retakeStock(tx: Tx, demand: StockDemand): Promise<boolean> {
+  try {
+    await tx.transaction(async (inner) => {
+      if ((await takeStock(inner, demand, false)).length > 0) throw new StockGone();
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof StockGone) return false;
+    throw error;
+  }
+}
+
+/**
+ * A late card payment whose stock is gone (issue 15): no order; the wallet part stays
+ * with the buyer (its hold was released when the checkout ended); the card payment is
+ * refunded through the provider by a job (its row here makes that once per checkout,
+ * in the same transaction that records the event), and the buyer is told by email.
+ */
+async function refundLatePayment(deps: CheckoutDeps, tx: Tx, checkout: typeof checkouts.$inferSelect, event: PaymentEvent) {
+  await tx.update(checkouts).set({ status: 'refunded', settledAt: new Date() }).where(eq(checkouts.id, checkout.id));
+  const amountCents = event.amountCents ?? checkout.chargeCents;
+  const recorded = await tx
+    .insert(paymentRefunds)
+    .values({
+      checkoutId: checkout.id,
+      provider: deps.provider.name,
+      paymentReference: event.paymentIntentId ?? `pi_${checkout.id}`,
+      amountCents,
+      reason: 'late payment: sold out',
+    })
+    .onConflictDoNothing()
+    .returning({ checkoutId: paymentRefunds.checkoutId });
+  if (recorded.length === 0) return;
+  await deps.jobs.sendInTransaction(tx, 'refund-payment', { checkoutId: checkout.id });
+  const buyer = await buyerOf(tx, checkout.userId);
+  if (buyer) {
+    await deps.jobs.sendInTransaction(
+      tx,
+      'send-email',
+      lateRefundMail(buyer.email, buyer.name, { items: checkout.items, chargedCents: amountCents, walletCents: checkout.walletHeldCents }, `${deps.publicUrl}/shop`),
+    );
+  }
+}
+
+/**
+ * The refund job: the provider's one refund call (the order desk's too, decision 028), asked
+ * once per checkout (its idempotency key), then the refund's id recorded. A refusal is
+ * recorded for the order desk to see; any other failure throws so the job is retried with
+ * the same key, which cannot refund twice.
+ */
+export async function sendRefund(deps: CheckoutDeps, checkoutId: string): Promise<void> {
+  const [row] = await deps.db.select().from(paymentRefunds).where(eq(paymentRefunds.checkoutId, checkoutId));
+  if (!row || row.providerRefundId || row.failure) return;
+  try {
+    const { refundId, status } = await deps.provider.refund({
+      paymentIntentId: row.paymentReference,
+      amountCents: row.amountCents,
+      idempotencyKey: `refund-${checkoutId}`,
+      orderId: checkoutId,
+    });
+    const done = status === 'succeeded' ? { providerRefundId: refundId, refundedAt: new Date() } : { providerRefundId: refundId, failure: 'The card refund failed.' };
+    await deps.db.update(paymentRefunds).set(done).where(eq(paymentRefunds.checkoutId, checkoutId));
+  } catch (error) {
+    if (!(error instanceof RefundRefusedError)) throw error;
+    console.warn(`The card refund of late payment ${checkoutId} was refused:`, error.message);
+    await deps.db.update(paymentRefunds).set({ failure: error.message.slice(0, 500) }).where(eq(paymentRefunds.checkoutId, checkoutId));
+  }
 }
 
 /**

@@ -2,6 +2,7 @@ import { IMAGES_NOT_UPLOADED, ownImageUrl } from '@storefront/domain/catalog-sch
 import { defineFunction, type CallContext } from '../functions/registry.ts';
 import { AppError } from '../http/errors.ts';
 import { deleteProduct, editProduct, listAllProducts, moveProduct, releaseProduct, setProductActive } from './catalog.service.ts';
+import { listLowStock, setStock } from './variants.service.ts';
 
 /** Absolute download URLs of the shop's own origin (the Firebase SDK's) are stored as paths; others are refused. */
 function ownImages(images: string[], context: CallContext): string[] {
@@ -45,5 +46,12 @@ export function catalogFunctions(deps: { onChange: () => void }) {
       deps.onChange();
       return { ok: true };
     }),
+    // Issue 15: a restock or stock correction (audited), and the /release low-stock list.
+    defineFunction('setVariantStock', async (input, { db, caller }) => {
+      const change = await setStock(db, { userId: caller.userId }, input);
+      deps.onChange();
+      return { ok: true, ...change };
+    }),
+    defineFunction('listLowStock', async (_input, { db }) => ({ variants: await listLowStock(db) })),
   ];
 }

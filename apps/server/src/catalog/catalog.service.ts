@@ -2,20 +2,30 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { EditProductInput, ReleaseProductInput } from '@storefront/domain/catalog-schemas.ts';
+import type { Variant } from '@storefront/domain/variants.ts';
 import { DEFAULT_CATEGORY, RELEASE_MESSAGES, SHOP_PAGE_SIZE, isProductCategory, type Product, type ProductCategory, type ShopPage } from '@storefront/domain/catalog.ts';
 import { CONSOLE_MESSAGES, type MoveProductInput, type SetProductActiveInput } from '@storefront/domain/console.ts';
 import { recordAudit, type Actor } from '../admin/audit.service.ts';
 import type { Db } from '../db/client.ts';
-import { checkouts, orderItems, productImages, products } from '../db/schema/index.ts';
+import { checkouts, orderItems, productImages, products, productVariants } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import { publishLive } from '../live/live.publish.ts';
+import { replaceVariants } from './variants.service.ts';
 
 type ProductRow = typeof products.$inferSelect;
 
-function toProduct(row: ProductRow, images: string[]): Product {
+type VariantRow = typeof productVariants.$inferSelect;
+
+function toVariant(product: ProductRow, row: VariantRow): Variant {
+  return { id: row.id, options: row.optionValues, sku: row.sku, priceCents: row.priceCents ?? product.priceCents, stock: row.stock };
+}
+
+function toProduct(row: ProductRow, images: string[], variants: VariantRow[]): Product {
   return {
     id: row.id,
+    options: row.options,
+    variants: variants.map((variant) => toVariant(row, variant)),
     name: row.name,
     description: row.description,
     priceCents: row.priceCents,
@@ -34,9 +44,16 @@ async function withImages(db: Db | Tx, rows: ProductRow[]): Promise<Product[]> {
     .from(productImages)
     .where(inArray(productImages.productId, rows.map((row) => row.id)))
     .orderBy(asc(productImages.productId), asc(productImages.position));
+  const variants = await db
+    .select()
+    .from(productVariants)
+    .where(inArray(productVariants.productId, rows.map((row) => row.id)))
+    .orderBy(asc(productVariants.productId), asc(productVariants.position));
   const byProduct = new Map<string, string[]>();
   for (const image of images) byProduct.set(image.productId, [...(byProduct.get(image.productId) ?? []), image.url]);
-  return rows.map((row) => toProduct(row, byProduct.get(row.id) ?? []));
+  const variantsOf = new Map<string, VariantRow[]>();
+  for (const variant of variants) variantsOf.set(variant.productId, [...(variantsOf.get(variant.productId) ?? []), variant]);
+  return rows.map((row) => toProduct(row, byProduct.get(row.id) ?? [], variantsOf.get(row.id) ?? []));
 }
 
 /** The shop: active products, `order` highest first, then name. */
@@ -129,6 +146,11 @@ async function replaceImages(tx: Tx, productId: string, images: string[]) {
   }
 }
 
+/** The user behind a change, for the stock audit (null: the seed or the command line). */
+function actorIdOf(actor: Actor | undefined): string | null {
+  return actor && 'userId' in actor ? actor.userId : null;
+}
+
 export function newProductId(): string {
   return `p_${randomBytes(9).toString('base64url')}`;
 }
@@ -155,8 +177,11 @@ export async function releaseProduct(db: Db, input: ReleaseProductInput, id = ne
       priceCents: input.priceCents,
       category: input.category ?? DEFAULT_CATEGORY,
       sortOrder: sql`(SELECT coalesce(max(${products.sortOrder}), 0) + 1 FROM ${products})`,
+      options: input.options ?? [],
     });
     await replaceImages(tx, id, input.images);
+    // Without options: one default variant, unlimited, at the product's price (decision 027).
+    await replaceVariants(tx, id, input.variants ?? [{ options: [], sku: '', priceCents: null, stock: null }], actorIdOf(actor));
     if (actor) await recordAudit(tx, { actor, action: 'product.release', targetType: 'product', targetId: id, after: await auditView(tx, id) });
     await publishLive(tx, { topic: 'products', id });
   });
@@ -181,6 +206,7 @@ export async function editProduct(db: Db, input: EditProductInput, actor?: Actor
         priceCents: input.priceCents,
         ...(input.order === undefined ? {} : { sortOrder: input.order }),
         ...(input.isActive === undefined ? {} : { isActive: input.isActive }),
+        ...(input.options === undefined ? {} : { options: input.options }),
         ...(input.category === undefined ? {} : { category: input.category }),
         updatedAt: new Date(),
       })
@@ -188,6 +214,8 @@ export async function editProduct(db: Db, input: EditProductInput, actor?: Actor
       .returning({ id: products.id });
     if (updated.length === 0) throw new AppError('not-found', RELEASE_MESSAGES.notFound);
     await replaceImages(tx, input.id, input.images);
+    // Without variants in the request (an edit made as before issue 15) they stay as they are.
+    if (input.variants) await replaceVariants(tx, input.id, input.variants, actorIdOf(actor));
     if (actor) await recordAudit(tx, { actor, action: 'product.edit', targetType: 'product', targetId: input.id, before, after: await auditView(tx, input.id) });
     await publishLive(tx, { topic: 'products', id: input.id });
   }, { isolationLevel: 'read committed' });

@@ -95,6 +95,23 @@ export function shippedMail(to: string, name: string, orderId: string, ordersUrl
   };
 }
 
+/** A card payment that came after its checkout's hold ended, for stock that was gone by then (issue 15). */
+export function lateRefundMail(to: string, name: string, refund: { items: { name: string; qty: number }[]; chargedCents: number; walletCents: number }, shopUrl: string): Mail {
+  const lines = [
+    `Hi ${name},`,
+    `Your payment arrived after your checkout had expired, and by then ${refund.items.map((item) => `${item.qty} × ${item.name}`).join(', ')} had sold out. No order was made.`,
+    `We refunded ${formatUsd(refund.chargedCents)} to your card; it can take 5 to 10 days to appear on your statement.`,
+    ...(refund.walletCents > 0 ? [`The ${formatUsd(refund.walletCents)} of wallet credit set aside for this checkout is back in your wallet.`] : []),
+    'We are sorry. Restocks are announced in the shop.',
+  ];
+  return {
+    to,
+    subject: `Your payment was refunded - ${SHOP}`,
+    text: `${lines.join('\n\n')}\n\n${shopUrl}`,
+    html: layout('Your payment was refunded', lines, { label: 'Visit the shop', url: shopUrl }),
+  };
+}
+
 export function refundMail(to: string, name: string, refund: { orderId: string; walletCents: number; cardCents: number; full: boolean }, ordersUrl: string): Mail {
   const parts = [
     ...(refund.cardCents > 0 ? [`${formatUsd(refund.cardCents)} back to your card (it can take 5 to 10 days to appear)`] : []),

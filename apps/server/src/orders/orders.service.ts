@@ -15,6 +15,9 @@ import { ordersWithPendingRefunds } from './refunds.service.ts';
 
 export interface OrderLine {
   id: string;
+  /** The variant bought (issue 15); absent on orders made before variants. */
+  variantId?: string;
+  /** The product's name, with the variant's values: "Logo Tee - L / Black". */
   name: string;
   qty: number;
   unitCents: number;
@@ -68,13 +71,15 @@ export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string
   const { items, ...fields } = order;
   const id = newOrderId();
   const inserted = tx.$with('inserted').as(tx.insert(orders).values({ id, ...fields }).onConflictDoNothing({ target: orders.checkoutId }).returning({ id: orders.id }));
-  const lines = JSON.stringify(items.map((item, position) => ({ position, product_id: item.id, name: item.name, qty: item.qty, unit_cents: item.unitCents })));
+  const lines = JSON.stringify(
+    items.map((item, position) => ({ position, product_id: item.id, variant_id: item.variantId ?? null, name: item.name, qty: item.qty, unit_cents: item.unitCents })),
+  );
   const insertedItems = tx.$with('inserted_items').as(
     tx
       .insert(orderItems)
       .select(
-        sql`SELECT ${inserted.id}, line.position, line.product_id, line.name, line.qty, line.unit_cents
-            FROM ${inserted}, jsonb_to_recordset(${lines}::jsonb) AS line(position integer, product_id text, name text, qty integer, unit_cents bigint)`,
+        sql`SELECT ${inserted.id}, line.position, line.product_id, line.variant_id, line.name, line.qty, line.unit_cents
+            FROM ${inserted}, jsonb_to_recordset(${lines}::jsonb) AS line(position integer, product_id text, variant_id text, name text, qty integer, unit_cents bigint)`,
       )
       .returning({ orderId: orderItems.orderId }),
   );
@@ -107,7 +112,9 @@ async function views(db: Db, rows: (typeof orders.$inferSelect)[]): Promise<Orde
       paymentIntentId: row.paymentIntentId,
       createdAt: row.createdAt.toISOString(),
       uid: row.userId,
-      items: items.filter((item) => item.orderId === row.id).map((item) => ({ id: item.productId, name: item.name, qty: item.qty, unitCents: item.unitCents })),
+      items: items
+        .filter((item) => item.orderId === row.id)
+        .map((item) => ({ id: item.productId, ...(item.variantId ? { variantId: item.variantId } : {}), name: item.name, qty: item.qty, unitCents: item.unitCents })),
       totals: {
         subtotalCents: row.subtotalCents,
         shippingCents: row.shippingCents,

@@ -215,7 +215,18 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   createStripeOnboardingLinkIOS: () => null,
   getCashout: () => null,
   requestPayout: () => ({ amountCents: 100 }),
-  releaseBizarreProduct: () => ({ name: 'Fuzz Tee', description: 'A tee', priceCents: 1999, images: ['/content/covers/cover-02.svg'], category: 'music' }),
+  releaseBizarreProduct: () => ({
+    name: 'Fuzz Tee',
+    description: 'A tee',
+    priceCents: 1999,
+    images: ['/content/covers/cover-02.svg'],
+    category: 'music',
+    options: [{ name: 'Size', values: ['S', 'M'] }],
+    variants: [
+      { options: ['S'], sku: 'FT-S', priceCents: null, stock: 3 },
+      { options: ['M'], sku: 'FT-M', priceCents: 2199, stock: null },
+    ],
+  }),
   editBizarreProduct: () => ({ id: productId, name: 'Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'], order: 1, isActive: true, category: 'bundles' }),
   listOpenOrders: () => ({ limit: 10, after: '1775044800123456|o_fuzz' }),
   markOrderFulfilled: () => ({ orderId: 'o_missing', carrier: 'UPS', trackingNumber: '1Z999AA10123456784' }),
@@ -232,6 +243,8 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   listAdmins: () => null,
   setAdmin: () => ({ email: 'admin@example.org', isAdmin: true }),
   getSalesOverview: () => ({ days: 30 }),
+  setVariantStock: () => ({ variantId: productId, stock: 50, reason: 'restock' }),
+  listLowStock: () => null,
   saveHomePage: () => ({ intro: 'New music.', covers: [{ title: 'Fuzz LP', artist: 'Saint Vinyl', year: 2024, image: '/content/covers/cover-01.svg', url: 'https://music.example.com/album/fuzz' }], copyright: '© Street Flavor Records' }),
   saveTextPage: () => ({ slug: 'about', sections: [{ heading: 'The artist', paragraphs: ['Grew up on Fourth Street.'] }] }),
   saveHistory: () => ({ entries: [{ releasedOn: '1993-06-12', title: 'Basement Tapes Vol. 1', format: 'EP', note: 'The first.' }] }),
@@ -474,6 +487,7 @@ describe('generated: huge totals', () => {
 
 describe('generated: same-id races on every idempotent function', () => {
   let tee: string;
+  let stockRuns = 0;
   beforeAll(async () => {
     tee = await releaseProduct(database.db, { name: 'Race tee', description: 'Tee', priceCents: 1_500, images: ['/content/covers/cover-02.svg'] });
   });
@@ -541,6 +555,16 @@ describe('generated: same-id races on every idempotent function', () => {
       same: true,
       body: async () => ({ id: tee, name: freshId('Race tee'), description: 'Tee', priceCents: 1_500, images: ['/content/covers/cover-02.svg'], order: 1, isActive: true }),
       after: async (body) => expect(await rowCount('SELECT 1 FROM product WHERE id = $1 AND name = $2', [tee, (body as { name: string }).name])).toBe(1),
+    },
+    setVariantStock: {
+      // One changes the stock (from the old count), the others find it set (from = to): one audited movement.
+      same: false,
+      body: async () => ({ variantId: tee, stock: 500_000 + (stockRuns += 1), reason: freshId('restock') }),
+      after: async (body) => {
+        const { stock, reason } = body as { stock: number; reason: string };
+        expect(await rowCount('SELECT 1 FROM product_variant WHERE id = $1 AND stock = $2', [tee, stock])).toBe(1);
+        expect(await rowCount('SELECT 1 FROM stock_movement WHERE variant_id = $1 AND to_stock = $2 AND reason = $3', [tee, stock, reason])).toBe(1);
+      },
     },
     setProductActive: {
       same: true,
@@ -611,7 +635,7 @@ describe('generated: same-id races on every idempotent function', () => {
     confirmEmailChange: 'the link is deleted with RETURNING: one of n concurrent follows changes the email (src/accounts/account-settings.test.ts)',
     updateProfile: 'sets the same fields to the same values: last write wins, no counter',
     deleteAccount: 'the user row is locked; the first deletion wins, the rest find no account (src/accounts/account-settings.test.ts)',
-    ...Object.fromEntries(['getSalesOverview', 'listAllProducts', 'listAdminActivity', 'listAdmins', 'listHistory', 'getAssetsSummary', 'getProfile', 'quoteCheckout', 'listMyOrders', 'getMyOrder', 'getWallet', 'getDat', 'getCashout', 'listOpenOrders', 'listOrders', 'getOrder', 'listWalletHistory', 'listSavedAddresses', 'getDeletionSummary', 'exportMyData'].map((name) => [name, 'reads only'])),
+    ...Object.fromEntries(['getSalesOverview', 'listAllProducts', 'listAdminActivity', 'listAdmins', 'listHistory', 'getAssetsSummary', 'getProfile', 'quoteCheckout', 'listMyOrders', 'getMyOrder', 'getWallet', 'getDat', 'getCashout', 'listOpenOrders', 'listOrders', 'getOrder', 'listWalletHistory', 'listSavedAddresses', 'getDeletionSummary', 'exportMyData', 'listLowStock'].map((name) => [name, 'reads only'])),
   };
 
   it('classifies every function the server serves', () => {

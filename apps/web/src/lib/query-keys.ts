@@ -37,6 +37,8 @@ export const productListKeys = {
 export const productKeys = {
   all: ['product'] as const,
   one: (id: string) => [...productKeys.all, id] as const,
+  /** The /release low-stock list (issue 15): a sale or restock (live 'products') refetches it. */
+  lowStock: ['product', 'low-stock'] as const,
 };
 
 export const checkoutQuoteKeys = {

@@ -1,8 +1,11 @@
 import { z } from 'zod';
-import { editProductInput, releaseProductInput } from '../catalog-schemas.ts';
-import { defineContract, okOutput } from './define.ts';
+import { editProductInput, releaseProductInput, setStockInput } from '../catalog-schemas.ts';
+import { defineContract, noInput, okOutput } from './define.ts';
 
-/** The spec's two admin functions (section 7); the server decides who is an admin. */
+/** Null: unlimited (print on demand, digital). */
+const stockCount = z.number().int().nonnegative().nullable();
+
+/** The spec's two admin functions (section 7) and the stock tools of issue 15; the server decides who is an admin. */
 export const catalogContracts = {
   releaseBizarreProduct: defineContract({
     access: 'admin',
@@ -10,4 +13,20 @@ export const catalogContracts = {
     output: z.object({ ok: z.literal(true), id: z.string() }),
   }),
   editBizarreProduct: defineContract({ access: 'admin', input: editProductInput, output: okOutput }),
+  /** A restock or stock correction of one variant, audited (who, when, from, to). */
+  setVariantStock: defineContract({
+    access: 'admin',
+    input: setStockInput,
+    output: z.object({ ok: z.literal(true), from: stockCount, to: stockCount }),
+  }),
+  /** Variants with LOW_STOCK_THRESHOLD or fewer left, fewest first (the /release low-stock list). */
+  listLowStock: defineContract({
+    access: 'admin',
+    input: noInput,
+    output: z.object({
+      variants: z.array(
+        z.object({ productId: z.string(), productName: z.string(), variantId: z.string(), options: z.array(z.string()), sku: z.string(), stock: z.number().int() }),
+      ),
+    }),
+  }),
 };

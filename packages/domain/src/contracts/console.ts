@@ -14,6 +14,9 @@ export const productOutput = z.object({
   isActive: z.boolean(),
   category: z.enum(PRODUCT_CATEGORIES),
   updatedAt: z.string(),
+  /** Issue 15: up to 3 options, and one variant per combination (the default variant without options). */
+  options: z.array(z.object({ name: z.string(), values: z.array(z.string()) })),
+  variants: z.array(z.object({ id: z.string(), options: z.array(z.string()), sku: z.string(), priceCents: z.number(), stock: z.number().nullable() })),
 });
 
 /** One entry of the console's activity list (decision 031). */

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from './accounts.ts';
 
 /** Products and their ordered images (spec section 3), one row per image. */
 export const products = pgTable(
@@ -11,6 +12,8 @@ export const products = pgTable(
     priceCents: bigint('price_cents', { mode: 'number' }).notNull(),
     sortOrder: integer('sort_order').notNull().default(0),
     isActive: boolean('is_active').notNull().default(true),
+    /** Up to 3 options, e.g. [{ name: 'Size', values: ['S', 'M'] }]; [] for a product without options (issue 15). */
+    options: jsonb('options').$type<{ name: string; values: string[] }[]>().notNull().default([]),
     /** merch, music or bundles (domain PRODUCT_CATEGORIES): the shop's category filter. */
     category: text('category').notNull().default('merch'),
     /** What the shop search looks in: the name and description in lower case, kept by Postgres. */
@@ -43,4 +46,52 @@ export const productImages = pgTable(
     url: text('url').notNull(),
   },
   (table) => [primaryKey({ columns: [table.productId, table.position] })],
+);
+
+/**
+ * What is sold (decision 027): one row per combination of a product's option values, or
+ * one default variant (no option values, id = the product's id) for a product without
+ * options. `stock` is what can still be bought (null: unlimited); `held` is what pending
+ * card checkouts set aside. Both only move by conditional updates, never below zero.
+ */
+export const productVariants = pgTable(
+  'product_variant',
+  {
+    id: text('id').primaryKey(),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    optionValues: jsonb('option_values').$type<string[]>().notNull().default([]),
+    sku: text('sku').notNull().default(''),
+    /** Overrides the product's price when set. */
+    priceCents: bigint('price_cents', { mode: 'number' }),
+    stock: integer('stock'),
+    held: integer('held').notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('product_variant_product_idx').on(table.productId, table.position),
+    check('product_variant_stock_not_negative', sql`${table.stock} IS NULL OR ${table.stock} >= 0`),
+    check('product_variant_held_not_negative', sql`${table.held} >= 0`),
+    check('product_variant_price_positive', sql`${table.priceCents} IS NULL OR ${table.priceCents} > 0`),
+  ],
+);
+
+/** Every stock change an admin makes (restock, correction, tracking on or off): who, when, from, to. */
+export const stockMovements = pgTable(
+  'stock_movement',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    variantId: text('variant_id')
+      .notNull()
+      .references(() => productVariants.id, { onDelete: 'cascade' }),
+    actorId: text('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    /** null: unlimited. */
+    fromStock: integer('from_stock'),
+    toStock: integer('to_stock'),
+    reason: text('reason').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('stock_movement_variant_idx').on(table.variantId, table.id)],
 );

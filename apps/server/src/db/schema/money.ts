@@ -50,7 +50,19 @@ export const ledgerEntries = pgTable(
 );
 
 // cancelled: the buyer left the payment page (decision 020).
-export const CHECKOUT_STATUSES = ['pending', 'paid', 'failed', 'expired', 'cancelled'] as const;
+// refunded: paid after its hold ended, when the stock was gone (issue 15): the card is refunded.
+export const CHECKOUT_STATUSES = ['pending', 'paid', 'failed', 'expired', 'cancelled', 'refunded'] as const;
+
+/** A checkout line: the product, the variant bought (issue 15; absent in checkouts made before it) and its shown name. */
+export interface CheckoutLine {
+  id: string;
+  variantId?: string;
+  name: string;
+  qty: number;
+  unitCents: number;
+  /** Stock of a counted variant was set aside for this line (released or captured with the checkout). */
+  stockHeld?: boolean;
+}
 
 export const checkouts = pgTable(
   'checkout',
@@ -64,7 +76,7 @@ export const checkouts = pgTable(
     providerSessionId: text('provider_session_id').unique(),
     /** The payment page of this checkout, so a repeated or concurrent call answers the same. */
     paymentUrl: text('payment_url'),
-    items: jsonb('items').$type<{ id: string; name: string; qty: number; unitCents: number }[]>().notNull(),
+    items: jsonb('items').$type<CheckoutLine[]>().notNull(),
     contact: jsonb('contact').$type<{ name: string; email: string; phone: string }>().notNull(),
     shipping: jsonb('shipping').$type<Record<string, string>>().notNull(),
     subtotalCents: bigint('subtotal_cents', { mode: 'number' }).notNull(),
@@ -145,6 +157,8 @@ export const orderItems = pgTable(
       .references(() => orders.id, { onDelete: 'cascade' }),
     position: integer('position').notNull(),
     productId: text('product_id').notNull(),
+    /** The variant bought (issue 15); null on orders made before variants. */
+    variantId: text('variant_id'),
     name: text('name').notNull(),
     qty: integer('qty').notNull(),
     unitCents: bigint('unit_cents', { mode: 'number' }).notNull(),
@@ -167,6 +181,26 @@ export const processedEvents = pgTable(
   },
   (table) => [primaryKey({ columns: [table.provider, table.eventId] })],
 );
+
+/**
+ * Card payments given back (issue 15: a late payment whose stock was gone). Written in the
+ * transaction that handles the payment event, so once per checkout; a job asks the provider
+ * with this checkout's idempotency key and records its refund id.
+ */
+export const paymentRefunds = pgTable('payment_refund', {
+  checkoutId: text('checkout_id')
+    .primaryKey()
+    .references(() => checkouts.id),
+  provider: text('provider').notNull(),
+  paymentReference: text('payment_reference').notNull(),
+  amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+  reason: text('reason').notNull(),
+  providerRefundId: text('provider_refund_id'),
+  /** The provider refused the refund (its message); an admin settles it by hand. */
+  failure: text('failure'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  refundedAt: timestamp('refunded_at', { withTimezone: true }),
+});
 
 /**
  * The order desk's search terms (decision 034): every distinct search text of an order (buyer

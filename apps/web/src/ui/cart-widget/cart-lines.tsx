@@ -1,7 +1,9 @@
 import type { CartLine } from '@storefront/domain/cart.ts';
 import { formatUsd } from '@storefront/domain/catalog.ts';
 import { MAX_LINE_QTY } from '@storefront/domain/pricing.ts';
+import { lineRanOutMessage } from '@storefront/domain/variants.ts';
 import { cartStore } from '../../lib/cart.ts';
+import { useCartStock } from './cart-stock.ts';
 
 const IMAGE_SIZE = 56;
 
@@ -13,10 +15,15 @@ export function CartLines({ lines, onLineRemoved }: { lines: CartLine[]; onLineR
     onLineRemoved();
   };
 
+  const stock = useCartStock(lines);
+
   return (
     <ul className="cart-lines" aria-label="Items in your cart">
       {lines.map((line) => {
         const title = line.title || 'Untitled item';
+        // Issue 15: a line asking for more than is left says so and offers to reduce it.
+        const max = stock.get(line.lineId)?.max ?? null;
+        const short = max !== null && line.qty > max;
         return (
           <li key={line.lineId} className="cart-line">
             {line.image ? (
@@ -44,7 +51,7 @@ export function CartLines({ lines, onLineRemoved }: { lines: CartLine[]; onLineR
                     type="button"
                     className="cart-qty__button"
                     aria-label={`Increase quantity of ${title}`}
-                    disabled={line.qty >= MAX_LINE_QTY}
+                    disabled={line.qty >= MAX_LINE_QTY || (max !== null && line.qty >= max)}
                     onClick={() => cartStore.setQty(line.lineId, line.qty + 1)}
                   >
                     +
@@ -59,6 +66,16 @@ export function CartLines({ lines, onLineRemoved }: { lines: CartLine[]; onLineR
                   Remove
                 </button>
               </div>
+              {short ? (
+                <p className="cart-line__stock" role="alert">
+                  {lineRanOutMessage(title, max)}{' '}
+                  {max > 0 ? (
+                    <button type="button" className="cart-line__reduce" onClick={() => cartStore.setQty(line.lineId, max)}>
+                      Reduce to {max}
+                    </button>
+                  ) : null}
+                </p>
+              ) : null}
             </div>
           </li>
         );

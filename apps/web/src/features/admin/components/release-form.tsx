@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { MAX_PRODUCT_IMAGES, productFormProblem, RELEASE_MESSAGES, usdToCents } from '@storefront/domain/catalog.ts';
+import { MAX_PRICE_CENTS, MAX_PRODUCT_IMAGES, productFormProblem, RELEASE_MESSAGES, usdToCents } from '@storefront/domain/catalog.ts';
+import { variantsFromForm } from '@storefront/domain/variants.ts';
 import { toast } from '../../../lib/toast.ts';
 import { errorSentence } from '../../../lib/error-message.ts';
 import { skippedFilesNotice, useImageList } from '../../../lib/use-image-list.ts';
 import { ImageManager } from '../../../ui/image-manager/image-manager.tsx';
 import { EMPTY_PRODUCT_FIELDS, ProductFields, useProductFieldRefs, type ProductFieldValues } from '../../../ui/product-form/product-fields.tsx';
+import { EMPTY_VARIANTS_FORM, VariantsEditor, type VariantsFormValues } from '../../../ui/product-form/variants-editor.tsx';
 import { useReleaseProduct } from '../api/release-product.ts';
 import { RELEASE_PAGE_TEXTS } from '../messages.ts';
 
@@ -20,6 +22,7 @@ const PHASE_LABELS: Record<Phase, string> = { idle: '', uploading: 'Uploading im
  */
 export function ReleaseForm() {
   const [fields, setFields] = useState<ProductFieldValues>(EMPTY_PRODUCT_FIELDS);
+  const [variantsForm, setVariantsForm] = useState<VariantsFormValues>(EMPTY_VARIANTS_FORM);
   const images = useImageList();
   const release = useReleaseProduct();
   const [phase, setPhase] = useState<Phase>('idle');
@@ -43,6 +46,12 @@ export function ReleaseForm() {
       focusProblem(check);
       return;
     }
+    // Issue 15: options and a variant per combination (the spec's checks come first).
+    const variants = variantsFromForm(variantsForm.options, variantsForm.rows, usdToCents, MAX_PRICE_CENTS);
+    if ('problem' in variants) {
+      setProblem(variants.problem);
+      return;
+    }
     const name = fields.name.trim();
     try {
       setPhase('uploading');
@@ -53,12 +62,15 @@ export function ReleaseForm() {
         description: fields.description.trim(),
         priceCents: usdToCents(fields.price) ?? 0,
         images: urls,
+        options: variants.options,
+        variants: variants.variants,
       });
       if (result?.ok !== true) {
         setProblem(RELEASE_MESSAGES.releaseNotOk);
       } else {
         setReleased({ id: typeof result.id === 'string' ? result.id : null, name });
         setFields(EMPTY_PRODUCT_FIELDS);
+        setVariantsForm(EMPTY_VARIANTS_FORM);
         images.reset();
       }
     } catch (error) {
@@ -82,6 +94,7 @@ export function ReleaseForm() {
         onRemove={images.remove}
         inputRef={refs.images}
       />
+      <VariantsEditor values={variantsForm} onChange={setVariantsForm} disabled={busy} />
       {/* Always in the page, so a screen reader announces every new message. */}
       <div className="product-form-messages">
         <div role="alert" className="product-form-message product-form-message--error">

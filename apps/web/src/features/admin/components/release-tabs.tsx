@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
 import { lazyPart } from '../../../lib/lazy-part.tsx';
+import { LowStockList } from './low-stock-list.tsx';
 import { ReleaseForm } from './release-form.tsx';
 import { ViewOrdersTab } from './view-orders-tab.tsx';
 
@@ -82,6 +83,7 @@ export function ReleaseTabs() {
       </div>
       <div role="tabpanel" id={panelId('release')} aria-labelledby={tabId('release')} hidden={active !== 'release'} className="release-tabs__panel">
         <ReleaseForm />
+        <LowStockList />
       </div>
       <div role="tabpanel" id={panelId('orders')} aria-labelledby={tabId('orders')} hidden={active !== 'orders'} className="release-tabs__panel">
         {opened.has('orders') ? <ViewOrdersTab /> : null}

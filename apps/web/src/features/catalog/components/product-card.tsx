@@ -1,6 +1,7 @@
 import type { KeyboardEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { formatUsd, type Product } from '@storefront/domain/catalog.ts';
+import { productSoldOut, STOCK_MESSAGES } from '@storefront/domain/variants.ts';
 import { ProductImage } from '../../../ui/product-image.tsx';
 
 /** Shop cards: two columns on phones, a column of about 15rem on wider screens. */
@@ -27,7 +28,10 @@ export function ProductCard({ product, priority }: { product: Product; priority:
         <span className="product-card__image product-card__image--none" aria-hidden="true" />
       )}
       <h2 className="product-card__name">{product.name}</h2>
-      <p className="product-card__price">{formatUsd(product.priceCents)}</p>
+      <p className="product-card__price">
+        {formatUsd(product.priceCents)}
+        {productSoldOut(product.variants) ? <span className="product-card__sold-out"> {STOCK_MESSAGES.soldOut}</span> : null}
+      </p>
     </Link>
   );
 }

@@ -1,10 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { MAX_PRODUCT_IMAGES, productFormProblem, RELEASE_MESSAGES, usdToCents, type Product } from '@storefront/domain/catalog.ts';
+import { MAX_PRICE_CENTS, MAX_PRODUCT_IMAGES, productFormProblem, RELEASE_MESSAGES, usdToCents, type Product } from '@storefront/domain/catalog.ts';
+import { variantFormRows, variantsFromForm } from '@storefront/domain/variants.ts';
 import { toast } from '../../../lib/toast.ts';
 import { errorSentence } from '../../../lib/error-message.ts';
 import { skippedFilesNotice, useImageList } from '../../../lib/use-image-list.ts';
 import { ImageManager } from '../../../ui/image-manager/image-manager.tsx';
 import { ProductFields, useProductFieldRefs, type ProductFieldValues } from '../../../ui/product-form/product-fields.tsx';
+import { VariantsEditor, variantsFormOf, type VariantsFormValues } from '../../../ui/product-form/variants-editor.tsx';
 import { useEditProduct } from '../api/edit-product.ts';
 
 type Phase = 'idle' | 'uploading' | 'saving';
@@ -26,6 +28,7 @@ export function ProductEditForm({ product, onDone, onCancel }: { product: Produc
     price: priceText(product.priceCents),
     description: product.description,
   }));
+  const [variantsForm, setVariantsForm] = useState<VariantsFormValues>(() => variantsFormOf(product.options, variantFormRows(product)));
   const images = useImageList(product.images);
   const edit = useEditProduct();
   const [phase, setPhase] = useState<Phase>('idle');
@@ -52,6 +55,12 @@ export function ProductEditForm({ product, onDone, onCancel }: { product: Produc
       focusProblem(problem);
       return;
     }
+    // Issue 15: a stock left as loaded keeps the live count (sales since the form opened stay sold).
+    const variants = variantsFromForm(variantsForm.options, variantsForm.rows, usdToCents, MAX_PRICE_CENTS);
+    if ('problem' in variants) {
+      toast.error(variants.problem);
+      return;
+    }
     try {
       setPhase('uploading');
       const urls = await images.uploadAll();
@@ -62,6 +71,8 @@ export function ProductEditForm({ product, onDone, onCancel }: { product: Produc
         description: fields.description.trim(),
         priceCents: usdToCents(fields.price) ?? 0,
         images: urls,
+        options: variants.options,
+        variants: variants.variants,
       });
       if (result?.ok !== true) {
         toast.error(RELEASE_MESSAGES.editFailed);
@@ -91,6 +102,7 @@ export function ProductEditForm({ product, onDone, onCancel }: { product: Produc
         onRemove={images.remove}
         inputRef={refs.images}
       />
+      <VariantsEditor values={variantsForm} onChange={setVariantsForm} disabled={busy} />
       <p role="status" className="visually-hidden">
         {PHASE_LABELS[phase]}
       </p>

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { Link, useParams } from 'react-router';
 import { formatUsd, RELEASE_MESSAGES, type Product } from '@storefront/domain/catalog.ts';
-import { cartStore } from '../../../lib/cart.ts';
+import { lineName, lowStockNote, noMoreMessage, addableQty, isSoldOut, productSoldOut, sameValues, STOCK_MESSAGES } from '@storefront/domain/variants.ts';
+import { cartStore, useCart } from '../../../lib/cart.ts';
 import { lazyPart } from '../../../lib/lazy-part.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast.ts';
@@ -10,6 +11,7 @@ import { ErrorState } from '../../../ui/error-state.tsx';
 import { LoadingRegion, Skeleton, SkeletonText } from '../../../ui/skeleton.tsx';
 import { isProductNotFound, useProduct } from '../api/get-product.ts';
 import { ProductGallery } from './product-gallery.tsx';
+import { VariantPicker } from './variant-picker.tsx';
 import './catalog.css';
 
 // The edit form (fields, image manager, uploads) is for admins: shoppers' product pages load without it.
@@ -91,8 +93,33 @@ interface ProductDetailsProps {
 }
 
 function ProductDetails({ product, isAdmin, editButtonRef, onEdit }: ProductDetailsProps) {
+  const cart = useCart();
+  // The first variant with something left is chosen at first; a sized product's default too.
+  const [chosen, setChosen] = useState<string[]>(() => (product.variants.find((variant) => !isSoldOut(variant)) ?? product.variants[0])?.options ?? []);
+  const variant = product.variants.find((candidate) => sameValues(candidate.options, chosen));
+  const soldOut = productSoldOut(product.variants) || (variant !== undefined && isSoldOut(variant));
+  const isDefault = variant?.id === product.id;
+  const lineId = variant?.id ?? product.id;
+  const inCart = cart.lines.find((line) => line.lineId === lineId)?.qty ?? 0;
+  const note = variant ? lowStockNote(variant.stock) : undefined;
+
   const addToCart = () => {
-    cartStore.add({ lineId: product.id, title: product.name, image: product.images[0] ?? '', priceCents: product.priceCents });
+    if (!variant) {
+      toast.error(STOCK_MESSAGES.chooseOption);
+      return;
+    }
+    // Never more than is left (the checkout checks again: someone else may buy it meanwhile).
+    if (addableQty(variant.stock, inCart, 1) === 0) {
+      toast.error(noMoreMessage(variant.stock ?? 0));
+      return;
+    }
+    cartStore.add({
+      lineId,
+      ...(isDefault ? {} : { productId: product.id, variantId: variant.id }),
+      title: lineName(product.name, variant.options),
+      image: product.images[0] ?? '',
+      priceCents: variant.priceCents,
+    });
     toast.success(RELEASE_MESSAGES.addedToCart);
   };
 
@@ -102,11 +129,15 @@ function ProductDetails({ product, isAdmin, editButtonRef, onEdit }: ProductDeta
       <ProductGallery key={product.images.join('\n')} images={product.images} name={product.name} />
       <div className="product__info">
         <h1 className="product__name">{product.name}</h1>
-        <p className="product__price">{formatUsd(product.priceCents)}</p>
+        <p className="product__price">{formatUsd(variant?.priceCents ?? product.priceCents)}</p>
         {!product.isActive ? <Badge tone="pending">Hidden from the shop</Badge> : null}
+        {product.options.length > 0 ? <VariantPicker product={product} chosen={chosen} onChange={setChosen} /> : null}
+        <p className="product__stock" aria-live="polite">
+          {soldOut ? <Badge tone="danger">{STOCK_MESSAGES.soldOut}</Badge> : note}
+        </p>
         <p className="product__description">{product.description}</p>
         <div className="product__actions">
-          <button type="button" className="button" onClick={addToCart}>
+          <button type="button" className="button" onClick={addToCart} disabled={soldOut}>
             Add to Cart
           </button>
           <Link to="/shop" className="button button--secondary">

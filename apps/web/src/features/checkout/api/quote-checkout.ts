@@ -40,3 +40,13 @@ export function unavailableItems(error: unknown): string[] {
   const ids = details.unavailable;
   return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
 }
+
+/** The cart lines the server said ran out (issue 15), with how many are left of each. */
+export function outOfStockLines(error: unknown): { lineId: string; left: number }[] {
+  if (!(error instanceof FunctionsError) || error.code !== 'failed-precondition') return [];
+  const details = error.details;
+  if (typeof details !== 'object' || details === null || !('outOfStock' in details) || !Array.isArray(details.outOfStock)) return [];
+  return details.outOfStock.filter(
+    (line): line is { lineId: string; left: number } => typeof line === 'object' && line !== null && typeof line.lineId === 'string' && typeof line.left === 'number',
+  );
+}

@@ -1,12 +1,12 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import type { CartLine } from '@storefront/domain/cart.ts';
+import { cartItemsOf, type CartLine } from '@storefront/domain/cart.ts';
 import type { CurrentUser } from '@storefront/sdk/auth.ts';
 import { errorSentence } from '../../../lib/error-message.ts';
 import { useWalletPreference, writeWalletPreference } from '../../../lib/wallet-preference.ts';
 import { ErrorState } from '../../../ui/error-state.tsx';
 import { LoadingRegion, SkeletonText } from '../../../ui/skeleton.tsx';
-import { unavailableItems, useCheckoutQuote } from '../api/quote-checkout.ts';
+import { outOfStockLines, unavailableItems, useCheckoutQuote } from '../api/quote-checkout.ts';
 import { usePlaceOrder } from '../api/use-place-order.ts';
 import { addressLabel, useSavedAddresses, type SavedAddress } from '../api/saved-addresses.ts';
 import { checkCheckoutForm, emptyShipping, type ContactValues, type FieldKey, type ShippingValues } from '../checkout-form-values.ts';
@@ -14,6 +14,7 @@ import { SHIPPING_COUNTRIES } from '../countries.ts';
 import { CHECKOUT_TEXTS } from '../messages.ts';
 import { InputField, SelectField } from './checkout-fields.tsx';
 import { OrderSummary } from './order-summary.tsx';
+import { OutOfStockItems } from './out-of-stock-items.tsx';
 import { UnavailableItems } from './unavailable-items.tsx';
 
 interface CheckoutFormProps {
@@ -49,10 +50,11 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
   const useWallet = useWalletPreference() !== 'stripe';
   const [problem, setProblem] = useState<{ message: string; field?: FieldKey | undefined } | null>(null);
 
-  const items = useMemo(() => lines.map((line) => ({ id: line.lineId, qty: line.qty })), [lines]);
+  const items = useMemo(() => cartItemsOf(lines), [lines]);
   const quote = useCheckoutQuote({ items, useWallet });
   const placement = usePlaceOrder();
   const unavailable = unavailableItems(quote.error);
+  const short = outOfStockLines(quote.error);
   const message = problem?.message ?? placement.error;
   const errorFor = (key: FieldKey) => (problem?.field === key ? messageId : undefined);
 
@@ -174,6 +176,8 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
 
         {unavailable.length > 0 ? (
           <UnavailableItems ids={unavailable} lines={lines} />
+        ) : short.length > 0 ? (
+          <OutOfStockItems short={short} lines={lines} />
         ) : quote.isError ? (
           <ErrorState
             title={CHECKOUT_TEXTS.quoteFailed}

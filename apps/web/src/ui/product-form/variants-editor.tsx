@@ -1,0 +1,161 @@
+import { useId } from 'react';
+import {
+  combinations,
+  MAX_OPTIONS,
+  optionsFromForm,
+  optionsProblem,
+  variantKey,
+  variantLabel,
+  type OptionForm,
+  type ProductOption,
+  type VariantForm,
+} from '@storefront/domain/variants.ts';
+import './product-form.css';
+
+/** The options and variant rows an admin is typing (issue 15). */
+export interface VariantsFormValues {
+  options: OptionForm[];
+  rows: Record<string, VariantForm>;
+}
+
+export const EMPTY_VARIANTS_FORM: VariantsFormValues = { options: [], rows: {} };
+
+/** The form of a product being edited: its options as typed text, its rows by option values. */
+export function variantsFormOf(options: readonly ProductOption[], rows: Record<string, VariantForm>): VariantsFormValues {
+  return { options: options.map((option) => ({ name: option.name, values: option.values.join(', ') })), rows };
+}
+
+const EMPTY_ROW: VariantForm = { sku: '', price: '', stock: '' };
+
+interface VariantsEditorProps {
+  values: VariantsFormValues;
+  onChange: (values: VariantsFormValues) => void;
+  disabled?: boolean;
+}
+
+/**
+ * Options (up to 3, values separated by commas) and one row per combination with its SKU,
+ * an optional price override and a stock count (empty: unlimited). Without options the one
+ * row is the product's default variant. Rows are kept by their option values, so adding a
+ * value keeps what was typed for the others. The server checks it all again (zod).
+ */
+export function VariantsEditor({ values, onChange, disabled = false }: VariantsEditorProps) {
+  const id = useId();
+  const options = optionsFromForm(values.options);
+  const problem = values.options.length > 0 ? optionsProblem(options) : undefined;
+  const combos = problem ? [] : combinations(options);
+
+  const setOption = (index: number, field: keyof OptionForm, text: string) =>
+    onChange({ ...values, options: values.options.map((option, i) => (i === index ? { ...option, [field]: text } : option)) });
+  const addOption = () => onChange({ ...values, options: [...values.options, { name: '', values: '' }] });
+  const removeOption = (index: number) => onChange({ ...values, options: values.options.filter((_, i) => i !== index) });
+  const setRow = (key: string, field: 'sku' | 'price' | 'stock', text: string) =>
+    onChange({ ...values, rows: { ...values.rows, [key]: { ...(values.rows[key] ?? EMPTY_ROW), [field]: text } } });
+
+  return (
+    <fieldset className="variants-editor" disabled={disabled}>
+      <legend className="product-field__label">Options and stock</legend>
+      <p className="product-field__hint">
+        Up to {MAX_OPTIONS} options, e.g. Size with values S, M, L. Each combination is a variant. Leave a price empty for the product’s price, and a stock
+        empty for unlimited (print on demand, digital).
+      </p>
+      {values.options.map((option, index) => (
+        <div key={index} className="variants-editor__option" role="group" aria-label={`Option ${index + 1}`}>
+          <div className="product-field">
+            <label htmlFor={`${id}-option-${index}`} className="product-field__label">
+              Option {index + 1} name
+            </label>
+            <input
+              id={`${id}-option-${index}`}
+              className="product-field__control"
+              value={option.name}
+              onChange={(event) => setOption(index, 'name', event.target.value)}
+              placeholder="Size"
+              maxLength={40}
+              autoComplete="off"
+            />
+          </div>
+          <div className="product-field">
+            <label htmlFor={`${id}-values-${index}`} className="product-field__label">
+              Option {index + 1} values
+            </label>
+            <input
+              id={`${id}-values-${index}`}
+              className="product-field__control"
+              value={option.values}
+              onChange={(event) => setOption(index, 'values', event.target.value)}
+              placeholder="S, M, L, XL"
+              autoComplete="off"
+            />
+          </div>
+          <button type="button" className="button button--secondary variants-editor__remove" onClick={() => removeOption(index)}>
+            Remove option {index + 1}
+          </button>
+        </div>
+      ))}
+      {values.options.length < MAX_OPTIONS ? (
+        <button type="button" className="button button--secondary variants-editor__add" onClick={addOption}>
+          Add option
+        </button>
+      ) : null}
+      {problem ? (
+        <p className="product-field__hint" role="status">
+          {problem}
+        </p>
+      ) : (
+        <div className="variants-editor__rows" role="table" aria-label="Variants">
+          <div role="row" className="variants-editor__row variants-editor__row--head">
+            <span role="columnheader">Variant</span>
+            <span role="columnheader">SKU</span>
+            <span role="columnheader">Price (USD)</span>
+            <span role="columnheader">Stock</span>
+          </div>
+          {combos.map((combo) => {
+            const key = variantKey(combo);
+            const row = values.rows[key] ?? EMPTY_ROW;
+            const label = combo.length > 0 ? variantLabel(combo) : 'Default';
+            return (
+              <div role="row" key={key} className="variants-editor__row">
+                <span role="rowheader" className="variants-editor__label">
+                  {label}
+                </span>
+                <span role="cell">
+                  <input
+                    className="product-field__control"
+                    aria-label={`SKU of ${label}`}
+                    value={row.sku}
+                    onChange={(event) => setRow(key, 'sku', event.target.value)}
+                    maxLength={64}
+                    autoComplete="off"
+                  />
+                </span>
+                <span role="cell">
+                  <input
+                    className="product-field__control"
+                    aria-label={`Price of ${label}`}
+                    value={row.price}
+                    onChange={(event) => setRow(key, 'price', event.target.value)}
+                    inputMode="decimal"
+                    placeholder="Product price"
+                    autoComplete="off"
+                  />
+                </span>
+                <span role="cell">
+                  <input
+                    className="product-field__control"
+                    aria-label={`Stock of ${label}`}
+                    value={row.stock}
+                    onChange={(event) => setRow(key, 'stock', event.target.value)}
+                    inputMode="numeric"
+                    placeholder="Unlimited"
+                    autoComplete="off"
+                  />
+                </span>
+              </div>
+            );
+          })}
+        </div>
+      )}
+    </fieldset>
+  );
+}

@@ -1,0 +1,181 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { AppServer } from '../lib/app-server.ts';
+import { shopCli } from '../lib/cli.ts';
+import { ADMIN, callFunction, SHOPPER, signIn } from '../lib/client.ts';
+import { connect, queryRows } from '../lib/db.ts';
+import { figure, round, type Figure } from '../lib/figures.ts';
+import { runLoad } from '../lib/load.ts';
+
+/**
+ * The hot row of issue 15 (decision 027): 50 connections buying the same limited variant,
+ * every order taking its unit with one conditional UPDATE on that variant's row. Measured
+ * next to the bare SQL of that update alone at the same concurrency (the row's own
+ * ceiling), and then sold out: a limited run, many more buyers than units.
+ */
+const CONNECTIONS = 50;
+/** Enough units that the timed run never sells out (it measures contention, not refusals). */
+const TIMED_STOCK = 1_000_000;
+const PROBE_STOCK = 100;
+const PROBE_ATTEMPTS = 400;
+
+const contact = { name: 'Bench Buyer', email: 'shopper@example.com', phone: '' };
+const shipping = { name: 'Bench Buyer', line1: '1 Main St', line2: '', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' };
+
+interface Quote {
+  subtotalCents: number;
+  shippingCents: number;
+  taxCents: number;
+  totalCents: number;
+  walletAppliedCents: number;
+}
+
+/** The bare conditional update of the same row from `connections` pooled connections, as fast as they go. */
+async function bareUpdates(databaseUrl: string, variantId: string, connections: number, seconds: number): Promise<{ perSecond: number; updates: number }> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: connections });
+  try {
+    // Open every connection first: the timed part measures updates, not connects.
+    const clients = await Promise.all(Array.from({ length: connections }, () => pool.connect()));
+    const until = Date.now() + seconds * 1000;
+    const started = process.hrtime.bigint();
+    const counts = await Promise.all(
+      clients.map(async (client) => {
+        let n = 0;
+        while (Date.now() < until) {
+          const result = await client.query({ name: 'hot_take', text: 'UPDATE product_variant SET stock = stock - 1, updated_at = now() WHERE id = $1 AND stock >= 1', values: [variantId] });
+          n += result.rowCount ?? 0;
+        }
+        client.release();
+        return n;
+      }),
+    );
+    const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+    const updates = counts.reduce((a, b) => a + b, 0);
+    return { perSecond: updates / elapsed, updates };
+  } finally {
+    await pool.end();
+  }
+}
+
+/** What the database says of a variant after a run: stock, held, units in orders. */
+async function variantLedger(databaseUrl: string, variantId: string) {
+  const db = await connect(databaseUrl);
+  try {
+    const [row] = await queryRows<{ stock: number; held: number; sold: string; orders: string }>(
+      db,
+      `SELECT v.stock, v.held,
+              (SELECT coalesce(sum(qty), 0) FROM order_item WHERE variant_id = v.id)::bigint AS sold,
+              (SELECT count(DISTINCT order_id) FROM order_item WHERE variant_id = v.id)::bigint AS orders
+       FROM product_variant v WHERE v.id = $1`,
+      [variantId],
+    );
+    return { stock: row!.stock, held: row!.held, sold: Number(row!.sold), orders: Number(row!.orders) };
+  } finally {
+    await db.end();
+  }
+}
+
+async function releaseLimited(base: string, adminToken: string, name: string, stock: number): Promise<{ productId: string; variantId: string }> {
+  const { id } = await callFunction<{ id: string }>(
+    base,
+    'releaseBizarreProduct',
+    {
+      name,
+      description: 'A limited pressing for the hot-row bench.',
+      priceCents: 2500,
+      images: ['/content/covers/cover-01.svg'],
+      options: [{ name: 'Edition', values: ['Numbered'] }],
+      variants: [{ options: ['Numbered'], sku: 'HOT-1', priceCents: null, stock }],
+    },
+    adminToken,
+  );
+  const { products } = await callFunction<{ products: { id: string; variants: { id: string }[] }[] }>(base, 'listAllProducts', null, adminToken);
+  return { productId: id, variantId: products.find((product) => product.id === id)!.variants[0]!.id };
+}
+
+export async function benchHotRow(app: AppServer, options: { durationSeconds: number; warmupSeconds: number }) {
+  const figures: Figure[] = [];
+  const runId = randomBytes(4).toString('hex');
+  const adminToken = await signIn(app.base, ADMIN.email, ADMIN.password);
+  const shopperToken = await signIn(app.base, SHOPPER.email, SHOPPER.password);
+  await shopCli(app, ['grant-credits', SHOPPER.email, '5000000']);
+
+  // 1. Orders/s on one limited variant, every order taking a unit from the same row.
+  const timed = await releaseLimited(app.base, adminToken, `Hot Row Pressing ${runId}`, TIMED_STOCK);
+  const items = [{ id: timed.productId, variantId: timed.variantId, qty: 1 }];
+  const quote = await callFunction<Quote>(app.base, 'quoteCheckout', { items, useWallet: true }, shopperToken);
+  const reviewed = { subtotalCents: quote.subtotalCents, shippingCents: quote.shippingCents, taxCents: quote.taxCents, walletAppliedCents: quote.walletAppliedCents, totalCents: quote.totalCents };
+  const body = (prefix: string, its: unknown) => JSON.stringify({ data: { items: its, contact, shipping, quote: reviewed, checkoutId: `${prefix}-${runId}-__SEQ__` } });
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${shopperToken}` };
+  const orderRun = await runLoad({
+    url: `${app.base}/fn/completeWalletOnlyOrderStreetFlavor`,
+    method: 'POST',
+    headers,
+    bodyTemplate: body('hot', items),
+    connections: CONNECTIONS,
+    durationSeconds: options.durationSeconds,
+    warmupSeconds: options.warmupSeconds,
+  });
+  const afterTimed = await variantLedger(app.databaseUrl, timed.variantId);
+  const timedOversold = afterTimed.stock + afterTimed.held + afterTimed.sold - TIMED_STOCK;
+
+  // 1b. The same orders of a product without stock (unlimited): what the stock row adds.
+  const { id: unlimitedId } = await callFunction<{ id: string }>(
+    app.base,
+    'releaseBizarreProduct',
+    { name: `Hot Row Unlimited ${runId}`, description: 'Print on demand.', priceCents: 2500, images: ['/content/covers/cover-01.svg'] },
+    adminToken,
+  );
+  const unlimitedRun = await runLoad({
+    url: `${app.base}/fn/completeWalletOnlyOrderStreetFlavor`,
+    method: 'POST',
+    headers,
+    bodyTemplate: body('unlimited', [{ id: unlimitedId, qty: 1 }]),
+    connections: CONNECTIONS,
+    durationSeconds: options.durationSeconds,
+  });
+
+  // 2. The bare conditional UPDATE of the same row at the same concurrency.
+  const bare = await bareUpdates(app.databaseUrl, timed.variantId, CONNECTIONS, options.durationSeconds);
+
+  // 3. Sold out: PROBE_STOCK units, PROBE_ATTEMPTS orders at once.
+  const probe = await releaseLimited(app.base, adminToken, `Hot Row Drop ${runId}`, PROBE_STOCK);
+  const probeItems = [{ id: probe.productId, variantId: probe.variantId, qty: 1 }];
+  const probeRun = await runLoad({
+    url: `${app.base}/fn/completeWalletOnlyOrderStreetFlavor`,
+    method: 'POST',
+    headers,
+    bodyTemplate: body('drop', probeItems),
+    connections: CONNECTIONS,
+    durationSeconds: 60,
+    amount: PROBE_ATTEMPTS,
+  });
+  const afterProbe = await variantLedger(app.databaseUrl, probe.variantId);
+  const probeOk = afterProbe.orders === PROBE_STOCK && afterProbe.stock === 0 && afterProbe.held === 0 && probeRun.ok === PROBE_STOCK;
+
+  const failed = orderRun.requests - orderRun.ok;
+  figures.push(
+    figure(
+      'hotrow.ordersPerSecond',
+      `wallet-only orders/s, ${CONNECTIONS} connections on one limited variant`,
+      round(orderRun.okPerSecond, 0),
+      'orders/s',
+      undefined,
+      failed > 0 ? `${failed} non-2xx answers` : undefined,
+    ),
+    figure('hotrow.p99', 'hot-row order: p99', orderRun.latencyMs.p99, 'ms'),
+    figure('hotrow.unlimitedOrdersPerSecond', `the same orders of an unlimited product, ${CONNECTIONS} connections`, round(unlimitedRun.okPerSecond, 0), 'orders/s'),
+    figure('hotrow.bareUpdatesPerSecond', `bare SQL conditional UPDATE of the same row, ${CONNECTIONS} connections`, round(bare.perSecond, 0), 'updates/s'),
+    figure('hotrow.ratio', 'hot-row orders/s / bare updates/s', round(orderRun.okPerSecond / bare.perSecond, 3), ''),
+    figure('hotrow.oversold', 'units sold beyond the stock (stock + held + sold - received)', timedOversold, 'units', { op: '=', value: 0 }, `${afterTimed.sold} sold in ${afterTimed.orders} orders`),
+    figure(
+      'hotrow.dropProbe',
+      `drop: ${PROBE_STOCK} units, ${PROBE_ATTEMPTS} orders at once`,
+      `${afterProbe.orders} orders, stock ${afterProbe.stock}, held ${afterProbe.held}`,
+      '',
+      { op: '=', value: `${PROBE_STOCK} orders, stock 0, held 0` },
+      probeOk ? undefined : `${probeRun.ok} 2xx answers`,
+    ),
+  );
+  return { figures, runs: { orders: orderRun, unlimited: unlimitedRun, bare, probe: probeRun }, variants: { timed: afterTimed, probe: afterProbe } };
+}
