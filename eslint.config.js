@@ -2,7 +2,9 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import fileNames from './tools/eslint/file-names.js';
 import layers from './tools/eslint/layers.js';
+import routePaths from './tools/eslint/route-paths.js';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '.test-data/**', 'bench/results/**', 'test-results/**', 'playwright-report/**', 'apps/server/drizzle/**'] },
@@ -10,10 +12,12 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node }, ecmaVersion: 2024, sourceType: 'module' },
-    plugins: { storefront: layers },
+    plugins: { storefront: { rules: { ...layers.rules, ...fileNames.rules, ...routePaths.rules } } },
     rules: {
       'storefront/layers': 'error',
       'storefront/services-own-the-database': 'error',
+      'storefront/file-names': 'error',
+      'storefront/route-paths': 'error',
       'no-console': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',

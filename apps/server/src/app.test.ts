@@ -3,16 +3,16 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectConsoleError } from '../test/console.ts';
-import { createTestDatabase, makeTempDir, testConfig, type TestDatabase } from '../test/database.ts';
+import { startTestApp, type TestApp } from '../test/app.ts';
+import { makeTempDir, testConfig } from '../test/database.ts';
 import { createAccount } from './accounts/accounts.service.ts';
-import { buildApp } from './app.ts';
 import { TEST_MODE_BANNER } from './http/test-mode.ts';
 import { contentSeeder, runSeeds } from './seed/seed.ts';
 
 const INDEX_HTML = '<!doctype html><html><head><title>Shop</title></head><body><div id="root"></div></body></html>';
 const APP_JS = 'console.log("app");';
 
-let database: TestDatabase;
+let shop: TestApp;
 let app: FastifyInstance;
 let webDist: { dir: string; remove(): void };
 
@@ -23,15 +23,12 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(webDist.dir, 'assets', 'app-abc123.js'), APP_JS);
   fs.writeFileSync(path.join(webDist.dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
 
-  database = await createTestDatabase();
-  const config = testConfig({ webDistDir: webDist.dir });
-  await runSeeds(database.db, { config, log: () => undefined }, [contentSeeder]);
-  app = await buildApp({ config, db: database.db });
+  shop = await startTestApp({ listen: false, config: { webDistDir: webDist.dir }, seed: ({ db, config }) => runSeeds(db, { config, log: () => undefined }, [contentSeeder]) });
+  app = shop.app;
 });
 
 afterAll(async () => {
-  await app?.close();
-  await database?.close();
+  await shop?.close();
   webDist?.remove();
 });
 
@@ -48,8 +45,7 @@ describe('health', () => {
   });
 
   it('GET /readyz -> 503 UNAVAILABLE once the database is gone', async () => {
-    const other = await createTestDatabase();
-    const lonely = await buildApp({ config: testConfig(), db: other.db });
+    const { app: lonely, database: other } = await startTestApp({ listen: false });
     try {
       expect((await lonely.inject('/readyz')).statusCode).toBe(200);
       await other.pool.end();
@@ -67,9 +63,7 @@ describe('health', () => {
 
 describe('/api/me during a database outage', () => {
   it('answers 503 UNAVAILABLE, never "signed out"', async () => {
-    const other = await createTestDatabase();
-    const config = testConfig();
-    const lonely = await buildApp({ config, db: other.db });
+    const { app: lonely, database: other, config } = await startTestApp({ listen: false });
     try {
       const password = 'pass words';
       await createAccount(other.db, config, { email: 'outage@example.com', username: 'outage', name: 'Outage', password, confirmPassword: password, acceptedTerms: true }, { emailVerified: true });
@@ -158,18 +152,15 @@ describe('the web app', () => {
   );
 
   it('with real payments (Stripe) the pages carry no TEST MODE banner', async () => {
-    const other = await createTestDatabase();
-    const stripe = testConfig({ webDistDir: webDist.dir, env: { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' } });
-    const real = await buildApp({ config: stripe, db: other.db });
+    const real = await startTestApp({ listen: false, config: { webDistDir: webDist.dir, env: { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' } } });
     try {
       for (const url of ['/', '/release', '/index.html']) {
-        const response = await real.inject(url);
+        const response = await real.app.inject(url);
         expect(response.statusCode).toBe(200);
         expect(response.body).toBe(INDEX_HTML);
       }
     } finally {
       await real.close();
-      await other.close();
     }
   });
 
@@ -196,15 +187,13 @@ describe('the web app', () => {
 
   it('without a build, a page says how to build it', async () => {
     const empty = makeTempDir('web-dist-empty');
-    const other = await createTestDatabase();
-    const bare = await buildApp({ config: testConfig({ webDistDir: empty.dir }), db: other.db });
+    const bare = await startTestApp({ listen: false, config: { webDistDir: empty.dir } });
     try {
-      const response = await bare.inject('/shop');
+      const response = await bare.app.inject('/shop');
       expect(response.statusCode).toBe(503);
       expect(response.body).toContain('npm run build');
     } finally {
       await bare.close();
-      await other.close();
       empty.remove();
     }
   });

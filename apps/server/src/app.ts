@@ -1,48 +1,30 @@
 import fs from 'node:fs';
-import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import { sql } from 'drizzle-orm';
 import { takesTestPayments, type Config } from './config.ts';
-import { adminFunctions } from './admin/admin.functions.ts';
-import { contentFunctions } from './content/content.functions.ts';
-import { contentRoutes } from './content/content.routes.ts';
 import type { Db } from './db/client.ts';
-import { accountsFunctions } from './accounts/accounts.functions.ts';
-import { sessionExpiresAt } from './accounts/accounts.service.ts';
+import { accountsArea } from './accounts/accounts.plugin.ts';
 import { createAuth, publicUrl } from './accounts/auth.ts';
-import { accountSettingsFunctions } from './accounts/account-settings.functions.ts';
-import { authRoutes, callerResolver, sessionResolver } from './accounts/auth.routes.ts';
-import { firebaseAuthRoutes } from './accounts/firebase-auth.routes.ts';
-import { createOidcProvider } from './oidc/oidc.provider.ts';
-import { oidcRoutes } from './oidc/oidc.routes.ts';
-import { deleteExpiredOidcModels } from './oidc/oidc.adapter.ts';
-import { createCatalogCache } from './catalog/catalog.cache.ts';
-import { catalogFunctions } from './catalog/catalog.functions.ts';
-import { catalogRoutes } from './catalog/catalog.routes.ts';
-import { listActiveProducts } from './catalog/catalog.service.ts';
+import { callerResolver, sessionResolver } from './accounts/auth.routes.ts';
+import { adminArea } from './admin/admin.plugin.ts';
+import { checkoutArea } from './checkout/checkout.plugin.ts';
+import { catalogArea } from './catalog/catalog.plugin.ts';
+import { contentArea } from './content/content.plugin.ts';
+import { liveArea } from './live/live.plugin.ts';
 import { startLiveHub } from './live/live.hub.ts';
-import { liveRoutes } from './live/live.routes.ts';
-import { sendStorageError } from './storage/storage.errors.ts';
-import { storageRoutes } from './storage/storage.routes.ts';
-import { createStorageDeps } from './storage/storage.service.ts';
-import { cleanUpUploadSessions } from './storage/storage.sessions.ts';
-import { checkoutFunctions } from './cart-checkout/checkout.functions.ts';
-import { reconcileCheckouts, sendRefund, type CheckoutDeps } from './cart-checkout/checkout.service.ts';
-import { deskRoutes } from './orders/desk.routes.ts';
-import { ordersFunctions } from './orders/orders.functions.ts';
-import { runRefundRetry, sweepStalledRefunds, type RefundDeps } from './orders/refunds.service.ts';
-import { addressFunctions } from './accounts/addresses.service.ts';
+import { oidcArea } from './oidc/oidc.plugin.ts';
+import { ordersArea } from './orders/orders.plugin.ts';
 import { paymentProviderFor } from './payments/payment-provider.factory.ts';
-import { paymentsRoutes } from './payments/payments.routes.ts';
-import { serviceRoutes } from './service/service.routes.ts';
-import { createStripePayouts } from './payments/stripe.provider.ts';
-import { payoutsFunctions } from './payouts/payouts.functions.ts';
-import { localPayoutRoutes } from './payouts/payouts.routes.ts';
-import { createLocalPayouts, type PayoutDeps } from './payouts/payouts.service.ts';
-import { walletFunctions } from './wallet/wallet.functions.ts';
+import { paymentsArea } from './payments/payments.plugin.ts';
+import { payoutsArea } from './payouts/payouts.plugin.ts';
+import { serviceArea } from './service/service.plugin.ts';
+import { sendStorageError } from './storage/storage.errors.ts';
+import { storageArea } from './storage/storage.plugin.ts';
+import { walletArea } from './wallet/wallet.plugin.ts';
+import type { Area, AreaContext } from './http/area.ts';
 import { functionsRoutes } from './functions/functions.routes.ts';
 import type { CallableFunction } from './functions/registry.ts';
 import { startJobQueue } from './jobs/queue.ts';
@@ -77,6 +59,26 @@ export interface BuildAppOptions {
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * The shop's areas, each a folder with an `<area>.plugin.ts` registering its routes, jobs
+ * and callable functions (issue 14 item 7, decision 036). Adding an area is one line here.
+ */
+export const AREAS: readonly Area[] = [
+  contentArea,
+  accountsArea,
+  oidcArea,
+  catalogArea,
+  checkoutArea,
+  ordersArea,
+  walletArea,
+  adminArea,
+  payoutsArea,
+  paymentsArea,
+  serviceArea,
+  liveArea,
+  storageArea,
+];
 
 /** Builds the whole HTTP application. Tests drive it with `app.inject()`; main.ts listens. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -141,83 +143,38 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const auth = createAuth(config, db, queueMail, app.log as Logger);
 
   const resolveSession = sessionResolver(auth, config, db);
-  const resolveCaller = callerResolver(resolveSession);
   const hub = await startLiveHub(db.$client.options, (error) => app.log.warn({ err: error }, 'live updates connection lost'));
   app.addHook('onClose', () => hub.stop());
-  // The shop's product list and pages, kept until a 'products' NOTIFY says they changed.
-  const catalogCache = createCatalogCache(() => listActiveProducts(db), hub);
-
   const payments = options.payments ?? paymentProviderFor(config, db);
-  const checkoutDeps: CheckoutDeps = { db, jobs, provider: payments.provider, publicUrl: publicUrl(config) };
-  await jobs.work('reconcile-checkouts', async () => {
-    await reconcileCheckouts(checkoutDeps);
-  });
-  await jobs.schedule('reconcile-checkouts', '* * * * *');
-  // Late payments whose stock was gone (issue 15): refunded through the provider, once.
-  await jobs.work<{ checkoutId: string }>('refund-payment', async ({ checkoutId }) => {
-    await sendRefund(checkoutDeps, checkoutId);
-  });
-  // Card refunds that got no answer: retried with backoff, once across processes (decision 034).
-  const refundDeps: RefundDeps = { ...checkoutDeps, refundRetry: { attempts: config.REFUND_RETRY_ATTEMPTS, baseMs: config.REFUND_RETRY_BASE_MS } };
-  await jobs.work<{ refundId: string }>('refund-retry', (job) => runRefundRetry(refundDeps, job));
-  await jobs.work('refund-sweep', async () => {
-    await sweepStalledRefunds(refundDeps);
-  });
-  await jobs.schedule('refund-sweep', '* * * * *');
+  const context: AreaContext = {
+    config,
+    db,
+    jobs,
+    queueMail,
+    auth,
+    resolveSession,
+    resolveCaller: callerResolver(resolveSession),
+    hub,
+    payments,
+    checkout: { db, jobs, provider: payments.provider, publicUrl: publicUrl(config) },
+    async every(queue, cron, task) {
+      await jobs.work(queue, async () => {
+        await task();
+      });
+      await jobs.schedule(queue, cron);
+    },
+  };
 
-  const payoutDeps: PayoutDeps =
-    config.PAYMENT_PROVIDER === 'stripe'
-      ? { db, providerName: 'stripe', provider: createStripePayouts({ secretKey: config.STRIPE_SECRET_KEY!, webhookSecret: config.STRIPE_WEBHOOK_SECRET!, publicUrl: publicUrl(config) }) }
-      : { db, providerName: 'local', provider: createLocalPayouts(db) };
-  if (payoutDeps.providerName === 'local') await app.register(localPayoutRoutes, { db, resolveCaller });
-
-  await app.register(authRoutes, { auth, config, db });
-  // The Firebase Auth endpoints `firebase/auth` calls for signInWithCustomToken (decision 035).
-  await app.register(firebaseAuthRoutes, { resolveSession, db });
-  // Single sign-on for the sister products (decision 014).
-  const shopUserId = async (headers: IncomingHttpHeaders) => (await resolveCaller({ headers }))?.userId ?? null;
-  const oidcProvider = await createOidcProvider({ db, publicUrl: publicUrl(config), authSecret: config.AUTH_SECRET, behindProxy: config.isProduction, shopUserId });
-  await app.register(oidcRoutes, { provider: oidcProvider, shopUserId });
-  await jobs.work('oidc-cleanup', async () => {
-    await deleteExpiredOidcModels(db);
-  });
-  await jobs.schedule('oidc-cleanup', '17 * * * *');
-  const functions = [
-    ...contentFunctions,
-    ...accountsFunctions(auth, queueMail),
-    ...accountSettingsFunctions(queueMail),
-    ...catalogFunctions({ onChange: catalogCache.invalidate }),
-    ...checkoutFunctions(checkoutDeps),
-    ...ordersFunctions(refundDeps),
-    ...walletFunctions,
-    ...addressFunctions,
-    ...adminFunctions,
-    ...payoutsFunctions(payoutDeps),
-    ...(options.functions ?? []),
-  ];
+  const functions: CallableFunction[] = [];
+  for (const area of AREAS) {
+    const registered = await area.register(app, context);
+    if (registered?.functions) functions.push(...registered.functions);
+  }
+  functions.push(...(options.functions ?? []));
   // Lets the access-control tests enumerate every function and its declared access.
   app.decorate('callableFunctions', functions.map(({ name, access }) => ({ name, access })));
-  await app.register(functionsRoutes, { db, config, functions, resolveCaller });
-  await app.register(serviceRoutes, { db });
-  await app.register(paymentsRoutes, { deps: checkoutDeps, local: payments.local, resolveCaller });
-  await app.register(deskRoutes, { db, resolveCaller });
-  await app.register(contentRoutes, { db, config });
-  await app.register(catalogRoutes, { db, cache: catalogCache, resolveCaller });
-  await app.register(liveRoutes, { hub, resolveSession, sessionExpiresAt: (sessionId) => sessionExpiresAt(db, sessionId) });
-  // Objects on the local disk or in S3 (decision 022); abandoned upload sessions expire.
-  const storage = createStorageDeps({ db, config, log: app.log });
-  await app.register(storageRoutes, { config, db, resolveCaller, driver: storage.driver });
-  await jobs.work('storage-cleanup', async () => {
-    await cleanUpUploadSessions(storage);
-  });
-  await jobs.schedule('storage-cleanup', '*/10 * * * *');
+  await app.register(functionsRoutes, { db, config, functions, resolveCaller: context.resolveCaller });
 
-  await app.register(fastifyStatic, {
-    root: path.join(config.contentDir, 'covers'),
-    prefix: '/content/covers/',
-    decorateReply: false,
-    maxAge: '7d',
-  });
   await registerWebApp(app, config);
   return app;
 }

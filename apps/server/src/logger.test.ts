@@ -1,12 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient } from '@storefront/sdk/callable.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../test/database.ts';
+import { startTestApp, type TestApp } from '../test/app.ts';
 import { authLink, startSmtpPeer } from '../test/smtp.ts';
 import { createAccount } from './accounts/accounts.service.ts';
-import { buildApp } from './app.ts';
-import { freePort } from './db/embedded.ts';
 import { createLogger, prettyLine, redactUrl } from './logger.ts';
 
 describe('redactUrl', () => {
@@ -32,34 +29,32 @@ describe('prettyLine (development)', () => {
 });
 
 describe('request logs of a password reset (issue 13)', () => {
-  let database: TestDatabase;
+  let shop: TestApp;
   let smtp: Awaited<ReturnType<typeof startSmtpPeer>>;
-  let app: FastifyInstance;
   let baseUrl: string;
   const lines: string[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase();
     smtp = await startSmtpPeer();
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    const config = testConfig({ env: { SMTP_URL: smtp.url, PUBLIC_URL: baseUrl, PORT: String(port), LOG_LEVEL: 'info' } });
-    await createAccount(
-      database.db,
-      config,
-      { email: 'logged@example.org', password: 'correct horse', confirmPassword: 'correct horse', name: 'Logged Fan', username: 'LoggedFan', acceptedTerms: true },
-      { emailVerified: true },
-    );
     // The production format (JSON lines), captured.
     const logger = createLogger({ LOG_LEVEL: 'info', isProduction: true }, { write: (line: string) => void lines.push(line) });
-    app = await buildApp({ config, db: database.db, loggerInstance: logger });
-    await app.listen({ port, host: '127.0.0.1' });
+    shop = await startTestApp({
+      config: { env: { SMTP_URL: smtp.url, LOG_LEVEL: 'info' } },
+      build: { logger: undefined, loggerInstance: logger },
+      seed: ({ db, config }) =>
+        createAccount(
+          db,
+          config,
+          { email: 'logged@example.org', password: 'correct horse', confirmPassword: 'correct horse', name: 'Logged Fan', username: 'LoggedFan', acceptedTerms: true },
+          { emailVerified: true },
+        ),
+    });
+    ({ baseUrl } = shop);
   });
 
   afterAll(async () => {
-    await app?.close();
+    await shop?.close();
     await smtp?.close();
-    await database?.close();
   });
 
   it('has one JSON line per request and never the reset or download token', async () => {

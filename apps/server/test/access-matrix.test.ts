@@ -5,13 +5,12 @@ import { UPLOAD_MESSAGES } from '@storefront/domain/storage.ts';
 import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient } from '@storefront/sdk/callable.ts';
 import { createAccount } from '../src/accounts/accounts.service.ts';
-import { buildApp } from '../src/app.ts';
 import { releaseProduct } from '../src/catalog/catalog.service.ts';
-import { freePort } from '../src/db/embedded.ts';
 import { orders, sessions } from '../src/db/schema/index.ts';
 import { createServiceToken } from '../src/service/service.tokens.ts';
 import { grantCredits } from '../src/wallet/wallet.commands.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from './database.ts';
+import { startTestApp, type TestApp } from './app.ts';
+import type { TestDatabase } from './database.ts';
 
 /**
  * The access-control matrix: every callable function and every HTTP route, for every
@@ -135,6 +134,7 @@ const ROUTES: Record<string, 'public' | 'service' | 'owner' | 'provider' | 'admi
   'GET /content/covers/*': 'public',
 };
 
+let shop: TestApp;
 let database: TestDatabase;
 let app: FastifyInstance;
 let base: string;
@@ -146,18 +146,18 @@ async function signIn(email: string) {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  const config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base, SIGNUP_RATE_LIMIT: '1000' } });
-  for (const [email, role] of [['user@example.org', 'user'], ['other@example.org', 'user'], ['admin@example.org', 'admin'], ['revoked@example.org', 'user'], ['expired@example.org', 'user']] as const) {
-    const name = email.split('@')[0]!;
-    await createAccount(database.db, config, { email, username: name, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role, allowReservedUsername: true });
-  }
-  productId = await releaseProduct(database.db, { name: 'Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
-  await grantCredits(database.db, 'user@example.org', '100', 'matrix');
-  app = await buildApp({ config, db: database.db, logger: false });
-  await app.listen({ port, host: '127.0.0.1' });
+  shop = await startTestApp({
+    config: { env: { SIGNUP_RATE_LIMIT: '1000' } },
+    async seed({ db, config }) {
+      for (const [email, role] of [['user@example.org', 'user'], ['other@example.org', 'user'], ['admin@example.org', 'admin'], ['revoked@example.org', 'user'], ['expired@example.org', 'user']] as const) {
+        const name = email.split('@')[0]!;
+        await createAccount(db, config, { email, username: name, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role, allowReservedUsername: true });
+      }
+      productId = await releaseProduct(db, { name: 'Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
+      await grantCredits(db, 'user@example.org', '100', 'matrix');
+    },
+  });
+  ({ app, database, baseUrl: base } = shop);
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
   headers.anonymous = {};
   headers.user = bearer(await signIn('user@example.org'));
@@ -173,8 +173,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await app?.close();
-  await database?.close();
+  await shop?.close();
 });
 
 describe('the matrix covers everything the server exposes', () => {

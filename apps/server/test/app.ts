@@ -24,25 +24,42 @@ export interface TestApp {
   signIn(email: string, password?: string): Promise<string>;
   /** The callable-functions client, signed in with the token `token()` gives (none: signed out). */
   functions(token?: () => string | undefined): ReturnType<typeof createFunctionsClient>;
-  /** Closes the app, then drops its database. */
+  /** Closes the app, then drops its database (unless it was given one). */
   close(): Promise<void>;
+}
+
+type BuildOptions = Omit<BuildAppOptions, 'config' | 'db'>;
+
+export interface StartTestAppOptions {
+  /** A database another test app already uses (two processes on one database); kept on close. */
+  database?: TestDatabase | { max?: number };
+  /** Settings on top of the test defaults; PORT and PUBLIC_URL default to the free port. */
+  config?: TestConfigOverrides;
+  /** Runs after the database and config exist, before the app is built (accounts, products). */
+  seed?(shop: { db: Db; config: Config }): Promise<unknown>;
+  /** buildApp's other options (a fake Stripe, test functions, a logger), or made from the config. */
+  build?: BuildOptions | ((config: Config) => BuildOptions);
+  /** false: no port, for tests that only `app.inject()` (default true). */
+  listen?: boolean;
 }
 
 /**
  * One whole shop for a test file, as a server process would run it: its own database (a
  * copy of the migrated template), a config whose PORT and PUBLIC_URL are a free port on
- * 127.0.0.1, and the app listening there. Call `close()` in afterAll.
+ * 127.0.0.1, and the app listening there. Call `close()` in afterAll. Every server test
+ * that builds an app goes through here (issue 14 item 3).
  */
-export async function startTestApp(
-  options: { database?: { max?: number }; config?: TestConfigOverrides; build?: Omit<BuildAppOptions, 'config' | 'db'> } = {},
-): Promise<TestApp> {
-  const database = await createTestDatabase(options.database);
+export async function startTestApp(options: StartTestAppOptions = {}): Promise<TestApp> {
+  const shared = options.database && 'db' in options.database ? options.database : undefined;
+  const database = shared ?? (await createTestDatabase(options.database as { max?: number } | undefined));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const { env, ...fields } = options.config ?? {};
   const config = testConfig({ ...fields, env: { PORT: String(port), PUBLIC_URL: baseUrl, ...env } });
-  const app = await buildApp({ logger: false, ...options.build, config, db: database.db });
-  await app.listen({ port, host: '127.0.0.1' });
+  await options.seed?.({ db: database.db, config });
+  const build = typeof options.build === 'function' ? options.build(config) : options.build;
+  const app = await buildApp({ logger: false, ...build, config, db: database.db });
+  if (options.listen !== false) await app.listen({ port, host: '127.0.0.1' });
   const functions = (token?: () => string | undefined) => createFunctionsClient({ baseUrl, ...(token ? { getAuthToken: token } : {}) });
   return {
     app,
@@ -60,7 +77,7 @@ export async function startTestApp(
     functions,
     async close() {
       await app.close();
-      await database.close();
+      if (!shared) await database.close();
     },
   };
 }

@@ -6,7 +6,6 @@ import { createAuthClient, AuthError } from '@storefront/sdk/auth.ts';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { testConfig, type TestDatabase } from '../../test/database.ts';
 import { authLink, startSmtpPeer } from '../../test/smtp.ts';
-import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { follows, userStats, users } from '../db/schema/index.ts';
 import { commands } from '../cli.ts';
@@ -243,7 +242,8 @@ describe('password reset, logout and roles', () => {
   });
 
   it('rate-limits signups from one address, counted in Postgres', async () => {
-    const strict = await buildApp({ config: { ...config, SIGNUP_RATE_LIMIT: 3 }, db: database.db, logger: false });
+    // A second process on the same database and settings, but a limit of 3.
+    const { app: strict, close } = await startTestApp({ database, listen: false, config: { ...config, SIGNUP_RATE_LIMIT: 3 } });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 5; i += 1) {
@@ -252,7 +252,7 @@ describe('password reset, logout and roles', () => {
       }
       expect(statuses).toEqual([400, 400, 400, 429, 429]);
     } finally {
-      await strict.close();
+      await close();
     }
   });
 });

@@ -4,7 +4,6 @@ import type { Shipping } from '@storefront/domain/pricing-schemas.ts';
 import type { Db } from '../db/client.ts';
 import { savedAddresses } from '../db/schema/index.ts';
 import type { Tx } from '../db/transaction.ts';
-import { defineFunction } from '../functions/registry.ts';
 
 /** The most addresses kept per shopper; using an 11th forgets the one used longest ago. */
 export const MAX_SAVED_ADDRESSES = 10;
@@ -45,11 +44,8 @@ export async function listSavedAddresses(db: Db, userId: string) {
   };
 }
 
-export const addressFunctions = [
-  defineFunction('listSavedAddresses', async (_input, { db, caller }) => listSavedAddresses(db, caller.userId)),
-  // Only the caller's own row can match.
-  defineFunction('deleteSavedAddress', async ({ id }, { db, caller }) => {
-    await db.delete(savedAddresses).where(and(eq(savedAddresses.userId, caller.userId), eq(savedAddresses.id, id)));
-    return { ok: true };
-  }),
-];
+/** Forgets one of the caller's addresses; only the caller's own row can match. */
+export async function deleteSavedAddress(db: Db, userId: string, id: string) {
+  await db.delete(savedAddresses).where(and(eq(savedAddresses.userId, userId), eq(savedAddresses.id, id)));
+  return { ok: true as const };
+}

@@ -3,11 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient } from '@storefront/sdk/callable.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import type { TestDatabase } from '../../test/database.ts';
 import { authLink, startSmtpPeer } from '../../test/smtp.ts';
-import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
-import { freePort } from '../db/embedded.ts';
 import { sessions, users } from '../db/schema/index.ts';
 import { createAccount, makeAdmin } from './accounts.service.ts';
 
@@ -22,6 +21,7 @@ let config: Config;
 let baseUrl: string;
 let first: FastifyInstance;
 let second: FastifyInstance;
+const shops: TestApp[] = [];
 
 const PASSWORD = 'pass words';
 
@@ -44,29 +44,29 @@ async function rememberedByBoth(token: string) {
   expect([await statusOf(first, token), await statusOf(second, token)]).toEqual([200, 200]);
 }
 
-async function account(email: string, username: string) {
-  await createAccount(database.db, config, { email, username, name: username, password: PASSWORD, confirmPassword: PASSWORD, acceptedTerms: true }, { emailVerified: true });
-}
-
 beforeAll(async () => {
-  database = await createTestDatabase();
   smtp = await startSmtpPeer();
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  config = testConfig({ env: { SMTP_URL: smtp.url, PUBLIC_URL: baseUrl, PORT: String(port), SIGNUP_RATE_LIMIT: '1000', SIGNIN_RATE_LIMIT: '1000' } });
-  for (const [email, username] of [['leaver@example.org', 'Leaver'], ['resetter@example.org', 'Resetter'], ['climber@example.org', 'Climber'], ['sleeper@example.org', 'Sleeper']] as const) {
-    await account(email, username);
-  }
-  first = await buildApp({ config, db: database.db, logger: false });
-  second = await buildApp({ config, db: database.db, logger: false });
-  await first.listen({ port, host: '127.0.0.1' });
+  const env = { SMTP_URL: smtp.url, SIGNUP_RATE_LIMIT: '1000', SIGNIN_RATE_LIMIT: '1000' };
+  const one = await startTestApp({
+    config: { env },
+    async seed({ db, config }) {
+      for (const [email, username] of [['leaver@example.org', 'Leaver'], ['resetter@example.org', 'Resetter'], ['climber@example.org', 'Climber'], ['sleeper@example.org', 'Sleeper']] as const) {
+        await createAccount(db, config, { email, username, name: username, password: PASSWORD, confirmPassword: PASSWORD, acceptedTerms: true }, { emailVerified: true });
+      }
+    },
+  });
+  shops.push(one);
+  ({ database, baseUrl, config, app: first } = one);
+  // The second process: the same database and settings, not listening (tests inject).
+  const two = await startTestApp({ database, config: { env: { ...env, PUBLIC_URL: baseUrl, PORT: String(config.PORT) } }, listen: false });
+  shops.push(two);
+  second = two.app;
 });
 
 afterAll(async () => {
-  await first?.close();
-  await second?.close();
+  // The first owns the database: it closes last.
+  for (const shop of shops.reverse()) await shop.close();
   await smtp?.close();
-  await database?.close();
 });
 
 describe('a remembered credential never outlives its session', () => {

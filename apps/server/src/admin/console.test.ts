@@ -1,25 +1,23 @@
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '@storefront/domain/catalog.ts';
 import type { FunctionInput, FunctionName } from '@storefront/domain/contracts/index.ts';
 import { CONSOLE_MESSAGES, salesCsv, type SalesOverview } from '@storefront/domain/console.ts';
 import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient, type FunctionsError } from '@storefront/sdk/callable.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import type { TestDatabase } from '../../test/database.ts';
 import { createAccount, makeAdmin } from '../accounts/accounts.service.ts';
-import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { releaseProduct } from '../catalog/catalog.service.ts';
-import { freePort } from '../db/embedded.ts';
 import { adminAudit, products, users } from '../db/schema/index.ts';
 import { runTransaction } from '../db/transaction.ts';
 import { insertOrder } from '../orders/orders.service.ts';
 import { auditOf } from './audit.service.ts';
 
+let testApp: TestApp;
 let database: TestDatabase;
 let config: Config;
-let app: FastifyInstance;
 let base: string;
 let adminToken: string;
 let fanToken: string;
@@ -42,23 +40,22 @@ async function shop(): Promise<Product[]> {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  config = testConfig({ env: { SIGNUP_RATE_LIMIT: '1000', ADMIN_EMAILS: 'owner@example.org' } });
-  await createAccount(database.db, config, account('admin@example.org', 'Admin'), { emailVerified: true, role: 'admin', allowReservedUsername: true });
-  await createAccount(database.db, config, account('fan@example.org', 'Fan'), { emailVerified: true });
-  await createAccount(database.db, config, account('owner@example.org', 'Boss'), { emailVerified: true });
-  await createAccount(database.db, config, account('fresh@example.org', 'Fresh'));
-  const port = await freePort();
-  app = await buildApp({ config: { ...config, PORT: port }, db: database.db, logger: false });
-  await app.listen({ port, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${port}`;
+  testApp = await startTestApp({
+    config: { env: { SIGNUP_RATE_LIMIT: '1000', ADMIN_EMAILS: 'owner@example.org' } },
+    async seed({ db, config }) {
+      await createAccount(db, config, account('admin@example.org', 'Admin'), { emailVerified: true, role: 'admin', allowReservedUsername: true });
+      await createAccount(db, config, account('fan@example.org', 'Fan'), { emailVerified: true });
+      await createAccount(db, config, account('owner@example.org', 'Boss'), { emailVerified: true });
+      await createAccount(db, config, account('fresh@example.org', 'Fresh'));
+    },
+  });
+  ({ database, config, baseUrl: base } = testApp);
   adminToken = await tokenFor('admin@example.org');
   fanToken = await tokenFor('fan@example.org');
 });
 
 afterAll(async () => {
-  await app?.close();
-  await database?.close();
+  await testApp?.close();
 });
 
 describe('the audit log', () => {

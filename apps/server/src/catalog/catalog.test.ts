@@ -1,20 +1,17 @@
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RELEASE_MESSAGES, type Product } from '@storefront/domain/catalog.ts';
 import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient, type FunctionsError } from '@storefront/sdk/callable.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import type { TestDatabase } from '../../test/database.ts';
 import { openSse } from '../../test/sse.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
-import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
-import { freePort } from '../db/embedded.ts';
 import { productImages, products } from '../db/schema/index.ts';
 
 let database: TestDatabase;
-let config: Config;
-const apps: FastifyInstance[] = [];
+const apps: TestApp[] = [];
 let baseA: string;
 let baseB: string;
 let adminToken: string;
@@ -22,12 +19,12 @@ let fanToken: string;
 
 const tee = { name: 'Label Tee', description: 'Black cotton tee', priceCents: 2500, images: ['/content/covers/cover-01.svg', '/content/covers/cover-02.svg'] };
 
-async function startApp(): Promise<string> {
-  const port = await freePort();
-  const app = await buildApp({ config: { ...config, PORT: port }, db: database.db, logger: false });
-  await app.listen({ port, host: '127.0.0.1' });
-  apps.push(app);
-  return `http://127.0.0.1:${port}`;
+/** Two processes on one database: the second shares the first one's. */
+async function startApp(seed?: (shop: { db: TestDatabase['db']; config: Config }) => Promise<void>): Promise<string> {
+  const shop = await startTestApp({ config: { env: { SIGNUP_RATE_LIMIT: '1000' } }, ...(apps[0] ? { database: apps[0].database } : {}), ...(seed ? { seed } : {}) });
+  apps.push(shop);
+  database = shop.database;
+  return shop.baseUrl;
 }
 
 function fn(base: string, token?: string) {
@@ -40,20 +37,19 @@ async function tokenFor(base: string, email: string, password: string) {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  config = testConfig({ env: { SIGNUP_RATE_LIMIT: '1000' } });
   const account = (email: string, username: string) => ({ email, username, name: username, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true });
-  await createAccount(database.db, config, account('admin@example.org', 'Admin'), { emailVerified: true, role: 'admin', allowReservedUsername: true });
-  await createAccount(database.db, config, account('fan@example.org', 'Fan'), { emailVerified: true });
-  baseA = await startApp();
+  baseA = await startApp(async ({ db, config }) => {
+    await createAccount(db, config, account('admin@example.org', 'Admin'), { emailVerified: true, role: 'admin', allowReservedUsername: true });
+    await createAccount(db, config, account('fan@example.org', 'Fan'), { emailVerified: true });
+  });
   baseB = await startApp();
   adminToken = await tokenFor(baseA, 'admin@example.org', 'pass words');
   fanToken = await tokenFor(baseA, 'fan@example.org', 'pass words');
 });
 
 afterAll(async () => {
-  for (const app of apps) await app.close();
-  await database?.close();
+  // The first owns the database: it closes last.
+  for (const shop of apps.reverse()) await shop.close();
 });
 
 async function errorOf(promise: Promise<unknown>): Promise<FunctionsError> {

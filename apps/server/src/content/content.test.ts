@@ -1,22 +1,18 @@
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_MESSAGES, safeImageSrc, safeLinkHref } from '@storefront/domain/content.ts';
 import type { FunctionInput, FunctionName } from '@storefront/domain/contracts/index.ts';
 import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient, type FunctionsError } from '@storefront/sdk/callable.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import type { TestDatabase } from '../../test/database.ts';
 import { openSse } from '../../test/sse.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
-import { buildApp } from '../app.ts';
-import type { Config } from '../config.ts';
-import { freePort } from '../db/embedded.ts';
 import { adminAudit, contentPages, timelineEntries } from '../db/schema/index.ts';
 import { contentSeeder } from '../seed/seed.ts';
 
 let database: TestDatabase;
-let config: Config;
-let app: FastifyInstance;
+let testApp: TestApp;
 let base: string;
 let adminToken: string;
 let fanToken: string;
@@ -39,22 +35,21 @@ const auditRows = (targetId: string) => database.db.select().from(adminAudit).wh
 const cover = { title: 'New Record', artist: 'Saint Vinyl', year: 2026, image: '/content/covers/cover-01.svg', url: 'https://music.example.com/album/new-record' };
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  config = testConfig({ env: { SIGNUP_RATE_LIMIT: '1000', CONTACT_EMAIL: 'info@label.example' } });
-  await contentSeeder.run(database.db, { config, log: () => undefined });
-  await createAccount(database.db, config, account('admin@example.org', 'Admin'), { emailVerified: true, role: 'admin', allowReservedUsername: true });
-  await createAccount(database.db, config, account('fan@example.org', 'Fan'), { emailVerified: true });
-  const port = await freePort();
-  app = await buildApp({ config: { ...config, PORT: port }, db: database.db, logger: false });
-  await app.listen({ port, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${port}`;
+  testApp = await startTestApp({
+    config: { env: { SIGNUP_RATE_LIMIT: '1000', CONTACT_EMAIL: 'info@label.example' } },
+    async seed({ db, config }) {
+      await contentSeeder.run(db, { config, log: () => undefined });
+      await createAccount(db, config, account('admin@example.org', 'Admin'), { emailVerified: true, role: 'admin', allowReservedUsername: true });
+      await createAccount(db, config, account('fan@example.org', 'Fan'), { emailVerified: true });
+    },
+  });
+  ({ database, baseUrl: base } = testApp);
   adminToken = await tokenFor('admin@example.org');
   fanToken = await tokenFor('fan@example.org');
 });
 
 afterAll(async () => {
-  await app?.close();
-  await database?.close();
+  await testApp?.close();
 });
 
 describe('the seeded content', () => {

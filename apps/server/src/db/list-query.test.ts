@@ -2,8 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldPathProblem, type ListQueryInput } from '@storefront/domain/field-path.ts';
 import { DATA_ACCESS_MESSAGES } from '@storefront/domain/messages.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
-import { buildApp } from '../app.ts';
+import { startTestApp, type TestApp } from '../../test/app.ts';
 import { contentSeeder, runSeeds } from '../seed/seed.ts';
 
 /** listHistory (the History page's timeline) is the list query every other list follows. */
@@ -16,19 +15,16 @@ interface Entry {
 
 const SEEDED = 35;
 
-let database: TestDatabase;
+let shop: TestApp;
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const config = testConfig();
-  await runSeeds(database.db, { config, log: () => undefined }, [contentSeeder]);
-  app = await buildApp({ config, db: database.db });
+  shop = await startTestApp({ listen: false, seed: ({ db, config }) => runSeeds(db, { config, log: () => undefined }, [contentSeeder]) });
+  app = shop.app;
 });
 
 afterAll(async () => {
-  await app?.close();
-  await database?.close();
+  await shop?.close();
 });
 
 async function listHistory(query: unknown) {

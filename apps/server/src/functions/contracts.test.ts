@@ -4,11 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { functionContracts } from '@storefront/domain/contracts/index.ts';
 import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient } from '@storefront/sdk/callable.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import type { TestDatabase } from '../../test/database.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
-import { buildApp } from '../app.ts';
 import { releaseProduct } from '../catalog/catalog.service.ts';
-import { freePort } from '../db/embedded.ts';
 import { checkouts, users } from '../db/schema/index.ts';
 
 /**
@@ -16,6 +15,7 @@ import { checkouts, users } from '../db/schema/index.ts';
  * (issue 19: `{"data": null}` for a call without arguments, null for an optional field
  * left undefined) are accepted wherever a value is optional.
  */
+let shop: TestApp;
 let database: TestDatabase;
 let app: FastifyInstance;
 let base: string;
@@ -23,20 +23,19 @@ let token: string;
 let teeId: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  const config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base, SIGNUP_RATE_LIMIT: '1000' } });
-  await createAccount(database.db, config, { email: 'nulls@example.org', username: 'Nulls', name: 'Nulls', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true });
-  teeId = await releaseProduct(database.db, { name: 'Null Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
-  app = await buildApp({ config, db: database.db, logger: false });
-  await app.listen({ port, host: '127.0.0.1' });
+  shop = await startTestApp({
+    config: { env: { SIGNUP_RATE_LIMIT: '1000' } },
+    async seed({ db, config }) {
+      await createAccount(db, config, { email: 'nulls@example.org', username: 'Nulls', name: 'Nulls', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true });
+      teeId = await releaseProduct(db, { name: 'Null Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
+    },
+  });
+  ({ app, database, baseUrl: base } = shop);
   token = (await createAuthClient({ baseUrl: base, functions: createFunctionsClient({ baseUrl: base }) }).signIn('nulls@example.org', 'pass words')).token!;
 });
 
 afterAll(async () => {
-  await app?.close();
-  await database?.close();
+  await shop?.close();
 });
 
 /** The request a Firebase SDK sends, raw: no client of ours in between. */

@@ -1,11 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { FunctionErrorCode } from '@storefront/domain/errors.ts';
 import { createFunctionsClient, FunctionsError } from '@storefront/sdk/callable.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
-import { buildApp } from '../app.ts';
+import { startTestApp, type TestApp } from '../../test/app.ts';
 import { AppError } from '../http/errors.ts';
 import { defineTestFunction, type CallableFunction } from './registry.ts';
 
@@ -64,17 +62,16 @@ const testFunctions: CallableFunction[] = [
   defineTestFunction({ name: 'adminOnly', access: 'admin', input: z.unknown(), handler: async () => ({ ok: true }) }),
 ];
 
-let database: TestDatabase;
+let shop: TestApp;
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await buildApp({ config: testConfig(), db: database.db, functions: testFunctions });
+  shop = await startTestApp({ build: { functions: testFunctions } });
+  app = shop.app;
 });
 
 afterAll(async () => {
-  await app?.close();
-  await database?.close();
+  await shop?.close();
 });
 
 function post(name: string, payload: unknown, headers: Record<string, string> = {}) {
@@ -178,16 +175,9 @@ describe('POST /fn/<name>: access', () => {
 
 describe('end to end over HTTP with the sdk client', () => {
   let baseUrl: string;
-  let served: FastifyInstance;
 
-  beforeAll(async () => {
-    served = await buildApp({ config: testConfig(), db: database.db, functions: testFunctions });
-    await served.listen({ port: 0, host: '127.0.0.1' });
-    baseUrl = `http://127.0.0.1:${(served.server.address() as AddressInfo).port}`;
-  });
-
-  afterAll(async () => {
-    await served?.close();
+  beforeAll(() => {
+    baseUrl = shop.baseUrl;
   });
 
   async function callError(name: string, data: unknown): Promise<FunctionsError> {

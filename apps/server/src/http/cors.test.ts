@@ -1,23 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
-import { buildApp } from '../app.ts';
+import { startTestApp, type TestApp } from '../../test/app.ts';
 import { loadConfig } from '../config.ts';
 
 /** CORS for the sister products' web apps (issue 19 item 6, decision 029). */
-let database: TestDatabase;
+let shop: TestApp;
 let app: FastifyInstance;
 const LISTED = 'https://music.example';
 const OTHER = 'https://evil.example';
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await buildApp({ config: testConfig({ env: { CORS_ORIGINS: `${LISTED}, http://localhost:5174` } }), db: database.db, logger: false });
+  shop = await startTestApp({ listen: false, config: { env: { CORS_ORIGINS: `${LISTED}, http://localhost:5174` } } });
+  app = shop.app;
 });
 
 afterAll(async () => {
-  await app?.close();
-  await database?.close();
+  await shop?.close();
 });
 
 const preflight = (url: string, origin: string, method = 'POST') =>

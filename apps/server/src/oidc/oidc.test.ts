@@ -4,7 +4,6 @@ import { startTestApp, type TestApp } from '../../test/app.ts';
 import type { TestDatabase } from '../../test/database.ts';
 import { CookieJar, ssoFlow } from '../../test/oidc-flow.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
-import { buildApp } from '../app.ts';
 import { commands } from '../cli.ts';
 import type { Config } from '../config.ts';
 import { oauthClients, oidcSigningKeys } from '../db/schema/index.ts';
@@ -206,7 +205,7 @@ describe('single sign-on for the sister products', () => {
   });
 
   it('survives an AUTH_SECRET rotation: a new signing key, and clients must be registered again', async () => {
-    const rotated = await buildApp({ config: { ...config, AUTH_SECRET: 'another-secret-another-secret-another-0123' }, db: database.db, logger: false });
+    const { app: rotated, close } = await startTestApp({ database, listen: false, config: { ...config, AUTH_SECRET: 'another-secret-another-secret-another-0123' } });
     try {
       const jwks = (await (await rotated.inject({ url: '/oidc/jwks' })).json()) as { keys: { kid: string }[] };
       const before = (await (await fetch(`${issuer}/jwks`)).json()) as { keys: { kid: string }[] };
@@ -217,7 +216,7 @@ describe('single sign-on for the sister products', () => {
       expect(refused.statusCode).toBe(400);
       expect(refused.body).toContain('client is invalid');
     } finally {
-      await rotated.close();
+      await close();
     }
   });
 

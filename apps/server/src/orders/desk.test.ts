@@ -1,21 +1,19 @@
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FunctionInput } from '@storefront/domain/contracts/index.ts';
 import { DESK_MESSAGES } from '@storefront/domain/order-desk.ts';
 import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient, type FunctionsError } from '@storefront/sdk/callable.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import type { TestDatabase } from '../../test/database.ts';
 import { startSmtpPeer } from '../../test/smtp.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
-import { buildApp } from '../app.ts';
-import { freePort } from '../db/embedded.ts';
 import { orderEvents, orderItems, orders } from '../db/schema/index.ts';
 
 /** The order desk: filters, search, detail, tracking, bulk fulfilment and the packing list. */
+let testApp: TestApp;
 let database: TestDatabase;
 let smtp: Awaited<ReturnType<typeof startSmtpPeer>>;
-let app: FastifyInstance;
 let base: string;
 const tokens: Record<string, string> = {};
 const ids: Record<string, string> = {};
@@ -30,48 +28,47 @@ const BUYERS = [
 ];
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
   smtp = await startSmtpPeer();
-  const config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base, SIGNUP_RATE_LIMIT: '1000', SMTP_URL: smtp.url } });
-  const account = (email: string, username: string) => ({ email, username, name: username, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true });
-  for (const buyer of BUYERS) ids[buyer.key] = (await createAccount(database.db, config, account(buyer.email, buyer.key), { emailVerified: true })).userId;
-  await createAccount(database.db, config, account('desk@example.org', 'Desk'), { emailVerified: true, role: 'admin' });
-  let n = 0;
-  for (const buyer of BUYERS) {
-    for (const [product, fulfilled] of [['Label Tee', false], ['Blue Vinyl LP', true], ['Cap, embroidered', false]] as const) {
-      n += 1;
-      const id = `o_${buyer.key}${n}`;
-      await database.db.insert(orders).values({
-        id,
-        userId: ids[buyer.key]!,
-        checkoutId: `c_${id}`,
-        paymentIntentId: `pi_${id}`,
-        subtotalCents: 2500,
-        shippingCents: 999,
-        taxCents: 324,
-        walletAppliedCents: 1000,
-        chargedCents: 2950,
-        contact: { name: buyer.name, email: buyer.email, phone: '' },
-        shipping: buyer.address,
-        orderFulfilled: fulfilled,
-        createdAt: new Date(Date.UTC(2026, 0, n)),
-      });
-      await database.db.insert(orderItems).values({ orderId: id, position: 0, productId: `p_${n}`, name: product, qty: 1, unitCents: 2500 });
-    }
-  }
-  app = await buildApp({ config, db: database.db, logger: false });
-  await app.listen({ port, host: '127.0.0.1' });
+  testApp = await startTestApp({
+    config: { env: { SIGNUP_RATE_LIMIT: '1000', SMTP_URL: smtp.url } },
+    async seed({ db, config }) {
+      const account = (email: string, username: string) => ({ email, username, name: username, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true });
+      for (const buyer of BUYERS) ids[buyer.key] = (await createAccount(db, config, account(buyer.email, buyer.key), { emailVerified: true })).userId;
+      await createAccount(db, config, account('desk@example.org', 'Desk'), { emailVerified: true, role: 'admin' });
+      let n = 0;
+      for (const buyer of BUYERS) {
+        for (const [product, fulfilled] of [['Label Tee', false], ['Blue Vinyl LP', true], ['Cap, embroidered', false]] as const) {
+          n += 1;
+          const id = `o_${buyer.key}${n}`;
+          await db.insert(orders).values({
+            id,
+            userId: ids[buyer.key]!,
+            checkoutId: `c_${id}`,
+            paymentIntentId: `pi_${id}`,
+            subtotalCents: 2500,
+            shippingCents: 999,
+            taxCents: 324,
+            walletAppliedCents: 1000,
+            chargedCents: 2950,
+            contact: { name: buyer.name, email: buyer.email, phone: '' },
+            shipping: buyer.address,
+            orderFulfilled: fulfilled,
+            createdAt: new Date(Date.UTC(2026, 0, n)),
+          });
+          await db.insert(orderItems).values({ orderId: id, position: 0, productId: `p_${n}`, name: product, qty: 1, unitCents: 2500 });
+        }
+      }
+    },
+  });
+  ({ database, baseUrl: base } = testApp);
   for (const [who, email] of [['admin', 'desk@example.org'], ['ana', 'ana@example.org']]) {
     tokens[who!] = (await createAuthClient({ baseUrl: base, functions: createFunctionsClient({ baseUrl: base }) }).signIn(email!, 'pass words')).token!;
   }
 });
 
 afterAll(async () => {
-  await app?.close();
+  await testApp?.close();
   await smtp?.close();
-  await database?.close();
 });
 
 const list = (data: FunctionInput<'listOrders'>) => client('admin').call('listOrders', data);

@@ -1,30 +1,28 @@
 import http from 'node:http';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quote as priceQuote } from '@storefront/domain/pricing.ts';
 import { REFUND_MESSAGES } from '@storefront/domain/refunds.ts';
 import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient, type FunctionsError } from '@storefront/sdk/callable.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import type { TestDatabase } from '../../test/database.ts';
 import { startSmtpPeer } from '../../test/smtp.ts';
 import { openSse } from '../../test/sse.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
-import { buildApp } from '../app.ts';
 import { releaseProduct } from '../catalog/catalog.service.ts';
 import type { Config } from '../config.ts';
-import { freePort } from '../db/embedded.ts';
 import { checkouts, ledgerEntries, orderEvents, orderItems, orderRefunds, orders, processedEvents } from '../db/schema/index.ts';
 import { createStripeProvider } from '../payments/stripe.provider.ts';
 import { grantCredits } from '../wallet/wallet.commands.ts';
 import { getBalance } from '../wallet/wallet.service.ts';
 
 /** Refunds exactly once (decision 028): concurrency, the card path against a fake Stripe, the ledger. */
+let shop: TestApp;
 let database: TestDatabase;
 let smtp: Awaited<ReturnType<typeof startSmtpPeer>>;
 let config: Config;
-let app: FastifyInstance;
 let base: string;
 const tokens: Record<string, string> = {};
 let teeId: string;
@@ -65,27 +63,27 @@ async function walletOrder(items: { id: string; qty: number; unitCents: number }
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase({ max: 40 });
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
   smtp = await startSmtpPeer();
-  config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base, SIGNUP_RATE_LIMIT: '1000', SIGNIN_RATE_LIMIT: '1000', SMTP_URL: smtp.url } });
-  for (const [email, username, role] of [['fan@example.org', 'FanOne', 'user'], ['card@example.org', 'Carder', 'user'], ['boss@example.org', 'Boss', 'admin'], ['boss2@example.org', 'Boss2', 'admin']] as const) {
-    await createAccount(database.db, config, { email, username, name: username, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role });
-  }
-  teeId = await releaseProduct(database.db, { name: 'Label Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
-  capId = await releaseProduct(database.db, { name: 'Cap', description: 'Cap', priceCents: 1999, images: ['/content/covers/cover-02.svg'] });
-  app = await buildApp({ config, db: database.db, logger: false });
-  await app.listen({ port, host: '127.0.0.1' });
+  shop = await startTestApp({
+    database: { max: 40 },
+    config: { env: { SIGNUP_RATE_LIMIT: '1000', SIGNIN_RATE_LIMIT: '1000', SMTP_URL: smtp.url } },
+    async seed({ db, config }) {
+      for (const [email, username, role] of [['fan@example.org', 'FanOne', 'user'], ['card@example.org', 'Carder', 'user'], ['boss@example.org', 'Boss', 'admin'], ['boss2@example.org', 'Boss2', 'admin']] as const) {
+        await createAccount(db, config, { email, username, name: username, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role });
+      }
+      teeId = await releaseProduct(db, { name: 'Label Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
+      capId = await releaseProduct(db, { name: 'Cap', description: 'Cap', priceCents: 1999, images: ['/content/covers/cover-02.svg'] });
+    },
+  });
+  ({ database, config, baseUrl: base } = shop);
   for (const [who, email] of [['fan', 'fan@example.org'], ['card', 'card@example.org'], ['admin', 'boss@example.org'], ['admin2', 'boss2@example.org']]) {
     tokens[who!] = (await createAuthClient({ baseUrl: base, functions: createFunctionsClient({ baseUrl: base }) }).signIn(email!, 'pass words')).token!;
   }
 });
 
 afterAll(async () => {
-  await app?.close();
+  await shop?.close();
   await smtp?.close();
-  await database?.close();
 });
 
 describe('refunds of wallet orders', () => {
@@ -175,7 +173,7 @@ describe('refunds of wallet orders', () => {
 describe('card refunds against a local fake Stripe', () => {
   const WEBHOOK_SECRET = 'whsec_refund_secret';
   let fake: http.Server;
-  let stripeApp: FastifyInstance;
+  let stripeShop: TestApp;
   let stripeBase: string;
   let sessions = 0;
   /** Stripe's idempotency: a key seen before answers the first refund again. */
@@ -223,16 +221,23 @@ describe('card refunds against a local fake Stripe', () => {
     });
     await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
     const fakePort = (fake.address() as { port: number }).port;
-    const port = await freePort();
-    stripeBase = `http://127.0.0.1:${port}`;
-    const stripeConfig = { ...config, PORT: port, PUBLIC_URL: stripeBase, PAYMENT_PROVIDER: 'stripe' as const, STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET };
-    const provider = createStripeProvider({ secretKey: 'sk_test_x', webhookSecret: WEBHOOK_SECRET, publicUrl: stripeBase, api: { host: '127.0.0.1', port: fakePort, protocol: 'http' } });
-    stripeApp = await buildApp({ config: stripeConfig, db: database.db, logger: false, payments: { provider, local: null } });
-    await stripeApp.listen({ port, host: '127.0.0.1' });
+    // A second process on the same database and settings, with Stripe (a fake API) for payments.
+    const { PORT: _port, PUBLIC_URL: _publicUrl, ...settings } = config;
+    stripeShop = await startTestApp({
+      database,
+      config: { ...settings, PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET },
+      build: (stripeConfig) => ({
+        payments: {
+          provider: createStripeProvider({ secretKey: 'sk_test_x', webhookSecret: WEBHOOK_SECRET, publicUrl: `http://127.0.0.1:${stripeConfig.PORT}`, api: { host: '127.0.0.1', port: fakePort, protocol: 'http' } }),
+          local: null,
+        },
+      }),
+    });
+    ({ baseUrl: stripeBase } = stripeShop);
   });
 
   afterAll(async () => {
-    await stripeApp?.close();
+    await stripeShop?.close();
     await new Promise((resolve) => fake?.close(resolve));
   });
 

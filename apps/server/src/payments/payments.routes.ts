@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
-import { applyPaymentEvent, cancelCheckout, findCheckout, type Checkout, type CheckoutDeps } from '../cart-checkout/checkout.service.ts';
+import { applyPaymentEvent, cancelCheckout, findCheckout, type Checkout, type CheckoutDeps } from '../checkout/checkout.service.ts';
 import { applyRefundEvent } from '../orders/refunds.service.ts';
 import type { Caller } from '../functions/registry.ts';
 import { formatUsd } from '@storefront/domain/catalog.ts';

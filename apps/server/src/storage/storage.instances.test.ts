@@ -3,15 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productImagePath } from '@storefront/domain/storage-location.ts';
-import { createTestDatabase, makeTempDir, testConfig, type TestDatabase } from '../../test/database.ts';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import { makeTempDir, testConfig, type TestDatabase } from '../../test/database.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
-import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
-import { freePort } from '../db/embedded.ts';
 import { storageObjects, storageUploadPending, storageUploadSessions } from '../db/schema/index.ts';
 import { createStorageDeps, type StorageDeps } from './storage.service.ts';
 import { cancelSession, cleanUpUploadSessions, findSession, receiveChunk, startSession } from './storage.sessions.ts';
@@ -28,7 +26,7 @@ import { signInForToken } from '../../test/sign-in.ts';
 let database: TestDatabase;
 let s3: TestS3Server;
 const dirs: ReturnType<typeof makeTempDir>[] = [];
-const apps: FastifyInstance[] = [];
+const apps: TestApp[] = [];
 let bases: string[];
 let configs: Config[];
 let adminToken: string;
@@ -37,34 +35,36 @@ const MiB = 1024 * 1024;
 
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   s3 = await startTestS3Server({ prefix: 'two-instances' });
-  const ports = [await freePort(), await freePort()];
-  bases = ports.map((port) => `http://127.0.0.1:${port}`);
-  configs = ports.map((port, index) => {
+  const dataDir = (index: number) => {
     const dir = makeTempDir(`storage-instance-${index}`);
     dirs.push(dir);
-    // The second instance has no PUBLIC_URL: its upload URLs come from the request's origin.
-    return testConfig({ env: { ...(index === 0 ? { PUBLIC_URL: bases[0] } : {}), PORT: String(port), DATA_DIR: dir.dir, ...s3.env } });
+    return dir.dir;
+  };
+  const first = await startTestApp({
+    config: { env: { DATA_DIR: dataDir(0), ...s3.env } },
+    async seed({ db, config }) {
+      const created = await createAccount(
+        db,
+        config,
+        { email: 'boss@example.org', password: 'correct horse', confirmPassword: 'correct horse', name: 'LabelBoss', username: 'LabelBoss', acceptedTerms: true },
+        { emailVerified: true, role: 'admin' },
+      );
+      adminId = created.userId;
+    },
   });
-  const created = await createAccount(
-    database.db,
-    configs[0]!,
-    { email: 'boss@example.org', password: 'correct horse', confirmPassword: 'correct horse', name: 'LabelBoss', username: 'LabelBoss', acceptedTerms: true },
-    { emailVerified: true, role: 'admin' },
-  );
-  adminId = created.userId;
-  for (const config of configs) {
-    const app = await buildApp({ config, db: database.db, logger: false });
-    await app.listen({ port: config.PORT, host: '127.0.0.1' });
-    apps.push(app);
-  }
+  database = first.database;
+  // The second instance has no PUBLIC_URL: its upload URLs come from the request's origin.
+  const second = await startTestApp({ database, config: { env: { PUBLIC_URL: undefined, DATA_DIR: dataDir(1), ...s3.env } } });
+  apps.push(first, second);
+  bases = apps.map((shop) => shop.baseUrl);
+  configs = apps.map((shop) => shop.config);
   adminToken = await signInForToken(bases[1]!, 'boss@example.org');
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all(apps.map((app) => app.close()));
-  await database?.close();
+  // The first owns the database: it closes last.
+  for (const shop of [...apps].reverse()) await shop.close();
   await s3?.close();
   for (const dir of dirs) dir.remove();
 });

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_MESSAGES, StorageError, UPLOAD_MESSAGES } from '@storefront/domain/storage.ts';
@@ -12,10 +11,9 @@ import type { UploadState } from '@storefront/domain/storage-upload.ts';
 import { deleteObject, getDownloadURL, getMetadata, uploadBytes, uploadString } from '@storefront/sdk/storage/operations.ts';
 import { createStorage, ref, type Clock, type Storage } from '@storefront/sdk/storage/storage.ts';
 import { uploadBytesResumable, type UploadTask, type UploadTaskSnapshot } from '@storefront/sdk/storage/upload-task.ts';
-import { createTestDatabase, makeTempDir, testConfig, type TestDatabase } from '../../test/database.ts';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import { makeTempDir, type TestDatabase } from '../../test/database.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
-import { buildApp } from '../app.ts';
-import { freePort } from '../db/embedded.ts';
 import { storageObjects, storageUploadPending, storageUploadSessions } from '../db/schema/index.ts';
 import { describeImage } from './storage.delivery.ts';
 import { storageTestDriver } from './testing/driver-choice.ts';
@@ -24,9 +22,9 @@ import { startTestS3Server, type TestS3Server } from './testing/s3-server.ts';
 import { startFaultProxy, type FaultAction, type FaultProxy, type ProxiedRequest } from './testing/fault-proxy.ts';
 import { bombPng, noisePng, sidewaysJpeg, solidImage, SVG_WITH_SCRIPT } from './testing/images.ts';
 
+let shop: TestApp;
 let database: TestDatabase;
 let dataDir: ReturnType<typeof makeTempDir>;
-let app: FastifyInstance;
 let baseUrl: string;
 let adminToken: string;
 let fanToken: string;
@@ -37,31 +35,30 @@ let s3: TestS3Server | undefined;
 const signIn = (email: string) => signInForToken(baseUrl, email);
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   dataDir = makeTempDir('storage-test');
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
   if (storageTestDriver() === 's3') s3 = await startTestS3Server();
-  const config = testConfig({ env: { PUBLIC_URL: baseUrl, PORT: String(port), DATA_DIR: dataDir.dir, ...s3?.env } });
-  const account = (email: string, username: string, role: 'user' | 'admin') =>
-    createAccount(
-      database.db,
-      config,
-      { email, password: 'correct horse', confirmPassword: 'correct horse', name: username, username, acceptedTerms: true },
-      { emailVerified: true, role },
-    );
-  await account('boss@example.org', 'LabelBoss', 'admin');
-  await account('fan@example.org', 'JustAFan', 'user');
-  app = await buildApp({ config, db: database.db, logger: false });
-  await app.listen({ port, host: '127.0.0.1' });
+  shop = await startTestApp({
+    config: { env: { DATA_DIR: dataDir.dir, ...s3?.env } },
+    async seed({ db, config }) {
+      const account = (email: string, username: string, role: 'user' | 'admin') =>
+        createAccount(
+          db,
+          config,
+          { email, password: 'correct horse', confirmPassword: 'correct horse', name: username, username, acceptedTerms: true },
+          { emailVerified: true, role },
+        );
+      await account('boss@example.org', 'LabelBoss', 'admin');
+      await account('fan@example.org', 'JustAFan', 'user');
+    },
+  });
+  ({ database, baseUrl } = shop);
   adminToken = await signIn('boss@example.org');
   fanToken = await signIn('fan@example.org');
 });
 
 afterAll(async () => {
   await Promise.all(proxies.map((proxy) => proxy.close()));
-  await app?.close();
-  await database?.close();
+  await shop?.close();
   dataDir?.remove();
   await s3?.close();
 });

@@ -1,15 +1,14 @@
 import net from 'node:net';
 import { EventSource } from 'eventsource';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quote as priceQuote } from '@storefront/domain/pricing.ts';
 import { createFunctionsClient } from '@storefront/sdk/callable.ts';
 import { createAccount } from '../../src/accounts/accounts.service.ts';
-import { buildApp } from '../../src/app.ts';
 import { releaseProduct } from '../../src/catalog/catalog.service.ts';
 import { freePort } from '../../src/db/embedded.ts';
 import { grantCredits } from '../../src/wallet/wallet.commands.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../database.ts';
+import { startTestApp, type TestApp } from '../app.ts';
+import type { TestDatabase } from '../database.ts';
 import { signInForToken } from '../sign-in.ts';
 import { openSse } from '../sse.ts';
 
@@ -18,8 +17,8 @@ import { openSse } from '../sse.ts';
  * through a proxy that cuts the connection. What changed while it was cut arrives after
  * it reconnects (Last-Event-ID), and a wallet-only order tells the buyer `wallet` too.
  */
+let shop: TestApp;
 let database: TestDatabase;
-let server: FastifyInstance;
 let origin: string;
 let proxy: CuttingProxy;
 const tokens: Record<'admin' | 'fan', string> = { admin: '', fan: '' };
@@ -68,16 +67,16 @@ async function startCuttingProxy(target: number): Promise<CuttingProxy> {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  const config = testConfig({ env: { PUBLIC_URL: origin, PORT: String(port) } });
-  for (const [email, username, role] of [['boss@example.org', 'Boss', 'admin'], ['fan@example.org', 'FanOne', 'user']] as const) {
-    await createAccount(database.db, config, { email, username, name: username, password: 'correct horse', confirmPassword: 'correct horse', acceptedTerms: true }, { emailVerified: true, role });
-  }
-  teeId = await releaseProduct(database.db, { name: 'Label Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
-  server = await buildApp({ config, db: database.db, logger: false });
-  await server.listen({ port, host: '127.0.0.1' });
+  shop = await startTestApp({
+    async seed({ db, config }) {
+      for (const [email, username, role] of [['boss@example.org', 'Boss', 'admin'], ['fan@example.org', 'FanOne', 'user']] as const) {
+        await createAccount(db, config, { email, username, name: username, password: 'correct horse', confirmPassword: 'correct horse', acceptedTerms: true }, { emailVerified: true, role });
+      }
+      teeId = await releaseProduct(db, { name: 'Label Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
+    },
+  });
+  ({ database, baseUrl: origin } = shop);
+  const port = shop.config.PORT;
   tokens.admin = await signInForToken(origin, 'boss@example.org');
   tokens.fan = await signInForToken(origin, 'fan@example.org');
   proxy = await startCuttingProxy(port);
@@ -85,8 +84,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await proxy?.close();
-  await server?.close();
-  await database?.close();
+  await shop?.close();
 });
 
 interface Received {

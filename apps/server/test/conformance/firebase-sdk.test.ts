@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { deleteApp, initializeApp, type FirebaseApp } from 'firebase/app';
 import { connectAuthEmulator, getAuth, signInWithCustomToken, signOut, type AuthError } from 'firebase/auth';
 import { getFunctions, httpsCallable, type FunctionsError } from 'firebase/functions';
@@ -20,13 +19,12 @@ import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
 import { quote as priceQuote } from '@storefront/domain/pricing.ts';
 import { STORAGE_BUCKET, UPLOAD_MESSAGES } from '@storefront/domain/storage.ts';
 import { createAccount } from '../../src/accounts/accounts.service.ts';
-import { buildApp } from '../../src/app.ts';
 import { releaseProduct } from '../../src/catalog/catalog.service.ts';
-import { freePort } from '../../src/db/embedded.ts';
 import { productImages, products } from '../../src/db/schema/index.ts';
 import { noisePng, solidImage } from '../../src/storage/testing/images.ts';
 import { grantCredits } from '../../src/wallet/wallet.commands.ts';
-import { createTestDatabase, makeTempDir, testConfig, type TestDatabase } from '../database.ts';
+import { startTestApp, type TestApp } from '../app.ts';
+import { makeTempDir, type TestDatabase } from '../database.ts';
 import { signInForToken } from '../sign-in.ts';
 
 /**
@@ -35,33 +33,31 @@ import { signInForToken } from '../sign-in.ts';
  * token: every callable of the spec with its error codes, and the storage flow upload ->
  * getDownloadURL -> release.
  */
+let shop: TestApp;
 let database: TestDatabase;
 let dataDir: ReturnType<typeof makeTempDir>;
-let server: FastifyInstance;
 let origin: string;
-let port: number;
 const tokens: Record<'admin' | 'fan', string> = { admin: '', fan: '' };
 const apps: FirebaseApp[] = [];
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   dataDir = makeTempDir('conformance-firebase');
-  port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  const config = testConfig({ env: { PUBLIC_URL: origin, PORT: String(port), DATA_DIR: dataDir.dir } });
-  for (const [email, username, role] of [['boss@example.org', 'Boss', 'admin'], ['fan@example.org', 'FanOne', 'user']] as const) {
-    await createAccount(database.db, config, { email, username, name: username, password: 'correct horse', confirmPassword: 'correct horse', acceptedTerms: true }, { emailVerified: true, role });
-  }
-  server = await buildApp({ config, db: database.db, logger: false });
-  await server.listen({ port, host: '127.0.0.1' });
+  shop = await startTestApp({
+    config: { env: { DATA_DIR: dataDir.dir } },
+    async seed({ db, config }) {
+      for (const [email, username, role] of [['boss@example.org', 'Boss', 'admin'], ['fan@example.org', 'FanOne', 'user']] as const) {
+        await createAccount(db, config, { email, username, name: username, password: 'correct horse', confirmPassword: 'correct horse', acceptedTerms: true }, { emailVerified: true, role });
+      }
+    },
+  });
+  ({ database, baseUrl: origin } = shop);
   tokens.admin = await signInForToken(origin, 'boss@example.org');
   tokens.fan = await signInForToken(origin, 'fan@example.org');
 });
 
 afterAll(async () => {
   await Promise.all(apps.map((app) => deleteApp(app)));
-  await server?.close();
-  await database?.close();
+  await shop?.close();
   dataDir?.remove();
 });
 

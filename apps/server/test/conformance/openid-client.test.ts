@@ -1,13 +1,11 @@
-import type { FastifyInstance } from 'fastify';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/accounts.service.ts';
-import { buildApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
-import { freePort } from '../../src/db/embedded.ts';
 import { createOAuthClient } from '../../src/oidc/oidc.clients.ts';
 import { sealKeyFor } from '../../src/oidc/oidc.provider.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../database.ts';
+import { startTestApp, type TestApp } from '../app.ts';
+import type { TestDatabase } from '../database.ts';
 import { CookieJar, ssoFlow } from '../oidc-flow.ts';
 
 /**
@@ -16,9 +14,9 @@ import { CookieJar, ssoFlow } from '../oidc-flow.ts';
  * userinfo, refresh tokens (offline_access) with rotation, revocation, and refresh tokens
  * ending with "sign out everywhere" and a password reset.
  */
+let shop: TestApp;
 let database: TestDatabase;
 let config: Config;
-let server: FastifyInstance;
 let base: string;
 let issuer: string;
 let registered: { clientId: string; clientSecret: string };
@@ -27,27 +25,25 @@ const REDIRECT = 'http://127.0.0.1:4999/callback';
 const { signIn, follow, browse } = ssoFlow(() => ({ base, issuer, client: registered, redirect: REDIRECT }));
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
+  shop = await startTestApp({
+    async seed({ db, config }) {
+      for (const name of ['alice', 'bob', 'carol']) {
+        await createAccount(
+          db,
+          config,
+          { email: `${name}@example.org`, username: `${name}Beats`, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
+          { emailVerified: true },
+        );
+      }
+    },
+  });
+  ({ database, config, baseUrl: base } = shop);
   issuer = `${base}/oidc`;
-  config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base } });
-  for (const name of ['alice', 'bob', 'carol']) {
-    await createAccount(
-      database.db,
-      config,
-      { email: `${name}@example.org`, username: `${name}Beats`, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
-      { emailVerified: true },
-    );
-  }
-  server = await buildApp({ config, db: database.db, logger: false });
-  await server.listen({ port, host: '127.0.0.1' });
   registered = await createOAuthClient(database.db, sealKeyFor(config.AUTH_SECRET), { name: 'SPN Music', redirectUris: [REDIRECT] });
 });
 
 afterAll(async () => {
-  await server?.close();
-  await database?.close();
+  await shop?.close();
 });
 
 /** A sister product's sign-in with offline_access; `jar` is the user's browser, signed in to the shop. */

@@ -1,18 +1,16 @@
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient } from '@storefront/sdk/callable.ts';
 import { createAccount } from '../../src/accounts/accounts.service.ts';
 import { CLOSED_AUTH_PATHS, createAuth, OPEN_AUTH_PATHS } from '../../src/accounts/auth.ts';
-import { buildApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
-import { freePort } from '../../src/db/embedded.ts';
 import { oidcModels, sessions, users, verifications } from '../../src/db/schema/index.ts';
 import { createOAuthClient } from '../../src/oidc/oidc.clients.ts';
 import { sealKeyFor } from '../../src/oidc/oidc.provider.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../database.ts';
+import { startTestApp, type TestApp } from '../app.ts';
+import type { TestDatabase } from '../database.ts';
 import { CookieJar, ssoFlow } from '../oidc-flow.ts';
 import { authLink, startSmtpPeer } from '../smtp.ts';
 
@@ -29,10 +27,10 @@ import { authLink, startSmtpPeer } from '../smtp.ts';
 const REDIRECT = 'http://127.0.0.1:4998/callback';
 const PASSWORD = 'pass words';
 
+let shop: TestApp;
 let database: TestDatabase;
 let smtp: Awaited<ReturnType<typeof startSmtpPeer>>;
 let config: Config;
-let app: FastifyInstance;
 let base: string;
 let issuer: string;
 let client: { clientId: string; clientSecret: string };
@@ -92,21 +90,16 @@ async function oidcTokens(email: string, password = PASSWORD) {
 const userinfo = (accessToken: string) => fetch(`${issuer}/me`, { headers: { authorization: `Bearer ${accessToken}` } });
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   smtp = await startSmtpPeer();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
+  shop = await startTestApp({ config: { env: { SMTP_URL: smtp.url, SIGNUP_RATE_LIMIT: '10000', SIGNIN_RATE_LIMIT: '10000' } } });
+  ({ database, config, baseUrl: base } = shop);
   issuer = `${base}/oidc`;
-  config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base, SMTP_URL: smtp.url, SIGNUP_RATE_LIMIT: '10000', SIGNIN_RATE_LIMIT: '10000' } });
-  app = await buildApp({ config, db: database.db, logger: false });
-  await app.listen({ port, host: '127.0.0.1' });
   client = await createOAuthClient(database.db, sealKeyFor(config.AUTH_SECRET), { name: 'SPN Music', redirectUris: [REDIRECT] });
 });
 
 afterAll(async () => {
-  await app?.close();
+  await shop?.close();
   await smtp?.close();
-  await database?.close();
 });
 
 describe('signup does not tell which emails have an account (item 2)', () => {

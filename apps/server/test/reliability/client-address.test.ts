@@ -7,9 +7,9 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/accounts.service.ts';
-import { buildApp } from '../../src/app.ts';
 import { freePort } from '../../src/db/embedded.ts';
-import { createTestDatabase, makeTempDir, testConfig, type TestDatabase } from '../database.ts';
+import { startTestApp } from '../app.ts';
+import { createTestDatabase, makeTempDir, testConfig, type TestConfigOverrides, type TestDatabase } from '../database.ts';
 import { poll, spawnServer, stopAllServers, waitUntilReady } from './processes.ts';
 
 /**
@@ -23,8 +23,9 @@ const PASSWORD = 'pass words';
 const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 const hasNginx = fs.existsSync(NGINX);
 
-const production = (env: Record<string, string> = {}) =>
-  testConfig({ env: { NODE_ENV: 'production', PUBLIC_URL, AUTH_SECRET: 'z'.repeat(40), SMTP_URL: 'smtp://127.0.0.1:2525', PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: '1', ...env } });
+const production = (env: Record<string, string> = {}): TestConfigOverrides => ({
+  env: { NODE_ENV: 'production', PUBLIC_URL, AUTH_SECRET: 'z'.repeat(40), SMTP_URL: 'smtp://127.0.0.1:2525', PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: '1', ...env },
+});
 
 interface Answer {
   status: number;
@@ -94,8 +95,7 @@ describe('directly exposed, no TRUSTED_PROXIES (production): the socket address 
   let app: FastifyInstance;
   let base: string;
   beforeAll(async () => {
-    app = await buildApp({ config: production(), db: database.db, logger: false });
-    base = await app.listen({ port: 0, host: '127.0.0.1' });
+    ({ app, baseUrl: base } = await startTestApp({ database, config: production() }));
   });
   afterAll(() => app?.close());
 
@@ -209,8 +209,7 @@ describe.skipIf(!hasNginx)(nginxTitle, () => {
   let app: FastifyInstance;
   let nginx: Awaited<ReturnType<typeof startNginx>>;
   beforeAll(async () => {
-    app = await buildApp({ config: production({ TRUSTED_PROXIES: '127.0.0.1' }), db: database.db, logger: false });
-    await app.listen({ port: 0, host: '127.0.0.1' });
+    ({ app } = await startTestApp({ database, config: production({ TRUSTED_PROXIES: '127.0.0.1' }) }));
     const address = app.server.address();
     if (address === null || typeof address === 'string') throw new Error('the app has no port');
     nginx = await startNginx(address.port);
@@ -293,12 +292,11 @@ describe('cookie-carrying writes from another port of the same host (issue 12, i
   ] as const;
 
   it.each(cases)('%s: a form POST to /payouts/onboard from http://127.0.0.1:<other port> is refused and enables nothing; from the shop itself it works', async (_mode, env) => {
-    const port = await freePort();
-    const settings: Record<string, string> = { ...env, PORT: String(port), AUTH_SECRET: 'q'.repeat(40) };
-    if ('PUBLIC_URL' in env) settings.PUBLIC_URL = env.PUBLIC_URL.replace('PORT', String(port));
-    const app = await buildApp({ config: testConfig({ env: settings }), db: database.db, logger: false });
+    // In production PUBLIC_URL is the shop's own http://127.0.0.1:<port> (startTestApp's default).
+    const { PUBLIC_URL: _ownAddress, ...settings } = { ...env, AUTH_SECRET: 'q'.repeat(40) } as Record<string, string>;
+    const { app, baseUrl: base, config } = await startTestApp({ database, config: { env: 'PUBLIC_URL' in env ? settings : { ...settings, PUBLIC_URL: undefined } } });
+    const port = config.PORT;
     try {
-      const base = await app.listen({ port, host: '127.0.0.1' });
       const email = `payouts${env.NODE_ENV}@example.org`;
       await signUpVerified(email);
       // A creator who started onboarding with the local provider: the form post finishes it.

@@ -3,10 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/accounts.service.ts';
-import { buildApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
 import { defineTestFunction } from '../../src/functions/registry.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../database.ts';
+import { startTestApp, type TestApp } from '../app.ts';
+import type { TestDatabase } from '../database.ts';
 import { startSmtpPeer } from '../smtp.ts';
 import { openSse } from '../sse.ts';
 import { spawnServer, stopAllServers, waitUntilReady } from './processes.ts';
@@ -16,13 +16,14 @@ import { spawnServer, stopAllServers, waitUntilReady } from './processes.ts';
  * refusal, auth rate limits shared by every process, and 5xx bodies that say nothing.
  */
 const PUBLIC_URL = 'https://shop.example';
-const production = () =>
-  testConfig({ env: { NODE_ENV: 'production', PUBLIC_URL, AUTH_SECRET: 'x'.repeat(40), SMTP_URL: 'smtp://127.0.0.1:2525', PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: '1' } });
+const PRODUCTION = { env: { NODE_ENV: 'production', PUBLIC_URL, AUTH_SECRET: 'x'.repeat(40), SMTP_URL: 'smtp://127.0.0.1:2525', PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: '1' } };
+/** Another process on the test's database, driven with inject (the shop's address is PUBLIC_URL). */
+const startOnDatabase = (options: Omit<Parameters<typeof startTestApp>[0] & object, 'database' | 'listen'>) => startTestApp({ ...options, database, listen: false });
 
+const shops: TestApp[] = [];
 let database: TestDatabase;
 let prodApp: FastifyInstance;
 let devApp: FastifyInstance;
-let devConfig: Config;
 
 // Functions that fail the way a real bug would: a database error carrying SQL, and a plain throw.
 const failing = [
@@ -42,8 +43,8 @@ const failing = [
   }),
 ];
 
-async function signUp(email: string) {
-  await createAccount(database.db, devConfig, { email, username: email.split('@')[0]!.replace(/\W/g, ''), name: 'N', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true });
+async function signUp(shop: { db: TestDatabase['db']; config: Config }, email: string) {
+  await createAccount(shop.db, shop.config, { email, username: email.split('@')[0]!.replace(/\W/g, ''), name: 'N', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true });
 }
 
 /** Signs in through the app and returns its Set-Cookie headers. */
@@ -62,18 +63,25 @@ async function signInCookies(app: FastifyInstance, email: string, origin: string
 const cookieHeader = (cookies: string[]) => cookies.map((cookie) => cookie.split(';')[0]).join('; ');
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  devConfig = testConfig({ env: { PORT: '3999', SIGNUP_RATE_LIMIT: '1000' } });
-  for (const email of ['prod@example.org', 'dev@example.org', 'csrf@example.org']) await signUp(email);
-  prodApp = await buildApp({ config: production(), db: database.db, logger: false, functions: failing });
-  devApp = await buildApp({ config: devConfig, db: database.db, logger: false, functions: failing });
+  const dev = await startTestApp({
+    listen: false,
+    config: { env: { SIGNUP_RATE_LIMIT: '1000' } },
+    build: { functions: failing },
+    async seed(shop) {
+      for (const email of ['prod@example.org', 'dev@example.org', 'csrf@example.org']) await signUp(shop, email);
+    },
+  });
+  shops.push(dev);
+  ({ database, app: devApp } = dev);
+  const prod = await startOnDatabase({ config: PRODUCTION, build: { functions: failing } });
+  shops.push(prod);
+  prodApp = prod.app;
 });
 
 afterAll(async () => {
   await stopAllServers();
-  await prodApp?.close();
-  await devApp?.close();
-  await database?.close();
+  // The first owns the database: it closes last.
+  for (const shop of shops.reverse()) await shop.close();
 });
 
 describe('security headers', () => {
@@ -197,7 +205,7 @@ describe('cross-site requests with a session cookie', () => {
 
 describe('auth rate limits hold across server processes', () => {
   it('11 sign-in attempts from one address split across two apps on one database: the 11th gets 429', async () => {
-    const second = await buildApp({ config: production(), db: database.db, logger: false });
+    const { app: second, close } = await startOnDatabase({ config: PRODUCTION });
     try {
       const attempt = (app: FastifyInstance, ip: string) =>
         app.inject({ method: 'POST', url: '/api/auth/sign-in/email', headers: { 'content-type': 'application/json', origin: PUBLIC_URL }, remoteAddress: ip, payload: { email: 'prod@example.org', password: 'wrong password' } });
@@ -208,18 +216,18 @@ describe('auth rate limits hold across server processes', () => {
       // The limit is per address (and path): another client is not locked out.
       expect((await attempt(second, '198.51.100.8')).statusCode).toBe(401);
     } finally {
-      await second.close();
+      await close();
     }
   });
 
   it('signups (createAccount) are limited across processes too', async () => {
-    const limited = testConfig({ env: { PORT: '3999', SIGNUP_RATE_LIMIT: '3' } });
-    const [a, b] = await Promise.all([buildApp({ config: limited, db: database.db, logger: false }), buildApp({ config: limited, db: database.db, logger: false })]);
+    const limited = { env: { SIGNUP_RATE_LIMIT: '3' } };
+    const [a, b] = await Promise.all([startOnDatabase({ config: limited }), startOnDatabase({ config: limited })]);
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 4; i += 1) {
         const form = { email: `many${i}@example.org`, username: `many${i}`, name: 'M', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true };
-        statuses.push((await (i % 2 === 0 ? a : b).inject({ method: 'POST', url: '/fn/createAccount', payload: { data: form } })).statusCode);
+        statuses.push((await (i % 2 === 0 ? a : b).app.inject({ method: 'POST', url: '/fn/createAccount', payload: { data: form } })).statusCode);
       }
       expect(statuses).toEqual([200, 200, 200, 429]);
     } finally {

@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_MESSAGES, MAX_ORDER_TOTAL_CENTS, quote as priceQuote, type Quote } from '@storefront/domain/pricing.ts';
 import { MAX_BALANCE_CENTS, WALLET_MESSAGES } from '@storefront/domain/wallet.ts';
 import { createAccount } from '../../src/accounts/accounts.service.ts';
-import { buildApp } from '../../src/app.ts';
 import { releaseProduct } from '../../src/catalog/catalog.service.ts';
 import { SERVICE_WRITES } from '../../src/service/service.writes.ts';
 import { createServiceToken } from '../../src/service/service.tokens.ts';
 import { grantCredits } from '../../src/wallet/wallet.commands.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../database.ts';
+import { startTestApp, type TestApp } from '../app.ts';
+import type { TestDatabase } from '../database.ts';
 import { startSmtpPeer } from '../smtp.ts';
 
 /**
@@ -25,6 +25,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20_261_122);
 // Counters that count attempts by design (signup and Better Auth rate limits).
 const COUNTERS = ['rate_limit', 'rate_limit_window'];
 
+let shop: TestApp;
 let database: TestDatabase;
 let app: FastifyInstance;
 let adminToken: string;
@@ -157,15 +158,19 @@ async function fuzz(url: string, authorization: string, example: Json) {
 let smtp: Awaited<ReturnType<typeof startSmtpPeer>>;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   // Mail leaves through SMTP as in production, so a mail the worker delivers later for an
   // accepted signup (every signup queues one) is not a dev-mailbox row a refusal "changed".
   smtp = await startSmtpPeer();
-  const config = testConfig({ env: { PORT: '3998', SIGNUP_RATE_LIMIT: '1000000', SMTP_URL: smtp.url } });
-  await createAccount(database.db, config, { email: 'admin@example.org', username: 'admin', name: 'Admin', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role: 'admin', allowReservedUsername: true });
-  await grantCredits(database.db, 'admin@example.org', '500', 'fuzz-grant');
-  productId = await releaseProduct(database.db, { name: 'Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
-  app = await buildApp({ config, db: database.db, logger: false });
+  shop = await startTestApp({
+    listen: false,
+    config: { env: { SIGNUP_RATE_LIMIT: '1000000', SMTP_URL: smtp.url } },
+    async seed({ db, config }) {
+      await createAccount(db, config, { email: 'admin@example.org', username: 'admin', name: 'Admin', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role: 'admin', allowReservedUsername: true });
+      await grantCredits(db, 'admin@example.org', '500', 'fuzz-grant');
+      productId = await releaseProduct(db, { name: 'Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
+    },
+  });
+  ({ app, database } = shop);
   const signIn = await app.inject({ method: 'POST', url: '/api/auth/sign-in/email', headers: { 'content-type': 'application/json' }, payload: { email: 'admin@example.org', password: 'pass words' } });
   adminToken = `Bearer ${String(signIn.headers['set-auth-token'])}`;
   serviceToken = `Bearer ${(await createServiceToken(database.db, 'fuzz')).token}`;
@@ -174,9 +179,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   console.log(`hostile input: ${Object.values(tally).reduce((a, b) => a + b, 0)} generated requests, by status: ${JSON.stringify(tally)} (seed ${SEED}, ${RUNS} runs each)`);
-  await app?.close();
+  await shop?.close();
   await smtp?.close();
-  await database?.close();
 });
 
 const contact = { name: 'Ann Buyer', email: 'ann@example.org', phone: '555' };

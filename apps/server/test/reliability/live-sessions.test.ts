@@ -1,12 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/accounts.service.ts';
-import { buildApp } from '../../src/app.ts';
-import { freePort } from '../../src/db/embedded.ts';
 import { sessions } from '../../src/db/schema/index.ts';
 import { publishLive } from '../../src/live/live.publish.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../database.ts';
+import { startTestApp, type TestApp } from '../app.ts';
+import type { TestDatabase } from '../database.ts';
 import { openSse } from '../sse.ts';
 
 /**
@@ -15,33 +13,31 @@ import { openSse } from '../sse.ts';
  * one, the stream is held by the other (each has its own LISTEN connection and caches).
  */
 let database: TestDatabase;
-const apps: { app: FastifyInstance; base: string }[] = [];
+const apps: TestApp[] = [];
 const userIds: Record<string, string> = {};
 let one: string;
 let two: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  for (let i = 0; i < 2; i++) {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base } });
-    if (i === 0) {
-      for (const name of ['signout', 'revoke', 'deleted', 'expiry', 'bystander']) {
-        const account = await createAccount(database.db, config, { email: `${name}@example.org`, username: name, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true });
-        userIds[name] = account.userId;
-      }
-    }
-    const app = await buildApp({ config, db: database.db, logger: false });
-    await app.listen({ port, host: '127.0.0.1' });
-    apps.push({ app, base });
-  }
-  [one, two] = apps.map((entry) => entry.base) as [string, string];
+  // Two processes on one database: the second shares the first one's.
+  apps.push(
+    await startTestApp({
+      async seed({ db, config }) {
+        for (const name of ['signout', 'revoke', 'deleted', 'expiry', 'bystander']) {
+          const account = await createAccount(db, config, { email: `${name}@example.org`, username: name, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true });
+          userIds[name] = account.userId;
+        }
+      },
+    }),
+  );
+  database = apps[0]!.database;
+  apps.push(await startTestApp({ database }));
+  [one, two] = apps.map((entry) => entry.baseUrl) as [string, string];
 });
 
 afterAll(async () => {
-  for (const { app } of apps) await app.close();
-  await database?.close();
+  // The first owns the database: it closes last.
+  for (const shop of apps.reverse()) await shop.close();
 });
 
 async function signIn(base: string, name: string): Promise<string> {

@@ -4,7 +4,6 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_MESSAGES, quote } from '@storefront/domain/pricing.ts';
 import { createAccount } from '../../src/accounts/accounts.service.ts';
-import { buildApp } from '../../src/app.ts';
 import { releaseProduct } from '../../src/catalog/catalog.service.ts';
 import { checkouts, orders, payoutAccounts, payoutRequests } from '../../src/db/schema/index.ts';
 import { AppError } from '../../src/http/errors.ts';
@@ -13,7 +12,8 @@ import { applyServiceWrite } from '../../src/service/service.writes.ts';
 import { createServiceToken } from '../../src/service/service.tokens.ts';
 import { grantCredits } from '../../src/wallet/wallet.commands.ts';
 import { getBalance } from '../../src/wallet/wallet.service.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../database.ts';
+import { startTestApp, type TestApp } from '../app.ts';
+import type { TestDatabase } from '../database.ts';
 
 /**
  * Issue 12, items 6, 10 and 11 and the shipped mail (decision 019): what an outside
@@ -22,6 +22,7 @@ import { createTestDatabase, testConfig, type TestDatabase } from '../database.t
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 
+let shop: TestApp;
 let database: TestDatabase;
 let app: FastifyInstance;
 let payouts: PayoutDeps;
@@ -60,18 +61,22 @@ async function paidCents(userId: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const config = testConfig({ env: { PORT: '3997', SIGNUP_RATE_LIMIT: '1000000' } });
-  for (const name of ['seller', 'buyer', 'third', 'shopper', 'admin']) {
-    const account = await createAccount(
-      database.db,
-      config,
-      { email: `${name}@example.org`, username: name, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
-      { emailVerified: true, ...(name === 'admin' ? { role: 'admin' as const, allowReservedUsername: true } : {}) },
-    );
-    ids[name] = account.userId;
-  }
-  app = await buildApp({ config, db: database.db, logger: false });
+  shop = await startTestApp({
+    listen: false,
+    config: { env: { SIGNUP_RATE_LIMIT: '1000000' } },
+    async seed({ db, config }) {
+      for (const name of ['seller', 'buyer', 'third', 'shopper', 'admin']) {
+        const account = await createAccount(
+          db,
+          config,
+          { email: `${name}@example.org`, username: name, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
+          { emailVerified: true, ...(name === 'admin' ? { role: 'admin' as const, allowReservedUsername: true } : {}) },
+        );
+        ids[name] = account.userId;
+      }
+    },
+  });
+  ({ app, database } = shop);
   for (const name of ['shopper', 'admin']) {
     const signIn = await app.inject({ method: 'POST', url: '/api/auth/sign-in/email', headers: { 'content-type': 'application/json' }, payload: { email: `${name}@example.org`, password: 'pass words' } });
     bearer[name] = `Bearer ${String(signIn.headers['set-auth-token'])}`;
@@ -81,8 +86,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await app?.close();
-  await database?.close();
+  await shop?.close();
 });
 
 describe('item 6: earnings belong to the owner when they were earned', () => {

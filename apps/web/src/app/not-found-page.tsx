@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { paths } from '../lib/paths.ts';
 
 export function NotFoundPage() {
   return (
@@ -6,7 +7,7 @@ export function NotFoundPage() {
       <h1>Page not found</h1>
       <p>There is nothing at this address. It may have moved, or the link may be mistyped.</p>
       <p>
-        <Link className="button" to="/home">
+        <Link className="button" to={paths.home}>
           Go to the home page
         </Link>
       </p>

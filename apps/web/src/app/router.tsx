@@ -4,6 +4,7 @@ import { meQueryOptions } from '../lib/session.ts';
 import { AppLayout } from './layout/app-layout.tsx';
 import { usePageTitle } from './layout/use-page-title.ts';
 import { lazyPage } from './lazy-page.tsx';
+import { paths, routePatterns } from '../lib/paths.ts';
 
 /** A prefetch that failed costs nothing: the page asks again and shows its own error. */
 const leaveItToThePage = () => undefined;
@@ -86,26 +87,26 @@ export const routes: RouteObject[] = [
   {
     element: <AppLayout />,
     children: [
-      page('/', 'Home', HomePage),
-      page('/home', 'Home', HomePage),
-      page('/about', 'About', AboutPage),
-      page('/history', 'History', HistoryPage),
-      page('/shop', 'Shop', ShopPage),
-      page('/product/:id', 'Product', ProductPage),
-      page('/contact', 'Contact', ContactPage),
-      page('/order-confirmation', 'Order confirmation', OrderConfirmationPage),
-      page('/my-orders', 'My Orders', MyOrdersPage),
-      page('/privacy-policy', 'Privacy Policy', PrivacyPolicyPage),
-      page('/login', 'Login', LoginPage),
-      page('/signup', 'Sign up', SignupPage),
-      page('/reset-password', 'Reset password', ResetPasswordPage),
-      page('/account', 'My account', AccountPage),
-      page('/account/confirm-email', 'Confirm your new email', ConfirmEmailPage),
-      page('/wallet', 'Wallet', WalletPage),
-      page('/wallet/dat/:id', 'DAT', DatPage),
-      page('/cashout', 'Cash Out', CashoutPage),
-      page('/release', 'Release', ReleasePage),
-      page('/checkout', 'Checkout', CheckoutPage),
+      page(paths.root, 'Home', HomePage),
+      page(paths.home, 'Home', HomePage),
+      page(paths.about, 'About', AboutPage),
+      page(paths.history, 'History', HistoryPage),
+      page(paths.shop, 'Shop', ShopPage),
+      page(routePatterns.product, 'Product', ProductPage),
+      page(paths.contact, 'Contact', ContactPage),
+      page(paths.orderConfirmation, 'Order confirmation', OrderConfirmationPage),
+      page(paths.myOrders, 'My Orders', MyOrdersPage),
+      page(paths.privacyPolicy, 'Privacy Policy', PrivacyPolicyPage),
+      page(paths.login, 'Login', LoginPage),
+      page(paths.signup, 'Sign up', SignupPage),
+      page(paths.resetPassword, 'Reset password', ResetPasswordPage),
+      page(paths.account, 'My account', AccountPage),
+      page(paths.confirmEmail, 'Confirm your new email', ConfirmEmailPage),
+      page(paths.wallet, 'Wallet', WalletPage),
+      page(routePatterns.dat, 'DAT', DatPage),
+      page(paths.cashout, 'Cash Out', CashoutPage),
+      page(paths.release, 'Release', ReleasePage),
+      page(paths.checkout, 'Checkout', CheckoutPage),
       page('*', 'Page not found', NotFoundPage),
     ],
   },

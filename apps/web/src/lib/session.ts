@@ -5,6 +5,7 @@ import { createAuthClient, type CurrentUser } from '@storefront/sdk/auth.ts';
 import { functionsClient } from './api-client.ts';
 import { toast } from './toast.ts';
 import { meKeys } from './query-keys.ts';
+import { paths } from './paths.ts';
 
 /** Sign-in, sign-out and reset calls; the session itself lives in an httpOnly cookie. */
 export const authClient = createAuthClient({ functions: functionsClient });
@@ -74,7 +75,7 @@ export function useSignOut() {
     mutationFn: () => authClient.signOut(),
     onSuccess: async () => {
       setLeaving(true);
-      await navigate('/home');
+      await navigate(paths.home);
     },
     onError: (error) => {
       console.warn('Sign-out failed:', error);
@@ -83,7 +84,7 @@ export function useSignOut() {
   });
   // Runs after the commit that shows /home (a new history entry, even from /home itself).
   useEffect(() => {
-    if (leaving && location.pathname === '/home') resetUserValues(queryClient, null);
+    if (leaving && location.pathname === paths.home) resetUserValues(queryClient, null);
   }, [leaving, location, queryClient]);
   return { signOut: () => mutation.mutate(), isPending: mutation.isPending || leaving };
 }

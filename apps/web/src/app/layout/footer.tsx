@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { SocialLinks } from './social-links.tsx';
 import { useCopyright } from './use-copyright.ts';
 import './footer.css';
+import { paths } from '../../lib/paths.ts';
 
 /** How far below the screen the footer starts asking for its copyright line. */
 const NEAR_SCREEN = '600px';
@@ -16,8 +17,8 @@ export function Footer() {
       <div className="site-footer__inner">
         <p className="site-footer__copyright">{copyright}</p>
         <nav aria-label="Footer" className="site-footer__nav">
-          <Link to="/history">History</Link>
-          <Link to="/privacy-policy">Privacy Policy</Link>
+          <Link to={paths.history}>History</Link>
+          <Link to={paths.privacyPolicy}>Privacy Policy</Link>
         </nav>
         <SocialLinks />
       </div>

@@ -2,6 +2,7 @@ import { NavLink } from 'react-router';
 import { useSession, useSignOut } from '../../lib/session.ts';
 import { CartWidget } from '../../ui/cart-widget/cart-widget.tsx';
 import { HeaderNavLink } from './header-nav-link.tsx';
+import { paths } from '../../lib/paths.ts';
 
 /*
  * Places in the header that later areas fill (spec section 2, Header). The header renders
@@ -27,16 +28,16 @@ export function CartSlot() {
 
 export function WalletSlot() {
   const { isSignedIn } = useSession();
-  return isSignedIn ? <HeaderNavLink to="/wallet">WALLET</HeaderNavLink> : null;
+  return isSignedIn ? <HeaderNavLink to={paths.wallet}>WALLET</HeaderNavLink> : null;
 }
 
 export function AdminOrdersSlot() {
   const { user } = useSession();
   if (!user) return null;
   return user.isAdmin ? (
-    <HeaderNavLink to="/release">ADMIN</HeaderNavLink>
+    <HeaderNavLink to={paths.release}>ADMIN</HeaderNavLink>
   ) : (
-    <HeaderNavLink to="/my-orders">MY ORDERS</HeaderNavLink>
+    <HeaderNavLink to={paths.myOrders}>MY ORDERS</HeaderNavLink>
   );
 }
 
@@ -49,14 +50,14 @@ export function AccountSlot() {
       <LogoutButton />
     </>
   ) : (
-    <HeaderNavLink to="/login">LOGIN</HeaderNavLink>
+    <HeaderNavLink to={paths.login}>LOGIN</HeaderNavLink>
   );
 }
 
 function AccountLink() {
   return (
     <li className="site-nav__item">
-      <NavLink to="/account" className="site-nav__link site-nav__account" title="My account">
+      <NavLink to={paths.account} className="site-nav__link site-nav__account" title="My account">
         <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
           <circle cx="12" cy="8" r="4" fill="none" stroke="currentColor" strokeWidth="2" />
           <path d="M4 21c0-4.4 3.6-7 8-7s8 2.6 8 7" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />

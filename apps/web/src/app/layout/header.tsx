@@ -5,6 +5,7 @@ import { AccountSlot, AdminOrdersSlot, CartSlot, WalletSlot } from './header-slo
 import { MarketPlaceMenu } from './market-place-menu.tsx';
 import { SocialLinks } from './social-links.tsx';
 import './header.css';
+import { paths } from '../../lib/paths.ts';
 
 const NAV_ID = 'site-nav';
 
@@ -26,7 +27,7 @@ export function Header() {
       <div className="site-header__bar">
         <div className="site-header__start">
           <CartSlot />
-          <Link to="/home" className="logo">
+          <Link to={paths.home} className="logo">
             <span className="logo__words">
               <span className="logo__main">STREET FLAVOR</span>{' '}
               <span className="logo__sub">RECORDS</span>
@@ -55,10 +56,10 @@ export function Header() {
           data-open={menuOpen ? 'true' : 'false'}
         >
           <ul className="site-nav__list">
-            <HeaderNavLink to="/home">HOME</HeaderNavLink>
-            <HeaderNavLink to="/about">ABOUT</HeaderNavLink>
-            <HeaderNavLink to="/shop">SHOP</HeaderNavLink>
-            <HeaderNavLink to="/contact">CONTACT</HeaderNavLink>
+            <HeaderNavLink to={paths.home}>HOME</HeaderNavLink>
+            <HeaderNavLink to={paths.about}>ABOUT</HeaderNavLink>
+            <HeaderNavLink to={paths.shop}>SHOP</HeaderNavLink>
+            <HeaderNavLink to={paths.contact}>CONTACT</HeaderNavLink>
             <WalletSlot />
             <AdminOrdersSlot />
             <li className="site-nav__item">

@@ -1,4 +1,5 @@
 import { isSameSitePath } from '@storefront/domain/site-path.ts';
+import { paths } from '../../lib/paths.ts';
 
 /**
  * What other pages hand the login page through navigation state: signup asks for the
@@ -20,7 +21,7 @@ function field(state: unknown, name: string): unknown {
 /** A path on this site only: no other origin ("//evil.example", "/\\evil.example") and not the login page itself. */
 function sameSitePath(value: unknown): string | null {
   if (!isSameSitePath(value)) return null;
-  if (value === '/login' || value.startsWith('/login?')) return null;
+  if (value === paths.login || value.startsWith(`${paths.login}?`)) return null;
   return value;
 }
 
@@ -44,4 +45,4 @@ export function ssoReturnPath(searchParams: URLSearchParams): string | null {
 }
 
 /** Where a signed-in visitor goes from the login page (spec section 4, Login). */
-export const AFTER_LOGIN_PATH = '/shop';
+export const AFTER_LOGIN_PATH = paths.shop;

@@ -8,6 +8,7 @@ import { useSession } from '../../lib/session.ts';
 import { writeWalletPreference } from '../../lib/wallet-preference.ts';
 import { Modal } from '../modal.tsx';
 import { CartLines } from './cart-lines.tsx';
+import { paths } from '../../lib/paths.ts';
 
 /**
  * The cart panel's contents (spec sections 2 and 4): lines, total, Checkout and Clear.
@@ -24,7 +25,7 @@ export function CartPanelBody({ onFocusLost, onClose }: { onFocusLost: () => voi
   const checkout = () => {
     if (empty || isSignedIn === undefined) return;
     if (!isSignedIn) {
-      void navigate('/login', { state: { from: '/checkout' } });
+      void navigate(paths.login, { state: { from: paths.checkout } });
       return;
     }
     setAskWallet(true);
@@ -35,7 +36,7 @@ export function CartPanelBody({ onFocusLost, onClose }: { onFocusLost: () => voi
     setAskWallet(false);
     // Already on /checkout the path does not change, which would leave the panel open.
     onClose();
-    void navigate('/checkout');
+    void navigate(paths.checkout);
   };
 
   return (

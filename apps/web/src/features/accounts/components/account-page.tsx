@@ -22,6 +22,7 @@ import {
 import { ACCOUNT_PAGE_TEXTS as T } from '../messages.ts';
 import { FormAlert, FormStatus, ProgressButton, SelectField, TextField } from './form-fields.tsx';
 import './accounts.css';
+import { paths } from '../../../lib/paths.ts';
 
 const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
 const cut = (value: string, max: number) => [...value].slice(0, max).join('');
@@ -39,7 +40,7 @@ export function AccountPage() {
         <h1>Account deleted</h1>
         <FormStatus message={T.deleted} />
         <p>
-          <Link to="/home" className="button">
+          <Link to={paths.home} className="button">
             Go to Home
           </Link>
         </p>
@@ -47,7 +48,7 @@ export function AccountPage() {
     );
   }
   // Login brings the visitor back here afterwards.
-  if (!session.isLoading && !session.user) return <Navigate to="/login" state={{ from: '/account' }} replace />;
+  if (!session.isLoading && !session.user) return <Navigate to={paths.login} state={{ from: paths.account }} replace />;
   return (
     <section className="page auth-page auth-page--wide account-page">
       <h1>My account</h1>

@@ -7,6 +7,7 @@ import { useConfirmEmailChange } from '../api/account.ts';
 import { ACCOUNT_PAGE_TEXTS as T } from '../messages.ts';
 import { FormAlert, FormStatus } from './form-fields.tsx';
 import './accounts.css';
+import { paths } from '../../../lib/paths.ts';
 
 /**
  * Where the change-email mail's link lands (`?token=...`): the page confirms the change
@@ -40,7 +41,7 @@ export function ConfirmEmailPage() {
       <h1>Confirm your new email</h1>
       {body}
       <p>
-        <Link to={isSignedIn ? '/account' : '/login'} className="button">
+        <Link to={isSignedIn ? paths.account : paths.login} className="button">
           {isSignedIn ? 'Go to My account' : 'Go to Login'}
         </Link>
       </p>

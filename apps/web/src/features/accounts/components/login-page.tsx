@@ -11,6 +11,7 @@ import { AFTER_LOGIN_PATH, readLoginState, ssoReturnPath } from '../login-state.
 import { ACCOUNT_TEXTS } from '../messages.ts';
 import { FormAlert, FormStatus, ProgressButton, TextField } from './form-fields.tsx';
 import './accounts.css';
+import { paths } from '../../../lib/paths.ts';
 
 /** Spec sections 2 and 4, Login: sign in, or ask for a password reset link. */
 export function LoginPage() {
@@ -121,10 +122,10 @@ export function LoginPage() {
         </form>
       )}
       <div className="auth-secondary">
-        <Link to="/signup" className="button button--secondary">
+        <Link to={paths.signup} className="button button--secondary">
           Create account
         </Link>
-        <Link to="/privacy-policy" className="button button--secondary">
+        <Link to={paths.privacyPolicy} className="button button--secondary">
           Privacy Policy
         </Link>
       </div>

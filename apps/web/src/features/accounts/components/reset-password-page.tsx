@@ -7,6 +7,7 @@ import { errorSentence } from '../../../lib/error-message.ts';
 import { ACCOUNT_TEXTS } from '../messages.ts';
 import { FormAlert, FormStatus, ProgressButton, TextField } from './form-fields.tsx';
 import './accounts.css';
+import { paths } from '../../../lib/paths.ts';
 
 /**
  * Where the reset mail's link lands: `?token=...` from a valid link, `?error=INVALID_TOKEN`
@@ -28,7 +29,7 @@ export function ResetPasswordPage() {
         <FormAlert message={ACCOUNT_TEXTS.resetInvalidLink} />
         <p>{ACCOUNT_TEXTS.resetInvalidHelp}</p>
         <p>
-          <Link to="/login" className="button">
+          <Link to={paths.login} className="button">
             Back to Login
           </Link>
         </p>
@@ -42,7 +43,7 @@ export function ResetPasswordPage() {
         <h1>Reset password</h1>
         <FormStatus message={ACCOUNT_TEXTS.resetDone} />
         <p>
-          <Link to="/login" className="button">
+          <Link to={paths.login} className="button">
             Go to Login
           </Link>
         </p>

@@ -25,6 +25,7 @@ import { ACCOUNT_TEXTS } from '../messages.ts';
 import { FormAlert, SelectField, TextField } from './form-fields.tsx';
 import { TermsModal } from './terms-modal.tsx';
 import './accounts.css';
+import { paths } from '../../../lib/paths.ts';
 
 interface Fields {
   email: string;
@@ -108,7 +109,7 @@ export function SignupPage() {
     createAccount.mutate(form, {
       onSuccess: ({ email }) => {
         const state: Omit<LoginState, 'from'> = { verifyEmail: true, email };
-        void navigate('/login', { state });
+        void navigate(paths.login, { state });
       },
       onError: (failure) => showOnForm(errorSentence(failure, SIGNUP_MESSAGES.failed)),
     });
@@ -224,10 +225,10 @@ export function SignupPage() {
         </div>
       </form>
       <div className="auth-secondary">
-        <Link to="/login" className="button button--secondary">
+        <Link to={paths.login} className="button button--secondary">
           Back to Login
         </Link>
-        <Link to="/privacy-policy" className="button button--secondary">
+        <Link to={paths.privacyPolicy} className="button button--secondary">
           Privacy Policy
         </Link>
       </div>

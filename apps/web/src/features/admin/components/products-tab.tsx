@@ -8,6 +8,7 @@ import { Modal } from '../../../ui/modal.tsx';
 import { LoadingRegion, SkeletonText } from '../../../ui/skeleton.tsx';
 import { useAllProducts, useDeleteProduct, useMoveProduct, useSetProductActive } from '../api/console-products.ts';
 import './console.css';
+import { paths } from '../../../lib/paths.ts';
 
 /**
  * The console's products (issue 18): the shop's order, changed by dragging a row or by
@@ -108,7 +109,7 @@ export function ProductsTab() {
               </span>
               {product.images[0] ? <img className="console-product__image" src={product.images[0]} alt="" width={48} height={48} /> : null}
               <span className="console-product__name">
-                <Link to={`/product/${product.id}`}>{product.name}</Link>
+                <Link to={paths.product(product.id)}>{product.name}</Link>
                 <span className="console-product__price">{formatUsd(product.priceCents)}</span>
                 {product.isActive ? null : <Badge tone="pending">Withdrawn</Badge>}
               </span>

@@ -10,6 +10,7 @@ import { EMPTY_PRODUCT_FIELDS, ProductFields, useProductFieldRefs, type ProductF
 import { EMPTY_VARIANTS_FORM, VariantsEditor, type VariantsFormValues } from '../../../ui/product-form/variants-editor.tsx';
 import { useReleaseProduct } from '../api/release-product.ts';
 import { RELEASE_PAGE_TEXTS } from '../messages.ts';
+import { paths } from '../../../lib/paths.ts';
 
 type Phase = 'idle' | 'uploading' | 'releasing';
 
@@ -104,7 +105,7 @@ export function ReleaseForm() {
           {released ? (
             <>
               {RELEASE_PAGE_TEXTS.released}: {released.name}.{' '}
-              {released.id ? <Link to={`/product/${encodeURIComponent(released.id)}`}>{RELEASE_PAGE_TEXTS.viewReleased}</Link> : null}
+              {released.id ? <Link to={paths.product(released.id)}>{RELEASE_PAGE_TEXTS.viewReleased}</Link> : null}
             </>
           ) : null}
         </div>

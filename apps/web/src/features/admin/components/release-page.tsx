@@ -4,6 +4,7 @@ import { Spinner } from '../../../ui/spinner.tsx';
 import { RELEASE_PAGE_TEXTS } from '../messages.ts';
 import { ReleaseTabs } from './release-tabs.tsx';
 import './release-page.css';
+import { paths } from '../../../lib/paths.ts';
 
 /**
  * The admin page (spec sections 2 and 6): sends a visitor known to be signed out to log
@@ -11,7 +12,7 @@ import './release-page.css';
  */
 export function ReleasePage() {
   const session = useSession();
-  if (session.isSignedIn === false) return <Navigate to="/login" state={{ from: '/release' }} replace />;
+  if (session.isSignedIn === false) return <Navigate to={paths.login} state={{ from: paths.release }} replace />;
   return (
     <section className="page release-page">
       <h1>Release</h1>
@@ -24,7 +25,7 @@ export function ReleasePage() {
       ) : (
         <div className="release-page__refused">
           <p>{RELEASE_PAGE_TEXTS.notAdmin}</p>
-          <Link to="/shop" className="button">
+          <Link to={paths.shop} className="button">
             Back to Shop
           </Link>
         </div>

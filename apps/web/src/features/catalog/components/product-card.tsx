@@ -2,6 +2,7 @@ import type { KeyboardEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { formatUsd, type Product } from '@storefront/domain/catalog.ts';
 import { productSoldOut, STOCK_MESSAGES } from '@storefront/domain/variants.ts';
+import { paths } from '../../../lib/paths.ts';
 import { ProductImage } from '../../../ui/product-image.tsx';
 
 /** Shop cards: two columns on phones, a column of about 15rem on wider screens. */
@@ -10,7 +11,7 @@ const CARD_IMAGE_SIZES = '(max-width: 725px) 50vw, 16rem';
 /** A shop card: opens the product on click, Enter (a link's own) and Space (added here). */
 export function ProductCard({ product, priority }: { product: Product; priority: boolean }) {
   const navigate = useNavigate();
-  const to = `/product/${encodeURIComponent(product.id)}`;
+  const to = paths.product(product.id);
   const onKeyDown = (event: KeyboardEvent<HTMLAnchorElement>) => {
     if (event.key !== ' ') return;
     // Space would scroll the page; on a card it opens it, as on a button (once, if held).

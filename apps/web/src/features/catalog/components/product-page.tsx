@@ -13,6 +13,7 @@ import { isProductNotFound, useProduct } from '../api/get-product.ts';
 import { ProductGallery } from './product-gallery.tsx';
 import { VariantPicker } from './variant-picker.tsx';
 import './catalog.css';
+import { paths } from '../../../lib/paths.ts';
 
 // The edit form (fields, image manager, uploads) is for admins: shoppers' product pages load without it.
 const EditForm = lazyPart(() => import('./product-edit-form.tsx').then((m) => m.ProductEditForm), {
@@ -140,7 +141,7 @@ function ProductDetails({ product, isAdmin, editButtonRef, onEdit }: ProductDeta
           <button type="button" className="button" onClick={addToCart} disabled={soldOut}>
             Add to Cart
           </button>
-          <Link to="/shop" className="button button--secondary">
+          <Link to={paths.shop} className="button button--secondary">
             Continue Shopping
           </Link>
           {isAdmin ? (
@@ -157,7 +158,7 @@ function ProductDetails({ product, isAdmin, editButtonRef, onEdit }: ProductDeta
 function BackToShop() {
   return (
     <p className="product-page__back">
-      <Link to="/shop">
+      <Link to={paths.shop}>
         <span aria-hidden="true">← </span>Back to Shop
       </Link>
     </p>
@@ -169,7 +170,7 @@ function ProductNotFound() {
     <section className="page product-page">
       <h1>{RELEASE_MESSAGES.notFound}</h1>
       <p className="page-lead">It may have been taken out of the shop, or the link is mistyped.</p>
-      <Link to="/shop" className="button">
+      <Link to={paths.shop} className="button">
         Back to Shop
       </Link>
     </section>

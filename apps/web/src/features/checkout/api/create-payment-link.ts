@@ -1,8 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
 import type { FunctionInput } from '@storefront/domain/contracts/index.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
+import { paths } from '../../../lib/paths.ts';
 
-export const CONFIRMATION_PATH = '/order-confirmation';
+export const CONFIRMATION_PATH = paths.orderConfirmation;
 
 /** The contract's input; the confirmation page is always where the payment page comes back to. */
 export type PaymentLinkInput = Omit<FunctionInput<'createPaymentLinkStreetFlavorMerch'>, 'redirectUrl'>;

@@ -16,6 +16,7 @@ import { InputField, SelectField } from './checkout-fields.tsx';
 import { OrderSummary } from './order-summary.tsx';
 import { OutOfStockItems } from './out-of-stock-items.tsx';
 import { UnavailableItems } from './unavailable-items.tsx';
+import { paths } from '../../../lib/paths.ts';
 
 interface CheckoutFormProps {
   user: CurrentUser;
@@ -120,7 +121,7 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
           ) : null}
           {saved.data && saved.data.length > 0 ? (
             <p className="checkout-saved-note">
-              <Link to="/account">Delete saved addresses in My account</Link>
+              <Link to={paths.account}>Delete saved addresses in My account</Link>
             </p>
           ) : null}
           <InputField label="Recipient name" autoComplete="shipping name" maxLength={100} {...shippingInput('name')} />

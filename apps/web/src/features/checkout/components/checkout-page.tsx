@@ -5,6 +5,7 @@ import { lazyPart } from '../../../lib/lazy-part.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { LoadingRegion, SkeletonText } from '../../../ui/skeleton.tsx';
 import './checkout.css';
+import { paths } from '../../../lib/paths.ts';
 
 // The form and its checks (zod) load for signed-in shoppers only: a signed-out visitor is
 // sent to log in without downloading them.
@@ -31,7 +32,7 @@ export function CheckoutPage() {
       </section>
     );
   }
-  if (!session.user) return <Navigate to="/login" state={{ from: '/checkout' }} replace />;
+  if (!session.user) return <Navigate to={paths.login} state={{ from: paths.checkout }} replace />;
 
   return (
     <section className="page checkout-page">
@@ -39,7 +40,7 @@ export function CheckoutPage() {
       {cart.lines.length === 0 ? (
         <div className="checkout-empty">
           <p>{CHECKOUT_MESSAGES.emptyCart}</p>
-          <Link to="/shop" className="button">
+          <Link to={paths.shop} className="button">
             Back to Shop
           </Link>
         </div>

@@ -7,6 +7,7 @@ import { LoadingRegion, SkeletonText } from '../../../ui/skeleton.tsx';
 import { useMyOrder } from '../api/get-my-order.ts';
 import { CHECKOUT_TEXTS } from '../messages.ts';
 import './checkout.css';
+import { paths } from '../../../lib/paths.ts';
 
 /**
  * Order confirmation (spec section 2): where the payment provider (or a wallet order)
@@ -46,14 +47,14 @@ export function OrderConfirmationPage() {
         ) : null}
         <div className="confirmation__actions">
           {status && !paid ? (
-            <Link to="/checkout" className="button">
+            <Link to={paths.checkout} className="button">
               Back to checkout
             </Link>
           ) : null}
-          <Link to="/my-orders" className={status && !paid ? 'button button--secondary' : 'button'}>
+          <Link to={paths.myOrders} className={status && !paid ? 'button button--secondary' : 'button'}>
             View My Orders
           </Link>
-          <Link to="/shop" className="button button--secondary">
+          <Link to={paths.shop} className="button button--secondary">
             Back to Shop
           </Link>
         </div>

@@ -1,6 +1,7 @@
 import { useNavigate } from 'react-router';
 import { ContentSections } from './content-sections.tsx';
 import './content.css';
+import { paths } from '../../../lib/paths.ts';
 
 export function PrivacyPolicyPage() {
   const navigate = useNavigate();
@@ -9,7 +10,7 @@ export function PrivacyPolicyPage() {
       <h1>Privacy Policy</h1>
       <ContentSections slug="privacy-policy" />
       <p className="text-page__actions">
-        <button type="button" className="button button--secondary" onClick={() => void navigate('/login')}>
+        <button type="button" className="button button--secondary" onClick={() => void navigate(paths.login)}>
           Back to Login
         </button>
       </p>

@@ -6,11 +6,12 @@ import { LoadingRegion, Skeleton, SkeletonText } from '../../../ui/skeleton.tsx'
 import { useMyOrders } from '../api/list-my-orders.ts';
 import { OrderCard } from './order-card.tsx';
 import './orders.css';
+import { paths } from '../../../lib/paths.ts';
 
 /** My Orders (spec sections 2 and 4): the signed-in buyer's orders, newest first, live. */
 export function MyOrdersPage() {
   const session = useSession();
-  if (!session.isLoading && !session.user) return <Navigate to="/login" state={{ from: '/my-orders' }} replace />;
+  if (!session.isLoading && !session.user) return <Navigate to={paths.login} state={{ from: paths.myOrders }} replace />;
   return (
     <section className="page orders-page">
       <h1>My Orders</h1>
@@ -34,7 +35,7 @@ function MyOrdersList() {
     return (
       <div className="orders-empty">
         <p>{CHECKOUT_MESSAGES.noOrders}</p>
-        <Link to="/shop" className="button">
+        <Link to={paths.shop} className="button">
           Start Shopping
         </Link>
       </div>

@@ -11,19 +11,20 @@ import { useCashout, useRequestPayout } from '../api/payouts.ts';
 import { LoginRedirect } from './login-redirect.tsx';
 import { PayoutAccount } from './payout-account.tsx';
 import './wallet.css';
+import { paths } from '../../../lib/paths.ts';
 
 const STATUS_LABEL = { requested: 'Requested', paid: 'Paid', failed: 'Failed' } as const;
 
 /** Cash Out (/cashout): request a payout of available earnings to the payout account. */
 export function CashoutPage() {
   const session = useSession();
-  if (!session.isLoading && !session.user) return <LoginRedirect from="/cashout" />;
+  if (!session.isLoading && !session.user) return <LoginRedirect from={paths.cashout} />;
   return (
     <section className="page cashout-page">
       <h1>Cash Out</h1>
       {/* Asked only once signed in: a signed-out visitor's call would only be refused. */}
       {session.user ? <CashoutContent /> : <Skeleton height="8rem" />}
-      <Link to="/wallet" className="button button--secondary">
+      <Link to={paths.wallet} className="button button--secondary">
         Back to Wallet
       </Link>
     </section>

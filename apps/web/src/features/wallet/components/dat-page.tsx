@@ -9,6 +9,7 @@ import { isDatNotFound, useDat, type DatDetail } from '../api/get-dat.ts';
 import { formatCents, formatReleaseDate, WALLET_TEXTS } from '../wallet-format.ts';
 import { LoginRedirect } from './login-redirect.tsx';
 import './wallet.css';
+import { paths } from '../../../lib/paths.ts';
 
 /** One DAT (/wallet/dat/{id}): its artwork, song, artist, creator and the editions the user owns. */
 export function DatPage() {
@@ -108,7 +109,7 @@ function DatDetails({ dat }: { dat: DatDetail }) {
 function BackToWallet() {
   return (
     <p className="dat-page__back">
-      <Link to="/wallet">
+      <Link to={paths.wallet}>
         <span aria-hidden="true">← </span>Back to Wallet
       </Link>
     </p>
@@ -120,7 +121,7 @@ function DatNotFound() {
     <section className="page dat-page">
       <h1>{WALLET_TEXTS.datNotFound}</h1>
       <p className="page-lead">The link may be mistyped, or the DAT was removed.</p>
-      <Link to="/wallet" className="button">
+      <Link to={paths.wallet} className="button">
         Back to Wallet
       </Link>
     </section>

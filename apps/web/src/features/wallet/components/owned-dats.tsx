@@ -1,10 +1,10 @@
 import { useId } from 'react';
 import { Link } from 'react-router';
+import { paths } from '../../../lib/paths.ts';
 import { ProductImage } from '../../../ui/product-image.tsx';
 import type { OwnedDat } from '../api/get-wallet.ts';
 import { WALLET_TEXTS } from '../wallet-format.ts';
 
-const datPath = (id: string) => `/wallet/dat/${encodeURIComponent(id)}`;
 
 /** The DATs the user owns, newest release first, each opening its own page. */
 export function OwnedDats({ dats }: { dats: OwnedDat[] }) {
@@ -20,7 +20,7 @@ export function OwnedDats({ dats }: { dats: OwnedDat[] }) {
             // One row per edition: a user may own several editions of one DAT.
             <li key={`${dat.id}#${dat.edition}`}>
               <Link
-                to={datPath(dat.id)}
+                to={paths.dat(dat.id)}
                 className="dat-card"
                 aria-label={`${dat.songName} by ${dat.artistName}, edition ${dat.edition}`}
               >

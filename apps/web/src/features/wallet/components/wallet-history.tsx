@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { paths } from '../../../lib/paths.ts';
 import { useWalletHistory, type WalletHistoryEntry } from '../api/list-wallet-history.ts';
 import { formatCents } from '../wallet-format.ts';
 
@@ -63,7 +64,7 @@ export function WalletHistory() {
                     <td>{dateTime.format(new Date(entry.createdAt))}</td>
                     <td>{KIND_LABELS[entry.kind]}</td>
                     <td className="wallet-history__money">{amountText(entry)}</td>
-                    <td>{entry.order ? <Link to={`/my-orders#order-${entry.order.id}`}>Order {entry.order.id}</Link> : '—'}</td>
+                    <td>{entry.order ? <Link to={paths.myOrder(entry.order.id)}>Order {entry.order.id}</Link> : '—'}</td>
                     <td className="wallet-history__money">{formatCents(entry.balanceCents)}</td>
                   </tr>
                 ))}

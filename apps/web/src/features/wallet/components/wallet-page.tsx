@@ -10,17 +10,18 @@ import { WalletHistory } from './wallet-history.tsx';
 import { WalletSettings } from './wallet-settings.tsx';
 import { WalletTotals } from './wallet-totals.tsx';
 import './wallet.css';
+import { paths } from '../../../lib/paths.ts';
 
 /** Wallet (spec section 2): totals, owned DATs, Cash Out and Wallet Settings; live. */
 export function WalletPage() {
   const session = useSession();
-  if (!session.isLoading && !session.user) return <LoginRedirect from="/wallet" />;
+  if (!session.isLoading && !session.user) return <LoginRedirect from={paths.wallet} />;
   return (
     <section className="page wallet-page">
       <div className="wallet-page__header">
         <h1>Wallet</h1>
         <div className="wallet-page__actions">
-          <Link to="/cashout" className="button">
+          <Link to={paths.cashout} className="button">
             Cash Out
           </Link>
           <WalletSettings />

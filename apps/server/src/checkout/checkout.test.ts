@@ -1,6 +1,5 @@
 import http from 'node:http';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_MESSAGES, quote as priceQuote } from '@storefront/domain/pricing.ts';
@@ -9,10 +8,8 @@ import { startTestApp, type TestApp } from '../../test/app.ts';
 import type { TestDatabase } from '../../test/database.ts';
 import { startSmtpPeer } from '../../test/smtp.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
-import { buildApp } from '../app.ts';
 import { releaseProduct } from '../catalog/catalog.service.ts';
 import type { Config } from '../config.ts';
-import { freePort } from '../db/embedded.ts';
 import { checkouts, ledgerEntries, orders, wallets } from '../db/schema/index.ts';
 import { createStripeProvider } from '../payments/stripe.provider.ts';
 import { grantCredits } from '../wallet/wallet.commands.ts';
@@ -239,7 +236,7 @@ describe('card checkouts (local provider)', () => {
 describe('stripe provider against a local fake Stripe', () => {
   const WEBHOOK_SECRET = 'whsec_test_secret';
   let fake: http.Server;
-  let stripeApp: FastifyInstance;
+  let stripeShop: TestApp;
   let stripeBase: string;
   const sessions = new Map<string, { checkoutId: string; amount: number }>();
 
@@ -268,16 +265,23 @@ describe('stripe provider against a local fake Stripe', () => {
     });
     await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
     const fakePort = (fake.address() as { port: number }).port;
-    const port = await freePort();
-    stripeBase = `http://127.0.0.1:${port}`;
-    const stripeConfig = { ...config, PORT: port, PUBLIC_URL: stripeBase, PAYMENT_PROVIDER: 'stripe' as const, STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET };
-    const provider = createStripeProvider({ secretKey: 'sk_test_x', webhookSecret: WEBHOOK_SECRET, publicUrl: stripeBase, api: { host: '127.0.0.1', port: fakePort, protocol: 'http' } });
-    stripeApp = await buildApp({ config: stripeConfig, db: database.db, logger: false, payments: { provider, local: null } });
-    await stripeApp.listen({ port, host: '127.0.0.1' });
+    // A second process on the same database and settings, with Stripe (a fake API) for payments.
+    const { PORT: _port, PUBLIC_URL: _publicUrl, ...settings } = config;
+    stripeShop = await startTestApp({
+      database,
+      config: { ...settings, PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET },
+      build: (stripeConfig) => ({
+        payments: {
+          provider: createStripeProvider({ secretKey: 'sk_test_x', webhookSecret: WEBHOOK_SECRET, publicUrl: `http://127.0.0.1:${stripeConfig.PORT}`, api: { host: '127.0.0.1', port: fakePort, protocol: 'http' } }),
+          local: null,
+        },
+      }),
+    });
+    ({ baseUrl: stripeBase } = stripeShop);
   });
 
   afterAll(async () => {
-    await stripeApp?.close();
+    await stripeShop?.close();
     await new Promise((resolve) => fake?.close(resolve));
   });
 

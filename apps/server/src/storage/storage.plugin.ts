@@ -1,0 +1,11 @@
+import { defineArea } from '../http/area.ts';
+import { storageRoutes } from './storage.routes.ts';
+import { createStorageDeps } from './storage.service.ts';
+import { cleanUpUploadSessions } from './storage.sessions.ts';
+
+/** Objects on the local disk or in S3 (decision 022); abandoned upload sessions expire. */
+export const storageArea = defineArea('storage', async (app, { config, db, resolveCaller, every }) => {
+  const storage = createStorageDeps({ db, config, log: app.log });
+  await app.register(storageRoutes, { config, db, resolveCaller, driver: storage.driver });
+  await every('storage-cleanup', '*/10 * * * *', () => cleanUpUploadSessions(storage));
+});

@@ -1,0 +1,35 @@
+/**
+ * Every page's address, for the router, links and redirects (issue 14 item 6, decision 036).
+ * The lint rule storefront/route-paths refuses a page path written as a string elsewhere
+ * in the web app, so renaming a page is one edit here.
+ */
+export const paths = {
+  root: '/',
+  home: '/home',
+  about: '/about',
+  history: '/history',
+  shop: '/shop',
+  product: (id: string) => `/product/${encodeURIComponent(id)}`,
+  contact: '/contact',
+  orderConfirmation: '/order-confirmation',
+  myOrders: '/my-orders',
+  /** One order in My Orders, scrolled to. */
+  myOrder: (id: string) => `/my-orders#order-${id}`,
+  privacyPolicy: '/privacy-policy',
+  login: '/login',
+  signup: '/signup',
+  resetPassword: '/reset-password',
+  account: '/account',
+  confirmEmail: '/account/confirm-email',
+  wallet: '/wallet',
+  dat: (id: string) => `/wallet/dat/${encodeURIComponent(id)}`,
+  cashout: '/cashout',
+  release: '/release',
+  checkout: '/checkout',
+} as const;
+
+/** The router's patterns for the pages with a parameter. */
+export const routePatterns = {
+  product: '/product/:id',
+  dat: '/wallet/dat/:id',
+} as const;
