@@ -77,7 +77,10 @@ export async function startJobQueue(pool: pg.Pool, onError: (error: unknown) => 
     },
     async sendInTransaction(tx, name, data, options) {
       const client = transactionClient(tx);
-      await boss.send(name, data, { ...(options?.startAfter ? { startAfter: options.startAfter } : {}), db: { executeSql: (text: string, values?: unknown[]) => client.query(namedQuery(text, values)) } });
+      await boss.send(name, data, {
+        ...(options?.startAfter ? { startAfter: options.startAfter } : {}),
+        db: { executeSql: (text: string, values?: unknown[]) => client.query(namedQuery(text, values)) },
+      });
     },
     async schedule(name, cron) {
       await boss.schedule(name, cron);

@@ -43,7 +43,11 @@ const contact = { name: 'Card Buyer', email: BUYER, phone: '' };
 const shipping = { name: 'Card Buyer', line1: '1 Main St', line2: '', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' };
 const client = (who: string) => createFunctionsClient({ baseUrl: base, getAuthToken: () => tokens[who] });
 const key = () => `k-${Math.random().toString(36).slice(2)}${Date.now()}`;
-const errorOf = async (promise: Promise<unknown>) => (await promise.then(() => undefined, (e: unknown) => e)) as FunctionsError;
+const errorOf = async (promise: Promise<unknown>) =>
+  (await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )) as FunctionsError;
 
 async function until<T>(read: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -66,7 +70,11 @@ async function expectLedgerConsistent() {
 }
 
 const localRefundsOf = async (paymentIntentId: string) =>
-  (await database.db.execute(sql`SELECT idempotency_key, refund_id, amount_cents FROM local_refund WHERE payment_intent_id = ${paymentIntentId}`)).rows as { idempotency_key: string; refund_id: string; amount_cents: number }[];
+  (await database.db.execute(sql`SELECT idempotency_key, refund_id, amount_cents FROM local_refund WHERE payment_intent_id = ${paymentIntentId}`)).rows as {
+    idempotency_key: string;
+    refund_id: string;
+    amount_cents: number;
+  }[];
 
 const refundMailsFor = (orderId: string) => smtp.mailsTo(BUYER).filter((mail) => mail.decoded.includes(`refunded your order ${orderId}`));
 
@@ -92,9 +100,27 @@ beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   smtp = await startSmtpPeer();
-  config = testConfig({ env: { PORT: String(port), PUBLIC_URL: base, SIGNUP_RATE_LIMIT: '1000', SIGNIN_RATE_LIMIT: '1000', SMTP_URL: smtp.url, REFUND_RETRY_ATTEMPTS: '3', REFUND_RETRY_BASE_MS: '500' } });
-  for (const [email, username, role] of [[BUYER, 'CardBuyer', 'user'], ['boss@example.org', 'Boss', 'admin']] as const) {
-    await createAccount(database.db, config, { email, username, name: username, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role });
+  config = testConfig({
+    env: {
+      PORT: String(port),
+      PUBLIC_URL: base,
+      SIGNUP_RATE_LIMIT: '1000',
+      SIGNIN_RATE_LIMIT: '1000',
+      SMTP_URL: smtp.url,
+      REFUND_RETRY_ATTEMPTS: '3',
+      REFUND_RETRY_BASE_MS: '500',
+    },
+  });
+  for (const [email, username, role] of [
+    [BUYER, 'CardBuyer', 'user'],
+    ['boss@example.org', 'Boss', 'admin'],
+  ] as const) {
+    await createAccount(
+      database.db,
+      config,
+      { email, username, name: username, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
+      { emailVerified: true, role },
+    );
   }
   teeId = await releaseProduct(database.db, { name: 'Label Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
   local = createLocalProvider(config.AUTH_SECRET, database.db);
@@ -114,7 +140,10 @@ beforeAll(async () => {
   await app.listen({ port, host: '127.0.0.1' });
   // A second process's queue on the same database (its jobs are real pg-boss jobs).
   secondQueue = await startJobQueue(database.db.$client, () => undefined);
-  for (const [who, email] of [['buyer', BUYER], ['admin', 'boss@example.org']] as const) {
+  for (const [who, email] of [
+    ['buyer', BUYER],
+    ['admin', 'boss@example.org'],
+  ] as const) {
     tokens[who] = (await createAuthClient({ baseUrl: base, functions: createFunctionsClient({ baseUrl: base }) }).signIn(email, 'pass words')).token!;
   }
 });
@@ -139,7 +168,9 @@ describe('card refunds retried in the background', () => {
     const mine = (await client('buyer').call('listMyOrders', { limit: 10 })).items.find((o) => o.id === order.id);
     expect([mine?.refundPending, mine?.refundStatus]).toEqual([true, null]);
     const pending = await client('admin').call('getOrder', { orderId: order.id });
-    expect(pending.refunds).toEqual([expect.objectContaining({ status: 'pending', retry: expect.objectContaining({ gaveUp: false, lastError: expect.stringContaining('ETIMEDOUT') }) })]);
+    expect(pending.refunds).toEqual([
+      expect.objectContaining({ status: 'pending', retry: expect.objectContaining({ gaveUp: false, lastError: expect.stringContaining('ETIMEDOUT') }) }),
+    ]);
     expect(pending.refunds[0]!.retry.nextAttemptAt).not.toBeNull();
 
     const done = await until(async () => (await database.db.select().from(orderRefunds).where(eq(orderRefunds.orderId, order.id))).find((r) => r.status !== 'pending'));

@@ -18,7 +18,10 @@ export function localWebhookSecret(authSecret: string): string {
   return `whsec_${createHmac('sha256', authSecret).update('local-payments').digest('base64url')}`;
 }
 
-export function createLocalProvider(authSecret: string, db?: Db): PaymentProvider & {
+export function createLocalProvider(
+  authSecret: string,
+  db?: Db,
+): PaymentProvider & {
   signedEvent(type: string, session: { id: string; checkoutId: string; amountCents: number; paymentIntentId: string }): { body: Buffer; signature: string };
 } {
   const secret = localWebhookSecret(authSecret);

@@ -55,7 +55,8 @@ function refundState(refund: RefundEntry): string {
   if (refund.status === 'succeeded') return 'Refunded';
   if (refund.status === 'failed') return `Failed: ${refund.failure ?? 'the card refund did not go through.'}`;
   if (refund.retry.gaveUp) return `Failed: ${refund.failure ?? ''}`;
-  if (refund.retry.nextAttemptAt) return `Pending: the payment provider did not answer (attempt ${refund.retry.attempts}); trying again at ${formatOrderDate(refund.retry.nextAttemptAt)}.`;
+  if (refund.retry.nextAttemptAt)
+    return `Pending: the payment provider did not answer (attempt ${refund.retry.attempts}); trying again at ${formatOrderDate(refund.retry.nextAttemptAt)}.`;
   return 'Pending: waiting for the payment provider.';
 }
 
@@ -80,7 +81,8 @@ function RefundList({ orderId, refunds }: { orderId: string; refunds: RefundEntr
                     { orderId, refundId: refund.id },
                     {
                       onSuccess: () => toast.success(REFUND_MESSAGES.issued),
-                      onError: (failure) => toast.error(failure instanceof FunctionsError && failure.code !== 'internal' ? failure.message : 'Could not retry this refund. Please try again.'),
+                      onError: (failure) =>
+                        toast.error(failure instanceof FunctionsError && failure.code !== 'internal' ? failure.message : 'Could not retry this refund. Please try again.'),
                     },
                   )
                 }
