@@ -25,8 +25,8 @@ const resultsDir = path.join(root, 'bench/results');
 const CATALOG_SIZE = 60;
 
 const settings = quick
-  ? { lighthouse: { runs: 1 }, http: { rounds: 1, durationSeconds: 3, warmupSeconds: 1 }, checkout: { durationSeconds: 3, warmupSeconds: 1 }, live: { clients: 200, rounds: 3 }, scale: { products: 2000, orders: 50_000, shopperOrders: 2000, users: 200, connections: 10, rate: 100, durationSeconds: 3, warmupSeconds: 1, saturateSeconds: 2 } }
-  : { lighthouse: { runs: 3 }, http: { rounds: 3, durationSeconds: 8, warmupSeconds: 2 }, checkout: { durationSeconds: 10, warmupSeconds: 2 }, live: { clients: 1000, rounds: 10 }, scale: { products: 10_000, orders: 1_000_000, shopperOrders: 20_000, users: 2000, connections: 10, rate: 100, durationSeconds: 10, warmupSeconds: 2, saturateSeconds: 5 } };
+  ? { lighthouse: { runs: 1 }, http: { rounds: 1, durationSeconds: 3, warmupSeconds: 1 }, checkout: { durationSeconds: 3, warmupSeconds: 1 }, live: { clients: 200, rounds: 3 }, scale: { products: 2000, orders: 50_000, shopperOrders: 2000, users: 200, connections: 10, rate: 100, durationSeconds: 3, warmupSeconds: 1, saturateSeconds: 2, bareRuns: 100 } }
+  : { lighthouse: { runs: 3 }, http: { rounds: 3, durationSeconds: 8, warmupSeconds: 2 }, checkout: { durationSeconds: 10, warmupSeconds: 2 }, live: { clients: 1000, rounds: 10 }, scale: { products: 10_000, orders: 1_000_000, shopperOrders: 20_000, users: 2000, connections: 10, rate: 100, durationSeconds: 10, warmupSeconds: 2, saturateSeconds: 5, bareRuns: 500 } };
 
 const started = Date.now();
 const log = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);

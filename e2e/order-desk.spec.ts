@@ -98,5 +98,7 @@ test('the order desk: search, filters, tracking, bulk fulfil, packing list and a
   await expect(details.getByRole('list', { name: 'History' })).toContainText('Fulfilled');
   await expect(details.getByRole('list', { name: 'History' })).toContainText(`Refunded`);
   await expect(details.getByRole('list', { name: 'History' })).toContainText(DEMO_ADMIN.email);
+  // Its refunds, each with its state (decision 034).
+  await expect(details.getByRole('list', { name: 'Refunds' })).toContainText(/to the card, .* to the wallet — Refunded/);
   await buyerContext.close();
 });

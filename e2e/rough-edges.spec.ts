@@ -15,12 +15,15 @@ import { ERROR_SENTENCES } from '../apps/web/src/lib/error-message.ts';
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 
-/** The first seeded product, put into the saved cart as Add to Cart would. */
+/**
+ * A seeded product with unlimited stock (the Record Tote Bag), put into the saved cart as Add to
+ * Cart would. Not the newest product: other specs release products, some with limited stock.
+ */
 async function cartWithOneProduct(page: Page) {
-  const { products } = (await (await page.request.get('/api/products')).json()) as {
+  const { products } = (await (await page.request.get(`/api/products?q=${encodeURIComponent('Record Tote Bag')}`)).json()) as {
     products: { id: string; name: string; priceCents: number; images: string[] }[];
   };
-  const product = products[0]!;
+  const product = products.find((p) => p.name === 'Record Tote Bag')!;
   const cart = {
     id: 'cart',
     qty: 1,
@@ -240,7 +243,7 @@ test('content pages, the shop and a product read like the label\'s, with no inst
     expect(text, path).not.toMatch(INSTRUCTIONS);
   }
   await expect(page.locator('.site-footer__copyright')).toContainText('Street Flavor Records. All rights reserved.');
-  await page.getByRole('link', { name: /Logo Tee/ }).first().click();
+  await page.getByRole('link', { name: /^Logo Tee/ }).first().click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Logo Tee');
   await expect(page.locator('main')).toContainText('Heavyweight black cotton tee');
   expect(await page.locator('body').innerText()).not.toMatch(INSTRUCTIONS);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { paths, routePatterns } from '../../apps/web/src/lib/paths.ts';
 import { root } from '../lib/app-server.ts';
 import { figure, round, type Figure } from '../lib/figures.ts';
 
@@ -23,9 +24,12 @@ function routeSources(): Map<string, string> {
     pageFiles.set(match[1]!, path.posix.normalize(path.posix.join('src/app', match[2]!)));
   }
   const routes = new Map<string, string>();
-  for (const match of router.matchAll(/page\('([^']+)', '[^']*', (\w+)\)/g)) {
-    const source = pageFiles.get(match[2]!);
-    if (source) routes.set(match[1]!, source);
+  // The router names its addresses through lib/paths.ts: page(paths.shop, 'Shop', ShopPage).
+  const addresses: Record<string, Record<string, unknown>> = { paths, routePatterns };
+  for (const match of router.matchAll(/page\((paths|routePatterns)\.(\w+), '[^']*', (\w+)\)/g)) {
+    const address = addresses[match[1]!]![match[2]!];
+    const source = pageFiles.get(match[3]!);
+    if (typeof address === 'string' && source) routes.set(address, source);
   }
   return routes;
 }

@@ -18,6 +18,8 @@ export interface ScaleOptions {
   warmupSeconds: number;
   /** A short run as fast as the server goes, for its capacity. */
   saturateSeconds: number;
+  /** Back-to-back runs of each order desk search's bare SQL, for its p99. */
+  bareRuns: number;
 }
 
 /**
@@ -57,8 +59,20 @@ async function fillDatabase(db: pg.Client, options: ScaleOptions, log: (line: st
     [options.users],
   );
   const [shopper] = await queryRows<{ id: string }>(db, 'SELECT id FROM "user" WHERE email = $1', [SHOPPER.email]);
+  // A bulk load: the orders' secondary indexes (trigram GIN, the list orders) are dropped and
+  // built once afterwards, from their own definitions (the migrations'), which is several
+  // times faster than maintaining them row by row. Constraint indexes (keys, unique) stay.
+  const secondary = await queryRows<{ name: string; definition: string }>(
+    db,
+    `SELECT indexname AS name, indexdef AS definition FROM pg_indexes
+     WHERE schemaname = current_schema() AND tablename IN ('order', 'order_item')
+       AND indexname NOT IN (SELECT conname FROM pg_constraint WHERE conrelid IN ('"order"'::regclass, 'order_item'::regclass))`,
+  );
+  for (const index of secondary) await db.query(`DROP INDEX "${index.name}"`);
   // Order i belongs to the shopper for the first shopperOrders, then to the scale buyers in
-  // turn; dates spread over two years; one order in twenty is still open (not fulfilled).
+  // turn; dates spread over two years; one order in twenty is still open (not fulfilled). The
+  // contact and ship-to name and email are buyer n's (one of `users`), the line is product n's,
+  // so the order desk's searches by email, name and product find a few hundred orders each.
   await db.query(
     `INSERT INTO "order" (id, user_id, checkout_id, payment_intent_id, subtotal_cents, shipping_cents, tax_cents,
                           wallet_applied_cents, charged_cents, contact, shipping, order_fulfilled, order_status, created_at, fulfilled_at)
@@ -66,8 +80,8 @@ async function fillDatabase(db: pg.Client, options: ScaleOptions, log: (line: st
             CASE WHEN i <= $2 THEN $3 ELSE 'u_scale_' || (1 + i % $4) END,
             'scale:' || i, 'pi_scale_' || i,
             2500, 999, 324, 0, 3823,
-            '{"name":"Scale Buyer","email":"buyer@bench.example","phone":""}'::jsonb,
-            '{"name":"Scale Buyer","line1":"1 Main St","line2":"","city":"Springfield","state":"IL","postal_code":"62701","country":"US"}'::jsonb,
+            jsonb_build_object('name', 'Scale Buyer ' || (1 + i % $4), 'email', 'scale-' || (1 + i % $4) || '@bench.example', 'phone', ''),
+            jsonb_build_object('name', 'Scale Buyer ' || (1 + i % $4), 'line1', '1 Main St', 'line2', '', 'city', 'Springfield', 'state', 'IL', 'postal_code', '62701', 'country', 'US'),
             i % 20 <> 0, CASE WHEN i % 20 <> 0 THEN 'shipped' END,
             now() - ((i * 63) % 63072000 || ' seconds')::interval,
             CASE WHEN i % 20 <> 0 THEN now() END
@@ -76,12 +90,16 @@ async function fillDatabase(db: pg.Client, options: ScaleOptions, log: (line: st
   );
   await db.query(
     `INSERT INTO order_item (order_id, position, product_id, name, qty, unit_cents)
-     SELECT 'o_scale_' || i, 0, 'p_scale_' || (1 + i % $2), 'Scale Release', 1, 2500 FROM generate_series(1, $1::int) AS i`,
+     SELECT 'o_scale_' || i, 0, 'p_scale_' || (1 + i % $2), 'Scale Release ' || lpad((1 + i % $2)::text, 5, '0'), 1, 2500 FROM generate_series(1, $1::int) AS i`,
     [options.orders, Math.max(1, toAdd)],
   );
   log(`  ${options.orders.toLocaleString('en-US')} orders and their items in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   started = Date.now();
-  await db.query('ANALYZE product, product_image, "user", "order", order_item');
+  await db.query(`SET maintenance_work_mem = '256MB'`);
+  for (const index of secondary) await db.query(index.definition);
+  log(`  their ${secondary.length} secondary indexes built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  started = Date.now();
+  await db.query('ANALYZE product, product_image, "user", "order", order_item, order_search_term, order_item_term');
   log(`  ANALYZE in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return { shopperId: shopper!.id };
 }
@@ -103,7 +121,83 @@ function nodesOf(node: PlanNode, found: PlanNode[] = []): PlanNode[] {
 // and `views` for their items), first page and a page further on (keyset cursor).
 const ORDER_COLUMNS = `"id", "user_id", "checkout_id", "payment_intent_id", "subtotal_cents", "shipping_cents", "tax_cents", "wallet_applied_cents", "charged_cents", "contact", "shipping", "order_fulfilled", "order_status", "created_at", "fulfilled_at", (extract(epoch from "created_at") * 1000000)::bigint::text`;
 
-async function explainQueries(db: pg.Client, shopperId: string) {
+/**
+ * The order desk's searches (listOrders, issue 16): by order id, buyer email, buyer name and
+ * product, each a needle among `orders` orders. The SQL below is what desk.service.ts sends
+ * for `{status: 'all', q, limit: 20}` (Drizzle's text, parameters in the same places): the
+ * matching terms, the matching lines' orders, the page, then the items of the page: the
+ * bare-SQL reference the endpoint's figure is compared to.
+ */
+export function deskSearches(options: Pick<ScaleOptions, 'orders' | 'users' | 'products'>) {
+  const buyer = Math.min(1234, options.users);
+  const product = String(Math.min(4242, options.products)).padStart(5, '0');
+  return [
+    { key: 'orderId', label: 'order id', q: `o_scale_${Math.floor(options.orders / 2) + 7}` },
+    { key: 'email', label: 'buyer email', q: `scale-${buyer}@bench.example` },
+    { key: 'name', label: 'buyer name', q: `Scale Buyer ${buyer}` },
+    { key: 'product', label: 'product', q: `Scale Release ${product}` },
+  ];
+}
+
+const DESK_TERMS_SQL = `select ARRAY(SELECT "term" FROM "order_search_term" WHERE "term" LIKE $1 LIMIT $2), ARRAY(SELECT "term" FROM "order_item_term" WHERE "term" LIKE $3 LIMIT $4) from (SELECT 1) AS one`;
+const DESK_LINE_ORDERS_SQL = `select distinct "order_id" from "order_item" where lower("order_item"."name") = ANY($1::text[]) limit $2`;
+const DESK_COLUMNS = `"id", "user_id", "checkout_id", "payment_intent_id", "subtotal_cents", "shipping_cents", "tax_cents", "wallet_applied_cents", "charged_cents", "contact", "shipping", "order_fulfilled", "order_status", "created_at", "fulfilled_at", "refunded_wallet_cents", "refunded_card_cents", "refund_status", "carrier", "tracking_number", (extract(epoch from "created_at") * 1000000)::bigint::text`;
+const DESK_BUYER_TEXT = `lower(coalesce("order"."contact"->>'email', '') || ' ' || coalesce("order"."contact"->>'name', '') || ' ' || coalesce("order"."shipping"->>'name', ''))`;
+const DESK_ITEMS_SQL = `select "order_id", "position", "product_id", "name", "qty", "unit_cents" from "order_item" where "order_item"."order_id" in (SELECT unnest($1::text[])) order by "order_item"."order_id" asc, "order_item"."position" asc`;
+
+/** The order list statement as desk.service.ts builds it: a term or line condition only when there are any. */
+function deskListQuery(q: string, buyers: string[], lineOrders: string[], limit = 21): { text: string; values: unknown[] } {
+  const text = q.trim();
+  const values: unknown[] = [text, text];
+  const conditions = ['"order"."id" = $1', '"order"."payment_intent_id" = $2'];
+  if (buyers.length) conditions.push(`${DESK_BUYER_TEXT} = ANY($${values.push(buyers)}::text[])`);
+  if (lineOrders.length) conditions.push(`"order"."id" = ANY($${values.push(lineOrders)}::text[])`);
+  const limitParam = values.push(limit);
+  return { text: `select ${DESK_COLUMNS} from "order" where (${conditions.join(' or ')}) order by "order"."created_at" desc, "order"."id" desc limit $${limitParam}`, values };
+}
+
+function likePattern(q: string): string {
+  return `%${q.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The statements of one desk search, as the service sends them (unnamed, so each is planned with its values). */
+async function deskSearchStatements(db: pg.Client, q: string) {
+  const pattern = likePattern(q);
+  const [terms] = (await db.query({ text: DESK_TERMS_SQL, values: [pattern, 1000, pattern, 1000], rowMode: 'array' })).rows as [string[], string[]][];
+  const [buyers, lines] = terms!;
+  const lineOrders = lines.length ? ((await db.query(DESK_LINE_ORDERS_SQL, [lines, 10_000])).rows as { order_id: string }[]).map((row) => row.order_id) : [];
+  return deskListQuery(q, buyers, lineOrders);
+}
+
+/** The same statements as the endpoint, back to back on one connection: terms, the lines' orders, the page, its items. */
+async function bareDeskSearch(db: pg.Client, q: string): Promise<number> {
+  const started = performance.now();
+  const list = await deskSearchStatements(db, q);
+  const rows = (await db.query(list.text, list.values)).rows as { id: string }[];
+  await db.query(DESK_ITEMS_SQL, [rows.slice(0, 20).map((row) => row.id)]);
+  return performance.now() - started;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** p50/p99 of the bare SQL of each desk search: `runs` back-to-back runs after a warm-up. */
+async function bareDeskFigures(db: pg.Client, searches: ReturnType<typeof deskSearches>, runs: number) {
+  const result: Record<string, { p50: number; p99: number; matches: number }> = {};
+  for (const search of searches) {
+    for (let i = 0; i < 20; i += 1) await bareDeskSearch(db, search.q);
+    const times: number[] = [];
+    for (let i = 0; i < runs; i += 1) times.push(await bareDeskSearch(db, search.q));
+    times.sort((a, b) => a - b);
+    const all = await deskSearchStatements(db, search.q);
+    const [count] = await queryRows<{ n: number }>(db, `SELECT count(*)::int AS n FROM (${all.text.replace(/ limit \$\d+$/, '')}) AS found`, all.values.slice(0, -1));
+    result[search.key] = { p50: round(percentile(times, 50), 2), p99: round(percentile(times, 99), 2), matches: count!.n };
+  }
+  return result;
+}
+
+async function explainQueries(db: pg.Client, shopperId: string, searches: ReturnType<typeof deskSearches>) {
   // Cursors from the middle of each list, as a client paging on would send.
   const [mid] = await queryRows<{ created_at: Date; id: string }>(
     db,
@@ -115,9 +209,11 @@ async function explainQueries(db: pg.Client, shopperId: string) {
     `SELECT created_at, id FROM "order" WHERE order_fulfilled = false ORDER BY created_at DESC, id DESC OFFSET (SELECT count(*) / 2 FROM "order" WHERE order_fulfilled = false) LIMIT 1`,
   );
   const firstPage = (await queryRows<{ id: string }>(db, `SELECT id FROM "order" WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT 20`, [shopperId])).map((r) => r.id);
+  const deskLists = [];
+  for (const search of searches) deskLists.push({ search, list: await deskSearchStatements(db, search.q) });
   const list = (where: string) => `SELECT ${ORDER_COLUMNS} FROM "order" WHERE ${where} ORDER BY "order"."created_at" DESC, "order"."id" DESC LIMIT 21`;
   const after = `("order"."created_at", "order"."id") < ($2::timestamptz, $3)`;
-  const queries: { name: string; kind: 'order list' | 'order items' | 'shop'; sql: string; values: unknown[] }[] = [
+  const queries: { name: string; kind: 'order list' | 'order items' | 'desk search' | 'shop'; sql: string; values: unknown[] }[] = [
     { name: 'My Orders, first page', kind: 'order list', sql: list(`"order"."user_id" = $1`), values: [shopperId] },
     { name: 'My Orders, a page from the middle', kind: 'order list', sql: list(`("order"."user_id" = $1 AND ${after})`), values: [shopperId, mid!.created_at, mid!.id] },
     { name: 'View Orders, first page', kind: 'order list', sql: list(`"order"."order_fulfilled" = false`), values: [] },
@@ -128,6 +224,7 @@ async function explainQueries(db: pg.Client, shopperId: string) {
       values: [openMid!.created_at, openMid!.id],
     },
     { name: 'order items of a page', kind: 'order items', sql: `SELECT "order_id", "position", "product_id", "name", "qty", "unit_cents" FROM "order_item" WHERE "order_item"."order_id" IN (SELECT unnest($1::text[])) ORDER BY "order_item"."order_id", "order_item"."position"`, values: [firstPage] },
+    ...deskLists.map(({ search, list }) => ({ name: `order desk search by ${search.label}`, kind: 'desk search' as const, sql: list.text, values: list.values })),
     { name: 'shop list (all active products, cached by the server)', kind: 'shop', sql: `SELECT "id", "name", "description", "price_cents", "sort_order", "is_active", "created_at", "updated_at" FROM "product" WHERE "product"."is_active" = true ORDER BY "product"."sort_order" DESC, "product"."name" ASC, "product"."id" ASC`, values: [] },
   ];
   const plans = [];
@@ -156,6 +253,8 @@ export async function benchScale(app: AppServer, options: ScaleOptions, log: (li
   const figures: Figure[] = [];
   const db = await connect(app.databaseUrl);
   let plans: Awaited<ReturnType<typeof explainQueries>>;
+  let bare: Awaited<ReturnType<typeof bareDeskFigures>>;
+  const searches = deskSearches(options);
   try {
     const started = Date.now();
     const { shopperId } = await fillDatabase(db, options, log);
@@ -167,7 +266,8 @@ export async function benchScale(app: AppServer, options: ScaleOptions, log: (li
       [shopperId],
     );
     figures.push(figure('scale.data', 'scale: rows', `${counts!.products} products, ${counts!.orders.toLocaleString('en-US')} orders (${counts!.mine} of the shopper, ${counts!.open.toLocaleString('en-US')} open)`, ''));
-    plans = await explainQueries(db, shopperId);
+    plans = await explainQueries(db, shopperId, searches);
+    bare = await bareDeskFigures(db, searches, options.bareRuns);
   } finally {
     await db.end();
   }
@@ -185,11 +285,11 @@ export async function benchScale(app: AppServer, options: ScaleOptions, log: (li
 
   const shopperToken = await signIn(app.base, SHOPPER.email, SHOPPER.password);
   const adminToken = await signIn(app.base, ADMIN.email, ADMIN.password);
-  const call = (name: string, token: string) => ({
+  const call = (name: string, token: string, data: object = { limit: 20 }) => ({
     url: `${app.base}/fn/${name}`,
     method: 'POST' as const,
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ data: { limit: 20 } }),
+    body: JSON.stringify({ data }),
   });
   type Target = { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string };
   const targets: Record<string, Target> = {
@@ -201,6 +301,7 @@ export async function benchScale(app: AppServer, options: ScaleOptions, log: (li
     searchBroad: { url: `${app.base}/api/products?q=vinyl&category=music`, headers: { 'accept-encoding': 'br, gzip' } },
     myOrders: call('listMyOrders', shopperToken),
     openOrders: call('listOpenOrders', adminToken),
+    ...Object.fromEntries(searches.map((search) => [`desk.${search.key}`, call('listOrders', adminToken, { status: 'all', q: search.q, limit: 20 })])),
   };
   // Latency at a steady load (what a visitor waits), then the most the server can do.
   const steady: Record<string, LoadResult> = {};
@@ -225,6 +326,28 @@ export async function benchScale(app: AppServer, options: ScaleOptions, log: (li
     figure('scale.myOrders.p99', `scale: My Orders p99 (listMyOrders, 20 a page; ${at})`, steady.myOrders!.latencyMs.p99, 'ms', { op: '<', value: 50 }, note('myOrders')),
     figure('scale.openOrders.p99', `scale: View Orders p99 (listOpenOrders, 20 a page; ${at})`, steady.openOrders!.latencyMs.p99, 'ms', { op: '<', value: 50 }, note('openOrders')),
   );
+  for (const search of searches) {
+    const run = steady[`desk.${search.key}`]!;
+    const sqlRef = bare![search.key]!;
+    figures.push(
+      figure(
+        `scale.desk.${search.key}.p99`,
+        `scale: order desk search by ${search.label} p99 (listOrders "${search.q}", ${sqlRef.matches} matches of ${options.orders.toLocaleString('en-US')}, 20 a page; ${at})`,
+        run.latencyMs.p99,
+        'ms',
+        { op: '<', value: 50 },
+        note(`desk.${search.key}`),
+      ),
+      figure(
+        `scale.desk.${search.key}.sqlRatio`,
+        `scale: order desk search by ${search.label}, bare SQL p99 (the same 4 statements on one connection, ${options.bareRuns} runs) and endpoint/SQL ratio`,
+        sqlRef.p99,
+        'ms',
+        undefined,
+        `endpoint p99 / SQL p99 = ${round(run.latencyMs.p99 / Math.max(sqlRef.p99, 0.001), 1)}; SQL p50 ${sqlRef.p50} ms; plan: ${plans.find((plan) => plan.name === `order desk search by ${search.label}`)?.indexes.join(', ') ?? '?'}`,
+      ),
+    );
+  }
   const orderPlans = plans.filter((plan) => plan.kind !== 'shop');
   const seqScans = orderPlans.filter((plan) => plan.seqScanOnOrders);
   const sorting = orderPlans.filter((plan) => plan.sortsOrders);

@@ -145,7 +145,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const resolveSession = sessionResolver(auth, config, db);
   const hub = await startLiveHub(db.$client.options, (error) => app.log.warn({ err: error }, 'live updates connection lost'));
   app.addHook('onClose', () => hub.stop());
-  const payments = options.payments ?? paymentProviderFor(config);
+  const payments = options.payments ?? paymentProviderFor(config, db);
   const context: AreaContext = {
     config,
     db,

@@ -105,6 +105,10 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: z.enum(['0', '1', 'true', 'false']).optional(),
   /** An upload session that received nothing for this long is expired and its bytes reclaimed. */
   UPLOAD_SESSION_IDLE_HOURS: z.coerce.number().positive().default(24),
+  /** Card refund calls that got no answer are retried in the background, this many calls in all (decision 034). */
+  REFUND_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
+  /** The first background retry waits this long; each next one twice as long. */
+  REFUND_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

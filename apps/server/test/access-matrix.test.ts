@@ -55,6 +55,7 @@ const FUNCTIONS: Record<string, Access> = {
   listOpenOrders: 'admin',
   markOrderFulfilled: 'admin',
   refundOrder: 'admin',
+  retryRefund: 'admin',
   markOrdersFulfilled: 'admin',
   listOrders: 'admin',
   getOrder: 'admin',

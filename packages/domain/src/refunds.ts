@@ -9,7 +9,11 @@ export const REFUND_MESSAGES = {
   unknownLine: 'That line is not part of this order.',
   tooMany: 'You cannot refund more of a line than is left to refund.',
   cardFailed: 'The card refund did not go through. Nothing was refunded to the card; please try again.',
-  cardPending: 'The card refund is still being processed. Try again in a minute to see its outcome.',
+  cardPending: 'The card refund is still being processed. It is retried automatically, and the order shows its outcome.',
+  cardGaveUp: (attempts: number) =>
+    `The card refund could not be confirmed with the payment provider after ${attempts} ${attempts === 1 ? 'attempt' : 'attempts'}, so nothing more is tried automatically. Retry sends it again; the card cannot be refunded twice.`,
+  stillRetrying: 'This refund is still being retried automatically. Wait for its outcome.',
+  refundNotFound: 'That refund is not part of this order.',
   refundedCannotFulfil: 'This order was refunded and cannot be fulfilled.',
   issued: 'Refund issued.',
 } as const;

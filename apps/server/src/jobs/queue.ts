@@ -8,10 +8,15 @@ import { warnCleanup } from '../cleanup.ts';
  * retried with backoff until its handler succeeds, so an SMTP outage delays mail
  * but loses none.
  */
+export interface SendOptions {
+  /** Not before this time. */
+  startAfter?: Date;
+}
+
 export interface JobQueue {
-  send(name: string, data: object): Promise<void>;
+  send(name: string, data: object, options?: SendOptions): Promise<void>;
   /** Enqueues inside the caller's transaction: the job exists only if the transaction commits. */
-  sendInTransaction(tx: Tx, name: string, data: object): Promise<void>;
+  sendInTransaction(tx: Tx, name: string, data: object, options?: SendOptions): Promise<void>;
   /** Runs `name` on a cron schedule (one run per tick across all processes). */
   schedule(name: string, cron: string): Promise<void>;
   work<T extends object>(name: string, handler: (data: T) => Promise<void>): Promise<void>;
@@ -20,7 +25,7 @@ export interface JobQueue {
   stop(): Promise<void>;
 }
 
-export const QUEUES = ['send-email', 'reconcile-checkouts', 'oidc-cleanup', 'storage-cleanup', 'refund-payment'] as const;
+export const QUEUES = ['send-email', 'reconcile-checkouts', 'oidc-cleanup', 'storage-cleanup', 'refund-payment', 'refund-retry', 'refund-sweep'] as const;
 
 // Processes starting together on a new database would race to create pg-boss's schema
 // (one failing with a duplicate key): they take turns under this advisory lock.
@@ -67,12 +72,15 @@ export async function startJobQueue(pool: pg.Pool, onError: (error: unknown) => 
     lock.release();
   }
   return {
-    async send(name, data) {
-      await boss.send(name, data);
+    async send(name, data, options) {
+      await boss.send(name, data, options?.startAfter ? { startAfter: options.startAfter } : {});
     },
-    async sendInTransaction(tx, name, data) {
+    async sendInTransaction(tx, name, data, options) {
       const client = transactionClient(tx);
-      await boss.send(name, data, { db: { executeSql: (text: string, values?: unknown[]) => client.query(namedQuery(text, values)) } });
+      await boss.send(name, data, {
+        ...(options?.startAfter ? { startAfter: options.startAfter } : {}),
+        db: { executeSql: (text: string, values?: unknown[]) => client.query(namedQuery(text, values)) },
+      });
     },
     async schedule(name, cron) {
       await boss.schedule(name, cron);

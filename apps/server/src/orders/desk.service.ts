@@ -3,10 +3,10 @@ import { orderCursor } from '@storefront/domain/contracts/orders.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import type { OrderFilter } from '@storefront/domain/order-desk.ts';
 import type { Db } from '../db/client.ts';
-import { orderEvents, orderItems, orders, orderSearchText, users } from '../db/schema/index.ts';
+import { orderEvents, orderItems, orderItemTerms, orders, orderSearchTerms, orderSearchText, users } from '../db/schema/index.ts';
 import { AppError } from '../http/errors.ts';
 import type { OrderView, Page } from './orders.service.ts';
-import { refundsOf, type RefundView } from './refunds.service.ts';
+import { ordersWithPendingRefunds, refundsOf, type RefundView } from './refunds.service.ts';
 
 /**
  * The order desk's reads (issue 16): every order by status, searched by order id, payment
@@ -20,21 +20,39 @@ const filters: Record<OrderFilter, SQL | undefined> = {
   all: undefined,
 };
 
+/** The most distinct buyer texts, and line names, one search matches. */
+const MAX_TERMS = 1000;
+
 /** Escapes LIKE's wildcards so a search for "50%" means that text. */
 const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-function searchCondition(query: string | undefined): SQL | undefined {
+/**
+ * The search's condition (decision 034). The trigram indexes of the small term tables find the
+ * matching buyer texts and line names, and the lines' orders; those come back as arrays and go
+ * into the order query as parameters, so the planner sees how few they are and reads them by
+ * their btree indexes (with the arrays as subqueries it could not tell, and walked the whole
+ * date index instead). At most MAX_TERMS terms each: a search that broad is not a search.
+ */
+async function searchCondition(db: Db, query: string | undefined): Promise<SQL | undefined> {
   const q = query?.trim().toLowerCase();
   if (!q) return undefined;
   const exact = [eq(orders.id, query!.trim()), eq(orders.paymentIntentId, query!.trim())];
   // Trigrams need three characters; shorter text matches ids only, except a non-Latin name
-  // (two characters are a whole name in Japanese or Chinese; matched without the index).
+  // (two characters are a whole name in Japanese or Chinese; the term tables are scanned).
   if (q.length < 3 && !/[^ -\u024f]/.test(q)) return or(...exact);
   const pattern = likeText(q);
-  // ANY(ARRAY(...)): the product matches become an index condition on the order's key, which
-  // Postgres can OR with the other indexes (an IN subquery would be a filter on every row).
-  const byProduct = sql`${orders.id} = ANY(ARRAY(SELECT DISTINCT ${orderItems.orderId} FROM ${orderItems} WHERE lower(${orderItems.name}) LIKE ${pattern} LIMIT 10000))`;
-  return or(...exact, sql`${orderSearchText(orders)} LIKE ${pattern}`, byProduct);
+  const [terms] = await db.select({
+    buyers: sql<string[]>`ARRAY(SELECT ${orderSearchTerms.term} FROM ${orderSearchTerms} WHERE ${orderSearchTerms.term} LIKE ${pattern} LIMIT ${MAX_TERMS})`,
+    lines: sql<string[]>`ARRAY(SELECT ${orderItemTerms.term} FROM ${orderItemTerms} WHERE ${orderItemTerms.term} LIKE ${pattern} LIMIT ${MAX_TERMS})`,
+  }).from(sql`(SELECT 1) AS one`);
+  const byLine = terms!.lines.length
+    ? (await db.selectDistinct({ orderId: orderItems.orderId }).from(orderItems).where(sql`lower(${orderItems.name}) = ANY(${sql.param(terms!.lines)}::text[])`).limit(10_000)).map((row) => row.orderId)
+    : [];
+  return or(
+    ...exact,
+    terms!.buyers.length ? sql`${orderSearchText(orders)} = ANY(${sql.param(terms!.buyers)}::text[])` : undefined,
+    byLine.length ? sql`${orders.id} = ANY(${sql.param(byLine)}::text[])` : undefined,
+  );
 }
 
 const listedColumns = { ...getTableColumns(orders), cursorMicros: sql<string>`(extract(epoch from ${orders.createdAt}) * 1000000)::bigint::text` };
@@ -63,7 +81,7 @@ export async function listDeskOrderRows(db: Db, query: DeskQuery) {
   const rows = await db
     .select(listedColumns)
     .from(orders)
-    .where(and(filters[query.status], searchCondition(query.q), afterCursor(query.after)))
+    .where(and(filters[query.status], await searchCondition(db, query.q), afterCursor(query.after)))
     .orderBy(desc(orders.createdAt), desc(orders.id))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
@@ -79,10 +97,11 @@ async function itemsOf(db: Db, ids: string[]) {
 
 export type DeskOrder = OrderView & { lines: { lineId: number; productId: string; name: string; qty: number; unitCents: number }[] };
 
-function deskView(row: OrderRow, items: (typeof orderItems.$inferSelect)[]): DeskOrder {
+function deskView(row: OrderRow, items: (typeof orderItems.$inferSelect)[], pending: Set<string>): DeskOrder {
   const { name, ...address } = row.shipping;
   const own = items.filter((item) => item.orderId === row.id);
   return {
+    refundPending: pending.has(row.id),
     id: row.id,
     paymentIntentId: row.paymentIntentId,
     createdAt: row.createdAt.toISOString(),
@@ -102,8 +121,9 @@ function deskView(row: OrderRow, items: (typeof orderItems.$inferSelect)[]): Des
 
 export async function listDeskOrders(db: Db, query: DeskQuery): Promise<Page<DeskOrder>> {
   const { rows, next } = await listDeskOrderRows(db, query);
-  const items = await itemsOf(db, rows.map((row) => row.id));
-  return { items: rows.map((row) => deskView(row, items)), next };
+  const ids = rows.map((row) => row.id);
+  const [items, pending] = [await itemsOf(db, ids), await ordersWithPendingRefunds(db, ids)];
+  return { items: rows.map((row) => deskView(row, items, pending)), next };
 }
 
 export interface OrderHistoryEntry {
@@ -132,7 +152,7 @@ export async function getDeskOrder(db: Db, orderId: string): Promise<{ order: De
     ...(row.fulfilledAt && !events.some((event) => event.kind === 'fulfilled') ? [{ kind: 'fulfilled', at: row.fulfilledAt.toISOString(), by: null, detail: {} }] : []),
     ...events.map((event) => ({ kind: event.kind, at: event.at.toISOString(), by: event.by ? `${event.by} <${event.byEmail}>` : null, detail: event.detail })),
   ];
-  return { order: deskView(row, await itemsOf(db, [row.id])), history, refunds: await refundsOf(db, orderId) };
+  return { order: deskView(row, await itemsOf(db, [row.id]), await ordersWithPendingRefunds(db, [row.id])), history, refunds: await refundsOf(db, orderId) };
 }
 
 /** The packing list: every line of every order the filter and search select, a page at a time. */

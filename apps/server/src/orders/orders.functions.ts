@@ -1,7 +1,7 @@
 import { defineFunction } from '../functions/registry.ts';
 import { AppError } from '../http/errors.ts';
 import { getDeskOrder, listDeskOrders } from './desk.service.ts';
-import { refundOrder, type RefundDeps } from './refunds.service.ts';
+import { refundOrder, retryRefund, type RefundDeps } from './refunds.service.ts';
 import { getOrderByPaymentIntent, listOpenOrders, listOrdersOf, markOrderFulfilled } from './orders.service.ts';
 
 const trackingOf = (carrier: string | undefined, number: string | undefined) => (carrier && number ? { carrier, number } : null);
@@ -32,5 +32,6 @@ export function ordersFunctions(deps: RefundDeps) {
     defineFunction('listOrders', async (query, { db }) => listDeskOrders(db, query)),
     defineFunction('getOrder', async ({ orderId }, { db }) => getDeskOrder(db, orderId)),
     defineFunction('refundOrder', async (input, { caller }) => ({ refund: await refundOrder(deps, caller.userId, input) })),
+    defineFunction('retryRefund', async (input, { caller }) => ({ refund: await retryRefund(deps, caller.userId, input) })),
   ];
 }

@@ -11,6 +11,7 @@ import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { liveNotification, publishLive } from '../live/live.publish.ts';
 import { shippedMail } from '../mail/templates.ts';
+import { ordersWithPendingRefunds } from './refunds.service.ts';
 
 export interface OrderLine {
   id: string;
@@ -38,6 +39,8 @@ export interface OrderView {
   refundStatus: 'partially_refunded' | 'refunded' | null;
   refunded: { walletCents: number; cardCents: number };
   tracking: { carrier: string; number: string } | null;
+  /** A refund is waiting for the payment provider (decision 034). */
+  refundPending?: boolean;
 }
 
 export interface NewOrder {
@@ -100,9 +103,11 @@ async function views(db: Db, rows: (typeof orders.$inferSelect)[]): Promise<Orde
     .from(orderItems)
     .where(inArray(orderItems.orderId, rows.map((row) => row.id)))
     .orderBy(asc(orderItems.orderId), asc(orderItems.position));
+  const pending = await ordersWithPendingRefunds(db, rows.map((row) => row.id));
   return rows.map((row) => {
     const { name, ...address } = row.shipping;
     return {
+      refundPending: pending.has(row.id),
       id: row.id,
       paymentIntentId: row.paymentIntentId,
       createdAt: row.createdAt.toISOString(),

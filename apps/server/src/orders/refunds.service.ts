@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { planRefund, REFUND_MESSAGES, RefundRuleError, refundStatusOf, type RefundableOrder } from '@storefront/domain/refunds.ts';
 import type { Db } from '../db/client.ts';
@@ -26,7 +26,16 @@ export interface RefundDeps {
   jobs: JobQueue;
   provider: PaymentProvider;
   publicUrl: string;
+  /** Background retries of card calls that got no answer (decision 034); defaults: 6 calls, 30 s doubling. */
+  refundRetry?: { attempts: number; baseMs: number };
 }
+
+/** How long an admin's request waits for a card call another request or job is making. */
+const BUSY_WAIT_MS = 25_000;
+
+/** A card call holds its refund this long (beyond the Stripe SDK's 20 s timeout and two retries). */
+const LEASE_MS = 120_000;
+const retrySettings = (deps: RefundDeps) => deps.refundRetry ?? { attempts: 6, baseMs: 30_000 };
 
 export interface RefundView {
   id: string;
@@ -36,6 +45,8 @@ export interface RefundView {
   cardCents: number;
   lines: { lineId: number; quantity: number }[];
   failure: string | null;
+  /** Card calls without an answer are retried in the background (decision 034). */
+  retry: { attempts: number; lastError: string | null; nextAttemptAt: string | null; gaveUp: boolean };
 }
 
 type RefundRow = typeof orderRefunds.$inferSelect;
@@ -48,7 +59,8 @@ const viewOf = (row: RefundRow): RefundView => ({
   walletCents: row.walletCents,
   cardCents: row.cardCents,
   lines: row.lines,
-  failure: row.failure,
+  failure: row.gaveUpAt ? REFUND_MESSAGES.cardGaveUp(row.attempts) : row.failure,
+  retry: { attempts: row.attempts, lastError: row.lastError, nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null, gaveUp: row.gaveUpAt !== null },
 });
 
 /**
@@ -134,34 +146,155 @@ export async function refundOrder(
     { isolationLevel: 'read committed' },
   );
   if (started.refund.status !== 'pending') return viewOf(started.refund);
-  return viewOf(await sendCardRefund(deps, started.refund, started.order));
+  // The same click again after the retries ran out: a new round, as the admin's Retry.
+  if (started.refund.gaveUpAt) return retryRefund(deps, adminId, { orderId: started.refund.orderId, refundId: started.refund.id });
+  return viewOf(await sendCardRefund(deps, started.refund.id));
 }
 
-/** Step 2 and 3: the provider call (retried with the same key), then its outcome recorded once. */
-async function sendCardRefund(deps: RefundDeps, refund: RefundRow, order: OrderRow): Promise<RefundRow> {
+/**
+ * Takes the refund's card call for this process (decision 034): one call at a time across
+ * processes and workers, counted. Null when another holds it or it is no longer pending.
+ */
+async function claimCardCall(db: Db, refundId: string): Promise<RefundRow | null> {
+  const [claimed] = await db
+    .update(orderRefunds)
+    .set({ leaseUntil: sql`now() + ${`${LEASE_MS} milliseconds`}::interval`, attempts: sql`${orderRefunds.attempts} + 1`, nextAttemptAt: null })
+    .where(and(eq(orderRefunds.id, refundId), eq(orderRefunds.status, 'pending'), sql`(${orderRefunds.leaseUntil} IS NULL OR ${orderRefunds.leaseUntil} < now())`))
+    .returning();
+  return claimed ?? null;
+}
+
+type CardCall = { row: RefundRow; outcome: 'finished' | 'busy' | 'unanswered' };
+
+/**
+ * Step 2 and 3: one provider call (same key every time: the provider refunds once), then its
+ * outcome recorded once. No answer: the next background attempt is scheduled with backoff,
+ * or, after the last one, the refund is marked as given up for the admin to retry.
+ */
+async function cardCall(deps: RefundDeps, refundId: string): Promise<CardCall> {
+  const claimed = await claimCardCall(deps.db, refundId);
+  if (!claimed) {
+    const [current] = await deps.db.select().from(orderRefunds).where(eq(orderRefunds.id, refundId));
+    return { row: current!, outcome: current!.status === 'pending' ? 'busy' : 'finished' };
+  }
+  const [order] = await deps.db.select().from(orders).where(eq(orders.id, claimed.orderId));
   let outcome: { refundId: string; status: 'succeeded' | 'failed' } | { refused: string };
   try {
-    outcome = await deps.provider.refund({ paymentIntentId: order.paymentIntentId, amountCents: refund.cardCents, idempotencyKey: `refund-${refund.id}`, orderId: order.id });
+    outcome = await deps.provider.refund({ paymentIntentId: order!.paymentIntentId, amountCents: claimed.cardCents, idempotencyKey: `refund-${claimed.id}`, orderId: order!.id });
   } catch (error) {
     if (!(error instanceof RefundRefusedError)) {
-      // Unknown outcome (network, provider down): the refund stays pending and reserved; the
-      // same request again sends the same provider key, which cannot refund twice.
-      console.warn(`Card refund ${refund.id} of order ${order.id} did not get an answer:`, error);
-      throw new AppError('unavailable', REFUND_MESSAGES.cardPending);
+      console.warn(`Card refund ${claimed.id} of order ${order!.id} did not get an answer (call ${claimed.attempts}):`, error);
+      return { row: await recordUnanswered(deps, claimed, error), outcome: 'unanswered' };
     }
     outcome = { refused: error.message };
   }
-  const finished = await runTransaction(
+  await runTransaction(
     deps.db,
     async (tx) => {
-      if ('refused' in outcome || outcome.status === 'failed') return failRefund(tx, refund, 'refused' in outcome ? outcome.refused : 'The card refund failed.');
-      return completeRefund(tx, deps, refund, outcome.refundId);
+      if ('refused' in outcome || outcome.status === 'failed') return failRefund(tx, claimed, 'refused' in outcome ? outcome.refused : 'The card refund failed.');
+      return completeRefund(tx, deps, claimed, outcome.refundId);
     },
     { isolationLevel: 'read committed' },
   );
-  const [current] = finished ? [finished] : await deps.db.select().from(orderRefunds).where(eq(orderRefunds.id, refund.id));
-  if (current!.status === 'failed') throw new AppError('failed-precondition', REFUND_MESSAGES.cardFailed);
-  return current!;
+  const [current] = await deps.db.select().from(orderRefunds).where(eq(orderRefunds.id, refundId));
+  return { row: current!, outcome: 'finished' };
+}
+
+/** The call got no answer: the lease is given back and the next attempt scheduled, or the retries end. */
+async function recordUnanswered(deps: RefundDeps, claimed: RefundRow, error: unknown): Promise<RefundRow> {
+  const settings = retrySettings(deps);
+  const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500) || 'No answer from the payment provider.';
+  return runTransaction(
+    deps.db,
+    async (tx) => {
+      const gaveUp = claimed.attempts >= settings.attempts;
+      const next = gaveUp ? null : new Date(Date.now() + settings.baseMs * 2 ** Math.min(claimed.attempts - 1, 20));
+      const [row] = await tx
+        .update(orderRefunds)
+        .set({ lastError: reason, leaseUntil: null, nextAttemptAt: next, gaveUpAt: gaveUp ? new Date() : null })
+        .where(and(eq(orderRefunds.id, claimed.id), eq(orderRefunds.status, 'pending')))
+        .returning();
+      if (!row) return (await tx.select().from(orderRefunds).where(eq(orderRefunds.id, claimed.id)))[0]!;
+      if (next) await deps.jobs.sendInTransaction(tx, 'refund-retry', { refundId: claimed.id }, { startAfter: next });
+      else await tx.insert(orderEvents).values({ orderId: claimed.orderId, kind: 'refund-gave-up', detail: { refundId: claimed.id, attempts: claimed.attempts, reason } });
+      const [order] = await tx.select({ userId: orders.userId }).from(orders).where(eq(orders.id, claimed.orderId));
+      await publishLive(tx, { topic: 'orders', userId: order!.userId, id: claimed.orderId }, { topic: 'all-orders', id: claimed.orderId });
+      return row;
+    },
+    { isolationLevel: 'read committed' },
+  );
+}
+
+/** The admin's request: its card call's outcome, as an answer or the error the admin reads. */
+async function sendCardRefund(deps: RefundDeps, refundId: string): Promise<RefundRow> {
+  const call = await cardCall(deps, refundId);
+  const outcome = call.outcome;
+  let row = call.row;
+  // A doubled click (or a retry job) holds the call: wait a little for its outcome, as the
+  // first click does, instead of answering "still processing" at once.
+  for (let waited = 0; outcome === 'busy' && row.status === 'pending' && row.leaseUntil && waited < BUSY_WAIT_MS; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    [row] = (await deps.db.select().from(orderRefunds).where(eq(orderRefunds.id, refundId))) as [RefundRow];
+  }
+  if (row.status === 'failed') throw new AppError('failed-precondition', REFUND_MESSAGES.cardFailed);
+  if (row.status === 'pending') throw new AppError('unavailable', row.gaveUpAt ? REFUND_MESSAGES.cardGaveUp(row.attempts) : REFUND_MESSAGES.cardPending);
+  return row;
+}
+
+/**
+ * The `refund-retry` job (decision 034): one more card call for a pending refund. pg-boss gives
+ * a job to one worker; the lease makes a second job, a second process or the admin's own click
+ * wait instead of calling at the same time; the provider key makes any call the same refund.
+ */
+export async function runRefundRetry(deps: RefundDeps, job: { refundId: string }): Promise<void> {
+  const [refund] = await deps.db.select().from(orderRefunds).where(eq(orderRefunds.id, job.refundId));
+  if (!refund || refund.status !== 'pending' || refund.gaveUpAt) return;
+  const { row, outcome } = await cardCall(deps, refund.id);
+  // Another holds it: come back when its lease ends (if it finishes first, this finds nothing to do).
+  if (outcome === 'busy' && row.status === 'pending' && row.leaseUntil) {
+    await deps.jobs.send('refund-retry', { refundId: row.id }, { startAfter: new Date(row.leaseUntil.getTime() + 1000) });
+  }
+}
+
+/**
+ * A safety net each minute: a pending card refund whose holder died mid-call (its lease ran out
+ * and no attempt is scheduled) gets its next call.
+ */
+export async function sweepStalledRefunds(deps: RefundDeps): Promise<number> {
+  const stalled = await deps.db
+    .select({ id: orderRefunds.id })
+    .from(orderRefunds)
+    .where(
+      and(
+        eq(orderRefunds.status, 'pending'),
+        sql`${orderRefunds.gaveUpAt} IS NULL AND ${orderRefunds.cardCents} > 0`,
+        sql`(${orderRefunds.leaseUntil} IS NULL OR ${orderRefunds.leaseUntil} < now())`,
+        sql`coalesce(${orderRefunds.nextAttemptAt}, ${orderRefunds.createdAt}) < now() - interval '2 minutes'`,
+      ),
+    )
+    .limit(100);
+  for (const { id } of stalled) await runRefundRetry(deps, { refundId: id });
+  return stalled.length;
+}
+
+/**
+ * The admin retries a refund whose background retries ran out: a new round of calls with the
+ * same provider key (the card cannot be refunded twice), the first one now.
+ */
+export async function retryRefund(deps: RefundDeps, adminId: string, input: { orderId: string; refundId: string }): Promise<RefundView> {
+  const [reset] = await deps.db
+    .update(orderRefunds)
+    .set({ gaveUpAt: null, attempts: 0, nextAttemptAt: null })
+    .where(and(eq(orderRefunds.id, input.refundId), eq(orderRefunds.orderId, input.orderId), eq(orderRefunds.status, 'pending'), sql`${orderRefunds.gaveUpAt} IS NOT NULL`))
+    .returning();
+  if (!reset) {
+    const [current] = await deps.db.select().from(orderRefunds).where(and(eq(orderRefunds.id, input.refundId), eq(orderRefunds.orderId, input.orderId)));
+    if (!current) throw new AppError('not-found', REFUND_MESSAGES.refundNotFound);
+    if (current.status === 'pending') throw new AppError('failed-precondition', REFUND_MESSAGES.stillRetrying);
+    return viewOf(current);
+  }
+  await deps.db.insert(orderEvents).values({ orderId: reset.orderId, kind: 'refund-retried', actorId: adminId, detail: { refundId: reset.id } });
+  return viewOf(await sendCardRefund(deps, reset.id));
 }
 
 /** Pending -> succeeded, once: credits the wallet part and tells the buyer. Null if another call got there first. */
@@ -170,7 +303,7 @@ async function completeRefund(tx: Tx, deps: RefundDeps, refund: RefundRow, provi
   await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, refund.orderId)).for('update');
   const [done] = await tx
     .update(orderRefunds)
-    .set({ status: 'succeeded', providerRefundId, completedAt: new Date() })
+    .set({ status: 'succeeded', providerRefundId, completedAt: new Date(), leaseUntil: null, nextAttemptAt: null, gaveUpAt: null })
     .where(and(eq(orderRefunds.id, refund.id), eq(orderRefunds.status, 'pending')))
     .returning();
   if (!done) return null;
@@ -193,7 +326,7 @@ async function failRefund(tx: Tx, refund: RefundRow, reason: string): Promise<Re
   await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, refund.orderId)).for('update');
   const [failed] = await tx
     .update(orderRefunds)
-    .set({ status: 'failed', failure: reason.slice(0, 500), completedAt: new Date() })
+    .set({ status: 'failed', failure: reason.slice(0, 500), completedAt: new Date(), leaseUntil: null, nextAttemptAt: null, gaveUpAt: null })
     .where(and(eq(orderRefunds.id, refund.id), eq(orderRefunds.status, 'pending')))
     .returning();
   if (!failed) return null;
@@ -240,4 +373,14 @@ export async function applyRefundEvent(deps: RefundDeps, event: PaymentEvent): P
 export async function refundsOf(db: Db, orderId: string): Promise<RefundView[]> {
   const rows = await db.select().from(orderRefunds).where(eq(orderRefunds.orderId, orderId)).orderBy(asc(orderRefunds.createdAt));
   return rows.map(viewOf);
+}
+
+/** Which of these orders have a refund still waiting for the payment provider (one index read). */
+export async function ordersWithPendingRefunds(db: Db, orderIds: string[]): Promise<Set<string>> {
+  if (orderIds.length === 0) return new Set();
+  const rows = await db
+    .selectDistinct({ orderId: orderRefunds.orderId })
+    .from(orderRefunds)
+    .where(and(inArray(orderRefunds.orderId, orderIds), eq(orderRefunds.status, 'pending')));
+  return new Set(rows.map((row) => row.orderId));
 }

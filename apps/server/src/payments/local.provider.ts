@@ -1,5 +1,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
+import type { Db } from '../db/client.ts';
 import { RefundRefusedError, type PaymentProvider } from './provider.ts';
 import { toPaymentEvent } from './stripe-events.ts';
 
@@ -16,7 +18,10 @@ export function localWebhookSecret(authSecret: string): string {
   return `whsec_${createHmac('sha256', authSecret).update('local-payments').digest('base64url')}`;
 }
 
-export function createLocalProvider(authSecret: string): PaymentProvider & {
+export function createLocalProvider(
+  authSecret: string,
+  db?: Db,
+): PaymentProvider & {
   signedEvent(type: string, session: { id: string; checkoutId: string; amountCents: number; paymentIntentId: string }): { body: Buffer; signature: string };
 } {
   const secret = localWebhookSecret(authSecret);
@@ -36,9 +41,22 @@ export function createLocalProvider(authSecret: string): PaymentProvider & {
       // The page refuses a checkout that is no longer pending: nothing to close here.
     },
     async refund(request) {
-      // Nothing leaves this server: the refund id follows from the key, so a retry is the same refund.
+      // Nothing leaves this server: the refund id follows from the key, and (with a database) the
+      // refund is recorded once per key across processes, so a retry is the same refund (decision 034).
       if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) throw new RefundRefusedError('A refund must be a positive amount.');
-      return { refundId: `re_local_${createHash('sha256').update(request.idempotencyKey).digest('base64url').slice(0, 24)}`, status: 'succeeded' };
+      const refundId = `re_local_${createHash('sha256').update(request.idempotencyKey).digest('base64url').slice(0, 24)}`;
+      if (!db) return { refundId, status: 'succeeded' };
+      await db.execute(sql`
+        INSERT INTO local_refund (idempotency_key, refund_id, payment_intent_id, amount_cents)
+        VALUES (${request.idempotencyKey}, ${refundId}, ${request.paymentIntentId}, ${request.amountCents})
+        ON CONFLICT (idempotency_key) DO NOTHING`);
+      const found = await db.execute(sql`SELECT refund_id, payment_intent_id, amount_cents FROM local_refund WHERE idempotency_key = ${request.idempotencyKey}`);
+      const first = found.rows[0] as { refund_id: string; payment_intent_id: string; amount_cents: number };
+      // As Stripe: the same key with other parameters is an error, not a second refund.
+      if (first.payment_intent_id !== request.paymentIntentId || first.amount_cents !== request.amountCents) {
+        throw new RefundRefusedError('Keys for idempotent requests can only be used with the same parameters they were first used with.');
+      }
+      return { refundId: first.refund_id, status: 'succeeded' };
     },
     signedEvent(type, session) {
       const payload = JSON.stringify({

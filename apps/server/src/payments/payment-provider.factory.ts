@@ -1,17 +1,18 @@
 import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
 import { publicUrl } from '../accounts/auth.ts';
 import { createLocalProvider } from './local.provider.ts';
 import type { PaymentProvider } from './provider.ts';
 import { createStripeProvider } from './stripe.provider.ts';
 
 /** The provider PAYMENT_PROVIDER names; `local` also gets its payment page. */
-export function paymentProviderFor(config: Config): { provider: PaymentProvider; local: ReturnType<typeof createLocalProvider> | null } {
+export function paymentProviderFor(config: Config, db?: Db): { provider: PaymentProvider; local: ReturnType<typeof createLocalProvider> | null } {
   if (config.PAYMENT_PROVIDER === 'stripe') {
     return {
       provider: createStripeProvider({ secretKey: config.STRIPE_SECRET_KEY!, webhookSecret: config.STRIPE_WEBHOOK_SECRET!, publicUrl: publicUrl(config) }),
       local: null,
     };
   }
-  const local = createLocalProvider(config.AUTH_SECRET);
+  const local = createLocalProvider(config.AUTH_SECRET, db);
   return { provider: local, local };
 }

@@ -49,6 +49,13 @@ beforeAll(async () => {
   await releaseProduct(database.db, { name: 'Label Tee', description: TRICKY, priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
   await grantCredits(database.db, 'ann@example.org', '12.34', 'backup-grant-1');
   await grantCredits(database.db, 'ben@example.org', '5', 'backup-grant-2');
+  // An order and its line: their search terms are derived by triggers (decision 034), left out
+  // of the backup and made again when the restore loads the order (loading them too would clash).
+  await database.db.execute(sql`
+    INSERT INTO "order" (id, user_id, checkout_id, payment_intent_id, subtotal_cents, shipping_cents, tax_cents, wallet_applied_cents, charged_cents, contact, shipping, order_fulfilled)
+    SELECT 'o_backup', id, 'c_backup', 'pi_backup', 2500, 999, 0, 3499, 0, '{"name":"Ann","email":"ann@example.org","phone":""}'::jsonb, '{"name":"Ann Ship"}'::jsonb, false
+    FROM "user" WHERE email = 'ann@example.org'`);
+  await database.db.execute(sql`INSERT INTO order_item (order_id, position, product_id, name, qty, unit_cents) VALUES ('o_backup', 0, 'p_gone', 'Label Tee', 1, 2500)`);
   // A pending job (no worker runs here): a restore must bring it back.
   const jobs = await startJobQueue(database.pool, () => undefined);
   await jobs.send('send-email', { to: 'ann@example.org', subject: 'Pending receipt', text: 'x', html: '<p>x</p>' });
@@ -91,6 +98,10 @@ describe('backup and restore', () => {
     const [product] = (await database.db.execute(sql`SELECT description FROM product`)).rows as { description: string }[];
     expect(product!.description).toBe(TRICKY);
     expect(await pendingJobs(database.pool)).toEqual(['Pending receipt']);
+    expect((await database.db.execute(sql`SELECT term FROM order_search_term UNION ALL SELECT term FROM order_item_term ORDER BY term`)).rows).toEqual([
+      { term: 'ann@example.org ann ann ship' },
+      { term: 'label tee' },
+    ]);
 
     // Identity sequences continue after the restored rows instead of clashing with them.
     await grantCredits(database.db, 'ben@example.org', '1', 'after-restore');

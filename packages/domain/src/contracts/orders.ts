@@ -29,6 +29,8 @@ export const orderOutput = z.object({
   refundStatus: z.enum(['partially_refunded', 'refunded']).nullable(),
   refunded: z.object({ walletCents: z.number(), cardCents: z.number() }),
   tracking: z.object({ carrier: z.string(), number: z.string() }).nullable(),
+  /** A refund is waiting for the payment provider (retried in the background, decision 034). */
+  refundPending: z.boolean().optional(),
 });
 
 /** One page of a keyset-paged order list; `next` goes back as `after`. */
@@ -73,6 +75,8 @@ export const refundOutput = z.object({
   cardCents: z.number(),
   lines: z.array(z.object({ lineId: z.number(), quantity: z.number() })),
   failure: z.string().nullable(),
+  /** Card calls that got no answer are retried in the background; `gaveUp`: the admin may retry (decision 034). */
+  retry: z.object({ attempts: z.number(), lastError: z.string().nullable(), nextAttemptAt: z.string().nullable(), gaveUp: z.boolean() }),
 });
 
 /** One entry of an order's history on the desk. */
@@ -163,6 +167,12 @@ export const ordersContracts = {
         idempotencyKey: z.string().regex(/^[\w-]{8,100}$/, 'The refund request needs an idempotency key of 8 to 100 letters, digits, - or _.'),
       })
       .strict(),
+    output: z.object({ refund: refundOutput }),
+  }),
+  /** A card refund whose background retries ran out, sent again with the same provider key (decision 034). */
+  retryRefund: defineContract({
+    access: 'admin',
+    input: z.object({ orderId, refundId: z.string().min(1).max(64) }).strict(),
     output: z.object({ refund: refundOutput }),
   }),
 };

@@ -134,7 +134,8 @@ export const orders = pgTable(
     index('order_user_created_idx').on(table.userId, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
     // The order desk's search (issue 16): buyer email, contact and ship-to names in one
     // lowercase text, matched by trigrams (migration 0013 creates pg_trgm).
-    index('order_search_trgm_idx').using('gin', sql`${orderSearchText(table)} gin_trgm_ops`),
+    // The search text's exact value, for the terms the trigram index of `order_search_term` found (decision 034).
+    index('order_search_text_idx').on(orderSearchText(table)),
     index('order_fulfilled_created_idx')
       .on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
       .where(sql`${table.orderFulfilled} = true`),
@@ -165,7 +166,7 @@ export const orderItems = pgTable(
   (table) => [
     primaryKey({ columns: [table.orderId, table.position] }),
     check('order_item_qty_positive', sql`${table.qty} > 0`),
-    index('order_item_name_trgm_idx').using('gin', sql`lower(${table.name}) gin_trgm_ops`),
+    index('order_item_name_lower_idx').on(sql`lower(${table.name})`),
   ],
 );
 
@@ -200,3 +201,19 @@ export const paymentRefunds = pgTable('payment_refund', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   refundedAt: timestamp('refunded_at', { withTimezone: true }),
 });
+
+/**
+ * The order desk's search terms (decision 034): every distinct search text of an order (buyer
+ * email, contact and ship-to name) and every distinct line name, each once, kept by triggers
+ * on "order" and "order_item" (migration refund_retry). A buyer orders many times and a line is
+ * one of the catalogue's names, so these tables are far smaller than the orders; their trigram
+ * indexes find the matching terms, and the orders are then read by the exact term's btree.
+ * (Trigram indexes on 1M orders read every posting list of the trigrams all orders share.)
+ */
+export const orderSearchTerms = pgTable('order_search_term', { term: text('term').primaryKey() }, (table) => [
+  index('order_search_term_trgm_idx').using('gin', sql`${table.term} gin_trgm_ops`),
+]);
+
+export const orderItemTerms = pgTable('order_item_term', { term: text('term').primaryKey() }, (table) => [
+  index('order_item_term_trgm_idx').using('gin', sql`${table.term} gin_trgm_ops`),
+]);

@@ -29,6 +29,16 @@ export const orderRefunds = pgTable(
     failure: text('failure'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** Card calls made for this refund (each with the same provider key); retried in the background (decision 034). */
+    attempts: integer('attempts').notNull().default(0),
+    /** Why the last card call got no answer. */
+    lastError: text('last_error'),
+    /** The next background attempt; null when none is scheduled. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    /** Set when the background retries ran out: the admin sees it failed and may retry (same key). */
+    gaveUpAt: timestamp('gave_up_at', { withTimezone: true }),
+    /** One card call at a time across processes: the holder's lease ends here. */
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
   },
   (table) => [
     uniqueIndex('order_refund_key').on(table.orderId, table.idempotencyKey),
@@ -36,7 +46,7 @@ export const orderRefunds = pgTable(
   ],
 );
 
-export const ORDER_EVENT_KINDS = ['created', 'paid', 'fulfilled', 'refund-requested', 'refunded', 'refund-failed', 'provider-refund'] as const;
+export const ORDER_EVENT_KINDS = ['created', 'paid', 'fulfilled', 'refund-requested', 'refunded', 'refund-failed', 'provider-refund', 'refund-gave-up', 'refund-retried'] as const;
 
 export const orderEvents = pgTable(
   'order_event',
@@ -53,3 +63,15 @@ export const orderEvents = pgTable(
   },
   (table) => [index('order_event_order_idx').on(table.orderId, table.id)],
 );
+
+/**
+ * The local payment provider's own refunds (decision 034): one row per idempotency key, so a
+ * repeated or concurrent call with the same key is the same refund, as Stripe's would be.
+ */
+export const localRefunds = pgTable('local_refund', {
+  idempotencyKey: text('idempotency_key').primaryKey(),
+  refundId: text('refund_id').notNull().unique(),
+  paymentIntentId: text('payment_intent_id').notNull(),
+  amountCents: integer('amount_cents').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -15,7 +15,7 @@ export function formatOrderDate(iso: string): string {
   return dateFormat.format(date);
 }
 
-export function OrderStatusBadge({ order }: { order: Pick<Order, 'orderFulfilled' | 'orderStatus' | 'refundStatus'> }) {
+export function OrderStatusBadge({ order }: { order: Pick<Order, 'orderFulfilled' | 'orderStatus' | 'refundStatus'> & { refundPending?: boolean | undefined } }) {
   const { label, tone } = orderBadge(order);
   return <Badge tone={tone}>{label}</Badge>;
 }

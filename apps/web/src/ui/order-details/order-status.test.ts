@@ -19,4 +19,13 @@ describe('orderBadge (spec section 4, Order status shown to buyer)', () => {
   ] as const)('refund %s (fulfilled %s) -> %s', (refundStatus, orderFulfilled, label) => {
     expect(orderBadge({ orderFulfilled, orderStatus: orderFulfilled ? 'shipped' : null, refundStatus })).toEqual({ label, tone: 'neutral' });
   });
+
+  it('a refund waiting for the payment provider shows as in progress, until the order is fully refunded (decision 034)', () => {
+    expect(orderBadge({ orderFulfilled: true, orderStatus: 'shipped', refundStatus: null, refundPending: true })).toEqual({ label: 'Refund in progress', tone: 'pending' });
+    expect(orderBadge({ orderFulfilled: false, orderStatus: null, refundStatus: 'partially_refunded', refundPending: true })).toEqual({
+      label: 'Refund in progress',
+      tone: 'pending',
+    });
+    expect(orderBadge({ orderFulfilled: false, orderStatus: null, refundStatus: 'refunded', refundPending: true })).toEqual({ label: 'Refunded', tone: 'neutral' });
+  });
 });

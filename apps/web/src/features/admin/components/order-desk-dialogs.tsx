@@ -9,6 +9,7 @@ import { formatOrderDate, OrderLines, OrderStatusBadge, PostalAddress, TrackingI
 import { useOrderDetail } from '../api/get-order.ts';
 import type { DeskOrder } from '../api/list-orders.ts';
 import { useRefundOrder } from '../api/refund-order.ts';
+import { useRetryRefund } from '../api/retry-refund.ts';
 
 export interface Tracking {
   /** '' while no carrier is chosen. */
@@ -43,7 +44,58 @@ const HISTORY_LABELS: Record<string, string> = {
   refunded: 'Refunded',
   'refund-failed': 'Refund failed',
   'provider-refund': 'Card refund reported by the payment provider',
+  'refund-gave-up': 'Card refund failed: no answer from the payment provider',
+  'refund-retried': 'Card refund retried',
 };
+
+type RefundEntry = NonNullable<ReturnType<typeof useOrderDetail>['data']>['refunds'][number];
+
+/** A refund's state in words (decision 034): done, failed, or being retried in the background. */
+function refundState(refund: RefundEntry): string {
+  if (refund.status === 'succeeded') return 'Refunded';
+  if (refund.status === 'failed') return `Failed: ${refund.failure ?? 'the card refund did not go through.'}`;
+  if (refund.retry.gaveUp) return `Failed: ${refund.failure ?? ''}`;
+  if (refund.retry.nextAttemptAt)
+    return `Pending: the payment provider did not answer (attempt ${refund.retry.attempts}); trying again at ${formatOrderDate(refund.retry.nextAttemptAt)}.`;
+  return 'Pending: waiting for the payment provider.';
+}
+
+/** The order's refunds, each with its state; a card refund whose retries ran out can be retried. */
+function RefundList({ orderId, refunds }: { orderId: string; refunds: RefundEntry[] }) {
+  const retry = useRetryRefund();
+  if (refunds.length === 0) return null;
+  return (
+    <>
+      <h3 className="order-detail__heading">Refunds</h3>
+      <ul className="order-detail__refunds" aria-label="Refunds">
+        {refunds.map((refund) => (
+          <li key={refund.id} data-refund-state={refund.retry.gaveUp ? 'gave-up' : refund.status}>
+            {formatUsd(refund.cardCents)} to the card, {formatUsd(refund.walletCents)} to the wallet — {refundState(refund)}
+            {refund.status === 'pending' && refund.retry.gaveUp ? (
+              <button
+                type="button"
+                className="button button--secondary"
+                disabled={retry.isPending}
+                onClick={() =>
+                  retry.mutate(
+                    { orderId, refundId: refund.id },
+                    {
+                      onSuccess: () => toast.success(REFUND_MESSAGES.issued),
+                      onError: (failure) =>
+                        toast.error(failure instanceof FunctionsError && failure.code !== 'internal' ? failure.message : 'Could not retry this refund. Please try again.'),
+                    },
+                  )
+                }
+              >
+                {retry.isPending ? 'Retrying…' : 'Retry refund'}
+              </button>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
 
 /** The order's detail: lines, totals per part, contact, address, payment reference, refunds and history. */
 export function OrderDetailDialog({ orderId, onClose }: { orderId: string | null; onClose: () => void }) {
@@ -81,6 +133,7 @@ export function OrderDetailDialog({ orderId, onClose }: { orderId: string | null
           <p className="admin-order__label">Ship to</p>
           <PostalAddress name={order.shipping.name} address={order.shipping.address} />
           {order.tracking ? <TrackingInfo tracking={order.tracking} /> : null}
+          <RefundList orderId={order.id} refunds={detail.data!.refunds} />
           <h3 className="order-detail__heading">History</h3>
           <ol className="order-detail__history" aria-label="History">
             {detail.data!.history.map((entry, index) => (

@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { FunctionInput } from '@storefront/domain/contracts/index.ts';
+import { functionsClient } from '../../../lib/api-client.ts';
+import { deskOrderKeys, orderListKeys } from '../../../lib/query-keys.ts';
+
+/** A card refund whose background retries ran out, sent again with the same provider key (decision 034). */
+export function retryRefund(request: FunctionInput<'retryRefund'>) {
+  return functionsClient.call('retryRefund', request);
+}
+
+export function useRetryRefund() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: retryRefund,
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: orderListKeys.all });
+      void queryClient.invalidateQueries({ queryKey: deskOrderKeys.all });
+    },
+  });
+}
