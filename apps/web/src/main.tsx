@@ -1,5 +1,6 @@
 // First of all styles: every feature's own rules come later and override the shared ones.
 import './ui/forms.css';
+import './ui/surfaces.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';

@@ -63,7 +63,7 @@ interface OrderCardFrameProps {
 /** The card around one order; the buyer's and the admin's cards fill the slots differently. */
 export function OrderCardFrame({ titleId, id, variant, heading, aside, children }: OrderCardFrameProps) {
   return (
-    <article id={id} className={variant ? `order-card order-card--${variant}` : 'order-card'} aria-labelledby={titleId}>
+    <article id={id} className={variant ? `panel order-card order-card--${variant}` : 'panel order-card'} aria-labelledby={titleId}>
       <header className="order-card__header">
         <div>{heading}</div>
         {aside}
@@ -79,7 +79,7 @@ export function OrderListSkeleton({ label, count, titleWidth, titleHeight, lines
     <LoadingRegion label={label}>
       <div className="order-list">
         {Array.from({ length: count }, (_, index) => (
-          <div key={index} className="order-card">
+          <div key={index} className="panel order-card">
             <Skeleton width={titleWidth} height={titleHeight} />
             <SkeletonText lines={lines} />
           </div>

@@ -22,11 +22,11 @@ export function ProductCard({ product, priority }: { product: Product; priority:
   const image = product.images[0];
 
   return (
-    <Link to={to} className="product-card" onKeyDown={onKeyDown}>
+    <Link to={to} className="tile product-card" onKeyDown={onKeyDown}>
       {image ? (
-        <ProductImage className="product-card__image" url={image} alt="" sizes={CARD_IMAGE_SIZES} priority={priority} />
+        <ProductImage className="tile__image product-card__image" url={image} alt="" sizes={CARD_IMAGE_SIZES} priority={priority} />
       ) : (
-        <span className="product-card__image product-card__image--none" aria-hidden="true" />
+        <span className="tile__image product-card__image product-card__image--none" aria-hidden="true" />
       )}
       <h2 className="product-card__name">{product.name}</h2>
       <p className="product-card__price">

@@ -191,7 +191,7 @@ function ShopLoading() {
     <LoadingRegion label="Loading products…">
       <div className="shop-grid">
         {Array.from({ length: PLACEHOLDER_CARDS }, (_, index) => (
-          <div key={index} className="product-card product-card--placeholder">
+          <div key={index} className="tile product-card product-card--placeholder">
             <Skeleton aspectRatio="1 / 1" width="100%" />
             <Skeleton width="75%" height="1.2rem" />
             <Skeleton width="35%" height="1rem" />

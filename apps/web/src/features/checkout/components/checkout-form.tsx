@@ -154,7 +154,7 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
         </fieldset>
       </div>
 
-      <aside className="checkout-summary" aria-labelledby={`${formId}-summary`}>
+      <aside className="panel checkout-summary" aria-labelledby={`${formId}-summary`}>
         <h2 id={`${formId}-summary`} className="checkout-summary__title">
           Order summary
         </h2>

@@ -21,14 +21,14 @@ export function OwnedDats({ dats }: { dats: OwnedDat[] }) {
             <li key={`${dat.id}#${dat.edition}`}>
               <Link
                 to={paths.dat(dat.id)}
-                className="dat-card"
+                className="tile dat-card"
                 aria-label={`${dat.songName} by ${dat.artistName}, edition ${dat.edition}`}
               >
                 <ProductImage
                   url={dat.artworkUrl}
                   alt={`Cover art of ${dat.songName}`}
                   sizes="(min-width: 726px) 13rem, 45vw"
-                  className="dat-card__image"
+                  className="tile__image dat-card__image"
                 />
                 <span className="dat-card__song">{dat.songName}</span>
                 <span className="dat-card__artist">{dat.artistName}</span>

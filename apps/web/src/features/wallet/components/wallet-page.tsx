@@ -63,7 +63,7 @@ function WalletLoading() {
       <Skeleton width="10rem" height="1.75rem" className="wallet-section-skeleton" />
       <div className="dat-grid">
         {[0, 1, 2, 3].map((index) => (
-          <div key={index} className="dat-card">
+          <div key={index} className="tile dat-card">
             <Skeleton aspectRatio="1 / 1" width="100%" />
             <Skeleton width="80%" />
             <Skeleton width="50%" />
