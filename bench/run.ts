@@ -25,8 +25,42 @@ const resultsDir = path.join(root, 'bench/results');
 const CATALOG_SIZE = 60;
 
 const settings = quick
-  ? { lighthouse: { runs: 1 }, http: { rounds: 1, durationSeconds: 3, warmupSeconds: 1 }, checkout: { durationSeconds: 3, warmupSeconds: 1 }, live: { clients: 200, rounds: 3 }, scale: { products: 2000, orders: 50_000, shopperOrders: 2000, users: 200, connections: 10, rate: 100, durationSeconds: 3, warmupSeconds: 1, saturateSeconds: 2, bareRuns: 100 } }
-  : { lighthouse: { runs: 3 }, http: { rounds: 3, durationSeconds: 8, warmupSeconds: 2 }, checkout: { durationSeconds: 10, warmupSeconds: 2 }, live: { clients: 1000, rounds: 10 }, scale: { products: 10_000, orders: 1_000_000, shopperOrders: 20_000, users: 2000, connections: 10, rate: 100, durationSeconds: 10, warmupSeconds: 2, saturateSeconds: 5, bareRuns: 500 } };
+  ? {
+      lighthouse: { runs: 1 },
+      http: { rounds: 1, durationSeconds: 3, warmupSeconds: 1 },
+      checkout: { durationSeconds: 3, warmupSeconds: 1 },
+      live: { clients: 200, rounds: 3 },
+      scale: {
+        products: 2000,
+        orders: 50_000,
+        shopperOrders: 2000,
+        users: 200,
+        connections: 10,
+        rate: 100,
+        durationSeconds: 3,
+        warmupSeconds: 1,
+        saturateSeconds: 2,
+        bareRuns: 100,
+      },
+    }
+  : {
+      lighthouse: { runs: 3 },
+      http: { rounds: 3, durationSeconds: 8, warmupSeconds: 2 },
+      checkout: { durationSeconds: 10, warmupSeconds: 2 },
+      live: { clients: 1000, rounds: 10 },
+      scale: {
+        products: 10_000,
+        orders: 1_000_000,
+        shopperOrders: 20_000,
+        users: 2000,
+        connections: 10,
+        rate: 100,
+        durationSeconds: 10,
+        warmupSeconds: 2,
+        saturateSeconds: 5,
+        bareRuns: 500,
+      },
+    };
 
 const started = Date.now();
 const log = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
@@ -145,12 +179,16 @@ async function main() {
     await section('frontend', figures, details, async () => {
       const bundles = benchBundles();
       const delivery = await checkDelivery(app.base);
-      const lighthouseRun = await benchLighthouse(app.base, [
-        { name: 'home', url: '/home' },
-        { name: 'shop', url: '/shop' },
-        { name: 'product', url: `/product/${encodeURIComponent(product.id)}` },
-        { name: 'checkout', url: '/checkout' },
-      ], settings.lighthouse);
+      const lighthouseRun = await benchLighthouse(
+        app.base,
+        [
+          { name: 'home', url: '/home' },
+          { name: 'shop', url: '/shop' },
+          { name: 'product', url: `/product/${encodeURIComponent(product.id)}` },
+          { name: 'checkout', url: '/checkout' },
+        ],
+        settings.lighthouse,
+      );
       return { figures: [...bundles.figures, ...delivery, ...lighthouseRun.figures], bundles: bundles.details, lighthouse: lighthouseRun.reports };
     });
     await section('scale', figures, details, () => benchScale(app, settings.scale, log));
@@ -161,7 +199,14 @@ async function main() {
 
   const totalSeconds = Math.round((Date.now() - started) / 1000);
   figures.push({ key: 'bench.seconds', label: 'bench: total run time', value: totalSeconds, unit: 's', target: { op: '<', value: 900 }, met: totalSeconds < 900 });
-  const results = { finishedAt: new Date().toISOString(), quick, skipped: [...skip], machine: { ...host, loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) }, figures, details };
+  const results = {
+    finishedAt: new Date().toISOString(),
+    quick,
+    skipped: [...skip],
+    machine: { ...host, loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) },
+    figures,
+    details,
+  };
   fs.writeFileSync(path.join(resultsDir, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
   fs.writeFileSync(path.join(resultsDir, 'latest.md'), `${markdownTable(figures)}\n`);
   console.log(`\n${textTable(figures)}\n`);

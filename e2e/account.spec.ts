@@ -19,7 +19,12 @@ async function openAccount(page: Page) {
 /** A wallet order by `user` shipped to `line1`, placed through the functions (as the checkout does). */
 async function placeOrder(request: APIRequestContext, user: { email: string; password: string; name: string }, line1: string) {
   const admin = await tokenOf(request, DEMO_ADMIN);
-  const { id: productId } = await callAs(request, admin, 'releaseBizarreProduct', { name: `E2E Account ${Date.now().toString(36)}`, description: 'For the account page test.', priceCents: 1200, images: [COVER] });
+  const { id: productId } = await callAs(request, admin, 'releaseBizarreProduct', {
+    name: `E2E Account ${Date.now().toString(36)}`,
+    description: 'For the account page test.',
+    priceCents: 1200,
+    images: [COVER],
+  });
   const token = await tokenOf(request, user);
   const items = [{ id: productId, qty: 1 }];
   const quote = await callAs(request, token, 'quoteCheckout', { items, useWallet: true });
@@ -135,7 +140,11 @@ test('download my data saves a JSON file of the user’s own data', async ({ pag
   await openAccount(page);
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download my data' }).click()]);
   expect(download.suggestedFilename()).toMatch(/^street-flavor-records-my-data-\d{4}-\d\d-\d\d\.json$/);
-  const data = JSON.parse(fs.readFileSync(await download.path(), 'utf8')) as { profile: { email: string; username: string }; wallet: { balanceCents: number }; walletLedger: { kind: string }[] };
+  const data = JSON.parse(fs.readFileSync(await download.path(), 'utf8')) as {
+    profile: { email: string; username: string };
+    wallet: { balanceCents: number };
+    walletLedger: { kind: string }[];
+  };
   expect(data.profile).toMatchObject({ email: user.email, username: user.username });
   expect(data.wallet.balanceCents).toBe(1250);
   expect(data.walletLedger.map((entry) => entry.kind)).toEqual(['grant']);
@@ -184,7 +193,11 @@ test('on a phone the menu holds MY ACCOUNT and the page fits the screen; a faile
   // The server unreachable for the profile: a sentence and Retry, which loads it.
   consoleErrors.allow(/503/);
   let fail = true;
-  await page.route('**/fn/getProfile', (route) => (fail ? route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"status":"UNAVAILABLE","message":"The shop is not reachable right now."}}' }) : route.continue()));
+  await page.route('**/fn/getProfile', (route) =>
+    fail
+      ? route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"status":"UNAVAILABLE","message":"The shop is not reachable right now."}}' })
+      : route.continue(),
+  );
   await page.reload();
   await expect(page.getByRole('alert').filter({ hasText: 'Your account could not be loaded.' })).toBeVisible();
   fail = false;

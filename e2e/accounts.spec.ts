@@ -8,8 +8,6 @@ import { fillLogin } from './support/login.ts';
 import { ARTIST_NAME_NOTE, LOGIN_MESSAGES, SIGNUP_MESSAGES } from '@storefront/domain/accounts.ts';
 import { ACCOUNT_TEXTS } from '../apps/web/src/features/accounts/messages.ts';
 
-
-
 const logIn = (page: Page, email: string, password: string) => fillLogin(page, { email, password });
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
@@ -183,7 +181,7 @@ test('the demo admin sees ADMIN in place of MY ORDERS', async ({ page }) => {
   await expectSignedInHeader(page, 'admin');
 });
 
-test('after login the visitor returns to the page that sent them, and the app\'s device token is stored', async ({ page }) => {
+test("after login the visitor returns to the page that sent them, and the app's device token is stored", async ({ page }) => {
   await page.goto('/login?deviceToken=e2e-device-token');
   // What the cart's Checkout button does for a signed-out visitor (spec section 4).
   await page.evaluate(() => {

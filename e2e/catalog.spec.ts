@@ -10,13 +10,13 @@ import sharp from 'sharp';
 import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
 import { RELEASE_PAGE_TEXTS } from '../apps/web/src/features/admin/messages.ts';
 
-
-
 const uniqueName = (what: string) => `E2E ${what} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 /** A small PNG: one request (multipart upload). */
 async function smallPng(): Promise<Buffer> {
-  return sharp({ create: { width: 64, height: 64, channels: 3, background: '#e43f5a' } }).png().toBuffer();
+  return sharp({ create: { width: 64, height: 64, channels: 3, background: '#e43f5a' } })
+    .png()
+    .toBuffer();
 }
 
 /** Noise does not compress: a PNG of about 1 MB, uploaded in resumable chunks. */
@@ -25,7 +25,9 @@ async function largePng(): Promise<Buffer> {
   const height = 600;
   const pixels = Buffer.alloc(width * height * 3);
   for (let index = 0; index < pixels.length; index += 1) pixels[index] = Math.floor(Math.random() * 256);
-  const png = await sharp(pixels, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+  const png = await sharp(pixels, { raw: { width, height, channels: 3 } })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
   expect(png.length, 'large enough for a resumable upload').toBeGreaterThan(262_144 * 3);
   return png;
 }
@@ -45,11 +47,7 @@ const mainImage = (page: Page, name: string) => page.getByRole('img', { name: ne
 const releaseAlert = (page: Page) => page.getByRole('form', { name: 'Release a product' }).getByRole('alert');
 const toast = (page: Page, text: string) => page.locator('.Toastify').getByText(text, { exact: true });
 
-test('an admin releases a product with two images, another browser sees it, the admin edits it and that browser follows', async ({
-  page,
-  browser,
-  consoleErrors,
-}) => {
+test('an admin releases a product with two images, another browser sees it, the admin edits it and that browser follows', async ({ page, browser, consoleErrors }) => {
   test.setTimeout(120_000);
   const name = uniqueName('Release Tee');
   const [front, back] = await Promise.all([smallPng(), largePng()]);
@@ -118,7 +116,10 @@ test('an admin releases a product with two images, another browser sees it, the 
   await expect(page.getByRole('button', { name: 'Releasing…' })).toBeDisabled();
   const seen = await page.evaluate(() => (window as unknown as { progressSeen: Record<string, number[]> }).progressSeen);
   const backProgress = Object.entries(seen).find(([label]) => label.endsWith('back.png'))?.[1] ?? [];
-  expect(backProgress.some((value) => value > 0 && value < 100), `chunked progress of back.png: ${backProgress.join(', ')}`).toBe(true);
+  expect(
+    backProgress.some((value) => value > 0 && value < 100),
+    `chunked progress of back.png: ${backProgress.join(', ')}`,
+  ).toBe(true);
   letReleaseThrough();
 
   const released = page.getByRole('status').filter({ hasText: RELEASE_PAGE_TEXTS.released });

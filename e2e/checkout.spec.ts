@@ -8,7 +8,6 @@ import { rememberingLogIn } from './support/login.ts';
 import { CART_STORAGE_KEY, WALLET_PREFERENCE_KEY } from '@storefront/domain/cart.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 
-
 const COVER = '/content/covers/cover-01.svg';
 const SHIPPING = { line1: '1 Record Row', city: 'London', postal: 'N1 9GU', country: 'GB' };
 
@@ -90,8 +89,7 @@ async function openCart(page: Page): Promise<Locator> {
 }
 
 /** The amount shown next to a label in a list of totals. */
-const amount = (scope: Locator, label: string) =>
-  scope.locator('dt', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd[1]');
+const amount = (scope: Locator, label: string) => scope.locator('dt', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd[1]');
 
 async function fillShipping(page: Page) {
   await page.getByLabel('Address line 1').fill(SHIPPING.line1);

@@ -57,7 +57,9 @@ test('products: withdraw, restore, move by keyboard and by drag, delete; an open
   await expect.poll(async () => (await shopNames(shop)).slice(0, 2)).toEqual([first, second]);
 
   // Drag: the first row onto the second.
-  await rows(page).filter({ hasText: first }).dragTo(rows(page).filter({ hasText: second }));
+  await rows(page)
+    .filter({ hasText: first })
+    .dragTo(rows(page).filter({ hasText: second }));
   await expect.poll(async () => (await shopNames(shop)).slice(0, 2)).toEqual([second, first]);
   await expect.poll(async () => (await rowNames(page)).slice(0, 2)).toEqual([second, first]);
 
@@ -110,7 +112,11 @@ test('the products tab on a phone: no sideways scrolling, every button reachable
   await page.getByRole('tab', { name: 'Products' }).click();
   await expect(rows(page).first()).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-  await expect(rows(page).first().getByRole('button', { name: /^Delete / })).toBeInViewport();
+  await expect(
+    rows(page)
+      .first()
+      .getByRole('button', { name: /^Delete / }),
+  ).toBeInViewport();
 });
 
 test('sales: the overview shows orders to ship and a chart, and downloads a CSV', async ({ page }) => {

@@ -80,7 +80,9 @@ test('an admin uploads a new Home cover image; an open Home page shows it', asyn
     const editor = page.getByRole('form', { name: 'Edit Home' });
     const first = editor.getByRole('group', { name: /^Cover 1:/ });
     await expect(first.getByLabel('Title')).toHaveValue('Corner Store Symphonies');
-    const png = await sharp({ create: { width: 800, height: 800, channels: 3, background: '#1f6feb' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 800, height: 800, channels: 3, background: '#1f6feb' } })
+      .png()
+      .toBuffer();
     await first.getByLabel('Replace image').setInputFiles({ name: 'new cover.png', mimeType: 'image/png', buffer: png });
     // The preview switches to the uploaded image once the upload is done.
     await expect(first.locator('img')).toHaveAttribute('src', /content%2F\d+_new-cover\.png/);

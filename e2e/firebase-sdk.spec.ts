@@ -48,7 +48,8 @@ test.afterAll(async () => {
   await new Promise((resolve) => sisterServer?.close(resolve) ?? resolve(undefined));
 });
 
-const HTML = '<!doctype html><html lang="en"><meta charset="utf-8"><title>Sister app</title><h1>Sister app</h1><ul id="steps"></ul><script type="module" src="/sister-app/app.js"></script></html>';
+const HTML =
+  '<!doctype html><html lang="en"><meta charset="utf-8"><title>Sister app</title><h1>Sister app</h1><ul id="steps"></ul><script type="module" src="/sister-app/app.js"></script></html>';
 
 /** Opens the page on `origin`: the sister product's server, or the shop's own origin (there the test serves it, as the shop would). */
 async function openSisterApp(page: Page, origin: string, hash: Record<string, string>) {

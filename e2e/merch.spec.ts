@@ -59,7 +59,13 @@ async function walletOrder(request: APIRequestContext, token: string, items: { i
     items,
     contact: { name: 'Other Fan', email: DEMO_ADMIN.email, phone: '' },
     shipping: SHIPPING,
-    quote: { subtotalCents: quote.subtotalCents, shippingCents: quote.shippingCents, taxCents: quote.taxCents, walletAppliedCents: quote.walletAppliedCents, totalCents: quote.totalCents },
+    quote: {
+      subtotalCents: quote.subtotalCents,
+      shippingCents: quote.shippingCents,
+      taxCents: quote.taxCents,
+      walletAppliedCents: quote.walletAppliedCents,
+      totalCents: quote.totalCents,
+    },
     checkoutId: `merch${Date.now()}${Math.random().toString(36).slice(2, 8)}`,
   });
 }
@@ -232,7 +238,9 @@ test('an admin creates a product with sizes and stock on /release, by keyboard w
   await page.getByLabel('Name', { exact: true }).fill(name);
   await page.getByLabel('Price (USD)').fill('45');
   await page.getByLabel('Description').fill('A hoodie in sizes, released by a browser test.');
-  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#202020' } }).png().toBuffer();
+  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#202020' } })
+    .png()
+    .toBuffer();
   await page.getByLabel('Add images').setInputFiles([{ name: 'hoodie.png', mimeType: 'image/png', buffer: png }]);
 
   // Without options there is one default row.

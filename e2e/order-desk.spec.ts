@@ -12,7 +12,12 @@ test('the order desk: search, filters, tracking, bulk fulfil, packing list and a
   const admin = await tokenOf(request, DEMO_ADMIN);
   const shopper = await tokenOf(request, DEMO_SHOPPER);
   const name = `E2E Desk Tee ${Date.now().toString(36)}`;
-  const { id: productId } = await callAs(request, admin, 'releaseBizarreProduct', { name, description: 'For the desk test.', priceCents: 700, images: ['/content/covers/cover-01.svg'] });
+  const { id: productId } = await callAs(request, admin, 'releaseBizarreProduct', {
+    name,
+    description: 'For the desk test.',
+    priceCents: 700,
+    images: ['/content/covers/cover-01.svg'],
+  });
   for (let i = 0; i < 3; i += 1) {
     const items = [{ id: productId, qty: 1 }];
     const quote = await callAs(request, shopper, 'quoteCheckout', { items, useWallet: true });
@@ -20,7 +25,13 @@ test('the order desk: search, filters, tracking, bulk fulfil, packing list and a
       items,
       contact: { name: 'Demo Shopper', email: DEMO_SHOPPER.email, phone: '' },
       shipping: SHIPPING,
-      quote: { subtotalCents: quote.subtotalCents, shippingCents: quote.shippingCents, taxCents: quote.taxCents, walletAppliedCents: quote.walletAppliedCents, totalCents: quote.totalCents },
+      quote: {
+        subtotalCents: quote.subtotalCents,
+        shippingCents: quote.shippingCents,
+        taxCents: quote.taxCents,
+        walletAppliedCents: quote.walletAppliedCents,
+        totalCents: quote.totalCents,
+      },
       checkoutId: `desk${Date.now()}${i}`,
     });
   }
@@ -63,8 +74,12 @@ test('the order desk: search, filters, tracking, bulk fulfil, packing list and a
   await expect(buyerCard.getByRole('link', { name: '1Z999AA10123456784' })).toHaveAttribute('href', 'https://www.ups.com/track?tracknum=1Z999AA10123456784');
 
   // Bulk: the other two at once.
-  await card(second).getByRole('checkbox', { name: `Select order ${second}` }).check();
-  await card(third).getByRole('checkbox', { name: `Select order ${third}` }).check();
+  await card(second)
+    .getByRole('checkbox', { name: `Select order ${second}` })
+    .check();
+  await card(third)
+    .getByRole('checkbox', { name: `Select order ${third}` })
+    .check();
   await page.getByRole('button', { name: 'Mark selected fulfilled (2)' }).click();
   await page.getByRole('dialog', { name: 'Mark 2 orders fulfilled?' }).getByRole('button', { name: 'Yes, Mark Fulfilled' }).click();
   await expect(page.getByText('2 orders marked fulfilled.').first()).toBeVisible();
@@ -81,7 +96,9 @@ test('the order desk: search, filters, tracking, bulk fulfil, packing list and a
   expect(csv).toContain('"1 Record Row, Flat 2"');
 
   // A full refund from the dialog, by keyboard; the buyer sees Refunded without reloading.
-  await card(first).getByRole('button', { name: `Refund order ${first}` }).click();
+  await card(first)
+    .getByRole('button', { name: `Refund order ${first}` })
+    .click();
   const refund = page.getByRole('dialog', { name: `Refund order ${first}` });
   await expect(refund.getByRole('radio', { name: /Full refund/ })).toBeChecked();
   await refund.getByRole('button', { name: 'Issue refund' }).focus();
@@ -93,7 +110,9 @@ test('the order desk: search, filters, tracking, bulk fulfil, packing list and a
   await expect(card(second)).toHaveCount(0);
 
   // Details: history with who refunded.
-  await card(first).getByRole('button', { name: `Details of order ${first}` }).click();
+  await card(first)
+    .getByRole('button', { name: `Details of order ${first}` })
+    .click();
   const details = page.getByRole('dialog', { name: `Order ${first}` });
   await expect(details.getByRole('list', { name: 'History' })).toContainText('Fulfilled');
   await expect(details.getByRole('list', { name: 'History' })).toContainText(`Refunded`);

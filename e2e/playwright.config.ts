@@ -11,7 +11,11 @@ const dataDir = (process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `storefront
 
 // The port of a sister product's page (firebase-sdk.spec.ts serves it there, on another
 // origin that the shop lists in CORS_ORIGINS): free now, chosen once, inherited by workers.
-const sisterPort = (process.env.E2E_SISTER_PORT ??= execFileSync(process.execPath, ['-e', "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { process.stdout.write(String(s.address().port)); s.close(); })"], { encoding: 'utf8' }).trim());
+const sisterPort = (process.env.E2E_SISTER_PORT ??= execFileSync(
+  process.execPath,
+  ['-e', "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { process.stdout.write(String(s.address().port)); s.close(); })"],
+  { encoding: 'utf8' },
+).trim());
 
 export default defineConfig({
   testDir: '.',

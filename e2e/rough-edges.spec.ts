@@ -81,7 +81,7 @@ test.describe('logout', () => {
   });
 });
 
-test('answering the cart\'s wallet dialog on /checkout sets the toggle and closes the panel', async ({ page }) => {
+test("answering the cart's wallet dialog on /checkout sets the toggle and closes the panel", async ({ page }) => {
   await logIn(page, DEMO_SHOPPER);
   await cartWithOneProduct(page);
   await setWalletPreference(page, 'stripe');
@@ -129,7 +129,7 @@ test('a blocked domain with empty fields gets the domain message in the browser,
   await terms.getByRole('button', { name: 'Agree and Create Account' }).click();
   await expect(terms).toBeHidden();
   await expect(page.getByRole('alert')).toHaveText(SIGNUP_MESSAGES.blockedDomain);
-  expect(sent, 'the browser decided by itself, in the server\'s order').toEqual([]);
+  expect(sent, "the browser decided by itself, in the server's order").toEqual([]);
 
   // With an allowed domain the next check in the spec's order speaks.
   await page.getByLabel('Email').fill('someone@example.com');
@@ -226,7 +226,7 @@ test('the signed-in header is one row at every desktop width, social icons inclu
   }
 });
 
-test('the admin\'s header is one row too', async ({ page }) => {
+test("the admin's header is one row too", async ({ page }) => {
   await logIn(page, DEMO_ADMIN);
   for (const width of [1920, 1280, 1024, 900, 726]) await expectOneRowHeader(page, width);
 });
@@ -234,7 +234,7 @@ test('the admin\'s header is one row too', async ({ page }) => {
 // Words of a developer's note to the label, not of the label's own text.
 const INSTRUCTIONS = /\bsample (content|text|entry|product|release|artist|song)|\(sample|replace (it|the|in)|content\/|\.json|admin pages|lorem ipsum/i;
 
-test('content pages, the shop and a product read like the label\'s, with no instructions', async ({ page }) => {
+test("content pages, the shop and a product read like the label's, with no instructions", async ({ page }) => {
   for (const path of ['/home', '/about', '/history', '/privacy-policy', '/contact', '/shop']) {
     await page.goto(path);
     await expect(page.locator('main h1')).toBeVisible();
@@ -243,7 +243,10 @@ test('content pages, the shop and a product read like the label\'s, with no inst
     expect(text, path).not.toMatch(INSTRUCTIONS);
   }
   await expect(page.locator('.site-footer__copyright')).toContainText('Street Flavor Records. All rights reserved.');
-  await page.getByRole('link', { name: /^Logo Tee/ }).first().click();
+  await page
+    .getByRole('link', { name: /^Logo Tee/ })
+    .first()
+    .click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Logo Tee');
   await expect(page.locator('main')).toContainText('Heavyweight black cotton tee');
   expect(await page.locator('body').innerText()).not.toMatch(INSTRUCTIONS);

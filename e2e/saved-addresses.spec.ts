@@ -18,7 +18,13 @@ test('checkout fills in the last address used and offers the earlier one', async
   const items = [{ id: productId, qty: 1 }];
   const order = async (shipping: { name: string; line1: string; line2: string; city: string; state: string; postal_code: string; country: string }, n: number) => {
     const quote = await callAs(request, asUser, 'quoteCheckout', { items, useWallet: true });
-    await callAs(request, asUser, 'completeWalletOnlyOrderStreetFlavor', { items, quote, checkoutId: `e2e-address-${Date.now()}-${n}`, contact: { name: user.name, email: user.email, phone: '' }, shipping });
+    await callAs(request, asUser, 'completeWalletOnlyOrderStreetFlavor', {
+      items,
+      quote,
+      checkoutId: `e2e-address-${Date.now()}-${n}`,
+      contact: { name: user.name, email: user.email, phone: '' },
+      shipping,
+    });
   };
   await order({ name: 'Ann Old', line1: '1 Old Road', line2: '', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' }, 1);
   await order({ name: 'Ann New', line1: '9 Record Row', line2: 'Flat 2', city: 'London', state: '', postal_code: 'N1 9GU', country: 'GB' }, 2);

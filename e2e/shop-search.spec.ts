@@ -17,7 +17,13 @@ test.beforeAll(async ({ playwright }) => {
   const admin = await tokenOf(request, DEMO_ADMIN);
   // 30 products: with the seeded ones, more than one page of 24.
   for (let i = 0; i < 30; i += 1) {
-    await callAs(request, admin, 'releaseBizarreProduct', { name: nameOf(i), description: 'A record from the crates.', priceCents: 1000 + i, images: ['/content/covers/cover-01.svg'], category: CATEGORIES[i % 3] });
+    await callAs(request, admin, 'releaseBizarreProduct', {
+      name: nameOf(i),
+      description: 'A record from the crates.',
+      priceCents: 1000 + i,
+      images: ['/content/covers/cover-01.svg'],
+      category: CATEGORIES[i % 3],
+    });
   }
   await request.dispose();
 });

@@ -68,6 +68,8 @@ test('the hamburger shows at 375 px and not at 1280 px', async ({ page }) => {
 test('the TDC MARKET PLACE menu opens eight sites in new tabs', async ({ page }) => {
   await page.goto('/home');
   await page.getByRole('button', { name: /TDC MARKET PLACE/ }).click();
-  const sites = page.locator('a[target="_blank"][rel~="noopener"]', { hasText: /SPNDAT|THE DAT CHAIN|STREET FLAVOR RECORDS|DAT TICKETS|THE VID BOX|BYPASS THE MASTER|YOUNG STRUGGLE|TDC MARKET/ });
+  const sites = page.locator('a[target="_blank"][rel~="noopener"]', {
+    hasText: /SPNDAT|THE DAT CHAIN|STREET FLAVOR RECORDS|DAT TICKETS|THE VID BOX|BYPASS THE MASTER|YOUNG STRUGGLE|TDC MARKET/,
+  });
   await expect(sites).toHaveCount(8);
 });

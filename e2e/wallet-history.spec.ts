@@ -14,7 +14,12 @@ test('the wallet lists credits and an order paid from it, with running balances,
 
   // A product, and a wallet-only order of it placed through the API as the user.
   const admin = await tokenOf(request, DEMO_ADMIN);
-  const { id: productId } = await callAs(request, admin, 'releaseBizarreProduct', { name: `E2E History ${Date.now().toString(36)}`, description: 'For the wallet history test.', priceCents: 1500, images: [COVER] });
+  const { id: productId } = await callAs(request, admin, 'releaseBizarreProduct', {
+    name: `E2E History ${Date.now().toString(36)}`,
+    description: 'For the wallet history test.',
+    priceCents: 1500,
+    images: [COVER],
+  });
   const asUser = await tokenOf(request, user);
   const items = [{ id: productId, qty: 1 }];
   const quote = await callAs(request, asUser, 'quoteCheckout', { items, useWallet: true });
@@ -52,7 +57,10 @@ test('the wallet lists credits and an order paid from it, with running balances,
   await expect(rows.nth(1).getByRole('cell').last()).toHaveText(usd(10_500 - spent));
 
   // The order link opens My Orders at that order.
-  await rows.nth(2).getByRole('link', { name: `Order ${orderId}` }).click();
+  await rows
+    .nth(2)
+    .getByRole('link', { name: `Order ${orderId}` })
+    .click();
   await expect(page).toHaveURL(new RegExp(`/my-orders#order-${orderId}$`));
   await expect(page.locator(`#order-${orderId}`)).toBeVisible();
 });

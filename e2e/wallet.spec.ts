@@ -11,7 +11,6 @@ import { test, expect, DEMO_ADMIN, DEMO_SHOPPER } from './support/fixtures.ts';
 import { rememberingLogIn } from './support/login.ts';
 import { WALLET_TEXTS } from '../apps/web/src/features/wallet/wallet-format.ts';
 
-
 const SEEDED_BALANCE_CENTS = 50_000;
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -46,11 +45,10 @@ const unique = (what: string) => `e2e-${what}-${Date.now().toString(36)}${Math.r
 async function createServiceToken(): Promise<string> {
   const dataDir = process.env.E2E_DATA_DIR;
   if (!dataDir) throw new Error('E2E_DATA_DIR is not set: run through e2e/playwright.config.ts.');
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ['--import', 'tsx', 'apps/server/src/cli.ts', 'create-service-token', unique('wallet')],
-    { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'warn' } },
-  );
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'apps/server/src/cli.ts', 'create-service-token', unique('wallet')], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'warn' },
+  });
   const token = stdout.trim().split('\n').at(-1)?.trim();
   expect(token, `a token in the CLI's output:\n${stdout}`).toMatch(/^\S{20,}$/);
   return token!;
@@ -92,7 +90,7 @@ test('the seeded shopper sees their figures and DATs, opens one, and a service c
 
   // checkout.spec.ts spends some of the seeded $500.00 when the whole suite runs: top it up.
   const before = await call<WalletFigures>(page, 'getWallet', null);
-  expect(before.balanceCents, 'no other test adds to the shopper\'s wallet').toBeLessThanOrEqual(SEEDED_BALANCE_CENTS);
+  expect(before.balanceCents, "no other test adds to the shopper's wallet").toBeLessThanOrEqual(SEEDED_BALANCE_CENTS);
   if (before.balanceCents < SEEDED_BALANCE_CENTS) await creditWallet(page.request, SEEDED_BALANCE_CENTS - before.balanceCents);
   const wallet = await call<WalletFigures>(page, 'getWallet', null);
   expect(wallet.balanceCents).toBe(SEEDED_BALANCE_CENTS);
@@ -353,4 +351,3 @@ test('signed out, Cash Out sends the visitor to log in and back', async ({ page 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Cash Out');
   await expect(available(page)).toHaveText('Available to cash out: $0.00');
 });
-

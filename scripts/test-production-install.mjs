@@ -119,7 +119,10 @@ async function main() {
     for (let waited = 0; ; waited += 250) {
       if (done) fail(`npm start exited before it was ready:\n${output}`);
       if (waited > 120_000) fail(`npm start was not ready after 120 s:\n${output}`);
-      const ready = await fetch(`${base}/readyz`).then((response) => response.status === 200, () => false);
+      const ready = await fetch(`${base}/readyz`).then(
+        (response) => response.status === 200,
+        () => false,
+      );
       if (ready) break;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }

@@ -5,7 +5,7 @@ export interface Figure {
   label: string;
   value: number | string | null;
   unit: string;
-  target?: { op: '>=' | '<=' | '<' | '=' ; value: number | string };
+  target?: { op: '>=' | '<=' | '<' | '='; value: number | string };
   /** null: no target, or the figure could not be measured. */
   met: boolean | null;
   note?: string;
@@ -14,11 +14,7 @@ export interface Figure {
 export function figure(key: string, label: string, value: number | string | null, unit: string, target?: Figure['target'], note?: string): Figure {
   let met: boolean | null = null;
   if (target && typeof value === 'number' && Number.isFinite(value) && typeof target.value === 'number') {
-    met =
-      target.op === '>=' ? value >= target.value
-      : target.op === '<=' ? value <= target.value
-      : target.op === '<' ? value < target.value
-      : value === target.value;
+    met = target.op === '>=' ? value >= target.value : target.op === '<=' ? value <= target.value : target.op === '<' ? value < target.value : value === target.value;
   } else if (target && value !== null && target.op === '=') {
     met = value === target.value;
   }
@@ -59,16 +55,16 @@ export function textTable(rows: Figure[]): string {
   const header: [string, string, string, string] = ['figure', 'value', 'target', 'met?'];
   const cells = [header, ...rows.map(formatRow)];
   const widths = header.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
-  const line = (row: string[]) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (row: string[]) =>
+    row
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
 }
 
 /** The same table in Markdown, for docs/performance.md. */
 export function markdownTable(rows: Figure[]): string {
   const escape = (text: string) => text.replaceAll('|', '\\|');
-  return [
-    '| figure | value | target | met? |',
-    '|---|---|---|---|',
-    ...rows.map((row) => `| ${formatRow(row).map(escape).join(' | ')} |`),
-  ].join('\n');
+  return ['| figure | value | target | met? |', '|---|---|---|---|', ...rows.map((row) => `| ${formatRow(row).map(escape).join(' | ')} |`)].join('\n');
 }

@@ -69,7 +69,13 @@ export async function benchCheckout(app: AppServer, productId: string, options: 
   await shopCli(app, ['grant-credits', SHOPPER.email, '5000000']);
   const quote = await callFunction<Quote>(app.base, 'quoteCheckout', { items, useWallet: true }, shopperToken);
   if (quote.amountDueCents !== 0) throw new Error(`The shopper's wallet does not cover the order: ${JSON.stringify(quote)}`);
-  const reviewed = { subtotalCents: quote.subtotalCents, shippingCents: quote.shippingCents, taxCents: quote.taxCents, walletAppliedCents: quote.walletAppliedCents, totalCents: quote.totalCents };
+  const reviewed = {
+    subtotalCents: quote.subtotalCents,
+    shippingCents: quote.shippingCents,
+    taxCents: quote.taxCents,
+    walletAppliedCents: quote.walletAppliedCents,
+    totalCents: quote.totalCents,
+  };
 
   const quoteRun = await runLoad({
     url: `${app.base}/fn/quoteCheckout`,
@@ -81,7 +87,14 @@ export async function benchCheckout(app: AppServer, productId: string, options: 
     warmupSeconds: options.warmupSeconds,
   });
   figures.push(
-    figure('checkout.quote.rps', `quoteCheckout: req/s at ${CONNECTIONS} connections`, round(quoteRun.okPerSecond, 0), 'req/s', undefined, quoteRun.requests - quoteRun.ok > 0 ? `${quoteRun.requests - quoteRun.ok} non-2xx` : undefined),
+    figure(
+      'checkout.quote.rps',
+      `quoteCheckout: req/s at ${CONNECTIONS} connections`,
+      round(quoteRun.okPerSecond, 0),
+      'req/s',
+      undefined,
+      quoteRun.requests - quoteRun.ok > 0 ? `${quoteRun.requests - quoteRun.ok} non-2xx` : undefined,
+    ),
     figure('checkout.quote.p99', 'quoteCheckout: p99', quoteRun.latencyMs.p99, 'ms'),
   );
 
@@ -119,8 +132,7 @@ export async function benchCheckout(app: AppServer, productId: string, options: 
   const check = await ledgerCheck(app.databaseUrl, [shopper!.id, admin!.id], since);
   const buyer = check.perUser.find((row) => row.user_id === shopper!.id)!;
   const prober = check.perUser.find((row) => row.user_id === admin!.id)!;
-  const overspendCents =
-    Number(buyer.debit_cents) - Number(buyer.order_cents) + (Number(prober.debit_cents) - Number(prober.order_cents));
+  const overspendCents = Number(buyer.debit_cents) - Number(buyer.order_cents) + (Number(prober.debit_cents) - Number(prober.order_cents));
   const madeOrders = Number(buyer.orders);
   const probeOk = Number(prober.orders) === PROBE_AFFORDABLE && Number(prober.balance_cents) === 0 && probe.ok === PROBE_AFFORDABLE;
   const failedOrders = orderRun.requests - orderRun.ok;

@@ -93,9 +93,7 @@ export function lazyPartJs(route: string, source: string) {
  * The console's tabs on /release that load their code when opened (issue 18), with the
  * budget of what opening one may add (decision 033: the content editor).
  */
-const CONSOLE_TABS: { name: string; source: string; budgetKb?: number }[] = [
-  { name: 'content', source: 'src/features/admin/components/content/content-tab.tsx', budgetKb: 8 },
-];
+const CONSOLE_TABS: { name: string; source: string; budgetKb?: number }[] = [{ name: 'content', source: 'src/features/admin/components/content/content-tab.tsx', budgetKb: 8 }];
 
 export function benchBundles(): { figures: Figure[]; details: Record<string, ReturnType<typeof initialJs>> } {
   const figures: Figure[] = [];
@@ -111,7 +109,15 @@ export function benchBundles(): { figures: Figure[]; details: Record<string, Ret
     const js = lazyPartJs('/release', tab.source);
     details[`/release#${tab.name}`] = js;
     const kb = round(js.gzipBytes / 1024, 1);
-    figures.push(figure(`bundle./release#${tab.name}`, `JS the console's ${tab.name} tab adds when opened (gzip, ${js.files.length} files)`, kb, 'KB', tab.budgetKb === undefined ? undefined : { op: '<=', value: tab.budgetKb }));
+    figures.push(
+      figure(
+        `bundle./release#${tab.name}`,
+        `JS the console's ${tab.name} tab adds when opened (gzip, ${js.files.length} files)`,
+        kb,
+        'KB',
+        tab.budgetKb === undefined ? undefined : { op: '<=', value: tab.budgetKb },
+      ),
+    );
   }
   return { figures, details };
 }
@@ -127,7 +133,12 @@ export async function checkDelivery(base: string): Promise<Figure[]> {
   const etag = list.headers.get('etag');
   const revalidated = etag ? (await fetch(`${base}/api/products`, { headers: { 'if-none-match': etag } })).status : null;
   return [
-    figure('delivery.asset', 'hashed JS asset: encoding, cache-control', asset ? `${asset.headers.get('content-encoding') ?? 'none'}; ${asset.headers.get('cache-control') ?? 'none'}` : 'not found', ''),
+    figure(
+      'delivery.asset',
+      'hashed JS asset: encoding, cache-control',
+      asset ? `${asset.headers.get('content-encoding') ?? 'none'}; ${asset.headers.get('cache-control') ?? 'none'}` : 'not found',
+      '',
+    ),
     figure('delivery.json', 'GET /api/products: encoding, ETag', `${list.headers.get('content-encoding') ?? 'none'}; ${etag ? 'ETag' : 'no ETag'}`, ''),
     figure('delivery.304', 'GET /api/products with If-None-Match', revalidated === null ? 'no ETag' : String(revalidated), '', { op: '=', value: '304' }),
   ];
@@ -137,7 +148,7 @@ type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
 
 /** What the report blames: the elements that shifted, the LCP element, what blocked rendering. */
 function diagnostics(lhr: Lhr) {
-  const items = (id: string) => ((lhr.audits[id]?.details as { items?: Record<string, unknown>[] } | undefined)?.items ?? []);
+  const items = (id: string) => (lhr.audits[id]?.details as { items?: Record<string, unknown>[] } | undefined)?.items ?? [];
   const nodeLabel = (item: Record<string, unknown>) => {
     const node = item.node as { snippet?: string; nodeLabel?: string } | undefined;
     return node?.snippet ?? node?.nodeLabel ?? '';
@@ -198,11 +209,21 @@ export async function benchLighthouse(base: string, pages: LighthousePage[], opt
         .filter((a) => lhr.categories.accessibility?.auditRefs.some((ref) => ref.id === a.id && ref.weight > 0) && a.score !== null && a.score < 1)
         .map((a) => a.id);
       const perfNote = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'speed-index']
-        .map((id) => `${id.replace(/-/g, ' ').replace('first contentful paint', 'FCP').replace('largest contentful paint', 'LCP').replace('total blocking time', 'TBT').replace('speed index', 'SI')} ${audit(id)?.displayValue ?? '?'}`)
+        .map(
+          (id) =>
+            `${id.replace(/-/g, ' ').replace('first contentful paint', 'FCP').replace('largest contentful paint', 'LCP').replace('total blocking time', 'TBT').replace('speed index', 'SI')} ${audit(id)?.displayValue ?? '?'}`,
+        )
         .join(', ');
       figures.push(
         figure(`lighthouse.${page.name}.performance`, `Lighthouse ${label}: performance`, score('performance'), '', { op: '>=', value: 95 }, perfNote),
-        figure(`lighthouse.${page.name}.accessibility`, `Lighthouse ${label}: accessibility`, score('accessibility'), '', { op: '>=', value: 95 }, failedA11y.length > 0 ? `failing: ${failedA11y.join(', ')}` : undefined),
+        figure(
+          `lighthouse.${page.name}.accessibility`,
+          `Lighthouse ${label}: accessibility`,
+          score('accessibility'),
+          '',
+          { op: '>=', value: 95 },
+          failedA11y.length > 0 ? `failing: ${failedA11y.join(', ')}` : undefined,
+        ),
         figure(`lighthouse.${page.name}.cls`, `Lighthouse ${label}: CLS`, round(audit('cumulative-layout-shift')?.numericValue ?? Number.NaN, 3), '', { op: '<', value: 0.05 }),
         figure(`lighthouse.${page.name}.unsized`, `Lighthouse ${label}: images without width/height`, unsized, '', { op: '=', value: 0 }),
       );
@@ -213,7 +234,12 @@ export async function benchLighthouse(base: string, pages: LighthousePage[], opt
         url: page.url,
         finalUrl,
         scores: { performance: score('performance'), accessibility: score('accessibility') },
-        metrics: Object.fromEntries(['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'].map((id) => [id, audit(id)?.numericValue ?? null])),
+        metrics: Object.fromEntries(
+          ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'].map((id) => [
+            id,
+            audit(id)?.numericValue ?? null,
+          ]),
+        ),
         failedAccessibilityAudits: failedA11y,
         unsizedImages: unsized,
       };

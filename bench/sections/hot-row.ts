@@ -42,7 +42,11 @@ async function bareUpdates(databaseUrl: string, variantId: string, connections: 
       clients.map(async (client) => {
         let n = 0;
         while (Date.now() < until) {
-          const result = await client.query({ name: 'hot_take', text: 'UPDATE product_variant SET stock = stock - 1, updated_at = now() WHERE id = $1 AND stock >= 1', values: [variantId] });
+          const result = await client.query({
+            name: 'hot_take',
+            text: 'UPDATE product_variant SET stock = stock - 1, updated_at = now() WHERE id = $1 AND stock >= 1',
+            values: [variantId],
+          });
           n += result.rowCount ?? 0;
         }
         client.release();
@@ -104,7 +108,13 @@ export async function benchHotRow(app: AppServer, options: { durationSeconds: nu
   const timed = await releaseLimited(app.base, adminToken, `Hot Row Pressing ${runId}`, TIMED_STOCK);
   const items = [{ id: timed.productId, variantId: timed.variantId, qty: 1 }];
   const quote = await callFunction<Quote>(app.base, 'quoteCheckout', { items, useWallet: true }, shopperToken);
-  const reviewed = { subtotalCents: quote.subtotalCents, shippingCents: quote.shippingCents, taxCents: quote.taxCents, walletAppliedCents: quote.walletAppliedCents, totalCents: quote.totalCents };
+  const reviewed = {
+    subtotalCents: quote.subtotalCents,
+    shippingCents: quote.shippingCents,
+    taxCents: quote.taxCents,
+    walletAppliedCents: quote.walletAppliedCents,
+    totalCents: quote.totalCents,
+  };
   const body = (prefix: string, its: unknown) => JSON.stringify({ data: { items: its, contact, shipping, quote: reviewed, checkoutId: `${prefix}-${runId}-__SEQ__` } });
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${shopperToken}` };
   const orderRun = await runLoad({
@@ -167,7 +177,14 @@ export async function benchHotRow(app: AppServer, options: { durationSeconds: nu
     figure('hotrow.unlimitedOrdersPerSecond', `the same orders of an unlimited product, ${CONNECTIONS} connections`, round(unlimitedRun.okPerSecond, 0), 'orders/s'),
     figure('hotrow.bareUpdatesPerSecond', `bare SQL conditional UPDATE of the same row, ${CONNECTIONS} connections`, round(bare.perSecond, 0), 'updates/s'),
     figure('hotrow.ratio', 'hot-row orders/s / bare updates/s', round(orderRun.okPerSecond / bare.perSecond, 3), ''),
-    figure('hotrow.oversold', 'units sold beyond the stock (stock + held + sold - received)', timedOversold, 'units', { op: '=', value: 0 }, `${afterTimed.sold} sold in ${afterTimed.orders} orders`),
+    figure(
+      'hotrow.oversold',
+      'units sold beyond the stock (stock + held + sold - received)',
+      timedOversold,
+      'units',
+      { op: '=', value: 0 },
+      `${afterTimed.sold} sold in ${afterTimed.orders} orders`,
+    ),
     figure(
       'hotrow.dropProbe',
       `drop: ${PROBE_STOCK} units, ${PROBE_ATTEMPTS} orders at once`,

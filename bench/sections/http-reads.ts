@@ -38,7 +38,9 @@ export async function benchHttpReads(app: AppServer, productId: string, options:
       const results: Record<'shop' | 'raw' | 'fastify', LoadResult[]> = { shop: [], raw: [], fastify: [] };
       for (let r = 0; r < options.rounds; r += 1) {
         for (const [server, base] of Object.entries(servers) as [keyof typeof servers, string][]) {
-          results[server].push(await runLoad({ url: `${base}${url}`, connections: HTTP_CONNECTIONS, durationSeconds: options.durationSeconds, warmupSeconds: options.warmupSeconds }));
+          results[server].push(
+            await runLoad({ url: `${base}${url}`, connections: HTTP_CONNECTIONS, durationSeconds: options.durationSeconds, warmupSeconds: options.warmupSeconds }),
+          );
         }
       }
       runs[name] = results;
@@ -49,7 +51,14 @@ export async function benchHttpReads(app: AppServer, productId: string, options:
       figures.push(
         figure(`http.${name}.rps`, `${label}: shop req/s (${bytes} bytes)`, round(rps('shop'), 0), 'req/s', undefined, bad > 0 ? `${bad} failed or non-2xx responses` : undefined),
         figure(`http.${name}.rawRps`, `${label}: raw node:http req/s`, round(rps('raw'), 0), 'req/s'),
-        figure(`http.${name}.ratio`, `${label}: shop / raw node:http`, round(rps('shop') / rps('raw'), 2), '', { op: '>=', value: 0.8 }, `median of ${options.rounds} rounds: ${results.shop.map((run, i) => round(run.okPerSecond / results.raw[i]!.okPerSecond, 2)).join(', ')}`),
+        figure(
+          `http.${name}.ratio`,
+          `${label}: shop / raw node:http`,
+          round(rps('shop') / rps('raw'), 2),
+          '',
+          { op: '>=', value: 0.8 },
+          `median of ${options.rounds} rounds: ${results.shop.map((run, i) => round(run.okPerSecond / results.raw[i]!.okPerSecond, 2)).join(', ')}`,
+        ),
         figure(`http.${name}.fastifyRatio`, `${label}: bare Fastify / raw node:http (framework's own limit)`, round(rps('fastify') / rps('raw'), 2), ''),
         figure(`http.${name}.p99`, `${label}: shop p99 at ${HTTP_CONNECTIONS} connections`, median(results.shop.map((run) => run.latencyMs.p99)), 'ms', { op: '<', value: 25 }),
       );

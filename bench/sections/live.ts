@@ -61,7 +61,12 @@ export async function benchLiveFanOut(app: AppServer, product: Product, options:
     for (let r = 1; r <= options.rounds; r += 1) {
       await new Promise((resolve) => setTimeout(resolve, 300));
       const sentAt = now();
-      await callFunction(app.base, 'editBizarreProduct', { id: product.id, name: product.name, description: `${product.description} (edit ${r})`, priceCents: product.priceCents, images: product.images }, token);
+      await callFunction(
+        app.base,
+        'editBizarreProduct',
+        { id: product.id, name: product.name, description: `${product.description} (edit ${r})`, priceCents: product.priceCents, images: product.images },
+        token,
+      );
       const collected = await Promise.all(groups.map((group) => group.ask({ collect: { round: r, timeoutMs: 10_000 } })));
       for (const reply of collected) {
         if ('error' in reply) throw new Error(reply.error);

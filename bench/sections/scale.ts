@@ -157,7 +157,10 @@ function deskListQuery(q: string, buyers: string[], lineOrders: string[], limit 
 }
 
 function likePattern(q: string): string {
-  return `%${q.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${q
+    .trim()
+    .toLowerCase()
+    .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** The statements of one desk search, as the service sends them (unnamed, so each is planned with its values). */
@@ -223,9 +226,19 @@ async function explainQueries(db: pg.Client, shopperId: string, searches: Return
       sql: list(`("order"."order_fulfilled" = false AND ${after.replace('$2', '$1').replace('$3', '$2')})`),
       values: [openMid!.created_at, openMid!.id],
     },
-    { name: 'order items of a page', kind: 'order items', sql: `SELECT "order_id", "position", "product_id", "name", "qty", "unit_cents" FROM "order_item" WHERE "order_item"."order_id" IN (SELECT unnest($1::text[])) ORDER BY "order_item"."order_id", "order_item"."position"`, values: [firstPage] },
+    {
+      name: 'order items of a page',
+      kind: 'order items',
+      sql: `SELECT "order_id", "position", "product_id", "name", "qty", "unit_cents" FROM "order_item" WHERE "order_item"."order_id" IN (SELECT unnest($1::text[])) ORDER BY "order_item"."order_id", "order_item"."position"`,
+      values: [firstPage],
+    },
     ...deskLists.map(({ search, list }) => ({ name: `order desk search by ${search.label}`, kind: 'desk search' as const, sql: list.text, values: list.values })),
-    { name: 'shop list (all active products, cached by the server)', kind: 'shop', sql: `SELECT "id", "name", "description", "price_cents", "sort_order", "is_active", "created_at", "updated_at" FROM "product" WHERE "product"."is_active" = true ORDER BY "product"."sort_order" DESC, "product"."name" ASC, "product"."id" ASC`, values: [] },
+    {
+      name: 'shop list (all active products, cached by the server)',
+      kind: 'shop',
+      sql: `SELECT "id", "name", "description", "price_cents", "sort_order", "is_active", "created_at", "updated_at" FROM "product" WHERE "product"."is_active" = true ORDER BY "product"."sort_order" DESC, "product"."name" ASC, "product"."id" ASC`,
+      values: [],
+    },
   ];
   const plans = [];
   for (const query of queries) {
@@ -265,7 +278,14 @@ export async function benchScale(app: AppServer, options: ScaleOptions, log: (li
               (SELECT count(*) FROM "order" WHERE user_id = $1)::int AS mine, (SELECT count(*) FROM "order" WHERE NOT order_fulfilled)::int AS open`,
       [shopperId],
     );
-    figures.push(figure('scale.data', 'scale: rows', `${counts!.products} products, ${counts!.orders.toLocaleString('en-US')} orders (${counts!.mine} of the shopper, ${counts!.open.toLocaleString('en-US')} open)`, ''));
+    figures.push(
+      figure(
+        'scale.data',
+        'scale: rows',
+        `${counts!.products} products, ${counts!.orders.toLocaleString('en-US')} orders (${counts!.mine} of the shopper, ${counts!.open.toLocaleString('en-US')} open)`,
+        '',
+      ),
+    );
     plans = await explainQueries(db, shopperId, searches);
     bare = await bareDeskFigures(db, searches, options.bareRuns);
   } finally {
@@ -307,7 +327,13 @@ export async function benchScale(app: AppServer, options: ScaleOptions, log: (li
   const steady: Record<string, LoadResult> = {};
   const saturated: Record<string, LoadResult> = {};
   for (const [name, target] of Object.entries(targets)) {
-    steady[name] = await runLoad({ ...target, connections: options.connections, durationSeconds: options.durationSeconds, warmupSeconds: options.warmupSeconds, overallRate: options.rate });
+    steady[name] = await runLoad({
+      ...target,
+      connections: options.connections,
+      durationSeconds: options.durationSeconds,
+      warmupSeconds: options.warmupSeconds,
+      overallRate: options.rate,
+    });
     saturated[name] = await runLoad({ ...target, connections: options.connections, durationSeconds: options.saturateSeconds });
   }
   const note = (name: string) => {
@@ -318,11 +344,39 @@ export async function benchScale(app: AppServer, options: ScaleOptions, log: (li
   const at = `${options.rate} req/s, ${options.connections} connections`;
   figures.push(
     // Browsers and the SDK's fetch always accept br/gzip: that is the shop list's target.
-    figure('scale.listBrotli.p99', `scale: shop list p99 (${listed} products, br as browsers ask; ${at})`, steady.listBrotli!.latencyMs.p99, 'ms', { op: '<', value: 50 }, note('listBrotli')),
+    figure(
+      'scale.listBrotli.p99',
+      `scale: shop list p99 (${listed} products, br as browsers ask; ${at})`,
+      steady.listBrotli!.latencyMs.p99,
+      'ms',
+      { op: '<', value: 50 },
+      note('listBrotli'),
+    ),
     figure('scale.list.p99', `scale: shop list p99 uncompressed (${Math.round(listBytes / 1024)} KB; ${at})`, steady.list!.latencyMs.p99, 'ms', undefined, note('list')),
-    figure('scale.deepPage.p99', `scale: a shop page 4,800 products in p99 (24 a page, from the database; ${at})`, steady.deepPage!.latencyMs.p99, 'ms', { op: '<', value: 50 }, note('deepPage')),
-    figure('scale.searchNarrow.p99', `scale: shop search p99 (?q=release 04242, a few matches; ${at})`, steady.searchNarrow!.latencyMs.p99, 'ms', { op: '<', value: 50 }, note('searchNarrow')),
-    figure('scale.searchBroad.p99', `scale: shop search p99 (?q=vinyl&category=music, thousands of matches; ${at})`, steady.searchBroad!.latencyMs.p99, 'ms', { op: '<', value: 50 }, note('searchBroad')),
+    figure(
+      'scale.deepPage.p99',
+      `scale: a shop page 4,800 products in p99 (24 a page, from the database; ${at})`,
+      steady.deepPage!.latencyMs.p99,
+      'ms',
+      { op: '<', value: 50 },
+      note('deepPage'),
+    ),
+    figure(
+      'scale.searchNarrow.p99',
+      `scale: shop search p99 (?q=release 04242, a few matches; ${at})`,
+      steady.searchNarrow!.latencyMs.p99,
+      'ms',
+      { op: '<', value: 50 },
+      note('searchNarrow'),
+    ),
+    figure(
+      'scale.searchBroad.p99',
+      `scale: shop search p99 (?q=vinyl&category=music, thousands of matches; ${at})`,
+      steady.searchBroad!.latencyMs.p99,
+      'ms',
+      { op: '<', value: 50 },
+      note('searchBroad'),
+    ),
     figure('scale.myOrders.p99', `scale: My Orders p99 (listMyOrders, 20 a page; ${at})`, steady.myOrders!.latencyMs.p99, 'ms', { op: '<', value: 50 }, note('myOrders')),
     figure('scale.openOrders.p99', `scale: View Orders p99 (listOpenOrders, 20 a page; ${at})`, steady.openOrders!.latencyMs.p99, 'ms', { op: '<', value: 50 }, note('openOrders')),
   );
@@ -353,8 +407,22 @@ export async function benchScale(app: AppServer, options: ScaleOptions, log: (li
   const sorting = orderPlans.filter((plan) => plan.sortsOrders);
   const describe = (list: typeof plans) => list.map((plan) => `${plan.name}: ${plan.indexes.join(', ') || 'no index'} (${plan.executionMs} ms)`).join('; ');
   figures.push(
-    figure('scale.orderSeqScans', `scale: order queries with a Seq Scan on "order"/"order_item" (of ${orderPlans.length} EXPLAINed)`, seqScans.length, 'plans', { op: '=', value: 0 }, describe(seqScans.length ? seqScans : orderPlans)),
-    figure('scale.orderSorts', 'scale: order list pages that sort instead of reading the index in order', sorting.length, 'plans', { op: '=', value: 0 }, sorting.length ? describe(sorting) : undefined),
+    figure(
+      'scale.orderSeqScans',
+      `scale: order queries with a Seq Scan on "order"/"order_item" (of ${orderPlans.length} EXPLAINed)`,
+      seqScans.length,
+      'plans',
+      { op: '=', value: 0 },
+      describe(seqScans.length ? seqScans : orderPlans),
+    ),
+    figure(
+      'scale.orderSorts',
+      'scale: order list pages that sort instead of reading the index in order',
+      sorting.length,
+      'plans',
+      { op: '=', value: 0 },
+      sorting.length ? describe(sorting) : undefined,
+    ),
   );
   return { figures, runs: { steady, saturated }, plans };
 }

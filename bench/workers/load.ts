@@ -15,9 +15,7 @@ async function run(spec: LoadSpec): Promise<LoadResult> {
   const template = spec.bodyTemplate;
   // A body that must differ per request (a fresh checkout id): __SEQ__ becomes a number
   // unique in this run, so no two requests, on any connection, share it.
-  const setupRequest = template
-    ? (request: RawRequest) => ({ ...request, body: template.replaceAll('__SEQ__', String((sequence += 1))) })
-    : undefined;
+  const setupRequest = template ? (request: RawRequest) => ({ ...request, body: template.replaceAll('__SEQ__', String((sequence += 1))) }) : undefined;
   const result = await autocannon({
     url: spec.url,
     connections: spec.connections,

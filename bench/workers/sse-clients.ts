@@ -4,10 +4,7 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 
 export type SseCommand = { open: { url: string; count: number } } | { collect: { round: number; timeoutMs: number } } | { close: true };
-export type SseReply =
-  | { opened: number; failed: number }
-  | { arrivals: number[]; missing: number }
-  | { error: string };
+export type SseReply = { opened: number; failed: number } | { arrivals: number[]; missing: number } | { error: string };
 
 const now = () => performance.timeOrigin + performance.now();
 /** Per stream: arrival time of its 1st, 2nd, ... `products` event. */

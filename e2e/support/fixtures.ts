@@ -24,7 +24,10 @@ export const test = base.extend<{ consoleErrors: ConsoleGuard }>({
       };
       watch(page);
       await use({ allow: (pattern) => allowed.push(pattern), watch });
-      expect(errors.filter((text) => !allowed.some((pattern) => pattern.test(text))), 'console errors').toEqual([]);
+      expect(
+        errors.filter((text) => !allowed.some((pattern) => pattern.test(text))),
+        'console errors',
+      ).toEqual([]);
     },
     { auto: true },
   ],

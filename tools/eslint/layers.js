@@ -53,8 +53,7 @@ const rule = {
       if (typeof specifier !== 'string') return;
       const to = targetOf(specifier, context.filename);
       if (!to || to.name === 'other') return;
-      const report = (why) =>
-        context.report({ node, messageId: 'layer', data: { from: from.feature ? `feature ${from.feature}` : from.name, to: specifier, why } });
+      const report = (why) => context.report({ node, messageId: 'layer', data: { from: from.feature ? `feature ${from.feature}` : from.name, to: specifier, why } });
       if (!ALLOWED[from.name].includes(to.name)) return report('imports flow domain -> sdk -> web and domain -> server');
       if (from.name === 'web' && to.feature) {
         if (from.feature && from.feature !== to.feature) return report('features never import each other');
@@ -97,7 +96,7 @@ function mayImportSchema(file) {
 }
 
 const schemaRule = {
-  meta: { type: 'problem', schema: [], messages: { schema: 'Only services touch the database: move this query into the area\'s *.service.ts and call it (decision 026).' } },
+  meta: { type: 'problem', schema: [], messages: { schema: "Only services touch the database: move this query into the area's *.service.ts and call it (decision 026)." } },
   create(context) {
     if (mayImportSchema(context.filename)) return {};
     function check(node, specifier) {

@@ -66,7 +66,12 @@ describe('/api/me during a database outage', () => {
     const { app: lonely, database: other, config } = await startTestApp({ listen: false });
     try {
       const password = 'pass words';
-      await createAccount(other.db, config, { email: 'outage@example.com', username: 'outage', name: 'Outage', password, confirmPassword: password, acceptedTerms: true }, { emailVerified: true });
+      await createAccount(
+        other.db,
+        config,
+        { email: 'outage@example.com', username: 'outage', name: 'Outage', password, confirmPassword: password, acceptedTerms: true },
+        { emailVerified: true },
+      );
       const signIn = await lonely.inject({ method: 'POST', url: '/api/auth/sign-in/email', payload: { email: 'outage@example.com', password } });
       const token = signIn.headers['set-auth-token'] as string;
       const me = () => lonely.inject({ url: '/api/me', headers: { authorization: `Bearer ${token}` } });
@@ -152,7 +157,10 @@ describe('the web app', () => {
   );
 
   it('with real payments (Stripe) the pages carry no TEST MODE banner', async () => {
-    const real = await startTestApp({ listen: false, config: { webDistDir: webDist.dir, env: { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' } } });
+    const real = await startTestApp({
+      listen: false,
+      config: { webDistDir: webDist.dir, env: { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' } },
+    });
     try {
       for (const url of ['/', '/release', '/index.html']) {
         const response = await real.app.inject(url);
@@ -211,14 +219,14 @@ describe('content', () => {
     expect(response.headers['cache-control']).toBe('no-cache');
   });
 
-  it.each([['missing-page', 404, 'NOT_FOUND'], ['Bad_Slug', 400, 'INVALID_ARGUMENT']] as const)(
-    'GET /api/pages/%s -> %i %s',
-    async (slug, status, name) => {
-      const response = await app.inject(`/api/pages/${slug}`);
-      expect(response.statusCode).toBe(status);
-      expect(response.json<{ error: { status: string } }>().error.status).toBe(name);
-    },
-  );
+  it.each([
+    ['missing-page', 404, 'NOT_FOUND'],
+    ['Bad_Slug', 400, 'INVALID_ARGUMENT'],
+  ] as const)('GET /api/pages/%s -> %i %s', async (slug, status, name) => {
+    const response = await app.inject(`/api/pages/${slug}`);
+    expect(response.statusCode).toBe(status);
+    expect(response.json<{ error: { status: string } }>().error.status).toBe(name);
+  });
 
   it('serves cover art from content/covers', async () => {
     const response = await app.inject('/content/covers/cover-01.svg');

@@ -172,7 +172,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
   functions.push(...(options.functions ?? []));
   // Lets the access-control tests enumerate every function and its declared access.
-  app.decorate('callableFunctions', functions.map(({ name, access }) => ({ name, access })));
+  app.decorate(
+    'callableFunctions',
+    functions.map(({ name, access }) => ({ name, access })),
+  );
   await app.register(functionsRoutes, { db, config, functions, resolveCaller: context.resolveCaller });
 
   await registerWebApp(app, config);
@@ -211,16 +214,10 @@ async function registerWebApp(app: FastifyInstance, config: Config) {
     const pathOnly = url.split('?')[0] ?? '';
     const wantsPage = request.method === 'GET' && !isApi && (!path.extname(pathOnly) || pathOnly === '/index.html');
     if (wantsPage && hasBuild) {
-      return reply
-        .header('cache-control', 'no-cache')
-        .type('text/html; charset=utf-8')
-        .send(page);
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page);
     }
     if (wantsPage) {
-      return reply
-        .status(503)
-        .type('text/plain; charset=utf-8')
-        .send('The web app has not been built yet: run `npm run build` (npm start does it for you).');
+      return reply.status(503).type('text/plain; charset=utf-8').send('The web app has not been built yet: run `npm run build` (npm start does it for you).');
     }
     const message = `Nothing at ${request.method} ${url.split('?')[0]}.`;
     // The storage service answers in its own error shape, which the storage SDKs read.

@@ -86,7 +86,7 @@ function restorePlan(file: string, header: BackupHeader, config: Config, target:
   const storageDir = localStorageDir(config);
   const lines = [
     `Restore ${file} (taken ${header.createdAt}, PostgreSQL ${header.serverVersion}) into ${target.description}:`,
-    '  - the database: ALL its rows are replaced by the backup\'s, in one transaction (a damaged file changes nothing);',
+    "  - the database: ALL its rows are replaced by the backup's, in one transaction (a damaged file changes nothing);",
   ];
   if (header.objects === 'local' && storageDir) {
     lines.push(`  - stored files (images, variants, uploads): the backup's replace ${storageDir}; the files there now are moved aside to ${storageDir}.before-restore-<time>;`);
@@ -104,7 +104,7 @@ function restorePlan(file: string, header: BackupHeader, config: Config, target:
     lines.push('  - AUTH_SECRET: unchanged (the same secret as when the backup was taken).');
   } else if (header.authSecretFingerprint) {
     lines.push(
-      '  - AUTH_SECRET: WARNING: this shop\'s AUTH_SECRET is not the one the backup was taken with: every session ends and single sign-on client secrets cannot be read. Set AUTH_SECRET to the old value first to keep them.',
+      "  - AUTH_SECRET: WARNING: this shop's AUTH_SECRET is not the one the backup was taken with: every session ends and single sign-on client secrets cannot be read. Set AUTH_SECRET to the old value first to keep them.",
     );
   } else {
     lines.push('  - AUTH_SECRET: the backup does not say which secret it was taken with: keep AUTH_SECRET as it was.');
@@ -279,7 +279,9 @@ export const commands: Record<string, CliCommand> = {
           fs.renameSync(storageDir, aside);
         }
         fs.renameSync(staging, storageDir);
-        lines.push(`Restored ${result.objects.count} stored files (${(result.objects.bytes / 1024).toFixed(1)} KiB) into ${storageDir}.${aside ? ` The files that were there are in ${aside}; delete that folder once the shop looks right.` : ''}`);
+        lines.push(
+          `Restored ${result.objects.count} stored files (${(result.objects.bytes / 1024).toFixed(1)} KiB) into ${storageDir}.${aside ? ` The files that were there are in ${aside}; delete that folder once the shop looks right.` : ''}`,
+        );
       }
       if (header.authSecret && secretIsStored(config)) {
         fs.mkdirSync(config.dataDir, { recursive: true });
@@ -358,8 +360,9 @@ async function main(argv: string[]) {
 
 // Run only as the program (`npm run cli`), not when a test imports the commands.
 const isProgram = process.argv[1] !== undefined && fs.realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isProgram) main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError || error instanceof ConfigError || error instanceof AppError || error instanceof DataDirInUseError) console.error(error.message);
-  else console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+if (isProgram)
+  main(process.argv.slice(2)).catch((error: unknown) => {
+    if (error instanceof UsageError || error instanceof ConfigError || error instanceof AppError || error instanceof DataDirInUseError) console.error(error.message);
+    else console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });

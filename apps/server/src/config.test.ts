@@ -79,7 +79,10 @@ describe('loadConfig: values', () => {
     [{ ...PRODUCTION, HOST: '10.0.0.7' }, { HOST: '10.0.0.7' }],
     [{ TRUSTED_PROXIES: 'loopback' }, { TRUSTED_PROXIES: ['127.0.0.0/8', '::1/128'] }],
     [{ TRUSTED_PROXIES: ' 10.0.0.0/8, 192.0.2.7 ,FD00::/8,::ffff:198.51.100.1' }, { TRUSTED_PROXIES: ['10.0.0.0/8', '192.0.2.7/32', 'fd00::/8', '198.51.100.1/32'] }],
-    [{ ...PRODUCTION, PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: '1' }, { PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: true }],
+    [
+      { ...PRODUCTION, PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: '1' },
+      { PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: true },
+    ],
     [{ ALLOW_TEST_PAYMENTS: '0' }, { ALLOW_TEST_PAYMENTS: false }],
     [{ DATA_DIR: '/srv/shop-data' }, { dataDir: '/srv/shop-data' }],
   ])('%j -> %j', (env, expected) => {
@@ -189,7 +192,7 @@ describe('loadConfig: the development AUTH_SECRET', () => {
   });
 });
 
-describe("loadConfig for the CLI ({ serving: false })", () => {
+describe('loadConfig for the CLI ({ serving: false })', () => {
   it('needs none of the serving settings in production and makes no secret file', () => {
     const dataDir = makeTempDir('config-cli');
     temp.push(dataDir);

@@ -65,7 +65,11 @@ const envSchema = z.object({
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SIGNUP_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   SIGNIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
-  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(20 * 1024 * 1024),
   // Reverse proxies whose X-Forwarded-For is believed (decision 017); none by default.
   TRUSTED_PROXIES: nameList('').transform((entries, context) => {
     const parsed = parseTrustedProxies(entries);
@@ -192,10 +196,7 @@ function s3Settings(values: Env, forcePathStyle: Env['S3_FORCE_PATH_STYLE']): S3
     prefix,
     endpoint: values.S3_ENDPOINT,
     region: values.S3_REGION,
-    credentials:
-      values.S3_ACCESS_KEY_ID && values.S3_SECRET_ACCESS_KEY
-        ? { accessKeyId: values.S3_ACCESS_KEY_ID, secretAccessKey: values.S3_SECRET_ACCESS_KEY }
-        : undefined,
+    credentials: values.S3_ACCESS_KEY_ID && values.S3_SECRET_ACCESS_KEY ? { accessKeyId: values.S3_ACCESS_KEY_ID, secretAccessKey: values.S3_SECRET_ACCESS_KEY } : undefined,
     // Path style (endpoint/bucket/key) is what MinIO, Ceph and local servers expect; AWS
     // itself and R2 take either. Default: on when an endpoint is given.
     forcePathStyle: forcePathStyle === undefined ? values.S3_ENDPOINT !== undefined : forcePathStyle === '1' || forcePathStyle === 'true',

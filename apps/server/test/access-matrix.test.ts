@@ -149,9 +149,20 @@ beforeAll(async () => {
   shop = await startTestApp({
     config: { env: { SIGNUP_RATE_LIMIT: '1000' } },
     async seed({ db, config }) {
-      for (const [email, role] of [['user@example.org', 'user'], ['other@example.org', 'user'], ['admin@example.org', 'admin'], ['revoked@example.org', 'user'], ['expired@example.org', 'user']] as const) {
+      for (const [email, role] of [
+        ['user@example.org', 'user'],
+        ['other@example.org', 'user'],
+        ['admin@example.org', 'admin'],
+        ['revoked@example.org', 'user'],
+        ['expired@example.org', 'user'],
+      ] as const) {
         const name = email.split('@')[0]!;
-        await createAccount(db, config, { email, username: name, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role, allowReservedUsername: true });
+        await createAccount(
+          db,
+          config,
+          { email, username: name, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
+          { emailVerified: true, role, allowReservedUsername: true },
+        );
       }
       productId = await releaseProduct(db, { name: 'Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
       await grantCredits(db, 'user@example.org', '100', 'matrix');
@@ -168,7 +179,10 @@ beforeAll(async () => {
   await createAuthClient({ baseUrl: base, functions: createFunctionsClient({ baseUrl: base }), getAuthToken: () => revoked }).signOut();
   headers.revokedSession = bearer(revoked);
   const expired = await signIn('expired@example.org');
-  await database.db.update(sessions).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(sessions.token, expired.split('.')[0]!));
+  await database.db
+    .update(sessions)
+    .set({ expiresAt: new Date(Date.now() - 60_000) })
+    .where(eq(sessions.token, expired.split('.')[0]!));
   headers.expiredSession = bearer(expired);
 });
 
@@ -251,13 +265,19 @@ describe('admin reads x roles', () => {
 describe('one user can never reach another user’s data (IDOR)', () => {
   it('keeps orders, checkouts, payment pages, wallets and DATs to their owner', async () => {
     const call = (role: Role, name: string, data: unknown) =>
-      fetch(`${base}/fn/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers[role] }, body: JSON.stringify({ data }) }).then(async (r) => ({ status: r.status, body: (await r.json()) as { data?: Record<string, unknown> } }));
+      fetch(`${base}/fn/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers[role] }, body: JSON.stringify({ data }) }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as { data?: Record<string, unknown> },
+      }));
     const contact = { name: 'U', email: 'user@example.org', phone: '' };
     const shipping = { name: 'U', line1: '1 St', city: 'X', postal_code: '1', country: 'US' };
     const quote = (await call('user', 'quoteCheckout', { items: [{ id: productId, qty: 1 }], useWallet: true })).body.data!;
     const placed = await call('user', 'completeWalletOnlyOrderStreetFlavor', { items: [{ id: productId, qty: 1 }], contact, shipping, quote, checkoutId: 'matrix-order-1' });
     expect(placed.status).toBe(200);
-    const [order] = await database.db.select().from(orders).where(eq(orders.paymentIntentId, placed.body.data!.paymentIntentId as string));
+    const [order] = await database.db
+      .select()
+      .from(orders)
+      .where(eq(orders.paymentIntentId, placed.body.data!.paymentIntentId as string));
 
     expect((await call('otherUser', 'getMyOrder', { paymentIntentId: order!.paymentIntentId })).body.data).toEqual({ order: null });
     expect(((await call('otherUser', 'listMyOrders', { limit: 100 })).body.data!.items as unknown[]).length).toBe(0);
@@ -284,10 +304,20 @@ describe('one user can never reach another user’s data (IDOR)', () => {
     const url = link.body.data!.url as string;
     expect((await fetch(`${base}${url}`, { headers: headers.otherUser })).status).toBe(404);
     expect((await fetch(`${base}${url}`, { headers: headers.anonymous })).status).toBe(404);
-    const forged = await fetch(`${base}${url}`, { method: 'POST', redirect: 'manual', headers: { ...headers.otherUser, 'content-type': 'application/x-www-form-urlencoded' }, body: 'card=4242424242424242' });
+    const forged = await fetch(`${base}${url}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { ...headers.otherUser, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'card=4242424242424242',
+    });
     expect(forged.status).toBe(404);
     for (const role of ['otherUser', 'anonymous'] as const) {
-      const cancel = await fetch(`${base}${url}/cancel`, { method: 'POST', redirect: 'manual', headers: { ...headers[role], 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+      const cancel = await fetch(`${base}${url}/cancel`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { ...headers[role], 'content-type': 'application/x-www-form-urlencoded' },
+        body: '',
+      });
       expect(cancel.status).toBe(404);
     }
     const [pending] = await database.db.execute(sql`SELECT status FROM checkout WHERE id = ${url.split('/').pop()}`).then((r) => r.rows as { status: string }[]);

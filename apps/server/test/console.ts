@@ -35,9 +35,6 @@ export function checkConsoleError(): void {
   unexpected = [];
   if (!expected && calls.length > 0) {
     const first = calls[0]!.map((arg) => (arg instanceof Error ? arg.stack : String(arg))).join(' ');
-    throw new Error(
-      `console.error was called ${calls.length} time(s) during this test, first with: ${first}\n` +
-        'Call expectConsoleError() in the test if this is expected.',
-    );
+    throw new Error(`console.error was called ${calls.length} time(s) during this test, first with: ${first}\n` + 'Call expectConsoleError() in the test if this is expected.');
   }
 }

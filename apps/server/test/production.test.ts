@@ -237,9 +237,18 @@ describe('deploy/storefront.service', { timeout: 120_000 }, () => {
     const fromUnit = Object.fromEntries(unit.get('Service.Environment')!.map((pair) => pair.split(/=(.*)/s).slice(0, 2) as [string, string]));
     // The operator's EnvironmentFile (KEY=value lines), as systemd reads it.
     const envFile = path.join(envDir, 'storefront.env');
-    fs.writeFileSync(envFile, `${Object.entries({ ...settings(), PORT: String(port) }).map(([key, value]) => `${key}=${value}`).join('\n')}\n`);
+    fs.writeFileSync(
+      envFile,
+      `${Object.entries({ ...settings(), PORT: String(port) })
+        .map(([key, value]) => `${key}=${value}`)
+        .join('\n')}\n`,
+    );
     const fromFile = Object.fromEntries(
-      fs.readFileSync(envFile, 'utf8').split('\n').filter((line) => line && !line.startsWith('#')).map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]),
+      fs
+        .readFileSync(envFile, 'utf8')
+        .split('\n')
+        .filter((line) => line && !line.startsWith('#'))
+        .map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]),
     );
     // systemd starts from an empty environment: PATH and the unit's settings only.
     const env = { PATH: '/usr/bin:/bin', ...fromUnit, ...fromFile };

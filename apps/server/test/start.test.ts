@@ -43,20 +43,14 @@ async function spawnServer(settings: Record<string, string> = {}): Promise<Serve
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   const server = { child, port, output: () => output, exited };
   started.push(server);
   return server;
 }
 
 /** Polls until `check` returns a value, the deadline passes, or `stopIf` says to give up. */
-async function poll<T>(
-  what: string,
-  check: () => Promise<T | undefined>,
-  { timeoutMs, stopIf }: { timeoutMs: number; stopIf?: () => string | undefined },
-): Promise<T> {
+async function poll<T>(what: string, check: () => Promise<T | undefined>, { timeoutMs, stopIf }: { timeoutMs: number; stopIf?: () => string | undefined }): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check().catch(() => undefined);
@@ -69,17 +63,13 @@ async function poll<T>(
 }
 
 async function waitUntilReady(server: ServerProcess): Promise<void> {
-  await poll(
-    `${server.port}/readyz`,
-    async () => ((await fetch(`http://127.0.0.1:${server.port}/readyz`)).status === 200 ? true : undefined),
-    {
-      timeoutMs: 90_000,
-      stopIf: () =>
-        server.child.exitCode !== null || server.child.signalCode !== null
-          ? `the server exited (${server.child.exitCode ?? server.child.signalCode}):\n${server.output()}`
-          : undefined,
-    },
-  );
+  await poll(`${server.port}/readyz`, async () => ((await fetch(`http://127.0.0.1:${server.port}/readyz`)).status === 200 ? true : undefined), {
+    timeoutMs: 90_000,
+    stopIf: () =>
+      server.child.exitCode !== null || server.child.signalCode !== null
+        ? `the server exited (${server.child.exitCode ?? server.child.signalCode}):\n${server.output()}`
+        : undefined,
+  });
 }
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -165,9 +155,7 @@ async function stopLeftovers(): Promise<void> {
   }
   const leftovers = processesUsingDataDir();
   for (const pid of leftovers) process.kill(pid, 'SIGINT');
-  await poll('leftover postgres to stop', async () => (leftovers.some(isAlive) ? undefined : true), { timeoutMs: 30_000 }).catch(
-    () => undefined,
-  );
+  await poll('leftover postgres to stop', async () => (leftovers.some(isAlive) ? undefined : true), { timeoutMs: 30_000 }).catch(() => undefined);
 }
 
 afterEach(stopLeftovers, 90_000);
@@ -244,9 +232,7 @@ describe('starting the server for real', { timeout: 120_000 }, () => {
         'the request to wait on the lock',
         async () => {
           // pg_locks is live; pg_stat_activity would be a snapshot frozen inside this transaction.
-          const { rows } = await locker.query<{ n: number }>(
-            "SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'timeline_entries'::regclass",
-          );
+          const { rows } = await locker.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'timeline_entries'::regclass");
           return rows[0]!.n > 0 ? true : undefined;
         },
         { timeoutMs: 10_000 },

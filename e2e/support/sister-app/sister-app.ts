@@ -119,7 +119,10 @@ async function run() {
 
   report('refusedUpload', await failure(uploadBytes(ref(storage, `${folder}/notes.png`), new Blob(['not a picture'], { type: 'image/png' }))));
 
-  const released = await httpsCallable<unknown, { ok: boolean; id: string }>(functions, 'releaseBizarreProduct')({
+  const released = await httpsCallable<unknown, { ok: boolean; id: string }>(
+    functions,
+    'releaseBizarreProduct',
+  )({
     name: `Sister Tee ${folder.slice(-6)}`,
     description: 'Released from a sister product’s page with the Firebase SDK.',
     priceCents: 2500,

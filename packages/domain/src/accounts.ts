@@ -40,18 +40,7 @@ export const CITY_MAX = 17;
 export const MIN_AGE = 13;
 export const VENDOR_FEE_PERCENT = 8;
 
-export const ACCOUNT_TYPES = [
-  'Fan',
-  'Artist',
-  'Band',
-  'RecordLabel',
-  'Producer',
-  'Songwriter',
-  'SPNCaster',
-  'Filmmaker',
-  'Director',
-  'Actor',
-] as const;
+export const ACCOUNT_TYPES = ['Fan', 'Artist', 'Band', 'RecordLabel', 'Producer', 'Songwriter', 'SPNCaster', 'Filmmaker', 'Director', 'Actor'] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
 
 export const ACCOUNT_TYPE_LABELS: Record<AccountType, string> = {
@@ -92,9 +81,57 @@ export const COUNTRIES = ['US', 'UK', 'CA', 'AU', 'DE', 'SE', 'FR', 'BR', 'JP', 
 export type Country = (typeof COUNTRIES)[number];
 
 export const US_STATES = [
-  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS',
-  'KY', 'LA', 'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC',
-  'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
+  'AL',
+  'AK',
+  'AZ',
+  'AR',
+  'CA',
+  'CO',
+  'CT',
+  'DE',
+  'DC',
+  'FL',
+  'GA',
+  'HI',
+  'ID',
+  'IL',
+  'IN',
+  'IA',
+  'KS',
+  'KY',
+  'LA',
+  'ME',
+  'MD',
+  'MA',
+  'MI',
+  'MN',
+  'MS',
+  'MO',
+  'MT',
+  'NE',
+  'NV',
+  'NH',
+  'NJ',
+  'NM',
+  'NY',
+  'NC',
+  'ND',
+  'OH',
+  'OK',
+  'OR',
+  'PA',
+  'RI',
+  'SC',
+  'SD',
+  'TN',
+  'TX',
+  'UT',
+  'VT',
+  'VA',
+  'WA',
+  'WV',
+  'WI',
+  'WY',
 ] as const;
 
 /** Letters, digits and spaces only (as typed; the input also stops at NAME_MAX). */
@@ -124,11 +161,39 @@ export function isValidEmail(value: string): boolean {
  * (`npm run cli -- create-label-account <username> <email>`).
  */
 export const RESERVED_USERNAMES: readonly string[] = [
-  'admin', 'administrator', 'admins', 'root', 'superuser', 'sysadmin', 'support', 'staff', 'moderator', 'mod',
-  'official', 'help', 'helpdesk', 'security', 'system', 'owner', 'operator', 'webmaster', 'postmaster',
-  'hostmaster', 'abuse', 'billing', 'info', 'contact', 'noreply', 'team', 'label', 'shop', 'store',
+  'admin',
+  'administrator',
+  'admins',
+  'root',
+  'superuser',
+  'sysadmin',
+  'support',
+  'staff',
+  'moderator',
+  'mod',
+  'official',
+  'help',
+  'helpdesk',
+  'security',
+  'system',
+  'owner',
+  'operator',
+  'webmaster',
+  'postmaster',
+  'hostmaster',
+  'abuse',
+  'billing',
+  'info',
+  'contact',
+  'noreply',
+  'team',
+  'label',
+  'shop',
+  'store',
   // The default signup-admin accounts (SIGNUP_FOLLOW_USERNAMES); the server adds the configured ones.
-  'spndat', 'thedatchain', 'tdcmarket',
+  'spndat',
+  'thedatchain',
+  'tdcmarket',
 ];
 /** Prefixes of the label's own names: streetflavor, StreetFlavorRecords, streetflavor2 ... */
 export const RESERVED_USERNAME_PREFIXES: readonly string[] = ['streetflavor'];
@@ -190,9 +255,7 @@ export function passwordProblem(password: string): string | undefined {
 
 /** The profile fields as stored: stripped, bounded and checked against the lists. */
 export function normaliseSignup(form: SignupForm) {
-  const accountType = (ACCOUNT_TYPES as readonly string[]).includes(form.accountType ?? '')
-    ? (form.accountType as AccountType)
-    : 'Fan';
+  const accountType = (ACCOUNT_TYPES as readonly string[]).includes(form.accountType ?? '') ? (form.accountType as AccountType) : 'Fan';
   const country = (COUNTRIES as readonly string[]).includes(form.country ?? '') ? (form.country as Country) : null;
   const usState = country === 'US' && (US_STATES as readonly string[]).includes(form.state ?? '') ? form.state! : null;
   const username = stripUsername(form.username.trim());

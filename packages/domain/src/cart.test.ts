@@ -5,10 +5,20 @@ const tee = { lineId: 'p1', title: 'Tee', image: '/a.png', priceCents: 2500 };
 const cap = { lineId: 'p2', title: 'Cap', image: '/b.png', priceCents: 1999 };
 
 describe('coerceQty', () => {
-  it.each([[2, 2], ['3', 3], [2.7, 2], [-1, 0], [0, 0], ['x', 0], ['', 0], [null, 0], [undefined, 0], [Number.NaN, 0], [Infinity, 0], [1000, 99]])(
-    '%s -> %s',
-    (input, qty) => expect(coerceQty(input)).toBe(qty),
-  );
+  it.each([
+    [2, 2],
+    ['3', 3],
+    [2.7, 2],
+    [-1, 0],
+    [0, 0],
+    ['x', 0],
+    ['', 0],
+    [null, 0],
+    [undefined, 0],
+    [Number.NaN, 0],
+    [Infinity, 0],
+    [1000, 99],
+  ])('%s -> %s', (input, qty) => expect(coerceQty(input)).toBe(qty));
 });
 
 describe('cart operations', () => {
@@ -16,7 +26,10 @@ describe('cart operations', () => {
     let cart = addToCart(EMPTY_CART, tee);
     cart = addToCart(cart, tee);
     cart = addToCart(cart, cap, 3);
-    expect(cart.lines.map((l) => [l.lineId, l.qty])).toEqual([['p1', 2], ['p2', 3]]);
+    expect(cart.lines.map((l) => [l.lineId, l.qty])).toEqual([
+      ['p1', 2],
+      ['p2', 3],
+    ]);
     expect(cart.qty).toBe(5);
     expect(cartTotalCents(cart)).toBe(2 * 2500 + 3 * 1999);
     cart = setQty(cart, 'p1', 0);
@@ -34,7 +47,10 @@ describe('parseSavedCart', () => {
   it('keeps good lines and drops broken ones', () => {
     const raw = JSON.stringify({ lines: [tee && { ...tee, qty: 2 }, { lineId: 5 }, null, { ...cap, qty: 0 }, { ...tee, qty: 9 }, { lineId: 'p3', qty: '2', priceCents: 'x' }] });
     const cart = parseSavedCart(raw);
-    expect(cart.lines.map((l) => [l.lineId, l.qty])).toEqual([['p1', 2], ['p3', 2]]);
+    expect(cart.lines.map((l) => [l.lineId, l.qty])).toEqual([
+      ['p1', 2],
+      ['p3', 2],
+    ]);
     expect(Number.isNaN(cart.lines[1]!.priceCents)).toBe(true);
     expect(cart.qty).toBe(4);
   });

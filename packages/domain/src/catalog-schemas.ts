@@ -39,16 +39,8 @@ export function ownImageUrl(url: string, shopOrigin: string): string | undefined
 
 export const productInputSchema = z.object({
   name: z.string().trim().min(1, RELEASE_MESSAGES.name).max(120, 'The product name must be at most 120 characters.'),
-  description: z
-    .string()
-    .trim()
-    .min(1, RELEASE_MESSAGES.description)
-    .max(5000, 'The description must be at most 5000 characters.'),
-  priceCents: z
-    .number({ error: RELEASE_MESSAGES.price })
-    .int(RELEASE_MESSAGES.price)
-    .positive(RELEASE_MESSAGES.price)
-    .max(MAX_PRICE_CENTS, RELEASE_MESSAGES.price),
+  description: z.string().trim().min(1, RELEASE_MESSAGES.description).max(5000, 'The description must be at most 5000 characters.'),
+  priceCents: z.number({ error: RELEASE_MESSAGES.price }).int(RELEASE_MESSAGES.price).positive(RELEASE_MESSAGES.price).max(MAX_PRICE_CENTS, RELEASE_MESSAGES.price),
   images: z
     .array(z.string().refine((url) => IMAGE_URL.test(url) || ABSOLUTE_IMAGE_URL.test(url), IMAGES_NOT_UPLOADED))
     .max(MAX_PRODUCT_IMAGES, `At most ${MAX_PRODUCT_IMAGES} images.`),
@@ -67,7 +59,13 @@ export const variantInputSchema = z
     options: z.array(z.string().trim().max(40)).max(MAX_OPTIONS),
     sku: z.string().trim().max(64, 'A SKU must be at most 64 characters.').default(''),
     /** null: the product's price. */
-    priceCents: z.number({ error: RELEASE_MESSAGES.price }).int(RELEASE_MESSAGES.price).positive(RELEASE_MESSAGES.price).max(MAX_PRICE_CENTS, RELEASE_MESSAGES.price).nullable().default(null),
+    priceCents: z
+      .number({ error: RELEASE_MESSAGES.price })
+      .int(RELEASE_MESSAGES.price)
+      .positive(RELEASE_MESSAGES.price)
+      .max(MAX_PRICE_CENTS, RELEASE_MESSAGES.price)
+      .nullable()
+      .default(null),
     /** null: unlimited. */
     stock: z.number({ error: STOCK_MESSAGES.stock }).int(STOCK_MESSAGES.stock).min(0, STOCK_MESSAGES.stock).max(MAX_STOCK, STOCK_MESSAGES.stock).nullable().default(null),
     /** Edit: the stock field was left as loaded, so an existing variant keeps its live count (sales since are not undone). */
@@ -141,9 +139,7 @@ export const shopQuery = z.strictObject(
       .refine((value) => !value.includes('\u0000'), 'The search cannot contain a NUL character.')
       .transform((value) => value.trim())
       .optional(),
-    category: z
-      .union([z.literal(''), z.enum(PRODUCT_CATEGORIES)], { error: 'The category must be merch, music or bundles.' })
-      .optional(),
+    category: z.union([z.literal(''), z.enum(PRODUCT_CATEGORIES)], { error: 'The category must be merch, music or bundles.' }).optional(),
     after: z.string({ error: 'That page cursor is not valid.' }).min(1, 'That page cursor is not valid.').max(400, 'That page cursor is not valid.').optional(),
     limit: z.coerce
       .number({ error: `The page size must be a whole number from 1 to ${SHOP_PAGE_MAX}.` })

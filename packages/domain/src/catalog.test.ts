@@ -3,9 +3,24 @@ import { formatUsd, productFormProblem, RELEASE_MESSAGES, usdToCents } from './c
 
 describe('usdToCents', () => {
   it.each([
-    ['19.99', 1999], ['20', 2000], ['0.01', 1], ['1.005', 101], ['1.004', 100], ['0.5', 50], ['.5', 50],
-    ['$12.30', 1230], ['  7.1 ', 710], ['1234567.899', 123456790], ['0', 0], ['2.675', 268],
-    ['abc', undefined], ['', undefined], ['-1', undefined], ['1e3', undefined], ['1,000', undefined], ['1.2.3', undefined],
+    ['19.99', 1999],
+    ['20', 2000],
+    ['0.01', 1],
+    ['1.005', 101],
+    ['1.004', 100],
+    ['0.5', 50],
+    ['.5', 50],
+    ['$12.30', 1230],
+    ['  7.1 ', 710],
+    ['1234567.899', 123456790],
+    ['0', 0],
+    ['2.675', 268],
+    ['abc', undefined],
+    ['', undefined],
+    ['-1', undefined],
+    ['1e3', undefined],
+    ['1,000', undefined],
+    ['1.2.3', undefined],
   ])('%s -> %s', (input, cents) => expect(usdToCents(input)).toBe(cents));
 });
 
@@ -26,8 +41,21 @@ describe('productFormProblem, in the spec order', () => {
 
 describe('formatUsd', () => {
   it.each([
-    [1999, '$19.99'], [0, '$0.00'], [123456789, '$1,234,567.89'], ['2500', '$25.00'], [100000, '$1,000.00'], [99999, '$999.99'],
-    [-1999, '-$19.99'], [12.5, '$0.13'], [0.4, '$0.00'], [Number.NaN, '—'], [Number.POSITIVE_INFINITY, '—'], ['x', '—'], ['', '—'], [null, '—'], [undefined, '—'],
+    [1999, '$19.99'],
+    [0, '$0.00'],
+    [123456789, '$1,234,567.89'],
+    ['2500', '$25.00'],
+    [100000, '$1,000.00'],
+    [99999, '$999.99'],
+    [-1999, '-$19.99'],
+    [12.5, '$0.13'],
+    [0.4, '$0.00'],
+    [Number.NaN, '—'],
+    [Number.POSITIVE_INFINITY, '—'],
+    ['x', '—'],
+    ['', '—'],
+    [null, '—'],
+    [undefined, '—'],
   ])('%s -> %s', (cents, text) => expect(formatUsd(cents)).toBe(text));
 
   it("writes what Intl.NumberFormat('en-US', USD) writes", () => {

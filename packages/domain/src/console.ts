@@ -23,9 +23,7 @@ export const setProductActiveInput = z.object({ id: productId, isActive: z.boole
 /** Moves a product to a 0-based place in the shop's order (the first is shown first). */
 export const moveProductInput = z.object({ id: productId, position: z.number().int().min(0).max(10_000) }).strict();
 export const deleteProductInput = z.object({ id: productId }).strict();
-export const setAdminInput = z
-  .object({ email: z.string().trim().toLowerCase().email('Please enter a valid email address.').max(254), isAdmin: z.boolean() })
-  .strict();
+export const setAdminInput = z.object({ email: z.string().trim().toLowerCase().email('Please enter a valid email address.').max(254), isAdmin: z.boolean() }).strict();
 
 export const auditCursor = z.string().regex(/^\d{1,18}$/, CONSOLE_MESSAGES.cursor);
 export const listAuditInput = z

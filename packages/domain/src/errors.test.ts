@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  codeForHttpStatus,
-  codeForStatusName,
-  FUNCTION_ERROR_CODES,
-  httpStatusForCode,
-  statusNameForCode,
-  type FunctionErrorCode,
-} from './errors.ts';
+import { codeForHttpStatus, codeForStatusName, FUNCTION_ERROR_CODES, httpStatusForCode, statusNameForCode, type FunctionErrorCode } from './errors.ts';
 
 describe('codeForHttpStatus (spec section 8: function errors by HTTP status)', () => {
   it.each<[number, FunctionErrorCode]>([
@@ -97,10 +90,7 @@ describe('status names in the error body', () => {
     for (const code of FUNCTION_ERROR_CODES) expect(codeForStatusName(statusNameForCode(code))).toBe(code);
   });
 
-  it.each([['NOT_A_CODE'], [''], [42], [null], [undefined], [{ status: 'INTERNAL' }]])(
-    'does not recognise %j',
-    (name) => {
-      expect(codeForStatusName(name)).toBeUndefined();
-    },
-  );
+  it.each([['NOT_A_CODE'], [''], [42], [null], [undefined], [{ status: 'INTERNAL' }]])('does not recognise %j', (name) => {
+    expect(codeForStatusName(name)).toBeUndefined();
+  });
 });

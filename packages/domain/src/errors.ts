@@ -100,9 +100,7 @@ export function statusNameForCode(code: FunctionErrorCode): string {
 export function codeForStatusName(name: unknown): FunctionErrorCode | undefined {
   if (typeof name !== 'string') return undefined;
   const code = name.toLowerCase().replaceAll('_', '-');
-  return (FUNCTION_ERROR_CODES as readonly string[]).includes(code)
-    ? (code as FunctionErrorCode)
-    : undefined;
+  return (FUNCTION_ERROR_CODES as readonly string[]).includes(code) ? (code as FunctionErrorCode) : undefined;
 }
 
 /** Body of a failed call: `{"error": {"status": "INVALID_ARGUMENT", "message": "..."}}`. */

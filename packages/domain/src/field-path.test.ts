@@ -54,39 +54,21 @@ describe('list queries', () => {
   });
 
   it.each<[string, unknown, { path: string; message: string }]>([
-    [
-      'limitToLast without orderBy',
-      { limitToLast: 3 },
-      { path: 'limitToLast', message: DATA_ACCESS_MESSAGES.limitToLastNeedsOrder },
-    ],
-    [
-      'limit and limitToLast together',
-      { orderBy: [{ field: 'year' }], limit: 3, limitToLast: 3 },
-      { path: 'limit', message: 'Use either limit or limitToLast, not both.' },
-    ],
+    ['limitToLast without orderBy', { limitToLast: 3 }, { path: 'limitToLast', message: DATA_ACCESS_MESSAGES.limitToLastNeedsOrder }],
+    ['limit and limitToLast together', { orderBy: [{ field: 'year' }], limit: 3, limitToLast: 3 }, { path: 'limit', message: 'Use either limit or limitToLast, not both.' }],
     [
       'a startAfter cursor longer than orderBy',
       { orderBy: [{ field: 'year' }], startAfter: [1999, 3] },
       { path: 'startAfter', message: 'Too many values in startAfter: one per orderBy field.' },
     ],
-    [
-      'an endBefore cursor with no orderBy',
-      { endBefore: ['x'] },
-      { path: 'endBefore', message: 'Too many values in endBefore: one per orderBy field.' },
-    ],
-    [
-      'a bad field path in orderBy',
-      { orderBy: [{ field: 'a..b' }] },
-      { path: 'orderBy.0.field', message: `Invalid field path (a..b). ${DOTS}` },
-    ],
+    ['an endBefore cursor with no orderBy', { endBefore: ['x'] }, { path: 'endBefore', message: 'Too many values in endBefore: one per orderBy field.' }],
+    ['a bad field path in orderBy', { orderBy: [{ field: 'a..b' }] }, { path: 'orderBy.0.field', message: `Invalid field path (a..b). ${DOTS}` }],
   ])('refuses %s', (_name, query, problem) => {
     expect(problems(query)).toContainEqual(problem);
   });
 
   it('words the limitToLast rule exactly as the client library does', () => {
-    expect(DATA_ACCESS_MESSAGES.limitToLastNeedsOrder).toBe(
-      'limitToLast() queries require specifying at least one orderBy() clause.',
-    );
+    expect(DATA_ACCESS_MESSAGES.limitToLastNeedsOrder).toBe('limitToLast() queries require specifying at least one orderBy() clause.');
   });
 
   it.each<[string, unknown]>([

@@ -32,10 +32,7 @@ export const MAX_PAGE_SIZE = 100;
 export const listQuerySchema = z
   .object({
     // Optional values may also be null: the Firebase SDK sends null for an undefined field.
-    orderBy: nullableDefault(
-      z.array(z.object({ field: fieldPathSchema, direction: nullableDefault(z.enum(['asc', 'desc']), 'asc') })).max(4),
-      [],
-    ),
+    orderBy: nullableDefault(z.array(z.object({ field: fieldPathSchema, direction: nullableDefault(z.enum(['asc', 'desc']), 'asc') })).max(4), []),
     limit: optionalNullable(z.number().int().min(1).max(MAX_PAGE_SIZE)),
     limitToLast: optionalNullable(z.number().int().min(1).max(MAX_PAGE_SIZE)),
     startAfter: optionalNullable(z.array(cursorValue).max(4)),
@@ -53,7 +50,10 @@ export const listQuerySchema = z
     if (query.limit !== undefined && query.limitToLast !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['limit'], message: 'Use either limit or limitToLast, not both.' });
     }
-    for (const [name, cursor] of [['startAfter', query.startAfter], ['endBefore', query.endBefore]] as const) {
+    for (const [name, cursor] of [
+      ['startAfter', query.startAfter],
+      ['endBefore', query.endBefore],
+    ] as const) {
       if (cursor && cursor.length > query.orderBy.length) {
         ctx.addIssue({ code: 'custom', path: [name], message: `Too many values in ${name}: one per orderBy field.` });
       }

@@ -38,7 +38,13 @@ describe('tracking', () => {
     expect(trackingUrl(carrier, number)).toBe(url);
   });
 
-  it.each([['1Z999AA1', true], ['12', false], ['<script>', false], ['a b-c 1', true], ['x'.repeat(41), false]])('%s valid: %s', (number, valid) => {
+  it.each([
+    ['1Z999AA1', true],
+    ['12', false],
+    ['<script>', false],
+    ['a b-c 1', true],
+    ['x'.repeat(41), false],
+  ])('%s valid: %s', (number, valid) => {
     expect(TRACKING_NUMBER_PATTERN.test(number)).toBe(valid);
   });
 });

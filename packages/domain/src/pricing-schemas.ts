@@ -9,12 +9,14 @@ import { CHECKOUT_MESSAGES, MAX_CART_LINES, MAX_LINE_QTY } from './pricing.ts';
 
 export const cartItemsSchema = z
   .array(
-    z.object({
-      id: z.string().min(1).max(64),
-      /** The variant (issue 15); absent: the product's default variant, as in carts saved before variants. */
-      variantId: z.string().min(1).max(80).optional(),
-      qty: z.number().int('Quantities must be whole numbers.').min(1, 'Quantities must be at least 1.').max(MAX_LINE_QTY, `At most ${MAX_LINE_QTY} of one item.`),
-    }).strict(),
+    z
+      .object({
+        id: z.string().min(1).max(64),
+        /** The variant (issue 15); absent: the product's default variant, as in carts saved before variants. */
+        variantId: z.string().min(1).max(80).optional(),
+        qty: z.number().int('Quantities must be whole numbers.').min(1, 'Quantities must be at least 1.').max(MAX_LINE_QTY, `At most ${MAX_LINE_QTY} of one item.`),
+      })
+      .strict(),
   )
   .min(1, CHECKOUT_MESSAGES.emptyCart)
   .max(MAX_CART_LINES, `At most ${MAX_CART_LINES} different items.`)
@@ -23,7 +25,11 @@ export const cartItemsSchema = z
 export const contactSchema = z
   .object({
     name: z.string().trim().min(1, CHECKOUT_MESSAGES.fullName).max(100),
-    email: z.string().trim().max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, CHECKOUT_MESSAGES.email),
+    email: z
+      .string()
+      .trim()
+      .max(254)
+      .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, CHECKOUT_MESSAGES.email),
     phone: nullableDefault(z.string().trim().max(40), ''),
   })
   .strict();

@@ -29,7 +29,15 @@ describe('planRefund', () => {
     ['nothing left', order({ refundedWalletCents: 1000, refundedCardCents: 5000 }), undefined, REFUND_MESSAGES.nothingLeft],
     ['unknown line', order(), [{ lineId: 7, quantity: 1 }], REFUND_MESSAGES.unknownLine],
     ['more than left of a line', order(), [{ lineId: 1, quantity: 2 }], REFUND_MESSAGES.tooMany],
-    ['the same line twice adds up', order(), [{ lineId: 1, quantity: 1 }, { lineId: 1, quantity: 1 }], REFUND_MESSAGES.tooMany],
+    [
+      'the same line twice adds up',
+      order(),
+      [
+        { lineId: 1, quantity: 1 },
+        { lineId: 1, quantity: 1 },
+      ],
+      REFUND_MESSAGES.tooMany,
+    ],
     ['a refunded line', order({ lines: [{ lineId: 0, unitCents: 100, qty: 1, refundedQty: 1 }] }), [{ lineId: 0, quantity: 1 }], REFUND_MESSAGES.tooMany],
   ] as const)('refuses: %s', (_name, input, lines, message) => {
     expect(() => planRefund(input, lines ? [...lines] : undefined)).toThrow(message);

@@ -11,13 +11,29 @@ const form = (username: string): SignupForm => ({
 });
 
 describe('reserved usernames', () => {
-  it.each(['admin', 'ADMIN', 'Administrator', 'root', 'support', 'Staff', 'moderator', 'official', 'help', 'security', 'system', 'streetflavor', 'StreetFlavorRecords', 'street.flavor', 'spndat', 'TheDatChain', 'tdcmarket', ' admin '])(
-    '%s is reserved, in any case and after stripping',
-    (username) => {
-      expect(isReservedUsername(username)).toBe(true);
-      expect(signupProblem(form(username), [])).toBe(SIGNUP_MESSAGES.usernameReserved);
-    },
-  );
+  it.each([
+    'admin',
+    'ADMIN',
+    'Administrator',
+    'root',
+    'support',
+    'Staff',
+    'moderator',
+    'official',
+    'help',
+    'security',
+    'system',
+    'streetflavor',
+    'StreetFlavorRecords',
+    'street.flavor',
+    'spndat',
+    'TheDatChain',
+    'tdcmarket',
+    ' admin ',
+  ])('%s is reserved, in any case and after stripping', (username) => {
+    expect(isReservedUsername(username)).toBe(true);
+    expect(signupProblem(form(username), [])).toBe(SIGNUP_MESSAGES.usernameReserved);
+  });
 
   it.each(['RealFan', 'adminfan', 'helpful', 'streetwise', 'flavor'])('%s is free', (username) => {
     expect(isReservedUsername(username)).toBe(false);

@@ -106,9 +106,7 @@ describe('chunk schedule (spec section 9)', () => {
     [4, 0, 1 * MiB, 1 * MiB],
     [4, 900 * KiB, 1 * MiB, 124 * KiB],
     [4, 1 * MiB, 1 * MiB, 0],
-  ])('multiplier %i at offset %i of %i -> %i', (multiplier, offset, total, size) =>
-    expect(nextChunkSize(multiplier, offset, total)).toBe(size),
-  );
+  ])('multiplier %i at offset %i of %i -> %i', (multiplier, offset, total, size) => expect(nextChunkSize(multiplier, offset, total)).toBe(size));
 });
 
 describe('retry backoff', () => {

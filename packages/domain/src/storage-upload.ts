@@ -1,10 +1,4 @@
-import {
-  MAX_BACKOFF_FACTOR,
-  MAX_OPERATION_RETRY_TIME_MS,
-  MAX_RESUMABLE_CHUNK_DOUBLING_SIZE,
-  MAX_UPLOAD_RETRY_TIME_MS,
-  RESUMABLE_UPLOAD_CHUNK_SIZE,
-} from './storage.ts';
+import { MAX_BACKOFF_FACTOR, MAX_OPERATION_RETRY_TIME_MS, MAX_RESUMABLE_CHUNK_DOUBLING_SIZE, MAX_UPLOAD_RETRY_TIME_MS, RESUMABLE_UPLOAD_CHUNK_SIZE } from './storage.ts';
 
 /**
  * The pure rules of an upload task (spec sections 4 and 9): its states and transitions,
@@ -62,7 +56,7 @@ export function nextChunkSize(multiplier: number, offset: number, totalBytes: nu
 export function chunkSchedule(totalBytes: number): number[] {
   const sizes: number[] = [];
   let multiplier = 1;
-  for (let offset = 0; offset < totalBytes; ) {
+  for (let offset = 0; offset < totalBytes;) {
     const size = nextChunkSize(multiplier, offset, totalBytes);
     sizes.push(size);
     offset += size;

@@ -140,8 +140,7 @@ export const UPLOAD_MESSAGES = {
   notAnImage: 'Only JPEG, PNG, WebP, GIF and AVIF images can be uploaded.',
   svg: 'SVG images cannot be uploaded (they can carry scripts): use PNG, JPEG, WebP, GIF or AVIF.',
   unreadable: 'The image could not be read: the file is damaged or incomplete.',
-  tooManyPixels: (pixels: number) =>
-    `The image is too large: at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels (this one has ${(pixels / 1_000_000).toFixed(1)}).`,
+  tooManyPixels: (pixels: number) => `The image is too large: at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels (this one has ${(pixels / 1_000_000).toFixed(1)}).`,
   tooLarge: (maxBytes: number) => `The file is too large: at most ${formatMegabytes(maxBytes)}.`,
   empty: 'The file is empty.',
   wrongOffset: (expected: number) => `The upload offset does not match the ${expected} bytes received so far.`,

@@ -28,7 +28,12 @@ describe('variants', () => {
 
   it('makes every combination, the first option slowest', () => {
     expect(combinations([])).toEqual([[]]);
-    expect(combinations([{ name: 'Size', values: ['S', 'M'] }, { name: 'Colour', values: ['Black', 'White'] }])).toEqual([
+    expect(
+      combinations([
+        { name: 'Size', values: ['S', 'M'] },
+        { name: 'Colour', values: ['Black', 'White'] },
+      ]),
+    ).toEqual([
       ['S', 'Black'],
       ['S', 'White'],
       ['M', 'Black'],
@@ -43,7 +48,13 @@ describe('variants', () => {
     [[{ name: 'Size', values: [] }], STOCK_MESSAGES.optionValues],
     [[{ name: 'Size', values: ['S', 'S'] }], STOCK_MESSAGES.duplicateValue],
     [[1, 2, 3, 4].map((n) => ({ name: `O${n}`, values: ['a'] })), STOCK_MESSAGES.tooManyOptions],
-    [[{ name: 'A', values: Array.from({ length: 11 }, (_, i) => `${i}`) }, { name: 'B', values: Array.from({ length: 10 }, (_, i) => `${i}`) }], STOCK_MESSAGES.tooManyVariants],
+    [
+      [
+        { name: 'A', values: Array.from({ length: 11 }, (_, i) => `${i}`) },
+        { name: 'B', values: Array.from({ length: 10 }, (_, i) => `${i}`) },
+      ],
+      STOCK_MESSAGES.tooManyVariants,
+    ],
   ])('options %j: %s', (options, problem) => {
     expect(optionsProblem(options)).toBe(problem);
   });
@@ -83,7 +94,13 @@ describe('variants', () => {
   });
 
   it('sums lines on the same variant', () => {
-    expect([...demandByVariant([{ variantId: 'a', qty: 2 }, { variantId: 'b', qty: 1 }, { variantId: 'a', qty: 3 }])]).toEqual([
+    expect([
+      ...demandByVariant([
+        { variantId: 'a', qty: 2 },
+        { variantId: 'b', qty: 1 },
+        { variantId: 'a', qty: 3 },
+      ]),
+    ]).toEqual([
       ['a', 5],
       ['b', 1],
     ]);
@@ -105,9 +122,19 @@ describe('the admin form of options and variants', () => {
 
   it('a row per combination, values split at commas, with SKU, price override and stock', () => {
     const rows = { [variantKey(['L', 'Black'])]: { sku: ' TEE-L-BLK ', price: '27.50', stock: '3' } };
-    const built = build([{ name: 'Size', values: 'S, L' }, { name: 'Colour', values: 'Black,White' }, { name: '', values: '' }], rows);
+    const built = build(
+      [
+        { name: 'Size', values: 'S, L' },
+        { name: 'Colour', values: 'Black,White' },
+        { name: '', values: '' },
+      ],
+      rows,
+    );
     expect(built).toEqual({
-      options: [{ name: 'Size', values: ['S', 'L'] }, { name: 'Colour', values: ['Black', 'White'] }],
+      options: [
+        { name: 'Size', values: ['S', 'L'] },
+        { name: 'Colour', values: ['Black', 'White'] },
+      ],
       variants: [
         { options: ['S', 'Black'], sku: '', priceCents: null, stock: null },
         { options: ['S', 'White'], sku: '', priceCents: null, stock: null },
@@ -121,7 +148,16 @@ describe('the admin form of options and variants', () => {
     [[{ name: '', values: 'S' }], {}, STOCK_MESSAGES.optionName],
     [[{ name: 'Size', values: ' , ' }], {}, STOCK_MESSAGES.optionValues],
     [[{ name: 'Size', values: 'S, S' }], {}, STOCK_MESSAGES.duplicateValue],
-    [[{ name: 'A', values: 'x' }, { name: 'B', values: 'x' }, { name: 'C', values: 'x' }, { name: 'D', values: 'x' }], {}, STOCK_MESSAGES.tooManyOptions],
+    [
+      [
+        { name: 'A', values: 'x' },
+        { name: 'B', values: 'x' },
+        { name: 'C', values: 'x' },
+        { name: 'D', values: 'x' },
+      ],
+      {},
+      STOCK_MESSAGES.tooManyOptions,
+    ],
     [[{ name: 'Size', values: 'S' }], { [variantKey(['S'])]: { sku: '', price: 'abc', stock: '' } }, VARIANT_FORM_MESSAGES.price],
     [[{ name: 'Size', values: 'S' }], { [variantKey(['S'])]: { sku: '', price: '0', stock: '' } }, VARIANT_FORM_MESSAGES.price],
     [[{ name: 'Size', values: 'S' }], { [variantKey(['S'])]: { sku: '', price: '', stock: '-1' } }, STOCK_MESSAGES.stock],

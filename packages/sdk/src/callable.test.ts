@@ -250,9 +250,7 @@ describe('callable client: deadlines and cancellation', () => {
 
   it('a signal aborted before the call -> cancelled, and nothing is sent', async () => {
     const peer = await startPeer(() => undefined);
-    const error = await callError(
-      createFunctionsClient({ baseUrl: peer.baseUrl, timeoutMs: 2_000 }).callUntyped('x', {}, { signal: AbortSignal.abort() }),
-    );
+    const error = await callError(createFunctionsClient({ baseUrl: peer.baseUrl, timeoutMs: 2_000 }).callUntyped('x', {}, { signal: AbortSignal.abort() }));
     expect(error.code).toBe('cancelled');
     expect(peer.requests).toHaveLength(0);
   });

@@ -1,8 +1,4 @@
-import {
-  codeForHttpStatus,
-  codeForStatusName,
-  type FunctionErrorCode,
-} from '@storefront/domain/errors.ts';
+import { codeForHttpStatus, codeForStatusName, type FunctionErrorCode } from '@storefront/domain/errors.ts';
 import type { FunctionInput, FunctionName, FunctionOutput } from '@storefront/domain/contracts/index.ts';
 import { CALLABLE_MESSAGES } from '@storefront/domain/messages.ts';
 

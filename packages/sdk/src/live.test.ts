@@ -29,7 +29,13 @@ describe('subscribeLive across reconnects', () => {
     FakeSource.opened = [];
     const onOpen = vi.fn();
     const onEvent = vi.fn();
-    const subscription = subscribeLive({ baseUrl: 'http://shop.test', topics: ['products', 'wallet'], onEvent, onOpen, EventSourceImpl: FakeSource as unknown as typeof EventSource });
+    const subscription = subscribeLive({
+      baseUrl: 'http://shop.test',
+      topics: ['products', 'wallet'],
+      onEvent,
+      onOpen,
+      EventSourceImpl: FakeSource as unknown as typeof EventSource,
+    });
     const first = FakeSource.opened[0]!;
     expect(first.url).toBe('http://shop.test/api/live?topics=products,wallet');
     first.emit('ready', { signedIn: true, resumed: false }, 'abc-4');

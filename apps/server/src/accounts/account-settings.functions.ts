@@ -4,15 +4,7 @@ import { hitRateLimit } from '../http/rate-limit.ts';
 import type { Mail } from '../mail/mailer.ts';
 import { accountDeletedMail, emailChangeMail, emailChangeNoticeMail, emailInUseMail, passwordChangedMail } from '../mail/templates.ts';
 import { publicUrl } from './auth.ts';
-import {
-  changePassword,
-  confirmEmailChange,
-  deleteAccount,
-  deletionSummary,
-  exportMyData,
-  requestEmailChange,
-  updateProfile,
-} from './account-settings.service.ts';
+import { changePassword, confirmEmailChange, deleteAccount, deletionSummary, exportMyData, requestEmailChange, updateProfile } from './account-settings.service.ts';
 
 /**
  * The account page's functions (decision 032). Whatever checks a password is limited per

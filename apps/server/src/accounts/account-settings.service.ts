@@ -7,19 +7,7 @@ import type { profileUpdateInput } from '@storefront/domain/contracts/accounts.t
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { constraintOf, sqlState } from '../db/errors.ts';
-import {
-  authAccounts,
-  checkouts,
-  follows,
-  ledgerEntries,
-  orderItems,
-  orders,
-  savedAddresses,
-  sessions,
-  users,
-  verifications,
-  wallets,
-} from '../db/schema/index.ts';
+import { authAccounts, checkouts, follows, ledgerEntries, orderItems, orders, savedAddresses, sessions, users, verifications, wallets } from '../db/schema/index.ts';
 import type { Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import { publishLive } from '../live/live.publish.ts';
@@ -97,9 +85,7 @@ export async function changePassword(db: Db, userId: string, keepSessionId: stri
   return { otherSessionsEnded: ended.length, email: user.email, name: user.name };
 }
 
-export type EmailChangeRequest =
-  | { kind: 'link'; to: string; name: string; token: string; oldEmail: string }
-  | { kind: 'taken'; to: string; name: string };
+export type EmailChangeRequest = { kind: 'link'; to: string; name: string; token: string; oldEmail: string } | { kind: 'taken'; to: string; name: string };
 
 /**
  * Checks the password and the new address, and stores a single-use link token (hashed,
@@ -193,7 +179,11 @@ export async function deletionSummary(db: Db, userId: string, isAdmin: boolean) 
     .select({ all: sql<number>`count(*)::int`, open: sql<number>`count(*) FILTER (WHERE NOT ${orders.orderFulfilled})::int` })
     .from(orders)
     .where(eq(orders.userId, userId));
-  const [pending] = await db.select({ id: checkouts.id }).from(checkouts).where(and(eq(checkouts.userId, userId), eq(checkouts.status, 'pending'))).limit(1);
+  const [pending] = await db
+    .select({ id: checkouts.id })
+    .from(checkouts)
+    .where(and(eq(checkouts.userId, userId), eq(checkouts.status, 'pending')))
+    .limit(1);
   return {
     walletCents: wallet?.balanceCents ?? 0,
     heldCents: wallet?.heldCents ?? 0,
@@ -223,7 +213,11 @@ export async function deleteAccount(db: Db, config: Config, userId: string, isAd
     const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
     if (!user || user.email === deletedEmail(userId)) throw new AppError('not-found', ACCOUNT_MESSAGES.noAccount);
     // A checkout holding wallet credit settles first: the payment may still complete.
-    const [pending] = await tx.select({ id: checkouts.id }).from(checkouts).where(and(eq(checkouts.userId, userId), eq(checkouts.status, 'pending'))).limit(1);
+    const [pending] = await tx
+      .select({ id: checkouts.id })
+      .from(checkouts)
+      .where(and(eq(checkouts.userId, userId), eq(checkouts.status, 'pending')))
+      .limit(1);
     if (pending) throw new AppError('failed-precondition', ACCOUNT_MESSAGES.paymentInProgress);
     await tx.delete(sessions).where(eq(sessions.userId, userId));
     await tx.delete(authAccounts).where(eq(authAccounts.userId, userId));
@@ -256,7 +250,16 @@ export async function exportMyData(db: Db, userId: string) {
   const user = await userOf(db, userId);
   const orderRows = await db.select().from(orders).where(eq(orders.userId, userId)).orderBy(desc(orders.createdAt), desc(orders.id));
   const items = orderRows.length
-    ? await db.select().from(orderItems).where(inArray(orderItems.orderId, orderRows.map((order) => order.id))).orderBy(asc(orderItems.position))
+    ? await db
+        .select()
+        .from(orderItems)
+        .where(
+          inArray(
+            orderItems.orderId,
+            orderRows.map((order) => order.id),
+          ),
+        )
+        .orderBy(asc(orderItems.position))
     : [];
   const ledger = await db.select().from(ledgerEntries).where(eq(ledgerEntries.userId, userId)).orderBy(asc(ledgerEntries.id));
   const [wallet] = await db.select().from(wallets).where(eq(wallets.userId, userId));

@@ -15,7 +15,13 @@ let shop: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpPeer>>;
 
 const call = (token: string) => shop.functions(() => token);
-const failure = (promise: Promise<unknown>) => promise.then(() => { throw new Error('the call succeeded'); }, (error: Error & { code: string }) => ({ code: error.code, message: error.message }));
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('the call succeeded');
+    },
+    (error: Error & { code: string }) => ({ code: error.code, message: error.message }),
+  );
 const sessionsOf = async (userId: string) => (await shop.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, userId))).length;
 const userRow = async (userId: string) => (await shop.db.select().from(users).where(eq(users.id, userId)))[0]!;
 
@@ -26,10 +32,26 @@ function confirmToken(decoded: string): string {
 }
 
 async function placeOrder(userId: string, id: string, email: string) {
-  await runTransaction(shop.db, async (tx) => {
-    await tx.insert(orders).values({ id, userId, checkoutId: `wallet:${id}`, paymentIntentId: `wallet_${id}`, subtotalCents: 1000, shippingCents: 0, taxCents: 0, walletAppliedCents: 1000, chargedCents: 0, contact: { name: 'Buyer', email, phone: '' }, shipping: { name: 'Buyer', line1: `${id} Street` } });
-    await debit(tx, userId, 1000, id);
-  }, { isolationLevel: 'read committed' });
+  await runTransaction(
+    shop.db,
+    async (tx) => {
+      await tx.insert(orders).values({
+        id,
+        userId,
+        checkoutId: `wallet:${id}`,
+        paymentIntentId: `wallet_${id}`,
+        subtotalCents: 1000,
+        shippingCents: 0,
+        taxCents: 0,
+        walletAppliedCents: 1000,
+        chargedCents: 0,
+        contact: { name: 'Buyer', email, phone: '' },
+        shipping: { name: 'Buyer', line1: `${id} Street` },
+      });
+      await debit(tx, userId, 1000, id);
+    },
+    { isolationLevel: 'read committed' },
+  );
 }
 
 beforeAll(async () => {
@@ -49,7 +71,10 @@ describe('change password', () => {
     const elsewhere = await shop.signIn('changer@example.org');
     expect(await sessionsOf(userId)).toBe(2);
 
-    expect(await failure(call(here).call('changePassword', { currentPassword: 'not it at all', newPassword: 'a new secret' }))).toEqual({ code: 'invalid-argument', message: ACCOUNT_MESSAGES.wrongPassword });
+    expect(await failure(call(here).call('changePassword', { currentPassword: 'not it at all', newPassword: 'a new secret' }))).toEqual({
+      code: 'invalid-argument',
+      message: ACCOUNT_MESSAGES.wrongPassword,
+    });
     expect(await sessionsOf(userId)).toBe(2);
 
     expect(await call(here).call('changePassword', { currentPassword: TEST_PASSWORD, newPassword: 'a new secret' })).toEqual({ ok: true, otherSessionsEnded: 1 });
@@ -64,7 +89,10 @@ describe('change password', () => {
   it('refuses a new password outside the rules with a sentence', async () => {
     await shop.account('shortie');
     const token = await shop.signIn('shortie@example.org');
-    expect(await failure(call(token).call('changePassword', { currentPassword: TEST_PASSWORD, newPassword: 'short' }))).toMatchObject({ code: 'invalid-argument', message: expect.stringContaining('Password is too short') });
+    expect(await failure(call(token).call('changePassword', { currentPassword: TEST_PASSWORD, newPassword: 'short' }))).toMatchObject({
+      code: 'invalid-argument',
+      message: expect.stringContaining('Password is too short'),
+    });
   });
 });
 
@@ -112,7 +140,12 @@ describe('change email', () => {
     expect(await call(token).call('requestEmailChange', { newEmail: 'holder@example.org', password: TEST_PASSWORD })).toEqual({ ok: true, sentTo: 'holder@example.org' });
     const mail = await smtp.waitForText('holder@example.org', 'already has an account, so nothing was changed');
     expect(mail.decoded).not.toContain('confirm-email');
-    expect(await shop.db.select().from(verifications).where(like(verifications.value, `${userId} %`))).toEqual([]);
+    expect(
+      await shop.db
+        .select()
+        .from(verifications)
+        .where(like(verifications.value, `${userId} %`)),
+    ).toEqual([]);
     expect((await userRow(userId)).email).toBe('taker@example.org');
   });
 
@@ -173,7 +206,14 @@ describe('delete account', () => {
     await smtp.waitForText('leaving@example.org', 'Your Street Flavor Records account has been deleted');
     // The email is free again for a new account; the username stays taken (the sister products show it).
     await expect(shop.account('leaving')).rejects.toThrow('Username already taken');
-    const again = await createAccount(shop.db, shop.config, { email: 'leaving@example.org', username: 'returning', name: 'Returning', password: TEST_PASSWORD, confirmPassword: TEST_PASSWORD, acceptedTerms: true });
+    const again = await createAccount(shop.db, shop.config, {
+      email: 'leaving@example.org',
+      username: 'returning',
+      name: 'Returning',
+      password: TEST_PASSWORD,
+      confirmPassword: TEST_PASSWORD,
+      acceptedTerms: true,
+    });
     expect(again.created).toBe(true);
   });
 
@@ -184,13 +224,34 @@ describe('delete account', () => {
     expect((await failure(call(admin).call('deleteAccount', { password: TEST_PASSWORD, confirm: 'DELETE' }))).message).toBe(ACCOUNT_MESSAGES.adminCannotDelete);
     expect((await userRow(adminId)).email).toBe('keeper@example.org');
 
-    const labelId = (await createAccount(shop.db, shop.config, { email: 'label@example.org', username: 'streetflavor', name: 'Street Flavor', password: TEST_PASSWORD, confirmPassword: TEST_PASSWORD, acceptedTerms: true }, { emailVerified: true, allowReservedUsername: true })).userId;
+    const labelId = (
+      await createAccount(
+        shop.db,
+        shop.config,
+        { email: 'label@example.org', username: 'streetflavor', name: 'Street Flavor', password: TEST_PASSWORD, confirmPassword: TEST_PASSWORD, acceptedTerms: true },
+        { emailVerified: true, allowReservedUsername: true },
+      )
+    ).userId;
     const label = await shop.signIn('label@example.org');
     expect((await failure(call(label).call('deleteAccount', { password: TEST_PASSWORD, confirm: 'DELETE' }))).message).toBe(ACCOUNT_MESSAGES.labelCannotDelete);
     expect((await userRow(labelId)).email).toBe('label@example.org');
 
     const payerId = await shop.account('payer');
-    await shop.db.insert(checkouts).values({ id: 'c_payer', userId: payerId, provider: 'local', items: [], contact: { name: 'P', email: 'payer@example.org', phone: '' }, shipping: {}, subtotalCents: 100, shippingCents: 0, taxCents: 0, walletHeldCents: 0, amountDueCents: 100, chargeCents: 134, expiresAt: new Date(Date.now() + 60_000) });
+    await shop.db.insert(checkouts).values({
+      id: 'c_payer',
+      userId: payerId,
+      provider: 'local',
+      items: [],
+      contact: { name: 'P', email: 'payer@example.org', phone: '' },
+      shipping: {},
+      subtotalCents: 100,
+      shippingCents: 0,
+      taxCents: 0,
+      walletHeldCents: 0,
+      amountDueCents: 100,
+      chargeCents: 134,
+      expiresAt: new Date(Date.now() + 60_000),
+    });
     const payer = await shop.signIn('payer@example.org');
     expect((await call(payer).call('getDeletionSummary', null)).pendingPayment).toBe(true);
     expect((await failure(call(payer).call('deleteAccount', { password: TEST_PASSWORD, confirm: 'DELETE' }))).message).toBe(ACCOUNT_MESSAGES.paymentInProgress);
@@ -202,7 +263,9 @@ describe('concurrent calls', () => {
   it('one password change wins; the others are checked against the new password and refused', async () => {
     await shop.account('racer');
     const token = await shop.signIn('racer@example.org');
-    const answers = await Promise.allSettled(Array.from({ length: 5 }, (_, i) => call(token).call('changePassword', { currentPassword: TEST_PASSWORD, newPassword: `racing pass ${i}` })));
+    const answers = await Promise.allSettled(
+      Array.from({ length: 5 }, (_, i) => call(token).call('changePassword', { currentPassword: TEST_PASSWORD, newPassword: `racing pass ${i}` })),
+    );
     expect(answers.filter((answer) => answer.status === 'fulfilled')).toHaveLength(1);
     for (const answer of answers) if (answer.status === 'rejected') expect((answer.reason as Error).message).toBe(ACCOUNT_MESSAGES.wrongPassword);
   });
@@ -221,7 +284,12 @@ describe('concurrent calls', () => {
     const userId = await shop.account('asker');
     const token = await shop.signIn('asker@example.org');
     await Promise.all(['a', 'b', 'c'].map((tag) => call(token).call('requestEmailChange', { newEmail: `asker.${tag}@example.org`, password: TEST_PASSWORD })));
-    expect(await shop.db.select().from(verifications).where(like(verifications.value, `${userId} %`))).toHaveLength(1);
+    expect(
+      await shop.db
+        .select()
+        .from(verifications)
+        .where(like(verifications.value, `${userId} %`)),
+    ).toHaveLength(1);
   });
 });
 
@@ -229,22 +297,33 @@ describe('download my data', () => {
   it('holds the caller’s profile, orders, ledger and addresses, and nothing of another user', async () => {
     const mine = await shop.account('exporter');
     const theirs = await shop.account('neighbour');
-    for (const [email, userId, order] of [['exporter@example.org', mine, 'o_export_mine'], ['neighbour@example.org', theirs, 'o_export_theirs']] as const) {
+    for (const [email, userId, order] of [
+      ['exporter@example.org', mine, 'o_export_mine'],
+      ['neighbour@example.org', theirs, 'o_export_theirs'],
+    ] as const) {
       await grantCredits(shop.db, email, '20.00', `grant-${order}`);
       await placeOrder(userId, order, email);
-      await runTransaction(shop.db, (tx) => rememberAddress(tx, userId, { name: email, line1: `${order} Road`, line2: '', city: 'Town', state: '', postal_code: '1', country: 'US' }));
+      await runTransaction(shop.db, (tx) =>
+        rememberAddress(tx, userId, { name: email, line1: `${order} Road`, line2: '', city: 'Town', state: '', postal_code: '1', country: 'US' }),
+      );
     }
     const token = await shop.signIn('exporter@example.org');
     const data = await call(token).call('exportMyData', null);
     expect(data.profile).toMatchObject({ id: mine, email: 'exporter@example.org', username: 'exporter' });
     expect(data.orders.map((order) => order.id)).toEqual(['o_export_mine']);
-    expect(data.walletLedger.map((entry) => [entry.kind, entry.availableDeltaCents])).toEqual([['grant', 2000], ['debit', -1000]]);
+    expect(data.walletLedger.map((entry) => [entry.kind, entry.availableDeltaCents])).toEqual([
+      ['grant', 2000],
+      ['debit', -1000],
+    ]);
     expect(data.wallet).toEqual({ balanceCents: 1000, heldCents: 0 });
     expect(data.savedAddresses).toEqual([expect.objectContaining({ line1: 'o_export_mine Road' })]);
     const text = JSON.stringify(data);
     for (const foreign of [theirs, 'neighbour@example.org', 'o_export_theirs']) expect(text).not.toContain(foreign);
     // Credentials never leave: no password hash, no session token.
-    const [credential] = await shop.db.select({ password: authAccounts.password }).from(authAccounts).where(and(eq(authAccounts.userId, mine), eq(authAccounts.providerId, 'credential')));
+    const [credential] = await shop.db
+      .select({ password: authAccounts.password })
+      .from(authAccounts)
+      .where(and(eq(authAccounts.userId, mine), eq(authAccounts.providerId, 'credential')));
     expect(text).not.toContain(credential!.password!);
   });
 });

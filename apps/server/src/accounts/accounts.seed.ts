@@ -22,7 +22,10 @@ export const accountsSeeder: Seeder = {
         { emailVerified: true, allowReservedUsername: true },
       ).catch((error: unknown) => log(`Could not create the signup-admin account ${username}: ${String(error)}`));
     }
-    for (const [demo, role] of [[DEMO_SHOPPER, 'user'], [DEMO_ADMIN, 'admin']] as const) {
+    for (const [demo, role] of [
+      [DEMO_SHOPPER, 'user'],
+      [DEMO_ADMIN, 'admin'],
+    ] as const) {
       await createAccount(db, config, { ...demo, confirmPassword: demo.password, acceptedTerms: true }, { emailVerified: true, role });
     }
     await grantCredits(db, DEMO_SHOPPER.email, '500', 'seed:demo-shopper');

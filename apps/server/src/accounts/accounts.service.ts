@@ -1,24 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { hashPassword } from 'better-auth/crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
-import {
-  hasCatalogue,
-  normaliseSignup,
-  signupProblem,
-  SIGNUP_MESSAGES,
-  type SignupForm,
-} from '@storefront/domain/accounts.ts';
+import { hasCatalogue, normaliseSignup, signupProblem, SIGNUP_MESSAGES, type SignupForm } from '@storefront/domain/accounts.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import {
-  authAccounts,
-  catalogueItems,
-  follows,
-  portalAllowedUsers,
-  sessions,
-  userStats,
-  users,
-} from '../db/schema/index.ts';
+import { authAccounts, catalogueItems, follows, portalAllowedUsers, sessions, userStats, users } from '../db/schema/index.ts';
 import { constraintOf, sqlState } from '../db/errors.ts';
 import { prepared } from '../db/prepared.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
@@ -171,9 +157,7 @@ export async function getOwnProfile(db: Db, config: Config, userId: string) {
   const [stats] = await db.select().from(userStats).where(eq(userStats.userId, userId));
   const following = await db.select({ id: follows.followeeId }).from(follows).where(eq(follows.followerId, userId));
   const followers = await db.select({ id: follows.followerId }).from(follows).where(eq(follows.followeeId, userId));
-  const catalogue = hasCatalogue(user.accountType as never)
-    ? await db.select().from(catalogueItems).where(eq(catalogueItems.userId, userId))
-    : [];
+  const catalogue = hasCatalogue(user.accountType as never) ? await db.select().from(catalogueItems).where(eq(catalogueItems.userId, userId)) : [];
   const itemsOf = (kind: string) => catalogue.filter((item) => item.kind === kind).map((item) => item.itemId);
   return {
     id: user.id,
@@ -201,17 +185,12 @@ export async function getOwnProfile(db: Db, config: Config, userId: string) {
     followers: followers.map((row) => row.id),
     isAdmin: isAdmin(config, user),
     portalAccess: await hasPortalAccess(db, user.id),
-    ...(hasCatalogue(user.accountType as never)
-      ? { albums: itemsOf('album'), singles: itemsOf('single'), videos: itemsOf('video'), videoalbums: itemsOf('videoalbum') }
-      : {}),
+    ...(hasCatalogue(user.accountType as never) ? { albums: itemsOf('album'), singles: itemsOf('single'), videos: itemsOf('video'), videoalbums: itemsOf('videoalbum') } : {}),
   };
 }
 
 export async function recordDeviceToken(db: Db, userId: string, deviceToken: string) {
-  await db
-    .update(users)
-    .set({ deviceToken, lastOperationTime: new Date(), updatedAt: new Date() })
-    .where(eq(users.id, userId));
+  await db.update(users).set({ deviceToken, lastOperationTime: new Date(), updatedAt: new Date() }).where(eq(users.id, userId));
 }
 
 /** The CLI's make-admin: the role, audited (actor `cli`) in the same transaction. False: no such account. */
@@ -221,7 +200,14 @@ export async function makeAdmin(db: Db, email: string): Promise<boolean> {
     if (!user) return false;
     if (user.role === 'admin') return true;
     await tx.update(users).set({ role: 'admin', updatedAt: new Date() }).where(eq(users.id, user.id));
-    await recordAudit(tx, { actor: { operator: 'cli' }, action: 'admin.grant', targetType: 'account', targetId: user.id, before: { email: user.email, role: user.role }, after: { email: user.email, role: 'admin' } });
+    await recordAudit(tx, {
+      actor: { operator: 'cli' },
+      action: 'admin.grant',
+      targetType: 'account',
+      targetId: user.id,
+      before: { email: user.email, role: user.role },
+      after: { email: user.email, role: 'admin' },
+    });
     return true;
   });
 }

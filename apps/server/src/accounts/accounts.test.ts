@@ -70,7 +70,15 @@ describe('signup, verification and login', () => {
     await signUpAndVerify({ email: 'fan@example.org', username: 'RealFan', city: 'A very long city name here', country: 'US', state: 'CA', accountType: 'Artist' });
 
     const [user] = await database.db.select().from(users).where(eq(users.email, 'fan@example.org'));
-    expect(user).toMatchObject({ emailVerified: true, username: 'RealFan', usernameLower: 'realfan', city: 'A very long city ', country: 'US', state: 'CA', accountType: 'Artist' });
+    expect(user).toMatchObject({
+      emailVerified: true,
+      username: 'RealFan',
+      usernameLower: 'realfan',
+      city: 'A very long city ',
+      country: 'US',
+      state: 'CA',
+      accountType: 'Artist',
+    });
     const [stats] = await database.db.select().from(userStats).where(eq(userStats.userId, user!.id));
     expect(stats).toMatchObject({ credits: 0, totalSpns: 0, salesSingles: 0, salesAlbums: 0, salesVideos: 0 });
 
@@ -154,9 +162,7 @@ describe('signup rules, enforced by the server in the spec order', () => {
 
   it('lets exactly one of many concurrent signups take a username', async () => {
     const { auth } = clients();
-    const attempts = await Promise.allSettled(
-      Array.from({ length: 8 }, (_, i) => auth.signUp(form({ email: `race${i}@example.org`, username: `RaceWinner` }))),
-    );
+    const attempts = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => auth.signUp(form({ email: `race${i}@example.org`, username: `RaceWinner` }))));
     expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
     for (const attempt of attempts.filter((a) => a.status === 'rejected')) {
       expect((attempt as PromiseRejectedResult).reason.message).toBe(SIGNUP_MESSAGES.usernameTaken);

@@ -21,7 +21,10 @@ function addressOf(shipping: Shipping): Record<string, string> {
  */
 export async function rememberAddress(tx: Tx, userId: string, shipping: Shipping): Promise<void> {
   const address = addressOf(shipping);
-  const id = createHash('sha256').update(JSON.stringify(FIELDS.map((field) => address[field]!.toLowerCase()))).digest('base64url').slice(0, 32);
+  const id = createHash('sha256')
+    .update(JSON.stringify(FIELDS.map((field) => address[field]!.toLowerCase())))
+    .digest('base64url')
+    .slice(0, 32);
   await tx
     .insert(savedAddresses)
     .values({ userId, id, address })
@@ -40,7 +43,11 @@ export async function listSavedAddresses(db: Db, userId: string) {
     .orderBy(desc(savedAddresses.lastUsedAt), savedAddresses.id)
     .limit(MAX_SAVED_ADDRESSES);
   return {
-    addresses: rows.map((row) => ({ id: row.id, ...(Object.fromEntries(FIELDS.map((field) => [field, row.address[field] ?? ''])) as Record<(typeof FIELDS)[number], string>), lastUsedAt: row.lastUsedAt.toISOString() })),
+    addresses: rows.map((row) => ({
+      id: row.id,
+      ...(Object.fromEntries(FIELDS.map((field) => [field, row.address[field] ?? ''])) as Record<(typeof FIELDS)[number], string>),
+      lastUsedAt: row.lastUsedAt.toISOString(),
+    })),
   };
 }
 

@@ -112,7 +112,10 @@ export async function authRoutes(app: FastifyInstance, options: { auth: Auth; co
     async handler(request, reply) {
       const url = new URL(request.url, `http://${request.headers.host ?? 'localhost'}`);
       if (!isOpenAuthPath(url.pathname.slice('/api/auth'.length).replace(/\/+$/, ''))) {
-        return reply.status(404).header('cache-control', 'no-store').send(errorBody('not-found', `Nothing at ${request.method} ${url.pathname}.`));
+        return reply
+          .status(404)
+          .header('cache-control', 'no-store')
+          .send(errorBody('not-found', `Nothing at ${request.method} ${url.pathname}.`));
       }
       const webRequest = new Request(url, {
         method: request.method,

@@ -124,8 +124,7 @@ export function createAuth(config: Config, db: Db, enqueueMail: (mail: Mail) => 
       // ends single sign-on too, before the sessions go.
       before: createAuthMiddleware(async (ctx) => {
         const body = ctx.body as { revokeOtherSessions?: unknown } | undefined;
-        const everywhere =
-          ctx.path === '/revoke-sessions' || ctx.path === '/revoke-other-sessions' || (ctx.path === '/change-password' && body?.revokeOtherSessions === true);
+        const everywhere = ctx.path === '/revoke-sessions' || ctx.path === '/revoke-other-sessions' || (ctx.path === '/change-password' && body?.revokeOtherSessions === true);
         if (!everywhere) return;
         const userId = await userIdOf(ctx.headers);
         if (userId) await revokeOidcForAccount(db, userId);
@@ -180,4 +179,3 @@ export function createAuth(config: Config, db: Db, enqueueMail: (mail: Mail) => 
 }
 
 export type Auth = ReturnType<typeof createAuth>;
-

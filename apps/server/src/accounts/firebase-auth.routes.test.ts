@@ -27,7 +27,11 @@ const signInWithCustomToken = (body: unknown) =>
     body: JSON.stringify(body),
   });
 const lookup = (idToken: string) =>
-  fetch(`${shop.baseUrl}/identitytoolkit.googleapis.com/v1/accounts:lookup?key=unused`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ idToken }) });
+  fetch(`${shop.baseUrl}/identitytoolkit.googleapis.com/v1/accounts:lookup?key=unused`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ idToken }),
+  });
 const refresh = (body: string) =>
   fetch(`${shop.baseUrl}/securetoken.googleapis.com/v1/token?key=unused`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
 const sessionToken = (token: string) => token.split('.')[0]!;
@@ -57,15 +61,24 @@ describe('signInWithCustomToken, lookup and refresh', () => {
   it('extend a session due for it, as any call with the token does', async () => {
     const token = await shop.signIn('firebasefan@example.org');
     const soon = new Date(Date.now() + 120_000);
-    await shop.db.update(sessions).set({ expiresAt: soon }).where(eq(sessions.token, sessionToken(token)));
+    await shop.db
+      .update(sessions)
+      .set({ expiresAt: soon })
+      .where(eq(sessions.token, sessionToken(token)));
     const answer = (await (await signInWithCustomToken({ token })).json()) as { expiresIn: string };
-    const [session] = await shop.db.select().from(sessions).where(eq(sessions.token, sessionToken(token)));
+    const [session] = await shop.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.token, sessionToken(token)));
     expect(session!.expiresAt.getTime()).toBeGreaterThan(soon.getTime() + 24 * 3600_000);
     expect(Number(answer.expiresIn)).toBeGreaterThan(3500);
   });
 
   it('refuse forged, ended and unverified tokens in Firebase’s error shape', async () => {
-    expect(await errorOf(await signInWithCustomToken({ token: 'forged.token' }))).toEqual({ status: 400, message: `INVALID_CUSTOM_TOKEN : ${FIREBASE_AUTH_MESSAGES.invalidToken}` });
+    expect(await errorOf(await signInWithCustomToken({ token: 'forged.token' }))).toEqual({
+      status: 400,
+      message: `INVALID_CUSTOM_TOKEN : ${FIREBASE_AUTH_MESSAGES.invalidToken}`,
+    });
     expect(await errorOf(await lookup('forged.token'))).toEqual({ status: 400, message: `INVALID_ID_TOKEN : ${FIREBASE_AUTH_MESSAGES.invalidToken}` });
 
     const ended = await shop.signIn('firebasefan@example.org');
@@ -85,7 +98,11 @@ describe('signInWithCustomToken, lookup and refresh', () => {
     expect((await errorOf(await signInWithCustomToken({ token: 42 }))).status).toBe(400);
     expect((await errorOf(await signInWithCustomToken({ token: 'x'.repeat(5000) }))).status).toBe(400);
     expect(await errorOf(await refresh('grant_type=password&refresh_token=x'))).toEqual({ status: 400, message: `INVALID_GRANT_TYPE : ${FIREBASE_AUTH_MESSAGES.badRequest}` });
-    const signUp = await fetch(`${shop.baseUrl}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=unused`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const signUp = await fetch(`${shop.baseUrl}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=unused`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(await errorOf(signUp)).toEqual({ status: 404, message: `NOT_FOUND : ${FIREBASE_AUTH_MESSAGES.notFound}` });
   });
 });

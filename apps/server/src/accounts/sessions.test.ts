@@ -50,7 +50,12 @@ beforeAll(async () => {
   const one = await startTestApp({
     config: { env },
     async seed({ db, config }) {
-      for (const [email, username] of [['leaver@example.org', 'Leaver'], ['resetter@example.org', 'Resetter'], ['climber@example.org', 'Climber'], ['sleeper@example.org', 'Sleeper']] as const) {
+      for (const [email, username] of [
+        ['leaver@example.org', 'Leaver'],
+        ['resetter@example.org', 'Resetter'],
+        ['climber@example.org', 'Climber'],
+        ['sleeper@example.org', 'Sleeper'],
+      ] as const) {
         await createAccount(db, config, { email, username, name: username, password: PASSWORD, confirmPassword: PASSWORD, acceptedTerms: true }, { emailVerified: true });
       }
     },
@@ -110,7 +115,10 @@ describe('a remembered credential never outlives its session', () => {
     await database.db.update(users).set({ emailVerified: true }).where(eq(users.email, 'climber@example.org'));
     expect(await statusOf(second, token)).toBe(200);
 
-    await database.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.token, token.split('.')[0]!));
+    await database.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.token, token.split('.')[0]!));
     expect(await statusOf(second, token)).toBe(401);
   });
 
@@ -119,7 +127,10 @@ describe('a remembered credential never outlives its session', () => {
     await rememberedByBoth(token);
     const sessionToken = token.split('.')[0]!;
     // Last extended two days ago: 28 of its 30 days left, so the extension is due.
-    await database.db.update(sessions).set({ expiresAt: sql`now() + interval '28 days'` }).where(eq(sessions.token, sessionToken));
+    await database.db
+      .update(sessions)
+      .set({ expiresAt: sql`now() + interval '28 days'` })
+      .where(eq(sessions.token, sessionToken));
     expect(await statusOf(second, token)).toBe(200);
     const [session] = await database.db.select({ expiresAt: sessions.expiresAt }).from(sessions).where(eq(sessions.token, sessionToken));
     expect(session!.expiresAt.getTime()).toBeGreaterThan(Date.now() + 29.9 * 24 * 60 * 60 * 1000);

@@ -26,8 +26,7 @@ export interface AuditRecord {
  */
 export async function recordAudit(tx: Tx, record: AuditRecord): Promise<void> {
   const actorId = 'userId' in record.actor ? record.actor.userId : null;
-  const actorLabel =
-    actorId === null ? sql`'cli'` : sql`coalesce((SELECT ${users.email} FROM ${users} WHERE ${users.id} = ${actorId}), ${actorId})`;
+  const actorLabel = actorId === null ? sql`'cli'` : sql`coalesce((SELECT ${users.email} FROM ${users} WHERE ${users.id} = ${actorId}), ${actorId})`;
   await tx.insert(adminAudit).values({
     actorId,
     actorLabel,

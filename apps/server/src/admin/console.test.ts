@@ -32,7 +32,10 @@ async function tokenFor(email: string) {
   return token!;
 }
 async function errorOf(promise: Promise<unknown>): Promise<FunctionsError> {
-  return (await promise.then(() => undefined, (e: unknown) => e)) as FunctionsError;
+  return (await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )) as FunctionsError;
 }
 async function shop(): Promise<Product[]> {
   const response = await fetch(`${base}/api/products`);

@@ -29,7 +29,19 @@ function manualHub() {
   };
 }
 
-const tee = (name: string, isActive = true): Product => ({ id: 'p_1', options: [], variants: [], name, description: 'Tee', priceCents: 2500, images: ['/a.svg'], order: 0, isActive, category: 'merch', updatedAt: '2026-01-01T00:00:00.000Z' });
+const tee = (name: string, isActive = true): Product => ({
+  id: 'p_1',
+  options: [],
+  variants: [],
+  name,
+  description: 'Tee',
+  priceCents: 2500,
+  images: ['/a.svg'],
+  order: 0,
+  isActive,
+  category: 'merch',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+});
 
 /** A "database" whose current rows the test sets, counting the loads. */
 function catalogue(initial: Product[]) {

@@ -31,10 +31,7 @@ function sendRepresentation(request: FastifyRequest, reply: FastifyReply, repres
 }
 
 /** Page data for the shop and product pages (GET, served from the catalogue cache with ETags). */
-export async function catalogRoutes(
-  app: FastifyInstance,
-  options: { db: Db; cache: CatalogCache; resolveCaller: (request: FastifyRequest) => Promise<Caller | null> },
-) {
+export async function catalogRoutes(app: FastifyInstance, options: { db: Db; cache: CatalogCache; resolveCaller: (request: FastifyRequest) => Promise<Caller | null> }) {
   // These bodies are compressed once, in the cache: the per-response compress hook is off,
   // and so is the request-body decompression hook (a GET has no body).
   const cached = { compress: false, decompress: false } as const;

@@ -42,12 +42,22 @@ async function withImages(db: Db | Tx, rows: ProductRow[]): Promise<Product[]> {
   const images = await db
     .select()
     .from(productImages)
-    .where(inArray(productImages.productId, rows.map((row) => row.id)))
+    .where(
+      inArray(
+        productImages.productId,
+        rows.map((row) => row.id),
+      ),
+    )
     .orderBy(asc(productImages.productId), asc(productImages.position));
   const variants = await db
     .select()
     .from(productVariants)
-    .where(inArray(productVariants.productId, rows.map((row) => row.id)))
+    .where(
+      inArray(
+        productVariants.productId,
+        rows.map((row) => row.id),
+      ),
+    )
     .orderBy(asc(productVariants.productId), asc(productVariants.position));
   const byProduct = new Map<string, string[]>();
   for (const image of images) byProduct.set(image.productId, [...(byProduct.get(image.productId) ?? []), image.url]);
@@ -58,11 +68,7 @@ async function withImages(db: Db | Tx, rows: ProductRow[]): Promise<Product[]> {
 
 /** The shop: active products, `order` highest first, then name. */
 export async function listActiveProducts(db: Db): Promise<Product[]> {
-  const rows = await db
-    .select()
-    .from(products)
-    .where(eq(products.isActive, true))
-    .orderBy(desc(products.sortOrder), asc(products.name), asc(products.id));
+  const rows = await db.select().from(products).where(eq(products.isActive, true)).orderBy(desc(products.sortOrder), asc(products.name), asc(products.id));
   return withImages(db, rows);
 }
 
@@ -115,10 +121,7 @@ export async function listShopPage(db: Db, options: ShopPageOptions): Promise<Sh
     const [order, name, id] = decodeShopCursor(options.after);
     // After (order desc, name asc, id asc). The first condition alone bounds the index scan:
     // it starts at the cursor's order instead of the top of the shop.
-    conditions.push(
-      lte(products.sortOrder, order),
-      or(lt(products.sortOrder, order), sql`(${products.name}, ${products.id}) > (${name}, ${id})`),
-    );
+    conditions.push(lte(products.sortOrder, order), or(lt(products.sortOrder, order), sql`(${products.name}, ${products.id}) > (${name}, ${id})`));
   }
   const rows = await db
     .select()
@@ -194,31 +197,35 @@ export async function releaseProduct(db: Db, input: ReleaseProductInput, id = ne
  * a burst of identical edits ran out of retries, decision 019).
  */
 export async function editProduct(db: Db, input: EditProductInput, actor?: Actor): Promise<void> {
-  await runTransaction(db, async (tx) => {
-    const [locked] = await tx.select({ id: products.id }).from(products).where(eq(products.id, input.id)).for('update');
-    if (!locked) throw new AppError('not-found', RELEASE_MESSAGES.notFound);
-    const before = actor ? await auditView(tx, input.id) : null;
-    const updated = await tx
-      .update(products)
-      .set({
-        name: input.name,
-        description: input.description,
-        priceCents: input.priceCents,
-        ...(input.order === undefined ? {} : { sortOrder: input.order }),
-        ...(input.isActive === undefined ? {} : { isActive: input.isActive }),
-        ...(input.options === undefined ? {} : { options: input.options }),
-        ...(input.category === undefined ? {} : { category: input.category }),
-        updatedAt: new Date(),
-      })
-      .where(eq(products.id, input.id))
-      .returning({ id: products.id });
-    if (updated.length === 0) throw new AppError('not-found', RELEASE_MESSAGES.notFound);
-    await replaceImages(tx, input.id, input.images);
-    // Without variants in the request (an edit made as before issue 15) they stay as they are.
-    if (input.variants) await replaceVariants(tx, input.id, input.variants, actorIdOf(actor));
-    if (actor) await recordAudit(tx, { actor, action: 'product.edit', targetType: 'product', targetId: input.id, before, after: await auditView(tx, input.id) });
-    await publishLive(tx, { topic: 'products', id: input.id });
-  }, { isolationLevel: 'read committed' });
+  await runTransaction(
+    db,
+    async (tx) => {
+      const [locked] = await tx.select({ id: products.id }).from(products).where(eq(products.id, input.id)).for('update');
+      if (!locked) throw new AppError('not-found', RELEASE_MESSAGES.notFound);
+      const before = actor ? await auditView(tx, input.id) : null;
+      const updated = await tx
+        .update(products)
+        .set({
+          name: input.name,
+          description: input.description,
+          priceCents: input.priceCents,
+          ...(input.order === undefined ? {} : { sortOrder: input.order }),
+          ...(input.isActive === undefined ? {} : { isActive: input.isActive }),
+          ...(input.options === undefined ? {} : { options: input.options }),
+          ...(input.category === undefined ? {} : { category: input.category }),
+          updatedAt: new Date(),
+        })
+        .where(eq(products.id, input.id))
+        .returning({ id: products.id });
+      if (updated.length === 0) throw new AppError('not-found', RELEASE_MESSAGES.notFound);
+      await replaceImages(tx, input.id, input.images);
+      // Without variants in the request (an edit made as before issue 15) they stay as they are.
+      if (input.variants) await replaceVariants(tx, input.id, input.variants, actorIdOf(actor));
+      if (actor) await recordAudit(tx, { actor, action: 'product.edit', targetType: 'product', targetId: input.id, before, after: await auditView(tx, input.id) });
+      await publishLive(tx, { topic: 'products', id: input.id });
+    },
+    { isolationLevel: 'read committed' },
+  );
 }
 
 /** Every product, withdrawn ones too, in the shop's order: the console's list. */
@@ -229,21 +236,25 @@ export async function listAllProducts(db: Db): Promise<Product[]> {
 
 /** Withdraw (isActive false: gone from the shop at once) or restore a product. */
 export async function setProductActive(db: Db, input: SetProductActiveInput, actor: Actor): Promise<void> {
-  await runTransaction(db, async (tx) => {
-    const [row] = await tx.select().from(products).where(eq(products.id, input.id)).for('update');
-    if (!row) throw new AppError('not-found', CONSOLE_MESSAGES.productNotFound);
-    if (row.isActive === input.isActive) return;
-    await tx.update(products).set({ isActive: input.isActive, updatedAt: new Date() }).where(eq(products.id, input.id));
-    await recordAudit(tx, {
-      actor,
-      action: input.isActive ? 'product.restore' : 'product.withdraw',
-      targetType: 'product',
-      targetId: input.id,
-      before: { name: row.name, isActive: row.isActive },
-      after: { name: row.name, isActive: input.isActive },
-    });
-    await publishLive(tx, { topic: 'products', id: input.id });
-  }, { isolationLevel: 'read committed' });
+  await runTransaction(
+    db,
+    async (tx) => {
+      const [row] = await tx.select().from(products).where(eq(products.id, input.id)).for('update');
+      if (!row) throw new AppError('not-found', CONSOLE_MESSAGES.productNotFound);
+      if (row.isActive === input.isActive) return;
+      await tx.update(products).set({ isActive: input.isActive, updatedAt: new Date() }).where(eq(products.id, input.id));
+      await recordAudit(tx, {
+        actor,
+        action: input.isActive ? 'product.restore' : 'product.withdraw',
+        targetType: 'product',
+        targetId: input.id,
+        before: { name: row.name, isActive: row.isActive },
+        after: { name: row.name, isActive: input.isActive },
+      });
+      await publishLive(tx, { topic: 'products', id: input.id });
+    },
+    { isolationLevel: 'read committed' },
+  );
 }
 
 /**
@@ -252,29 +263,40 @@ export async function setProductActive(db: Db, input: SetProductActiveInput, act
  * interleaving. A shop has tens of products, not thousands.
  */
 export async function moveProduct(db: Db, input: MoveProductInput, actor: Actor): Promise<void> {
-  await runTransaction(db, async (tx) => {
-    const rows = await tx
-      .select({ id: products.id, name: products.name, sortOrder: products.sortOrder })
-      .from(products)
-      .orderBy(desc(products.sortOrder), asc(products.name), asc(products.id))
-      .for('update');
-    const from = rows.findIndex((row) => row.id === input.id);
-    if (from < 0) throw new AppError('not-found', CONSOLE_MESSAGES.productNotFound);
-    const to = Math.min(input.position, rows.length - 1);
-    if (from === to) return;
-    const ordered = [...rows];
-    const [moved] = ordered.splice(from, 1);
-    ordered.splice(to, 0, moved!);
-    const orders = ordered.map((row, index) => ({ id: row.id, sortOrder: ordered.length - index }));
-    const changed = orders.filter((row, index) => row.sortOrder !== ordered[index]!.sortOrder);
-    if (changed.length > 0) {
-      const values = JSON.stringify(changed.map((row) => ({ id: row.id, sort_order: row.sortOrder })));
-      await tx.execute(sql`UPDATE ${products} SET sort_order = v.sort_order, updated_at = now()
+  await runTransaction(
+    db,
+    async (tx) => {
+      const rows = await tx
+        .select({ id: products.id, name: products.name, sortOrder: products.sortOrder })
+        .from(products)
+        .orderBy(desc(products.sortOrder), asc(products.name), asc(products.id))
+        .for('update');
+      const from = rows.findIndex((row) => row.id === input.id);
+      if (from < 0) throw new AppError('not-found', CONSOLE_MESSAGES.productNotFound);
+      const to = Math.min(input.position, rows.length - 1);
+      if (from === to) return;
+      const ordered = [...rows];
+      const [moved] = ordered.splice(from, 1);
+      ordered.splice(to, 0, moved!);
+      const orders = ordered.map((row, index) => ({ id: row.id, sortOrder: ordered.length - index }));
+      const changed = orders.filter((row, index) => row.sortOrder !== ordered[index]!.sortOrder);
+      if (changed.length > 0) {
+        const values = JSON.stringify(changed.map((row) => ({ id: row.id, sort_order: row.sortOrder })));
+        await tx.execute(sql`UPDATE ${products} SET sort_order = v.sort_order, updated_at = now()
         FROM jsonb_to_recordset(${values}::jsonb) AS v(id text, sort_order integer) WHERE ${products.id} = v.id`);
-    }
-    await recordAudit(tx, { actor, action: 'product.move', targetType: 'product', targetId: input.id, before: { name: moved!.name, position: from }, after: { name: moved!.name, position: to } });
-    await publishLive(tx, { topic: 'products', id: input.id });
-  }, { isolationLevel: 'read committed' });
+      }
+      await recordAudit(tx, {
+        actor,
+        action: 'product.move',
+        targetType: 'product',
+        targetId: input.id,
+        before: { name: moved!.name, position: from },
+        after: { name: moved!.name, position: to },
+      });
+      await publishLive(tx, { topic: 'products', id: input.id });
+    },
+    { isolationLevel: 'read committed' },
+  );
 }
 
 /**
@@ -283,19 +305,23 @@ export async function moveProduct(db: Db, input: MoveProductInput, actor: Actor)
  * it still reads; the product is then gone from the shop as if withdrawn.
  */
 export async function deleteProduct(db: Db, id: string, actor: Actor): Promise<void> {
-  await runTransaction(db, async (tx) => {
-    const [row] = await tx.select({ id: products.id }).from(products).where(eq(products.id, id)).for('update');
-    if (!row) throw new AppError('not-found', CONSOLE_MESSAGES.productNotFound);
-    const [ordered] = await tx.select({ orderId: orderItems.orderId }).from(orderItems).where(eq(orderItems.productId, id)).limit(1);
-    const [held] = await tx
-      .select({ id: checkouts.id })
-      .from(checkouts)
-      .where(and(eq(checkouts.status, 'pending'), sql`${checkouts.items} @> ${JSON.stringify([{ id }])}::jsonb`))
-      .limit(1);
-    if (ordered || held) throw new AppError('failed-precondition', CONSOLE_MESSAGES.productOrdered);
-    const before = await auditView(tx, id);
-    await tx.delete(products).where(eq(products.id, id));
-    await recordAudit(tx, { actor, action: 'product.delete', targetType: 'product', targetId: id, before });
-    await publishLive(tx, { topic: 'products', id });
-  }, { isolationLevel: 'read committed' });
+  await runTransaction(
+    db,
+    async (tx) => {
+      const [row] = await tx.select({ id: products.id }).from(products).where(eq(products.id, id)).for('update');
+      if (!row) throw new AppError('not-found', CONSOLE_MESSAGES.productNotFound);
+      const [ordered] = await tx.select({ orderId: orderItems.orderId }).from(orderItems).where(eq(orderItems.productId, id)).limit(1);
+      const [held] = await tx
+        .select({ id: checkouts.id })
+        .from(checkouts)
+        .where(and(eq(checkouts.status, 'pending'), sql`${checkouts.items} @> ${JSON.stringify([{ id }])}::jsonb`))
+        .limit(1);
+      if (ordered || held) throw new AppError('failed-precondition', CONSOLE_MESSAGES.productOrdered);
+      const before = await auditView(tx, id);
+      await tx.delete(products).where(eq(products.id, id));
+      await recordAudit(tx, { actor, action: 'product.delete', targetType: 'product', targetId: id, before });
+      await publishLive(tx, { topic: 'products', id });
+    },
+    { isolationLevel: 'read committed' },
+  );
 }

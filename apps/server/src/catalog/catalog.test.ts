@@ -53,12 +53,18 @@ afterAll(async () => {
 });
 
 async function errorOf(promise: Promise<unknown>): Promise<FunctionsError> {
-  return (await promise.then(() => undefined, (e: unknown) => e)) as FunctionsError;
+  return (await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )) as FunctionsError;
 }
 
 describe('release and edit', () => {
   it('refuses every admin action to anonymous callers (401) and non-admins (403), changing nothing', async () => {
-    for (const [name, data] of [['releaseBizarreProduct', tee], ['editBizarreProduct', { ...tee, id: 'p_x' }]] as const) {
+    for (const [name, data] of [
+      ['releaseBizarreProduct', tee],
+      ['editBizarreProduct', { ...tee, id: 'p_x' }],
+    ] as const) {
       expect((await errorOf(fn(baseA).call(name, data))).code).toBe('unauthenticated');
       expect((await errorOf(fn(baseA, fanToken).call(name, data))).code).toBe('permission-denied');
     }
@@ -110,7 +116,12 @@ describe('shop listing', () => {
   it('lists active products by order (highest first) then name, and hides inactive ones from non-admins', async () => {
     const admin = fn(baseA, adminToken);
     const made: Record<string, string> = {};
-    for (const [name, order] of [['B hoodie', 5], ['A cap', 5], ['Z poster', 9], ['Hidden', 1]] as const) {
+    for (const [name, order] of [
+      ['B hoodie', 5],
+      ['A cap', 5],
+      ['Z poster', 9],
+      ['Hidden', 1],
+    ] as const) {
       const { id } = await admin.call('releaseBizarreProduct', { ...tee, name });
       made[name] = id;
       await admin.call('editBizarreProduct', { ...tee, name, id, order, isActive: name !== 'Hidden' });

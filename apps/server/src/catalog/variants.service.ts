@@ -40,7 +40,13 @@ export async function replaceVariants(tx: Tx, productId: string, wanted: Variant
   if (removed.some((row) => row.held > 0)) {
     throw new AppError('failed-precondition', 'A variant with unpaid checkouts cannot be removed yet. Please try again once they are paid or expired.');
   }
-  if (removed.length > 0) await tx.delete(productVariants).where(inArray(productVariants.id, removed.map((row) => row.id)));
+  if (removed.length > 0)
+    await tx.delete(productVariants).where(
+      inArray(
+        productVariants.id,
+        removed.map((row) => row.id),
+      ),
+    );
 }
 
 /** A restock or stock correction of one variant, audited (who, when, from, to) and announced live. */
@@ -54,7 +60,14 @@ export async function setStock(db: Db, actor: Actor, input: SetStockInput): Prom
     const actorId = 'userId' in actor ? actor.userId : null;
     await tx.insert(stockMovements).values({ variantId: row.id, actorId, fromStock: row.stock, toStock: input.stock, reason: input.reason || 'restock' });
     // Also in the admin activity log (decision 031), beside the other admin changes.
-    await recordAudit(tx, { actor, action: 'stock.set', targetType: 'variant', targetId: row.id, before: { stock: row.stock }, after: { stock: input.stock, reason: input.reason || 'restock' } });
+    await recordAudit(tx, {
+      actor,
+      action: 'stock.set',
+      targetType: 'variant',
+      targetId: row.id,
+      before: { stock: row.stock },
+      after: { stock: input.stock, reason: input.reason || 'restock' },
+    });
     await publishLive(tx, { topic: 'products', id: row.productId });
     return { from: row.stock, to: input.stock };
   });
@@ -72,7 +85,14 @@ export interface LowStockRow {
 /** Variants with LOW_STOCK_THRESHOLD or fewer left, fewest first (the /release low-stock list). */
 export async function listLowStock(db: Db): Promise<LowStockRow[]> {
   const rows = await db
-    .select({ productId: products.id, productName: products.name, variantId: productVariants.id, options: productVariants.optionValues, sku: productVariants.sku, stock: productVariants.stock })
+    .select({
+      productId: products.id,
+      productName: products.name,
+      variantId: productVariants.id,
+      options: productVariants.optionValues,
+      sku: productVariants.sku,
+      stock: productVariants.stock,
+    })
     .from(productVariants)
     .innerJoin(products, eq(products.id, productVariants.productId))
     .where(and(isNotNull(productVariants.stock), lte(productVariants.stock, LOW_STOCK_THRESHOLD)))

@@ -116,7 +116,8 @@ describe('cancel racing a payment', () => {
       const link = await startCardCheckout(`race-round-${round}`);
       const [held] = await database.db.select().from(checkouts).where(eq(checkouts.id, link.checkoutId));
       // Both at once; alternate which is sent first.
-      const [cancelled, paid] = round % 2 === 0 ? await Promise.all([cancel(link.url), pay(link.url)]) : await Promise.all([pay(link.url), cancel(link.url)]).then(([p, c]) => [c, p] as const);
+      const [cancelled, paid] =
+        round % 2 === 0 ? await Promise.all([cancel(link.url), pay(link.url)]) : await Promise.all([pay(link.url), cancel(link.url)]).then(([p, c]) => [c, p] as const);
       expect(cancelled.status).toBe(302);
       expect(paid.status).toBe(302);
       const status = await statusOf(link.checkoutId);
@@ -141,7 +142,10 @@ describe('cancel racing a payment', () => {
       }
     }
     expect(outcomes.paid + outcomes.cancelled).toBe(12);
-    const late = await database.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.userId, buyer), sql`${ledgerEntries.reference} LIKE 'late:%'`));
+    const late = await database.db
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.userId, buyer), sql`${ledgerEntries.reference} LIKE 'late:%'`));
     expect(late).toHaveLength(0);
   });
 
@@ -154,7 +158,14 @@ describe('cancel racing a payment', () => {
     // As a real provider (Stripe) reports it: the card was charged before its session was closed.
     const provider = { name: 'stripe' } as PaymentProvider;
     const deps = { db: database.db, jobs: { sendInTransaction: async () => undefined } as unknown as JobQueue, provider, publicUrl: base };
-    const event = { eventId: 'evt_late_1', type: 'succeeded' as const, checkoutId: link.checkoutId, sessionId: held!.providerSessionId, paymentIntentId: 'pi_late_1', amountCents: held!.chargeCents };
+    const event = {
+      eventId: 'evt_late_1',
+      type: 'succeeded' as const,
+      checkoutId: link.checkoutId,
+      sessionId: held!.providerSessionId,
+      paymentIntentId: 'pi_late_1',
+      amountCents: held!.chargeCents,
+    };
     expect(await applyPaymentEvent(deps, event)).toBe('applied');
     expect(await applyPaymentEvent(deps, event)).toBe('duplicate');
     expect(await database.db.select().from(orders).where(eq(orders.checkoutId, link.checkoutId))).toHaveLength(1);

@@ -46,14 +46,13 @@ export type StockLine = OrderLine & { variantId: string; counted: boolean };
 function cartLines(items: CartItems, priced: PricedVariant[]): StockLine[] {
   const byProduct = new Map<string, PricedVariant[]>();
   for (const row of priced) byProduct.set(row.id, [...(byProduct.get(row.id) ?? []), { ...row, id: row.variantId, productId: row.id } as PricedVariant & { productId: string }]);
-  const resolved = items.map((item) => ({ item, variant: resolveVariant(byProduct.get(item.id) ?? [], item.id, item.variantId) as (PricedVariant & { productId: string }) | undefined }));
+  const resolved = items.map((item) => ({
+    item,
+    variant: resolveVariant(byProduct.get(item.id) ?? [], item.id, item.variantId) as (PricedVariant & { productId: string }) | undefined,
+  }));
   const missing = resolved.filter(({ variant }) => !variant).map(({ item }) => cartLineId(item.id, item.variantId));
   if (missing.length > 0) {
-    throw new AppError(
-      'failed-precondition',
-      `Some items in your cart are no longer available (${missing.join(', ')}). Remove them to continue.`,
-      { unavailable: missing },
-    );
+    throw new AppError('failed-precondition', `Some items in your cart are no longer available (${missing.join(', ')}). Remove them to continue.`, { unavailable: missing });
   }
   const lines = resolved.map(({ item, variant }) => ({
     id: item.id,
@@ -67,7 +66,8 @@ function cartLines(items: CartItems, priced: PricedVariant[]): StockLine[] {
   // Lines drawing on the same variant are summed (a cart cannot oversell itself).
   const demand = demandByVariant(lines.filter((line) => line.counted));
   const short = lines.filter((line) => line.stock !== null && demand.get(line.variantId)! > line.stock);
-  if (short.length > 0) throw outOfStock(short.map((line) => ({ lineId: cartLineId(line.id, line.variantId === line.id ? undefined : line.variantId), name: line.name, left: line.stock ?? 0 })));
+  if (short.length > 0)
+    throw outOfStock(short.map((line) => ({ lineId: cartLineId(line.id, line.variantId === line.id ? undefined : line.variantId), name: line.name, left: line.stock ?? 0 })));
   if (quote(lines, 0, false).totalCents > MAX_ORDER_TOTAL_CENTS) throw new AppError('invalid-argument', CHECKOUT_MESSAGES.orderTooLarge);
   return lines.map(({ stock: _stock, ...line }) => line);
 }
@@ -102,7 +102,13 @@ function pricedVariantsQuery(db: Db | Tx, productIds: string[]) {
 
 /** Current database prices of the cart; unknown or inactive items are named and refused, and lines that ran out too. */
 export async function priceCart(db: Db | Tx, items: CartItems): Promise<StockLine[]> {
-  return cartLines(items, await pricedVariantsQuery(db, items.map((item) => item.id)));
+  return cartLines(
+    items,
+    await pricedVariantsQuery(
+      db,
+      items.map((item) => item.id),
+    ),
+  );
 }
 
 /** A stock update found less than the cart wants (another buyer was first): the lines, named. */
@@ -349,7 +355,10 @@ export type Checkout = typeof checkouts.$inferSelect;
 
 /** One checkout by its id (ids are at most 100 characters). */
 export async function findCheckout(db: Db, checkoutId: string): Promise<Checkout | undefined> {
-  const [checkout] = await db.select().from(checkouts).where(eq(checkouts.id, checkoutId.slice(0, 100)));
+  const [checkout] = await db
+    .select()
+    .from(checkouts)
+    .where(eq(checkouts.id, checkoutId.slice(0, 100)));
   return checkout;
 }
 
@@ -522,7 +531,10 @@ export async function applyPaymentEvent(deps: CheckoutDeps, event: PaymentEvent)
       return 'applied';
     }
     if (checkout.status !== 'pending') return 'duplicate';
-    await tx.update(checkouts).set({ status: event.type as 'failed' | 'expired', settledAt: new Date() }).where(eq(checkouts.id, checkout.id));
+    await tx
+      .update(checkouts)
+      .set({ status: event.type as 'failed' | 'expired', settledAt: new Date() })
+      .where(eq(checkouts.id, checkout.id));
     await release(tx, checkout.userId, checkout.walletHeldCents, checkout.id);
     await releaseHeldStock(tx, checkout.items);
     return 'applied';
@@ -597,7 +609,10 @@ export async function sendRefund(deps: CheckoutDeps, checkoutId: string): Promis
   } catch (error) {
     if (!(error instanceof RefundRefusedError)) throw error;
     console.warn(`The card refund of late payment ${checkoutId} was refused:`, error.message);
-    await deps.db.update(paymentRefunds).set({ failure: error.message.slice(0, 500) }).where(eq(paymentRefunds.checkoutId, checkoutId));
+    await deps.db
+      .update(paymentRefunds)
+      .set({ failure: error.message.slice(0, 500) })
+      .where(eq(paymentRefunds.checkoutId, checkoutId));
   }
 }
 

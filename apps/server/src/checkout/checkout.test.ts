@@ -32,7 +32,10 @@ function client(who: string) {
   return createFunctionsClient({ baseUrl: base, getAuthToken: () => tokens[who] });
 }
 async function errorOf(promise: Promise<unknown>) {
-  return (await promise.then(() => undefined, (e: unknown) => e)) as FunctionsError;
+  return (await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )) as FunctionsError;
 }
 async function userId(email: string) {
   const result = await database.db.execute(sql`SELECT id FROM "user" WHERE email = ${email}`);
@@ -58,13 +61,28 @@ beforeAll(async () => {
   smtp = await startSmtpPeer();
   shop = await startTestApp({ database: { max: 30 }, config: { env: { SIGNUP_RATE_LIMIT: '1000', SMTP_URL: smtp.url } } });
   ({ database, config, baseUrl: base } = shop);
-  for (const [email, username, role] of [['fan@example.org', 'FanOne', 'user'], ['other@example.org', 'Other', 'user'], ['card@example.org', 'Carder', 'user'], ['boss@example.org', 'Boss', 'admin']] as const) {
-    await createAccount(database.db, config, { email, username, name: username, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role });
+  for (const [email, username, role] of [
+    ['fan@example.org', 'FanOne', 'user'],
+    ['other@example.org', 'Other', 'user'],
+    ['card@example.org', 'Carder', 'user'],
+    ['boss@example.org', 'Boss', 'admin'],
+  ] as const) {
+    await createAccount(
+      database.db,
+      config,
+      { email, username, name: username, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
+      { emailVerified: true, role },
+    );
   }
   teeId = await releaseProduct(database.db, { name: 'Label Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
   capId = await releaseProduct(database.db, { name: 'Cap', description: 'Cap', priceCents: 1999, images: ['/content/covers/cover-02.svg'] });
   await grantCredits(database.db, 'card@example.org', '10', 'card-user');
-  for (const [who, email] of [['fan', 'fan@example.org'], ['other', 'other@example.org'], ['card', 'card@example.org'], ['admin', 'boss@example.org']]) {
+  for (const [who, email] of [
+    ['fan', 'fan@example.org'],
+    ['other', 'other@example.org'],
+    ['card', 'card@example.org'],
+    ['admin', 'boss@example.org'],
+  ]) {
     tokens[who!] = await shop.signIn(email!);
   }
 });
@@ -78,10 +96,20 @@ describe('quoteCheckout', () => {
   it('prices from the database and the caller’s own balance', async () => {
     await grantCredits(database.db, 'fan@example.org', '10', 'quote-test');
     const quote = await client('fan').call('quoteCheckout', {
-      items: [{ id: teeId, qty: 2 }, { id: capId, qty: 1 }],
+      items: [
+        { id: teeId, qty: 2 },
+        { id: capId, qty: 1 },
+      ],
       useWallet: true,
     });
-    const expected = priceQuote([{ unitCents: 2500, qty: 2 }, { unitCents: 1999, qty: 1 }], 1000, true);
+    const expected = priceQuote(
+      [
+        { unitCents: 2500, qty: 2 },
+        { unitCents: 1999, qty: 1 },
+      ],
+      1000,
+      true,
+    );
     expect(quote).toMatchObject(expected);
     expect(quote.lines.map((l) => l.unitCents)).toEqual([2500, 1999]);
   });
@@ -107,7 +135,7 @@ describe('wallet-only orders', () => {
   it('makes exactly 10 orders from 50 concurrent ones when the balance covers 10, ending at exactly 0', async () => {
     const buyer = await userId('other@example.org');
     const total = orderQuote().totalCents;
-    await grantCredits(database.db, 'other@example.org', (total * 10 / 100).toFixed(2), 'ten-orders');
+    await grantCredits(database.db, 'other@example.org', ((total * 10) / 100).toFixed(2), 'ten-orders');
     const attempts = await Promise.allSettled(
       Array.from({ length: 50 }, (_, i) =>
         client('other').call('completeWalletOnlyOrderStreetFlavor', { items: [{ id: teeId, qty: 1 }], contact, shipping, quote: orderQuote(), checkoutId: `concurrent-${i}` }),
@@ -132,7 +160,13 @@ describe('wallet-only orders', () => {
     const before = await getBalance(database.db, buyer);
     const results = await Promise.all(
       Array.from({ length: 20 }, () =>
-        client('fan').call('completeWalletOnlyOrderStreetFlavor', { items, contact, shipping, quote: { ...orderQuote(), walletAppliedCents: orderQuote().totalCents }, checkoutId: 'same-checkout-id' }),
+        client('fan').call('completeWalletOnlyOrderStreetFlavor', {
+          items,
+          contact,
+          shipping,
+          quote: { ...orderQuote(), walletAppliedCents: orderQuote().totalCents },
+          checkoutId: 'same-checkout-id',
+        }),
       ),
     );
     expect(new Set(results.map((r) => r.orderId)).size).toBe(1);
@@ -164,7 +198,9 @@ describe('wallet-only orders', () => {
       [{ items: [] }, CHECKOUT_MESSAGES.emptyCart],
     ];
     for (const [override, message] of cases) {
-      const error = await errorOf(client('fan').call('completeWalletOnlyOrderStreetFlavor', { items, contact, shipping, quote: orderQuote(), checkoutId: 'checks-1', ...override }));
+      const error = await errorOf(
+        client('fan').call('completeWalletOnlyOrderStreetFlavor', { items, contact, shipping, quote: orderQuote(), checkoutId: 'checks-1', ...override }),
+      );
       expect(error.message.endsWith(message)).toBe(true);
     }
   });
@@ -197,13 +233,23 @@ describe('card checkouts (local provider)', () => {
     expect(pageHtml).toContain(TEST_MODE_TEXT);
     expect((await fetch(`${base}${link.url}`, { headers: { authorization: `Bearer ${tokens.other}` } })).status).toBe(404);
 
-    const declined = await fetch(`${base}${link.url}`, { method: 'POST', redirect: 'manual', headers: { authorization: `Bearer ${tokens.card}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'card=4000+0000+0000+0002' });
+    const declined = await fetch(`${base}${link.url}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { authorization: `Bearer ${tokens.card}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'card=4000+0000+0000+0002',
+    });
     const declinedHtml = await declined.text();
     expect(declinedHtml).toContain(CHECKOUT_MESSAGES.cardDeclined);
     expect(declinedHtml).toContain(TEST_MODE_TEXT);
     expect(await database.db.select().from(orders).where(eq(orders.checkoutId, link.checkoutId))).toHaveLength(0);
 
-    const paid = await fetch(`${base}${link.url}`, { method: 'POST', redirect: 'manual', headers: { authorization: `Bearer ${tokens.card}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'card=4242+4242+4242+4242' });
+    const paid = await fetch(`${base}${link.url}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { authorization: `Bearer ${tokens.card}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'card=4242+4242+4242+4242',
+    });
     expect(paid.status).toBe(302);
     expect(paid.headers.get('location')).toMatch(/^\/order-confirmation\?payment_intent=pi_local_.+&redirect_status=succeeded$/);
     const made = await database.db.select().from(orders).where(eq(orders.checkoutId, link.checkoutId));
@@ -272,7 +318,12 @@ describe('stripe provider against a local fake Stripe', () => {
       config: { ...settings, PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET },
       build: (stripeConfig) => ({
         payments: {
-          provider: createStripeProvider({ secretKey: 'sk_test_x', webhookSecret: WEBHOOK_SECRET, publicUrl: `http://127.0.0.1:${stripeConfig.PORT}`, api: { host: '127.0.0.1', port: fakePort, protocol: 'http' } }),
+          provider: createStripeProvider({
+            secretKey: 'sk_test_x',
+            webhookSecret: WEBHOOK_SECRET,
+            publicUrl: `http://127.0.0.1:${stripeConfig.PORT}`,
+            api: { host: '127.0.0.1', port: fakePort, protocol: 'http' },
+          }),
           local: null,
         },
       }),
@@ -340,7 +391,12 @@ describe('orders: reading and fulfilment', () => {
     expect(mine.items.every((o) => o.uid === fan)).toBe(true);
     const dates = mine.items.map((o) => o.createdAt);
     expect([...dates].sort().reverse()).toEqual(dates);
-    const othersOrder = (await database.db.select().from(orders).where(eq(orders.userId, await userId('other@example.org'))))[0]!;
+    const othersOrder = (
+      await database.db
+        .select()
+        .from(orders)
+        .where(eq(orders.userId, await userId('other@example.org')))
+    )[0]!;
     expect(await client('fan').call('getMyOrder', { paymentIntentId: othersOrder.paymentIntentId })).toEqual({ order: null });
   });
 

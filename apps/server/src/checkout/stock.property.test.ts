@@ -27,8 +27,22 @@ const shipping = { name: 'Fan', line1: '1 Main St', line2: '', city: 'Springfiel
 beforeAll(async () => {
   database = await createTestDatabase({ max: 10 });
   const config = testConfig({ env: {} });
-  buyer = (await createAccount(database.db, config, { email: 'prop@example.org', username: 'Prop', name: 'Prop', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true })).userId;
-  admin = (await createAccount(database.db, config, { email: 'propadmin@example.org', username: 'PropAdmin', name: 'Admin', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true })).userId;
+  buyer = (
+    await createAccount(
+      database.db,
+      config,
+      { email: 'prop@example.org', username: 'Prop', name: 'Prop', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
+      { emailVerified: true },
+    )
+  ).userId;
+  admin = (
+    await createAccount(
+      database.db,
+      config,
+      { email: 'propadmin@example.org', username: 'PropAdmin', name: 'Admin', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
+      { emailVerified: true },
+    )
+  ).userId;
   await grantCredits(database.db, 'prop@example.org', '100000', 'prop-grant');
   jobs = await startJobQueue(database.db.$client, () => undefined);
   deps = { db: database.db, jobs, provider: createLocalProvider('prop-secret'), publicUrl: 'http://127.0.0.1:9' };
@@ -40,11 +54,7 @@ afterAll(async () => {
 });
 
 type Command =
-  | { kind: 'wallet'; qty: number }
-  | { kind: 'card'; qty: number }
-  | { kind: 'expire'; pick: number }
-  | { kind: 'pay'; pick: number }
-  | { kind: 'restock'; qty: number };
+  { kind: 'wallet'; qty: number } | { kind: 'card'; qty: number } | { kind: 'expire'; pick: number } | { kind: 'pay'; pick: number } | { kind: 'restock'; qty: number };
 
 const command: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ kind: fc.constant('wallet' as const), qty: fc.integer({ min: 1, max: 3 }) }),
@@ -70,7 +80,14 @@ it('keeps stock + held + sold = received over random sequences', async () => {
       run += 1;
       const productId = await releaseProduct(
         database.db,
-        { name: 'Prop Tee', description: 'Tee', priceCents: 1000, images: ['/a.svg'], options: [{ name: 'Size', values: ['L'] }], variants: [{ options: ['L'], sku: '', priceCents: null, stock: initial }] },
+        {
+          name: 'Prop Tee',
+          description: 'Tee',
+          priceCents: 1000,
+          images: ['/a.svg'],
+          options: [{ name: 'Size', values: ['L'] }],
+          variants: [{ options: ['L'], sku: '', priceCents: null, stock: initial }],
+        },
         undefined,
         { userId: admin },
       );
@@ -105,7 +122,10 @@ it('keeps stock + held + sold = received over random sequences', async () => {
       }
       // Held = the units of the checkouts still pending.
       const pending = await database.db.select({ items: checkouts.items }).from(checkouts).where(eq(checkouts.status, 'pending'));
-      const pendingUnits = pending.flatMap((c) => c.items).filter((line) => line.variantId === variant!.id).reduce((sum, line) => sum + line.qty, 0);
+      const pendingUnits = pending
+        .flatMap((c) => c.items)
+        .filter((line) => line.variantId === variant!.id)
+        .reduce((sum, line) => sum + line.qty, 0);
       expect((await ledgerOf(variant!.id)).held).toBe(pendingUnits);
     }),
     { numRuns: 25, seed: 15 },

@@ -40,7 +40,8 @@ async function sizedTee(stock: { S: number | null; M: number | null; L: number |
 }
 const variantRow = async (id: string) => (await database.db.select().from(productVariants).where(eq(productVariants.id, id)))[0]!;
 const statusOf = async (id: string) => (await database.db.select({ status: checkouts.status }).from(checkouts).where(eq(checkouts.id, id)))[0]?.status;
-const jobsNamed = async (name: string) => (await database.db.execute<{ data: { subject?: string; checkoutId?: string } }>(sql`SELECT data FROM pgboss.job WHERE name = ${name}`)).rows;
+const jobsNamed = async (name: string) =>
+  (await database.db.execute<{ data: { subject?: string; checkoutId?: string } }>(sql`SELECT data FROM pgboss.job WHERE name = ${name}`)).rows;
 
 async function walletOrder(userId: string, items: { id: string; variantId?: string; qty: number }[], checkoutId: string) {
   const reviewed = await quoteCheckout(database.db, userId, items, true);
@@ -56,7 +57,16 @@ beforeAll(async () => {
   const config = testConfig({ env: {} });
   for (let i = 0; i < 30; i += 1) {
     const email = `stock${i}@example.org`;
-    buyers.push((await createAccount(database.db, config, { email, username: `Stock${i}`, name: `Stock ${i}`, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true })).userId);
+    buyers.push(
+      (
+        await createAccount(
+          database.db,
+          config,
+          { email, username: `Stock${i}`, name: `Stock ${i}`, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
+          { emailVerified: true },
+        )
+      ).userId,
+    );
     // Buyer 5 has less than an order costs: a card checkout with a wallet part.
     await grantCredits(database.db, email, i === 5 ? '10' : '200', `stock-grant-${i}`);
   }
@@ -89,14 +99,25 @@ describe('variants and stock', () => {
   });
 
   it('sums two lines of one cart on the same variant (a line without a variant is the default one)', async () => {
-    const cap = await releaseProduct(database.db, { name: 'Drop Cap', description: 'Cap', priceCents: 1999, images: ['/a.svg'], variants: [{ options: [], sku: 'CAP', priceCents: null, stock: 3 }] });
+    const cap = await releaseProduct(database.db, {
+      name: 'Drop Cap',
+      description: 'Cap',
+      priceCents: 1999,
+      images: ['/a.svg'],
+      variants: [{ options: [], sku: 'CAP', priceCents: null, stock: 3 }],
+    });
     const items = [
       { id: cap, qty: 2 },
       { id: cap, variantId: cap, qty: 2 },
     ];
     await expect(quoteCheckout(database.db, buyers[0]!, items, true)).rejects.toMatchObject({
       message: 'Only 3 of "Drop Cap" are left. Reduce the quantity to continue.',
-      details: { outOfStock: [{ lineId: cap, left: 3 }, { lineId: cap, left: 3 }] },
+      details: {
+        outOfStock: [
+          { lineId: cap, left: 3 },
+          { lineId: cap, left: 3 },
+        ],
+      },
     });
     expect((await variantRow(cap)).stock).toBe(3);
   });
@@ -110,7 +131,10 @@ describe('variants and stock', () => {
     expect(made).toHaveLength(5);
     for (const r of results) if (r.status === 'rejected') expect((r.reason as Error).message).toBe('"Logo Tee - S" is sold out. Remove it from your cart to continue.');
     expect(await variantRow(tee.variant('S'))).toMatchObject({ stock: 0, held: 0 });
-    const sold = await database.db.select().from(orderItems).where(eq(orderItems.variantId, tee.variant('S')));
+    const sold = await database.db
+      .select()
+      .from(orderItems)
+      .where(eq(orderItems.variantId, tee.variant('S')));
     expect(sold.map((item) => [item.name, item.qty])).toEqual(Array.from({ length: 5 }, () => ['Logo Tee - S', 1]));
     // Each receipt names the variant.
     const receipts = (await jobsNamed('send-email')).filter((job) => (job.data as { text?: string }).text?.includes('1 × Logo Tee - S'));
@@ -130,13 +154,17 @@ describe('variants and stock', () => {
     const first = await cardCheckout(buyers[1]!, [{ id: tee.id, variantId: S, qty: 2 }], 'hold-expire-1');
     expect(await variantRow(S)).toMatchObject({ stock: 1, held: 2 });
     // Only one left for anyone else now.
-    await expect(cardCheckout(buyers[2]!, [{ id: tee.id, variantId: S, qty: 2 }], 'hold-expire-2')).rejects.toMatchObject({ message: 'Only 1 of "Logo Tee - S" is left. Reduce the quantity to continue.' });
+    await expect(cardCheckout(buyers[2]!, [{ id: tee.id, variantId: S, qty: 2 }], 'hold-expire-2')).rejects.toMatchObject({
+      message: 'Only 1 of "Logo Tee - S" is left. Reduce the quantity to continue.',
+    });
     expect(await closeCheckout(database.db, first.checkoutId, 'expired')).toBe(true);
     expect(await closeCheckout(database.db, first.checkoutId, 'expired')).toBe(false);
     expect(await variantRow(S)).toMatchObject({ stock: 3, held: 0 });
 
     const failing = await cardCheckout(buyers[2]!, [{ id: tee.id, variantId: S, qty: 1 }], 'hold-fail-1');
-    expect(await applyPaymentEvent(deps, { eventId: 'evt-fail-1', type: 'failed', checkoutId: failing.checkoutId, sessionId: null, paymentIntentId: null, amountCents: null })).toBe('applied');
+    expect(
+      await applyPaymentEvent(deps, { eventId: 'evt-fail-1', type: 'failed', checkoutId: failing.checkoutId, sessionId: null, paymentIntentId: null, amountCents: null }),
+    ).toBe('applied');
     const cancelled = await cardCheckout(buyers[3]!, [{ id: tee.id, variantId: S, qty: 1 }], 'hold-cancel-1');
     expect(await cancelCheckout(deps, buyers[3]!, cancelled.checkoutId)).toBe(true);
     expect(await variantRow(S)).toMatchObject({ stock: 3, held: 0 });
@@ -195,16 +223,34 @@ describe('variants and stock', () => {
     const tee = await sizedTee({ S: 5, M: 5, L: null });
     // The admin opened the form at S = 5 and M = 5; then a buyer took 2 of S.
     await walletOrder(buyers[9]!, [{ id: tee.id, variantId: tee.variant('S'), qty: 2 }], 'edit-keep-1');
-    const variants = (['S', 'M', 'L'] as const).map((size) => ({ options: [size], sku: `TEE-${size}`, priceCents: null, stock: size === 'L' ? null : size === 'M' ? 8 : 5, keepStock: size !== 'M' }));
-    await editProduct(database.db, { id: tee.id, name: 'Logo Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'], options: sizes, variants }, { userId: buyers[8]! });
+    const variants = (['S', 'M', 'L'] as const).map((size) => ({
+      options: [size],
+      sku: `TEE-${size}`,
+      priceCents: null,
+      stock: size === 'L' ? null : size === 'M' ? 8 : 5,
+      keepStock: size !== 'M',
+    }));
+    await editProduct(
+      database.db,
+      { id: tee.id, name: 'Logo Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'], options: sizes, variants },
+      { userId: buyers[8]! },
+    );
     expect((await variantRow(tee.variant('S'))).stock).toBe(3);
     expect((await variantRow(tee.variant('M'))).stock).toBe(8);
-    const moves = await database.db.select().from(stockMovements).where(eq(stockMovements.variantId, tee.variant('M')));
+    const moves = await database.db
+      .select()
+      .from(stockMovements)
+      .where(eq(stockMovements.variantId, tee.variant('M')));
     expect(moves.map((m) => [m.actorId, m.fromStock, m.toStock, m.reason])).toEqual([
       [null, null, 5, 'release'],
       [buyers[8], 5, 8, 'product edit'],
     ]);
-    expect(await database.db.select().from(stockMovements).where(eq(stockMovements.variantId, tee.variant('S')))).toHaveLength(1);
+    expect(
+      await database.db
+        .select()
+        .from(stockMovements)
+        .where(eq(stockMovements.variantId, tee.variant('S'))),
+    ).toHaveLength(1);
   });
 
   it('a sale of a counted variant is announced live once it commits; a refused one is not', async () => {
@@ -232,7 +278,10 @@ describe('variants and stock', () => {
     const tee = await sizedTee({ S: 2, M: 9, L: null });
     const admin = buyers[8]!;
     expect(await setStock(database.db, { userId: admin }, { variantId: tee.variant('S'), stock: 12, reason: 'restock' })).toEqual({ from: 2, to: 12 });
-    const moves = await database.db.select().from(stockMovements).where(eq(stockMovements.variantId, tee.variant('S')));
+    const moves = await database.db
+      .select()
+      .from(stockMovements)
+      .where(eq(stockMovements.variantId, tee.variant('S')));
     expect(moves.map((m) => [m.actorId, m.fromStock, m.toStock, m.reason])).toEqual([
       [null, null, 2, 'release'],
       [admin, 2, 12, 'restock'],

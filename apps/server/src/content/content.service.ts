@@ -24,7 +24,10 @@ const timelineColumns = {
 
 export async function listTimeline(db: Db, query: ListQuery) {
   const plan = planListQuery(query, timelineColumns, {
-    orderBy: [{ field: 'releasedOn', direction: 'asc' }, { field: 'id', direction: 'asc' }],
+    orderBy: [
+      { field: 'releasedOn', direction: 'asc' },
+      { field: 'id', direction: 'asc' },
+    ],
     limit: 100,
   });
   const rows = await db
@@ -71,7 +74,11 @@ async function replacePage(db: Db, slug: string, build: (current: unknown) => Re
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)).map(([key, item]) => [key, sortKeys(item)]));
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([key, item]) => [key, sortKeys(item)]),
+    );
   }
   return value;
 }

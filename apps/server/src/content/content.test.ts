@@ -25,7 +25,10 @@ async function tokenFor(email: string) {
   return token!;
 }
 async function errorOf(promise: Promise<unknown>): Promise<FunctionsError> {
-  return (await promise.then(() => undefined, (e: unknown) => e)) as FunctionsError;
+  return (await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )) as FunctionsError;
 }
 async function page(slug: string) {
   return (await (await fetch(`${base}/api/pages/${slug}`)).json()) as { title: string; body: Record<string, unknown> };
@@ -128,7 +131,10 @@ describe('content editing', () => {
     ];
     await asAdmin('saveHistory', { entries });
     const { entries: listed } = await fn().call('listHistory', null);
-    expect(listed.map((entry) => [entry.title, entry.year])).toEqual([['First', 1993], ['Later', 2024]]);
+    expect(listed.map((entry) => [entry.title, entry.year])).toEqual([
+      ['First', 1993],
+      ['Later', 2024],
+    ]);
     const [audit] = await auditRows('history');
     expect(audit!.action).toBe('content.history');
     expect((audit!.before as { entries: unknown[] }).entries.length).toBeGreaterThan(30);

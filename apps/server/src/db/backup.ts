@@ -160,9 +160,7 @@ const qualified = (name: string) =>
     .join('.');
 
 async function jobSchemaVersion(client: pg.PoolClient): Promise<number | null> {
-  const { rows } = await client.query<{ version: number | null }>(
-    "SELECT CASE WHEN to_regclass('pgboss.version') IS NULL THEN NULL ELSE 0 END AS version",
-  );
+  const { rows } = await client.query<{ version: number | null }>("SELECT CASE WHEN to_regclass('pgboss.version') IS NULL THEN NULL ELSE 0 END AS version");
   if (rows[0]!.version === null) return null;
   const version = await client.query<{ version: number }>('SELECT version FROM pgboss.version');
   return version.rows[0]?.version ?? null;
@@ -218,9 +216,7 @@ async function* backupLines(
   objects: { count: number; bytes: number },
 ): AsyncGenerator<string> {
   const version = await client.query<{ server_version: string }>('SHOW server_version');
-  const migrations = await client.query<{ hash: string; created_at: string }>(
-    "SELECT hash, created_at FROM drizzle.__drizzle_migrations ORDER BY created_at",
-  );
+  const migrations = await client.query<{ hash: string; created_at: string }>('SELECT hash, created_at FROM drizzle.__drizzle_migrations ORDER BY created_at');
   const jobVersion = await jobSchemaVersion(client);
   const header: Header = {
     format: BACKUP_FORMAT,
@@ -291,7 +287,10 @@ export async function backupDatabase(pool: pg.Pool, file: string, options: Backu
 /** The lines of a backup file; a damaged gzip stream ends the loop with a BackupFileError. */
 async function* readLines(file: string): AsyncGenerator<string> {
   const gunzip = createGunzip();
-  const done = pipeline(fs.createReadStream(file), gunzip).then(() => undefined, (error: unknown) => error);
+  const done = pipeline(fs.createReadStream(file), gunzip).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
   const damaged = (error: unknown) => new BackupFileError(file, `it is damaged (${error instanceof Error ? error.message : String(error)}).`);
   try {
     for await (const line of readline.createInterface({ input: gunzip, crlfDelay: Infinity })) if (line) yield line;
@@ -359,10 +358,7 @@ async function applyMigrations(client: pg.PoolClient, migrations: ReturnType<typ
 async function insertRows(client: pg.PoolClient, table: string, columns: string[], overriding: boolean, rows: unknown[][]) {
   if (rows.length === 0) return;
   const values = rows.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(', ')})`).join(', ');
-  await client.query(
-    `INSERT INTO ${qualified(table)} (${columns.map(ident).join(', ')})${overriding ? ' OVERRIDING SYSTEM VALUE' : ''} VALUES ${values}`,
-    rows.flat(),
-  );
+  await client.query(`INSERT INTO ${qualified(table)} (${columns.map(ident).join(', ')})${overriding ? ' OVERRIDING SYSTEM VALUE' : ''} VALUES ${values}`, rows.flat());
 }
 
 /**

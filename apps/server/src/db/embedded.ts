@@ -24,10 +24,7 @@ export interface EmbeddedOptions {
 
 export class DataDirInUseError extends Error {
   constructor(dataDir: string, pid: number) {
-    super(
-      `Another storefront server (pid ${pid}) is already using DATA_DIR ${dataDir}. ` +
-        'Stop it first, or start this one with a different DATA_DIR.',
-    );
+    super(`Another storefront server (pid ${pid}) is already using DATA_DIR ${dataDir}. ` + 'Stop it first, or start this one with a different DATA_DIR.');
     this.name = 'DataDirInUseError';
   }
 }

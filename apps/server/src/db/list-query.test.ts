@@ -80,7 +80,10 @@ describe('listHistory: paging with cursors reads every entry once', () => {
     let cursor: [string, number] | undefined;
     for (let pages = 0; pages <= SEEDED; pages += 1) {
       const page = await entries({
-        orderBy: [{ field: 'releasedOn', direction: 'desc' }, { field: 'id', direction: 'desc' }],
+        orderBy: [
+          { field: 'releasedOn', direction: 'desc' },
+          { field: 'id', direction: 'desc' },
+        ],
         limit: size,
         ...(cursor ? { startAfter: cursor } : {}),
       });
@@ -133,7 +136,7 @@ describe('listHistory: refused queries', () => {
     ['limitToLast without orderBy', { limitToLast: 3 }, DATA_ACCESS_MESSAGES.limitToLastNeedsOrder],
     ['limit and limitToLast', { orderBy: [{ field: 'year' }], limit: 3, limitToLast: 3 }, 'Use either limit or limitToLast, not both.'],
     ['a cursor longer than orderBy', { orderBy: [{ field: 'year' }], startAfter: [1999, 2] }, 'Too many values in startAfter: one per orderBy field.'],
-  ])('%s -> 400 INVALID_ARGUMENT with the rule\'s own sentence', async (_name, query, message) => {
+  ])("%s -> 400 INVALID_ARGUMENT with the rule's own sentence", async (_name, query, message) => {
     expect(await errorOf(query)).toEqual({ status: 400, error: { status: 'INVALID_ARGUMENT', message } });
   });
 

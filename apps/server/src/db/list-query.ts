@@ -48,11 +48,7 @@ function fitsColumn(column: AnyColumn, value: unknown): boolean {
   }
 }
 
-export function planListQuery(
-  query: ListQuery,
-  columns: Record<string, AnyColumn>,
-  defaults: { orderBy: { field: string; direction: Direction }[]; limit: number },
-): ListPlan {
+export function planListQuery(query: ListQuery, columns: Record<string, AnyColumn>, defaults: { orderBy: { field: string; direction: Direction }[]; limit: number }): ListPlan {
   const ordering = query.orderBy.length > 0 ? query.orderBy : defaults.orderBy;
   const orderColumns = ordering.map(({ field }) => {
     const column = Object.hasOwn(columns, field) ? columns[field] : undefined;
@@ -61,7 +57,10 @@ export function planListQuery(
     }
     return column;
   });
-  for (const [name, cursor] of [['startAfter', query.startAfter], ['endBefore', query.endBefore]] as const) {
+  for (const [name, cursor] of [
+    ['startAfter', query.startAfter],
+    ['endBefore', query.endBefore],
+  ] as const) {
     cursor?.forEach((value, i) => {
       if (!fitsColumn(orderColumns[i]!, value)) {
         throw new AppError('invalid-argument', `${name}: ${JSON.stringify(value)} is not a valid ${ordering[i]!.field}.`);

@@ -60,9 +60,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 describe('runTransaction: maxAttempts (spec section 5)', () => {
   it.each([[0], [-1], [1.5], [Number.NaN]])('maxAttempts %s -> invalid-argument', async (maxAttempts) => {
     let calls = 0;
-    const error = await rejection(
-      runTransaction(database.db, async () => void (calls += 1), { maxAttempts }),
-    );
+    const error = await rejection(runTransaction(database.db, async () => void (calls += 1), { maxAttempts }));
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('invalid-argument');
     expect((error as AppError).message).toBe('maxAttempts must be at least 1.');
@@ -80,10 +78,7 @@ describe('runTransaction: conflicting serializable transactions', () => {
     const meet = barrier(2);
     const attemptsA: number[] = [];
     const attemptsB: number[] = [];
-    const results = await Promise.all([
-      runTransaction(database.db, readModifyWrite(meet, attemptsA)),
-      runTransaction(database.db, readModifyWrite(meet, attemptsB)),
-    ]);
+    const results = await Promise.all([runTransaction(database.db, readModifyWrite(meet, attemptsA)), runTransaction(database.db, readModifyWrite(meet, attemptsB))]);
     expect(results.sort()).toEqual([1, 2]);
     expect(await counter()).toBe(2);
     // One of them read a value the other then changed: it had to run again.

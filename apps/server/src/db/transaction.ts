@@ -25,11 +25,7 @@ export function isRetryableTransactionError(error: unknown): boolean {
  * Runs `fn` in one transaction and runs it again on a serialization failure or a
  * deadlock, up to `maxAttempts` times. Every multi-row write goes through here.
  */
-export async function runTransaction<T>(
-  db: Db,
-  fn: (tx: Tx, attempt: number) => Promise<T>,
-  options: TransactionOptions = {},
-): Promise<T> {
+export async function runTransaction<T>(db: Db, fn: (tx: Tx, attempt: number) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
     throw new AppError('invalid-argument', DATA_ACCESS_MESSAGES.maxAttempts);

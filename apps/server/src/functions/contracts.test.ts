@@ -26,7 +26,12 @@ beforeAll(async () => {
   shop = await startTestApp({
     config: { env: { SIGNUP_RATE_LIMIT: '1000' } },
     async seed({ db, config }) {
-      await createAccount(db, config, { email: 'nulls@example.org', username: 'Nulls', name: 'Nulls', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true });
+      await createAccount(
+        db,
+        config,
+        { email: 'nulls@example.org', username: 'Nulls', name: 'Nulls', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
+        { emailVerified: true },
+      );
       teeId = await releaseProduct(db, { name: 'Null Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
     },
   });

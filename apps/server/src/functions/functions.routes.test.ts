@@ -83,7 +83,7 @@ function post(name: string, payload: unknown, headers: Record<string, string> = 
   });
 }
 
-describe('POST /fn/<name>: thrown codes become the spec table\'s HTTP status', () => {
+describe("POST /fn/<name>: thrown codes become the spec table's HTTP status", () => {
   it.each(CODES)('%s -> HTTP %i, status %s', async (code, httpStatus, statusName) => {
     const response = await post('throwCode', { data: { code } });
     expect(response.statusCode).toBe(httpStatus);
@@ -183,7 +183,10 @@ describe('end to end over HTTP with the sdk client', () => {
   async function callError(name: string, data: unknown): Promise<FunctionsError> {
     const error: unknown = await createFunctionsClient({ baseUrl })
       .callUntyped(name, data)
-      .then(() => undefined, (caught: unknown) => caught);
+      .then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
     expect(error).toBeInstanceOf(FunctionsError);
     return error as FunctionsError;
   }

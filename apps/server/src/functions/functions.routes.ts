@@ -14,10 +14,9 @@ export interface FunctionsRoutesOptions {
 }
 
 // z.object would word a missing `data` as "expected nonoptional": say what is wrong instead.
-const envelope = z.custom<{ data: unknown }>(
-  (body) => typeof body === 'object' && body !== null && !Array.isArray(body) && 'data' in body,
-  { error: 'The request body must be a JSON object with a data field.' },
-);
+const envelope = z.custom<{ data: unknown }>((body) => typeof body === 'object' && body !== null && !Array.isArray(body) && 'data' in body, {
+  error: 'The request body must be a JSON object with a data field.',
+});
 
 export async function functionsRoutes(app: FastifyInstance, options: FunctionsRoutesOptions) {
   const byName = new Map(options.functions.map((fn) => [fn.name, fn]));

@@ -1,12 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
-import {
-  functionContracts,
-  type Access,
-  type FunctionAccess,
-  type FunctionName,
-  type FunctionParsedInput,
-} from '@storefront/domain/contracts/index.ts';
+import { functionContracts, type Access, type FunctionAccess, type FunctionName, type FunctionParsedInput } from '@storefront/domain/contracts/index.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 
@@ -42,10 +36,7 @@ export interface CallableFunction {
   handler(input: unknown, context: CallContext): Promise<unknown>;
 }
 
-type Handler<N extends FunctionName> = (
-  input: FunctionParsedInput<N>,
-  context: CallContextFor<FunctionAccess<N>>,
-) => Promise<z.input<(typeof functionContracts)[N]['output']>>;
+type Handler<N extends FunctionName> = (input: FunctionParsedInput<N>, context: CallContextFor<FunctionAccess<N>>) => Promise<z.input<(typeof functionContracts)[N]['output']>>;
 
 /**
  * A function of the contract table (decision 025): its access and input schema come from

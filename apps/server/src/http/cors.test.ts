@@ -72,7 +72,12 @@ describe('CORS_ORIGINS', () => {
 
   it('lets a listed origin’s cookie-carrying writes through the cross-site check, and no other', async () => {
     const call = (origin: string) =>
-      app.inject({ method: 'POST', url: '/fn/quoteCheckout', headers: { origin, cookie: 'x=1', 'content-type': 'application/json' }, payload: { data: { items: [], useWallet: false } } });
+      app.inject({
+        method: 'POST',
+        url: '/fn/quoteCheckout',
+        headers: { origin, cookie: 'x=1', 'content-type': 'application/json' },
+        payload: { data: { items: [], useWallet: false } },
+      });
     expect((await call(OTHER)).statusCode).toBe(403);
     // Not refused as cross-site: it reaches the function, which wants a signed-in caller.
     expect((await call(LISTED)).json()).toMatchObject({ error: { status: 'UNAUTHENTICATED' } });

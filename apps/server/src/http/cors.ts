@@ -6,7 +6,16 @@ import type { Config } from '../config.ts';
  * the Firebase Auth endpoints of `signInWithCustomToken` (decision 035).
  */
 export function isCorsPath(url: string): boolean {
-  return url.startsWith('/identitytoolkit.googleapis.com/v1/') || url.startsWith('/securetoken.googleapis.com/v1/') || url === '/fn' || url.startsWith('/fn/') || url === '/v0' || url.startsWith('/v0/') || url === '/api/live' || url.startsWith('/api/live?');
+  return (
+    url.startsWith('/identitytoolkit.googleapis.com/v1/') ||
+    url.startsWith('/securetoken.googleapis.com/v1/') ||
+    url === '/fn' ||
+    url.startsWith('/fn/') ||
+    url === '/v0' ||
+    url.startsWith('/v0/') ||
+    url === '/api/live' ||
+    url.startsWith('/api/live?')
+  );
 }
 
 /** Response headers the storage SDK reads on a resumable upload. */
@@ -34,9 +43,7 @@ export function corsForAllowedOrigins(config: Config) {
       return done();
     }
     const askedHeaders = request.headers['access-control-request-headers'];
-    void reply
-      .header('access-control-allow-methods', METHODS)
-      .header('access-control-max-age', '600');
+    void reply.header('access-control-allow-methods', METHODS).header('access-control-max-age', '600');
     if (typeof askedHeaders === 'string' && HEADER_NAMES.test(askedHeaders)) void reply.header('access-control-allow-headers', askedHeaders);
     // Answered here: done() is not called.
     void reply.status(204).send();

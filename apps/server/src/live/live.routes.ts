@@ -174,13 +174,16 @@ export async function liveRoutes(
       closeAt(expiresAt) {
         clearTimeout(expiry);
         if (expiresAt.getTime() <= Date.now()) return stream.end();
-        expiry = setTimeout(() => {
-          if (!open.has(stream) || !stream.sessionId) return;
-          sessionExpiresAt(stream.sessionId).then(
-            (now) => (now && now.getTime() > Date.now() ? stream.closeAt(now) : stream.end()),
-            () => stream.end(),
-          );
-        }, Math.min(expiresAt.getTime() - Date.now(), MAX_TIMER_MS));
+        expiry = setTimeout(
+          () => {
+            if (!open.has(stream) || !stream.sessionId) return;
+            sessionExpiresAt(stream.sessionId).then(
+              (now) => (now && now.getTime() > Date.now() ? stream.closeAt(now) : stream.end()),
+              () => stream.end(),
+            );
+          },
+          Math.min(expiresAt.getTime() - Date.now(), MAX_TIMER_MS),
+        );
         expiry.unref();
       },
     };

@@ -6,7 +6,6 @@ import { escapeHtml } from '../http/html.ts';
 /** The shop's plain transactional mails, as text and simple, well-formed HTML. */
 const SHOP = 'Street Flavor Records';
 
-
 function layout(title: string, paragraphs: string[], action?: { label: string; url: string }): string {
   const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join('');
   const button = action
@@ -170,7 +169,12 @@ export function passwordChangedMail(to: string, name: string, accountUrl: string
     `The password of your ${SHOP} account was changed, and every other session was signed out.`,
     'If it was not you, choose "Forgot Password?" on the sign-in page to set a new one at once.',
   ];
-  return { to, subject: `Your ${SHOP} password was changed`, text: `${lines.join('\n\n')}\n\n${accountUrl}`, html: layout('Your password was changed', lines, { label: 'Open my account', url: accountUrl }) };
+  return {
+    to,
+    subject: `Your ${SHOP} password was changed`,
+    text: `${lines.join('\n\n')}\n\n${accountUrl}`,
+    html: layout('Your password was changed', lines, { label: 'Open my account', url: accountUrl }),
+  };
 }
 
 /** To the address of an account just deleted. */

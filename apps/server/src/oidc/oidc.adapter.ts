@@ -31,14 +31,23 @@ export function postgresAdapter(db: Db, sealKey: Buffer) {
         await db
           .insert(oidcModels)
           .values(values)
-          .onConflictDoUpdate({ target: [oidcModels.model, oidcModels.id], set: { payload: values.payload, grantId: values.grantId, uid: values.uid, accountId: values.accountId, expiresAt: values.expiresAt } });
+          .onConflictDoUpdate({
+            target: [oidcModels.model, oidcModels.id],
+            set: { payload: values.payload, grantId: values.grantId, uid: values.uid, accountId: values.accountId, expiresAt: values.expiresAt },
+          });
       },
       async find(id) {
-        const [row] = await db.select().from(oidcModels).where(and(key(id), live));
+        const [row] = await db
+          .select()
+          .from(oidcModels)
+          .where(and(key(id), live));
         return withConsumed(row);
       },
       async findByUid(uid) {
-        const [row] = await db.select().from(oidcModels).where(and(eq(oidcModels.model, model), eq(oidcModels.uid, uid), live));
+        const [row] = await db
+          .select()
+          .from(oidcModels)
+          .where(and(eq(oidcModels.model, model), eq(oidcModels.uid, uid), live));
         return withConsumed(row);
       },
       // The device flow is not enabled, so nothing is ever looked up by user code.
@@ -87,7 +96,10 @@ function clientAdapter(db: Db, sealKey: Buffer): Adapter {
  * hangs off those grants. A sister product's old access token gets 401 at once.
  */
 export async function revokeOidcForAccount(db: Db, accountId: string): Promise<number> {
-  const grants = db.select({ id: oidcModels.id }).from(oidcModels).where(and(eq(oidcModels.model, 'Grant'), eq(oidcModels.accountId, accountId)));
+  const grants = db
+    .select({ id: oidcModels.id })
+    .from(oidcModels)
+    .where(and(eq(oidcModels.model, 'Grant'), eq(oidcModels.accountId, accountId)));
   const rows = await db
     .delete(oidcModels)
     .where(or(eq(oidcModels.accountId, accountId), inArray(oidcModels.grantId, grants)))

@@ -27,7 +27,6 @@ export function sealKeyFor(authSecret: string): Buffer {
   return deriveKey(authSecret, 'oidc-sealed-secrets');
 }
 
-
 /**
  * The OpenID Connect provider the sister products sign their users in with (decision
  * 014): the authorization-code flow with PKCE, ID tokens signed RS256 and published at

@@ -38,13 +38,18 @@ export async function oidcRoutes(app: FastifyInstance, options: { provider: Prov
   app.get(`${INTERACTION_PATH}/:uid`, async (request, reply) => {
     void reply.header('cache-control', 'no-store');
     const parsed = interactionParams.safeParse(request.params);
-    const details = parsed.success ? await provider.interactionDetails(request.raw, reply.raw).catch((error: unknown) => {
+    const details = parsed.success
+      ? await provider.interactionDetails(request.raw, reply.raw).catch((error: unknown) => {
           // Usually an expired interaction or one opened in another browser (its cookie is missing).
           request.log.warn({ err: error, uid: parsed.data.uid }, 'sign-in interaction not found');
           return null;
-        }) : null;
+        })
+      : null;
     if (!details || details.uid !== parsed.data?.uid) {
-      return reply.status(400).type('text/html; charset=utf-8').send(page('Sign-in expired', 'This sign-in link has expired or was opened in another browser. Go back to the app and sign in again.'));
+      return reply
+        .status(400)
+        .type('text/html; charset=utf-8')
+        .send(page('Sign-in expired', 'This sign-in link has expired or was opened in another browser. Go back to the app and sign in again.'));
     }
     if (details.prompt.name === 'login') {
       const userId = await shopUserId(request.headers);

@@ -30,7 +30,10 @@ beforeAll(async () => {
   shop = await startTestApp();
   ({ database, config, baseUrl: base } = shop);
   issuer = `${base}/oidc`;
-  for (const [name, accountType] of [['alice', 'Artist'], ['bob', 'Fan']] as const) {
+  for (const [name, accountType] of [
+    ['alice', 'Artist'],
+    ['bob', 'Fan'],
+  ] as const) {
     const account = await createAccount(
       database.db,
       config,

@@ -23,7 +23,8 @@ export async function deskRoutes(app: FastifyInstance, options: { db: Db; resolv
     if (!caller) return reply.status(401).send(errorBody('unauthenticated', 'Please sign in first.'));
     if (!caller.isAdmin) return reply.status(403).send(errorBody('permission-denied', 'Only the shop’s admins can export orders.'));
     const query = csvQuery.safeParse(request.query);
-    if (!query.success) return reply.status(400).send(errorBody('invalid-argument', 'Choose a status of unfulfilled, shipped, refunded or all, and a search of at most 100 characters.'));
+    if (!query.success)
+      return reply.status(400).send(errorBody('invalid-argument', 'Choose a status of unfulfilled, shipped, refunded or all, and a search of at most 100 characters.'));
     async function* lines() {
       // A byte order mark: spreadsheet programs then read the UTF-8 names and addresses correctly.
       yield `\uFEFF${csvRow([...PACKING_LIST_COLUMNS])}`;

@@ -41,12 +41,20 @@ async function searchCondition(db: Db, query: string | undefined): Promise<SQL |
   // (two characters are a whole name in Japanese or Chinese; the term tables are scanned).
   if (q.length < 3 && !/[^ -\u024f]/.test(q)) return or(...exact);
   const pattern = likeText(q);
-  const [terms] = await db.select({
-    buyers: sql<string[]>`ARRAY(SELECT ${orderSearchTerms.term} FROM ${orderSearchTerms} WHERE ${orderSearchTerms.term} LIKE ${pattern} LIMIT ${MAX_TERMS})`,
-    lines: sql<string[]>`ARRAY(SELECT ${orderItemTerms.term} FROM ${orderItemTerms} WHERE ${orderItemTerms.term} LIKE ${pattern} LIMIT ${MAX_TERMS})`,
-  }).from(sql`(SELECT 1) AS one`);
+  const [terms] = await db
+    .select({
+      buyers: sql<string[]>`ARRAY(SELECT ${orderSearchTerms.term} FROM ${orderSearchTerms} WHERE ${orderSearchTerms.term} LIKE ${pattern} LIMIT ${MAX_TERMS})`,
+      lines: sql<string[]>`ARRAY(SELECT ${orderItemTerms.term} FROM ${orderItemTerms} WHERE ${orderItemTerms.term} LIKE ${pattern} LIMIT ${MAX_TERMS})`,
+    })
+    .from(sql`(SELECT 1) AS one`);
   const byLine = terms!.lines.length
-    ? (await db.selectDistinct({ orderId: orderItems.orderId }).from(orderItems).where(sql`lower(${orderItems.name}) = ANY(${sql.param(terms!.lines)}::text[])`).limit(10_000)).map((row) => row.orderId)
+    ? (
+        await db
+          .selectDistinct({ orderId: orderItems.orderId })
+          .from(orderItems)
+          .where(sql`lower(${orderItems.name}) = ANY(${sql.param(terms!.lines)}::text[])`)
+          .limit(10_000)
+      ).map((row) => row.orderId)
     : [];
   return or(
     ...exact,
@@ -108,7 +116,13 @@ function deskView(row: OrderRow, items: (typeof orderItems.$inferSelect)[], pend
     uid: row.userId,
     items: own.map((item) => ({ id: item.productId, name: item.name, qty: item.qty, unitCents: item.unitCents })),
     lines: own.map((item) => ({ lineId: item.position, productId: item.productId, name: item.name, qty: item.qty, unitCents: item.unitCents })),
-    totals: { subtotalCents: row.subtotalCents, shippingCents: row.shippingCents, taxCents: row.taxCents, walletAppliedCents: row.walletAppliedCents, chargedCents: row.chargedCents },
+    totals: {
+      subtotalCents: row.subtotalCents,
+      shippingCents: row.shippingCents,
+      taxCents: row.taxCents,
+      walletAppliedCents: row.walletAppliedCents,
+      chargedCents: row.chargedCents,
+    },
     shipping: { name: name ?? '', address },
     contact: row.contact,
     orderFulfilled: row.orderFulfilled,
@@ -147,7 +161,12 @@ export async function getDeskOrder(db: Db, orderId: string): Promise<{ order: De
   // An order exists only once paid (wallet debit or provider event): created and paid are one moment.
   const history: OrderHistoryEntry[] = [
     { kind: 'created', at: row.createdAt.toISOString(), by: buyer?.name ?? null, detail: {} },
-    { kind: 'paid', at: row.createdAt.toISOString(), by: null, detail: { walletCents: row.walletAppliedCents, cardCents: row.chargedCents, paymentReference: row.paymentIntentId } },
+    {
+      kind: 'paid',
+      at: row.createdAt.toISOString(),
+      by: null,
+      detail: { walletCents: row.walletAppliedCents, cardCents: row.chargedCents, paymentReference: row.paymentIntentId },
+    },
     // Fulfilled before the history table existed: from the order's own time.
     ...(row.fulfilledAt && !events.some((event) => event.kind === 'fulfilled') ? [{ kind: 'fulfilled', at: row.fulfilledAt.toISOString(), by: null, detail: {} }] : []),
     ...events.map((event) => ({ kind: event.kind, at: event.at.toISOString(), by: event.by ? `${event.by} <${event.byEmail}>` : null, detail: event.detail })),
@@ -160,7 +179,10 @@ export async function* packingListRows(db: Db, query: Omit<DeskQuery, 'limit' | 
   let after: string | undefined;
   for (;;) {
     const page = await listDeskOrderRows(db, { ...query, limit: 500, after });
-    const items = await itemsOf(db, page.rows.map((row) => row.id));
+    const items = await itemsOf(
+      db,
+      page.rows.map((row) => row.id),
+    );
     for (const row of page.rows) {
       for (const item of items.filter((candidate) => candidate.orderId === row.id)) yield { order: row, item };
     }

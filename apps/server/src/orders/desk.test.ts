@@ -19,12 +19,31 @@ const tokens: Record<string, string> = {};
 const ids: Record<string, string> = {};
 
 const client = (who: string) => createFunctionsClient({ baseUrl: base, getAuthToken: () => tokens[who] });
-const errorOf = async (promise: Promise<unknown>) => (await promise.then(() => undefined, (e: unknown) => e)) as FunctionsError;
+const errorOf = async (promise: Promise<unknown>) =>
+  (await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )) as FunctionsError;
 
 const BUYERS = [
-  { key: 'ana', name: 'Ana "The Needle" Ruiz', email: 'ana@example.org', address: { name: 'Ana Ruiz', line1: '1 Main St, Apt 4', line2: 'Back door\nring twice', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' } },
-  { key: 'kenji', name: '山田 健二', email: 'kenji@example.jp', address: { name: '山田 健二', line1: '渋谷区 1-2-3', line2: '', city: '東京', state: '', postal_code: '150-0002', country: 'JP' } },
-  { key: 'evil', name: '=HYPERLINK("http://evil.example","x")', email: 'evil@example.org', address: { name: '+SUM(A1)', line1: '@cmd', line2: '-1', city: 'X', state: '', postal_code: '1', country: 'US' } },
+  {
+    key: 'ana',
+    name: 'Ana "The Needle" Ruiz',
+    email: 'ana@example.org',
+    address: { name: 'Ana Ruiz', line1: '1 Main St, Apt 4', line2: 'Back door\nring twice', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' },
+  },
+  {
+    key: 'kenji',
+    name: '山田 健二',
+    email: 'kenji@example.jp',
+    address: { name: '山田 健二', line1: '渋谷区 1-2-3', line2: '', city: '東京', state: '', postal_code: '150-0002', country: 'JP' },
+  },
+  {
+    key: 'evil',
+    name: '=HYPERLINK("http://evil.example","x")',
+    email: 'evil@example.org',
+    address: { name: '+SUM(A1)', line1: '@cmd', line2: '-1', city: 'X', state: '', postal_code: '1', country: 'US' },
+  },
 ];
 
 beforeAll(async () => {
@@ -37,7 +56,11 @@ beforeAll(async () => {
       await createAccount(db, config, account('desk@example.org', 'Desk'), { emailVerified: true, role: 'admin' });
       let n = 0;
       for (const buyer of BUYERS) {
-        for (const [product, fulfilled] of [['Label Tee', false], ['Blue Vinyl LP', true], ['Cap, embroidered', false]] as const) {
+        for (const [product, fulfilled] of [
+          ['Label Tee', false],
+          ['Blue Vinyl LP', true],
+          ['Cap, embroidered', false],
+        ] as const) {
           n += 1;
           const id = `o_${buyer.key}${n}`;
           await db.insert(orders).values({
@@ -61,7 +84,10 @@ beforeAll(async () => {
     },
   });
   ({ database, baseUrl: base } = testApp);
-  for (const [who, email] of [['admin', 'desk@example.org'], ['ana', 'ana@example.org']]) {
+  for (const [who, email] of [
+    ['admin', 'desk@example.org'],
+    ['ana', 'ana@example.org'],
+  ]) {
     tokens[who!] = (await createAuthClient({ baseUrl: base, functions: createFunctionsClient({ baseUrl: base }) }).signIn(email!, 'pass words')).token!;
   }
 });
@@ -116,7 +142,9 @@ describe('all orders, filtered and searched', () => {
              jsonb_build_object('name', 'Buyer ' || g, 'email', 'buyer' || g || '@example.net', 'phone', ''),
              jsonb_build_object('name', 'Buyer ' || g, 'line1', g || ' Road'), g % 3 = 0, now() - g * interval '1 minute'
       FROM generate_series(1, 30000) g`);
-    await database.db.execute(sql`INSERT INTO order_item (order_id, position, product_id, name, qty, unit_cents) SELECT 'o_bulk' || g, 0, 'p_x', 'Record ' || (g % 500), 1, 100 FROM generate_series(1, 30000) g`);
+    await database.db.execute(
+      sql`INSERT INTO order_item (order_id, position, product_id, name, qty, unit_cents) SELECT 'o_bulk' || g, 0, 'p_x', 'Record ' || (g % 500), 1, 100 FROM generate_series(1, 30000) g`,
+    );
     await database.db.execute(sql`ANALYZE "order"; ANALYZE order_item; ANALYZE order_search_term; ANALYZE order_item_term`);
     const plan = async (data: { status: string; q?: string }, noSeqScan = false) => {
       const text = await captureSql(data);
@@ -199,7 +227,9 @@ describe('order detail', () => {
 
 describe('tracking and bulk fulfilment', () => {
   it('Mark Fulfilled takes a carrier and tracking number: in the email with a link, in My Orders, in the history', async () => {
-    expect((await errorOf(client('admin').call('markOrderFulfilled', { orderId: 'o_ana1', trackingNumber: '1Z999AA10123456784' }))).message).toBe(DESK_MESSAGES.trackingNeedsCarrier);
+    expect((await errorOf(client('admin').call('markOrderFulfilled', { orderId: 'o_ana1', trackingNumber: '1Z999AA10123456784' }))).message).toBe(
+      DESK_MESSAGES.trackingNeedsCarrier,
+    );
     expect((await errorOf(client('admin').call('markOrderFulfilled', { orderId: 'o_ana1', carrier: 'UPS', trackingNumber: '<b>' }))).message).toBe(DESK_MESSAGES.trackingNumber);
     await client('admin').call('markOrderFulfilled', { orderId: 'o_ana1', carrier: 'UPS', trackingNumber: '1Z999AA10123456784' });
     const mail = await smtp.waitForText('ana@example.org', 'o_ana1 has shipped');

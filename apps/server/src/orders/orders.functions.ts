@@ -20,7 +20,12 @@ export function ordersFunctions(deps: RefundDeps) {
       const results = [];
       for (const { orderId, carrier, trackingNumber } of orders) {
         try {
-          const result = await markOrderFulfilled(db, orderId, { actorId: caller.userId, actor: { userId: caller.userId }, tracking: trackingOf(carrier, trackingNumber), mail: deps });
+          const result = await markOrderFulfilled(db, orderId, {
+            actorId: caller.userId,
+            actor: { userId: caller.userId },
+            tracking: trackingOf(carrier, trackingNumber),
+            mail: deps,
+          });
           results.push({ orderId, ok: true, changed: result.changed });
         } catch (error) {
           if (!(error instanceof AppError)) throw error;

@@ -70,7 +70,13 @@ export function newOrderId(): string {
 export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string; created: boolean }> {
   const { items, ...fields } = order;
   const id = newOrderId();
-  const inserted = tx.$with('inserted').as(tx.insert(orders).values({ id, ...fields }).onConflictDoNothing({ target: orders.checkoutId }).returning({ id: orders.id }));
+  const inserted = tx.$with('inserted').as(
+    tx
+      .insert(orders)
+      .values({ id, ...fields })
+      .onConflictDoNothing({ target: orders.checkoutId })
+      .returning({ id: orders.id }),
+  );
   const lines = JSON.stringify(
     items.map((item, position) => ({ position, product_id: item.id, variant_id: item.variantId ?? null, name: item.name, qty: item.qty, unit_cents: item.unitCents })),
   );
@@ -101,9 +107,17 @@ async function views(db: Db, rows: (typeof orders.$inferSelect)[]): Promise<Orde
   const items = await db
     .select()
     .from(orderItems)
-    .where(inArray(orderItems.orderId, rows.map((row) => row.id)))
+    .where(
+      inArray(
+        orderItems.orderId,
+        rows.map((row) => row.id),
+      ),
+    )
     .orderBy(asc(orderItems.orderId), asc(orderItems.position));
-  const pending = await ordersWithPendingRefunds(db, rows.map((row) => row.id));
+  const pending = await ordersWithPendingRefunds(
+    db,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => {
     const { name, ...address } = row.shipping;
     return {
@@ -190,7 +204,10 @@ export async function listOpenOrders(db: Db, options: { limit: number; after?: s
 }
 
 export async function getOrderByPaymentIntent(db: Db, userId: string, paymentIntentId: string): Promise<OrderView | null> {
-  const rows = await db.select().from(orders).where(and(eq(orders.paymentIntentId, paymentIntentId), eq(orders.userId, userId)));
+  const rows = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.paymentIntentId, paymentIntentId), eq(orders.userId, userId)));
   return (await views(db, rows))[0] ?? null;
 }
 
@@ -224,7 +241,9 @@ export async function markOrderFulfilled(db: Db, orderId: string, options: Fulfi
           .update(orders)
           .set({ orderFulfilled: true, orderStatus: 'shipped', fulfilledAt: new Date(), carrier: tracking?.carrier ?? null, trackingNumber: tracking?.number ?? null })
           .where(eq(orders.id, orderId));
-        await tx.insert(orderEvents).values({ orderId, kind: 'fulfilled', actorId: options.actorId ?? null, detail: tracking ? { carrier: tracking.carrier, trackingNumber: tracking.number } : {} });
+        await tx
+          .insert(orderEvents)
+          .values({ orderId, kind: 'fulfilled', actorId: options.actorId ?? null, detail: tracking ? { carrier: tracking.carrier, trackingNumber: tracking.number } : {} });
         if (options.actor) {
           await recordAudit(tx, {
             actor: options.actor,

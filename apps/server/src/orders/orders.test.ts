@@ -10,11 +10,33 @@ let buyer: string;
 let other: string;
 
 /** Orders with many equal timestamps, so pages must break ties by id. */
-const CREATED = ['2026-03-01T10:00:00.000Z', '2026-03-01T10:00:00.000Z', '2026-03-01T10:00:00.000Z', '2026-02-01T09:00:00.500Z', '2026-02-01T09:00:00.500Z', '2026-01-15T08:00:00.000Z', '2026-01-01T00:00:00.000Z'];
+const CREATED = [
+  '2026-03-01T10:00:00.000Z',
+  '2026-03-01T10:00:00.000Z',
+  '2026-03-01T10:00:00.000Z',
+  '2026-02-01T09:00:00.500Z',
+  '2026-02-01T09:00:00.500Z',
+  '2026-01-15T08:00:00.000Z',
+  '2026-01-01T00:00:00.000Z',
+];
 
 function orderRow(id: string, userId: string, createdAt: string, orderFulfilled: boolean) {
   const contact = { name: 'Fan', email: 'fan@example.org', phone: '' };
-  return { id, userId, checkoutId: `c_${id}`, paymentIntentId: `pi_${id}`, subtotalCents: 100, shippingCents: 999, taxCents: 101, walletAppliedCents: 1200, chargedCents: 0, contact, shipping: { name: 'Fan', line1: '1 Main St', city: 'X', postal_code: '1', country: 'US' }, orderFulfilled, createdAt: new Date(createdAt) };
+  return {
+    id,
+    userId,
+    checkoutId: `c_${id}`,
+    paymentIntentId: `pi_${id}`,
+    subtotalCents: 100,
+    shippingCents: 999,
+    taxCents: 101,
+    walletAppliedCents: 1200,
+    chargedCents: 0,
+    contact,
+    shipping: { name: 'Fan', line1: '1 Main St', city: 'X', postal_code: '1', country: 'US' },
+    orderFulfilled,
+    createdAt: new Date(createdAt),
+  };
 }
 
 async function everyPage(read: (after: string | undefined) => Promise<Page<OrderView>>): Promise<string[]> {
@@ -35,10 +57,9 @@ beforeAll(async () => {
   const account = (email: string, username: string) => ({ email, username, name: username, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true });
   buyer = (await createAccount(database.db, config, account('buyer@example.org', 'Buyer'), { emailVerified: true })).userId;
   other = (await createAccount(database.db, config, account('other@example.org', 'Other'), { emailVerified: true })).userId;
-  await database.db.insert(orders).values([
-    ...CREATED.map((at, i) => orderRow(`o_b${i}`, buyer, at, i % 3 === 0)),
-    ...CREATED.map((at, i) => orderRow(`o_x${i}`, other, at, i % 2 === 0)),
-  ]);
+  await database.db
+    .insert(orders)
+    .values([...CREATED.map((at, i) => orderRow(`o_b${i}`, buyer, at, i % 3 === 0)), ...CREATED.map((at, i) => orderRow(`o_x${i}`, other, at, i % 2 === 0))]);
 });
 
 afterAll(async () => {
@@ -46,8 +67,7 @@ afterAll(async () => {
 });
 
 // Newest first; equal times by id, highest first.
-const newestFirst = (rows: { id: string; at: string }[]) =>
-  rows.sort((a, b) => (a.at === b.at ? (a.id < b.id ? 1 : -1) : a.at < b.at ? 1 : -1)).map((row) => row.id);
+const newestFirst = (rows: { id: string; at: string }[]) => rows.sort((a, b) => (a.at === b.at ? (a.id < b.id ? 1 : -1) : a.at < b.at ? 1 : -1)).map((row) => row.id);
 
 describe('order lists, a page at a time', () => {
   it.each([1, 2, 3, 20])('My Orders in pages of %i: every own order once, newest first', async (limit) => {
@@ -56,10 +76,9 @@ describe('order lists, a page at a time', () => {
   });
 
   it.each([1, 2, 5])('View Orders in pages of %i: every open order once, newest first', async (limit) => {
-    const open = [
-      ...CREATED.map((at, i) => ({ id: `o_b${i}`, at, open: i % 3 !== 0 })),
-      ...CREATED.map((at, i) => ({ id: `o_x${i}`, at, open: i % 2 !== 0 })),
-    ].filter((row) => row.open);
+    const open = [...CREATED.map((at, i) => ({ id: `o_b${i}`, at, open: i % 3 !== 0 })), ...CREATED.map((at, i) => ({ id: `o_x${i}`, at, open: i % 2 !== 0 }))].filter(
+      (row) => row.open,
+    );
     expect(await everyPage((after) => listOpenOrders(database.db, { limit, after }))).toEqual(newestFirst(open));
   });
 
@@ -76,13 +95,27 @@ describe('order lists, a page at a time', () => {
 });
 
 /** Orders made within one millisecond (a JS Date cannot tell them apart), two at the same microsecond. */
-const WITHIN_ONE_MS = ['2026-04-01T12:00:00.123001Z', '2026-04-01T12:00:00.123002Z', '2026-04-01T12:00:00.123456Z', '2026-04-01T12:00:00.123456Z', '2026-04-01T12:00:00.123457Z', '2026-04-01T12:00:00.123999Z'];
+const WITHIN_ONE_MS = [
+  '2026-04-01T12:00:00.123001Z',
+  '2026-04-01T12:00:00.123002Z',
+  '2026-04-01T12:00:00.123456Z',
+  '2026-04-01T12:00:00.123456Z',
+  '2026-04-01T12:00:00.123457Z',
+  '2026-04-01T12:00:00.123999Z',
+];
 
 describe('order lists, orders made within one millisecond', () => {
   let quick: string;
   beforeAll(async () => {
     const config = testConfig();
-    quick = (await createAccount(database.db, config, { email: 'quick@example.org', username: 'Quick', name: 'Quick', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true })).userId;
+    quick = (
+      await createAccount(
+        database.db,
+        config,
+        { email: 'quick@example.org', username: 'Quick', name: 'Quick', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
+        { emailVerified: true },
+      )
+    ).userId;
     await database.db.insert(orders).values(WITHIN_ONE_MS.map((at, i) => ({ ...orderRow(`o_q${i}`, quick, at, false), createdAt: sql`${at}::timestamptz` })));
   });
 

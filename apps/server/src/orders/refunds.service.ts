@@ -82,7 +82,10 @@ async function walletPaidCents(tx: Tx, order: OrderRow): Promise<number> {
  * refunds holds the order's row lock first, so under it this count is exact.
  */
 async function refundedQuantities(tx: Tx, orderId: string): Promise<Map<number, number>> {
-  const rows = await tx.select({ lines: orderRefunds.lines }).from(orderRefunds).where(and(eq(orderRefunds.orderId, orderId), ne(orderRefunds.status, 'failed')));
+  const rows = await tx
+    .select({ lines: orderRefunds.lines })
+    .from(orderRefunds)
+    .where(and(eq(orderRefunds.orderId, orderId), ne(orderRefunds.status, 'failed')));
   const refunded = new Map<number, number>();
   for (const { lines } of rows) for (const line of lines) refunded.set(line.lineId, (refunded.get(line.lineId) ?? 0) + line.quantity);
   return refunded;
@@ -110,7 +113,10 @@ export async function refundOrder(
     async (tx) => {
       const [order] = await tx.select().from(orders).where(eq(orders.id, input.orderId)).for('update');
       if (!order) throw new AppError('not-found', CHECKOUT_MESSAGES.orderNotFound);
-      const [existing] = await tx.select().from(orderRefunds).where(and(eq(orderRefunds.orderId, order.id), eq(orderRefunds.idempotencyKey, input.idempotencyKey)));
+      const [existing] = await tx
+        .select()
+        .from(orderRefunds)
+        .where(and(eq(orderRefunds.orderId, order.id), eq(orderRefunds.idempotencyKey, input.idempotencyKey)));
       if (existing) return { refund: existing, order };
 
       let plan;
@@ -136,9 +142,23 @@ export async function refundOrder(
       if (reserved.length === 0) throw new AppError('failed-precondition', REFUND_MESSAGES.nothingLeft);
       const [refund] = await tx
         .insert(orderRefunds)
-        .values({ id, orderId: order.id, idempotencyKey: input.idempotencyKey, adminId, walletCents: plan.walletCents, cardCents: plan.cardCents, lines: plan.lines, status: 'pending' })
+        .values({
+          id,
+          orderId: order.id,
+          idempotencyKey: input.idempotencyKey,
+          adminId,
+          walletCents: plan.walletCents,
+          cardCents: plan.cardCents,
+          lines: plan.lines,
+          status: 'pending',
+        })
         .returning();
-      await tx.insert(orderEvents).values({ orderId: order.id, kind: 'refund-requested', actorId: adminId, detail: { refundId: id, walletCents: plan.walletCents, cardCents: plan.cardCents, lines: plan.lines } });
+      await tx.insert(orderEvents).values({
+        orderId: order.id,
+        kind: 'refund-requested',
+        actorId: adminId,
+        detail: { refundId: id, walletCents: plan.walletCents, cardCents: plan.cardCents, lines: plan.lines },
+      });
       // Nothing to send to a card: the whole refund is this transaction.
       if (plan.cardCents === 0) return { refund: (await completeRefund(tx, deps, refund!, null)) ?? refund!, order };
       return { refund: refund!, order };
@@ -288,7 +308,10 @@ export async function retryRefund(deps: RefundDeps, adminId: string, input: { or
     .where(and(eq(orderRefunds.id, input.refundId), eq(orderRefunds.orderId, input.orderId), eq(orderRefunds.status, 'pending'), sql`${orderRefunds.gaveUpAt} IS NOT NULL`))
     .returning();
   if (!reset) {
-    const [current] = await deps.db.select().from(orderRefunds).where(and(eq(orderRefunds.id, input.refundId), eq(orderRefunds.orderId, input.orderId)));
+    const [current] = await deps.db
+      .select()
+      .from(orderRefunds)
+      .where(and(eq(orderRefunds.id, input.refundId), eq(orderRefunds.orderId, input.orderId)));
     if (!current) throw new AppError('not-found', REFUND_MESSAGES.refundNotFound);
     if (current.status === 'pending') throw new AppError('failed-precondition', REFUND_MESSAGES.stillRetrying);
     return viewOf(current);
@@ -311,10 +334,20 @@ async function completeRefund(tx: Tx, deps: RefundDeps, refund: RefundRow, provi
   if (refund.walletCents > 0) await credit(tx, order!.userId, refund.walletCents, `refund:${refund.id}`, 'refund', `refund of order ${order!.id}`);
   const status = refundStatusOf(await refundable(tx, order!));
   await tx.update(orders).set({ refundStatus: status }).where(eq(orders.id, order!.id));
-  await tx.insert(orderEvents).values({ orderId: order!.id, kind: 'refunded', actorId: refund.adminId, detail: { refundId: refund.id, walletCents: refund.walletCents, cardCents: refund.cardCents, lines: refund.lines, providerRefundId } });
+  await tx.insert(orderEvents).values({
+    orderId: order!.id,
+    kind: 'refunded',
+    actorId: refund.adminId,
+    detail: { refundId: refund.id, walletCents: refund.walletCents, cardCents: refund.cardCents, lines: refund.lines, providerRefundId },
+  });
   const [buyer] = await tx.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, order!.userId));
   if (buyer) {
-    const mail = refundMail(buyer.email, buyer.name, { orderId: order!.id, walletCents: refund.walletCents, cardCents: refund.cardCents, full: status === 'refunded' }, `${deps.publicUrl}/my-orders`);
+    const mail = refundMail(
+      buyer.email,
+      buyer.name,
+      { orderId: order!.id, walletCents: refund.walletCents, cardCents: refund.cardCents, full: status === 'refunded' },
+      `${deps.publicUrl}/my-orders`,
+    );
     await deps.jobs.sendInTransaction(tx, 'send-email', mail);
   }
   await publishLive(tx, { topic: 'orders', userId: order!.userId, id: order!.id }, { topic: 'all-orders', id: order!.id });

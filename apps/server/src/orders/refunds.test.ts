@@ -32,7 +32,11 @@ const contact = { name: 'Fan One', email: 'fan@example.org', phone: '' };
 const shipping = { name: 'Fan One', line1: '1 Main St', line2: '', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' };
 
 const client = (who: string, at = base) => createFunctionsClient({ baseUrl: at, getAuthToken: () => tokens[who] });
-const errorOf = async (promise: Promise<unknown>) => (await promise.then(() => undefined, (e: unknown) => e)) as FunctionsError;
+const errorOf = async (promise: Promise<unknown>) =>
+  (await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )) as FunctionsError;
 const userId = async (email: string) => ((await database.db.execute(sql`SELECT id FROM "user" WHERE email = ${email}`)).rows[0] as { id: string }).id;
 const key = () => `k-${Math.random().toString(36).slice(2)}${Date.now()}`;
 
@@ -68,15 +72,30 @@ beforeAll(async () => {
     database: { max: 40 },
     config: { env: { SIGNUP_RATE_LIMIT: '1000', SIGNIN_RATE_LIMIT: '1000', SMTP_URL: smtp.url } },
     async seed({ db, config }) {
-      for (const [email, username, role] of [['fan@example.org', 'FanOne', 'user'], ['card@example.org', 'Carder', 'user'], ['boss@example.org', 'Boss', 'admin'], ['boss2@example.org', 'Boss2', 'admin']] as const) {
-        await createAccount(db, config, { email, username, name: username, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role });
+      for (const [email, username, role] of [
+        ['fan@example.org', 'FanOne', 'user'],
+        ['card@example.org', 'Carder', 'user'],
+        ['boss@example.org', 'Boss', 'admin'],
+        ['boss2@example.org', 'Boss2', 'admin'],
+      ] as const) {
+        await createAccount(
+          db,
+          config,
+          { email, username, name: username, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
+          { emailVerified: true, role },
+        );
       }
       teeId = await releaseProduct(db, { name: 'Label Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
       capId = await releaseProduct(db, { name: 'Cap', description: 'Cap', priceCents: 1999, images: ['/content/covers/cover-02.svg'] });
     },
   });
   ({ database, config, baseUrl: base } = shop);
-  for (const [who, email] of [['fan', 'fan@example.org'], ['card', 'card@example.org'], ['admin', 'boss@example.org'], ['admin2', 'boss2@example.org']]) {
+  for (const [who, email] of [
+    ['fan', 'fan@example.org'],
+    ['card', 'card@example.org'],
+    ['admin', 'boss@example.org'],
+    ['admin2', 'boss2@example.org'],
+  ]) {
     tokens[who!] = (await createAuthClient({ baseUrl: base, functions: createFunctionsClient({ baseUrl: base }) }).signIn(email!, 'pass words')).token!;
   }
 });
@@ -116,14 +135,24 @@ describe('refunds of wallet orders', () => {
   });
 
   it('refunds by line: Partially refunded, then Refunded; never more than a line or the order has left', async () => {
-    const orderId = await walletOrder([{ id: teeId, qty: 2, unitCents: 2500 }, { id: capId, qty: 1, unitCents: 1999 }]);
+    const orderId = await walletOrder([
+      { id: teeId, qty: 2, unitCents: 2500 },
+      { id: capId, qty: 1, unitCents: 1999 },
+    ]);
     const first = await client('admin').call('refundOrder', { orderId, lines: [{ lineId: 0, quantity: 1 }], idempotencyKey: key() });
     expect(first.refund.walletCents).toBe(2500 + 231);
     let [row] = await database.db.select().from(orders).where(eq(orders.id, orderId));
     expect(row!.refundStatus).toBe('partially_refunded');
     expect((await errorOf(client('admin').call('refundOrder', { orderId, lines: [{ lineId: 0, quantity: 2 }], idempotencyKey: key() }))).message).toBe(REFUND_MESSAGES.tooMany);
     expect((await errorOf(client('admin').call('refundOrder', { orderId, lines: [{ lineId: 5, quantity: 1 }], idempotencyKey: key() }))).message).toBe(REFUND_MESSAGES.unknownLine);
-    await client('admin').call('refundOrder', { orderId, lines: [{ lineId: 0, quantity: 1 }, { lineId: 1, quantity: 1 }], idempotencyKey: key() });
+    await client('admin').call('refundOrder', {
+      orderId,
+      lines: [
+        { lineId: 0, quantity: 1 },
+        { lineId: 1, quantity: 1 },
+      ],
+      idempotencyKey: key(),
+    });
     [row] = await database.db.select().from(orders).where(eq(orders.id, orderId));
     expect(row!.refundStatus).toBe('refunded');
     const refunded = (await database.db.select().from(orderRefunds).where(eq(orderRefunds.orderId, orderId))).flatMap((r) => r.lines);
@@ -228,7 +257,12 @@ describe('card refunds against a local fake Stripe', () => {
       config: { ...settings, PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET },
       build: (stripeConfig) => ({
         payments: {
-          provider: createStripeProvider({ secretKey: 'sk_test_x', webhookSecret: WEBHOOK_SECRET, publicUrl: `http://127.0.0.1:${stripeConfig.PORT}`, api: { host: '127.0.0.1', port: fakePort, protocol: 'http' } }),
+          provider: createStripeProvider({
+            secretKey: 'sk_test_x',
+            webhookSecret: WEBHOOK_SECRET,
+            publicUrl: `http://127.0.0.1:${stripeConfig.PORT}`,
+            api: { host: '127.0.0.1', port: fakePort, protocol: 'http' },
+          }),
           local: null,
         },
       }),
@@ -276,19 +310,28 @@ describe('card refunds against a local fake Stripe', () => {
     const before = await getBalance(database.db, buyer);
     failOnce.add(order.paymentIntentId); // the first call gets a 500: the SDK retries with the same key
     const click = key();
-    const attempts = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => client(i % 2 ? 'admin' : 'admin2', stripeBase).call('refundOrder', { orderId: order.id, idempotencyKey: i < 10 ? click : key() })));
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) => client(i % 2 ? 'admin' : 'admin2', stripeBase).call('refundOrder', { orderId: order.id, idempotencyKey: i < 10 ? click : key() })),
+    );
     expect(attempts.filter((a) => a.status === 'fulfilled').length).toBeGreaterThanOrEqual(1);
     const atStripe = [...refundsByKey.values()].filter((r) => r.payment_intent === order.paymentIntentId);
     expect(atStripe).toEqual([expect.objectContaining({ amount: order.chargedCents })]);
     const rows = await database.db.select().from(orderRefunds).where(eq(orderRefunds.orderId, order.id));
-    expect(rows).toEqual([expect.objectContaining({ status: 'succeeded', cardCents: order.chargedCents, walletCents: order.walletAppliedCents, providerRefundId: atStripe[0]!.id })]);
+    expect(rows).toEqual([
+      expect.objectContaining({ status: 'succeeded', cardCents: order.chargedCents, walletCents: order.walletAppliedCents, providerRefundId: atStripe[0]!.id }),
+    ]);
     expect(refundRequests.filter((k) => k === `refund-${rows[0]!.id}`).length).toBeGreaterThanOrEqual(2);
     expect(await getBalance(database.db, buyer)).toEqual({ ...before, balanceCents: before.balanceCents + order.walletAppliedCents });
     const [after] = await database.db.select().from(orders).where(eq(orders.id, order.id));
     expect([after!.refundStatus, after!.refundedCardCents, after!.refundedWalletCents]).toEqual(['refunded', order.chargedCents, order.walletAppliedCents]);
 
     // Stripe then tells us about it, three times: recorded once, counted nothing twice.
-    const event = { id: `evt_${key()}`, object: 'event', type: 'charge.refunded', data: { object: { id: 'ch_1', object: 'charge', payment_intent: order.paymentIntentId, amount: order.chargedCents, amount_refunded: order.chargedCents } } };
+    const event = {
+      id: `evt_${key()}`,
+      object: 'event',
+      type: 'charge.refunded',
+      data: { object: { id: 'ch_1', object: 'charge', payment_intent: order.paymentIntentId, amount: order.chargedCents, amount_refunded: order.chargedCents } },
+    };
     const responses = await Promise.all([deliver(event), deliver(event), deliver(event)]);
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(await database.db.select().from(processedEvents).where(eq(processedEvents.eventId, event.id))).toHaveLength(1);
@@ -311,7 +354,12 @@ describe('card refunds against a local fake Stripe', () => {
 
   it('a refund made in the Stripe dashboard (charge.refunded) shows as Partially refunded', async () => {
     const order = await paidCardOrder('0');
-    const event = { id: `evt_${key()}`, object: 'event', type: 'charge.refunded', data: { object: { id: 'ch_2', object: 'charge', payment_intent: order.paymentIntentId, amount: order.chargedCents, amount_refunded: 500 } } };
+    const event = {
+      id: `evt_${key()}`,
+      object: 'event',
+      type: 'charge.refunded',
+      data: { object: { id: 'ch_2', object: 'charge', payment_intent: order.paymentIntentId, amount: order.chargedCents, amount_refunded: 500 } },
+    };
     await deliver(event);
     const [after] = await database.db.select().from(orders).where(eq(orders.id, order.id));
     expect([after!.refundedCardCents, after!.refundStatus]).toEqual([500, 'partially_refunded']);
@@ -323,7 +371,12 @@ describe('card refunds against a local fake Stripe', () => {
     const buyer = await userId('card@example.org');
     const checkout = await cardCheckout('3');
     // The checkout expires (hold released) and the buyer spends that credit elsewhere.
-    await deliver({ id: `evt_${key()}`, object: 'event', type: 'checkout.session.expired', data: { object: { id: checkout.sessionId, object: 'checkout.session', metadata: { checkoutId: checkout.checkoutId } } } });
+    await deliver({
+      id: `evt_${key()}`,
+      object: 'event',
+      type: 'checkout.session.expired',
+      data: { object: { id: checkout.sessionId, object: 'checkout.session', metadata: { checkoutId: checkout.checkoutId } } },
+    });
     const spent = (await getBalance(database.db, buyer)).balanceCents;
     await database.db.transaction(async (tx) => {
       await tx.execute(sql`UPDATE wallet SET balance_cents = balance_cents - ${spent} WHERE user_id = ${buyer}`);

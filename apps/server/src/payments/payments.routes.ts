@@ -83,7 +83,11 @@ export async function paymentsRoutes(
 
   app.get<{ Params: { id: string } }>('/pay/:id', async (request, reply) => {
     const checkout = await ownCheckout(request);
-    if (!checkout) return reply.status(404).type('text/html; charset=utf-8').send(messagePage('This payment page does not exist.', '', { label: 'Back to checkout', href: '/checkout' }, { look: 'shop' }));
+    if (!checkout)
+      return reply
+        .status(404)
+        .type('text/html; charset=utf-8')
+        .send(messagePage('This payment page does not exist.', '', { label: 'Back to checkout', href: '/checkout' }, { look: 'shop' }));
     if (checkout.status !== 'pending' || checkout.expiresAt < new Date()) {
       return reply.type('text/html; charset=utf-8').send(messagePage('This payment is closed.', '', { label: 'My orders', href: '/my-orders' }, { look: 'shop' }));
     }

@@ -26,11 +26,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       const lines =
         request.walletAppliedCents > 0
           ? [usd(`Order balance after ${formatUsd(request.walletAppliedCents)} wallet credit`, amountDue)]
-          : [
-              ...request.lines.map((line) => usd(line.name, line.unitCents, line.qty)),
-              usd('Shipping', request.shippingCents),
-              usd('Tax', request.taxCents),
-            ];
+          : [...request.lines.map((line) => usd(line.name, line.unitCents, line.qty)), usd('Shipping', request.shippingCents), usd('Tax', request.taxCents)];
       if (request.cardFeeCents > 0) lines.push(usd('Card processing fee', request.cardFeeCents));
       const session = await stripe.checkout.sessions.create(
         {
@@ -100,7 +96,10 @@ export function createStripePayouts(options: StripeProviderOptions): PayoutProvi
       return { url: link.url };
     },
     async transfer(accountId, amountCents, requestId) {
-      const transfer = await stripe.transfers.create({ amount: amountCents, currency: 'usd', destination: accountId, metadata: { requestId } }, { idempotencyKey: `payout-${requestId}` });
+      const transfer = await stripe.transfers.create(
+        { amount: amountCents, currency: 'usd', destination: accountId, metadata: { requestId } },
+        { idempotencyKey: `payout-${requestId}` },
+      );
       return { transferId: transfer.id };
     },
   };

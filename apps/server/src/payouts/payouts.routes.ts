@@ -10,9 +10,14 @@ export async function localPayoutRoutes(app: FastifyInstance, options: { db: Db;
   app.get('/payouts/onboard', async (request, reply) => {
     const caller = await options.resolveCaller(request);
     if (!caller) return reply.redirect('/login');
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(
-      page(`<h1 style="font-size:22px">Set up payouts</h1><p>Test onboarding (local provider): confirm to enable payouts to your account.</p><form method="post" action="/payouts/onboard"><button type="submit" style="padding:12px;font-size:16px;font-weight:bold">Enable payouts</button></form><p><a href="/wallet" style="color:#f2c14e">Back to wallet</a></p>`),
-    );
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(
+        page(
+          `<h1 style="font-size:22px">Set up payouts</h1><p>Test onboarding (local provider): confirm to enable payouts to your account.</p><form method="post" action="/payouts/onboard"><button type="submit" style="padding:12px;font-size:16px;font-weight:bold">Enable payouts</button></form><p><a href="/wallet" style="color:#f2c14e">Back to wallet</a></p>`,
+        ),
+      );
   });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => done(null, body));
   app.post('/payouts/onboard', async (request, reply) => {

@@ -57,7 +57,11 @@ export async function onboardingLinkFor(deps: PayoutDeps, userId: string) {
 }
 
 export async function enableLocalPayouts(db: Db, userId: string): Promise<boolean> {
-  const rows = await db.update(payoutAccounts).set({ payoutsEnabled: true }).where(and(eq(payoutAccounts.userId, userId), eq(payoutAccounts.provider, 'local'))).returning();
+  const rows = await db
+    .update(payoutAccounts)
+    .set({ payoutsEnabled: true })
+    .where(and(eq(payoutAccounts.userId, userId), eq(payoutAccounts.provider, 'local')))
+    .returning();
   // Onboarding happens in another tab: the wallet and cash-out pages left open learn of it live.
   if (rows.length > 0) await publishLive(db, { topic: 'wallet', userId, id: userId });
   return rows.length > 0;

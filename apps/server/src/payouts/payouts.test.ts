@@ -12,7 +12,11 @@ let base: string;
 const ids: Record<string, string> = {};
 const tokens: Record<string, string> = {};
 const fn = (who: string) => createFunctionsClient({ baseUrl: base, getAuthToken: () => tokens[who] });
-const errorOf = async (p: Promise<unknown>) => (await p.then(() => undefined, (e: unknown) => e)) as FunctionsError;
+const errorOf = async (p: Promise<unknown>) =>
+  (await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  )) as FunctionsError;
 
 beforeAll(async () => {
   shop = await startTestApp();
@@ -23,7 +27,15 @@ beforeAll(async () => {
   await applyServiceWrite(database.db, 'test', 'dats', {
     externalId: 'e1',
     userId: ids.maker,
-    asset: { id: 'dat-x', creatorId: ids.maker, creatorUsername: 'maker', songName: 'S', artistName: 'A', artworkUrl: '/content/covers/cover-01.svg', releasedAt: '2026-01-01T00:00:00Z' },
+    asset: {
+      id: 'dat-x',
+      creatorId: ids.maker,
+      creatorUsername: 'maker',
+      songName: 'S',
+      artistName: 'A',
+      artworkUrl: '/content/covers/cover-01.svg',
+      releasedAt: '2026-01-01T00:00:00Z',
+    },
     edition: 1,
     earningsCents: 6_000,
   });
@@ -46,7 +58,12 @@ describe('payout accounts and cash-out (local provider)', () => {
     expect((await errorOf(fn('maker').call('requestPayout', null))).message).toBe('Finish setting up your payout account first.');
     const link = await fn('maker').call('createStripeOnboardingLinkIOS', null);
     expect(link.url).toBe('/payouts/onboard');
-    const done = await fetch(`${base}${link.url}`, { method: 'POST', redirect: 'manual', headers: { authorization: `Bearer ${tokens.maker}`, 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    const done = await fetch(`${base}${link.url}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { authorization: `Bearer ${tokens.maker}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+    });
     expect(done.headers.get('location')).toBe('/cashout');
     expect(await fn('maker').call('createOrRetrieveAccount', { email: 'maker@example.org' })).toMatchObject({ payouts_enabled: true });
   });

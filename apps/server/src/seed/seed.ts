@@ -43,9 +43,7 @@ export const contentSeeder: Seeder = {
       }
       const history = historyFile.parse(readJson(config.contentDir, 'history.json'));
       await tx.delete(timelineEntries);
-      await tx.insert(timelineEntries).values(
-        history.entries.map((entry) => ({ ...entry, year: Number(entry.releasedOn.slice(0, 4)) })),
-      );
+      await tx.insert(timelineEntries).values(history.entries.map((entry) => ({ ...entry, year: Number(entry.releasedOn.slice(0, 4)) })));
     });
   },
 };

@@ -56,7 +56,13 @@ describe('service API', () => {
     ['wallet-credits', { externalId: 'bad-2', userId: 'u', cents: 1.5 }],
     ['wallet-credits', { externalId: 'bad 3', userId: 'u', cents: 1 }],
     ['metrics', { externalId: 'bad-4' }],
-    ['dats', { externalId: 'bad-5', asset: { id: '../x', creatorId: 'c', creatorUsername: 'c', songName: 's', artistName: 'a', artworkUrl: 'javascript:alert(1)', releasedAt: 'yesterday' } }],
+    [
+      'dats',
+      {
+        externalId: 'bad-5',
+        asset: { id: '../x', creatorId: 'c', creatorUsername: 'c', songName: 's', artistName: 'a', artworkUrl: 'javascript:alert(1)', releasedAt: 'yesterday' },
+      },
+    ],
     ['utility-spend', { externalId: 'bad-6', userId: 'u', addCents: '100' }],
   ])('refuses bad input to %s with 400 and changes nothing', async (kind, body) => {
     const before = await getBalance(database.db, ids.alice!);
@@ -83,9 +89,24 @@ describe('wallet page data', () => {
     const bobFrom = bobStream.events.findIndex(marker) + 1;
     await post('metrics', { externalId: 'm1', utilitySoldCents: 3_000_000_000, poolCents: 0, circulating: 0 });
     await post('utility-spend', { externalId: 's1', userId: ids.alice, addCents: 100_000, awarded: 1 });
-    await post('credit-strings', { externalId: 'c1', userId: ids.alice, currentCredits: '1,000', earnedCredits: '250 credits', streamEarningsCents: 10_000, salesEarningsCents: 500 });
+    await post('credit-strings', {
+      externalId: 'c1',
+      userId: ids.alice,
+      currentCredits: '1,000',
+      earnedCredits: '250 credits',
+      streamEarningsCents: 10_000,
+      salesEarningsCents: 500,
+    });
     await post('reward-tokens', { externalId: 'r1', userId: ids.alice, qty: 7 });
-    const asset = { id: 'dat-1', creatorId: 'c', creatorUsername: 'maker', songName: 'Song', artistName: 'Artist', artworkUrl: 'https://cdn.example.test/a.png', releasedAt: '2026-05-01T00:00:00Z' };
+    const asset = {
+      id: 'dat-1',
+      creatorId: 'c',
+      creatorUsername: 'maker',
+      songName: 'Song',
+      artistName: 'Artist',
+      artworkUrl: 'https://cdn.example.test/a.png',
+      releasedAt: '2026-05-01T00:00:00Z',
+    };
     await post('dats', { externalId: 'd1', userId: ids.alice, asset, edition: 3 });
     await post('dats', { externalId: 'd2', userId: ids.alice, asset, edition: 25 });
     await aliceStream.waitFor((e) => e.event === 'wallet' && JSON.parse(e.data).id === 'd2');

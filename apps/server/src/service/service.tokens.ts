@@ -17,7 +17,11 @@ export async function createServiceToken(db: Db, name: string): Promise<{ id: st
 }
 
 export async function revokeServiceToken(db: Db, id: string): Promise<boolean> {
-  const rows = await db.update(serviceTokens).set({ revokedAt: new Date() }).where(and(eq(serviceTokens.id, id), isNull(serviceTokens.revokedAt))).returning();
+  const rows = await db
+    .update(serviceTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(serviceTokens.id, id), isNull(serviceTokens.revokedAt)))
+    .returning();
   return rows.length > 0;
 }
 

@@ -39,7 +39,10 @@ export const SERVICE_WRITES = {
         creatorUsername: z.string().min(1).max(64),
         songName: z.string().min(1).max(200),
         artistName: z.string().min(1).max(200),
-        artworkUrl: z.url({ protocol: /^https$/ }).max(1000).or(z.string().regex(/^\/(?!\/)[A-Za-z0-9._~\-/%?=&+]{1,500}$/)),
+        artworkUrl: z
+          .url({ protocol: /^https$/ })
+          .max(1000)
+          .or(z.string().regex(/^\/(?!\/)[A-Za-z0-9._~\-/%?=&+]{1,500}$/)),
         // Postgres has no year 0: a time before 0001-01-01 UTC is refused, not a 500.
         releasedAt: z.iso.datetime().refine((value) => new Date(value).getUTCFullYear() >= 1, 'releasedAt: the date must be 0001-01-01 or later.'),
       }),
@@ -142,7 +145,10 @@ async function apply(tx: Tx, kind: Kind, input: Record<string, unknown>, referen
       ] as const;
       for (const [key, value] of pairs) {
         if (value === undefined) continue;
-        await tx.insert(platformMetrics).values({ key, value: value as number }).onConflictDoUpdate({ target: platformMetrics.key, set: { value: value as number, updatedAt: new Date() } });
+        await tx
+          .insert(platformMetrics)
+          .values({ key, value: value as number })
+          .onConflictDoUpdate({ target: platformMetrics.key, set: { value: value as number, updatedAt: new Date() } });
       }
       return null;
     }
@@ -170,19 +176,28 @@ async function apply(tx: Tx, kind: Kind, input: Record<string, unknown>, referen
         ...(input.streamEarningsCents === undefined ? {} : { streamEarningsCents: input.streamEarningsCents as number }),
         ...(input.salesEarningsCents === undefined ? {} : { salesEarningsCents: input.salesEarningsCents as number }),
       };
-      await tx.insert(creditSummaries).values({ userId, ...set }).onConflictDoUpdate({ target: creditSummaries.userId, set: Object.keys(set).length ? set : { userId } });
+      await tx
+        .insert(creditSummaries)
+        .values({ userId, ...set })
+        .onConflictDoUpdate({ target: creditSummaries.userId, set: Object.keys(set).length ? set : { userId } });
       return userId;
     }
     case 'reward-tokens': {
       const userId = await resolveUser(tx, who);
-      await tx.insert(rewardTokenWallets).values({ userId, qty: input.qty as number }).onConflictDoUpdate({ target: rewardTokenWallets.userId, set: { qty: input.qty as number } });
+      await tx
+        .insert(rewardTokenWallets)
+        .values({ userId, qty: input.qty as number })
+        .onConflictDoUpdate({ target: rewardTokenWallets.userId, set: { qty: input.qty as number } });
       return userId;
     }
     case 'wallet-entries': {
       const userId = await resolveUser(tx, who);
       const { externalId: _e, userId: _u, email: _m, ...fields } = input as Record<string, unknown>;
       const entry = { userId, ...(fields as Omit<typeof walletEntries.$inferInsert, 'userId'>) };
-      await tx.insert(walletEntries).values(entry).onConflictDoUpdate({ target: [walletEntries.userId, walletEntries.entryId], set: entry });
+      await tx
+        .insert(walletEntries)
+        .values(entry)
+        .onConflictDoUpdate({ target: [walletEntries.userId, walletEntries.entryId], set: entry });
       return userId;
     }
   }
@@ -210,4 +225,3 @@ export async function applyServiceWrite(db: Db, tokenId: string, kind: Kind, bod
     { isolationLevel: 'read committed' },
   );
 }
-

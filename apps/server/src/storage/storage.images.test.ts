@@ -66,7 +66,11 @@ describe('image checks by content', () => {
 describe('variants', () => {
   it('makes WebP at 320, 640 and 1280 px wide', async () => {
     const variants = await makeVariants(await processImage(await solidImage(2000, 1000, 'jpeg')));
-    expect(variants.map((v) => [v.width, v.height])).toEqual([[320, 160], [640, 320], [1280, 640]]);
+    expect(variants.map((v) => [v.width, v.height])).toEqual([
+      [320, 160],
+      [640, 320],
+      [1280, 640],
+    ]);
     for (const variant of variants) expect((await sharp(variant.data).metadata()).format).toBe('webp');
   });
 

@@ -33,7 +33,6 @@ let adminToken: string;
 let adminId: string;
 const MiB = 1024 * 1024;
 
-
 beforeAll(async () => {
   s3 = await startTestS3Server({ prefix: 'two-instances' });
   const dataDir = (index: number) => {
@@ -162,7 +161,11 @@ describe('one upload across two instances with S3 storage', () => {
     for (const base of bases) {
       const download = await fetch(`${base}/v0/b/storefront/o/${encodeURIComponent(objectPath)}?alt=media&token=${token}`);
       expect(download.status).toBe(200);
-      expect(await sharp(Buffer.from(await download.arrayBuffer())).raw().toBuffer()).toEqual(raw);
+      expect(
+        await sharp(Buffer.from(await download.arrayBuffer()))
+          .raw()
+          .toBuffer(),
+      ).toEqual(raw);
       const variant = await fetch(`${base}/img/storefront/${encodeURIComponent(objectPath)}?w=320&token=${token}`);
       expect(variant.status).toBe(200);
       expect((await sharp(Buffer.from(await variant.arrayBuffer())).metadata()).width).toBe(320);
@@ -217,7 +220,10 @@ describe('abandoned and cancelled upload sessions', () => {
     // After the session's week the rows go too.
     const later = await cleanUpUploadSessions(deps, new Date(Date.now() + 8 * 24 * HOUR));
     expect(later.deleted).toBeGreaterThanOrEqual(2);
-    const left = await database.db.select().from(storageUploadSessions).where(sql`${storageUploadSessions.id} in (${bigId}, ${smallId})`);
+    const left = await database.db
+      .select()
+      .from(storageUploadSessions)
+      .where(sql`${storageUploadSessions.id} in (${bigId}, ${smallId})`);
     expect(left).toEqual([]);
   }, 60_000);
 

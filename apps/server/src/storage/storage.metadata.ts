@@ -29,11 +29,18 @@ export const uploadMetadataSchema = z.object({
     .string()
     .refine((value) => value === 'identity', 'only identity is supported for images')
     .nullish(),
-  contentLanguage: z.string().max(64).regex(/^[A-Za-z0-9-]*$/, 'must be a language tag').nullish(),
+  contentLanguage: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z0-9-]*$/, 'must be a language tag')
+    .nullish(),
   customMetadata,
   /** The wire name some clients use for custom metadata. */
   metadata: customMetadata,
-  md5Hash: z.string().regex(/^[A-Za-z0-9+/]{22}==$/, 'must be a base64 MD5').nullish(),
+  md5Hash: z
+    .string()
+    .regex(/^[A-Za-z0-9+/]{22}==$/, 'must be a base64 MD5')
+    .nullish(),
 });
 
 export interface UploadMetadata {

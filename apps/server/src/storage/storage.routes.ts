@@ -300,11 +300,7 @@ export async function storageRoutes(app: FastifyInstance, options: StorageRoutes
       throw storageErrors.objectNotFound(path);
     }
     const etag = `"${row.generation}-${width}"`;
-    void reply
-      .header('content-type', 'image/webp')
-      .header('cache-control', IMMUTABLE)
-      .header('etag', etag)
-      .header('cross-origin-resource-policy', 'cross-origin');
+    void reply.header('content-type', 'image/webp').header('cache-control', IMMUTABLE).header('etag', etag).header('cross-origin-resource-policy', 'cross-origin');
     if (header(request, 'if-none-match') === etag) {
       blob.stream.destroy();
       return reply.status(304).send();

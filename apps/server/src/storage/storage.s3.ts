@@ -86,9 +86,7 @@ export function createS3Driver(settings: S3Settings, client: S3Client = createS3
         return answer.UploadId;
       },
       async uploadPart(key, uploadId, partNumber, data) {
-        const answer = await client.send(
-          new UploadPartCommand({ Bucket, Key: Key(key), UploadId: uploadId, PartNumber: partNumber, Body: data, ContentLength: data.length }),
-        );
+        const answer = await client.send(new UploadPartCommand({ Bucket, Key: Key(key), UploadId: uploadId, PartNumber: partNumber, Body: data, ContentLength: data.length }));
         if (!answer.ETag) throw new Error('The object store did not acknowledge an upload part.');
         return { partNumber, etag: answer.ETag, size: data.length };
       },

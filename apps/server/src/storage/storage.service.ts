@@ -170,11 +170,7 @@ export interface StoreImageInput {
  * metadata with a fresh download token (so every new content gets new URLs).
  * `withinTransaction` runs in the transaction that writes the row.
  */
-export async function storeImage(
-  deps: StorageDeps,
-  input: StoreImageInput,
-  withinTransaction?: (tx: Tx) => Promise<void>,
-): Promise<StorageObjectRow> {
+export async function storeImage(deps: StorageDeps, input: StoreImageInput, withinTransaction?: (tx: Tx) => Promise<void>): Promise<StorageObjectRow> {
   const expected = input.metadata.md5Hash;
   if (expected) {
     const actual = md5Base64(input.bytes);

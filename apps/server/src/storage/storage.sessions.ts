@@ -169,10 +169,7 @@ export async function reclaimSessionBytes(deps: StorageDeps, id: string): Promis
     await deps.db.delete(storageUploadPending).where(eq(storageUploadPending.sessionId, id));
   }
   await fs.promises.rm(stagingFile(deps, id), { force: true });
-  await deps.db
-    .update(storageUploadSessions)
-    .set({ multipartUploadId: null, parts: [], reclaimedAt: new Date() })
-    .where(eq(storageUploadSessions.id, id));
+  await deps.db.update(storageUploadSessions).set({ multipartUploadId: null, parts: [], reclaimedAt: new Date() }).where(eq(storageUploadSessions.id, id));
 }
 
 async function reclaimOrLog(deps: StorageDeps, id: string) {
@@ -226,7 +223,7 @@ async function writeAt(staging: string, part: string, offset: number, length: nu
   const source = await fs.promises.open(part, 'r');
   try {
     const buffer = Buffer.alloc(Math.min(length, 1024 * 1024) || 1);
-    for (let copied = 0; copied < length; ) {
+    for (let copied = 0; copied < length;) {
       const { bytesRead } = await source.read(buffer, 0, Math.min(buffer.length, length - copied), copied);
       if (bytesRead === 0) throw new Error('The received chunk is shorter than expected.');
       await target.write(buffer, 0, bytesRead, offset + copied);
@@ -266,9 +263,7 @@ export async function receiveChunk(
   const staging = stagingFile(deps, session.id);
   if (deps.driver.multipart) await fs.promises.mkdir(stagingDir(deps), { recursive: true });
   const part = `${staging}.${randomBytes(6).toString('hex')}.part`;
-  const length = await bodyToFile(chunk.body, part, remaining, () =>
-    storageErrors.invalid(`The chunk goes past the declared size of ${session.totalSize} bytes.`),
-  );
+  const length = await bodyToFile(chunk.body, part, remaining, () => storageErrors.invalid(`The chunk goes past the declared size of ${session.totalSize} bytes.`));
   let received: number;
   try {
     const bytes = deps.driver.multipart ? await fs.promises.readFile(part) : undefined;
@@ -301,14 +296,18 @@ async function finalizeSession(deps: StorageDeps, session: UploadSession): Promi
   const bytes = (deps.driver.multipart ? await readMultipart(deps, session.id) : await fs.promises.readFile(staging)).subarray(0, session.totalSize);
   let lostRace = false;
   try {
-    const object = await storeImage(deps, { bucket: session.bucket, path: session.path, bytes, metadata: session.metadata as UploadMetadata, createdBy: session.createdBy }, async (tx) => {
-      const [current] = await tx.select().from(storageUploadSessions).where(eq(storageUploadSessions.id, session.id)).for('update');
-      if (!current || current.status !== 'active') {
-        lostRace = true;
-        throw sessionClosed();
-      }
-      await tx.update(storageUploadSessions).set({ status: 'final', updatedAt: new Date() }).where(eq(storageUploadSessions.id, session.id));
-    });
+    const object = await storeImage(
+      deps,
+      { bucket: session.bucket, path: session.path, bytes, metadata: session.metadata as UploadMetadata, createdBy: session.createdBy },
+      async (tx) => {
+        const [current] = await tx.select().from(storageUploadSessions).where(eq(storageUploadSessions.id, session.id)).for('update');
+        if (!current || current.status !== 'active') {
+          lostRace = true;
+          throw sessionClosed();
+        }
+        await tx.update(storageUploadSessions).set({ status: 'final', updatedAt: new Date() }).where(eq(storageUploadSessions.id, session.id));
+      },
+    );
     await reclaimOrLog(deps, session.id);
     return object;
   } catch (error) {

@@ -21,7 +21,19 @@ beforeAll(async () => {
   const tx = (work: Parameters<typeof runTransaction>[1]) => runTransaction(database.db, work, { isolationLevel: 'read committed' });
   // A wallet-only order: its debit names the order.
   await tx(async (t) => {
-    await t.insert(orders).values({ id: 'o_hist_1', userId, checkoutId: 'wallet:c1', paymentIntentId: 'wallet_pi_1', subtotalCents: 1000, shippingCents: 0, taxCents: 0, walletAppliedCents: 1000, chargedCents: 0, contact: { name: 'H', email: 'h@example.org', phone: '' }, shipping: {} });
+    await t.insert(orders).values({
+      id: 'o_hist_1',
+      userId,
+      checkoutId: 'wallet:c1',
+      paymentIntentId: 'wallet_pi_1',
+      subtotalCents: 1000,
+      shippingCents: 0,
+      taxCents: 0,
+      walletAppliedCents: 1000,
+      chargedCents: 0,
+      contact: { name: 'H', email: 'h@example.org', phone: '' },
+      shipping: {},
+    });
     await debit(t, userId, 1000, 'o_hist_1');
   });
   // A card checkout left unpaid: its hold and release name the checkout, which has no order.
@@ -30,7 +42,19 @@ beforeAll(async () => {
   // A card checkout that became an order: the hold names the checkout, whose order links it.
   await tx(async (t) => {
     await hold(t, userId, 300, 'c_paid');
-    await t.insert(orders).values({ id: 'o_hist_2', userId, checkoutId: 'c_paid', paymentIntentId: 'pi_card_2', subtotalCents: 2000, shippingCents: 0, taxCents: 0, walletAppliedCents: 300, chargedCents: 1700, contact: { name: 'H', email: 'h@example.org', phone: '' }, shipping: {} });
+    await t.insert(orders).values({
+      id: 'o_hist_2',
+      userId,
+      checkoutId: 'c_paid',
+      paymentIntentId: 'pi_card_2',
+      subtotalCents: 2000,
+      shippingCents: 0,
+      taxCents: 0,
+      walletAppliedCents: 300,
+      chargedCents: 1700,
+      contact: { name: 'H', email: 'h@example.org', phone: '' },
+      shipping: {},
+    });
   });
 });
 

@@ -86,7 +86,9 @@ describe('every wallet change reaches the owner live', () => {
     await grantCredits(database.db, 'walletowner@example.org', '100');
     const { subtotalCents, shippingCents, taxCents, walletAppliedCents, totalCents } = await fn().call('quoteCheckout', { items: [{ id: productId, qty: 1 }], useWallet: true });
     const quote = { subtotalCents, shippingCents, taxCents, walletAppliedCents, totalCents };
-    await expectWalletAnnounced(() => fn().call('completeWalletOnlyOrderStreetFlavor', { items: [{ id: productId, qty: 1 }], contact, shipping, quote, checkoutId: 'live-wallet-order' }));
+    await expectWalletAnnounced(() =>
+      fn().call('completeWalletOnlyOrderStreetFlavor', { items: [{ id: productId, qty: 1 }], contact, shipping, quote, checkoutId: 'live-wallet-order' }),
+    );
   });
 
   it('a card checkout’s hold, its release on cancel, and its capture on payment', async () => {
@@ -114,7 +116,7 @@ describe('every wallet change reaches the owner live', () => {
   it('announces nothing for a change that is rolled back', async () => {
     // Earlier tests' changes may still be announcing (their jobs run after them): wait until
     // the channel has been quiet for half a second, so that only this test's events follow.
-    for (let count = -1; count !== heard.length; ) {
+    for (let count = -1; count !== heard.length;) {
       count = heard.length;
       await new Promise((resolve) => setTimeout(resolve, 500));
     }

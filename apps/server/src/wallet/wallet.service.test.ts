@@ -24,7 +24,11 @@ afterAll(async () => {
 });
 
 const spend = (cents: number, reference: string) => runTransaction(database.db, (tx) => debit(tx, userId, cents, reference), { isolationLevel: 'read committed' });
-const failureOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as AppError);
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error as AppError,
+  );
 const entries = () => database.db.select().from(ledgerEntries).where(eq(ledgerEntries.userId, userId));
 
 describe('debit: the conditional update and its ledger entry in one statement', () => {

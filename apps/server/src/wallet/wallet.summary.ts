@@ -14,15 +14,7 @@ import {
   WALLET_MESSAGES,
 } from '@storefront/domain/wallet.ts';
 import type { Db } from '../db/client.ts';
-import {
-  creditSummaries,
-  datAssets,
-  datEditions,
-  platformMetrics,
-  rewardTokenWallets,
-  utilitySpend,
-  walletEntries,
-} from '../db/schema/index.ts';
+import { creditSummaries, datAssets, datEditions, platformMetrics, rewardTokenWallets, utilitySpend, walletEntries } from '../db/schema/index.ts';
 import { AppError } from '../http/errors.ts';
 import { getBalance } from './wallet.service.ts';
 
@@ -113,7 +105,15 @@ export async function datDetail(db: Db, userId: string, assetId: string) {
 export async function assetsSummary(db: Db, limit = 100) {
   const assets = await db.select().from(datAssets).orderBy(desc(datAssets.releasedAt)).limit(limit);
   const editions = assets.length
-    ? await db.select({ assetId: datEditions.assetId, edition: datEditions.edition }).from(datEditions).where(inArray(datEditions.assetId, assets.map((a) => a.id)))
+    ? await db
+        .select({ assetId: datEditions.assetId, edition: datEditions.edition })
+        .from(datEditions)
+        .where(
+          inArray(
+            datEditions.assetId,
+            assets.map((a) => a.id),
+          ),
+        )
     : [];
   return assets.map((asset) => ({
     id: asset.id,

@@ -69,8 +69,16 @@ async function startCuttingProxy(target: number): Promise<CuttingProxy> {
 beforeAll(async () => {
   shop = await startTestApp({
     async seed({ db, config }) {
-      for (const [email, username, role] of [['boss@example.org', 'Boss', 'admin'], ['fan@example.org', 'FanOne', 'user']] as const) {
-        await createAccount(db, config, { email, username, name: username, password: 'correct horse', confirmPassword: 'correct horse', acceptedTerms: true }, { emailVerified: true, role });
+      for (const [email, username, role] of [
+        ['boss@example.org', 'Boss', 'admin'],
+        ['fan@example.org', 'FanOne', 'user'],
+      ] as const) {
+        await createAccount(
+          db,
+          config,
+          { email, username, name: username, password: 'correct horse', confirmPassword: 'correct horse', acceptedTerms: true },
+          { emailVerified: true, role },
+        );
       }
       teeId = await releaseProduct(db, { name: 'Label Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
     },

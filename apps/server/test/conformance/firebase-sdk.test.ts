@@ -45,8 +45,16 @@ beforeAll(async () => {
   shop = await startTestApp({
     config: { env: { DATA_DIR: dataDir.dir } },
     async seed({ db, config }) {
-      for (const [email, username, role] of [['boss@example.org', 'Boss', 'admin'], ['fan@example.org', 'FanOne', 'user']] as const) {
-        await createAccount(db, config, { email, username, name: username, password: 'correct horse', confirmPassword: 'correct horse', acceptedTerms: true }, { emailVerified: true, role });
+      for (const [email, username, role] of [
+        ['boss@example.org', 'Boss', 'admin'],
+        ['fan@example.org', 'FanOne', 'user'],
+      ] as const) {
+        await createAccount(
+          db,
+          config,
+          { email, username, name: username, password: 'correct horse', confirmPassword: 'correct horse', acceptedTerms: true },
+          { emailVerified: true, role },
+        );
       }
     },
   });
@@ -127,7 +135,11 @@ describe('signing in with firebase/auth (signInWithCustomToken against the shop)
   });
 
   it('answers unknown Firebase Auth endpoints with a JSON error', async () => {
-    const response = await fetch(`${origin}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=unused`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const response = await fetch(`${origin}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=unused`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(response.status).toBe(404);
     expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/^NOT_FOUND : /);
   });
@@ -243,7 +255,10 @@ describe('callable functions with the firebase SDK', () => {
     const missing = await failure<FunctionsError>(httpsCallable((await client('fan')).functions, 'noSuchFunction')({}));
     expect(missing.code).toBe('functions/not-found');
     const edit = await failure<FunctionsError>(
-      httpsCallable((await client('admin')).functions, 'editBizarreProduct')({ id: 'p_none', name: 'A', description: 'B', priceCents: 1, images: ['/content/covers/cover-01.svg'] }),
+      httpsCallable(
+        (await client('admin')).functions,
+        'editBizarreProduct',
+      )({ id: 'p_none', name: 'A', description: 'B', priceCents: 1, images: ['/content/covers/cover-01.svg'] }),
     );
     expect(edit.code).toMatch(/^functions\/(not-found|failed-precondition)$/);
   });
@@ -253,7 +268,10 @@ describe('callable functions with the firebase SDK', () => {
     await grantCredits(database.db, 'fan@example.org', '100', 'conformance');
     const { functions } = await client('fan');
     const quote = priceQuote([{ unitCents: 2500, qty: 1 }], 10_000, true);
-    const order = await httpsCallable<unknown, { ok: boolean; redirectUrl: string }>(functions, 'completeWalletOnlyOrderStreetFlavor')({
+    const order = await httpsCallable<unknown, { ok: boolean; redirectUrl: string }>(
+      functions,
+      'completeWalletOnlyOrderStreetFlavor',
+    )({
       items: [{ id: teeId, qty: 1 }],
       contact,
       shipping,
@@ -261,7 +279,10 @@ describe('callable functions with the firebase SDK', () => {
       checkoutId: `conformance-${Date.now()}`,
     });
     expect(order.data.ok).toBe(true);
-    const link = await httpsCallable<unknown, { ok: boolean; url: string }>(functions, 'createPaymentLinkStreetFlavorMerch')({
+    const link = await httpsCallable<unknown, { ok: boolean; url: string }>(
+      functions,
+      'createPaymentLinkStreetFlavorMerch',
+    )({
       items: [{ id: teeId, qty: 1 }],
       useWallet: false,
       contact,
@@ -269,7 +290,10 @@ describe('callable functions with the firebase SDK', () => {
     });
     expect(link.data.url).toMatch(/\/pay\//);
     const tampered = await failure<FunctionsError>(
-      httpsCallable(functions, 'completeWalletOnlyOrderStreetFlavor')({ items: [{ id: teeId, qty: 1 }], contact, shipping, quote: { ...quote, totalCents: 1 }, checkoutId: 'tampered' }),
+      httpsCallable(
+        functions,
+        'completeWalletOnlyOrderStreetFlavor',
+      )({ items: [{ id: teeId, qty: 1 }], contact, shipping, quote: { ...quote, totalCents: 1 }, checkoutId: 'tampered' }),
     );
     expect(tampered.code).toMatch(/^functions\/(failed-precondition|invalid-argument|aborted)$/);
   });

@@ -216,7 +216,13 @@ describe('Better Auth endpoints the shop does not use are closed (item 3)', () =
       }
     }
     // Closed inside the library too, not only at the shop's route.
-    const inside = await auth.handler(new Request(`${base}/api/auth/update-user`, { method: 'POST', headers: { 'content-type': 'application/json', origin: base, authorization: `Bearer ${token}` }, body: '{"name":"x"}' }));
+    const inside = await auth.handler(
+      new Request(`${base}/api/auth/update-user`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: base, authorization: `Bearer ${token}` },
+        body: '{"name":"x"}',
+      }),
+    );
     expect(inside.status).toBe(404);
   });
 
@@ -256,7 +262,11 @@ describe('stolen database rows are no credentials (item 8)', () => {
     expect((await call('getProfile', row!.token)).status).toBe(401);
     const me = await fetch(`${base}/api/me`, { headers: { authorization: `Bearer ${row!.token}` } });
     expect(await me.json()).toEqual({ user: null });
-    const asCookie = await fetch(`${base}/fn/getProfile`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: `better-auth.session_token=${row!.token}`, origin: base }, body: '{"data":null}' });
+    const asCookie = await fetch(`${base}/fn/getProfile`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: `better-auth.session_token=${row!.token}`, origin: base },
+      body: '{"data":null}',
+    });
     expect(asCookie.status).toBe(401);
     // A forged signature is refused too; the signed token still works.
     expect((await call('getProfile', `${row!.token}.${'A'.repeat(43)}`)).status).toBe(401);

@@ -44,7 +44,12 @@ beforeAll(async () => {
   database = await createTestDatabase();
   const config = testConfig();
   for (const name of ['ann', 'ben']) {
-    await createAccount(database.db, config, { email: `${name}@example.org`, username: name, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true });
+    await createAccount(
+      database.db,
+      config,
+      { email: `${name}@example.org`, username: name, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
+      { emailVerified: true },
+    );
   }
   await releaseProduct(database.db, { name: 'Label Tee', description: TRICKY, priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
   await grantCredits(database.db, 'ann@example.org', '12.34', 'backup-grant-1');
@@ -81,7 +86,14 @@ describe('backup and restore', () => {
     await database.db.execute(sql`UPDATE product SET description = 'changed'`);
     await database.db.execute(sql`DELETE FROM product_image`);
     await database.pool.query("DELETE FROM pgboss.job WHERE name = 'send-email'");
-    await createAccount(database.db, testConfig(), { email: 'late@example.org', username: 'late', name: 'late', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true });
+    await createAccount(database.db, testConfig(), {
+      email: 'late@example.org',
+      username: 'late',
+      name: 'late',
+      password: 'pass words',
+      confirmPassword: 'pass words',
+      acceptedTerms: true,
+    });
     expect(changedTables(original, await snapshotTables(database.pool)).length).toBeGreaterThan(3);
 
     // Without a terminal and without --yes, the restore says what it would do and does nothing.
@@ -89,7 +101,7 @@ describe('backup and restore', () => {
     expect(unconfirmed.code).toBe(1);
     expect(unconfirmed.output).toContain('ALL its rows are replaced');
     expect(unconfirmed.output).toContain('Nothing was restored: run again with --yes to go on.');
-    expect((await database.pool.query("SELECT 1 FROM \"user\" WHERE email = 'late@example.org'")).rowCount).toBe(1);
+    expect((await database.pool.query('SELECT 1 FROM "user" WHERE email = \'late@example.org\'')).rowCount).toBe(1);
 
     const restore = await runCli(['restore', backupFile, '--yes'], external());
     expect(restore.output).toMatch(/Restored .* every earlier row was replaced by \d+ rows in \d+ tables, and 1 pending jobs/);
@@ -154,7 +166,7 @@ describe('backup and restore', () => {
     let cluster = connect();
     try {
       // The restored rows are what a new machine starts with (the server seeds what is missing).
-      const ann = await cluster.pool.query<{ balance_cents: string }>("SELECT w.balance_cents FROM wallet w JOIN \"user\" u ON u.id = w.user_id WHERE u.email = 'ann@example.org'");
+      const ann = await cluster.pool.query<{ balance_cents: string }>('SELECT w.balance_cents FROM wallet w JOIN "user" u ON u.id = w.user_id WHERE u.email = \'ann@example.org\'');
       expect(Number(ann.rows[0]!.balance_cents)).toBe(1234);
       // The job that was pending in the backup is delivered by this server (to its dev mailbox).
       await expect.poll(async () => (await cluster.pool.query("SELECT 1 FROM dev_mailbox WHERE subject = 'Pending receipt'")).rowCount, { timeout: 30_000 }).toBe(1);
@@ -213,7 +225,10 @@ describe('backup and restore', () => {
       body: JSON.stringify({ email: 'shopper@example.com', password: 'shopper-demo-pass' }),
     });
     expect(signIn.status).toBe(200);
-    const cookie = signIn.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+    const cookie = signIn.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
     const me = async (of: ServerProcess) => ((await (await fetch(`${of.base}/api/me`, { headers: { cookie } })).json()) as { user: { email: string } | null }).user?.email;
     expect(await me(from)).toBe('shopper@example.com');
     const imageUrls = async (of: ServerProcess) => {

@@ -46,12 +46,17 @@ function send(base: string, pathName: string, options: { from: string; method?: 
 }
 
 const json = (extra: Record<string, string> = {}) => ({ 'content-type': 'application/json', origin: PUBLIC_URL, ...extra });
-const randomAddress = () => [...randomBytes(4)].map((byte) => byte % 250 + 1).join('.');
+const randomAddress = () => [...randomBytes(4)].map((byte) => (byte % 250) + 1).join('.');
 
 let database: TestDatabase;
 
 async function signUpVerified(email: string) {
-  await createAccount(database.db, testConfig(), { email, username: email.split('@')[0]!.replace(/\W/g, ''), name: 'N', password: PASSWORD, confirmPassword: PASSWORD, acceptedTerms: true }, { emailVerified: true });
+  await createAccount(
+    database.db,
+    testConfig(),
+    { email, username: email.split('@')[0]!.replace(/\W/g, ''), name: 'N', password: PASSWORD, confirmPassword: PASSWORD, acceptedTerms: true },
+    { emailVerified: true },
+  );
 }
 
 const signIn = (base: string, from: string, email: string, password: string, headers: Record<string, string> = {}) =>
@@ -70,7 +75,10 @@ async function queuedMails(toLike: string): Promise<number> {
 }
 
 async function sessionAddresses(email: string): Promise<string[]> {
-  const { rows } = await database.pool.query<{ ip: string }>('SELECT s.ip_address AS ip FROM session s JOIN "user" u ON u.id = s.user_id WHERE u.email = $1 ORDER BY s.created_at', [email]);
+  const { rows } = await database.pool.query<{ ip: string }>(
+    'SELECT s.ip_address AS ip FROM session s JOIN "user" u ON u.id = s.user_id WHERE u.email = $1 ORDER BY s.created_at',
+    [email],
+  );
   return rows.map((row) => row.ip);
 }
 
@@ -114,7 +122,7 @@ describe('directly exposed, no TRUSTED_PROXIES (production): the socket address 
     const statuses: number[] = [];
     for (let i = 0; i < 15; i += 1) statuses.push((await signUp(base, '127.0.0.4', `xffsignup${i}`, { 'x-forwarded-for': `${randomAddress()}, 127.0.0.1` })).status);
     expect(statuses).toEqual([...Array(10).fill(200), ...Array(5).fill(429)]);
-    const { rows } = await database.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM \"user\" WHERE email LIKE 'xffsignup%'");
+    const { rows } = await database.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM "user" WHERE email LIKE \'xffsignup%\'');
     expect(rows[0]!.n).toBe(10);
     expect(await queuedMails('xffsignup%')).toBe(10);
   });
@@ -123,7 +131,11 @@ describe('directly exposed, no TRUSTED_PROXIES (production): the socket address 
     const before = await queuedMails('victim@example.org');
     const statuses: number[] = [];
     for (let i = 0; i < 12; i += 1) {
-      const answer = await send(base, '/api/auth/request-password-reset', { from: '127.0.0.5', headers: json({ 'x-forwarded-for': randomAddress() }), body: JSON.stringify({ email: 'victim@example.org', redirectTo: '/reset-password' }) });
+      const answer = await send(base, '/api/auth/request-password-reset', {
+        from: '127.0.0.5',
+        headers: json({ 'x-forwarded-for': randomAddress() }),
+        body: JSON.stringify({ email: 'victim@example.org', redirectTo: '/reset-password' }),
+      });
       statuses.push(answer.status);
     }
     expect(statuses).toEqual([...Array(5).fill(200), ...Array(7).fill(429)]);
@@ -140,7 +152,8 @@ describe('directly exposed, no TRUSTED_PROXIES (production): the socket address 
 
   it('a client-sent copy of the private address header is not read', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i += 1) statuses.push((await signIn(base, '127.0.0.9', 'privateheader@example.org', 'wrong password', { 'x-storefront-client-address': randomAddress() })).status);
+    for (let i = 0; i < 12; i += 1)
+      statuses.push((await signIn(base, '127.0.0.9', 'privateheader@example.org', 'wrong password', { 'x-storefront-client-address': randomAddress() })).status);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
     expect(statuses.slice(10)).toEqual([429, 429]);
   });
@@ -180,7 +193,9 @@ http {
   );
   fs.chmodSync(temp.dir, 0o755);
   let output = '';
-  const child: ChildProcess = spawn(NGINX, ['-p', temp.dir, '-e', path.join(temp.dir, 'error.log'), '-c', path.join(temp.dir, 'nginx.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(NGINX, ['-p', temp.dir, '-e', path.join(temp.dir, 'error.log'), '-c', path.join(temp.dir, 'nginx.conf')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
@@ -192,7 +207,10 @@ http {
   try {
     await poll('nginx to answer', async () => ((await send(`http://127.0.0.1:${replacing}`, '/healthz', { from: '127.0.0.1', method: 'GET' })).status === 200 ? true : undefined), {
       timeoutMs: 20_000,
-      stopIf: () => (child.exitCode !== null ? `nginx exited (${child.exitCode}): ${output}${fs.existsSync(path.join(temp.dir, 'error.log')) ? fs.readFileSync(path.join(temp.dir, 'error.log'), 'utf8') : ''}` : undefined),
+      stopIf: () =>
+        child.exitCode !== null
+          ? `nginx exited (${child.exitCode}): ${output}${fs.existsSync(path.join(temp.dir, 'error.log')) ? fs.readFileSync(path.join(temp.dir, 'error.log'), 'utf8') : ''}`
+          : undefined,
     });
   } catch (error) {
     await stop();
@@ -222,16 +240,19 @@ describe.skipIf(!hasNginx)(nginxTitle, () => {
   it.each([
     ['$proxy_add_x_forwarded_for', 'appending', '127.0.0.20', '127.0.0.21'],
     ['$remote_addr', 'replacing', '127.0.0.22', '127.0.0.23'],
-  ] as const)('X-Forwarded-For %s: 40 rotated wrong passwords get 429 after 10, another client is not locked out, the session records the client', async (_variable, which, attacker, other) => {
-    const base = nginx[which];
-    const statuses = await rotatedWrongPasswords(base, attacker, 'through@example.org');
-    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
-    expect(statuses.slice(10)).toEqual(Array(30).fill(429));
-    expect((await signIn(base, other, 'nginxother@example.org', 'wrong password')).status).toBe(401);
-    expect((await signIn(base, other, 'nginxseen@example.org', PASSWORD)).status).toBe(200);
-    // The client behind the proxy, not the proxy (127.0.0.1) and not a header it was sent.
-    expect((await sessionAddresses('nginxseen@example.org')).at(-1)).toBe(other);
-  });
+  ] as const)(
+    'X-Forwarded-For %s: 40 rotated wrong passwords get 429 after 10, another client is not locked out, the session records the client',
+    async (_variable, which, attacker, other) => {
+      const base = nginx[which];
+      const statuses = await rotatedWrongPasswords(base, attacker, 'through@example.org');
+      expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+      expect(statuses.slice(10)).toEqual(Array(30).fill(429));
+      expect((await signIn(base, other, 'nginxother@example.org', 'wrong password')).status).toBe(401);
+      expect((await signIn(base, other, 'nginxseen@example.org', PASSWORD)).status).toBe(200);
+      // The client behind the proxy, not the proxy (127.0.0.1) and not a header it was sent.
+      expect((await sessionAddresses('nginxseen@example.org')).at(-1)).toBe(other);
+    },
+  );
 
   it.each([
     ['appending', '127.0.0.24'],
@@ -267,7 +288,8 @@ describe('the development server (issue 12, item 4)', () => {
   it('with HOST=0.0.0.0, the dev mailbox answers a loopback socket only: not another address, not a forwarded request', async () => {
     const server = await spawnServer({ NODE_ENV: 'development', HOST: '0.0.0.0', DATABASE_URL: database.connectionString, TRUSTED_PROXIES: '0.0.0.0/0' });
     await waitUntilReady(server);
-    const mailbox = (from: string, host = '127.0.0.1', headers: Record<string, string> = {}) => send(`http://${host}:${server.port}`, '/dev/mailbox', { from, method: 'GET', headers });
+    const mailbox = (from: string, host = '127.0.0.1', headers: Record<string, string> = {}) =>
+      send(`http://${host}:${server.port}`, '/dev/mailbox', { from, method: 'GET', headers });
     const local = await mailbox('127.0.0.1');
     expect(local.status).toBe(200);
     expect(local.body).toContain('Dev mailbox');
@@ -288,7 +310,17 @@ describe('the development server (issue 12, item 4)', () => {
 describe('cookie-carrying writes from another port of the same host (issue 12, item 5)', () => {
   const cases = [
     ['development, no PUBLIC_URL', { NODE_ENV: 'development' }],
-    ['production', { NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1:PORT', AUTH_SECRET: 'p'.repeat(40), SMTP_URL: 'smtp://127.0.0.1:2525', PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: '1' }],
+    [
+      'production',
+      {
+        NODE_ENV: 'production',
+        PUBLIC_URL: 'http://127.0.0.1:PORT',
+        AUTH_SECRET: 'p'.repeat(40),
+        SMTP_URL: 'smtp://127.0.0.1:2525',
+        PAYMENT_PROVIDER: 'local',
+        ALLOW_TEST_PAYMENTS: '1',
+      },
+    ],
   ] as const;
 
   it.each(cases)('%s: a form POST to /payouts/onboard from http://127.0.0.1:<other port> is refused and enables nothing; from the shop itself it works', async (_mode, env) => {
@@ -301,19 +333,35 @@ describe('cookie-carrying writes from another port of the same host (issue 12, i
       await signUpVerified(email);
       // A creator who started onboarding with the local provider: the form post finishes it.
       await database.pool.query("INSERT INTO payout_account (user_id, provider, provider_account_id) SELECT id, 'local', 'local_' || id FROM \"user\" WHERE email = $1", [email]);
-      const signedIn = await fetch(`${base}/api/auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json', origin: base }, body: JSON.stringify({ email, password: PASSWORD }) });
+      const signedIn = await fetch(`${base}/api/auth/sign-in/email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: base },
+        body: JSON.stringify({ email, password: PASSWORD }),
+      });
       expect(signedIn.status).toBe(200);
-      const cookie = signedIn.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
-      const enabled = async () => (await database.pool.query('SELECT p.payouts_enabled AS on FROM payout_account p JOIN "user" u ON u.id = p.user_id WHERE u.email = $1', [email])).rows[0].on as boolean;
+      const cookie = signedIn.headers
+        .getSetCookie()
+        .map((line) => line.split(';')[0])
+        .join('; ');
+      const enabled = async () =>
+        (await database.pool.query('SELECT p.payouts_enabled AS on FROM payout_account p JOIN "user" u ON u.id = p.user_id WHERE u.email = $1', [email])).rows[0].on as boolean;
       const post = (origin: string, fetchSite: string) =>
-        send(base, '/payouts/onboard', { from: '127.0.0.1', headers: { cookie, origin, 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': fetchSite }, body: '' });
+        send(base, '/payouts/onboard', {
+          from: '127.0.0.1',
+          headers: { cookie, origin, 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': fetchSite },
+          body: '',
+        });
 
       for (const otherPort of [port + 1, 5173, 80]) {
         const refused = await post(`http://127.0.0.1:${otherPort}`, 'same-site');
         expect(refused.status).toBe(403);
         expect(refused.body).toMatch(/Cross-site request refused/);
       }
-      const noOrigin = await send(base, '/payouts/onboard', { from: '127.0.0.1', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-site' }, body: '' });
+      const noOrigin = await send(base, '/payouts/onboard', {
+        from: '127.0.0.1',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-site' },
+        body: '',
+      });
       expect(noOrigin.status).toBe(403);
       expect(await enabled()).toBe(false);
 

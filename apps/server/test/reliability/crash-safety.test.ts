@@ -55,7 +55,16 @@ describe('crash safety', () => {
     cleanups.push(() => smtp.close());
     const ports = [await freePort(), await freePort()];
     const publicUrl = `http://127.0.0.1:${ports[0]}`;
-    const settings = { NODE_ENV: 'production', PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: '1', DATABASE_URL: cluster.connectionString, PUBLIC_URL: publicUrl, AUTH_SECRET: 'crash-secret-'.repeat(4), SMTP_URL: smtp.url, TRUSTED_PROXIES: '127.0.0.1' };
+    const settings = {
+      NODE_ENV: 'production',
+      PAYMENT_PROVIDER: 'local',
+      ALLOW_TEST_PAYMENTS: '1',
+      DATABASE_URL: cluster.connectionString,
+      PUBLIC_URL: publicUrl,
+      AUTH_SECRET: 'crash-secret-'.repeat(4),
+      SMTP_URL: smtp.url,
+      TRUSTED_PROXIES: '127.0.0.1',
+    };
     const servers = await Promise.all(ports.map((port) => spawnServer(settings, port)));
     await Promise.all(servers.map(waitUntilReady));
     const shoppers = await signInAll(servers[0]!.base, publicUrl, emails);
@@ -63,7 +72,16 @@ describe('crash safety', () => {
     let live = servers.map((s) => s.base);
     const outcomes = emptyOutcomes();
     // While a process dies its requests break or fail; nothing else may.
-    const load = runCheckoutLoad({ shoppers, productIds, bases: () => live, flows: 300, concurrency: 24, seed: 23, outcomes, tolerate: (status) => status === 'network' || status === 500 || status === 503 });
+    const load = runCheckoutLoad({
+      shoppers,
+      productIds,
+      bases: () => live,
+      flows: 300,
+      concurrency: 24,
+      seed: 23,
+      outcomes,
+      tolerate: (status) => status === 'network' || status === 500 || status === 503,
+    });
     await poll('the load to be under way', async () => (total(outcomes) >= 150 ? true : undefined), { timeoutMs: 60_000, intervalMs: 5 });
     await killHard(servers[1]!);
     const atKill = total(outcomes);
@@ -73,7 +91,9 @@ describe('crash safety', () => {
     await waitUntilReady(restarted);
     live = [servers[0]!.base, restarted.base];
     await load;
-    console.log(`crash (server): killed at ${atKill} answers; statuses ${JSON.stringify(outcomes.statuses)}; ${outcomes.walletOrders.length} wallet orders and ${outcomes.paidCheckouts.length} card payments confirmed; ${heldByTheDead} receipt jobs active at the kill`);
+    console.log(
+      `crash (server): killed at ${atKill} answers; statuses ${JSON.stringify(outcomes.statuses)}; ${outcomes.walletOrders.length} wallet orders and ${outcomes.paidCheckouts.length} card payments confirmed; ${heldByTheDead} receipt jobs active at the kill`,
+    );
 
     expect(outcomes.unexpected).toEqual([]);
     expect(await moneyProblems(database.pool, outcomes)).toEqual([]);
@@ -125,7 +145,9 @@ describe('crash safety', () => {
     expect(server.child.exitCode, server.output().slice(-2000)).toBeNull();
     expect((await fetch(`${server.base}/readyz`)).status).toBe(503);
     await killHard(server);
-    console.log(`crash (postgres): statuses ${JSON.stringify(outcomes.statuses)}; ${outcomes.walletOrders.length} wallet orders and ${outcomes.paidCheckouts.length} card payments confirmed before or around the kill`);
+    console.log(
+      `crash (postgres): statuses ${JSON.stringify(outcomes.statuses)}; ${outcomes.walletOrders.length} wallet orders and ${outcomes.paidCheckouts.length} card payments confirmed before or around the kill`,
+    );
 
     const smtp = await startSmtpPeer();
     cleanups.push(() => smtp.close());

@@ -16,7 +16,9 @@ import { spawnServer, stopAllServers, waitUntilReady } from './processes.ts';
  * refusal, auth rate limits shared by every process, and 5xx bodies that say nothing.
  */
 const PUBLIC_URL = 'https://shop.example';
-const PRODUCTION = { env: { NODE_ENV: 'production', PUBLIC_URL, AUTH_SECRET: 'x'.repeat(40), SMTP_URL: 'smtp://127.0.0.1:2525', PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: '1' } };
+const PRODUCTION = {
+  env: { NODE_ENV: 'production', PUBLIC_URL, AUTH_SECRET: 'x'.repeat(40), SMTP_URL: 'smtp://127.0.0.1:2525', PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: '1' },
+};
 /** Another process on the test's database, driven with inject (the shop's address is PUBLIC_URL). */
 const startOnDatabase = (options: Omit<Parameters<typeof startTestApp>[0] & object, 'database' | 'listen'>) => startTestApp({ ...options, database, listen: false });
 
@@ -44,7 +46,12 @@ const failing = [
 ];
 
 async function signUp(shop: { db: TestDatabase['db']; config: Config }, email: string) {
-  await createAccount(shop.db, shop.config, { email, username: email.split('@')[0]!.replace(/\W/g, ''), name: 'N', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true });
+  await createAccount(
+    shop.db,
+    shop.config,
+    { email, username: email.split('@')[0]!.replace(/\W/g, ''), name: 'N', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
+    { emailVerified: true },
+  );
 }
 
 /** Signs in through the app and returns its Set-Cookie headers. */
@@ -86,23 +93,31 @@ afterAll(async () => {
 
 describe('security headers', () => {
   // The OpenID discovery document is written by the provider itself, on a hijacked reply.
-  it.each(['/healthz', '/home', '/api/products', '/fn/listHistory', '/oidc/.well-known/openid-configuration'])('%s carries a strict CSP, nosniff, a referrer policy and HSTS in production', async (url) => {
-    const response = await prodApp.inject({ method: url.startsWith('/fn/') ? 'POST' : 'GET', url, ...(url.startsWith('/fn/') ? { payload: { data: {} } } : {}) });
-    const csp = String(response.headers['content-security-policy']);
-    const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
-    expect(directives['script-src']).toEqual(["'self'"]);
-    expect(csp).not.toMatch(/script-src[^;]*unsafe-(inline|eval)/);
-    expect(directives['default-src']).toEqual(["'self'"]);
-    expect(directives['frame-ancestors']).toEqual(["'none'"]);
-    expect(directives['object-src']).toEqual(["'none'"]);
-    expect(directives['base-uri']).toEqual(["'self'"]);
-    expect(csp).toContain('upgrade-insecure-requests');
-    expect(response.headers['x-content-type-options']).toBe('nosniff');
-    expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
-    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
-    expect(response.headers['strict-transport-security']).toMatch(/^max-age=31536000; includeSubDomains/);
-    expect(response.headers['x-powered-by']).toBeUndefined();
-  });
+  it.each(['/healthz', '/home', '/api/products', '/fn/listHistory', '/oidc/.well-known/openid-configuration'])(
+    '%s carries a strict CSP, nosniff, a referrer policy and HSTS in production',
+    async (url) => {
+      const response = await prodApp.inject({ method: url.startsWith('/fn/') ? 'POST' : 'GET', url, ...(url.startsWith('/fn/') ? { payload: { data: {} } } : {}) });
+      const csp = String(response.headers['content-security-policy']);
+      const directives = Object.fromEntries(
+        csp
+          .split(';')
+          .map((d) => d.trim().split(/\s+/))
+          .map(([name, ...values]) => [name, values]),
+      );
+      expect(directives['script-src']).toEqual(["'self'"]);
+      expect(csp).not.toMatch(/script-src[^;]*unsafe-(inline|eval)/);
+      expect(directives['default-src']).toEqual(["'self'"]);
+      expect(directives['frame-ancestors']).toEqual(["'none'"]);
+      expect(directives['object-src']).toEqual(["'none'"]);
+      expect(directives['base-uri']).toEqual(["'self'"]);
+      expect(csp).toContain('upgrade-insecure-requests');
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(response.headers['strict-transport-security']).toMatch(/^max-age=31536000; includeSubDomains/);
+      expect(response.headers['x-powered-by']).toBeUndefined();
+    },
+  );
 
   it('are on a stream a route writes itself (the live SSE stream, a hijacked reply)', async () => {
     const base = await devApp.listen({ port: 0, host: '127.0.0.1' });
@@ -186,7 +201,12 @@ describe('cross-site requests with a session cookie', () => {
   });
 
   it('a cross-site sign-out is refused, and the session survives', async () => {
-    const response = await prodApp.inject({ method: 'POST', url: '/api/auth/sign-out', headers: { cookie, origin: 'https://evil.example', 'content-type': 'application/json' }, payload: {} });
+    const response = await prodApp.inject({
+      method: 'POST',
+      url: '/api/auth/sign-out',
+      headers: { cookie, origin: 'https://evil.example', 'content-type': 'application/json' },
+      payload: {},
+    });
     expect(response.statusCode).toBe(403);
     expect(await signedIn()).toBe('csrf@example.org');
   });
@@ -197,8 +217,21 @@ describe('cross-site requests with a session cookie', () => {
   });
 
   it('bearer-token clients (no cookie) are not affected by the Origin they send', async () => {
-    const token = (await prodApp.inject({ method: 'POST', url: '/api/auth/sign-in/email', headers: { 'content-type': 'application/json', origin: PUBLIC_URL }, remoteAddress: '203.0.113.11', payload: { email: 'csrf@example.org', password: 'pass words' } })).headers['set-auth-token'];
-    const response = await prodApp.inject({ method: 'POST', url: '/fn/getWallet', headers: { authorization: `Bearer ${String(token)}`, origin: 'https://partner.example' }, payload: { data: null } });
+    const token = (
+      await prodApp.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in/email',
+        headers: { 'content-type': 'application/json', origin: PUBLIC_URL },
+        remoteAddress: '203.0.113.11',
+        payload: { email: 'csrf@example.org', password: 'pass words' },
+      })
+    ).headers['set-auth-token'];
+    const response = await prodApp.inject({
+      method: 'POST',
+      url: '/fn/getWallet',
+      headers: { authorization: `Bearer ${String(token)}`, origin: 'https://partner.example' },
+      payload: { data: null },
+    });
     expect(response.statusCode).toBe(200);
   });
 });
@@ -208,7 +241,13 @@ describe('auth rate limits hold across server processes', () => {
     const { app: second, close } = await startOnDatabase({ config: PRODUCTION });
     try {
       const attempt = (app: FastifyInstance, ip: string) =>
-        app.inject({ method: 'POST', url: '/api/auth/sign-in/email', headers: { 'content-type': 'application/json', origin: PUBLIC_URL }, remoteAddress: ip, payload: { email: 'prod@example.org', password: 'wrong password' } });
+        app.inject({
+          method: 'POST',
+          url: '/api/auth/sign-in/email',
+          headers: { 'content-type': 'application/json', origin: PUBLIC_URL },
+          remoteAddress: ip,
+          payload: { email: 'prod@example.org', password: 'wrong password' },
+        });
       const statuses: number[] = [];
       for (let i = 0; i < 11; i += 1) statuses.push((await attempt(i % 2 === 0 ? prodApp : second, '198.51.100.7')).statusCode);
       expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
@@ -256,7 +295,15 @@ describe('a real production process (NODE_ENV=production, where Better Auth runs
   it('refuses a cookie-carrying auth POST with no Origin, and a sign-in posted from another site', async () => {
     const smtp = await startSmtpPeer();
     try {
-      const server = await spawnServer({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: '1', DATABASE_URL: database.connectionString, PUBLIC_URL, AUTH_SECRET: 'y'.repeat(40), SMTP_URL: smtp.url });
+      const server = await spawnServer({
+        NODE_ENV: 'production',
+        PAYMENT_PROVIDER: 'local',
+        ALLOW_TEST_PAYMENTS: '1',
+        DATABASE_URL: database.connectionString,
+        PUBLIC_URL,
+        AUTH_SECRET: 'y'.repeat(40),
+        SMTP_URL: smtp.url,
+      });
       await waitUntilReady(server);
       const signIn = (origin: string) =>
         fetch(`${server.base}/api/auth/sign-in/email`, {

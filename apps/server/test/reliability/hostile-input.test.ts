@@ -63,10 +63,45 @@ const pollution = fc.constantFrom(
 
 const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom<unknown>(
-    null, true, false, 0, -0, -1, 0.5, -0.5, 1.5, 99.99, -2_147_483_649, 2 ** 53 + 1, 1e21, 1e308, -1e308,
-    '', ' ', '0', '-1', '1e3', 'NaN', 'null', 'true', '[]', '{}',
-    '<script>alert(1)</script>', "'; DROP TABLE \"order\"; --", '../../etc/passwd', '%00', '\u0000', 'a\u0000b', '\ud800', '\u202e', '🎵'.repeat(500),
-    'x'.repeat(100_000), [], {}, [null], [[[]]],
+    null,
+    true,
+    false,
+    0,
+    -0,
+    -1,
+    0.5,
+    -0.5,
+    1.5,
+    99.99,
+    -2_147_483_649,
+    2 ** 53 + 1,
+    1e21,
+    1e308,
+    -1e308,
+    '',
+    ' ',
+    '0',
+    '-1',
+    '1e3',
+    'NaN',
+    'null',
+    'true',
+    '[]',
+    '{}',
+    '<script>alert(1)</script>',
+    '\'; DROP TABLE "order"; --',
+    '../../etc/passwd',
+    '%00',
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    '\u202e',
+    '🎵'.repeat(500),
+    'x'.repeat(100_000),
+    [],
+    {},
+    [null],
+    [[[]]],
   ),
   fc.integer(),
   fc.double(),
@@ -165,13 +200,23 @@ beforeAll(async () => {
     listen: false,
     config: { env: { SIGNUP_RATE_LIMIT: '1000000', SMTP_URL: smtp.url } },
     async seed({ db, config }) {
-      await createAccount(db, config, { email: 'admin@example.org', username: 'admin', name: 'Admin', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role: 'admin', allowReservedUsername: true });
+      await createAccount(
+        db,
+        config,
+        { email: 'admin@example.org', username: 'admin', name: 'Admin', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
+        { emailVerified: true, role: 'admin', allowReservedUsername: true },
+      );
       await grantCredits(db, 'admin@example.org', '500', 'fuzz-grant');
       productId = await releaseProduct(db, { name: 'Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
     },
   });
   ({ app, database } = shop);
-  const signIn = await app.inject({ method: 'POST', url: '/api/auth/sign-in/email', headers: { 'content-type': 'application/json' }, payload: { email: 'admin@example.org', password: 'pass words' } });
+  const signIn = await app.inject({
+    method: 'POST',
+    url: '/api/auth/sign-in/email',
+    headers: { 'content-type': 'application/json' },
+    payload: { email: 'admin@example.org', password: 'pass words' },
+  });
   adminToken = `Bearer ${String(signIn.headers['set-auth-token'])}`;
   serviceToken = `Bearer ${(await createServiceToken(database.db, 'fuzz')).token}`;
   checksumSql = await buildChecksumSql();
@@ -191,7 +236,16 @@ const quote = { subtotalCents: 2500, shippingCents: 500, taxCents: 278, walletAp
 /** A valid call of each function: the fuzzer changes one thing in it at a time. */
 const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   listHistory: () => ({ orderBy: [{ field: 'year', direction: 'desc' }], limit: 10 }),
-  createAccount: () => ({ email: 'new.fan@example.org', password: 'pass words', confirmPassword: 'pass words', name: 'New Fan', username: 'newfan', city: 'Oslo', country: 'NO', acceptedTerms: true }),
+  createAccount: () => ({
+    email: 'new.fan@example.org',
+    password: 'pass words',
+    confirmPassword: 'pass words',
+    name: 'New Fan',
+    username: 'newfan',
+    city: 'Oslo',
+    country: 'NO',
+    acceptedTerms: true,
+  }),
   getAssetsSummary: () => null,
   getProfile: () => null,
   recordDeviceToken: () => ({ deviceToken: 'device-token-1' }),
@@ -231,7 +285,16 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
       { options: ['M'], sku: 'FT-M', priceCents: 2199, stock: null },
     ],
   }),
-  editBizarreProduct: () => ({ id: productId, name: 'Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'], order: 1, isActive: true, category: 'bundles' }),
+  editBizarreProduct: () => ({
+    id: productId,
+    name: 'Tee',
+    description: 'Tee',
+    priceCents: 2500,
+    images: ['/content/covers/cover-01.svg'],
+    order: 1,
+    isActive: true,
+    category: 'bundles',
+  }),
   listOpenOrders: () => ({ limit: 10, after: '1775044800123456|o_fuzz' }),
   markOrderFulfilled: () => ({ orderId: 'o_missing', carrier: 'UPS', trackingNumber: '1Z999AA10123456784' }),
   markOrdersFulfilled: () => ({ orders: [{ orderId: 'o_missing', carrier: 'UPS', trackingNumber: '1Z999AA10123456784' }, { orderId: 'o_missing2' }] }),
@@ -249,7 +312,11 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   getSalesOverview: () => ({ days: 30 }),
   setVariantStock: () => ({ variantId: productId, stock: 50, reason: 'restock' }),
   listLowStock: () => null,
-  saveHomePage: () => ({ intro: 'New music.', covers: [{ title: 'Fuzz LP', artist: 'Saint Vinyl', year: 2024, image: '/content/covers/cover-01.svg', url: 'https://music.example.com/album/fuzz' }], copyright: '© Street Flavor Records' }),
+  saveHomePage: () => ({
+    intro: 'New music.',
+    covers: [{ title: 'Fuzz LP', artist: 'Saint Vinyl', year: 2024, image: '/content/covers/cover-01.svg', url: 'https://music.example.com/album/fuzz' }],
+    copyright: '© Street Flavor Records',
+  }),
   saveTextPage: () => ({ slug: 'about', sections: [{ heading: 'The artist', paragraphs: ['Grew up on Fourth Street.'] }] }),
   saveHistory: () => ({ entries: [{ releasedOn: '1993-06-12', title: 'Basement Tapes Vol. 1', format: 'EP', note: 'The first.' }] }),
   setContactEmail: () => ({ email: 'info@example.org' }),
@@ -259,7 +326,15 @@ const SERVICE_EXAMPLES: Record<keyof typeof SERVICE_WRITES, () => Json> = {
   'wallet-credits': () => ({ externalId: 'fuzz-credit-1', email: 'admin@example.org', cents: 100, note: 'fuzz' }),
   dats: () => ({
     externalId: 'fuzz-dat-1',
-    asset: { id: 'asset-1', creatorId: 'c1', creatorUsername: 'creator', songName: 'Song', artistName: 'Artist', artworkUrl: 'https://cdn.example/a.png', releasedAt: '2024-01-01T00:00:00Z' },
+    asset: {
+      id: 'asset-1',
+      creatorId: 'c1',
+      creatorUsername: 'creator',
+      songName: 'Song',
+      artistName: 'Artist',
+      artworkUrl: 'https://cdn.example/a.png',
+      releasedAt: '2024-01-01T00:00:00Z',
+    },
     edition: 1,
     sold: 2,
     royaltiesCents: 10,
@@ -291,17 +366,25 @@ describe('hostile input to the service API', () => {
   it.each(Object.keys(SERVICE_EXAMPLES) as (keyof typeof SERVICE_WRITES)[])('%s: never a 5xx; a refusal is clear and changes no row', async (kind) => {
     // The envelope of the service API is the body itself, not {"data": ...}.
     await fc.assert(
-      fc.asyncProperty(payloads(SERVICE_EXAMPLES[kind](), (value) => JSON.stringify(value) ?? 'null'), async (body) => {
-        await mailDelivered();
-        const before = await checksum();
-        const response = await app.inject({ method: 'POST', url: `/api/service/${kind}`, headers: { authorization: serviceToken, 'content-type': 'application/json' }, payload: body });
-        count(response.statusCode);
-        expect(response.statusCode, `${response.body.slice(0, 300)} for ${body.slice(0, 300)}`).toBeLessThan(500);
-        if (response.statusCode >= 400) {
-          expectClearRefusal(response, body);
-          expect(await checksum(), `a refused write changed rows: ${body.slice(0, 300)}`).toBe(before);
-        }
-      }),
+      fc.asyncProperty(
+        payloads(SERVICE_EXAMPLES[kind](), (value) => JSON.stringify(value) ?? 'null'),
+        async (body) => {
+          await mailDelivered();
+          const before = await checksum();
+          const response = await app.inject({
+            method: 'POST',
+            url: `/api/service/${kind}`,
+            headers: { authorization: serviceToken, 'content-type': 'application/json' },
+            payload: body,
+          });
+          count(response.statusCode);
+          expect(response.statusCode, `${response.body.slice(0, 300)} for ${body.slice(0, 300)}`).toBeLessThan(500);
+          if (response.statusCode >= 400) {
+            expectClearRefusal(response, body);
+            expect(await checksum(), `a refused write changed rows: ${body.slice(0, 300)}`).toBe(before);
+          }
+        },
+      ),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
     );
   });
@@ -309,7 +392,7 @@ describe('hostile input to the service API', () => {
 
 describe('hostile input to the shop list (GET /api/products, issue 17)', () => {
   const text = fc.oneof(
-    hostileValue.map((value) => (typeof value === 'string' ? value : JSON.stringify(value) ?? '')),
+    hostileValue.map((value) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''))),
     fc.constantFrom('merch', 'music', 'bundles', '24', '60', '61', '0', '-1', '1.5', '%', '_', '\\', '%%%', "' OR 1=1 --", 'x'.repeat(101)),
     fc.base64String({ maxLength: 80 }).map((value) => value.replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', '')),
     fc.jsonValue({ maxDepth: 2 }).map((value) => Buffer.from(JSON.stringify(value) ?? 'null').toString('base64url')),
@@ -345,7 +428,12 @@ describe('hostile bodies and requests', () => {
     const before = await checksum();
     const huge = JSON.stringify({ data: { items: [{ id: 'x'.repeat(10 * 1024 * 1024), qty: 1 }], useWallet: true } });
     for (const url of ['/fn/quoteCheckout', '/fn/createAccount', '/api/service/wallet-credits']) {
-      const response = await app.inject({ method: 'POST', url, headers: { authorization: url.startsWith('/api/') ? serviceToken : adminToken, 'content-type': 'application/json' }, payload: huge });
+      const response = await app.inject({
+        method: 'POST',
+        url,
+        headers: { authorization: url.startsWith('/api/') ? serviceToken : adminToken, 'content-type': 'application/json' },
+        payload: huge,
+      });
       expectClearRefusal(response, 'a 10 MB body');
       expect(response.json<{ error: { message: string } }>().error.message).toBe('The request body is too large.');
     }
@@ -363,7 +451,12 @@ describe('hostile bodies and requests', () => {
   });
 
   it('invalid UTF-8 and unknown or path-like function names get a 4xx', async () => {
-    const bad = await app.inject({ method: 'POST', url: '/fn/getWallet', headers: { authorization: adminToken, 'content-type': 'application/json' }, payload: Buffer.from([0x7b, 0x22, 0x64, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]) });
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/fn/getWallet',
+      headers: { authorization: adminToken, 'content-type': 'application/json' },
+      payload: Buffer.from([0x7b, 0x22, 0x64, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]),
+    });
     expect(bad.statusCode).toBe(400);
     for (const url of ['/fn/..%2f..%2fetc%2fpasswd', '/fn/constructor', '/fn/__proto__', '/fn/toString', `/fn/${'a'.repeat(5000)}`]) {
       const response = await app.inject({ method: 'POST', url, headers: { authorization: adminToken, 'content-type': 'application/json' }, payload: '{"data":null}' });
@@ -384,7 +477,12 @@ describe('hostile bodies and requests', () => {
 
 /** A call as a signed-in admin, through the real routes. */
 async function callFn<T = unknown>(name: string, data: unknown) {
-  const response = await app.inject({ method: 'POST', url: `/fn/${name}`, headers: { authorization: adminToken, 'content-type': 'application/json' }, payload: JSON.stringify({ data }) });
+  const response = await app.inject({
+    method: 'POST',
+    url: `/fn/${name}`,
+    headers: { authorization: adminToken, 'content-type': 'application/json' },
+    payload: JSON.stringify({ data }),
+  });
   count(response.statusCode);
   return { response, data: response.statusCode === 200 ? response.json<{ data: T }>().data : undefined };
 }
@@ -407,7 +505,7 @@ async function mailDelivered() {
 let fresh = 0;
 /** A new id for each generated run, so runs never replay each other. */
 const freshId = (prefix: string) => `${prefix}-${SEED}-${(fresh += 1)}`;
-const adminId = async () => (await database.pool.query<{ id: string }>("SELECT id FROM \"user\" WHERE email = 'admin@example.org'")).rows[0]!.id;
+const adminId = async () => (await database.pool.query<{ id: string }>('SELECT id FROM "user" WHERE email = \'admin@example.org\'')).rows[0]!.id;
 
 describe('generated: huge totals', () => {
   // Prices at the admin cap and around the int4 limit, so carts cross 2^31-1 cents often.
@@ -415,7 +513,8 @@ describe('generated: huge totals', () => {
   const big: string[] = [];
 
   beforeAll(async () => {
-    for (const priceCents of PRICES) big.push(await releaseProduct(database.db, { name: `Big ${priceCents}`, description: 'Big', priceCents, images: ['/content/covers/cover-01.svg'] }));
+    for (const priceCents of PRICES)
+      big.push(await releaseProduct(database.db, { name: `Big ${priceCents}`, description: 'Big', priceCents, images: ['/content/covers/cover-01.svg'] }));
     await grantCredits(database.db, 'admin@example.org', '5000000000', 'fuzz-huge-grant');
   });
 
@@ -429,7 +528,11 @@ describe('generated: huge totals', () => {
     await fc.assert(
       fc.asyncProperty(cart, fc.boolean(), fc.constantFrom('card', 'wallet'), async (lines, useWallet, path) => {
         const items = lines.map((line) => ({ id: big[line.product]!, qty: line.qty }));
-        const expected = priceQuote(lines.map((line) => ({ unitCents: PRICES[line.product]!, qty: line.qty })), 0, false);
+        const expected = priceQuote(
+          lines.map((line) => ({ unitCents: PRICES[line.product]!, qty: line.qty })),
+          0,
+          false,
+        );
         const quoted = await callFn<Quote>('quoteCheckout', { items, useWallet: path === 'wallet' || useWallet });
         expectHandled(quoted.response, JSON.stringify(items));
         if (expected.totalCents > MAX_ORDER_TOTAL_CENTS) {
@@ -441,14 +544,26 @@ describe('generated: huge totals', () => {
           const link = await callFn<{ checkoutId: string }>('createPaymentLinkStreetFlavorMerch', { items, useWallet, contact, shipping, checkoutId: freshId('huge-card') });
           expectHandled(link.response, JSON.stringify(items));
           if (link.data) {
-            const { rows } = await database.pool.query<{ subtotal_cents: string; amount_due_cents: string }>('SELECT subtotal_cents, amount_due_cents FROM checkout WHERE id = $1', [link.data.checkoutId]);
+            const { rows } = await database.pool.query<{ subtotal_cents: string; amount_due_cents: string }>(
+              'SELECT subtotal_cents, amount_due_cents FROM checkout WHERE id = $1',
+              [link.data.checkoutId],
+            );
             expect([Number(rows[0]!.subtotal_cents), Number(rows[0]!.amount_due_cents)]).toEqual([quoted.data!.subtotalCents, quoted.data!.amountDueCents]);
           }
         } else {
-          const placed = await callFn<{ orderId: string }>('completeWalletOnlyOrderStreetFlavor', { items, contact, shipping, quote: quoted.data, checkoutId: freshId('huge-wallet') });
+          const placed = await callFn<{ orderId: string }>('completeWalletOnlyOrderStreetFlavor', {
+            items,
+            contact,
+            shipping,
+            quote: quoted.data,
+            checkoutId: freshId('huge-wallet'),
+          });
           expectHandled(placed.response, JSON.stringify(items));
           if (placed.data) {
-            const { rows } = await database.pool.query<{ subtotal_cents: string; wallet_applied_cents: string }>('SELECT subtotal_cents, wallet_applied_cents FROM "order" WHERE id = $1', [placed.data.orderId]);
+            const { rows } = await database.pool.query<{ subtotal_cents: string; wallet_applied_cents: string }>(
+              'SELECT subtotal_cents, wallet_applied_cents FROM "order" WHERE id = $1',
+              [placed.data.orderId],
+            );
             expect([Number(rows[0]!.subtotal_cents), Number(rows[0]!.wallet_applied_cents)]).toEqual([expected.subtotalCents, expected.totalCents]);
           } else {
             expect(quoted.data!.amountDueCents, 'a wallet order was refused though the wallet covered it').toBeGreaterThan(0);
@@ -468,9 +583,17 @@ describe('generated: huge totals', () => {
     const huge = fc.oneof(fc.constantFrom(2 ** 31 - 1, 2 ** 31, 2 ** 32, 10_000_000_000_000, 9_999_999_999_999), fc.integer({ min: 1, max: 10_000_000_000_000 }));
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('wallet-credits', 'utility-spend'), huge, async (kind, cents) => {
-        const body = kind === 'wallet-credits' ? { externalId: freshId('huge-credit'), email: 'admin@example.org', cents } : { externalId: freshId('huge-spend'), email: 'admin@example.org', addCents: cents };
+        const body =
+          kind === 'wallet-credits'
+            ? { externalId: freshId('huge-credit'), email: 'admin@example.org', cents }
+            : { externalId: freshId('huge-spend'), email: 'admin@example.org', addCents: cents };
         const before = await checksum();
-        const response = await app.inject({ method: 'POST', url: `/api/service/${kind}`, headers: { authorization: serviceToken, 'content-type': 'application/json' }, payload: body });
+        const response = await app.inject({
+          method: 'POST',
+          url: `/api/service/${kind}`,
+          headers: { authorization: serviceToken, 'content-type': 'application/json' },
+          payload: body,
+        });
         count(response.statusCode);
         expectHandled(response, JSON.stringify(body));
         if (response.statusCode >= 400) {
@@ -517,12 +640,18 @@ describe('generated: same-id races on every idempotent function', () => {
     markOrderFulfilled: {
       same: true,
       body: async () => {
-        const placed = await callFn<{ orderId: string }>('completeWalletOnlyOrderStreetFlavor', { items: [{ id: tee, qty: 1 }], contact, shipping, quote: await walletQuote(), checkoutId: freshId('race-ship') });
+        const placed = await callFn<{ orderId: string }>('completeWalletOnlyOrderStreetFlavor', {
+          items: [{ id: tee, qty: 1 }],
+          contact,
+          shipping,
+          quote: await walletQuote(),
+          checkoutId: freshId('race-ship'),
+        });
         return { orderId: placed.data!.orderId };
       },
       after: async (body) => {
         const { orderId } = body as { orderId: string };
-        expect(await rowCount("SELECT 1 FROM \"order\" WHERE id = $1 AND order_fulfilled AND order_status = 'shipped'", [orderId])).toBe(1);
+        expect(await rowCount('SELECT 1 FROM "order" WHERE id = $1 AND order_fulfilled AND order_status = \'shipped\'', [orderId])).toBe(1);
         expect(await rowCount("SELECT 1 FROM pgboss.job WHERE name = 'send-email' AND data->>'subject' LIKE $1", [`%order ${orderId} has shipped`])).toBe(1);
       },
     },
@@ -530,12 +659,18 @@ describe('generated: same-id races on every idempotent function', () => {
       // One changes the order, the others find it shipped (changed: false): one shipment, one mail.
       same: false,
       body: async () => {
-        const placed = await callFn<{ orderId: string }>('completeWalletOnlyOrderStreetFlavor', { items: [{ id: tee, qty: 1 }], contact, shipping, quote: await walletQuote(), checkoutId: freshId('race-bulk') });
+        const placed = await callFn<{ orderId: string }>('completeWalletOnlyOrderStreetFlavor', {
+          items: [{ id: tee, qty: 1 }],
+          contact,
+          shipping,
+          quote: await walletQuote(),
+          checkoutId: freshId('race-bulk'),
+        });
         return { orders: [{ orderId: placed.data!.orderId }] };
       },
       after: async (body) => {
         const [{ orderId }] = (body as { orders: [{ orderId: string }] }).orders;
-        expect(await rowCount("SELECT 1 FROM \"order\" WHERE id = $1 AND order_fulfilled AND order_status = 'shipped'", [orderId])).toBe(1);
+        expect(await rowCount('SELECT 1 FROM "order" WHERE id = $1 AND order_fulfilled AND order_status = \'shipped\'', [orderId])).toBe(1);
         expect(await rowCount("SELECT 1 FROM pgboss.job WHERE name = 'send-email' AND data->>'subject' LIKE $1", [`%order ${orderId} has shipped`])).toBe(1);
       },
     },
@@ -543,16 +678,26 @@ describe('generated: same-id races on every idempotent function', () => {
       // One idempotency key (one click of the refund dialog): one refund, the order refunded once.
       same: false,
       body: async () => {
-        const placed = await callFn<{ orderId: string }>('completeWalletOnlyOrderStreetFlavor', { items: [{ id: tee, qty: 1 }], contact, shipping, quote: await walletQuote(), checkoutId: freshId('race-refund') });
+        const placed = await callFn<{ orderId: string }>('completeWalletOnlyOrderStreetFlavor', {
+          items: [{ id: tee, qty: 1 }],
+          contact,
+          shipping,
+          quote: await walletQuote(),
+          checkoutId: freshId('race-refund'),
+        });
         return { orderId: placed.data!.orderId, idempotencyKey: freshId('race-refund-key').replace(/[^\w-]/g, '-') };
       },
       after: async (body) => {
         const { orderId } = body as { orderId: string };
-        expect(await rowCount("SELECT 1 FROM order_refund WHERE order_id = $1", [orderId])).toBe(1);
-        expect(await rowCount("SELECT 1 FROM \"order\" WHERE id = $1 AND refund_status = 'refunded'", [orderId])).toBe(1);
+        expect(await rowCount('SELECT 1 FROM order_refund WHERE order_id = $1', [orderId])).toBe(1);
+        expect(await rowCount('SELECT 1 FROM "order" WHERE id = $1 AND refund_status = \'refunded\'', [orderId])).toBe(1);
       },
     },
-    createOrRetrieveAccount: { same: true, body: async () => ({ email: 'admin@example.org' }), after: async () => expect(await rowCount('SELECT 1 FROM payout_account', [])).toBe(1) },
+    createOrRetrieveAccount: {
+      same: true,
+      body: async () => ({ email: 'admin@example.org' }),
+      after: async () => expect(await rowCount('SELECT 1 FROM payout_account', [])).toBe(1),
+    },
     createStripeOnboardingLinkIOS: { same: true, body: async () => null, after: async () => expect(await rowCount('SELECT 1 FROM payout_account', [])).toBe(1) },
     recordDeviceToken: { same: true, body: async () => ({ deviceToken: freshId('device') }), after: async () => undefined },
     editBizarreProduct: {
@@ -601,7 +746,8 @@ describe('generated: same-id races on every idempotent function', () => {
     saveHomePage: {
       same: true,
       body: async () => ({ intro: freshId('Race intro'), covers: [{ title: 'Race LP', image: '/content/covers/cover-01.svg', url: 'https://music.example.com/race' }] }),
-      after: async (body) => expect(await rowCount(`SELECT 1 FROM admin_audit WHERE action = 'content.edit' AND after->>'intro' = $1`, [(body as { intro: string }).intro])).toBe(1),
+      after: async (body) =>
+        expect(await rowCount(`SELECT 1 FROM admin_audit WHERE action = 'content.edit' AND after->>'intro' = $1`, [(body as { intro: string }).intro])).toBe(1),
     },
     saveHistory: {
       same: true,
@@ -615,7 +761,8 @@ describe('generated: same-id races on every idempotent function', () => {
     setContactEmail: {
       same: true,
       body: async () => ({ email: `${freshId('race').replace(/\W/g, '').slice(-20)}@example.org` }),
-      after: async (body) => expect(await rowCount(`SELECT 1 FROM admin_audit WHERE action = 'content.edit' AND after->>'email' = $1`, [(body as { email: string }).email])).toBe(1),
+      after: async (body) =>
+        expect(await rowCount(`SELECT 1 FROM admin_audit WHERE action = 'content.edit' AND after->>'email' = $1`, [(body as { email: string }).email])).toBe(1),
     },
     createAccount: {
       // Concurrent signups with one email: never a 5xx, and one account.
@@ -634,12 +781,37 @@ describe('generated: same-id races on every idempotent function', () => {
     deleteProduct: 'one delete wins, the others find no product (src/admin/console.test.ts)',
     retryRefund: 'only a refund whose background retries ran out; concurrent retries share its lease and provider key (src/orders/refund-retry.test.ts)',
     deleteSavedAddress: 'deletes one of the caller’s own rows; a repeat finds none and answers the same (src/accounts/addresses.test.ts)',
-    changePassword: 'the credential row is locked: one change wins, the others are checked against its new password and refused (src/accounts/account-settings.test.ts, concurrent calls)',
+    changePassword:
+      'the credential row is locked: one change wins, the others are checked against its new password and refused (src/accounts/account-settings.test.ts, concurrent calls)',
     requestEmailChange: 'the user row is locked: concurrent requests leave one working link (src/accounts/account-settings.test.ts)',
     confirmEmailChange: 'the link is deleted with RETURNING: one of n concurrent follows changes the email (src/accounts/account-settings.test.ts)',
     updateProfile: 'sets the same fields to the same values: last write wins, no counter',
     deleteAccount: 'the user row is locked; the first deletion wins, the rest find no account (src/accounts/account-settings.test.ts)',
-    ...Object.fromEntries(['getSalesOverview', 'listAllProducts', 'listAdminActivity', 'listAdmins', 'listHistory', 'getAssetsSummary', 'getProfile', 'quoteCheckout', 'listMyOrders', 'getMyOrder', 'getWallet', 'getDat', 'getCashout', 'listOpenOrders', 'listOrders', 'getOrder', 'listWalletHistory', 'listSavedAddresses', 'getDeletionSummary', 'exportMyData', 'listLowStock'].map((name) => [name, 'reads only'])),
+    ...Object.fromEntries(
+      [
+        'getSalesOverview',
+        'listAllProducts',
+        'listAdminActivity',
+        'listAdmins',
+        'listHistory',
+        'getAssetsSummary',
+        'getProfile',
+        'quoteCheckout',
+        'listMyOrders',
+        'getMyOrder',
+        'getWallet',
+        'getDat',
+        'getCashout',
+        'listOpenOrders',
+        'listOrders',
+        'getOrder',
+        'listWalletHistory',
+        'listSavedAddresses',
+        'getDeletionSummary',
+        'exportMyData',
+        'listLowStock',
+      ].map((name) => [name, 'reads only']),
+    ),
   };
 
   it('classifies every function the server serves', () => {
@@ -665,7 +837,9 @@ describe('generated: same-id races on every idempotent function', () => {
       fc.asyncProperty(fc.integer({ min: 2, max: 12 }), async (n) => {
         const body = { ...(SERVICE_EXAMPLES[kind]() as object), externalId: freshId(`race-${kind}`) };
         const answers = await Promise.all(
-          Array.from({ length: n }, () => app.inject({ method: 'POST', url: `/api/service/${kind}`, headers: { authorization: serviceToken, 'content-type': 'application/json' }, payload: body })),
+          Array.from({ length: n }, () =>
+            app.inject({ method: 'POST', url: `/api/service/${kind}`, headers: { authorization: serviceToken, 'content-type': 'application/json' }, payload: body }),
+          ),
         );
         for (const answer of answers) expectHandled(answer, JSON.stringify(body));
         expect(answers.map((answer) => answer.json<{ replayed: boolean }>().replayed).filter((replayed) => !replayed)).toHaveLength(1);
@@ -682,7 +856,10 @@ describe('generated: extreme dates', () => {
   const pad = (value: number, width: number) => String(value).padStart(width, '0');
   /** YYYY-MM-DD texts, valid or not (0000, February 30th, month 13 ...). */
   const day = fc.tuple(year, fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 })).map(([y, m, d]) => `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`);
-  const dateText = fc.oneof(day, fc.constantFrom('0000-01-01', '0001-01-01', '9999-12-31', '1970-01-01', '2000-02-29', '1900-02-29', '-0001-01-01', '+275760-09-13', '10000-01-01'));
+  const dateText = fc.oneof(
+    day,
+    fc.constantFrom('0000-01-01', '0001-01-01', '9999-12-31', '1970-01-01', '2000-02-29', '1900-02-29', '-0001-01-01', '+275760-09-13', '10000-01-01'),
+  );
   const dateTime = fc.oneof(
     fc.tuple(day, fc.constantFrom('T00:00:00Z', 'T23:59:59.999Z', 'T24:00:00Z', 'T12:00:60Z', 'T00:00:00+14:00', 'T00:00:00')).map(([d, t]) => `${d}${t}`),
     fc.constantFrom('0000-01-01T00:00:00Z', '0000-12-31T23:59:59.999Z', '0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '+275760-09-13T00:00:00.000Z'),
@@ -716,7 +893,12 @@ describe('generated: extreme dates', () => {
         const example = SERVICE_EXAMPLES.dats() as { asset: object };
         const body = { ...example, externalId: freshId('date'), asset: { ...example.asset, releasedAt } };
         const before = await checksum();
-        const response = await app.inject({ method: 'POST', url: '/api/service/dats', headers: { authorization: serviceToken, 'content-type': 'application/json' }, payload: body });
+        const response = await app.inject({
+          method: 'POST',
+          url: '/api/service/dats',
+          headers: { authorization: serviceToken, 'content-type': 'application/json' },
+          payload: body,
+        });
         count(response.statusCode);
         expectHandled(response, releasedAt);
         if (response.statusCode >= 400) expect(await checksum()).toBe(before);

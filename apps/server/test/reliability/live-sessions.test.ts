@@ -24,7 +24,12 @@ beforeAll(async () => {
     await startTestApp({
       async seed({ db, config }) {
         for (const name of ['signout', 'revoke', 'deleted', 'expiry', 'bystander']) {
-          const account = await createAccount(db, config, { email: `${name}@example.org`, username: name, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true });
+          const account = await createAccount(
+            db,
+            config,
+            { email: `${name}@example.org`, username: name, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
+            { emailVerified: true },
+          );
           userIds[name] = account.userId;
         }
       },
@@ -124,7 +129,10 @@ describe('a live stream after its session ends (across processes)', () => {
     const cookie = await signIn(one, 'expiry');
     const stream = await openPrivateStream('expiry', cookie);
     // The session now expires in 1.5 s; until then private events still arrive.
-    await database.db.update(sessions).set({ expiresAt: sql`now() + interval '1500 milliseconds'` }).where(eq(sessions.userId, userIds.expiry!));
+    await database.db
+      .update(sessions)
+      .set({ expiresAt: sql`now() + interval '1500 milliseconds'` })
+      .where(eq(sessions.userId, userIds.expiry!));
     await publishLive(database.db, { topic: 'wallet', userId: userIds.expiry!, id: 'still-valid' });
     await stream.waitFor((event) => event.event === 'wallet' && JSON.parse(event.data).id === 'still-valid');
     const ended = await Promise.race([stream.ended.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 5_000))]);

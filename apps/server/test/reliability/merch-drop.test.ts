@@ -55,11 +55,22 @@ beforeAll(async () => {
   // Card buyers (odd) have less credit than the tee costs: their checkouts go to the card.
   await database.pool.query(`UPDATE wallet SET balance_cents = 500 FROM "user" u WHERE u.id = wallet.user_id AND (substring(u.email from 'shopper(\\d+)@')::int % 2) = 1`);
   await database.pool.query(`DELETE FROM ledger_entry WHERE reference LIKE 'seed-grant-%'`);
-  await database.pool.query(`INSERT INTO ledger_entry (user_id, kind, available_delta_cents, reference) SELECT user_id, 'grant', balance_cents, 'seed-grant-' || user_id FROM wallet`);
+  await database.pool.query(
+    `INSERT INTO ledger_entry (user_id, kind, available_delta_cents, reference) SELECT user_id, 'grant', balance_cents, 'seed-grant-' || user_id FROM wallet`,
+  );
   smtp = await startSmtpPeer();
   const ports = [await freePort(), await freePort()];
   const publicUrl = `http://127.0.0.1:${ports[0]}`;
-  const settings = { NODE_ENV: 'production', PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: '1', DATABASE_URL: cluster.connectionString, PUBLIC_URL: publicUrl, AUTH_SECRET, SMTP_URL: smtp.url, TRUSTED_PROXIES: '127.0.0.1' };
+  const settings = {
+    NODE_ENV: 'production',
+    PAYMENT_PROVIDER: 'local',
+    ALLOW_TEST_PAYMENTS: '1',
+    DATABASE_URL: cluster.connectionString,
+    PUBLIC_URL: publicUrl,
+    AUTH_SECRET,
+    SMTP_URL: smtp.url,
+    TRUSTED_PROXIES: '127.0.0.1',
+  };
   servers = await Promise.all(ports.map((port) => spawnServer(settings, port)));
   await Promise.all(servers.map(waitUntilReady));
   shoppers = await signInAll(servers[0]!.base, publicUrl, seeded.emails);
@@ -130,11 +141,21 @@ describe('a drop of 5 units', () => {
         if (quoted.status !== 200) return void refusals.set(quoted.body.error!.message, (refusals.get(quoted.body.error!.message) ?? 0) + 1);
         const order = { items, contact: contact(shopper), shipping, quote: quoted.body.data, checkoutId: `drop-${index}-wallet` };
         // A double click lands on both processes at once.
-        const answers = await Promise.all(roll < 0.3 ? [call(base, shopper, 'completeWalletOnlyOrderStreetFlavor', order), call(other, shopper, 'completeWalletOnlyOrderStreetFlavor', order)] : [call(base, shopper, 'completeWalletOnlyOrderStreetFlavor', order)]);
+        const answers = await Promise.all(
+          roll < 0.3
+            ? [call(base, shopper, 'completeWalletOnlyOrderStreetFlavor', order), call(other, shopper, 'completeWalletOnlyOrderStreetFlavor', order)]
+            : [call(base, shopper, 'completeWalletOnlyOrderStreetFlavor', order)],
+        );
         for (const answer of answers) if (answer.status !== 200) refusals.set(answer.body.error!.message, (refusals.get(answer.body.error!.message) ?? 0) + 1);
         return;
       }
-      const link = await call(base, shopper, 'createPaymentLinkStreetFlavorMerch', { items, useWallet: true, contact: contact(shopper), shipping, checkoutId: `drop-${index}-card` }).finally(() => {
+      const link = await call(base, shopper, 'createPaymentLinkStreetFlavorMerch', {
+        items,
+        useWallet: true,
+        contact: contact(shopper),
+        shipping,
+        checkoutId: `drop-${index}-card`,
+      }).finally(() => {
         cardsLeft -= 1;
         if (cardsLeft === 0) cardsDone();
       });
@@ -160,14 +181,21 @@ describe('a drop of 5 units', () => {
     if (crashed.length > 0) {
       console.log(crashed.join('\n'));
       console.log(JSON.stringify((await database.pool.query(`SELECT id, status, items FROM checkout ORDER BY id`)).rows));
-      console.log(JSON.stringify((await database.pool.query(`SELECT * FROM processed_event ORDER BY processed_at`)).rows.map((r: { event_id: string; type: string }) => `${r.event_id}:${r.type}`)));
+      console.log(
+        JSON.stringify(
+          (await database.pool.query(`SELECT * FROM processed_event ORDER BY processed_at`)).rows.map((r: { event_id: string; type: string }) => `${r.event_id}:${r.type}`),
+        ),
+      );
     }
     expect(crashed).toEqual([]);
     clearInterval(sampler);
     const seconds = (Date.now() - started) / 1000;
 
     const pool = database.pool;
-    const sold = await pool.query<{ orders: number; units: number }>('SELECT count(DISTINCT order_id)::int AS orders, coalesce(sum(qty), 0)::int AS units FROM order_item WHERE variant_id = $1', [variantId]);
+    const sold = await pool.query<{ orders: number; units: number }>(
+      'SELECT count(DISTINCT order_id)::int AS orders, coalesce(sum(qty), 0)::int AS units FROM order_item WHERE variant_id = $1',
+      [variantId],
+    );
     const variant = await pool.query<{ stock: number; held: number }>('SELECT stock, held FROM product_variant WHERE id = $1', [variantId]);
     const statuses = await pool.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM checkout GROUP BY status ORDER BY status`);
     const refunds = await pool.query<{ checkout_id: string }>('SELECT checkout_id FROM payment_refund');
@@ -190,7 +218,11 @@ describe('a drop of 5 units', () => {
     // Every late payment whose stock was gone: refunded once, by the provider, with one email.
     expect(refunds.rows.map((r) => r.checkout_id).sort()).toEqual(refunded.rows.map((r) => r.id).sort());
     // How many payments come late depends on timing (the unit tests in stock.test.ts make one for certain).
-    await poll('refunds sent', async () => ((await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM payment_refund WHERE provider_refund_id IS NULL`)).rows[0]!.n === 0 ? true : undefined), { timeoutMs: 90_000 });
+    await poll(
+      'refunds sent',
+      async () => ((await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM payment_refund WHERE provider_refund_id IS NULL`)).rows[0]!.n === 0 ? true : undefined),
+      { timeoutMs: 90_000 },
+    );
     for (const { id } of refunded.rows) {
       const email = (await pool.query<{ email: string }>('SELECT u.email FROM checkout c JOIN "user" u ON u.id = c.user_id WHERE c.id = $1', [id])).rows[0]!.email;
       await smtp.waitForText(email, 'Your payment arrived after your checkout had expired', 60_000);

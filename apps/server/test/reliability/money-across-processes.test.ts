@@ -36,7 +36,16 @@ beforeAll(async () => {
   smtp = await startSmtpPeer();
   const ports = [await freePort(), await freePort()];
   const publicUrl = `http://127.0.0.1:${ports[0]}`;
-  const settings = { NODE_ENV: 'production', PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: '1', DATABASE_URL: cluster.connectionString, PUBLIC_URL: publicUrl, AUTH_SECRET: 'money-secret-'.repeat(4), SMTP_URL: smtp.url, TRUSTED_PROXIES: '127.0.0.1' };
+  const settings = {
+    NODE_ENV: 'production',
+    PAYMENT_PROVIDER: 'local',
+    ALLOW_TEST_PAYMENTS: '1',
+    DATABASE_URL: cluster.connectionString,
+    PUBLIC_URL: publicUrl,
+    AUTH_SECRET: 'money-secret-'.repeat(4),
+    SMTP_URL: smtp.url,
+    TRUSTED_PROXIES: '127.0.0.1',
+  };
   servers = await Promise.all(ports.map((port) => spawnServer(settings, port)));
   await Promise.all(servers.map(waitUntilReady));
   shoppers = await signInAll(servers[0]!.base, publicUrl, seeded.emails);
@@ -55,7 +64,9 @@ describe('money under concurrency across two server processes', () => {
     const started = Date.now();
     const outcomes = await runCheckoutLoad({ shoppers, productIds, bases: () => servers.map((s) => s.base), flows: FLOWS, concurrency: 32, seed: 11, outcomes: emptyOutcomes() });
     const seconds = (Date.now() - started) / 1000;
-    console.log(`money across processes: ${FLOWS} flows in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(outcomes.statuses)}; ${outcomes.walletOrders.length} wallet orders and ${outcomes.paidCheckouts.length} card payments confirmed, ${outcomes.cardCheckouts.length} card checkouts started`);
+    console.log(
+      `money across processes: ${FLOWS} flows in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(outcomes.statuses)}; ${outcomes.walletOrders.length} wallet orders and ${outcomes.paidCheckouts.length} card payments confirmed, ${outcomes.cardCheckouts.length} card checkouts started`,
+    );
     expect(outcomes.unexpected).toEqual([]);
     expect(await moneyProblems(database.pool, outcomes)).toEqual([]);
     // The load really raced: double submissions and a mix of outcomes happened.
@@ -69,19 +80,28 @@ describe('money under concurrency across two server processes', () => {
   it('refunds from two admins on both processes, each doubled, refund each order once and keep the ledger', async () => {
     const config = testConfig();
     for (const i of [0, 1]) {
-      await createAccount(database.db, config, { email: `desk${i}@example.org`, username: `desk${i}`, name: `Desk ${i}`, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true, role: 'admin' });
+      await createAccount(
+        database.db,
+        config,
+        { email: `desk${i}@example.org`, username: `desk${i}`, name: `Desk ${i}`, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
+        { emailVerified: true, role: 'admin' },
+      );
     }
     const admins = await signInAll(servers[0]!.base, servers[0]!.base, ['desk0@example.org', 'desk1@example.org']);
     const { rows: picked } = await database.pool.query<{ id: string }>('SELECT id FROM "order" ORDER BY id LIMIT 40');
     const refund = (base: string, token: string, ip: string, orderId: string, key: string) =>
-      fetch(`${base}/fn/refundOrder`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-forwarded-for': ip }, body: JSON.stringify({ data: { orderId, idempotencyKey: key } }) }).then((r) => r.status);
+      fetch(`${base}/fn/refundOrder`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-forwarded-for': ip },
+        body: JSON.stringify({ data: { orderId, idempotencyKey: key } }),
+      }).then((r) => r.status);
     const statuses = await Promise.all(
-      picked.flatMap(({ id }) =>
-        admins.flatMap((admin, a) => servers.map((server) => refund(server.base, admin.token, admin.ip, id, `desk-${a}-${id.replace(/[^\w-]/g, '')}`))),
-      ),
+      picked.flatMap(({ id }) => admins.flatMap((admin, a) => servers.map((server) => refund(server.base, admin.token, admin.ip, id, `desk-${a}-${id.replace(/[^\w-]/g, '')}`)))),
     );
     expect(statuses.every((status) => status === 200 || status === 400)).toBe(true);
-    const { rows } = await database.pool.query<{ order_id: string; n: number }>(`SELECT order_id, count(*)::int AS n FROM order_refund WHERE status = 'succeeded' GROUP BY order_id`);
+    const { rows } = await database.pool.query<{ order_id: string; n: number }>(
+      `SELECT order_id, count(*)::int AS n FROM order_refund WHERE status = 'succeeded' GROUP BY order_id`,
+    );
     expect(rows).toHaveLength(picked.length);
     expect(rows.every((row) => row.n === 1)).toBe(true);
     expect(await refundProblems(database.pool)).toEqual([]);

@@ -34,15 +34,31 @@ const call = async <T = unknown>(who: string, name: string, data: unknown) => {
   return { status: response.statusCode, body: response.json<{ data?: T; error?: { message: string; status: string } }>() };
 };
 const serviceWrite = async (token: string, kind: string, body: object) => {
-  const response = await app.inject({ method: 'POST', url: `/api/service/${kind}`, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: body });
+  const response = await app.inject({
+    method: 'POST',
+    url: `/api/service/${kind}`,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    payload: body,
+  });
   expect(response.statusCode, response.body).toBe(200);
   return response.json<{ ok: boolean; replayed: boolean }>();
 };
 
-const asset = (id: string, creatorId: string) => ({ id, creatorId, creatorUsername: 'seller', songName: 'Song', artistName: 'Artist', artworkUrl: '/content/covers/cover-01.svg', releasedAt: '2026-01-01T00:00:00Z' });
+const asset = (id: string, creatorId: string) => ({
+  id,
+  creatorId,
+  creatorUsername: 'seller',
+  songName: 'Song',
+  artistName: 'Artist',
+  artworkUrl: '/content/covers/cover-01.svg',
+  releasedAt: '2026-01-01T00:00:00Z',
+});
 
 async function enablePayouts(userId: string) {
-  await database.db.insert(payoutAccounts).values({ userId, provider: 'local', providerAccountId: `acct_local_${userId}`, payoutsEnabled: true }).onConflictDoNothing();
+  await database.db
+    .insert(payoutAccounts)
+    .values({ userId, provider: 'local', providerAccountId: `acct_local_${userId}`, payoutsEnabled: true })
+    .onConflictDoNothing();
 }
 
 /** A cash-out's answer: the amount paid, or the refusal's message. */
@@ -56,7 +72,10 @@ async function cashOut(userId: string, amountCents?: number): Promise<number | s
 }
 
 async function paidCents(userId: string): Promise<number> {
-  const rows = await database.db.select().from(payoutRequests).where(and(eq(payoutRequests.userId, userId), sql`${payoutRequests.status} <> 'failed'`));
+  const rows = await database.db
+    .select()
+    .from(payoutRequests)
+    .where(and(eq(payoutRequests.userId, userId), sql`${payoutRequests.status} <> 'failed'`));
   return rows.reduce((sum, row) => sum + row.amountCents, 0);
 }
 
@@ -78,7 +97,12 @@ beforeAll(async () => {
   });
   ({ app, database } = shop);
   for (const name of ['shopper', 'admin']) {
-    const signIn = await app.inject({ method: 'POST', url: '/api/auth/sign-in/email', headers: { 'content-type': 'application/json' }, payload: { email: `${name}@example.org`, password: 'pass words' } });
+    const signIn = await app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      headers: { 'content-type': 'application/json' },
+      payload: { email: `${name}@example.org`, password: 'pass words' },
+    });
     bearer[name] = `Bearer ${String(signIn.headers['set-auth-token'])}`;
   }
   payouts = { db: database.db, provider: createLocalPayouts(database.db), providerName: 'local' };
@@ -105,7 +129,7 @@ describe('item 6: earnings belong to the owner when they were earned', () => {
     expect(await cashOut(buyer)).toBe(2_500);
   });
 
-  it('editions outside the wallet\'s 1 to 20 are not shown, so their earnings are not cashable', async () => {
+  it("editions outside the wallet's 1 to 20 are not shown, so their earnings are not cashable", async () => {
     const third = ids.third!;
     for (const edition of [21, 500]) {
       await applyServiceWrite(database.db, 'music', 'dats', { externalId: `hidden-${edition}`, userId: third, asset: asset('hidden', third), edition, earningsCents: 50_000 });
@@ -151,7 +175,13 @@ describe('item 6: earnings belong to the owner when they were earned', () => {
         const report = async (index: number) => {
           const edition = editions[index]!;
           writes += 1;
-          await applyServiceWrite(database.db, 'prop', 'dats', { externalId: `w-${writes}`, ...(edition.owner ? { userId: edition.owner } : {}), asset: asset(assetId, users[0]!), edition: EDITIONS[index], earningsCents: edition.lifetime });
+          await applyServiceWrite(database.db, 'prop', 'dats', {
+            externalId: `w-${writes}`,
+            ...(edition.owner ? { userId: edition.owner } : {}),
+            asset: asset(assetId, users[0]!),
+            edition: EDITIONS[index],
+            earningsCents: edition.lifetime,
+          });
         };
         for (let index = 0; index < editions.length; index += 1) await report(index);
         for (const step of commands) {
@@ -224,13 +254,25 @@ describe('item 11: no unhandled 500s on big orders and repeated checkout ids', (
     const expected = quote([{ unitCents: 100_000_000, qty: 20 }], 0, false);
     expect(expected.totalCents).toBeGreaterThan(2 ** 31 - 1);
     await grantCredits(database.db, 'shopper@example.org', '22000000', 'big-grant');
-    const card = await call<{ url: string; checkoutId: string }>('shopper', 'createPaymentLinkStreetFlavorMerch', { items, useWallet: false, contact, shipping, checkoutId: 'big-card-1' });
+    const card = await call<{ url: string; checkoutId: string }>('shopper', 'createPaymentLinkStreetFlavorMerch', {
+      items,
+      useWallet: false,
+      contact,
+      shipping,
+      checkoutId: 'big-card-1',
+    });
     expect(card.status, JSON.stringify(card.body)).toBe(200);
     const [checkout] = await database.db.select().from(checkouts).where(eq(checkouts.id, card.body.data!.checkoutId));
     expect([checkout!.subtotalCents, checkout!.amountDueCents]).toEqual([2_000_000_000, expected.totalCents]);
 
     const walletQuote = { ...expected, walletAppliedCents: expected.totalCents };
-    const placed = await call<{ ok: boolean; orderId: string }>('shopper', 'completeWalletOnlyOrderStreetFlavor', { items, contact, shipping, quote: walletQuote, checkoutId: 'big-wallet-1' });
+    const placed = await call<{ ok: boolean; orderId: string }>('shopper', 'completeWalletOnlyOrderStreetFlavor', {
+      items,
+      contact,
+      shipping,
+      quote: walletQuote,
+      checkoutId: 'big-wallet-1',
+    });
     expect(placed.status, JSON.stringify(placed.body)).toBe(200);
     const [order] = await database.db.select().from(orders).where(eq(orders.id, placed.body.data!.orderId));
     expect([order!.subtotalCents, order!.walletAppliedCents]).toEqual([2_000_000_000, expected.totalCents]);
@@ -247,7 +289,15 @@ describe('item 11: no unhandled 500s on big orders and repeated checkout ids', (
     const tee = await releaseProduct(database.db, { name: 'Tee', description: 'Tee', priceCents: 2_500, images: ['/content/covers/cover-02.svg'] });
     const before = await getBalance(database.db, ids.shopper!);
     const answers = await Promise.all(
-      Array.from({ length: 12 }, () => call<{ url: string; checkoutId: string }>('shopper', 'createPaymentLinkStreetFlavorMerch', { items: [{ id: tee, qty: 1 }], useWallet: false, contact, shipping, checkoutId: 'race-link-1' })),
+      Array.from({ length: 12 }, () =>
+        call<{ url: string; checkoutId: string }>('shopper', 'createPaymentLinkStreetFlavorMerch', {
+          items: [{ id: tee, qty: 1 }],
+          useWallet: false,
+          contact,
+          shipping,
+          checkoutId: 'race-link-1',
+        }),
+      ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
     expect(new Set(answers.map((answer) => JSON.stringify(answer.body.data))).size).toBe(1);

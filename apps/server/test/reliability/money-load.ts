@@ -40,7 +40,12 @@ export async function seedShop(db: Db, users: number, seed: number): Promise<{ e
   const emails: string[] = [];
   for (let i = 0; i < users; i += 1) {
     const email = `shopper${i}@example.org`;
-    await createAccount(db, config, { email, username: `shopper${i}`, name: `Shopper ${i}`, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true });
+    await createAccount(
+      db,
+      config,
+      { email, username: `shopper${i}`, name: `Shopper ${i}`, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
+      { emailVerified: true },
+    );
     await grantCredits(db, email, String(80 + rng.int(200)), `seed-grant-${i}`);
     emails.push(email);
   }
@@ -126,7 +131,13 @@ export async function runCheckoutLoad(options: LoadOptions): Promise<Outcomes> {
     }
   };
   const call = (base: string, shopper: Shopper, name: string, data: unknown, allowed: number[]) =>
-    send(base, `/fn/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${shopper.token}` }, body: JSON.stringify({ data }) }, name, allowed);
+    send(
+      base,
+      `/fn/${name}`,
+      { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${shopper.token}` }, body: JSON.stringify({ data }) },
+      name,
+      allowed,
+    );
 
   async function walletFlow(shopper: Shopper, items: { id: string; qty: number }[], id: string) {
     const quoted = await call(pick(), shopper, 'quoteCheckout', { items, useWallet: true }, [200]);
@@ -138,20 +149,33 @@ export async function runCheckoutLoad(options: LoadOptions): Promise<Outcomes> {
     const attempts = rng.chance(0.3) ? [pick(), pick()] : [pick()];
     const answers = await Promise.all(attempts.map((base) => call(base, shopper, 'completeWalletOnlyOrderStreetFlavor', body, [200, 400, 409])));
     for (const answer of answers) {
-      if (answer?.status === 200) outcomes.walletOrders.push({ email: shopper.email, orderId: (JSON.parse(answer.text) as { data: { orderId: string } }).data.orderId, checkoutId: id });
+      if (answer?.status === 200)
+        outcomes.walletOrders.push({ email: shopper.email, orderId: (JSON.parse(answer.text) as { data: { orderId: string } }).data.orderId, checkoutId: id });
     }
   }
 
   async function cardFlow(shopper: Shopper, items: { id: string; qty: number }[], id: string) {
     const useWallet = rng.chance(0.7);
     // 400: the wallet covers it all (so it is not a card order) or the hold could not be taken.
-    const link = await call(pick(), shopper, 'createPaymentLinkStreetFlavorMerch', { items, useWallet, contact: contact(shopper.email), shipping, checkoutId: id }, [200, 400, 409]);
+    const link = await call(
+      pick(),
+      shopper,
+      'createPaymentLinkStreetFlavorMerch',
+      { items, useWallet, contact: contact(shopper.email), shipping, checkoutId: id },
+      [200, 400, 409],
+    );
     if (link?.status !== 200) return;
     const { checkoutId, url } = (JSON.parse(link.text) as { data: { checkoutId: string; url: string } }).data;
     outcomes.cardCheckouts.push(checkoutId);
     if (rng.chance(0.15)) return; // abandoned: the hold stays until the checkout expires
     const pay = (base: string, card: string) =>
-      send(base, url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${shopper.token}` }, body: `card=${card}` }, 'pay', [200, 302, 409]);
+      send(
+        base,
+        url,
+        { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${shopper.token}` }, body: `card=${card}` },
+        'pay',
+        [200, 302, 409],
+      );
     if (rng.chance(0.2)) await pay(pick(), '4000000000000002');
     const attempts = rng.chance(0.35) ? [pick(), pick()] : [pick()];
     const answers = await Promise.all(attempts.map((base) => pay(base, '4242424242424242')));
@@ -166,7 +190,10 @@ export async function runCheckoutLoad(options: LoadOptions): Promise<Outcomes> {
       const flow = next++;
       const shopper = shoppers[rng.int(shoppers.length)]!;
       const lines = 1 + rng.int(2);
-      const items = productIds.slice(rng.int(productIds.length - lines + 1)).slice(0, lines).map((id) => ({ id, qty: 1 + rng.int(2) }));
+      const items = productIds
+        .slice(rng.int(productIds.length - lines + 1))
+        .slice(0, lines)
+        .map((id) => ({ id, qty: 1 + rng.int(2) }));
       const id = `load-${options.seed}-${flow}`;
       if (rng.chance(0.5)) await walletFlow(shopper, items, id);
       else await cardFlow(shopper, items, id);
@@ -206,9 +233,11 @@ export async function moneyProblems(pool: pg.Pool, outcomes: Outcomes): Promise<
   for (const c of checkouts.rows) {
     const held = BigInt(c.wallet_held_cents) > 0n ? 1 : 0;
     const expected =
-      c.status === 'paid' ? { orders: 1, holds: held, captures: held, releases: 0 }
-      : c.status === 'pending' ? { orders: 0, holds: held, captures: 0, releases: 0 }
-      : { orders: 0, holds: held, captures: 0, releases: held };
+      c.status === 'paid'
+        ? { orders: 1, holds: held, captures: held, releases: 0 }
+        : c.status === 'pending'
+          ? { orders: 0, holds: held, captures: 0, releases: 0 }
+          : { orders: 0, holds: held, captures: 0, releases: held };
     const actual = { orders: c.orders, holds: c.holds, captures: c.captures, releases: c.releases };
     if (JSON.stringify(actual) !== JSON.stringify(expected)) problems.push(`checkout ${c.id} (${c.status}): ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`);
   }
@@ -221,11 +250,13 @@ export async function moneyProblems(pool: pg.Pool, outcomes: Outcomes): Promise<
     if (BigInt(order.debited ?? 0) !== BigInt(order.total)) problems.push(`wallet order ${order.id}: total ${order.total} but debited ${order.debited}`);
   }
   const orderIds = new Set((await pool.query<{ id: string }>('SELECT id FROM "order"')).rows.map((row) => row.id));
-  for (const promised of outcomes.walletOrders) if (!orderIds.has(promised.orderId)) problems.push(`wallet order ${promised.orderId} was confirmed to ${promised.email} but is not in the database`);
+  for (const promised of outcomes.walletOrders)
+    if (!orderIds.has(promised.orderId)) problems.push(`wallet order ${promised.orderId} was confirmed to ${promised.email} but is not in the database`);
   const paid = new Map(checkouts.rows.map((c) => [c.id, c]));
   for (const promised of outcomes.paidCheckouts) {
     const checkout = paid.get(promised.checkoutId);
-    if (checkout?.status !== 'paid' || checkout.orders !== 1) problems.push(`checkout ${promised.checkoutId} was confirmed paid to ${promised.email} but is ${checkout?.status ?? 'missing'} with ${checkout?.orders ?? 0} orders`);
+    if (checkout?.status !== 'paid' || checkout.orders !== 1)
+      problems.push(`checkout ${promised.checkoutId} was confirmed paid to ${promised.email} but is ${checkout?.status ?? 'missing'} with ${checkout?.orders ?? 0} orders`);
   }
   return problems;
 }
@@ -237,15 +268,26 @@ export async function moneyProblems(pool: pg.Pool, outcomes: Outcomes): Promise<
  */
 export async function refundProblems(pool: pg.Pool): Promise<string[]> {
   const problems: string[] = [];
-  const orders = await pool.query<{ id: string; wallet_applied_cents: string; charged_cents: string; refunded_wallet_cents: string; refunded_card_cents: string; wallet_sum: string; card_sum: string; pending: number }>(`
+  const orders = await pool.query<{
+    id: string;
+    wallet_applied_cents: string;
+    charged_cents: string;
+    refunded_wallet_cents: string;
+    refunded_card_cents: string;
+    wallet_sum: string;
+    card_sum: string;
+    pending: number;
+  }>(`
     SELECT o.id, o.wallet_applied_cents, o.charged_cents, o.refunded_wallet_cents, o.refunded_card_cents,
            COALESCE((SELECT sum(wallet_cents) FROM order_refund r WHERE r.order_id = o.id AND r.status = 'succeeded'), 0) AS wallet_sum,
            COALESCE((SELECT sum(card_cents) FROM order_refund r WHERE r.order_id = o.id AND r.status = 'succeeded'), 0) AS card_sum,
            (SELECT count(*)::int FROM order_refund r WHERE r.order_id = o.id AND r.status = 'pending') AS pending
     FROM "order" o WHERE EXISTS (SELECT 1 FROM order_refund r WHERE r.order_id = o.id)`);
   for (const o of orders.rows) {
-    if (Number(o.refunded_wallet_cents) > Number(o.wallet_applied_cents) || Number(o.refunded_card_cents) > Number(o.charged_cents)) problems.push(`order ${o.id}: refunded more than paid`);
-    if (Number(o.refunded_wallet_cents) !== Number(o.wallet_sum) || Number(o.refunded_card_cents) !== Number(o.card_sum)) problems.push(`order ${o.id}: refunded (${o.refunded_wallet_cents}, ${o.refunded_card_cents}) but refunds sum (${o.wallet_sum}, ${o.card_sum})`);
+    if (Number(o.refunded_wallet_cents) > Number(o.wallet_applied_cents) || Number(o.refunded_card_cents) > Number(o.charged_cents))
+      problems.push(`order ${o.id}: refunded more than paid`);
+    if (Number(o.refunded_wallet_cents) !== Number(o.wallet_sum) || Number(o.refunded_card_cents) !== Number(o.card_sum))
+      problems.push(`order ${o.id}: refunded (${o.refunded_wallet_cents}, ${o.refunded_card_cents}) but refunds sum (${o.wallet_sum}, ${o.card_sum})`);
     if (o.pending > 0) problems.push(`order ${o.id}: ${o.pending} refunds left pending`);
   }
   const entries = await pool.query<{ id: string; wallet_cents: number; credited: string | null; entries: number }>(`
@@ -255,7 +297,8 @@ export async function refundProblems(pool: pg.Pool): Promise<string[]> {
     FROM order_refund r WHERE r.status = 'succeeded'`);
   for (const r of entries.rows) {
     const expected = r.wallet_cents > 0 ? 1 : 0;
-    if (r.entries !== expected || Number(r.credited ?? 0) !== r.wallet_cents) problems.push(`refund ${r.id}: wallet part ${r.wallet_cents} but ${r.entries} ledger entries crediting ${r.credited}`);
+    if (r.entries !== expected || Number(r.credited ?? 0) !== r.wallet_cents)
+      problems.push(`refund ${r.id}: wallet part ${r.wallet_cents} but ${r.entries} ledger entries crediting ${r.credited}`);
   }
   return problems;
 }

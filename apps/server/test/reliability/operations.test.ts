@@ -214,7 +214,12 @@ describe('docs/operations.md', () => {
 
   it('makes the first admin and the label accounts (make-admin, label-accounts)', async () => {
     const config = testConfig();
-    await createAccount(database.db, config, { email: 'owner@shop.example', username: 'ShopOwner', name: 'Owner', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true });
+    await createAccount(
+      database.db,
+      config,
+      { email: 'owner@shop.example', username: 'ShopOwner', name: 'Owner', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
+      { emailVerified: true },
+    );
     const made = await runBlocks('load-env', 'make-admin');
     expect(made.code, made.output).toBe(0);
     const [owner] = await database.db.select({ role: users.role }).from(users).where(eq(users.email, 'owner@shop.example'));
@@ -255,7 +260,10 @@ describe('docs/operations.md', () => {
     const { rows } = await database.pool.query<{ v: string }>("SELECT current_setting('server_version_num') AS v");
     serverMajor = Math.floor(Number(rows[0]!.v) / 10000);
     expect(serverMajor).toBeGreaterThanOrEqual(15);
-    if (pgDumpMajor < serverMajor) console.log(`pg-dump, pg-restore: not run here (pg_dump ${pgDumpMajor || 'missing'}, PostgreSQL ${serverMajor}); CI with TEST_DATABASE_URL on PostgreSQL ≤ ${pgDumpMajor} runs them`);
+    if (pgDumpMajor < serverMajor)
+      console.log(
+        `pg-dump, pg-restore: not run here (pg_dump ${pgDumpMajor || 'missing'}, PostgreSQL ${serverMajor}); CI with TEST_DATABASE_URL on PostgreSQL ≤ ${pgDumpMajor} runs them`,
+      );
   });
 
   it('dumps and restores an external database with pg_dump (pg-dump, pg-restore), where the tools fit', async (context) => {

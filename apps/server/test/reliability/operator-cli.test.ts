@@ -18,7 +18,12 @@ const secret = 'operator-secret-operator-secret-0123456789';
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await createAccount(database.db, testConfig(), { email: 'owner@example.org', username: 'ShopOwner', name: 'Owner', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true }, { emailVerified: true });
+  await createAccount(
+    database.db,
+    testConfig(),
+    { email: 'owner@example.org', username: 'ShopOwner', name: 'Owner', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
+    { emailVerified: true },
+  );
 });
 
 afterAll(async () => {

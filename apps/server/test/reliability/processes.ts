@@ -43,9 +43,7 @@ export async function spawnServer(settings: Record<string, string>, port?: numbe
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   const server = { child, port: listenPort, base: `http://127.0.0.1:${listenPort}`, output: () => output, exited };
   started.push(server);
   return server;

@@ -119,7 +119,12 @@ function traffic(base: string, shoppers: Shopper[], productIds: string[]) {
       path: '/pay',
       setupRequest: (request, context) => {
         if (!context.url) return undefined;
-        return { ...request, path: context.url as string, headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${context.token as string}` }, body: 'card=4242424242424242' };
+        return {
+          ...request,
+          path: context.url as string,
+          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${context.token as string}` },
+          body: 'card=4242424242424242',
+        };
       },
     },
   ];
@@ -163,7 +168,20 @@ async function main() {
   const smtp = await startSmtpPeer();
   const port = await freePort();
   const publicUrl = `http://127.0.0.1:${port}`;
-  const server = await spawnServer({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'local', ALLOW_TEST_PAYMENTS: '1', DATA_DIR: dataDir, SMTP_URL: smtp.url, AUTH_SECRET: 'soak-secret-'.repeat(4), LOG_LEVEL: 'warn', PUBLIC_URL: publicUrl, TRUSTED_PROXIES: '127.0.0.1' }, port);
+  const server = await spawnServer(
+    {
+      NODE_ENV: 'production',
+      PAYMENT_PROVIDER: 'local',
+      ALLOW_TEST_PAYMENTS: '1',
+      DATA_DIR: dataDir,
+      SMTP_URL: smtp.url,
+      AUTH_SECRET: 'soak-secret-'.repeat(4),
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: publicUrl,
+      TRUSTED_PROXIES: '127.0.0.1',
+    },
+    port,
+  );
   const streams: SseStream[] = [];
   try {
     await waitUntilReady(server);
@@ -184,7 +202,9 @@ async function main() {
       const results = await run(WINDOW);
       const window = figures(results, rssOf(server.child.pid!));
       windows.push(window);
-      console.log(`  window ${w + 1}/${WINDOWS}: ${window.requests} requests, ${window.errors} errors, p99 ${window.p99} ms, RSS ${mib(window.rss)}, statuses ${JSON.stringify(window.statuses)}`);
+      console.log(
+        `  window ${w + 1}/${WINDOWS}: ${window.requests} requests, ${window.errors} errors, p99 ${window.p99} ms, RSS ${mib(window.rss)}, statuses ${JSON.stringify(window.statuses)}`,
+      );
     }
     const sseOpen = streams.filter((s) => !s.ended).length;
     const first = windows[0]!;

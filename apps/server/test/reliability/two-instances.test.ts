@@ -123,7 +123,11 @@ describe.skipIf(!hasNginx)('two instances behind nginx (deploy/nginx.conf)', () 
     fs.mkdirSync(nginxDir, { recursive: true });
     const cert = path.join(nginxDir, 'cert.pem');
     const key = path.join(nginxDir, 'key.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert],
+      { stdio: 'ignore' },
+    );
     // This process (fetch, the SSE reader) trusts the test certificate like a browser trusts a real one.
     tls.setDefaultCACertificates([...defaultCas, fs.readFileSync(cert, 'utf8')]);
 
@@ -155,7 +159,10 @@ describe.skipIf(!hasNginx)('two instances behind nginx (deploy/nginx.conf)', () 
     nginx.stderr!.setEncoding('utf8').on('data', (chunk: string) => (nginxOutput += chunk));
     await poll('nginx to answer', async () => ((await fetch(`${proxy}/healthz`)).status === 200 ? true : undefined), {
       timeoutMs: 30_000,
-      stopIf: () => (nginx!.exitCode !== null ? `nginx exited (${nginx!.exitCode}):\n${nginxOutput}\n${fs.existsSync(path.join(nginxDir, 'error.log')) ? fs.readFileSync(path.join(nginxDir, 'error.log'), 'utf8') : ''}` : undefined),
+      stopIf: () =>
+        nginx!.exitCode !== null
+          ? `nginx exited (${nginx!.exitCode}):\n${nginxOutput}\n${fs.existsSync(path.join(nginxDir, 'error.log')) ? fs.readFileSync(path.join(nginxDir, 'error.log'), 'utf8') : ''}`
+          : undefined,
     });
   }, 240_000);
 
@@ -219,7 +226,9 @@ describe.skipIf(!hasNginx)('two instances behind nginx (deploy/nginx.conf)', () 
       for (const id of orderIds) await stream.waitFor((event) => event.event === 'orders' && event.data.includes(id), 10_000);
       await stream.close();
     }
-    await poll('the streams to be logged', async () => (proxied().filter((line) => line.request.startsWith('GET /api/live')).length >= 2 ? true : undefined), { timeoutMs: 10_000 });
+    await poll('the streams to be logged', async () => (proxied().filter((line) => line.request.startsWith('GET /api/live')).length >= 2 ? true : undefined), {
+      timeoutMs: 10_000,
+    });
     const live = proxied().filter((line) => line.request.startsWith('GET /api/live'));
     expect(new Set(live.map((line) => portOf(line.upstream)))).toEqual(new Set(servers.map((server) => server.port)));
   });
@@ -265,7 +274,11 @@ describe.skipIf(!hasNginx)('two instances behind nginx (deploy/nginx.conf)', () 
     for (let i = 0; i < 2; i += 1) {
       const download = await fetch(`${proxy}/v0/b/storefront/o/${encodeURIComponent(objectPath)}?alt=media&token=${token0}`);
       expect(download.status).toBe(200);
-      expect(await sharp(Buffer.from(await download.arrayBuffer())).raw().toBuffer()).toEqual(raw);
+      expect(
+        await sharp(Buffer.from(await download.arrayBuffer()))
+          .raw()
+          .toBuffer(),
+      ).toEqual(raw);
     }
     const downloads = proxied().filter((line) => line.request.includes('alt=media'));
     expect(new Set(downloads.map((line) => portOf(line.upstream))).size).toBe(2);

@@ -92,7 +92,10 @@ describe('live topics and the queries they refresh', () => {
       prefix.length <= key.length && prefix.every((part, index) => JSON.stringify(part) === JSON.stringify(key[index]));
     for (const [topic, keys] of Object.entries(LIVE_QUERY_KEYS)) {
       for (const key of keys) {
-        expect(QUERIES.some((query) => isPrefix(key, query.queryKey)), `${topic}: ${JSON.stringify(key)}`).toBe(true);
+        expect(
+          QUERIES.some((query) => isPrefix(key, query.queryKey)),
+          `${topic}: ${JSON.stringify(key)}`,
+        ).toBe(true);
       }
     }
   });

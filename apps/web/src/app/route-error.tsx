@@ -9,12 +9,7 @@ import { ErrorState } from '../ui/error-state.tsx';
 export function RouteError() {
   return (
     <main className="route-error" id="main-content">
-      <ErrorState
-        headingLevel={1}
-        title="Something went wrong."
-        message="Reload the page to try again."
-        onRetry={() => window.location.reload()}
-      />
+      <ErrorState headingLevel={1} title="Something went wrong." message="Reload the page to try again." onRetry={() => window.location.reload()} />
     </main>
   );
 }

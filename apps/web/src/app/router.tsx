@@ -13,15 +13,9 @@ const leaveItToThePage = () => undefined;
 // pages ask for their products while their code loads (the query is a chunk of its own).
 const HomePage = lazyPage(() => import('../features/content/components/home-page.tsx').then((m) => m.HomePage));
 const AboutPage = lazyPage(() => import('../features/content/components/about-page.tsx').then((m) => m.AboutPage));
-const HistoryPage = lazyPage(() =>
-  import('../features/content/components/history-page.tsx').then((m) => m.HistoryPage),
-);
-const ContactPage = lazyPage(() =>
-  import('../features/content/components/contact-page.tsx').then((m) => m.ContactPage),
-);
-const PrivacyPolicyPage = lazyPage(() =>
-  import('../features/content/components/privacy-policy-page.tsx').then((m) => m.PrivacyPolicyPage),
-);
+const HistoryPage = lazyPage(() => import('../features/content/components/history-page.tsx').then((m) => m.HistoryPage));
+const ContactPage = lazyPage(() => import('../features/content/components/contact-page.tsx').then((m) => m.ContactPage));
+const PrivacyPolicyPage = lazyPage(() => import('../features/content/components/privacy-policy-page.tsx').then((m) => m.PrivacyPolicyPage));
 const ShopPage = lazyPage(() => import('../features/catalog/components/shop-page.tsx').then((m) => m.ShopPage), {
   prefetch: (queryClient) => {
     import('../features/catalog/api/list-products.ts')
@@ -32,30 +26,18 @@ const ShopPage = lazyPage(() => import('../features/catalog/components/shop-page
 const ProductPage = lazyPage(() => import('../features/catalog/components/product-page.tsx').then((m) => m.ProductPage), {
   prefetch: (queryClient, { id }) => {
     if (!id) return;
-    import('../features/catalog/api/get-product.ts')
-      .then((m) => queryClient.prefetchQuery(m.productQueryOptions(id)))
-      .catch(leaveItToThePage);
+    import('../features/catalog/api/get-product.ts').then((m) => queryClient.prefetchQuery(m.productQueryOptions(id))).catch(leaveItToThePage);
   },
 });
-const ReleasePage = lazyPage(() =>
-  import('../features/admin/components/release-page.tsx').then((m) => m.ReleasePage),
-);
+const ReleasePage = lazyPage(() => import('../features/admin/components/release-page.tsx').then((m) => m.ReleasePage));
 const LoginPage = lazyPage(() => import('../features/accounts/components/login-page.tsx').then((m) => m.LoginPage));
-const SignupPage = lazyPage(() =>
-  import('../features/accounts/components/signup-page.tsx').then((m) => m.SignupPage),
-);
-const ResetPasswordPage = lazyPage(() =>
-  import('../features/accounts/components/reset-password-page.tsx').then((m) => m.ResetPasswordPage),
-);
+const SignupPage = lazyPage(() => import('../features/accounts/components/signup-page.tsx').then((m) => m.SignupPage));
+const ResetPasswordPage = lazyPage(() => import('../features/accounts/components/reset-password-page.tsx').then((m) => m.ResetPasswordPage));
 const AccountPage = lazyPage(() => import('../features/accounts/components/account-page.tsx').then((m) => m.AccountPage));
-const ConfirmEmailPage = lazyPage(() =>
-  import('../features/accounts/components/confirm-email-page.tsx').then((m) => m.ConfirmEmailPage),
-);
+const ConfirmEmailPage = lazyPage(() => import('../features/accounts/components/confirm-email-page.tsx').then((m) => m.ConfirmEmailPage));
 const WalletPage = lazyPage(() => import('../features/wallet/components/wallet-page.tsx').then((m) => m.WalletPage));
 const DatPage = lazyPage(() => import('../features/wallet/components/dat-page.tsx').then((m) => m.DatPage));
-const CashoutPage = lazyPage(() =>
-  import('../features/wallet/components/cashout-page.tsx').then((m) => m.CashoutPage),
-);
+const CashoutPage = lazyPage(() => import('../features/wallet/components/cashout-page.tsx').then((m) => m.CashoutPage));
 const CheckoutPage = lazyPage(() => import('../features/checkout/components/checkout-page.tsx').then((m) => m.CheckoutPage), {
   // The form is a chunk of its own, loaded once the visitor is known to be signed in.
   prefetch: (queryClient) => {
@@ -64,12 +46,8 @@ const CheckoutPage = lazyPage(() => import('../features/checkout/components/chec
     }
   },
 });
-const OrderConfirmationPage = lazyPage(() =>
-  import('../features/checkout/components/order-confirmation-page.tsx').then((m) => m.OrderConfirmationPage),
-);
-const MyOrdersPage = lazyPage(() =>
-  import('../features/orders/components/my-orders-page.tsx').then((m) => m.MyOrdersPage),
-);
+const OrderConfirmationPage = lazyPage(() => import('../features/checkout/components/order-confirmation-page.tsx').then((m) => m.OrderConfirmationPage));
+const MyOrdersPage = lazyPage(() => import('../features/orders/components/my-orders-page.tsx').then((m) => m.MyOrdersPage));
 const NotFoundPage = lazyPage(() => import('./not-found-page.tsx').then((m) => m.NotFoundPage));
 
 /** A route's page, which names the browser tab after itself. */

@@ -31,14 +31,5 @@ export function ToastHost() {
   }, [wanted]);
 
   if (!Container) return null;
-  return (
-    <Container
-      position="top-center"
-      autoClose={TOAST_AUTO_CLOSE_MS}
-      hideProgressBar
-      theme="dark"
-      hotKeys={isToastHotKey}
-      aria-label="Notifications Alt+T"
-    />
-  );
+  return <Container position="top-center" autoClose={TOAST_AUTO_CLOSE_MS} hideProgressBar theme="dark" hotKeys={isToastHotKey} aria-label="Notifications Alt+T" />;
 }

@@ -1,14 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import {
-  addToCart,
-  CART_STORAGE_KEY,
-  EMPTY_CART,
-  parseSavedCart,
-  removeLine,
-  setQty,
-  type CartLine,
-  type CartState,
-} from '@storefront/domain/cart.ts';
+import { addToCart, CART_STORAGE_KEY, EMPTY_CART, parseSavedCart, removeLine, setQty, type CartLine, type CartState } from '@storefront/domain/cart.ts';
 
 /**
  * The cart, shared by the catalog (Add to Cart) and the cart and checkout features.

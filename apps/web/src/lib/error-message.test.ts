@@ -17,7 +17,7 @@ describe('errorSentence: what a person reads for a failed call (issue 17)', () =
     expect(text).not.toContain(code.includes('-') ? code : `${code}.`);
   });
 
-  it('turns the client\'s own timeout into a sentence', async () => {
+  it("turns the client's own timeout into a sentence", async () => {
     // A server that never answers: only the client's timer ends the call.
     const hang = (_url: unknown, init?: RequestInit) =>
       new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
@@ -35,10 +35,14 @@ describe('errorSentence: what a person reads for a failed call (issue 17)', () =
   });
 
   it.each([
-    ['the server\'s sentence', new FunctionsError('failed-precondition', 'Your wallet balance changed. Please review the total.'), 'Your wallet balance changed. Please review the total.'],
+    [
+      "the server's sentence",
+      new FunctionsError('failed-precondition', 'Your wallet balance changed. Please review the total.'),
+      'Your wallet balance changed. Please review the total.',
+    ],
     ['a spec message without a full stop', new FunctionsError('already-exists', 'Username already taken'), 'Username already taken'],
     ['an upper-case status name', new FunctionsError('unavailable', 'UNAVAILABLE'), ERROR_SENTENCES.unavailable],
-    ['the client\'s technical text', new FunctionsError('internal', CALLABLE_MESSAGES.missingData), ERROR_SENTENCES.internal],
+    ["the client's technical text", new FunctionsError('internal', CALLABLE_MESSAGES.missingData), ERROR_SENTENCES.internal],
     ['a hidden 5xx text', new FunctionsError('internal', 'Internal error: connection reset'), ERROR_SENTENCES.internal],
     ['an auth error', new AuthError(401, 'INVALID_EMAIL_OR_PASSWORD', 'Invalid email or password'), 'Invalid email or password'],
     ['a storage error', new StorageError('unauthorized', 'User does not have permission to access this object.', 403), 'User does not have permission to access this object.'],
@@ -46,7 +50,7 @@ describe('errorSentence: what a person reads for a failed call (issue 17)', () =
     ['something else', new Error('boom'), ERROR_SENTENCES.unknown],
   ])('shows %s', (_name, error, text) => expect(errorSentence(error)).toBe(text));
 
-  it('uses the page\'s fallback only where the server said nothing a person can use', () => {
+  it("uses the page's fallback only where the server said nothing a person can use", () => {
     expect(errorSentence(new FunctionsError('internal', 'internal'), 'Signup failed')).toBe('Signup failed');
     expect(errorSentence(new AuthError(401, 'X', ''), 'Invalid email or password')).toBe('Invalid email or password');
     expect(errorSentence(new FunctionsError('deadline-exceeded', 'deadline-exceeded'), 'Signup failed')).toBe(ERROR_SENTENCES['deadline-exceeded']);

@@ -67,8 +67,7 @@ export function useImageList(initialUrls: readonly string[] = []) {
     };
   }, []);
 
-  const update = (key: string, patch: Partial<ImageEntry>) =>
-    setEntries((current) => current.map((entry) => (entry.key === key ? { ...entry, ...patch } : entry)));
+  const update = (key: string, patch: Partial<ImageEntry>) => setEntries((current) => current.map((entry) => (entry.key === key ? { ...entry, ...patch } : entry)));
 
   const forget = (entry: ImageEntry) => {
     if (!entry.file) return;

@@ -9,12 +9,7 @@ interface ErrorStateProps {
 }
 
 /** A failure the visitor can do something about: what went wrong, and a Retry button. */
-export function ErrorState({
-  title = 'Something went wrong.',
-  message,
-  onRetry,
-  headingLevel = 2,
-}: ErrorStateProps) {
+export function ErrorState({ title = 'Something went wrong.', message, onRetry, headingLevel = 2 }: ErrorStateProps) {
   const Heading = headingLevel === 1 ? 'h1' : 'h2';
   return (
     <div className="error-state" role="alert">

@@ -166,9 +166,7 @@ export const accountsContracts = {
   getProfile: defineContract({ access: 'signed-in', input: noInput, output: profileOutput }),
   recordDeviceToken: defineContract({
     access: 'signed-in',
-    input: z
-      .object({ deviceToken: z.string().max(DEVICE_TOKEN_MAX).refine(isValidDeviceToken, 'must be a device token (letters, digits and _ . : - only)') })
-      .strict(),
+    input: z.object({ deviceToken: z.string().max(DEVICE_TOKEN_MAX).refine(isValidDeviceToken, 'must be a device token (letters, digits and _ . : - only)') }).strict(),
     output: okOutput,
   }),
 };

@@ -37,7 +37,13 @@ export const homeCoverInput = z
   .object({
     title: plainText('A cover title', 120).pipe(z.string().min(1, CONTENT_MESSAGES.coverTitle)),
     artist: nullableDefault(plainText('An artist name', 120), ''),
-    year: z.number({ error: CONTENT_MESSAGES.coverYear }).int(CONTENT_MESSAGES.coverYear).min(1900, CONTENT_MESSAGES.coverYear).max(2100, CONTENT_MESSAGES.coverYear).nullish().transform((value) => value ?? null),
+    year: z
+      .number({ error: CONTENT_MESSAGES.coverYear })
+      .int(CONTENT_MESSAGES.coverYear)
+      .min(1900, CONTENT_MESSAGES.coverYear)
+      .max(2100, CONTENT_MESSAGES.coverYear)
+      .nullish()
+      .transform((value) => value ?? null),
     image,
     url: link,
   })
@@ -74,13 +80,9 @@ export const historyEntryInput = z
   })
   .strict();
 
-export const saveHistoryInput = z
-  .object({ entries: z.array(historyEntryInput).max(100, 'The timeline holds at most 100 entries.') })
-  .strict();
+export const saveHistoryInput = z.object({ entries: z.array(historyEntryInput).max(100, 'The timeline holds at most 100 entries.') }).strict();
 
-export const setContactEmailInput = z
-  .object({ email: z.string().trim().toLowerCase().email(CONTENT_MESSAGES.contactEmail).max(254, CONTENT_MESSAGES.contactEmail) })
-  .strict();
+export const setContactEmailInput = z.object({ email: z.string().trim().toLowerCase().email(CONTENT_MESSAGES.contactEmail).max(254, CONTENT_MESSAGES.contactEmail) }).strict();
 
 export const contentContracts = {
   listHistory: defineContract({

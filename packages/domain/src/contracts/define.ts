@@ -12,11 +12,7 @@ import { z } from 'zod';
 
 export type Access = 'public' | 'signed-in' | 'admin';
 
-export interface FunctionContract<
-  Input extends z.ZodType = z.ZodType,
-  Output extends z.ZodType = z.ZodType,
-  A extends Access = Access,
-> {
+export interface FunctionContract<Input extends z.ZodType = z.ZodType, Output extends z.ZodType = z.ZodType, A extends Access = Access> {
   access: A;
   input: Input;
   output: Output;

@@ -123,7 +123,12 @@ export const ordersContracts = {
     input: z
       .object({
         orders: z
-          .array(z.object({ orderId, ...trackingFields }).strict().superRefine(trackingComplete))
+          .array(
+            z
+              .object({ orderId, ...trackingFields })
+              .strict()
+              .superRefine(trackingComplete),
+          )
           .min(1)
           .max(100),
       })

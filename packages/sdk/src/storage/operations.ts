@@ -1,11 +1,4 @@
-import {
-  fromStorageResource,
-  STORAGE_MESSAGES,
-  StorageError,
-  type SettableMetadata,
-  type StorageObjectMetadata,
-  type StorageObjectResource,
-} from '@storefront/domain/storage.ts';
+import { fromStorageResource, STORAGE_MESSAGES, StorageError, type SettableMetadata, type StorageObjectMetadata, type StorageObjectResource } from '@storefront/domain/storage.ts';
 import { downloadUrl } from '@storefront/domain/storage-location.ts';
 import { decodeString, type StringFormat } from '@storefront/domain/storage-strings.ts';
 import type { Reference } from './storage.ts';
@@ -57,12 +50,7 @@ export async function uploadBytes(ref: Reference, data: UploadData, metadata?: S
 }
 
 /** Uploads a string given as raw text, base64, base64url or a data URL (whose type is used if none is given). */
-export async function uploadString(
-  ref: Reference,
-  value: string,
-  format: StringFormat = 'raw',
-  metadata?: SettableMetadata,
-): Promise<UploadResult> {
+export async function uploadString(ref: Reference, value: string, format: StringFormat = 'raw', metadata?: SettableMetadata): Promise<UploadResult> {
   ref.throwIfRoot('uploadString');
   const data = decodeString(format, value);
   const withType = metadata?.contentType || !data.contentType ? metadata : { ...metadata, contentType: data.contentType };

@@ -1,10 +1,4 @@
-import {
-  MAX_OPERATION_RETRY_TIME_MS,
-  MAX_UPLOAD_RETRY_TIME_MS,
-  STORAGE_BUCKET,
-  STORAGE_MESSAGES,
-  StorageError,
-} from '@storefront/domain/storage.ts';
+import { MAX_OPERATION_RETRY_TIME_MS, MAX_UPLOAD_RETRY_TIME_MS, STORAGE_BUCKET, STORAGE_MESSAGES, StorageError } from '@storefront/domain/storage.ts';
 import { childPath, lastSegment, looksLikeUrl, parentPath, type StorageLocation } from '@storefront/domain/storage-location.ts';
 import { parseStorageUrl } from '@storefront/domain/storage-reference-url.ts';
 

@@ -1,11 +1,4 @@
-import {
-  defaultStorageMessage,
-  isRetryableStatus,
-  isStorageErrorCode,
-  storageCodeForStatus,
-  STORAGE_MESSAGES,
-  StorageError,
-} from '@storefront/domain/storage.ts';
+import { defaultStorageMessage, isRetryableStatus, isStorageErrorCode, storageCodeForStatus, STORAGE_MESSAGES, StorageError } from '@storefront/domain/storage.ts';
 import { backoffDelayMs, retryDeadlineMs } from '@storefront/domain/storage-upload.ts';
 import type { StorageLocation } from '@storefront/domain/storage-location.ts';
 import type { Storage } from './storage.ts';

@@ -1,11 +1,4 @@
-import {
-  fromStorageResource,
-  STORAGE_MESSAGES,
-  StorageError,
-  type SettableMetadata,
-  type StorageObjectMetadata,
-  type StorageObjectResource,
-} from '@storefront/domain/storage.ts';
+import { fromStorageResource, STORAGE_MESSAGES, StorageError, type SettableMetadata, type StorageObjectMetadata, type StorageObjectResource } from '@storefront/domain/storage.ts';
 import { encodeObjectPath, objectUrlPath } from '@storefront/domain/storage-location.ts';
 import type { Reference } from './storage.ts';
 import { parseJson, sendOnce, type StorageResponse } from './transport.ts';
@@ -41,20 +34,14 @@ function metadataJson(ref: Reference, contentType: string, metadata: SettableMet
   });
 }
 
-const uploadUrl = (ref: Reference, type: 'multipart' | 'resumable') =>
-  `/v0/b/${encodeURIComponent(ref.bucket)}/o?name=${encodeObjectPath(ref.fullPath)}&uploadType=${type}`;
+const uploadUrl = (ref: Reference, type: 'multipart' | 'resumable') => `/v0/b/${encodeURIComponent(ref.bucket)}/o?name=${encodeObjectPath(ref.fullPath)}&uploadType=${type}`;
 
 function boundary(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return `storefront-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-export async function sendMultipart(
-  ref: Reference,
-  blob: Blob,
-  metadata: SettableMetadata | undefined,
-  signal: AbortSignal,
-): Promise<StorageObjectMetadata> {
+export async function sendMultipart(ref: Reference, blob: Blob, metadata: SettableMetadata | undefined, signal: AbortSignal): Promise<StorageObjectMetadata> {
   const separator = boundary();
   const contentType = contentTypeOf(blob, metadata);
   const body = new Blob([
@@ -78,12 +65,7 @@ export async function sendMultipart(
 }
 
 /** Starts a resumable session; resolves with its upload URL. */
-export async function startResumable(
-  ref: Reference,
-  blob: Blob,
-  metadata: SettableMetadata | undefined,
-  signal: AbortSignal,
-): Promise<string> {
+export async function startResumable(ref: Reference, blob: Blob, metadata: SettableMetadata | undefined, signal: AbortSignal): Promise<string> {
   const contentType = contentTypeOf(blob, metadata);
   const response = await sendOnce(
     ref.storage,
@@ -145,14 +127,7 @@ export async function queryResumable(ref: Reference, url: string, total: number,
 }
 
 /** Sends `blob[offset, offset + size)`; the last chunk also finalizes the upload. */
-export async function sendChunk(
-  ref: Reference,
-  url: string,
-  blob: Blob,
-  offset: number,
-  size: number,
-  signal: AbortSignal,
-): Promise<ResumableStatus> {
+export async function sendChunk(ref: Reference, url: string, blob: Blob, offset: number, size: number, signal: AbortSignal): Promise<ResumableStatus> {
   const finalize = offset + size >= blob.size;
   let chunk: Blob | null;
   try {

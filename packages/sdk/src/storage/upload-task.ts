@@ -13,17 +13,7 @@ import {
 import type { FullMetadata } from './operations.ts';
 import type { Reference } from './storage.ts';
 import { parseJson, request, RetryableFailure, withRetry } from './transport.ts';
-import {
-  cancelResumable,
-  metadataUrl,
-  queryResumable,
-  sendChunk,
-  sendMultipart,
-  startResumable,
-  toBlob,
-  type ResumableStatus,
-  type UploadData,
-} from './upload-protocol.ts';
+import { cancelResumable, metadataUrl, queryResumable, sendChunk, sendMultipart, startResumable, toBlob, type ResumableStatus, type UploadData } from './upload-protocol.ts';
 
 /**
  * An upload with progress, pause, resume and cancel (spec sections 4 and 9). Files of
@@ -242,10 +232,7 @@ export class UploadTask implements PromiseLike<UploadTaskSnapshot> {
     const metadata =
       status.metadata ??
       fromStorageResource(
-        parseJson<StorageObjectResource>(
-          await request(storage, { method: 'GET', url: metadataUrl(this.ref), location: this.ref.location }, retry),
-          this.ref.location,
-        ),
+        parseJson<StorageObjectResource>(await request(storage, { method: 'GET', url: metadataUrl(this.ref), location: this.ref.location }, retry), this.ref.location),
       );
     this.result = { ...(metadata as NonNullable<ResumableStatus['metadata']>), ref: this.ref };
     return true;

@@ -150,5 +150,7 @@ export const devMailbox = pgTable('dev_mailbox', {
   subject: text('subject').notNull(),
   text: text('text').notNull(),
   html: text('html').notNull(),
-  sentAt: timestamp('sent_at', { withTimezone: true }).notNull().default(sql`now()`),
+  sentAt: timestamp('sent_at', { withTimezone: true })
+    .notNull()
+    .default(sql`now()`),
 });

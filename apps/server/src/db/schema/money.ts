@@ -17,10 +17,7 @@ export const wallets = pgTable(
     heldCents: bigint('held_cents', { mode: 'number' }).notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [
-    check('wallet_balance_not_negative', sql`${table.balanceCents} >= 0`),
-    check('wallet_held_not_negative', sql`${table.heldCents} >= 0`),
-  ],
+  (table) => [check('wallet_balance_not_negative', sql`${table.balanceCents} >= 0`), check('wallet_held_not_negative', sql`${table.heldCents} >= 0`)],
 );
 
 export const LEDGER_KINDS = ['grant', 'debit', 'hold', 'capture', 'release', 'refund'] as const;

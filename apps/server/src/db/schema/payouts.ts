@@ -22,7 +22,9 @@ export const payoutRequests = pgTable(
       .notNull()
       .references(() => payoutAccounts.userId),
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
-    status: text('status', { enum: ['requested', 'paid', 'failed'] }).notNull().default('requested'),
+    status: text('status', { enum: ['requested', 'paid', 'failed'] })
+      .notNull()
+      .default('requested'),
     providerTransferId: text('provider_transfer_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     settledAt: timestamp('settled_at', { withTimezone: true }),

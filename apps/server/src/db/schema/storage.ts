@@ -59,7 +59,9 @@ export const storageUploadSessions = pgTable(
     declaredContentType: text('declared_content_type'),
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
     received: integer('received').notNull().default(0),
-    status: text('status', { enum: ['active', 'final', 'canceled', 'failed', 'expired'] }).notNull().default('active'),
+    status: text('status', { enum: ['active', 'final', 'canceled', 'failed', 'expired'] })
+      .notNull()
+      .default('active'),
     /** S3: the multipart upload holding this session's parts (started at the first full part), and those parts. */
     multipartUploadId: text('multipart_upload_id'),
     parts: jsonb('parts').$type<StoredUploadPart[]>().notNull().default([]),

@@ -35,11 +35,7 @@ export const datEditions = pgTable(
     /** The highest lifetime figure already attributed in `dat_earning` (decision 019). */
     earningsCountedCents: bigint('earnings_counted_cents', { mode: 'number' }).notNull().default(0),
   },
-  (table) => [
-    primaryKey({ columns: [table.assetId, table.edition] }),
-    check('dat_edition_positive', sql`${table.edition} >= 1`),
-    index('dat_edition_owner_idx').on(table.ownerId),
-  ],
+  (table) => [primaryKey({ columns: [table.assetId, table.edition] }), check('dat_edition_positive', sql`${table.edition} >= 1`), index('dat_edition_owner_idx').on(table.ownerId)],
 );
 
 /**

@@ -6,11 +6,7 @@ import type { AddressInfo } from 'node:net';
  * forwards, answers with an error itself, cuts the connection part-way through the
  * body, or holds the request until told (or until the client gives up).
  */
-export type FaultAction =
-  | { kind: 'pass' }
-  | { kind: 'respond'; status: number }
-  | { kind: 'drop-after'; bytes: number }
-  | { kind: 'hold'; until: Promise<void> };
+export type FaultAction = { kind: 'pass' } | { kind: 'respond'; status: number } | { kind: 'drop-after'; bytes: number } | { kind: 'hold'; until: Promise<void> };
 
 export interface ProxiedRequest {
   index: number;

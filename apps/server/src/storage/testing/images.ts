@@ -7,7 +7,9 @@ import sharp from 'sharp';
 /** A noisy RGB PNG: noise does not compress, so 600 x 600 is about 1 MB. */
 export async function noisePng(width: number, height: number): Promise<{ png: Buffer; raw: Buffer }> {
   const raw = randomBytes(width * height * 3);
-  const png = await sharp(raw, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+  const png = await sharp(raw, { raw: { width, height, channels: 3 } })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
   return { png, raw };
 }
 

@@ -33,9 +33,12 @@ function useNearScreen(ref: RefObject<HTMLElement | null>): boolean {
   useEffect(() => {
     const element = ref.current;
     if (near || !element) return undefined;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) setNear(true);
-    }, { rootMargin: `${NEAR_SCREEN} 0px` });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+      },
+      { rootMargin: `${NEAR_SCREEN} 0px` },
+    );
     observer.observe(element);
     return () => observer.disconnect();
   }, [ref, near]);

@@ -34,11 +34,7 @@ export function WalletSlot() {
 export function AdminOrdersSlot() {
   const { user } = useSession();
   if (!user) return null;
-  return user.isAdmin ? (
-    <HeaderNavLink to={paths.release}>ADMIN</HeaderNavLink>
-  ) : (
-    <HeaderNavLink to={paths.myOrders}>MY ORDERS</HeaderNavLink>
-  );
+  return user.isAdmin ? <HeaderNavLink to={paths.release}>ADMIN</HeaderNavLink> : <HeaderNavLink to={paths.myOrders}>MY ORDERS</HeaderNavLink>;
 }
 
 export function AccountSlot() {

@@ -29,8 +29,7 @@ export function Header() {
           <CartSlot />
           <Link to={paths.home} className="logo">
             <span className="logo__words">
-              <span className="logo__main">STREET FLAVOR</span>{' '}
-              <span className="logo__sub">RECORDS</span>
+              <span className="logo__main">STREET FLAVOR</span> <span className="logo__sub">RECORDS</span>
             </span>
             {/* The narrow desktop's logo; the words above stay the link's name. */}
             <span className="logo__mark" aria-hidden="true">
@@ -49,12 +48,7 @@ export function Header() {
         >
           <span className="menu-toggle__bars" aria-hidden="true" />
         </button>
-        <nav
-          id={NAV_ID}
-          className="site-nav"
-          aria-label="Main"
-          data-open={menuOpen ? 'true' : 'false'}
-        >
+        <nav id={NAV_ID} className="site-nav" aria-label="Main" data-open={menuOpen ? 'true' : 'false'}>
           <ul className="site-nav__list">
             <HeaderNavLink to={paths.home}>HOME</HeaderNavLink>
             <HeaderNavLink to={paths.about}>ABOUT</HeaderNavLink>

@@ -28,14 +28,7 @@ export function SocialLinks({ className }: { className?: string }) {
     <ul className={className ? `social-links ${className}` : 'social-links'}>
       {links.social.map((link) => (
         <li key={link.url}>
-          <a
-            className="social-links__link"
-            href={link.url}
-            target="_blank"
-            rel="noopener noreferrer"
-            aria-label={link.label}
-            title={link.label}
-          >
+          <a className="social-links__link" href={link.url} target="_blank" rel="noopener noreferrer" aria-label={link.label} title={link.label}>
             {icons[link.network] ?? <span aria-hidden="true">{link.network.slice(0, 2).toUpperCase()}</span>}
           </a>
         </li>

@@ -12,9 +12,7 @@ function readSaved(): [string, number][] {
   try {
     const saved: unknown = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? '[]');
     if (!Array.isArray(saved)) return [];
-    return saved.filter(
-      (entry): entry is [string, number] => Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'number',
-    );
+    return saved.filter((entry): entry is [string, number] => Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'number');
   } catch {
     return [];
   }

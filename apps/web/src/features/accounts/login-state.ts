@@ -13,9 +13,7 @@ export interface LoginState {
 }
 
 function field(state: unknown, name: string): unknown {
-  return typeof state === 'object' && state !== null && name in state
-    ? (state as Record<string, unknown>)[name]
-    : undefined;
+  return typeof state === 'object' && state !== null && name in state ? (state as Record<string, unknown>)[name] : undefined;
 }
 
 /** A path on this site only: no other origin ("//evil.example", "/\\evil.example") and not the login page itself. */

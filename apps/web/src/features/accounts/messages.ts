@@ -3,8 +3,7 @@
  * messages live in @storefront/domain/accounts.ts (SIGNUP_MESSAGES, LOGIN_MESSAGES).
  */
 export const ACCOUNT_TEXTS = {
-  sisterProducts:
-    'One account works across our three sister products: the music store, the video store and this shop.',
+  sisterProducts: 'One account works across our three sister products: the music store, the video store and this shop.',
   signupDone: (email: string) =>
     email
       ? `Your account is ready. We sent a verification link to ${email}: open it, then log in.`
@@ -30,8 +29,7 @@ export const ACCOUNT_PAGE_TEXTS = {
   profileSaved: 'Your profile has been saved.',
   emailFieldsMissing: 'Please enter your new email and your current password.',
   emailFailed: 'The confirmation link could not be sent. Please try again.',
-  emailSent: (email: string) =>
-    `We sent a link to ${email}. Your email changes when you open that link (within 24 hours); until then you keep signing in with your current email.`,
+  emailSent: (email: string) => `We sent a link to ${email}. Your email changes when you open that link (within 24 hours); until then you keep signing in with your current email.`,
   linkMissing: 'This link is not complete. Please open the link from the email again, or ask for a new one from your account page.',
   emailChanged: (email: string) => `Your email is now ${email}. Use it the next time you log in.`,
   emailConfirmFailed: 'Your new email could not be confirmed. Please try again.',
@@ -48,10 +46,8 @@ export const ACCOUNT_PAGE_TEXTS = {
   dataFailed: 'Your data could not be prepared. Please try again.',
   dataDone: 'Your data has been downloaded.',
   deleteIntro: 'What happens when you delete your account:',
-  consequenceSignOut:
-    'You are signed out everywhere at once, here and in our sister music and video products, and the account can never be signed in to again.',
-  consequenceWallet: (amount: string) =>
-    `Your wallet credit of ${amount} is given up: it cannot be paid out, refunded or moved to another account once the account is deleted.`,
+  consequenceSignOut: 'You are signed out everywhere at once, here and in our sister music and video products, and the account can never be signed in to again.',
+  consequenceWallet: (amount: string) => `Your wallet credit of ${amount} is given up: it cannot be paid out, refunded or moved to another account once the account is deleted.`,
   consequenceNoWallet: 'Your wallet is empty, so no credit is lost.',
   consequenceOrders: (orders: number, open: number) =>
     orders === 0

@@ -31,9 +31,7 @@ export const emptyShipping = (name: string): ShippingValues => ({
   country: DEFAULT_COUNTRY,
 });
 
-export type CheckoutCheck =
-  | { ok: true; contact: Contact; shipping: Shipping }
-  | { ok: false; message: string; field?: FieldKey };
+export type CheckoutCheck = { ok: true; contact: Contact; shipping: Shipping } | { ok: false; message: string; field?: FieldKey };
 
 /**
  * The form's first problem, in the spec's order (section 5): an empty cart, the full

@@ -57,12 +57,7 @@ export function CartLines({ lines, onLineRemoved }: { lines: CartLine[]; onLineR
                     +
                   </button>
                 </div>
-                <button
-                  type="button"
-                  className="cart-line__remove"
-                  aria-label={`Remove ${title}`}
-                  onClick={() => remove(line.lineId)}
-                >
+                <button type="button" className="cart-line__remove" aria-label={`Remove ${title}`} onClick={() => remove(line.lineId)}>
                   Remove
                 </button>
               </div>

@@ -41,11 +41,7 @@ export function CartPanelBody({ onFocusLost, onClose }: { onFocusLost: () => voi
 
   return (
     <>
-      {empty ? (
-        <p className="cart-panel__empty">{CHECKOUT_MESSAGES.emptyCart}</p>
-      ) : (
-        <CartLines lines={cart.lines} onLineRemoved={onFocusLost} />
-      )}
+      {empty ? <p className="cart-panel__empty">{CHECKOUT_MESSAGES.emptyCart}</p> : <CartLines lines={cart.lines} onLineRemoved={onFocusLost} />}
       <p className="cart-panel__total">
         <span>Total</span>
         <span>{formatUsd(cartTotalCents(cart))}</span>
@@ -68,9 +64,7 @@ export function CartPanelBody({ onFocusLost, onClose }: { onFocusLost: () => voi
         </button>
       </div>
       <Modal open={askWallet} onClose={() => setAskWallet(false)} title={CHECKOUT_MESSAGES.walletPrompt}>
-        <p className="cart-wallet-prompt__text">
-          Your wallet credit pays first; anything left is charged to your card. You can change this at checkout.
-        </p>
+        <p className="cart-wallet-prompt__text">Your wallet credit pays first; anything left is charged to your card. You can change this at checkout.</p>
         <div className="cart-panel__actions">
           <button type="button" className="button" onClick={() => answer(true)}>
             Yes

@@ -36,7 +36,9 @@ export function useCartStock(lines: CartLine[]): Map<string, LineStock> {
       result.set(line.lineId, { max: null });
       continue;
     }
-    const others = lines.filter((other) => other !== line && productIdOf(other) === product!.id && (other.variantId ?? other.lineId) === (line.variantId ?? line.lineId)).reduce((sum, other) => sum + other.qty, 0);
+    const others = lines
+      .filter((other) => other !== line && productIdOf(other) === product!.id && (other.variantId ?? other.lineId) === (line.variantId ?? line.lineId))
+      .reduce((sum, other) => sum + other.qty, 0);
     result.set(line.lineId, { max: Math.max(0, variant.stock - others) });
   }
   return result;

@@ -67,29 +67,14 @@ export function ImageManager({ label, images, maxImages, disabled = false, onAdd
       {images.length > 0 ? (
         <ol className="image-manager__list" aria-labelledby={labelId}>
           {images.map((image, index) => (
-            <ImageItem
-              key={image.key}
-              image={image}
-              position={index + 1}
-              count={images.length}
-              onMove={(delta) => onMove(image.key, delta)}
-              onRemove={() => remove(image.key)}
-            />
+            <ImageItem key={image.key} image={image} position={index + 1} count={images.length} onMove={(delta) => onMove(image.key, delta)} onRemove={() => remove(image.key)} />
           ))}
         </ol>
       ) : (
         <p className="image-manager__empty">No images yet.</p>
       )}
       <label className={`button button--secondary image-manager__add${full ? ' image-manager__add--full' : ''}`}>
-        <input
-          ref={addInput}
-          type="file"
-          className="visually-hidden"
-          accept="image/*"
-          multiple
-          disabled={disabled || full}
-          onChange={choose}
-        />
+        <input ref={addInput} type="file" className="visually-hidden" accept="image/*" multiple disabled={disabled || full} onChange={choose} />
         Add images
       </label>
     </fieldset>

@@ -56,8 +56,7 @@ interface ProductFieldsProps {
  */
 export function ProductFields({ values, onChange, disabled = false, refs }: ProductFieldsProps) {
   const id = useId();
-  const set = (field: keyof ProductFieldValues) => (event: { target: { value: string } }) =>
-    onChange({ ...values, [field]: event.target.value });
+  const set = (field: keyof ProductFieldValues) => (event: { target: { value: string } }) => onChange({ ...values, [field]: event.target.value });
   return (
     <div className="product-fields">
       <div className="product-field">

@@ -56,8 +56,8 @@ export function VariantsEditor({ values, onChange, disabled = false }: VariantsE
     <fieldset className="variants-editor" disabled={disabled}>
       <legend className="product-field__label">Options and stock</legend>
       <p className="product-field__hint">
-        Up to {MAX_OPTIONS} options, e.g. Size with values S, M, L. Each combination is a variant. Leave a price empty for the product’s price, and a stock
-        empty for unlimited (print on demand, digital).
+        Up to {MAX_OPTIONS} options, e.g. Size with values S, M, L. Each combination is a variant. Leave a price empty for the product’s price, and a stock empty for unlimited
+        (print on demand, digital).
       </p>
       {values.options.map((option, index) => (
         <div key={index} className="variants-editor__option" role="group" aria-label={`Option ${index + 1}`}>

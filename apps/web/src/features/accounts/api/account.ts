@@ -33,7 +33,9 @@ export const useSavedAddresses = () => useQuery(accountAddressesQueryOptions());
 
 /** "Ann Buyer, 1 Main St, Springfield IL 62701, US" (as the checkout shows it). */
 export function addressLabel(address: SavedAddress): string {
-  return [address.name, address.line1, address.line2, `${address.city} ${address.state} ${address.postal_code}`.replace(/\s+/g, ' ').trim(), address.country].filter(Boolean).join(', ');
+  return [address.name, address.line1, address.line2, `${address.city} ${address.state} ${address.postal_code}`.replace(/\s+/g, ' ').trim(), address.country]
+    .filter(Boolean)
+    .join(', ');
 }
 
 export const useAccountProfile = () => useQuery(accountProfileQueryOptions());

@@ -167,7 +167,13 @@ function ProfileSection(props: {
           onChange={(event) => set('name', cut(stripName(event.target.value), NAME_MAX))}
         />
         <div className="auth-form__row">
-          <TextField label="City (optional)" autoComplete="address-level2" value={fields.city} hint={`At most ${CITY_MAX} characters.`} onChange={(event) => set('city', clampCity(event.target.value))} />
+          <TextField
+            label="City (optional)"
+            autoComplete="address-level2"
+            value={fields.city}
+            hint={`At most ${CITY_MAX} characters.`}
+            onChange={(event) => set('city', clampCity(event.target.value))}
+          />
           <SelectField label="Country (optional)" autoComplete="country" value={fields.country} onChange={(event) => set('country', event.target.value)}>
             <option value="">—</option>
             {COUNTRIES.map((code) => (
@@ -274,7 +280,14 @@ function PasswordSection() {
       <form className="auth-form" noValidate onSubmit={submit}>
         <TextField label="Current password" type="password" autoComplete="current-password" value={fields.current} onChange={(event) => set('current', event.target.value)} />
         <div className="auth-form__row">
-          <TextField label="New password" type="password" autoComplete="new-password" hint="At least 8 characters." value={fields.next} onChange={(event) => set('next', event.target.value)} />
+          <TextField
+            label="New password"
+            type="password"
+            autoComplete="new-password"
+            hint="At least 8 characters."
+            value={fields.next}
+            onChange={(event) => set('next', event.target.value)}
+          />
           <TextField label="Confirm new password" type="password" autoComplete="new-password" value={fields.confirm} onChange={(event) => set('confirm', event.target.value)} />
         </div>
         <FormAlert message={error} />
@@ -356,7 +369,14 @@ function DataSection() {
       <FormAlert message={download.isError ? errorSentence(download.error, T.dataFailed) : null} />
       <FormStatus message={download.isSuccess ? T.dataDone : null} />
       <div className="auth-actions">
-        <ProgressButton type="button" className="button button--secondary" pending={download.isPending} pendingLabel="Preparing…" disabled={download.isPending} onClick={() => download.mutate()}>
+        <ProgressButton
+          type="button"
+          className="button button--secondary"
+          pending={download.isPending}
+          pendingLabel="Preparing…"
+          disabled={download.isPending}
+          onClick={() => download.mutate()}
+        >
           Download my data
         </ProgressButton>
       </div>
@@ -426,7 +446,14 @@ function DeleteSection({ onDeleted }: { onDeleted: () => void }) {
             <ProgressButton type="submit" className="button button--danger" pending={remove.isPending} pendingLabel="Deleting…" disabled={remove.isPending || Boolean(blocked)}>
               Delete my account permanently
             </ProgressButton>
-            <button type="button" className="button button--secondary" onClick={() => { setOpen(false); setError(null); }}>
+            <button
+              type="button"
+              className="button button--secondary"
+              onClick={() => {
+                setOpen(false);
+                setError(null);
+              }}
+            >
               Cancel
             </button>
           </div>

@@ -94,14 +94,7 @@ export function LoginPage() {
             value={email}
             onChange={(event) => setEmail(event.target.value)}
           />
-          <TextField
-            label="Password"
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-          />
+          <TextField label="Password" type="password" name="password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} />
           <FormAlert message={error} />
           <FormStatus message={notice} />
           <div className="auth-actions">

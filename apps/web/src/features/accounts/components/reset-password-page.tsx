@@ -92,12 +92,7 @@ export function ResetPasswordPage() {
         />
         <FormAlert message={error} />
         <div className="auth-actions">
-          <ProgressButton
-            type="submit"
-            pending={resetPassword.isPending}
-            pendingLabel="Saving…"
-            disabled={resetPassword.isPending}
-          >
+          <ProgressButton type="submit" pending={resetPassword.isPending} pendingLabel="Saving…" disabled={resetPassword.isPending}>
             Set new password
           </ProgressButton>
         </div>

@@ -149,11 +149,7 @@ export function SignupPage() {
             onChange={(event) => set('confirmPassword', event.target.value)}
           />
         </div>
-        <SelectField
-          label="Account type"
-          value={fields.accountType}
-          onChange={(event) => set('accountType', event.target.value as AccountType)}
-        >
+        <SelectField label="Account type" value={fields.accountType} onChange={(event) => set('accountType', event.target.value as AccountType)}>
           {ACCOUNT_TYPES.map((type) => (
             <option key={type} value={type}>
               {ACCOUNT_TYPE_LABELS[type]}
@@ -182,12 +178,7 @@ export function SignupPage() {
           />
         </div>
         <div className="auth-form__row">
-          <TextField
-            label="City (optional)"
-            autoComplete="address-level2"
-            value={fields.city}
-            onChange={(event) => set('city', clampCity(event.target.value))}
-          />
+          <TextField label="City (optional)" autoComplete="address-level2" value={fields.city} onChange={(event) => set('city', clampCity(event.target.value))} />
           <SelectField
             label="Country (optional)"
             autoComplete="country"
@@ -202,12 +193,7 @@ export function SignupPage() {
             ))}
           </SelectField>
           {fields.country === 'US' ? (
-            <SelectField
-              label="State (optional)"
-              autoComplete="address-level1"
-              value={fields.state}
-              onChange={(event) => set('state', event.target.value)}
-            >
+            <SelectField label="State (optional)" autoComplete="address-level1" value={fields.state} onChange={(event) => set('state', event.target.value)}>
               <option value="">—</option>
               {US_STATES.map((code) => (
                 <option key={code} value={code}>

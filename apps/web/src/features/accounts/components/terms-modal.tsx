@@ -18,10 +18,7 @@ export function TermsModal({ open, onClose, agreed, onAgreedChange, onConfirm, e
     <Modal open={open} onClose={onClose} title="Terms of Service">
       <div className="terms-modal__body">
         <ul className="terms-list">
-          <li>
-            Vendor accounts (Artist, SPNCaster, Producer, DJ, record label) pay a fee of {VENDOR_FEE_PERCENT}% on
-            all transactions.
-          </li>
+          <li>Vendor accounts (Artist, SPNCaster, Producer, DJ, record label) pay a fee of {VENDOR_FEE_PERCENT}% on all transactions.</li>
           <li>All sales are final.</li>
           <li>You must be {MIN_AGE} or older to create an account.</li>
         </ul>
@@ -31,13 +28,7 @@ export function TermsModal({ open, onClose, agreed, onAgreedChange, onConfirm, e
         </label>
         <FormAlert message={error} />
         <div className="auth-actions">
-          <ProgressButton
-            type="button"
-            pending={pending}
-            pendingLabel="Creating account…"
-            disabled={pending}
-            onClick={onConfirm}
-          >
+          <ProgressButton type="button" pending={pending} pendingLabel="Creating account…" disabled={pending} onClick={onConfirm}>
             Agree and Create Account
           </ProgressButton>
         </div>

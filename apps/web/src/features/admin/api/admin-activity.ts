@@ -12,8 +12,7 @@ export function listAdminActivity(page: { limit: number; after?: string }, signa
 export const activityQueryOptions = () =>
   infiniteQueryOptions({
     queryKey: consoleKeys.activity,
-    queryFn: ({ pageParam, signal }) =>
-      listAdminActivity(pageParam ? { limit: ACTIVITY_PAGE_SIZE, after: pageParam } : { limit: ACTIVITY_PAGE_SIZE }, signal),
+    queryFn: ({ pageParam, signal }) => listAdminActivity(pageParam ? { limit: ACTIVITY_PAGE_SIZE, after: pageParam } : { limit: ACTIVITY_PAGE_SIZE }, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,
     staleTime: 0,

@@ -11,8 +11,7 @@ export function listAllProducts(signal?: AbortSignal) {
 }
 
 // Under the shop's list key: the live 'products' topic refetches every open console.
-export const allProductsQueryOptions = () =>
-  queryOptions({ queryKey: productListKeys.console, queryFn: ({ signal }) => listAllProducts(signal), staleTime: 0 });
+export const allProductsQueryOptions = () => queryOptions({ queryKey: productListKeys.console, queryFn: ({ signal }) => listAllProducts(signal), staleTime: 0 });
 
 export function useAllProducts() {
   return useQuery(allProductsQueryOptions());

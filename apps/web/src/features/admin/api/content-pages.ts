@@ -28,8 +28,7 @@ export function useEditablePage(slug: EditableSlug) {
 export const editableHistoryQueryOptions = () =>
   queryOptions({
     queryKey: historyKeys.all,
-    queryFn: async ({ signal }) =>
-      (await functionsClient.call('listHistory', { orderBy: [{ field: 'releasedOn', direction: 'asc' }], limit: 100 }, { signal })).entries,
+    queryFn: async ({ signal }) => (await functionsClient.call('listHistory', { orderBy: [{ field: 'releasedOn', direction: 'asc' }], limit: 100 }, { signal })).entries,
   });
 
 export function useEditableHistory() {

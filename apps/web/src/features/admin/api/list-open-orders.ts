@@ -14,8 +14,7 @@ export function listOpenOrders(page: { limit: number; after?: string }, signal?:
 export const openOrdersQueryOptions = () =>
   infiniteQueryOptions({
     queryKey: openOrdersKeys.all,
-    queryFn: ({ pageParam, signal }) =>
-      listOpenOrders(pageParam ? { limit: OPEN_ORDERS_PAGE_SIZE, after: pageParam } : { limit: OPEN_ORDERS_PAGE_SIZE }, signal),
+    queryFn: ({ pageParam, signal }) => listOpenOrders(pageParam ? { limit: OPEN_ORDERS_PAGE_SIZE, after: pageParam } : { limit: OPEN_ORDERS_PAGE_SIZE }, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,
     staleTime: 0,

@@ -21,8 +21,7 @@ export function useLowStock() {
 export function useSetStock() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { variantId: string; stock: number | null; reason: string }) =>
-      functionsClient.call('setVariantStock', input),
+    mutationFn: (input: { variantId: string; stock: number | null; reason: string }) => functionsClient.call('setVariantStock', input),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: productKeys.all }),
   });
 }

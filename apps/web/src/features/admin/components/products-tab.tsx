@@ -78,9 +78,7 @@ export function ProductsTab() {
   return (
     <div className="console-products">
       <h2 className="console__title">Products</h2>
-      <p className="console__hint">
-        The shop shows products in this order. Drag a row, or use Move up and Move down (Alt+Arrow keys on a row).
-      </p>
+      <p className="console__hint">The shop shows products in this order. Drag a row, or use Move up and Move down (Alt+Arrow keys on a row).</p>
       <p role="status" className="visually-hidden">
         {announcement}
       </p>
@@ -114,7 +112,13 @@ export function ProductsTab() {
                 {product.isActive ? null : <Badge tone="pending">Withdrawn</Badge>}
               </span>
               <span className="console-product__actions">
-                <button type="button" className="button button--secondary button--small" disabled={index === 0} aria-label={`Move ${product.name} up`} onClick={() => moveTo(product, index - 1)}>
+                <button
+                  type="button"
+                  className="button button--secondary button--small"
+                  disabled={index === 0}
+                  aria-label={`Move ${product.name} up`}
+                  onClick={() => moveTo(product, index - 1)}
+                >
                   Move up
                 </button>
                 <button
@@ -126,7 +130,12 @@ export function ProductsTab() {
                 >
                   Move down
                 </button>
-                <button type="button" className="button button--secondary button--small" aria-label={`${product.isActive ? 'Withdraw' : 'Restore'} ${product.name}`} onClick={() => toggle(product)}>
+                <button
+                  type="button"
+                  className="button button--secondary button--small"
+                  aria-label={`${product.isActive ? 'Withdraw' : 'Restore'} ${product.name}`}
+                  onClick={() => toggle(product)}
+                >
                   {product.isActive ? 'Withdraw' : 'Restore'}
                 </button>
                 <button type="button" className="button button--danger button--small" aria-label={`Delete ${product.name}`} onClick={() => setDeleting(product)}>

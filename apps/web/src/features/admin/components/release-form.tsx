@@ -55,8 +55,7 @@ export function ReleaseForm() {
         <div role="status" className="notice notice--success product-form-message">
           {released ? (
             <>
-              {RELEASE_PAGE_TEXTS.released}: {released.name}.{' '}
-              {released.id ? <Link to={paths.product(released.id)}>{RELEASE_PAGE_TEXTS.viewReleased}</Link> : null}
+              {RELEASE_PAGE_TEXTS.released}: {released.name}. {released.id ? <Link to={paths.product(released.id)}>{RELEASE_PAGE_TEXTS.viewReleased}</Link> : null}
             </>
           ) : null}
         </div>

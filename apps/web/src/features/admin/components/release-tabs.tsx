@@ -5,8 +5,7 @@ import { ReleaseForm } from './release-form.tsx';
 import { ViewOrdersTab } from './view-orders-tab.tsx';
 
 // The console's tabs (issue 18) load their code when first opened (decision 016's budget).
-const consoleTab = <P extends object>(load: () => Promise<ComponentType<P>>, name: string) =>
-  lazyPart(load, { loading: `Loading ${name}…`, failed: `Could not load ${name}.` });
+const consoleTab = <P extends object>(load: () => Promise<ComponentType<P>>, name: string) => lazyPart(load, { loading: `Loading ${name}…`, failed: `Could not load ${name}.` });
 const Products = consoleTab(() => import('./products-tab.tsx').then((m) => m.ProductsTab), 'the products');
 const Admins = consoleTab(() => import('./admins-tab.tsx').then((m) => m.AdminsTab), 'the admins');
 const Sales = consoleTab(() => import('./sales-tab.tsx').then((m) => m.SalesTab), 'the sales');

@@ -20,7 +20,13 @@ function DayChart({ overview }: { overview: SalesOverview }) {
   const height = 160;
   const bar = width / Math.max(days.length, 1);
   return (
-    <svg className="console-sales__chart" viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`Revenue by day over the last ${overview.days} days: wallet and card`} preserveAspectRatio="none">
+    <svg
+      className="console-sales__chart"
+      viewBox={`0 0 ${width} ${height}`}
+      role="img"
+      aria-label={`Revenue by day over the last ${overview.days} days: wallet and card`}
+      preserveAspectRatio="none"
+    >
       {days.map((day, index) => {
         const wallet = (day.walletCents / max) * (height - 10);
         const card = (day.cardCents / max) * (height - 10);

@@ -178,8 +178,7 @@ export function ViewOrdersTab() {
       <Modal open={confirming !== null} onClose={() => setConfirming(null)} title="Mark this order fulfilled?">
         {confirming ? (
           <p className="view-orders__confirm-text">
-            Order {confirming.id} for {confirming.contact.name || confirming.shipping.name} will leave this list, and its buyer will
-            see it as Shipped.
+            Order {confirming.id} for {confirming.contact.name || confirming.shipping.name} will leave this list, and its buyer will see it as Shipped.
           </p>
         ) : null}
         <FulfilFields value={tracking} onChange={setTracking} />

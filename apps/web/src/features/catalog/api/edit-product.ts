@@ -22,9 +22,7 @@ export function useEditProduct() {
       if (result.ok !== true) return;
       const productKey = productQueryOptions(input.id).queryKey;
       queryClient.setQueryData(productKey, (old: Product | undefined) =>
-        old
-          ? { ...old, name: input.name, description: input.description, priceCents: input.priceCents, images: input.images }
-          : old,
+        old ? { ...old, name: input.name, description: input.description, priceCents: input.priceCents, images: input.images } : old,
       );
       void queryClient.invalidateQueries({ queryKey: productKey });
       // Every shop list (each search and category) may show it.

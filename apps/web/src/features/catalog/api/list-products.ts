@@ -36,4 +36,3 @@ export const productsQueryOptions = (filter: ShopFilter = { q: '', category: '' 
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,
   });
-

@@ -49,13 +49,7 @@ export function ProductGallery({ images, name }: { images: string[]; name: strin
   return (
     <div className="gallery">
       <div className="gallery__main">
-        <ProductImage
-          className="gallery__image"
-          url={main}
-          alt={images.length > 1 ? `${name}, image ${current + 1} of ${images.length}` : name}
-          sizes={MAIN_SIZES}
-          priority
-        />
+        <ProductImage className="gallery__image" url={main} alt={images.length > 1 ? `${name}, image ${current + 1} of ${images.length}` : name} sizes={MAIN_SIZES} priority />
       </div>
       {images.length > 1 ? (
         <ul className="gallery__thumbs" aria-label={`Images of ${name}`} onKeyDown={onKeyDown}>

@@ -59,12 +59,7 @@ function ProductScreen({ id }: { id: string }) {
   if (!product.data) {
     return (
       <section className="page product-page">
-        <ErrorState
-          headingLevel={1}
-          title="This product could not be loaded."
-          message="Check your connection and try again."
-          onRetry={() => void product.refetch()}
-        />
+        <ErrorState headingLevel={1} title="This product could not be loaded." message="Check your connection and try again." onRetry={() => void product.refetch()} />
         <BackToShop />
       </section>
     );

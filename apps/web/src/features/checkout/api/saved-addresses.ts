@@ -20,5 +20,7 @@ export function useSavedAddresses() {
 
 /** "Ann Buyer, 1 Main St, Springfield IL 62701, US" */
 export function addressLabel(address: ShippingValues): string {
-  return [address.name, address.line1, address.line2, `${address.city} ${address.state} ${address.postal_code}`.replace(/\s+/g, ' ').trim(), address.country].filter(Boolean).join(', ');
+  return [address.name, address.line1, address.line2, `${address.city} ${address.state} ${address.postal_code}`.replace(/\s+/g, ' ').trim(), address.country]
+    .filter(Boolean)
+    .join(', ');
 }

@@ -16,13 +16,7 @@ export function InputField({ id, label, errorId, ...input }: InputFieldProps) {
       <label htmlFor={id} className="checkout-field__label">
         {label}
       </label>
-      <input
-        id={id}
-        className="field-control checkout-field__control"
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={errorId}
-        {...input}
-      />
+      <input id={id} className="field-control checkout-field__control" aria-invalid={errorId ? true : undefined} aria-describedby={errorId} {...input} />
     </div>
   );
 }
@@ -35,13 +29,7 @@ export function SelectField({ id, label, errorId, children, ...select }: SelectF
       <label htmlFor={id} className="checkout-field__label">
         {label}
       </label>
-      <select
-        id={id}
-        className="field-control checkout-field__control"
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={errorId}
-        {...select}
-      >
+      <select id={id} className="field-control checkout-field__control" aria-invalid={errorId ? true : undefined} aria-describedby={errorId} {...select}>
         {children}
       </select>
     </div>

@@ -96,15 +96,7 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
         <fieldset className="checkout-fieldset">
           <legend className="checkout-fieldset__legend">Contact</legend>
           <InputField label="Full name" autoComplete="name" maxLength={100} {...contactInput('name')} />
-          <InputField
-            label="Email"
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            spellCheck={false}
-            maxLength={254}
-            {...contactInput('email')}
-          />
+          <InputField label="Email" type="email" autoComplete="email" inputMode="email" spellCheck={false} maxLength={254} {...contactInput('email')} />
           <InputField label="Phone (optional)" type="tel" autoComplete="tel" maxLength={40} {...contactInput('phone')} />
         </fieldset>
         <fieldset className="checkout-fieldset">
@@ -126,20 +118,10 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
           ) : null}
           <InputField label="Recipient name" autoComplete="shipping name" maxLength={100} {...shippingInput('name')} />
           <InputField label="Address line 1" autoComplete="shipping address-line1" maxLength={200} {...shippingInput('line1')} />
-          <InputField
-            label="Address line 2 (optional)"
-            autoComplete="shipping address-line2"
-            maxLength={200}
-            {...shippingInput('line2')}
-          />
+          <InputField label="Address line 2 (optional)" autoComplete="shipping address-line2" maxLength={200} {...shippingInput('line2')} />
           <div className="checkout-row">
             <InputField label="City" autoComplete="shipping address-level2" maxLength={100} {...shippingInput('city')} />
-            <InputField
-              label="State / region (optional)"
-              autoComplete="shipping address-level1"
-              maxLength={100}
-              {...shippingInput('state')}
-            />
+            <InputField label="State / region (optional)" autoComplete="shipping address-level1" maxLength={100} {...shippingInput('state')} />
           </div>
           <div className="checkout-row">
             <InputField label="Postal code" autoComplete="shipping postal-code" maxLength={20} {...shippingInput('postal_code')} />
@@ -180,11 +162,7 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
         ) : short.length > 0 ? (
           <OutOfStockItems short={short} lines={lines} />
         ) : quote.isError ? (
-          <ErrorState
-            title={CHECKOUT_TEXTS.quoteFailed}
-            message={errorSentence(quote.error)}
-            onRetry={() => void quote.refetch()}
-          />
+          <ErrorState title={CHECKOUT_TEXTS.quoteFailed} message={errorSentence(quote.error)} onRetry={() => void quote.refetch()} />
         ) : quote.data ? (
           <div aria-busy={quote.isPlaceholderData || undefined} className={quote.isPlaceholderData ? 'checkout-summary--stale' : undefined}>
             <OrderSummary quote={quote.data} />

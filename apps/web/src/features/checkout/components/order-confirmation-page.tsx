@@ -38,13 +38,7 @@ export function OrderConfirmationPage() {
             <dd>{status || '—'}</dd>
           </dl>
         ) : null}
-        {paid && paymentIntent ? (
-          isSignedIn ? (
-            <OrderDetails paymentIntent={paymentIntent} />
-          ) : isSignedIn === false ? (
-            <p>{CHECKOUT_TEXTS.signInToSee}</p>
-          ) : null
-        ) : null}
+        {paid && paymentIntent ? isSignedIn ? <OrderDetails paymentIntent={paymentIntent} /> : isSignedIn === false ? <p>{CHECKOUT_TEXTS.signInToSee}</p> : null : null}
         <div className="confirmation__actions">
           {status && !paid ? (
             <Link to={paths.checkout} className="button">

@@ -20,9 +20,7 @@ export function OrderSummary({ quote }: { quote: CheckoutQuote }) {
           chargedCents: quote.chargeCents,
         }}
       />
-      <p className="checkout-summary__due">
-        {quote.amountDueCents === 0 ? CHECKOUT_TEXTS.walletCovers : CHECKOUT_TEXTS.cardNext(formatUsd(quote.chargeCents))}
-      </p>
+      <p className="checkout-summary__due">{quote.amountDueCents === 0 ? CHECKOUT_TEXTS.walletCovers : CHECKOUT_TEXTS.cardNext(formatUsd(quote.chargeCents))}</p>
     </div>
   );
 }

@@ -21,13 +21,7 @@ export function ContentSections({ slug }: { slug: 'about' | 'privacy-policy' }) 
     );
   }
   if (isError) {
-    return (
-      <ErrorState
-        title="This content could not be loaded."
-        message="Check your connection and try again."
-        onRetry={() => void refetch()}
-      />
-    );
+    return <ErrorState title="This content could not be loaded." message="Check your connection and try again." onRetry={() => void refetch()} />;
   }
   if (sections.length === 0) return <ComingSoon {...COMING_SOON[slug]} />;
   return (

@@ -49,11 +49,7 @@ export function HistoryPage() {
           </ol>
         </LoadingRegion>
       ) : isError ? (
-        <ErrorState
-          title="The timeline could not be loaded."
-          message="Check your connection and try again."
-          onRetry={() => void refetch()}
-        />
+        <ErrorState title="The timeline could not be loaded." message="Check your connection and try again." onRetry={() => void refetch()} />
       ) : entries.length === 0 ? (
         <ComingSoon {...COMING_SOON.history} />
       ) : (

@@ -31,11 +31,7 @@ export function HomePage() {
           </ul>
         </LoadingRegion>
       ) : isError ? (
-        <ErrorState
-          title="The gallery could not be loaded."
-          message="Check your connection and try again."
-          onRetry={() => void refetch()}
-        />
+        <ErrorState title="The gallery could not be loaded." message="Check your connection and try again." onRetry={() => void refetch()} />
       ) : data.covers.length === 0 ? (
         <ComingSoon {...COMING_SOON.home} />
       ) : (

@@ -14,8 +14,7 @@ export function listMyOrders(page: { limit: number; after?: string }, signal?: A
 export const myOrdersQueryOptions = () =>
   infiniteQueryOptions({
     queryKey: myOrdersKeys.all,
-    queryFn: ({ pageParam, signal }) =>
-      listMyOrders(pageParam ? { limit: MY_ORDERS_PAGE_SIZE, after: pageParam } : { limit: MY_ORDERS_PAGE_SIZE }, signal),
+    queryFn: ({ pageParam, signal }) => listMyOrders(pageParam ? { limit: MY_ORDERS_PAGE_SIZE, after: pageParam } : { limit: MY_ORDERS_PAGE_SIZE }, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,
     staleTime: 0,

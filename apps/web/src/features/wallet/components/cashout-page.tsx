@@ -69,8 +69,18 @@ function CashoutContent() {
           {cashout.data.payoutsEnabled ? (
             <form className="cashout-form" onSubmit={submit} noValidate>
               <label htmlFor="cashout-amount">Amount (USD, empty for everything)</label>
-              <input id="cashout-amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} placeholder={(cashout.data.availableCents / 100).toFixed(2)} />
-              {problem && <p role="alert" className="form-error">{problem}</p>}
+              <input
+                id="cashout-amount"
+                inputMode="decimal"
+                value={amount}
+                onChange={(e) => setAmount(e.target.value)}
+                placeholder={(cashout.data.availableCents / 100).toFixed(2)}
+              />
+              {problem && (
+                <p role="alert" className="form-error">
+                  {problem}
+                </p>
+              )}
               <button type="submit" className="button" disabled={request.isPending || cashout.data.availableCents <= 0} aria-busy={request.isPending}>
                 {request.isPending ? 'Requesting…' : 'Request payout'}
               </button>

@@ -30,12 +30,7 @@ function DatScreen({ id }: { id: string }) {
   if (!dat.data) {
     return (
       <section className="page dat-page">
-        <ErrorState
-          headingLevel={1}
-          title={WALLET_TEXTS.datLoadFailed}
-          message={WALLET_TEXTS.tryAgain}
-          onRetry={() => void dat.refetch()}
-        />
+        <ErrorState headingLevel={1} title={WALLET_TEXTS.datLoadFailed} message={WALLET_TEXTS.tryAgain} onRetry={() => void dat.refetch()} />
         <BackToWallet />
       </section>
     );
@@ -50,13 +45,7 @@ function DatDetails({ dat }: { dat: DatDetail }) {
     <section className="page dat-page">
       <BackToWallet />
       <div className="dat-detail">
-        <ProductImage
-          url={dat.ArtworkURL}
-          alt={`Cover art of ${dat.SongName}`}
-          sizes="(min-width: 726px) 24rem, 100vw"
-          priority
-          className="dat-detail__image"
-        />
+        <ProductImage url={dat.ArtworkURL} alt={`Cover art of ${dat.SongName}`} sizes="(min-width: 726px) 24rem, 100vw" priority className="dat-detail__image" />
         <div className="dat-detail__info">
           <h1 className="dat-detail__song">{dat.SongName}</h1>
           <p className="dat-detail__artist">{dat.ArtistName}</p>

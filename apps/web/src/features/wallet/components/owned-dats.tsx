@@ -5,7 +5,6 @@ import { ProductImage } from '../../../ui/product-image.tsx';
 import type { OwnedDat } from '../api/get-wallet.ts';
 import { WALLET_TEXTS } from '../wallet-format.ts';
 
-
 /** The DATs the user owns, newest release first, each opening its own page. */
 export function OwnedDats({ dats }: { dats: OwnedDat[] }) {
   const titleId = useId();
@@ -19,17 +18,8 @@ export function OwnedDats({ dats }: { dats: OwnedDat[] }) {
           {dats.map((dat) => (
             // One row per edition: a user may own several editions of one DAT.
             <li key={`${dat.id}#${dat.edition}`}>
-              <Link
-                to={paths.dat(dat.id)}
-                className="tile dat-card"
-                aria-label={`${dat.songName} by ${dat.artistName}, edition ${dat.edition}`}
-              >
-                <ProductImage
-                  url={dat.artworkUrl}
-                  alt={`Cover art of ${dat.songName}`}
-                  sizes="(min-width: 726px) 13rem, 45vw"
-                  className="tile__image dat-card__image"
-                />
+              <Link to={paths.dat(dat.id)} className="tile dat-card" aria-label={`${dat.songName} by ${dat.artistName}, edition ${dat.edition}`}>
+                <ProductImage url={dat.artworkUrl} alt={`Cover art of ${dat.songName}`} sizes="(min-width: 726px) 13rem, 45vw" className="tile__image dat-card__image" />
                 <span className="dat-card__song">{dat.songName}</span>
                 <span className="dat-card__artist">{dat.artistName}</span>
                 <span className="dat-card__edition">Edition {dat.edition}</span>

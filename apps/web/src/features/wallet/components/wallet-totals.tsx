@@ -17,10 +17,7 @@ export function WalletTotals({ wallet }: { wallet: Wallet }) {
           value={formatCents(wallet.balanceCents)}
           // Read out when a credit arrives while the page is open.
           live
-          details={[
-            formatCredits(wallet.balanceCredits),
-            wallet.heldCents > 0 ? `${formatCents(wallet.heldCents)} on hold for pending orders` : null,
-          ]}
+          details={[formatCredits(wallet.balanceCredits), wallet.heldCents > 0 ? `${formatCents(wallet.heldCents)} on hold for pending orders` : null]}
         />
         <TotalCard label="Credits total" value={formatCount(wallet.creditsTotal)} details={['Current and earned credits']} />
         <TotalCard
@@ -28,21 +25,9 @@ export function WalletTotals({ wallet }: { wallet: Wallet }) {
           value={formatDollars(wallet.earningsUsd)}
           details={['From streams and sales', `Earned-credit share: ${formatCredits(wallet.earnedCreditShare)}`]}
         />
-        <TotalCard
-          label="Token value"
-          value={formatTokenUsd(wallet.tokenValueUsd)}
-          details={[`Per token · utility price ${formatCents(wallet.utilityPriceCents)}`]}
-        />
-        <TotalCard
-          label="Claimable tokens"
-          value={formatCount(wallet.claimableTokens)}
-          details={[`Worth ${formatDollars(wallet.claimableUsd)}`]}
-        />
-        <TotalCard
-          label="Reward tokens"
-          value={formatCount(wallet.rewardTokens)}
-          details={[wallet.rewards > 0 ? `${formatCount(wallet.rewards)} rewards from activity` : null]}
-        />
+        <TotalCard label="Token value" value={formatTokenUsd(wallet.tokenValueUsd)} details={[`Per token · utility price ${formatCents(wallet.utilityPriceCents)}`]} />
+        <TotalCard label="Claimable tokens" value={formatCount(wallet.claimableTokens)} details={[`Worth ${formatDollars(wallet.claimableUsd)}`]} />
+        <TotalCard label="Reward tokens" value={formatCount(wallet.rewardTokens)} details={[wallet.rewards > 0 ? `${formatCount(wallet.rewards)} rewards from activity` : null]} />
       </ul>
     </section>
   );

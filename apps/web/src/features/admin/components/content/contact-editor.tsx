@@ -13,7 +13,12 @@ export function ContactEditor() {
   const save = useSaveContent('setContactEmail');
   const inputId = useId();
 
-  if (email.isPending) return <LoadingRegion label="Loading the contact email…"><SkeletonText lines={1} /></LoadingRegion>;
+  if (email.isPending)
+    return (
+      <LoadingRegion label="Loading the contact email…">
+        <SkeletonText lines={1} />
+      </LoadingRegion>
+    );
   if (email.isError || draft === undefined) return <p role="alert">{errorSentence(email.error, 'Could not load the contact email.')}</p>;
 
   const submit = (event: FormEvent) => {

@@ -36,15 +36,7 @@ export function ContentTab() {
           ))}
         </select>
       </div>
-      {page === 'home' ? (
-        <HomeEditor />
-      ) : page === 'history' ? (
-        <HistoryEditor />
-      ) : page === 'contact' ? (
-        <ContactEditor />
-      ) : (
-        <SectionsEditor key={page} slug={page} />
-      )}
+      {page === 'home' ? <HomeEditor /> : page === 'history' ? <HistoryEditor /> : page === 'contact' ? <ContactEditor /> : <SectionsEditor key={page} slug={page} />}
     </div>
   );
 }

@@ -16,20 +16,21 @@ interface EntryDraft {
 /** History: the dated releases; the page sorts them by date and groups them by year. */
 export function HistoryEditor() {
   const history = useEditableHistory();
-  const server = useMemo(
-    () => history.data?.map(({ releasedOn, title, format, note }): EntryDraft => ({ releasedOn, title, format, note })),
-    [history.data],
-  );
+  const server = useMemo(() => history.data?.map(({ releasedOn, title, format, note }): EntryDraft => ({ releasedOn, title, format, note })), [history.data]);
   const version = useMemo(() => (server ? JSON.stringify(server) : undefined), [server]);
   const { draft, setDraft, changedElsewhere, reset } = useDraft(server, version);
   const save = useSaveContent('saveHistory');
   const baseId = useId();
 
-  if (history.isPending) return <LoadingRegion label="Loading the history…"><SkeletonText lines={6} /></LoadingRegion>;
+  if (history.isPending)
+    return (
+      <LoadingRegion label="Loading the history…">
+        <SkeletonText lines={6} />
+      </LoadingRegion>
+    );
   if (history.isError || draft === undefined) return <p role="alert">{errorSentence(history.error, 'Could not load the history.')}</p>;
 
-  const update = (index: number, change: Partial<EntryDraft>) =>
-    setDraft((current) => current.map((entry, i) => (i === index ? { ...entry, ...change } : entry)));
+  const update = (index: number, change: Partial<EntryDraft>) => setDraft((current) => current.map((entry, i) => (i === index ? { ...entry, ...change } : entry)));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -56,7 +57,15 @@ export function HistoryEditor() {
                 {entry.title ? `: ${entry.title}` : ''}
               </legend>
               <label htmlFor={`${baseId}-date-${index}`}>Release date</label>
-              <input id={`${baseId}-date-${index}`} type="date" required min="1900-01-01" max="2100-12-31" value={entry.releasedOn} onChange={(event) => update(index, { releasedOn: event.target.value })} />
+              <input
+                id={`${baseId}-date-${index}`}
+                type="date"
+                required
+                min="1900-01-01"
+                max="2100-12-31"
+                value={entry.releasedOn}
+                onChange={(event) => update(index, { releasedOn: event.target.value })}
+              />
               <label htmlFor={`${baseId}-title-${index}`}>Title</label>
               <input id={`${baseId}-title-${index}`} required maxLength={200} value={entry.title} onChange={(event) => update(index, { title: event.target.value })} />
               <label htmlFor={`${baseId}-format-${index}`}>Format</label>
@@ -64,7 +73,12 @@ export function HistoryEditor() {
               <label htmlFor={`${baseId}-note-${index}`}>Note</label>
               <textarea id={`${baseId}-note-${index}`} rows={2} maxLength={2000} value={entry.note} onChange={(event) => update(index, { note: event.target.value })} />
               <div className="content-editor__row-actions">
-                <button type="button" className="button button--danger button--small" onClick={() => setDraft((current) => current.filter((_, i) => i !== index))} aria-label={`Remove entry ${index + 1}`}>
+                <button
+                  type="button"
+                  className="button button--danger button--small"
+                  onClick={() => setDraft((current) => current.filter((_, i) => i !== index))}
+                  aria-label={`Remove entry ${index + 1}`}
+                >
                   Remove
                 </button>
               </div>

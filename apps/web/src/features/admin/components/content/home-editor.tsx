@@ -54,7 +54,12 @@ export function HomeEditor() {
   const [uploads, setUploads] = useState<Record<string, number>>({});
   const baseId = useId();
 
-  if (page.isPending) return <LoadingRegion label="Loading the home page…"><SkeletonText lines={6} /></LoadingRegion>;
+  if (page.isPending)
+    return (
+      <LoadingRegion label="Loading the home page…">
+        <SkeletonText lines={6} />
+      </LoadingRegion>
+    );
   if (page.isError || draft === undefined) return <p role="alert">{errorSentence(page.error, 'Could not load the home page.')}</p>;
 
   const updateCover = (key: string, change: Partial<CoverDraft>) =>
@@ -79,15 +84,17 @@ export function HomeEditor() {
     if (isNew) setDraft((current) => ({ ...current, covers: [...current.covers, { key, title: '', artist: '', year: '', image: '', url: '' }] }));
     setUploads((current) => ({ ...current, [key]: 0 }));
     const { url } = uploadContentImage(file, (percent) => setUploads((current) => ({ ...current, [key]: percent })));
-    url.then(
-      (image) => updateCover(key, { image }),
-      (error: unknown) => toast.error(uploadErrorMessage(error, 'The image could not be uploaded.')),
-    ).finally(() =>
-      setUploads((current) => {
-        const { [key]: _done, ...rest } = current;
-        return rest;
-      }),
-    );
+    url
+      .then(
+        (image) => updateCover(key, { image }),
+        (error: unknown) => toast.error(uploadErrorMessage(error, 'The image could not be uploaded.')),
+      )
+      .finally(() =>
+        setUploads((current) => {
+          const { [key]: _done, ...rest } = current;
+          return rest;
+        }),
+      );
   };
 
   const submit = (event: FormEvent) => {
@@ -146,13 +153,30 @@ export function HomeEditor() {
                 <label htmlFor={id('url')}>Link (http://, https:// or mailto:)</label>
                 <input id={id('url')} type="url" required maxLength={500} value={cover.url} onChange={(event) => updateCover(cover.key, { url: event.target.value })} />
                 <div className="content-editor__row-actions">
-                  <button type="button" className="button button--secondary button--small" disabled={index === 0} onClick={() => move(index, -1)} aria-label={`Move cover ${index + 1} up`}>
+                  <button
+                    type="button"
+                    className="button button--secondary button--small"
+                    disabled={index === 0}
+                    onClick={() => move(index, -1)}
+                    aria-label={`Move cover ${index + 1} up`}
+                  >
                     Move up
                   </button>
-                  <button type="button" className="button button--secondary button--small" disabled={index === draft.covers.length - 1} onClick={() => move(index, 1)} aria-label={`Move cover ${index + 1} down`}>
+                  <button
+                    type="button"
+                    className="button button--secondary button--small"
+                    disabled={index === draft.covers.length - 1}
+                    onClick={() => move(index, 1)}
+                    aria-label={`Move cover ${index + 1} down`}
+                  >
                     Move down
                   </button>
-                  <button type="button" className="button button--danger button--small" onClick={() => setDraft((current) => ({ ...current, covers: current.covers.filter((c) => c.key !== cover.key) }))} aria-label={`Remove cover ${index + 1}`}>
+                  <button
+                    type="button"
+                    className="button button--danger button--small"
+                    onClick={() => setDraft((current) => ({ ...current, covers: current.covers.filter((c) => c.key !== cover.key) }))}
+                    aria-label={`Remove cover ${index + 1}`}
+                  >
                     Remove
                   </button>
                 </div>

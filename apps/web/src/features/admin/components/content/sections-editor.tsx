@@ -37,11 +37,15 @@ export function SectionsEditor({ slug }: { slug: 'about' | 'privacy-policy' }) {
   const save = useSaveContent('saveTextPage');
   const baseId = useId();
 
-  if (page.isPending) return <LoadingRegion label="Loading the page…"><SkeletonText lines={4} /></LoadingRegion>;
+  if (page.isPending)
+    return (
+      <LoadingRegion label="Loading the page…">
+        <SkeletonText lines={4} />
+      </LoadingRegion>
+    );
   if (page.isError || draft === undefined) return <p role="alert">{errorSentence(page.error, 'Could not load the page.')}</p>;
 
-  const update = (index: number, change: Partial<SectionDraft>) =>
-    setDraft((current) => current.map((section, i) => (i === index ? { ...section, ...change } : section)));
+  const update = (index: number, change: Partial<SectionDraft>) => setDraft((current) => current.map((section, i) => (i === index ? { ...section, ...change } : section)));
   const move = (index: number, by: number) =>
     setDraft((current) => {
       const next = [...current];
@@ -78,13 +82,30 @@ export function SectionsEditor({ slug }: { slug: 'about' | 'privacy-policy' }) {
               <label htmlFor={`${baseId}-text-${index}`}>Text</label>
               <textarea id={`${baseId}-text-${index}`} rows={8} value={section.text} onChange={(event) => update(index, { text: event.target.value })} />
               <div className="content-editor__row-actions">
-                <button type="button" className="button button--secondary button--small" disabled={index === 0} onClick={() => move(index, -1)} aria-label={`Move section ${index + 1} up`}>
+                <button
+                  type="button"
+                  className="button button--secondary button--small"
+                  disabled={index === 0}
+                  onClick={() => move(index, -1)}
+                  aria-label={`Move section ${index + 1} up`}
+                >
                   Move up
                 </button>
-                <button type="button" className="button button--secondary button--small" disabled={index === draft.length - 1} onClick={() => move(index, 1)} aria-label={`Move section ${index + 1} down`}>
+                <button
+                  type="button"
+                  className="button button--secondary button--small"
+                  disabled={index === draft.length - 1}
+                  onClick={() => move(index, 1)}
+                  aria-label={`Move section ${index + 1} down`}
+                >
                   Move down
                 </button>
-                <button type="button" className="button button--danger button--small" onClick={() => setDraft((current) => current.filter((_, i) => i !== index))} aria-label={`Remove section ${index + 1}`}>
+                <button
+                  type="button"
+                  className="button button--danger button--small"
+                  onClick={() => setDraft((current) => current.filter((_, i) => i !== index))}
+                  aria-label={`Remove section ${index + 1}`}
+                >
                   Remove
                 </button>
               </div>
