@@ -49,7 +49,9 @@ export function createLocalProvider(
       await db.execute(sql`
         INSERT INTO local_refund (idempotency_key, refund_id, payment_intent_id, amount_cents)
         VALUES (${request.idempotencyKey}, ${refundId}, ${request.paymentIntentId}, ${request.amountCents})
-        ON CONFLICT (idempotency_key) DO NOTHING`);
+        ON CONFLICT DO NOTHING`);
+      // No conflict target: the refund id follows from the key, so two calls at once may meet on
+      // either unique index (refund_id's is checked first at times), and both mean "same refund".
       const found = await db.execute(sql`SELECT refund_id, payment_intent_id, amount_cents FROM local_refund WHERE idempotency_key = ${request.idempotencyKey}`);
       const first = found.rows[0] as { refund_id: string; payment_intent_id: string; amount_cents: number };
       // As Stripe: the same key with other parameters is an error, not a second refund.
