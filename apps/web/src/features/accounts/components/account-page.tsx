@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, Navigate } from 'react-router';
-import { ACCOUNT_TYPE_LABELS, ARTIST_NAME_NOTE, CITY_MAX, clampCity, COUNTRIES, NAME_MAX, stripName, US_STATES, type AccountType } from '@storefront/domain/accounts.ts';
+import { ACCOUNT_TYPE_LABELS, ARTIST_NAME_NOTE, CITY_MAX, clampCity, NAME_MAX, stripName, type AccountType } from '@storefront/domain/accounts.ts';
 import { formatUsd } from '@storefront/domain/catalog.ts';
 import { errorSentence } from '../../../lib/error-message.ts';
 import { useSession } from '../../../lib/session.ts';
@@ -20,11 +20,10 @@ import {
   useUpdateProfile,
 } from '../api/account.ts';
 import { ACCOUNT_PAGE_TEXTS as T } from '../messages.ts';
-import { FormAlert, FormStatus, ProgressButton, SelectField, TextField } from './form-fields.tsx';
+import { CountryStateFields, FormAlert, FormStatus, ProgressButton, TextField } from './form-fields.tsx';
 import './accounts.css';
 import { paths } from '../../../lib/paths.ts';
 
-const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
 const cut = (value: string, max: number) => [...value].slice(0, max).join('');
 
 /**
@@ -127,7 +126,7 @@ function ProfileSection(props: {
   const nameLocked = props.accountType === 'Artist';
   const set = (field: keyof typeof fields, value: string) => {
     setSaved(false);
-    setFields((current) => ({ ...current, [field]: value, ...(field === 'country' ? { state: '' } : {}) }));
+    setFields((current) => ({ ...current, [field]: value }));
   };
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -174,24 +173,14 @@ function ProfileSection(props: {
             hint={`At most ${CITY_MAX} characters.`}
             onChange={(event) => set('city', clampCity(event.target.value))}
           />
-          <SelectField label="Country (optional)" autoComplete="country" value={fields.country} onChange={(event) => set('country', event.target.value)}>
-            <option value="">—</option>
-            {COUNTRIES.map((code) => (
-              <option key={code} value={code}>
-                {countryNames.of(code) ?? code}
-              </option>
-            ))}
-          </SelectField>
-          {fields.country === 'US' ? (
-            <SelectField label="State (optional)" autoComplete="address-level1" value={fields.state} onChange={(event) => set('state', event.target.value)}>
-              <option value="">—</option>
-              {US_STATES.map((code) => (
-                <option key={code} value={code}>
-                  {code}
-                </option>
-              ))}
-            </SelectField>
-          ) : null}
+          <CountryStateFields
+            country={fields.country}
+            state={fields.state}
+            onChange={(next) => {
+              setSaved(false);
+              setFields((current) => ({ ...current, ...next }));
+            }}
+          />
         </div>
         <FormAlert message={error} />
         <FormStatus message={saved ? T.profileSaved : null} />

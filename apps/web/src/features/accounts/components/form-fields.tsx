@@ -1,3 +1,4 @@
+import { COUNTRIES, US_STATES } from '@storefront/domain/accounts.ts';
 import { useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
 
 interface FieldFrameProps {
@@ -97,5 +98,36 @@ export function ProgressButton({
         children
       )}
     </button>
+  );
+}
+
+const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
+
+/**
+ * Country and, for the US only, state: the pair signup and the account page both ask for. A new
+ * country clears the state, so a state hidden with its country is never sent.
+ */
+export function CountryStateFields({ country, state, onChange }: { country: string; state: string; onChange: (next: { country: string; state: string }) => void }) {
+  return (
+    <>
+      <SelectField label="Country (optional)" autoComplete="country" value={country} onChange={(event) => onChange({ country: event.target.value, state: '' })}>
+        <option value="">—</option>
+        {COUNTRIES.map((code) => (
+          <option key={code} value={code}>
+            {countryNames.of(code) ?? code}
+          </option>
+        ))}
+      </SelectField>
+      {country === 'US' ? (
+        <SelectField label="State (optional)" autoComplete="address-level1" value={state} onChange={(event) => onChange({ country, state: event.target.value })}>
+          <option value="">—</option>
+          {US_STATES.map((code) => (
+            <option key={code} value={code}>
+              {code}
+            </option>
+          ))}
+        </SelectField>
+      ) : null}
+    </>
   );
 }

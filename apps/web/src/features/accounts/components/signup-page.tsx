@@ -5,14 +5,12 @@ import {
   ACCOUNT_TYPES,
   ARTIST_NAME_NOTE,
   clampCity,
-  COUNTRIES,
   NAME_MAX,
   nameFieldFor,
   SIGNUP_MESSAGES,
   signupProblem,
   stripName,
   stripUsername,
-  US_STATES,
   USERNAME_MAX,
   type AccountType,
   type SignupForm,
@@ -22,7 +20,7 @@ import { useSite } from '../../../lib/site.ts';
 import { useCreateAccount } from '../api/create-account.ts';
 import type { LoginState } from '../login-state.ts';
 import { ACCOUNT_TEXTS } from '../messages.ts';
-import { FormAlert, SelectField, TextField } from './form-fields.tsx';
+import { CountryStateFields, FormAlert, SelectField, TextField } from './form-fields.tsx';
 import { TermsModal } from './terms-modal.tsx';
 import './accounts.css';
 import { paths } from '../../../lib/paths.ts';
@@ -52,8 +50,6 @@ const EMPTY: Fields = {
 };
 
 const cut = (value: string, max: number) => [...value].slice(0, max).join('');
-
-const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
 
 function toSignupForm(fields: Fields, acceptedTerms: boolean): SignupForm {
   return {
@@ -179,29 +175,7 @@ export function SignupPage() {
         </div>
         <div className="auth-form__row">
           <TextField label="City (optional)" autoComplete="address-level2" value={fields.city} onChange={(event) => set('city', clampCity(event.target.value))} />
-          <SelectField
-            label="Country (optional)"
-            autoComplete="country"
-            value={fields.country}
-            onChange={(event) => setFields((current) => ({ ...current, country: event.target.value, state: '' }))}
-          >
-            <option value="">—</option>
-            {COUNTRIES.map((code) => (
-              <option key={code} value={code}>
-                {countryNames.of(code) ?? code}
-              </option>
-            ))}
-          </SelectField>
-          {fields.country === 'US' ? (
-            <SelectField label="State (optional)" autoComplete="address-level1" value={fields.state} onChange={(event) => set('state', event.target.value)}>
-              <option value="">—</option>
-              {US_STATES.map((code) => (
-                <option key={code} value={code}>
-                  {code}
-                </option>
-              ))}
-            </SelectField>
-          ) : null}
+          <CountryStateFields country={fields.country} state={fields.state} onChange={(next) => setFields((current) => ({ ...current, ...next }))} />
         </div>
         <FormAlert message={error} />
         <div className="auth-actions">
