@@ -179,6 +179,18 @@ describe('loadConfig: fake card payments in production (issue 13)', () => {
   });
 });
 
+describe('loadConfig: the LOCAL_REFUND_FAILURES test switch (decision 034)', () => {
+  it('is refused in production, even on a staging shop with fake payments, and taken elsewhere', () => {
+    const refusal = '  LOCAL_REFUND_FAILURES: a test switch that makes card refunds fail; it is refused when NODE_ENV=production.';
+    expect(configError({ ...PRODUCTION, LOCAL_REFUND_FAILURES: '1' }).message).toContain(refusal);
+    const staging = { ...PRODUCTION, PAYMENT_PROVIDER: 'local', STRIPE_SECRET_KEY: '', STRIPE_WEBHOOK_SECRET: '', ALLOW_TEST_PAYMENTS: '1' };
+    expect(configError({ ...staging, LOCAL_REFUND_FAILURES: '3' }).message).toContain(refusal);
+    expect(loadConfig({ ...staging, LOCAL_REFUND_FAILURES: '0' }).LOCAL_REFUND_FAILURES).toBe(0);
+    expect(loadConfig(PRODUCTION).LOCAL_REFUND_FAILURES).toBe(0);
+    expect(loadConfig({ AUTH_SECRET: SECRET, NODE_ENV: 'test', LOCAL_REFUND_FAILURES: '2' }).LOCAL_REFUND_FAILURES).toBe(2);
+  });
+});
+
 describe('loadConfig: the development AUTH_SECRET', () => {
   it('is made once in DATA_DIR and reused, so sessions survive a restart', () => {
     const dataDir = makeTempDir('config-test');

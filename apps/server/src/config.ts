@@ -113,6 +113,11 @@ const envSchema = z.object({
   REFUND_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
   /** The first background retry waits this long; each next one twice as long. */
   REFUND_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
+  /**
+   * Test switch (browser tests): the local provider's next this many card refunds are accepted and
+   * then fail, as Stripe's refund.failed (decision 034). Refused when NODE_ENV=production.
+   */
+  LOCAL_REFUND_FAILURES: z.coerce.number().int().min(0).max(1000).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -244,6 +249,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     required('PUBLIC_URL', 'NODE_ENV=production');
     required('AUTH_SECRET', 'NODE_ENV=production');
     required('SMTP_URL', 'NODE_ENV=production');
+  }
+  if (isProduction && present.LOCAL_REFUND_FAILURES !== undefined && Number(present.LOCAL_REFUND_FAILURES) !== 0) {
+    problems.push('  LOCAL_REFUND_FAILURES: a test switch that makes card refunds fail; it is refused when NODE_ENV=production.');
   }
   if (Boolean(present.S3_ACCESS_KEY_ID) !== Boolean(present.S3_SECRET_ACCESS_KEY)) {
     problems.push('  S3_SECRET_ACCESS_KEY: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither');

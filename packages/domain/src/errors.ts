@@ -107,3 +107,20 @@ export function codeForStatusName(name: unknown): FunctionErrorCode | undefined 
 export interface FunctionErrorBody {
   error: { status: string; message: string; details?: unknown };
 }
+
+/**
+ * A function error with its code and details, as the spec's section 8 defines it: thrown by the
+ * server as AppError (apps/server/src/http/errors.ts) and read back by the sdk as FunctionsError
+ * (packages/sdk/src/callable.ts). One shape for both ends; each end keeps its own class (and
+ * name), so `instanceof` still tells a server-side error from one a client received.
+ */
+export class FunctionErrorBase extends Error {
+  readonly code: FunctionErrorCode;
+  readonly details: unknown;
+
+  constructor(code: FunctionErrorCode, message: string, details?: unknown) {
+    super(message);
+    this.code = code;
+    this.details = details;
+  }
+}

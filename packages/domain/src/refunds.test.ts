@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineRefundCents, planRefund, REFUND_MESSAGES, refundStatusOf, type RefundableOrder } from './refunds.ts';
+import { lineRefundCents, planRefund, refundFailureReason, REFUND_MESSAGES, refundStatusOf, type RefundableOrder } from './refunds.ts';
 
 const order = (over: Partial<RefundableOrder> = {}): RefundableOrder => ({
   walletPaidCents: 1000,
@@ -57,5 +57,17 @@ describe('refundStatusOf', () => {
     [order({ refundedCardCents: 1, lines: [{ lineId: 0, unitCents: 1, qty: 1, refundedQty: 1 }] }), 'refunded'],
   ] as const)('%#', (input, expected) => {
     expect(refundStatusOf(input)).toBe(expected);
+  });
+});
+
+describe('refundFailureReason (a refund the provider failed, decision 034)', () => {
+  it("reads Stripe's failure_reason codes as words, and keeps an unknown code readable", () => {
+    expect(refundFailureReason('expired_or_canceled_card')).toBe('the card has expired or was canceled');
+    expect(refundFailureReason('lost_or_stolen_card')).toBe('the card was reported lost or stolen');
+    expect(refundFailureReason(null)).toBe('no reason was given');
+    expect(refundFailureReason('bank_closed<script>')).toBe('bank closedscript');
+    expect(REFUND_MESSAGES.cardFailedAtProvider(refundFailureReason('declined'))).toBe(
+      'The payment provider could not return the card refund (the card issuer declined it), so nothing was refunded to the card. Retry sends it as a new card refund.',
+    );
   });
 });

@@ -12,11 +12,35 @@ export const REFUND_MESSAGES = {
   cardPending: 'The card refund is still being processed. It is retried automatically, and the order shows its outcome.',
   cardGaveUp: (attempts: number) =>
     `The card refund could not be confirmed with the payment provider after ${attempts} ${attempts === 1 ? 'attempt' : 'attempts'}, so nothing more is tried automatically. Retry sends it again; the card cannot be refunded twice.`,
+  /** The provider accepted the card refund, then failed it (Stripe's `refund.failed`, decision 034). */
+  cardFailedAtProvider: (reason: string) =>
+    `The payment provider could not return the card refund (${reason}), so nothing was refunded to the card. Retry sends it as a new card refund.`,
   stillRetrying: 'This refund is still being retried automatically. Wait for its outcome.',
   refundNotFound: 'That refund is not part of this order.',
   refundedCannotFulfil: 'This order was refunded and cannot be fulfilled.',
   issued: 'Refund issued.',
 } as const;
+
+/** Stripe's `failure_reason` of a failed refund, in words for the admin; an unknown code is shown as it is. */
+export function refundFailureReason(code: string | null | undefined): string {
+  const words: Record<string, string> = {
+    lost_or_stolen_card: 'the card was reported lost or stolen',
+    expired_or_canceled_card: 'the card has expired or was canceled',
+    charge_for_pending_refund_disputed: 'the payment is disputed',
+    insufficient_funds: 'the balance could not cover it',
+    declined: 'the card issuer declined it',
+    merchant_request: 'it was canceled',
+    unknown: 'no reason was given',
+  };
+  if (!code) return words.unknown!;
+  return (
+    words[code] ??
+    code
+      .replace(/[^\w -]/g, '')
+      .slice(0, 80)
+      .replace(/_/g, ' ')
+  );
+}
 
 export type RefundStatus = 'partially_refunded' | 'refunded';
 

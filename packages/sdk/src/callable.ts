@@ -1,20 +1,13 @@
-import { codeForHttpStatus, codeForStatusName, type FunctionErrorCode } from '@storefront/domain/errors.ts';
+import { codeForHttpStatus, codeForStatusName, FunctionErrorBase } from '@storefront/domain/errors.ts';
 import type { FunctionInput, FunctionName, FunctionOutput } from '@storefront/domain/contracts/index.ts';
 import { CALLABLE_MESSAGES } from '@storefront/domain/messages.ts';
 
 /** The default time a call may take before it fails with deadline-exceeded (spec section 7). */
 export const DEFAULT_CALL_TIMEOUT_MS = 70_000;
 
-export class FunctionsError extends Error {
-  readonly code: FunctionErrorCode;
-  readonly details: unknown;
-
-  constructor(code: FunctionErrorCode, message: string, details?: unknown) {
-    super(message);
-    this.name = 'FunctionsError';
-    this.code = code;
-    this.details = details;
-  }
+/** A failed call as the client reads it: the code, sentence and details the server sent (spec section 8). */
+export class FunctionsError extends FunctionErrorBase {
+  override readonly name = 'FunctionsError';
 }
 
 export interface FunctionsClientOptions {

@@ -49,6 +49,8 @@ export async function setAdmin(db: Db, config: Config, input: { email: string; i
     const role = input.isAdmin ? 'admin' : 'user';
     if (user.role === role) return false;
     await tx.update(users).set({ role, updatedAt: new Date() }).where(eq(users.id, user.id));
+    // The same shape as setProductActive's entry (catalog.service.ts): each toggle writes its own
+    // audit entry through recordAudit, the shared part; what they toggle has nothing in common.
     await recordAudit(tx, {
       actor,
       action: input.isAdmin ? 'admin.grant' : 'admin.revoke',

@@ -10,6 +10,8 @@ import { editProduct, releaseProduct } from './catalog.service.ts';
  * Demo merchandise for a new embedded database (fictional, written as a label would):
  * twelve products, each with generated
  * artwork stored through the storage service (so it gets responsive variants).
+ * A table of data, one record per product: its entries repeat one shape on purpose
+ * (`duplicates` lists them as a pair; there is no logic to fold).
  */
 const SAMPLES: { name: string; kind: string; category?: ProductCategory; priceCents: number; colors: [string, string]; description: string }[] = [
   {

@@ -1,12 +1,12 @@
-import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import { orderCursor } from '@storefront/domain/contracts/orders.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import type { OrderFilter } from '@storefront/domain/order-desk.ts';
 import type { Db } from '../db/client.ts';
 import { orderEvents, orderItems, orderItemTerms, orders, orderSearchTerms, orderSearchText, users } from '../db/schema/index.ts';
 import { AppError } from '../http/errors.ts';
-import type { OrderView, Page } from './orders.service.ts';
-import { ordersWithPendingRefunds, refundsOf, type RefundView } from './refunds.service.ts';
+import { orderItemsOf, orderView, type OrderView, type Page } from './orders.service.ts';
+import { refundsOf, unsettledRefunds, type RefundView } from './refunds.service.ts';
 
 /**
  * The order desk's reads (issue 16): every order by status, searched by order id, payment
@@ -98,46 +98,22 @@ export async function listDeskOrderRows(db: Db, query: DeskQuery) {
 
 type OrderRow = typeof orders.$inferSelect;
 
-async function itemsOf(db: Db, ids: string[]) {
-  if (ids.length === 0) return [];
-  return db.select().from(orderItems).where(inArray(orderItems.orderId, ids)).orderBy(asc(orderItems.orderId), asc(orderItems.position));
-}
-
 export type DeskOrder = OrderView & { lines: { lineId: number; productId: string; name: string; qty: number; unitCents: number }[] };
 
-function deskView(row: OrderRow, items: (typeof orderItems.$inferSelect)[], pending: Set<string>): DeskOrder {
-  const { name, ...address } = row.shipping;
+/** The order as My Orders shows it (one mapping, orders.service.ts), with each line's id for refunds by line. */
+function deskView(row: OrderRow, items: (typeof orderItems.$inferSelect)[], unsettled: Map<string, { walletCents: number; cardCents: number }>): DeskOrder {
   const own = items.filter((item) => item.orderId === row.id);
   return {
-    refundPending: pending.has(row.id),
-    id: row.id,
-    paymentIntentId: row.paymentIntentId,
-    createdAt: row.createdAt.toISOString(),
-    uid: row.userId,
-    items: own.map((item) => ({ id: item.productId, name: item.name, qty: item.qty, unitCents: item.unitCents })),
+    ...orderView(row, own, unsettled),
     lines: own.map((item) => ({ lineId: item.position, productId: item.productId, name: item.name, qty: item.qty, unitCents: item.unitCents })),
-    totals: {
-      subtotalCents: row.subtotalCents,
-      shippingCents: row.shippingCents,
-      taxCents: row.taxCents,
-      walletAppliedCents: row.walletAppliedCents,
-      chargedCents: row.chargedCents,
-    },
-    shipping: { name: name ?? '', address },
-    contact: row.contact,
-    orderFulfilled: row.orderFulfilled,
-    orderStatus: row.orderStatus,
-    refundStatus: row.refundStatus,
-    refunded: { walletCents: row.refundedWalletCents, cardCents: row.refundedCardCents },
-    tracking: row.carrier && row.trackingNumber ? { carrier: row.carrier, number: row.trackingNumber } : null,
   };
 }
 
 export async function listDeskOrders(db: Db, query: DeskQuery): Promise<Page<DeskOrder>> {
   const { rows, next } = await listDeskOrderRows(db, query);
   const ids = rows.map((row) => row.id);
-  const [items, pending] = [await itemsOf(db, ids), await ordersWithPendingRefunds(db, ids)];
-  return { items: rows.map((row) => deskView(row, items, pending)), next };
+  const [items, unsettled] = [await orderItemsOf(db, ids), await unsettledRefunds(db, ids)];
+  return { items: rows.map((row) => deskView(row, items, unsettled)), next };
 }
 
 export interface OrderHistoryEntry {
@@ -171,7 +147,7 @@ export async function getDeskOrder(db: Db, orderId: string): Promise<{ order: De
     ...(row.fulfilledAt && !events.some((event) => event.kind === 'fulfilled') ? [{ kind: 'fulfilled', at: row.fulfilledAt.toISOString(), by: null, detail: {} }] : []),
     ...events.map((event) => ({ kind: event.kind, at: event.at.toISOString(), by: event.by ? `${event.by} <${event.byEmail}>` : null, detail: event.detail })),
   ];
-  return { order: deskView(row, await itemsOf(db, [row.id]), await ordersWithPendingRefunds(db, [row.id])), history, refunds: await refundsOf(db, orderId) };
+  return { order: deskView(row, await orderItemsOf(db, [row.id]), await unsettledRefunds(db, [row.id])), history, refunds: await refundsOf(db, orderId) };
 }
 
 /** The packing list: every line of every order the filter and search select, a page at a time. */
@@ -179,7 +155,7 @@ export async function* packingListRows(db: Db, query: Omit<DeskQuery, 'limit' | 
   let after: string | undefined;
   for (;;) {
     const page = await listDeskOrderRows(db, { ...query, limit: 500, after });
-    const items = await itemsOf(
+    const items = await orderItemsOf(
       db,
       page.rows.map((row) => row.id),
     );

@@ -11,7 +11,7 @@ import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { liveNotification, publishLive } from '../live/live.publish.ts';
 import { shippedMail } from '../mail/templates.ts';
-import { ordersWithPendingRefunds } from './refunds.service.ts';
+import { unsettledRefunds } from './refunds.service.ts';
 
 export interface OrderLine {
   id: string;
@@ -102,49 +102,61 @@ export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string
   return { id: existing!.id, created: false };
 }
 
-async function views(db: Db, rows: (typeof orders.$inferSelect)[]): Promise<OrderView[]> {
+type OrderRow = typeof orders.$inferSelect;
+type OrderItemRow = typeof orderItems.$inferSelect;
+
+/**
+ * One order as its clients read it, from its row and its own lines: My Orders and the order
+ * desk (desk.service.ts adds the line ids) share this mapping. Refunded amounts are what really
+ * went back: a pending refund's parts count once the provider (or the ledger) gave them back.
+ */
+export function orderView(row: OrderRow, items: OrderItemRow[], unsettled: Map<string, { walletCents: number; cardCents: number }>): OrderView {
+  const { name, ...address } = row.shipping;
+  const pending = unsettled.get(row.id);
+  return {
+    refundPending: pending !== undefined,
+    id: row.id,
+    paymentIntentId: row.paymentIntentId,
+    createdAt: row.createdAt.toISOString(),
+    uid: row.userId,
+    items: items.map((item) => ({ id: item.productId, ...(item.variantId ? { variantId: item.variantId } : {}), name: item.name, qty: item.qty, unitCents: item.unitCents })),
+    totals: {
+      subtotalCents: row.subtotalCents,
+      shippingCents: row.shippingCents,
+      taxCents: row.taxCents,
+      walletAppliedCents: row.walletAppliedCents,
+      chargedCents: row.chargedCents,
+    },
+    shipping: { name: name ?? '', address },
+    contact: row.contact,
+    orderFulfilled: row.orderFulfilled,
+    orderStatus: row.orderStatus,
+    refundStatus: row.refundStatus,
+    refunded: {
+      walletCents: Math.max(0, row.refundedWalletCents - (pending?.walletCents ?? 0)),
+      cardCents: Math.max(0, row.refundedCardCents - (pending?.cardCents ?? 0)),
+    },
+    tracking: row.carrier && row.trackingNumber ? { carrier: row.carrier, number: row.trackingNumber } : null,
+  };
+}
+
+/** The lines of these orders, in order. */
+export async function orderItemsOf(db: Db, ids: string[]): Promise<OrderItemRow[]> {
+  if (ids.length === 0) return [];
+  return db.select().from(orderItems).where(inArray(orderItems.orderId, ids)).orderBy(asc(orderItems.orderId), asc(orderItems.position));
+}
+
+async function views(db: Db, rows: OrderRow[]): Promise<OrderView[]> {
   if (rows.length === 0) return [];
-  const items = await db
-    .select()
-    .from(orderItems)
-    .where(
-      inArray(
-        orderItems.orderId,
-        rows.map((row) => row.id),
-      ),
-    )
-    .orderBy(asc(orderItems.orderId), asc(orderItems.position));
-  const pending = await ordersWithPendingRefunds(
-    db,
-    rows.map((row) => row.id),
+  const ids = rows.map((row) => row.id);
+  const [items, unsettled] = [await orderItemsOf(db, ids), await unsettledRefunds(db, ids)];
+  return rows.map((row) =>
+    orderView(
+      row,
+      items.filter((item) => item.orderId === row.id),
+      unsettled,
+    ),
   );
-  return rows.map((row) => {
-    const { name, ...address } = row.shipping;
-    return {
-      refundPending: pending.has(row.id),
-      id: row.id,
-      paymentIntentId: row.paymentIntentId,
-      createdAt: row.createdAt.toISOString(),
-      uid: row.userId,
-      items: items
-        .filter((item) => item.orderId === row.id)
-        .map((item) => ({ id: item.productId, ...(item.variantId ? { variantId: item.variantId } : {}), name: item.name, qty: item.qty, unitCents: item.unitCents })),
-      totals: {
-        subtotalCents: row.subtotalCents,
-        shippingCents: row.shippingCents,
-        taxCents: row.taxCents,
-        walletAppliedCents: row.walletAppliedCents,
-        chargedCents: row.chargedCents,
-      },
-      shipping: { name: name ?? '', address },
-      contact: row.contact,
-      orderFulfilled: row.orderFulfilled,
-      orderStatus: row.orderStatus,
-      refundStatus: row.refundStatus,
-      refunded: { walletCents: row.refundedWalletCents, cardCents: row.refundedCardCents },
-      tracking: row.carrier && row.trackingNumber ? { carrier: row.carrier, number: row.trackingNumber } : null,
-    };
-  });
 }
 
 export interface Page<T> {

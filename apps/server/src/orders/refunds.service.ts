@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
-import { planRefund, REFUND_MESSAGES, RefundRuleError, refundStatusOf, type RefundableOrder } from '@storefront/domain/refunds.ts';
+import { planRefund, refundFailureReason, REFUND_MESSAGES, RefundRuleError, refundStatusOf, type RefundableOrder, type RefundStatus } from '@storefront/domain/refunds.ts';
 import type { Db } from '../db/client.ts';
 import { orderEvents, orderItems, orderRefunds, orders, processedEvents, users } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
@@ -59,7 +59,8 @@ const viewOf = (row: RefundRow): RefundView => ({
   walletCents: row.walletCents,
   cardCents: row.cardCents,
   lines: row.lines,
-  failure: row.gaveUpAt ? REFUND_MESSAGES.cardGaveUp(row.attempts) : row.failure,
+  // Given up: the retries ran out, or the provider failed the refund after accepting it (its reason).
+  failure: row.gaveUpAt ? (row.failure ?? REFUND_MESSAGES.cardGaveUp(row.attempts)) : row.failure,
   retry: { attempts: row.attempts, lastError: row.lastError, nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null, gaveUp: row.gaveUpAt !== null },
 });
 
@@ -78,30 +79,51 @@ async function walletPaidCents(tx: Tx, order: OrderRow): Promise<number> {
 }
 
 /**
- * Refunded quantities per line come from the order's refunds that did not fail. Every writer of
- * refunds holds the order's row lock first, so under it this count is exact.
+ * What an order has left to refund, or has really given back. `reserved` (planning a refund): the
+ * order's amounts and the lines of every refund that did not fail, pending ones included, so two
+ * refunds never plan the same money. `settled` (what the buyer is told): without what pending
+ * refunds have not yet given back (their card part; their wallet part until it is credited), and
+ * the lines of succeeded refunds only (decision 034). Every writer of refunds holds the order's
+ * row lock first, so under it these counts are exact.
  */
-async function refundedQuantities(tx: Tx, orderId: string): Promise<Map<number, number>> {
-  const rows = await tx
-    .select({ lines: orderRefunds.lines })
-    .from(orderRefunds)
-    .where(and(eq(orderRefunds.orderId, orderId), ne(orderRefunds.status, 'failed')));
-  const refunded = new Map<number, number>();
-  for (const { lines } of rows) for (const line of lines) refunded.set(line.lineId, (refunded.get(line.lineId) ?? 0) + line.quantity);
-  return refunded;
-}
-
-async function refundable(tx: Tx, order: OrderRow): Promise<RefundableOrder> {
+async function refundable(tx: Tx, order: OrderRow, view: 'reserved' | 'settled' = 'reserved'): Promise<RefundableOrder> {
   const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).orderBy(asc(orderItems.position));
-  const refunded = await refundedQuantities(tx, order.id);
+  const rows = await tx
+    .select({
+      status: orderRefunds.status,
+      lines: orderRefunds.lines,
+      walletCents: orderRefunds.walletCents,
+      cardCents: orderRefunds.cardCents,
+      walletRefundedAt: orderRefunds.walletRefundedAt,
+    })
+    .from(orderRefunds)
+    .where(and(eq(orderRefunds.orderId, order.id), ne(orderRefunds.status, 'failed')));
+  const refunded = new Map<number, number>();
+  let [unsettledWallet, unsettledCard] = [0, 0];
+  for (const row of rows) {
+    if (view === 'settled' && row.status === 'pending') {
+      unsettledCard += row.cardCents;
+      if (!row.walletRefundedAt) unsettledWallet += row.walletCents;
+      continue;
+    }
+    for (const line of row.lines) refunded.set(line.lineId, (refunded.get(line.lineId) ?? 0) + line.quantity);
+  }
   return {
     walletPaidCents: await walletPaidCents(tx, order),
     cardPaidCents: order.chargedCents,
-    refundedWalletCents: order.refundedWalletCents,
-    refundedCardCents: order.refundedCardCents,
+    refundedWalletCents: Math.max(0, order.refundedWalletCents - unsettledWallet),
+    refundedCardCents: Math.max(0, order.refundedCardCents - unsettledCard),
     lines: items.map((item) => ({ lineId: item.position, unitCents: item.unitCents, qty: item.qty, refundedQty: refunded.get(item.position) ?? 0 })),
   };
 }
+
+/** The buyer's Refunded / Partially refunded: only what really went back (decision 034). */
+async function buyerRefundStatus(tx: Tx, order: OrderRow): Promise<RefundStatus | null> {
+  return refundStatusOf(await refundable(tx, order, 'settled'));
+}
+
+/** The provider key of the refund's current card round: `refund-<id>`, then `refund-<id>-2`, ... (decision 034). */
+const cardKey = (row: RefundRow) => (row.cardRound === 1 ? `refund-${row.id}` : `refund-${row.id}-${row.cardRound}`);
 
 export async function refundOrder(
   deps: RefundDeps,
@@ -200,7 +222,14 @@ async function cardCall(deps: RefundDeps, refundId: string): Promise<CardCall> {
   const [order] = await deps.db.select().from(orders).where(eq(orders.id, claimed.orderId));
   let outcome: { refundId: string; status: 'succeeded' | 'failed' } | { refused: string };
   try {
-    outcome = await deps.provider.refund({ paymentIntentId: order!.paymentIntentId, amountCents: claimed.cardCents, idempotencyKey: `refund-${claimed.id}`, orderId: order!.id });
+    outcome = await deps.provider.refund({
+      paymentIntentId: order!.paymentIntentId,
+      amountCents: claimed.cardCents,
+      idempotencyKey: cardKey(claimed),
+      orderId: order!.id,
+      refundId: claimed.id,
+      round: claimed.cardRound,
+    });
   } catch (error) {
     if (!(error instanceof RefundRefusedError)) {
       console.warn(`Card refund ${claimed.id} of order ${order!.id} did not get an answer (call ${claimed.attempts}):`, error);
@@ -232,7 +261,7 @@ async function recordUnanswered(deps: RefundDeps, claimed: RefundRow, error: unk
       const [row] = await tx
         .update(orderRefunds)
         .set({ lastError: reason, leaseUntil: null, nextAttemptAt: next, gaveUpAt: gaveUp ? new Date() : null })
-        .where(and(eq(orderRefunds.id, claimed.id), eq(orderRefunds.status, 'pending')))
+        .where(and(eq(orderRefunds.id, claimed.id), eq(orderRefunds.status, 'pending'), eq(orderRefunds.cardRound, claimed.cardRound)))
         .returning();
       if (!row) return (await tx.select().from(orderRefunds).where(eq(orderRefunds.id, claimed.id)))[0]!;
       if (next) await deps.jobs.sendInTransaction(tx, 'refund-retry', { refundId: claimed.id }, { startAfter: next });
@@ -257,7 +286,7 @@ async function sendCardRefund(deps: RefundDeps, refundId: string): Promise<Refun
     [row] = (await deps.db.select().from(orderRefunds).where(eq(orderRefunds.id, refundId))) as [RefundRow];
   }
   if (row.status === 'failed') throw new AppError('failed-precondition', REFUND_MESSAGES.cardFailed);
-  if (row.status === 'pending') throw new AppError('unavailable', row.gaveUpAt ? REFUND_MESSAGES.cardGaveUp(row.attempts) : REFUND_MESSAGES.cardPending);
+  if (row.status === 'pending') throw new AppError('unavailable', row.gaveUpAt ? viewOf(row).failure! : REFUND_MESSAGES.cardPending);
   return row;
 }
 
@@ -299,12 +328,13 @@ export async function sweepStalledRefunds(deps: RefundDeps): Promise<number> {
 
 /**
  * The admin retries a refund whose background retries ran out: a new round of calls with the
- * same provider key (the card cannot be refunded twice), the first one now.
+ * same provider key (the card cannot be refunded twice), the first one now. After the provider
+ * failed the refund (`refund.failed`), its round was moved on: this sends a new provider refund.
  */
 export async function retryRefund(deps: RefundDeps, adminId: string, input: { orderId: string; refundId: string }): Promise<RefundView> {
   const [reset] = await deps.db
     .update(orderRefunds)
-    .set({ gaveUpAt: null, attempts: 0, nextAttemptAt: null })
+    .set({ gaveUpAt: null, attempts: 0, nextAttemptAt: null, failure: null })
     .where(and(eq(orderRefunds.id, input.refundId), eq(orderRefunds.orderId, input.orderId), eq(orderRefunds.status, 'pending'), sql`${orderRefunds.gaveUpAt} IS NOT NULL`))
     .returning();
   if (!reset) {
@@ -320,25 +350,40 @@ export async function retryRefund(deps: RefundDeps, adminId: string, input: { or
   return viewOf(await sendCardRefund(deps, reset.id));
 }
 
-/** Pending -> succeeded, once: credits the wallet part and tells the buyer. Null if another call got there first. */
+/**
+ * Pending -> succeeded, once per card round: credits the wallet part (once for the refund, even when
+ * a later round completes it again after the provider failed a card refund) and tells the buyer.
+ * Null if another call got there first, or the provider failed this round meanwhile.
+ */
 async function completeRefund(tx: Tx, deps: RefundDeps, refund: RefundRow, providerRefundId: string | null): Promise<RefundRow | null> {
   // The order's lock first, as every refund writer takes it (one lock order: no deadlocks).
   await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, refund.orderId)).for('update');
+  const [current] = await tx.select().from(orderRefunds).where(eq(orderRefunds.id, refund.id)).for('update');
+  if (!current || current.status !== 'pending' || current.cardRound !== refund.cardRound) return null;
+  const creditWallet = refund.walletCents > 0 && current.walletRefundedAt === null;
   const [done] = await tx
     .update(orderRefunds)
-    .set({ status: 'succeeded', providerRefundId, completedAt: new Date(), leaseUntil: null, nextAttemptAt: null, gaveUpAt: null })
-    .where(and(eq(orderRefunds.id, refund.id), eq(orderRefunds.status, 'pending')))
+    .set({
+      status: 'succeeded',
+      providerRefundId,
+      completedAt: new Date(),
+      leaseUntil: null,
+      nextAttemptAt: null,
+      gaveUpAt: null,
+      failure: null,
+      walletRefundedAt: current.walletRefundedAt ?? new Date(),
+    })
+    .where(eq(orderRefunds.id, refund.id))
     .returning();
-  if (!done) return null;
   const [order] = await tx.select().from(orders).where(eq(orders.id, refund.orderId));
-  if (refund.walletCents > 0) await credit(tx, order!.userId, refund.walletCents, `refund:${refund.id}`, 'refund', `refund of order ${order!.id}`);
-  const status = refundStatusOf(await refundable(tx, order!));
+  if (creditWallet) await credit(tx, order!.userId, refund.walletCents, `refund:${refund.id}`, 'refund', `refund of order ${order!.id}`);
+  const status = await buyerRefundStatus(tx, order!);
   await tx.update(orders).set({ refundStatus: status }).where(eq(orders.id, order!.id));
   await tx.insert(orderEvents).values({
     orderId: order!.id,
     kind: 'refunded',
     actorId: refund.adminId,
-    detail: { refundId: refund.id, walletCents: refund.walletCents, cardCents: refund.cardCents, lines: refund.lines, providerRefundId },
+    detail: { refundId: refund.id, walletCents: creditWallet ? refund.walletCents : 0, cardCents: refund.cardCents, lines: refund.lines, providerRefundId },
   });
   const [buyer] = await tx.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, order!.userId));
   if (buyer) {
@@ -351,32 +396,84 @@ async function completeRefund(tx: Tx, deps: RefundDeps, refund: RefundRow, provi
     await deps.jobs.sendInTransaction(tx, 'send-email', mail);
   }
   await publishLive(tx, { topic: 'orders', userId: order!.userId, id: order!.id }, { topic: 'all-orders', id: order!.id });
-  return done;
+  return done ?? null;
 }
 
-/** The provider refused: the reservation goes back (amounts; its lines stop counting as it is failed), once. */
+/**
+ * The provider refused: the reservation goes back (amounts; its lines stop counting as it is
+ * failed), once. A refund whose wallet part already went back (an earlier card round that the
+ * provider failed later) cannot be undone that way: it waits for the admin's Retry instead.
+ */
 async function failRefund(tx: Tx, refund: RefundRow, reason: string): Promise<RefundRow | null> {
   await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, refund.orderId)).for('update');
+  const [current] = await tx.select().from(orderRefunds).where(eq(orderRefunds.id, refund.id)).for('update');
+  if (!current || current.status !== 'pending' || current.cardRound !== refund.cardRound) return null;
+  if (current.walletRefundedAt) return holdForRetry(tx, current, { reason: reason.replace(/\.$/, ''), providerRefundId: null });
   const [failed] = await tx
     .update(orderRefunds)
     .set({ status: 'failed', failure: reason.slice(0, 500), completedAt: new Date(), leaseUntil: null, nextAttemptAt: null, gaveUpAt: null })
-    .where(and(eq(orderRefunds.id, refund.id), eq(orderRefunds.status, 'pending')))
+    .where(eq(orderRefunds.id, refund.id))
     .returning();
-  if (!failed) return null;
   await tx
     .update(orders)
     .set({ refundedWalletCents: sql`${orders.refundedWalletCents} - ${refund.walletCents}`, refundedCardCents: sql`${orders.refundedCardCents} - ${refund.cardCents}` })
     .where(eq(orders.id, refund.orderId));
   await tx.insert(orderEvents).values({ orderId: refund.orderId, kind: 'refund-failed', actorId: refund.adminId, detail: { refundId: refund.id, reason } });
-  return failed;
+  return failed ?? null;
 }
 
 /**
- * Stripe's `charge.refunded`, verified by the caller: recorded once per event id. The charge
- * carries its running refunded total, so a refund made in Stripe's dashboard is counted and
- * one of ours (already reserved) is not counted twice.
+ * The card part did not go back, but the refund stands (decision 034): the row is pending again and
+ * given up, with the provider's reason, for the admin's Retry; its amounts stay reserved (the
+ * wallet part, if it was credited, stays credited: a later round does not credit it again); its
+ * card round moves on, so the Retry is a new provider refund and a late outcome of the failed
+ * round changes nothing. The buyer's status counts only what really went back.
+ * Called under the order's and the refund's row locks.
+ */
+async function holdForRetry(tx: Tx, refund: RefundRow, failure: { reason: string; providerRefundId: string | null }): Promise<RefundRow> {
+  const [held] = await tx
+    .update(orderRefunds)
+    .set({
+      status: 'pending',
+      failure: REFUND_MESSAGES.cardFailedAtProvider(failure.reason).slice(0, 500),
+      gaveUpAt: new Date(),
+      cardRound: refund.cardRound + 1,
+      providerRefundId: null,
+      completedAt: null,
+      leaseUntil: null,
+      nextAttemptAt: null,
+      lastError: failure.reason.slice(0, 500),
+    })
+    .where(eq(orderRefunds.id, refund.id))
+    .returning();
+  const [order] = await tx.select().from(orders).where(eq(orders.id, refund.orderId));
+  await tx
+    .update(orders)
+    .set({ refundStatus: await buyerRefundStatus(tx, order!) })
+    .where(eq(orders.id, order!.id));
+  await tx.insert(orderEvents).values({
+    orderId: refund.orderId,
+    kind: 'refund-failed',
+    detail: { refundId: refund.id, reason: failure.reason, providerRefundId: failure.providerRefundId, cardCents: refund.cardCents, round: refund.cardRound },
+  });
+  await publishLive(tx, { topic: 'orders', userId: order!.userId, id: order!.id }, { topic: 'all-orders', id: order!.id });
+  return held!;
+}
+
+/**
+ * The provider's verified refund events, each recorded once per event id (decision 028):
+ * `charge.refunded` and a refund that failed after it was accepted (decision 034).
  */
 export async function applyRefundEvent(deps: RefundDeps, event: PaymentEvent): Promise<'applied' | 'duplicate' | 'ignored'> {
+  if (event.type === 'refund-failed') return applyRefundFailure(deps, event);
+  return applyChargeRefunded(deps, event);
+}
+
+/**
+ * Stripe's `charge.refunded`. The charge carries its running refunded total, so a refund made in
+ * Stripe's dashboard is counted and one of ours (already reserved) is not counted twice.
+ */
+async function applyChargeRefunded(deps: RefundDeps, event: PaymentEvent): Promise<'applied' | 'duplicate' | 'ignored'> {
   if (event.type !== 'refunded' || !event.paymentIntentId) return 'ignored';
   return runTransaction(
     deps.db,
@@ -393,9 +490,52 @@ export async function applyRefundEvent(deps: RefundDeps, event: PaymentEvent): P
       await tx.insert(orderEvents).values({ orderId: order.id, kind: 'provider-refund', detail: { eventId: event.eventId, refundedCents: total } });
       if (total <= order.refundedCardCents) return 'applied';
       await tx.update(orders).set({ refundedCardCents: total }).where(eq(orders.id, order.id));
-      const status = refundStatusOf(await refundable(tx, { ...order, refundedCardCents: total }));
+      const status = await buyerRefundStatus(tx, { ...order, refundedCardCents: total });
       await tx.update(orders).set({ refundStatus: status }).where(eq(orders.id, order.id));
       await publishLive(tx, { topic: 'orders', userId: order.userId, id: order.id }, { topic: 'all-orders', id: order.id });
+      return 'applied';
+    },
+    { isolationLevel: 'read committed' },
+  );
+}
+
+/**
+ * A card refund the provider accepted and then failed (Stripe's `refund.failed`, or
+ * `charge.refund.updated` / `refund.updated` with status failed; decision 034). Our refund is
+ * named by the metadata sent with it (refund id and card round), or, for one sent before that, by
+ * the provider refund id recorded when it completed. Applied once per card round: a replayed
+ * event is a duplicate by its id; the second event type for the same failure, or a failure of an
+ * earlier round arriving after the Retry's round, finds the round moved on and changes nothing.
+ */
+async function applyRefundFailure(deps: RefundDeps, event: PaymentEvent): Promise<'applied' | 'duplicate' | 'ignored'> {
+  const failed = event.refund;
+  if (!failed || !event.paymentIntentId) return 'ignored';
+  return runTransaction(
+    deps.db,
+    async (tx) => {
+      const recorded = await tx
+        .insert(processedEvents)
+        .values({ provider: deps.provider.name, eventId: event.eventId, type: failed.eventType })
+        .onConflictDoNothing()
+        .returning({ eventId: processedEvents.eventId });
+      if (recorded.length === 0) return 'duplicate';
+      const [named] = await tx
+        .select({ id: orderRefunds.id, orderId: orderRefunds.orderId })
+        .from(orderRefunds)
+        .where(failed.refundId ? eq(orderRefunds.id, failed.refundId) : eq(orderRefunds.providerRefundId, failed.id));
+      // Every refund writer locks the order first, then the refund.
+      const [order] = await tx.select().from(orders).where(eq(orders.paymentIntentId, event.paymentIntentId!)).for('update');
+      if (!order) return 'ignored';
+      const reason = refundFailureReason(failed.failureReason);
+      if (!named || named.orderId !== order.id) {
+        // Not one of ours (made in the dashboard): the admin reads it in the history.
+        await tx.insert(orderEvents).values({ orderId: order.id, kind: 'refund-failed', detail: { providerRefundId: failed.id, reason, cardCents: failed.amountCents } });
+        return 'applied';
+      }
+      const [refund] = await tx.select().from(orderRefunds).where(eq(orderRefunds.id, named.id)).for('update');
+      const round = failed.round ?? (refund!.providerRefundId === failed.id ? refund!.cardRound : null);
+      if (refund!.status === 'failed' || round !== refund!.cardRound) return 'ignored';
+      await holdForRetry(tx, refund!, { reason, providerRefundId: failed.id });
       return 'applied';
     },
     { isolationLevel: 'read committed' },
@@ -408,12 +548,21 @@ export async function refundsOf(db: Db, orderId: string): Promise<RefundView[]> 
   return rows.map(viewOf);
 }
 
-/** Which of these orders have a refund still waiting for the payment provider (one index read). */
-export async function ordersWithPendingRefunds(db: Db, orderIds: string[]): Promise<Set<string>> {
-  if (orderIds.length === 0) return new Set();
+/**
+ * What these orders' pending refunds have not given back yet (one index read): an order listed
+ * here has a refund waiting for the payment provider or for the admin's Retry, and the buyer is
+ * shown its amounts as refunded only once they are (decision 034).
+ */
+export async function unsettledRefunds(db: Db, orderIds: string[]): Promise<Map<string, { walletCents: number; cardCents: number }>> {
+  const unsettled = new Map<string, { walletCents: number; cardCents: number }>();
+  if (orderIds.length === 0) return unsettled;
   const rows = await db
-    .selectDistinct({ orderId: orderRefunds.orderId })
+    .select({ orderId: orderRefunds.orderId, walletCents: orderRefunds.walletCents, cardCents: orderRefunds.cardCents, walletRefundedAt: orderRefunds.walletRefundedAt })
     .from(orderRefunds)
     .where(and(inArray(orderRefunds.orderId, orderIds), eq(orderRefunds.status, 'pending')));
-  return new Set(rows.map((row) => row.orderId));
+  for (const row of rows) {
+    const sum = unsettled.get(row.orderId) ?? { walletCents: 0, cardCents: 0 };
+    unsettled.set(row.orderId, { walletCents: sum.walletCents + (row.walletRefundedAt ? 0 : row.walletCents), cardCents: sum.cardCents + row.cardCents });
+  }
+  return unsettled;
 }

@@ -206,10 +206,46 @@ describe('card refunds against a local fake Stripe', () => {
   let stripeBase: string;
   let sessions = 0;
   /** Stripe's idempotency: a key seen before answers the first refund again. */
-  const refundsByKey = new Map<string, { id: string; amount: number; payment_intent: string }>();
+  type FakeRefund = { id: string; amount: number; payment_intent: string; metadata: Record<string, string>; status: string; failure_reason?: string };
+  const refundsByKey = new Map<string, FakeRefund>();
   const refundRequests: string[] = [];
   const failOnce = new Set<string>();
   const refuse = new Set<string>();
+  /** Payment intents whose next refund Stripe fails before the API call has answered (the event overtakes the answer). */
+  const failBeforeAnswer = new Set<string>();
+  let eventCount = 0;
+
+  /**
+   * Stripe fails a refund it accepted (docs.stripe.com/refunds#failed-refunds): the refund's status
+   * becomes failed, the charge's refunded total drops, and it sends refund.failed and
+   * charge.refund.updated (status failed) - in either order, each perhaps more than once.
+   */
+  function failAtStripe(refund: FakeRefund, reason = 'expired_or_canceled_card') {
+    const previous = { status: refund.status };
+    Object.assign(refund, { status: 'failed', failure_reason: reason });
+    const object = { ...refund, object: 'refund', currency: 'usd', failure_balance_transaction: `txn_fail_${refund.id}` };
+    eventCount += 1;
+    return {
+      refundFailed: { id: `evt_rf_${eventCount}_${key()}`, object: 'event', type: 'refund.failed', created: Math.floor(Date.now() / 1000), data: { object } },
+      chargeRefundUpdated: {
+        id: `evt_cru_${eventCount}_${key()}`,
+        object: 'event',
+        type: 'charge.refund.updated',
+        created: Math.floor(Date.now() / 1000),
+        data: { object, previous_attributes: previous },
+      },
+    };
+  }
+  /** charge.refunded as Stripe would send it now: the charge's refunded total counts refunds that did not fail. */
+  function chargeRefunded(paymentIntent: string, amount: number) {
+    const refunded = [...refundsByKey.values()].filter((r) => r.payment_intent === paymentIntent && r.status !== 'failed').reduce((sum, r) => sum + r.amount, 0);
+    return {
+      id: `evt_cr_${key()}`,
+      object: 'event',
+      type: 'charge.refunded',
+      data: { object: { id: `ch_${paymentIntent}`, object: 'charge', payment_intent: paymentIntent, amount, amount_refunded: refunded } },
+    };
+  }
 
   beforeAll(async () => {
     fake = http.createServer((req, res) => {
@@ -237,11 +273,21 @@ describe('card refunds against a local fake Stripe', () => {
             return;
           }
           let refund = refundsByKey.get(idempotencyKey);
-          if (!refund) {
-            refund = { id: `re_fake_${refundsByKey.size + 1}`, amount: Number(form.get('amount')), payment_intent: paymentIntent };
-            refundsByKey.set(idempotencyKey, refund);
+          const answer = (fake: FakeRefund, status: string) => res.end(JSON.stringify({ ...fake, object: 'refund', status, currency: 'usd' }));
+          if (refund) {
+            answer(refund, 'succeeded'); // the first answer again, as Stripe's idempotency does
+            return;
           }
-          res.end(JSON.stringify({ ...refund, object: 'refund', status: 'succeeded', currency: 'usd' }));
+          const metadata = Object.fromEntries([...form.entries()].filter(([name]) => name.startsWith('metadata[')).map(([name, value]) => [name.slice(9, -1), value]));
+          refund = { id: `re_fake_${refundsByKey.size + 1}`, amount: Number(form.get('amount')), payment_intent: paymentIntent, metadata, status: 'succeeded' };
+          refundsByKey.set(idempotencyKey, refund);
+          if (failBeforeAnswer.delete(paymentIntent)) {
+            // The failure's webhook arrives while the refund call is still waiting for its answer.
+            const { refundFailed } = failAtStripe(refund);
+            void deliver(refundFailed).then(() => answer(refund!, 'succeeded'));
+            return;
+          }
+          answer(refund, 'succeeded');
         } else {
           res.statusCode = 404;
           res.end(JSON.stringify({ error: { message: 'not found' } }));
@@ -365,6 +411,121 @@ describe('card refunds against a local fake Stripe', () => {
     expect([after!.refundedCardCents, after!.refundStatus]).toEqual([500, 'partially_refunded']);
     const refund = await client('admin', stripeBase).call('refundOrder', { orderId: order.id, idempotencyKey: key() });
     expect(refund.refund.cardCents).toBe(order.chargedCents - 500);
+  });
+
+  /** The refund's ledger credits (the wallet part goes back once, whatever happens to the card part). */
+  const walletCredits = async (refundId: string) =>
+    (
+      await database.db.execute(
+        sql`SELECT count(*)::int AS n, coalesce(sum(available_delta_cents), 0)::int AS cents FROM ledger_entry WHERE kind = 'refund' AND reference = ${`refund:${refundId}`}`,
+      )
+    ).rows[0] as { n: number; cents: number };
+  const failureEvents = async (orderId: string) =>
+    (await database.db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId))).filter((event) => event.kind === 'refund-failed');
+
+  it('a card refund Stripe fails after accepting it: failed with Retry for the admin, not Refunded to the buyer, every event once; the Retry refunds the card once more and the wallet not again', async () => {
+    const order = await paidCardOrder('5');
+    const before = await getBalance(database.db, order.userId);
+    const { refund } = await client('admin', stripeBase).call('refundOrder', { orderId: order.id, idempotencyKey: key() });
+    expect(refund).toMatchObject({ status: 'succeeded', cardCents: order.chargedCents, walletCents: order.walletAppliedCents });
+    const first = [...refundsByKey.entries()].find(([k]) => k === `refund-${refund.id}`)![1];
+    expect(first.metadata).toEqual({ orderId: order.id, refundId: refund.id, round: '1' });
+    // Stripe's charge.refunded for it comes first (it counts the refund), then the refund fails.
+    const stale = chargeRefunded(order.paymentIntentId, order.chargedCents);
+    expect((await deliver(stale)).status).toBe(200);
+
+    const buyerStream = await openSse(`${stripeBase}/api/live?topics=orders`, { authorization: `Bearer ${tokens.card}` });
+    const { refundFailed, chargeRefundUpdated } = failAtStripe(first);
+    // Both event types for one failure, each delivered twice and at once: applied once.
+    const responses = await Promise.all([deliver(refundFailed), deliver(chargeRefundUpdated), deliver(refundFailed), deliver(chargeRefundUpdated)]);
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const results = (await Promise.all(responses.map((r) => r.json()))) as { result: string }[];
+    expect(results.filter((r) => r.result === 'applied')).toHaveLength(1);
+    await buyerStream.waitFor((event) => event.event === 'orders' && event.data.includes(order.id));
+    await buyerStream.close();
+    expect(
+      await database.db
+        .select()
+        .from(processedEvents)
+        .where(sql`${processedEvents.eventId} IN (${refundFailed.id}, ${chargeRefundUpdated.id})`),
+    ).toHaveLength(2);
+    expect(await failureEvents(order.id)).toHaveLength(1);
+
+    const failed = await client('admin', stripeBase).call('getOrder', { orderId: order.id });
+    const reason = 'the card has expired or was canceled';
+    expect(failed.refunds).toEqual([
+      expect.objectContaining({ id: refund.id, status: 'pending', failure: REFUND_MESSAGES.cardFailedAtProvider(reason), retry: expect.objectContaining({ gaveUp: true }) }),
+    ]);
+    // Nothing is shown as refunded to the card; the wallet part did go back, once.
+    expect(failed.order).toMatchObject({ refundStatus: 'partially_refunded', refundPending: true, refunded: { walletCents: order.walletAppliedCents, cardCents: 0 } });
+    const [mine] = (await client('card', stripeBase).call('listMyOrders', { limit: 100 })).items.filter((o) => o.id === order.id);
+    expect(mine).toMatchObject({ refundStatus: 'partially_refunded', refundPending: true, refunded: { walletCents: order.walletAppliedCents, cardCents: 0 } });
+    expect(await walletCredits(refund.id)).toEqual({ n: 1, cents: order.walletAppliedCents });
+    // The card part stays reserved: no second refund of it while this one waits for its Retry.
+    expect((await errorOf(client('admin2', stripeBase).call('refundOrder', { orderId: order.id, idempotencyKey: key() }))).message).toBe(REFUND_MESSAGES.nothingLeft);
+    // The charge.refunded sent before the failure, delivered again late, marks nothing refunded.
+    await deliver({ ...stale, id: `evt_${key()}` });
+    const [held] = await database.db.select().from(orders).where(eq(orders.id, order.id));
+    expect(held!.refundStatus).toBe('partially_refunded');
+
+    // The admin's Retry: a new Stripe refund (the failed one is final there), the wallet not again.
+    const retried = await client('admin2', stripeBase).call('retryRefund', { orderId: order.id, refundId: refund.id });
+    expect(retried.refund).toMatchObject({ status: 'succeeded', failure: null });
+    const second = refundsByKey.get(`refund-${refund.id}-2`)!;
+    expect(second).toMatchObject({ amount: order.chargedCents, metadata: { orderId: order.id, refundId: refund.id, round: '2' }, status: 'succeeded' });
+    const [row] = await database.db.select().from(orderRefunds).where(eq(orderRefunds.id, refund.id));
+    expect(row).toMatchObject({ status: 'succeeded', cardRound: 2, providerRefundId: second.id });
+    const done = await client('admin', stripeBase).call('getOrder', { orderId: order.id });
+    expect(done.order).toMatchObject({ refundStatus: 'refunded', refundPending: false, refunded: { walletCents: order.walletAppliedCents, cardCents: order.chargedCents } });
+    expect(await getBalance(database.db, order.userId)).toEqual({ ...before, balanceCents: before.balanceCents + order.walletAppliedCents });
+    expect(await walletCredits(refund.id)).toEqual({ n: 1, cents: order.walletAppliedCents });
+
+    // The first round's failure, delivered again under new event ids (Stripe retries a webhook it
+    // thinks was missed), after the Retry succeeded: changes nothing.
+    const late = failAtStripe(first);
+    for (const event of [late.chargeRefundUpdated, late.refundFailed]) expect(await (await deliver(event)).json()).toEqual({ received: true, result: 'ignored' });
+    const [after] = await database.db.select().from(orderRefunds).where(eq(orderRefunds.id, refund.id));
+    expect(after).toMatchObject({ status: 'succeeded', cardRound: 2 });
+    expect(await failureEvents(order.id)).toHaveLength(1);
+    await expectLedgerConsistent();
+  });
+
+  it("a failure event that overtakes the refund call's answer: the refund is not completed by the late answer, the wallet part waits, and the Retry completes both once", async () => {
+    const order = await paidCardOrder('4');
+    const before = await getBalance(database.db, order.userId);
+    failBeforeAnswer.add(order.paymentIntentId);
+    const click = key();
+    const error = await errorOf(client('admin', stripeBase).call('refundOrder', { orderId: order.id, idempotencyKey: click }));
+    expect(error.message).toBe(REFUND_MESSAGES.cardFailedAtProvider('the card has expired or was canceled'));
+    const [row] = await database.db.select().from(orderRefunds).where(eq(orderRefunds.orderId, order.id));
+    expect(row).toMatchObject({ status: 'pending', cardRound: 2, walletRefundedAt: null, providerRefundId: null });
+    expect(row!.gaveUpAt).not.toBeNull();
+    // Nothing went back yet: not the wallet part, not the card part; the buyer sees a refund in progress.
+    expect(await walletCredits(row!.id)).toEqual({ n: 0, cents: 0 });
+    expect(await getBalance(database.db, order.userId)).toEqual(before);
+    const [mine] = (await client('card', stripeBase).call('listMyOrders', { limit: 100 })).items.filter((o) => o.id === order.id);
+    expect(mine).toMatchObject({ refundStatus: null, refundPending: true, refunded: { walletCents: 0, cardCents: 0 } });
+    // The same click again is the admin's Retry: a new Stripe refund, both parts back once.
+    const { refund } = await client('admin', stripeBase).call('refundOrder', { orderId: order.id, idempotencyKey: click });
+    expect(refund).toMatchObject({ id: row!.id, status: 'succeeded' });
+    expect([...refundsByKey.keys()].filter((k) => k.startsWith(`refund-${row!.id}`)).sort()).toEqual([`refund-${row!.id}`, `refund-${row!.id}-2`]);
+    expect(await walletCredits(row!.id)).toEqual({ n: 1, cents: order.walletAppliedCents });
+    const [after] = await database.db.select().from(orders).where(eq(orders.id, order.id));
+    expect([after!.refundStatus, after!.refundedCardCents, after!.refundedWalletCents]).toEqual(['refunded', order.chargedCents, order.walletAppliedCents]);
+    await expectLedgerConsistent();
+  });
+
+  it('a failed refund that is not ours (made in the dashboard) is written to the history and changes no refund', async () => {
+    const order = await paidCardOrder('0');
+    const dashboard: FakeRefund = { id: `re_dash_${key()}`, amount: 300, payment_intent: order.paymentIntentId, metadata: {}, status: 'succeeded' };
+    const { refundFailed } = failAtStripe(dashboard, 'lost_or_stolen_card');
+    expect(await (await deliver(refundFailed)).json()).toEqual({ received: true, result: 'applied' });
+    expect(await (await deliver(refundFailed)).json()).toEqual({ received: true, result: 'duplicate' });
+    expect((await failureEvents(order.id)).map((event) => event.detail)).toEqual([
+      { providerRefundId: dashboard.id, reason: 'the card was reported lost or stolen', cardCents: 300 },
+    ]);
+    const [after] = await database.db.select().from(orders).where(eq(orders.id, order.id));
+    expect([after!.refundStatus, after!.refundedCardCents]).toEqual([null, 0]);
   });
 
   it('a refund racing a late payment event: one order, the wallet part back only as far as the ledger took it', async () => {

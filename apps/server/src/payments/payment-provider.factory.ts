@@ -13,6 +13,6 @@ export function paymentProviderFor(config: Config, db?: Db): { provider: Payment
       local: null,
     };
   }
-  const local = createLocalProvider(config.AUTH_SECRET, db);
+  const local = createLocalProvider(config.AUTH_SECRET, db, { refundFailures: config.LOCAL_REFUND_FAILURES });
   return { provider: local, local };
 }

@@ -20,16 +20,29 @@ export interface PaymentSession {
   url: string;
 }
 
-/** What a verified provider event means for a checkout (or, for `refunded`, for a paid order). */
+/** What a verified provider event means for a checkout (or, for `refunded` and `refund-failed`, for a paid order). */
 export interface PaymentEvent {
   eventId: string;
-  type: 'succeeded' | 'failed' | 'expired' | 'refunded' | 'ignored';
+  type: 'succeeded' | 'failed' | 'expired' | 'refunded' | 'refund-failed' | 'ignored';
   checkoutId: string | null;
   sessionId: string | null;
   paymentIntentId: string | null;
   amountCents: number | null;
   /** `refunded`: everything refunded on the charge so far (Stripe's amount_refunded). */
   refundedCents?: number | null;
+  /** `refund-failed`: the provider's refund that failed after it was accepted (decision 034). */
+  refund?: {
+    /** The provider's refund id (re_...). */
+    id: string;
+    /** Stripe's event type, for the record of processed events. */
+    eventType: string;
+    amountCents: number;
+    /** Stripe's failure_reason code, if any. */
+    failureReason: string | null;
+    /** Our refund and card round, from the metadata we sent; null for a refund made elsewhere or before they were sent. */
+    refundId: string | null;
+    round: number | null;
+  };
 }
 
 /** Gives card money back; the same idempotency key never refunds twice (decision 028). */
@@ -39,6 +52,9 @@ export interface RefundRequest {
   idempotencyKey: string;
   /** For the provider's records. */
   orderId: string;
+  /** Our refund and its card round, sent as metadata so a later failure event names them (decision 034). */
+  refundId?: string;
+  round?: number;
 }
 
 export interface RefundResult {

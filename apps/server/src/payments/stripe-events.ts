@@ -13,6 +13,29 @@ export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
     const paymentIntentId = typeof charge.payment_intent === 'string' ? charge.payment_intent : (charge.payment_intent?.id ?? null);
     return { ...base, type: 'refunded', paymentIntentId, amountCents: charge.amount ?? null, refundedCents: charge.amount_refunded ?? null };
   }
+  if (event.type === 'refund.failed' || event.type === 'charge.refund.updated' || event.type === 'refund.updated') {
+    // A refund Stripe accepted and later failed (docs.stripe.com/refunds#failed-refunds): current
+    // API versions send refund.failed, older ones (and selected payment methods) an update with
+    // status failed; both may come for one refund, and are applied once (decision 034).
+    const refund = event.data.object as Stripe.Refund;
+    if (refund.status !== 'failed' && refund.status !== 'canceled') return { ...base, type: 'ignored' };
+    const paymentIntentId = typeof refund.payment_intent === 'string' ? refund.payment_intent : (refund.payment_intent?.id ?? null);
+    const round = Number(refund.metadata?.round ?? '');
+    return {
+      ...base,
+      type: 'refund-failed',
+      paymentIntentId,
+      amountCents: refund.amount ?? null,
+      refund: {
+        id: refund.id,
+        eventType: event.type,
+        amountCents: refund.amount ?? 0,
+        failureReason: refund.failure_reason ?? (refund.status === 'canceled' ? 'merchant_request' : null),
+        refundId: refund.metadata?.refundId ?? null,
+        round: Number.isSafeInteger(round) && round > 0 ? round : null,
+      },
+    };
+  }
   if (!event.type.startsWith('checkout.session.')) return { ...base, type: 'ignored' };
   const session = event.data.object as Stripe.Checkout.Session;
   const details = {

@@ -62,7 +62,12 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       try {
         // The SDK retries network failures and 5xx with this same key: Stripe refunds once.
         const refund = await stripe.refunds.create(
-          { payment_intent: request.paymentIntentId, amount: request.amountCents, metadata: { orderId: request.orderId } },
+          {
+            payment_intent: request.paymentIntentId,
+            amount: request.amountCents,
+            // A later refund.failed names our refund and round by these (decision 034).
+            metadata: { orderId: request.orderId, ...(request.refundId ? { refundId: request.refundId, round: String(request.round ?? 1) } : {}) },
+          },
           { idempotencyKey: request.idempotencyKey },
         );
         return { refundId: refund.id, status: refund.status === 'failed' || refund.status === 'canceled' ? 'failed' : 'succeeded' };

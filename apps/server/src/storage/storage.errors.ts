@@ -1,7 +1,11 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { STORAGE_MESSAGES, type StorageErrorCode } from '@storefront/domain/storage.ts';
 
-/** A refusal of the storage service: a code from the spec's storage catalogue and its HTTP status. */
+/**
+ * A refusal of the storage service: a code from the spec's storage catalogue and its HTTP status.
+ * The sdk's AuthError (packages/sdk/src/auth.ts) has the same shape by coincidence: another
+ * catalogue (auth codes), another end of the wire; this one never leaves the server.
+ */
 export class StorageHttpError extends Error {
   readonly code: StorageErrorCode;
   readonly statusCode: number;

@@ -290,15 +290,19 @@ export async function refundProblems(pool: pg.Pool): Promise<string[]> {
       problems.push(`order ${o.id}: refunded (${o.refunded_wallet_cents}, ${o.refunded_card_cents}) but refunds sum (${o.wallet_sum}, ${o.card_sum})`);
     if (o.pending > 0) problems.push(`order ${o.id}: ${o.pending} refunds left pending`);
   }
-  const entries = await pool.query<{ id: string; wallet_cents: number; credited: string | null; entries: number }>(`
-    SELECT r.id, r.wallet_cents,
+  // Every refund, whatever its state: its wallet part went back through the ledger once if it was
+  // marked so (a succeeded refund always; a pending one whose card round the provider failed
+  // later), never otherwise (decision 034).
+  const entries = await pool.query<{ id: string; status: string; wallet_cents: number; wallet_back: boolean; credited: string | null; entries: number }>(`
+    SELECT r.id, r.status, r.wallet_cents, r.wallet_refunded_at IS NOT NULL AS wallet_back,
            (SELECT sum(available_delta_cents) FROM ledger_entry l WHERE l.kind = 'refund' AND l.reference = 'refund:' || r.id) AS credited,
            (SELECT count(*)::int FROM ledger_entry l WHERE l.kind = 'refund' AND l.reference = 'refund:' || r.id) AS entries
-    FROM order_refund r WHERE r.status = 'succeeded'`);
+    FROM order_refund r`);
   for (const r of entries.rows) {
-    const expected = r.wallet_cents > 0 ? 1 : 0;
-    if (r.entries !== expected || Number(r.credited ?? 0) !== r.wallet_cents)
-      problems.push(`refund ${r.id}: wallet part ${r.wallet_cents} but ${r.entries} ledger entries crediting ${r.credited}`);
+    if (r.status === 'succeeded' && !r.wallet_back) problems.push(`refund ${r.id}: succeeded but its wallet part is not marked as given back`);
+    const expected = r.wallet_cents > 0 && r.wallet_back ? 1 : 0;
+    if (r.entries !== expected || Number(r.credited ?? 0) !== (expected ? r.wallet_cents : 0))
+      problems.push(`refund ${r.id} (${r.status}): wallet part ${r.wallet_cents} but ${r.entries} ledger entries crediting ${r.credited}`);
   }
   return problems;
 }

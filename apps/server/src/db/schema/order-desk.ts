@@ -39,6 +39,14 @@ export const orderRefunds = pgTable(
     gaveUpAt: timestamp('gave_up_at', { withTimezone: true }),
     /** One card call at a time across processes: the holder's lease ends here. */
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /**
+     * Which provider refund the card calls make: 1 is `refund-<id>`, n > 1 `refund-<id>-<n>`. A card
+     * refund the provider failed after accepting it (Stripe's `refund.failed`) is final there, so
+     * the admin's Retry makes the next round, a new provider refund (decision 034).
+     */
+    cardRound: integer('card_round').notNull().default(1),
+    /** When the wallet part went back through the ledger (once: a card round again does not repeat it). */
+    walletRefundedAt: timestamp('wallet_refunded_at', { withTimezone: true }),
   },
   (table) => [
     uniqueIndex('order_refund_key').on(table.orderId, table.idempotencyKey),
