@@ -56,7 +56,8 @@ export async function paymentsRoutes(
     } catch {
       return reply.status(400).send(errorBody('invalid-argument', 'The webhook signature is not valid.'));
     }
-    const result = event.type === 'refunded' ? await applyRefundEvent(deps, event) : await applyPaymentEvent(deps, event);
+    const refundEvent = event.type === 'refunded' || event.type === 'refund-failed';
+    const result = refundEvent ? await applyRefundEvent(deps, event) : await applyPaymentEvent(deps, event);
     return { received: true, result };
   });
 
