@@ -78,7 +78,7 @@ test('a card refund the provider fails: the admin sees why, retries it, and the 
   await expect(refunds.getByRole('listitem')).toHaveText(`${card} to the card, $0.00 to the wallet — Refunded`);
   await expect(refunds.getByRole('button', { name: 'Retry refund' })).toHaveCount(0);
   await expect(details.getByRole('list', { name: 'History' })).toContainText('Card refund retried');
-  await details.getByRole('button', { name: 'Close' }).click();
+  await details.getByRole('button', { name: 'Close' }).first().click();
   await expect(orderCard).toContainText('Refunded');
   // The buyer's page follows without a reload.
   await expect(buyerCard).toContainText('Refunded');
