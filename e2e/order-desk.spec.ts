@@ -2,29 +2,22 @@
 // with tracking, bulk fulfilment, the packing-list CSV download and a refund the buyer sees
 // live on My Orders.
 import fs from 'node:fs';
-import { callAs, tokenOf } from './support/api.ts';
-import { test, expect, DEMO_ADMIN, DEMO_SHOPPER } from './support/fixtures.ts';
+import { callAs, releaseProductAs, tokenOf } from './support/api.ts';
+import { test, expect, DEMO_ADMIN, DEMO_SHIPPING, DEMO_SHOPPER } from './support/fixtures.ts';
 import { logIn } from './support/login.ts';
-
-const SHIPPING = { name: 'Demo Shopper', line1: '1 Record Row, Flat 2', line2: '', city: 'London', state: '', postal_code: 'N1 9GU', country: 'GB' };
 
 test('the order desk: search, filters, tracking, bulk fulfil, packing list and a refund seen live by the buyer', async ({ page, request, browser }) => {
   const admin = await tokenOf(request, DEMO_ADMIN);
   const shopper = await tokenOf(request, DEMO_SHOPPER);
   const name = `E2E Desk Tee ${Date.now().toString(36)}`;
-  const { id: productId } = await callAs(request, admin, 'releaseBizarreProduct', {
-    name,
-    description: 'For the desk test.',
-    priceCents: 700,
-    images: ['/content/covers/cover-01.svg'],
-  });
+  const productId = await releaseProductAs(request, admin, { name, description: 'For the desk test.', priceCents: 700 });
   for (let i = 0; i < 3; i += 1) {
     const items = [{ id: productId, qty: 1 }];
     const quote = await callAs(request, shopper, 'quoteCheckout', { items, useWallet: true });
     await callAs(request, shopper, 'completeWalletOnlyOrderStreetFlavor', {
       items,
       contact: { name: 'Demo Shopper', email: DEMO_SHOPPER.email, phone: '' },
-      shipping: SHIPPING,
+      shipping: DEMO_SHIPPING,
       quote: {
         subtotalCents: quote.subtotalCents,
         shippingCents: quote.shippingCents,

@@ -3,28 +3,21 @@
 // and the order shows Refunded; the buyer's My Orders follows each step live. The failure comes
 // from the local provider's test switch LOCAL_REFUND_FAILURES=1 (server.mjs): the run's first
 // card refund fails with a signed refund.failed, as Stripe's would. No other spec refunds a card.
-import { callAs, tokenOf } from './support/api.ts';
-import { test, expect, DEMO_ADMIN, DEMO_SHOPPER, ORIGIN } from './support/fixtures.ts';
+import { callAs, releaseProductAs, tokenOf } from './support/api.ts';
+import { test, expect, DEMO_ADMIN, DEMO_SHIPPING, DEMO_SHOPPER, ORIGIN } from './support/fixtures.ts';
 import { logIn } from './support/login.ts';
-
-const SHIPPING = { name: 'Demo Shopper', line1: '1 Record Row', line2: '', city: 'London', state: '', postal_code: 'N1 9GU', country: 'GB' };
 
 test('a card refund the provider fails: the admin sees why, retries it, and the buyer sees Refunded live', async ({ page, request, browser }) => {
   const admin = await tokenOf(request, DEMO_ADMIN);
   const shopper = await tokenOf(request, DEMO_SHOPPER);
   const name = `E2E Retry Tee ${Date.now().toString(36)}`;
-  const { id: productId } = await callAs(request, admin, 'releaseBizarreProduct', {
-    name,
-    description: 'For the refund retry test.',
-    priceCents: 900,
-    images: ['/content/covers/cover-01.svg'],
-  });
+  const productId = await releaseProductAs(request, admin, { name, description: 'For the refund retry test.', priceCents: 900 });
   // Paid by card on the local payment page (no wallet credit), as the buyer.
   const link = await callAs(request, shopper, 'createPaymentLinkStreetFlavorMerch', {
     items: [{ id: productId, qty: 1 }],
     useWallet: false,
     contact: { name: 'Demo Shopper', email: DEMO_SHOPPER.email, phone: '' },
-    shipping: SHIPPING,
+    shipping: DEMO_SHIPPING,
   });
   const paid = await request.post(link.url, {
     form: { card: '4242 4242 4242 4242' },

@@ -29,3 +29,9 @@ export async function callFromPage<N extends FunctionName>(page: Page, name: N, 
     { name, data },
   ) as Promise<FunctionOutput<N>>;
 }
+
+/** A product of the test's own (its name makes it findable by search), released by the admin holding `token`; its id. */
+export async function releaseProductAs(request: APIRequestContext, token: string, product: { name: string; description: string; priceCents: number }): Promise<string> {
+  const { id } = await callAs(request, token, 'releaseBizarreProduct', { ...product, images: ['/content/covers/cover-01.svg'] });
+  return id;
+}

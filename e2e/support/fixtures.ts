@@ -38,6 +38,8 @@ export { expect };
 /** The accounts the first start seeds (apps/server/src/accounts/accounts.seed.ts). */
 export const DEMO_ADMIN = { email: 'admin@example.com', password: 'admin-demo-pass' };
 export const DEMO_SHOPPER = { email: 'shopper@example.com', password: 'shopper-demo-pass' };
+/** The demo shopper's ship-to address in order tests (a comma in a cell, for the packing list's CSV). */
+export const DEMO_SHIPPING = { name: 'Demo Shopper', line1: '1 Record Row, Flat 2', line2: '', city: 'London', state: '', postal_code: 'N1 9GU', country: 'GB' };
 
 /** The auth service wants the site's own origin on a sign-in (playwright.config.ts sets the port). */
 export const ORIGIN = `http://127.0.0.1:${process.env.E2E_PORT ?? 3199}`;

@@ -5,7 +5,7 @@ import { CHECKOUT_MESSAGES, MAX_ORDER_TOTAL_CENTS, quote, sameQuote, type Quote 
 import { cartLineId, demandByVariant, lineName, lineRanOutMessage, resolveVariant } from '@storefront/domain/variants.ts';
 import { captureStock, releaseStock, sortedDemand, takeStock, type StockDemand } from '../catalog/variants.service.ts';
 import type { Db } from '../db/client.ts';
-import { checkouts, orders, paymentRefunds, processedEvents, products, productVariants, users, wallets, type CheckoutLine } from '../db/schema/index.ts';
+import { checkouts, orders, paymentRefunds, products, productVariants, users, wallets, type CheckoutLine } from '../db/schema/index.ts';
 import { prepared } from '../db/prepared.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { rememberAddress } from '../accounts/addresses.service.ts';
@@ -14,6 +14,7 @@ import type { JobQueue } from '../jobs/queue.ts';
 import { lateRefundMail, receiptMail } from '../mail/templates.ts';
 import { insertOrder, type OrderLine } from '../orders/orders.service.ts';
 import { publishLive } from '../live/live.publish.ts';
+import { recordProviderEventOnce } from '../payments/provider-events.service.ts';
 import { RefundRefusedError, type PaymentEvent, type PaymentProvider } from '../payments/provider.ts';
 import { capture, debit, getBalance, hold, release } from '../wallet/wallet.service.ts';
 import { isSameSitePath } from '@storefront/domain/site-path.ts';
@@ -468,12 +469,7 @@ async function cancelSameCartCheckouts(deps: CheckoutDeps, userId: string, check
 export async function applyPaymentEvent(deps: CheckoutDeps, event: PaymentEvent): Promise<'applied' | 'duplicate' | 'ignored'> {
   if (event.type === 'ignored' || !event.checkoutId) return 'ignored';
   return runTransaction(deps.db, async (tx) => {
-    const recorded = await tx
-      .insert(processedEvents)
-      .values({ provider: deps.provider.name, eventId: event.eventId, type: event.type })
-      .onConflictDoNothing()
-      .returning({ eventId: processedEvents.eventId });
-    if (recorded.length === 0) return 'duplicate';
+    if (!(await recordProviderEventOnce(tx, { provider: deps.provider.name, eventId: event.eventId, type: event.type }))) return 'duplicate';
     const [checkout] = await tx.select().from(checkouts).where(eq(checkouts.id, event.checkoutId!)).for('update');
     if (!checkout) return 'ignored';
     if (event.sessionId && checkout.providerSessionId && event.sessionId !== checkout.providerSessionId) return 'ignored';

@@ -3,12 +3,13 @@ import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { planRefund, refundFailureReason, REFUND_MESSAGES, RefundRuleError, refundStatusOf, type RefundableOrder, type RefundStatus } from '@storefront/domain/refunds.ts';
 import type { Db } from '../db/client.ts';
-import { orderEvents, orderItems, orderRefunds, orders, processedEvents, users } from '../db/schema/index.ts';
+import { orderEvents, orderItems, orderRefunds, orders, users } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { publishLive } from '../live/live.publish.ts';
 import { refundMail } from '../mail/templates.ts';
+import { recordProviderEventOnce } from '../payments/provider-events.service.ts';
 import { RefundRefusedError, type PaymentEvent, type PaymentProvider } from '../payments/provider.ts';
 import { credit } from '../wallet/wallet.service.ts';
 
@@ -478,12 +479,7 @@ async function applyChargeRefunded(deps: RefundDeps, event: PaymentEvent): Promi
   return runTransaction(
     deps.db,
     async (tx) => {
-      const recorded = await tx
-        .insert(processedEvents)
-        .values({ provider: deps.provider.name, eventId: event.eventId, type: 'charge.refunded' })
-        .onConflictDoNothing()
-        .returning({ eventId: processedEvents.eventId });
-      if (recorded.length === 0) return 'duplicate';
+      if (!(await recordProviderEventOnce(tx, { provider: deps.provider.name, eventId: event.eventId, type: 'charge.refunded' }))) return 'duplicate';
       const [order] = await tx.select().from(orders).where(eq(orders.paymentIntentId, event.paymentIntentId!)).for('update');
       if (!order) return 'ignored';
       const total = Math.min(order.chargedCents, Math.max(0, event.refundedCents ?? 0));
@@ -513,12 +509,7 @@ async function applyRefundFailure(deps: RefundDeps, event: PaymentEvent): Promis
   return runTransaction(
     deps.db,
     async (tx) => {
-      const recorded = await tx
-        .insert(processedEvents)
-        .values({ provider: deps.provider.name, eventId: event.eventId, type: failed.eventType })
-        .onConflictDoNothing()
-        .returning({ eventId: processedEvents.eventId });
-      if (recorded.length === 0) return 'duplicate';
+      if (!(await recordProviderEventOnce(tx, { provider: deps.provider.name, eventId: event.eventId, type: failed.eventType }))) return 'duplicate';
       const [named] = await tx
         .select({ id: orderRefunds.id, orderId: orderRefunds.orderId })
         .from(orderRefunds)
