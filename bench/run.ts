@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { root, startAppServer, type AppServer } from './lib/app-server.ts';
-import { ADMIN, callFunction, signIn } from './lib/client.ts';
+import { ADMIN, callFunction, SHOPPER, signIn, signInCookie } from './lib/client.ts';
 import { failedFigure, markdownTable, textTable, type Figure } from './lib/figures.ts';
 import { benchCheckout } from './sections/checkout.ts';
 import { benchBundles, benchLighthouse, checkDelivery } from './sections/frontend.ts';
@@ -95,6 +95,16 @@ async function allProducts(app: AppServer): Promise<Product[]> {
     next = page.next;
   } while (next);
   return found;
+}
+
+/** The shopper's signed-in pages for Lighthouse (checkout with a cart is the checkout section's). */
+async function signedInPages(base: string) {
+  const headers = { cookie: await signInCookie(base, SHOPPER.email, SHOPPER.password) };
+  return [
+    { name: 'account', url: '/account', headers },
+    { name: 'wallet', url: '/wallet', headers },
+    { name: 'my-orders', url: '/my-orders', headers },
+  ];
 }
 
 async function addCatalog(app: AppServer): Promise<Product[]> {
@@ -186,6 +196,8 @@ async function main() {
           { name: 'shop', url: '/shop' },
           { name: 'product', url: `/product/${encodeURIComponent(product.id)}` },
           { name: 'checkout', url: '/checkout' },
+          // Signed in: the shopper's own pages (issue 17), with the session cookie on every request.
+          ...(await signedInPages(app.base)),
         ],
         settings.lighthouse,
       );

@@ -95,15 +95,36 @@ export function lazyPartJs(route: string, source: string) {
  */
 const CONSOLE_TABS: { name: string; source: string; budgetKb?: number }[] = [{ name: 'content', source: 'src/features/admin/components/content/content-tab.tsx', budgetKb: 8 }];
 
+/** First-load JavaScript a shopper's page may need, gzipped. */
+const SHOPPER_PAGE_BUDGET_KB = 100;
+
+/** The pages a shopper opens: the shop, the content pages the console edits, and the signed-in ones. */
+const SHOPPER_ROUTES = [
+  '/home',
+  '/shop',
+  '/product/:id',
+  '/checkout',
+  '/about',
+  '/history',
+  '/contact',
+  '/privacy-policy',
+  '/login',
+  '/signup',
+  '/account',
+  '/wallet',
+  '/my-orders',
+];
+
 export function benchBundles(): { figures: Figure[]; details: Record<string, ReturnType<typeof initialJs>> } {
   const figures: Figure[] = [];
   const details: Record<string, ReturnType<typeof initialJs>> = {};
-  // The content pages the console edits (/about, /history, /contact, /privacy-policy) and /release itself.
-  for (const route of ['/home', '/shop', '/product/:id', '/checkout', '/about', '/history', '/contact', '/privacy-policy', '/release']) {
+  for (const route of [...SHOPPER_ROUTES, '/release']) {
     const js = initialJs(route);
     details[route] = js;
     const kb = round(js.gzipBytes / 1024, 1);
-    figures.push(figure(`bundle.${route}`, `initial JS ${route} (gzip, ${js.files.length} files)`, kb, 'KB', route === '/shop' ? { op: '<=', value: 100 } : undefined));
+    // Issue 8 set /shop's budget; issue 17 holds every shopper's page to it. The label's console is measured, not held.
+    const budget = route === '/release' ? undefined : { op: '<=' as const, value: SHOPPER_PAGE_BUDGET_KB };
+    figures.push(figure(`bundle.${route}`, `initial JS ${route} (gzip, ${js.files.length} files)`, kb, 'KB', budget));
   }
   for (const tab of CONSOLE_TABS) {
     const js = lazyPartJs('/release', tab.source);
@@ -170,6 +191,8 @@ function diagnostics(lhr: Lhr) {
 interface LighthousePage {
   name: string;
   url: string;
+  /** Sent with every request of the page: a signed-in visitor's session cookie. */
+  headers?: Record<string, string>;
 }
 
 const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -179,11 +202,11 @@ const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disa
  * times and the run with the median performance score kept. A run whose trace failed
  * (Lighthouse's own NO_NAVSTART and the like) is run again, up to twice per page.
  */
-async function medianRun(url: string, port: number, runs: number): Promise<Lhr> {
+async function medianRun(url: string, port: number, runs: number, headers?: Record<string, string>): Promise<Lhr> {
   const good: Lhr[] = [];
   let lastError = '';
   for (let attempt = 0; good.length < runs && attempt < runs + 2; attempt += 1) {
-    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] });
+    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], extraHeaders: headers ?? null });
     if (result && !result.lhr.runtimeError) good.push(result.lhr);
     else lastError = result?.lhr.runtimeError?.code ?? 'no result';
   }
@@ -199,7 +222,7 @@ export async function benchLighthouse(base: string, pages: LighthousePage[], opt
   const reports: Record<string, unknown> = {};
   try {
     for (const page of pages) {
-      const lhr = await medianRun(`${base}${page.url}`, chrome.port, options.runs);
+      const lhr = await medianRun(`${base}${page.url}`, chrome.port, options.runs, page.headers);
       const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
       const audit = (id: string) => lhr.audits[id];
       const unsized = (audit('unsized-images')?.details as { items?: unknown[] } | undefined)?.items?.length ?? 0;

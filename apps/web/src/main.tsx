@@ -3,7 +3,7 @@ import './ui/forms.css';
 import './ui/surfaces.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
+import { BrowserRouter } from './lib/router.tsx';
 import { AppProviders } from './app/providers.tsx';
 import { RouteErrorBoundary } from './app/route-error.tsx';
 import { AppRoutes } from './app/router.tsx';

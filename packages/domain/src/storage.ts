@@ -80,21 +80,9 @@ export const STORAGE_MESSAGES = {
   unsupportedEnvironment: (detail: string) => `This environment cannot run the storage client: ${detail}`,
 } as const;
 
-/** A storage failure with a code from the spec's catalogue. `status` is the HTTP status, 0 when none. */
-export class StorageError extends Error {
-  readonly code: StorageErrorCode;
-  status: number;
-  /** The server's answer, when there was one. */
-  serverResponse: string | null;
-
-  constructor(code: StorageErrorCode, message: string, status = 0, serverResponse: string | null = null) {
-    super(message);
-    this.name = 'StorageError';
-    this.code = code;
-    this.status = status;
-    this.serverResponse = serverResponse;
-  }
-}
+// In a module of its own: a page that only tells errors apart (the web's error-message.ts)
+// loads the class without the catalogue of codes and messages above.
+export { StorageError } from './storage-error.ts';
 
 /** 5xx, 408 and 429 answers are retried with backoff (spec section 8). */
 export function isRetryableStatus(status: number): boolean {

@@ -1,6 +1,6 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
-import { useParams, type Params } from 'react-router';
+import { useParams, type Params } from '../lib/router.tsx';
 import { LoadFailureBoundary } from '../ui/load-failure-boundary.tsx';
 import { Spinner } from '../ui/spinner.tsx';
 import { LAZY_LOAD_TIMEOUT_MS } from './config/site.ts';

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { useRoutes, type RouteObject } from 'react-router';
+import { useRoutes, type RouteObject } from '../lib/router.tsx';
 import { meQueryOptions } from '../lib/session.ts';
 import { AppLayout } from './layout/app-layout.tsx';
 import { usePageTitle } from './layout/use-page-title.ts';

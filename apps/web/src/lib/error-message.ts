@@ -1,6 +1,6 @@
 import type { FunctionErrorCode } from '@storefront/domain/errors.ts';
 import { CALLABLE_MESSAGES } from '@storefront/domain/messages.ts';
-import { StorageError } from '@storefront/domain/storage.ts';
+import { StorageError } from '@storefront/domain/storage-error.ts';
 import { AuthError } from '@storefront/sdk/auth.ts';
 import { FunctionsError } from '@storefront/sdk/callable.ts';
 import { HttpError } from './api-client.ts';

@@ -1,5 +1,5 @@
 import { contentImagePath, productImagePath } from '@storefront/domain/storage-location.ts';
-import { StorageError } from '@storefront/domain/storage.ts';
+import { StorageError } from '@storefront/domain/storage-error.ts';
 import { getDownloadURL } from '@storefront/sdk/storage/operations.ts';
 import { createStorage, ref, type Storage } from '@storefront/sdk/storage/storage.ts';
 import { uploadBytesResumable, type UploadTask } from '@storefront/sdk/storage/upload-task.ts';

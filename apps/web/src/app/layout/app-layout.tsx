@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { Outlet } from 'react-router';
+import { Outlet } from '../../lib/router.tsx';
 import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
 import { useFocusHeadingOnNavigation } from './use-focus-heading.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router.tsx';
 import { SocialLinks } from './social-links.tsx';
 import { useCopyright } from './use-copyright.ts';
 import './footer.css';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { NavLink } from 'react-router';
+import { NavLink } from '../../lib/router.tsx';
 
 /** One entry of the header navigation; the current page is marked with aria-current. */
 export function HeaderNavLink({ to, children }: { to: string; children: ReactNode }) {

@@ -1,4 +1,4 @@
-import { NavLink } from 'react-router';
+import { NavLink } from '../../lib/router.tsx';
 import { useSession, useSignOut } from '../../lib/session.ts';
 import { CartWidget } from '../../ui/cart-widget/cart-widget.tsx';
 import { HeaderNavLink } from './header-nav-link.tsx';

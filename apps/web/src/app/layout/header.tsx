@@ -1,5 +1,5 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from '../../lib/router.tsx';
 import { HeaderNavLink } from './header-nav-link.tsx';
 import { AccountSlot, AdminOrdersSlot, CartSlot, WalletSlot } from './header-slots.tsx';
 import { MarketPlaceMenu } from './market-place-menu.tsx';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, type RefObject } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../lib/router.tsx';
 
 function focusHeading(main: HTMLElement): boolean {
   const heading = main.querySelector('h1');

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
-import { useLocation, useNavigationType } from 'react-router';
+import { useLocation, useNavigationType, usePreventScrollReset } from '../../lib/router.tsx';
 
 const STORAGE_KEY = 'sf_scroll_positions';
 /** History entries remembered across a reload of the tab; older ones are dropped. */
@@ -29,11 +29,13 @@ function save() {
 /**
  * What react-router's <ScrollRestoration> does for its data router: a new page starts at
  * the top (or at its #fragment); Back, Forward and a reload return to where the visitor
- * was on that entry.
+ * was on that entry; a navigation with preventScrollReset (a shop filter above the
+ * grid) stays where it is.
  */
 export function useScrollRestoration() {
   const { key, hash } = useLocation();
   const navigationType = useNavigationType();
+  const keepPosition = usePreventScrollReset();
   // Updated during the commit, so a scroll event after it is booked to the page now shown.
   const shownKey = useRef(key);
 
@@ -56,8 +58,9 @@ export function useScrollRestoration() {
       window.scrollTo(0, saved);
       return;
     }
+    if (keepPosition) return;
     const target = hash ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
     if (target) target.scrollIntoView();
     else window.scrollTo(0, 0);
-  }, [key, hash, navigationType]);
+  }, [key, hash, navigationType, keepPosition]);
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../lib/router.tsx';
 import { cartTotalCents } from '@storefront/domain/cart.ts';
 import { formatUsd } from '@storefront/domain/catalog.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';

@@ -1,5 +1,5 @@
 import { Component, lazy, Suspense, useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../lib/router.tsx';
 import { useCart } from '../../lib/cart.ts';
 import './cart-widget.css';
 

@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate } from '../../../lib/router.tsx';
 import { ACCOUNT_TYPE_LABELS, ARTIST_NAME_NOTE, CITY_MAX, clampCity, NAME_MAX, stripName, type AccountType } from '@storefront/domain/accounts.ts';
 import { formatUsd } from '@storefront/domain/catalog.ts';
 import { errorSentence } from '../../../lib/error-message.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Link, Navigate, useLocation, useSearchParams } from 'react-router';
+import { Link, Navigate, useLocation, useSearchParams } from '../../../lib/router.tsx';
 import { LOGIN_MESSAGES, loginProblem } from '@storefront/domain/accounts.ts';
 import { AuthError } from '@storefront/sdk/auth.ts';
 import { useSession } from '../../../lib/session.ts';

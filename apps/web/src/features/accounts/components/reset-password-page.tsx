@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '../../../lib/router.tsx';
 import { SIGNUP_MESSAGES } from '@storefront/domain/accounts.ts';
 import { AuthError } from '@storefront/sdk/auth.ts';
 import { useResetPassword } from '../api/reset-password.ts';

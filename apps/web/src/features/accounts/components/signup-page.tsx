@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '../../../lib/router.tsx';
 import {
   ACCOUNT_TYPE_LABELS,
   ACCOUNT_TYPES,

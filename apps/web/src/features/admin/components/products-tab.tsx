@@ -1,5 +1,5 @@
 import { useState, type DragEvent, type KeyboardEvent } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router.tsx';
 import { formatUsd, type Product } from '@storefront/domain/catalog.ts';
 import { errorSentence } from '../../../lib/error-message.ts';
 import { toast } from '../../../lib/toast.ts';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router.tsx';
 import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
 import { errorSentence } from '../../../lib/error-message.ts';
 import { EMPTY_PRODUCT_FIELDS } from '../../../ui/product-form/product-fields.tsx';

@@ -1,5 +1,5 @@
 import type { KeyboardEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '../../../lib/router.tsx';
 import { formatUsd, type Product } from '@storefront/domain/catalog.ts';
 import { productSoldOut, STOCK_MESSAGES } from '@storefront/domain/variants.ts';
 import { paths } from '../../../lib/paths.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useParams } from '../../../lib/router.tsx';
 import { formatUsd, RELEASE_MESSAGES, type Product } from '@storefront/domain/catalog.ts';
 import { lineName, lowStockNote, noMoreMessage, addableQty, isSoldOut, productSoldOut, sameValues, STOCK_MESSAGES } from '@storefront/domain/variants.ts';
 import { cartStore, useCart } from '../../../lib/cart.ts';

@@ -1,6 +1,6 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '../../../lib/router.tsx';
 import { CATEGORY_LABELS, PRODUCT_CATEGORIES, RELEASE_MESSAGES, SHOP_SEARCH_MAX, type ProductCategory } from '@storefront/domain/catalog.ts';
 import { LoadingRegion, Skeleton } from '../../../ui/skeleton.tsx';
 import { productsQueryOptions, shopFilterFromSearch, type ShopFilter } from '../api/list-products.ts';

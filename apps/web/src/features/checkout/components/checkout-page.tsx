@@ -1,4 +1,4 @@
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate } from '../../../lib/router.tsx';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { useCart } from '../../../lib/cart.ts';
 import { lazyPart } from '../../../lib/lazy-part.tsx';

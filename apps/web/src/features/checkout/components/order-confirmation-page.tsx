@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '../../../lib/router.tsx';
 import { cartStore } from '../../../lib/cart.ts';
 import { useSession } from '../../../lib/session.ts';
 import { OrderLines, OrderStatusBadge, OrderTotalsList, PostalAddress } from '../../../ui/order-details/order-details.tsx';

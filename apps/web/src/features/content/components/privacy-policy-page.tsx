@@ -1,4 +1,4 @@
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/router.tsx';
 import { ContentSections } from './content-sections.tsx';
 import './content.css';
 import { paths } from '../../../lib/paths.ts';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate } from '../../../lib/router.tsx';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { useSession } from '../../../lib/session.ts';
 import { OrderList, OrderListSkeleton } from '../../../ui/order-list/order-list.tsx';

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router.tsx';
 import { usdToCents } from '@storefront/domain/catalog.ts';
 import { formatDollars } from '@storefront/domain/wallet.ts';
 import { errorSentence } from '../../../lib/error-message.ts';

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { Link, useLocation, useParams } from 'react-router';
+import { Link, useLocation, useParams } from '../../../lib/router.tsx';
 import { formatCount } from '@storefront/domain/wallet.ts';
 import { useSession } from '../../../lib/session.ts';
 import { ErrorState } from '../../../ui/error-state.tsx';

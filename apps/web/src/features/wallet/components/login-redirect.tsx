@@ -1,4 +1,4 @@
-import { Navigate } from 'react-router';
+import { Navigate } from '../../../lib/router.tsx';
 import { paths } from '../../../lib/paths.ts';
 
 /** Sends a signed-out visitor to Login, which brings them back to `from` afterwards. */

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { ProductImage } from '../../../ui/product-image.tsx';
 import type { OwnedDat } from '../api/get-wallet.ts';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { useWalletHistory, type WalletHistoryEntry } from '../api/list-wallet-history.ts';
 import { formatCents } from '../wallet-format.ts';
