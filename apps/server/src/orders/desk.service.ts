@@ -1,11 +1,10 @@
-import { and, asc, desc, eq, getTableColumns, isNotNull, or, sql, type SQL } from 'drizzle-orm';
-import { orderCursor } from '@storefront/domain/contracts/orders.ts';
+import { and, asc, eq, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import type { OrderFilter } from '@storefront/domain/order-desk.ts';
 import type { Db } from '../db/client.ts';
 import { orderEvents, orderItems, orderItemTerms, orders, orderSearchTerms, orderSearchText, users } from '../db/schema/index.ts';
 import { AppError } from '../http/errors.ts';
-import { orderItemsOf, orderView, type OrderView, type Page } from './orders.service.ts';
+import { orderItemsOf, orderRowsPage, orderView, type OrderView, type Page } from './orders.service.ts';
 import { refundsOf, unsettledRefunds, type RefundView } from './refunds.service.ts';
 
 /**
@@ -63,21 +62,6 @@ async function searchCondition(db: Db, query: string | undefined): Promise<SQL |
   );
 }
 
-const listedColumns = { ...getTableColumns(orders), cursorMicros: sql<string>`(extract(epoch from ${orders.createdAt}) * 1000000)::bigint::text` };
-
-function isoOfMicros(micros: bigint): string {
-  const millis = micros / 1000n - (micros % 1000n < 0n ? 1n : 0n);
-  const rest = micros - millis * 1000n;
-  return new Date(Number(millis)).toISOString().replace('Z', `${String(rest).padStart(3, '0')}Z`);
-}
-
-function afterCursor(after: string | undefined): SQL | undefined {
-  if (after === undefined) return undefined;
-  if (!orderCursor.safeParse(after).success) throw new AppError('invalid-argument', 'That page cursor is not valid.');
-  const [micros, id] = after.split('|') as [string, string];
-  return sql`(${orders.createdAt}, ${orders.id}) < (${isoOfMicros(BigInt(micros))}::timestamptz, ${id})`;
-}
-
 export interface DeskQuery {
   status: OrderFilter;
   q?: string;
@@ -86,14 +70,7 @@ export interface DeskQuery {
 }
 
 export async function listDeskOrderRows(db: Db, query: DeskQuery) {
-  const rows = await db
-    .select(listedColumns)
-    .from(orders)
-    .where(and(filters[query.status], await searchCondition(db, query.q), afterCursor(query.after)))
-    .orderBy(desc(orders.createdAt), desc(orders.id))
-    .limit(query.limit + 1);
-  const page = rows.slice(0, query.limit);
-  return { rows: page, next: rows.length > query.limit ? `${page.at(-1)!.cursorMicros}|${page.at(-1)!.id}` : null };
+  return orderRowsPage(db, and(filters[query.status], await searchCondition(db, query.q)), query);
 }
 
 type OrderRow = typeof orders.$inferSelect;

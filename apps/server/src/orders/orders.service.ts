@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import { orderCursor } from '@storefront/domain/contracts/orders.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { REFUND_MESSAGES } from '@storefront/domain/refunds.ts';
@@ -191,28 +191,31 @@ function afterCursor(after: string | undefined) {
   return sql`(${orders.createdAt}, ${orders.id}) < (${isoOfMicros(BigInt(micros))}::timestamptz, ${id})`;
 }
 
-/** The caller's own orders, newest first, a page at a time (keyset, indexed). */
-export async function listOrdersOf(db: Db, userId: string, options: { limit: number; after?: string }): Promise<Page<OrderView>> {
+/**
+ * A page of orders matching `where`, newest first, by the keyset cursor (indexed: each list has
+ * an index in this order). My Orders, View Orders and the order desk read their pages here.
+ */
+export async function orderRowsPage(db: Db, where: SQL | undefined, options: { limit: number; after?: string }) {
   const rows = await db
     .select(listedColumns)
     .from(orders)
-    .where(and(eq(orders.userId, userId), afterCursor(options.after)))
+    .where(and(where, afterCursor(options.after)))
     .orderBy(desc(orders.createdAt), desc(orders.id))
     .limit(options.limit + 1);
   const page = rows.slice(0, options.limit);
-  return { items: await views(db, page), next: rows.length > options.limit ? cursorOf(page.at(-1)!) : null };
+  return { rows: page, next: rows.length > options.limit ? cursorOf(page.at(-1)!) : null };
+}
+
+/** The caller's own orders, newest first, a page at a time (keyset, indexed). */
+export async function listOrdersOf(db: Db, userId: string, options: { limit: number; after?: string }): Promise<Page<OrderView>> {
+  const { rows, next } = await orderRowsPage(db, eq(orders.userId, userId), options);
+  return { items: await views(db, rows), next };
 }
 
 /** Admins' View Orders: orders not yet fulfilled, newest first. */
 export async function listOpenOrders(db: Db, options: { limit: number; after?: string }): Promise<Page<OrderView>> {
-  const rows = await db
-    .select(listedColumns)
-    .from(orders)
-    .where(and(eq(orders.orderFulfilled, false), afterCursor(options.after)))
-    .orderBy(desc(orders.createdAt), desc(orders.id))
-    .limit(options.limit + 1);
-  const page = rows.slice(0, options.limit);
-  return { items: await views(db, page), next: rows.length > options.limit ? cursorOf(page.at(-1)!) : null };
+  const { rows, next } = await orderRowsPage(db, eq(orders.orderFulfilled, false), options);
+  return { items: await views(db, rows), next };
 }
 
 export async function getOrderByPaymentIntent(db: Db, userId: string, paymentIntentId: string): Promise<OrderView | null> {
