@@ -515,6 +515,31 @@ describe('card refunds against a local fake Stripe', () => {
     await expectLedgerConsistent();
   });
 
+  it('a Retry that Stripe refuses after the wallet part went back: the refund keeps waiting for a Retry (never failed, so nothing is given back twice), then completes once', async () => {
+    const order = await paidCardOrder('5');
+    const before = await getBalance(database.db, order.userId);
+    const { refund } = await client('admin', stripeBase).call('refundOrder', { orderId: order.id, idempotencyKey: key() });
+    await deliver(failAtStripe(refundsByKey.get(`refund-${refund.id}`)!).refundFailed);
+    refuse.add(order.paymentIntentId);
+    const refused = await errorOf(client('admin', stripeBase).call('retryRefund', { orderId: order.id, refundId: refund.id }));
+    expect(refused.message).toBe(REFUND_MESSAGES.cardFailedAtProvider('Charge has already been refunded'));
+    const [row] = await database.db.select().from(orderRefunds).where(eq(orderRefunds.id, refund.id));
+    expect(row).toMatchObject({ status: 'pending', cardRound: 3 });
+    expect(row!.gaveUpAt).not.toBeNull();
+    const [held] = await database.db.select().from(orders).where(eq(orders.id, order.id));
+    // Still reserved (a refusal of a refund whose wallet part went back does not release it).
+    expect([held!.refundedWalletCents, held!.refundedCardCents, held!.refundStatus]).toEqual([order.walletAppliedCents, order.chargedCents, 'partially_refunded']);
+    refuse.delete(order.paymentIntentId);
+    const retried = await client('admin', stripeBase).call('retryRefund', { orderId: order.id, refundId: refund.id });
+    expect(retried.refund.status).toBe('succeeded');
+    expect(refundsByKey.get(`refund-${refund.id}-3`)).toMatchObject({ amount: order.chargedCents, status: 'succeeded' });
+    expect(await walletCredits(refund.id)).toEqual({ n: 1, cents: order.walletAppliedCents });
+    expect(await getBalance(database.db, order.userId)).toEqual({ ...before, balanceCents: before.balanceCents + order.walletAppliedCents });
+    const [after] = await database.db.select().from(orders).where(eq(orders.id, order.id));
+    expect(after!.refundStatus).toBe('refunded');
+    await expectLedgerConsistent();
+  });
+
   it('a failed refund that is not ours (made in the dashboard) is written to the history and changes no refund', async () => {
     const order = await paidCardOrder('0');
     const dashboard: FakeRefund = { id: `re_dash_${key()}`, amount: 300, payment_intent: order.paymentIntentId, metadata: {}, status: 'succeeded' };
