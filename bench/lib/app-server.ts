@@ -1,6 +1,6 @@
+import { freePort } from '../../apps/server/src/db/embedded.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -14,17 +14,6 @@ export interface AppServer {
   databaseUrl: string;
   pid: number;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 async function waitForReady(base: string, child: ChildProcess, timeoutMs: number) {

@@ -1,3 +1,4 @@
+import type { Quote } from '@storefront/domain/pricing.ts';
 import { randomBytes } from 'node:crypto';
 import type { AppServer } from '../lib/app-server.ts';
 import { shopCli } from '../lib/cli.ts';
@@ -5,15 +6,6 @@ import { ADMIN, callFunction, SHOPPER, signIn } from '../lib/client.ts';
 import { connect, queryRows } from '../lib/db.ts';
 import { figure, round, type Figure } from '../lib/figures.ts';
 import { runLoad } from '../lib/load.ts';
-
-interface Quote {
-  subtotalCents: number;
-  shippingCents: number;
-  taxCents: number;
-  totalCents: number;
-  walletAppliedCents: number;
-  amountDueCents: number;
-}
 
 const CONNECTIONS = 50;
 /** The overspend probe: credit for exactly this many orders, many more attempts at once. */

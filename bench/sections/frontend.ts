@@ -34,25 +34,20 @@ function routeSources(): Map<string, string> {
   return routes;
 }
 
-/**
- * The JavaScript a first visit to `route` must download before the page shows: the entry
- * chunk and its static imports, plus the route's lazy chunk and its static imports.
- */
-export function initialJs(route: string) {
-  const manifest = JSON.parse(fs.readFileSync(path.join(distDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
-  const entryKey = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
-  const source = routeSources().get(route);
-  if (!entryKey) throw new Error('The Vite manifest has no entry chunk.');
-  if (!source || !manifest[source]) throw new Error(`No lazy chunk found for ${route} (router.tsx or the manifest changed).`);
+function readManifest(): Record<string, ManifestChunk> {
+  return JSON.parse(fs.readFileSync(path.join(distDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+}
+
+/** The files of the chunks at `keys` and their static imports, but none of `skip`, with their sizes. */
+function chunkFiles(manifest: Record<string, ManifestChunk>, keys: string[], skip: ReadonlySet<string> = new Set()) {
   const files = new Set<string>();
   const visit = (key: string) => {
     const chunk = manifest[key];
-    if (!chunk || files.has(chunk.file)) return;
+    if (!chunk || files.has(chunk.file) || skip.has(chunk.file)) return;
     files.add(chunk.file);
     for (const next of chunk.imports ?? []) visit(next);
   };
-  visit(entryKey);
-  visit(source);
+  for (const key of keys) visit(key);
   let raw = 0;
   let gzip = 0;
   for (const file of files) {
@@ -64,29 +59,26 @@ export function initialJs(route: string) {
 }
 
 /**
+ * The JavaScript a first visit to `route` must download before the page shows: the entry
+ * chunk and its static imports, plus the route's lazy chunk and its static imports.
+ */
+export function initialJs(route: string) {
+  const manifest = readManifest();
+  const entryKey = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
+  const source = routeSources().get(route);
+  if (!entryKey) throw new Error('The Vite manifest has no entry chunk.');
+  if (!source || !manifest[source]) throw new Error(`No lazy chunk found for ${route} (router.tsx or the manifest changed).`);
+  return chunkFiles(manifest, [entryKey, source]);
+}
+
+/**
  * The JavaScript a lazy part of a page (a console tab) adds when it is opened: the chunk of
  * `source` and its static imports that the page's first load has not brought already.
  */
 export function lazyPartJs(route: string, source: string) {
-  const manifest = JSON.parse(fs.readFileSync(path.join(distDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+  const manifest = readManifest();
   if (!manifest[source]) throw new Error(`No lazy chunk found for ${source} (the import or the manifest changed).`);
-  const loaded = new Set(initialJs(route).files);
-  const files = new Set<string>();
-  const visit = (key: string) => {
-    const chunk = manifest[key];
-    if (!chunk || files.has(chunk.file) || loaded.has(chunk.file)) return;
-    files.add(chunk.file);
-    for (const next of chunk.imports ?? []) visit(next);
-  };
-  visit(source);
-  let raw = 0;
-  let gzip = 0;
-  for (const file of files) {
-    const bytes = fs.readFileSync(path.join(distDir, file));
-    raw += bytes.length;
-    gzip += zlib.gzipSync(bytes, { level: 9 }).length;
-  }
-  return { files: [...files], rawBytes: raw, gzipBytes: gzip };
+  return chunkFiles(manifest, [source], new Set(initialJs(route).files));
 }
 
 /**

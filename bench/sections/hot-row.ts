@@ -1,3 +1,4 @@
+import type { Quote } from '@storefront/domain/pricing.ts';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { AppServer } from '../lib/app-server.ts';
@@ -21,14 +22,6 @@ const PROBE_ATTEMPTS = 400;
 
 const contact = { name: 'Bench Buyer', email: 'shopper@example.com', phone: '' };
 const shipping = { name: 'Bench Buyer', line1: '1 Main St', line2: '', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' };
-
-interface Quote {
-  subtotalCents: number;
-  shippingCents: number;
-  taxCents: number;
-  totalCents: number;
-  walletAppliedCents: number;
-}
 
 /** The bare conditional update of the same row from `connections` pooled connections, as fast as they go. */
 async function bareUpdates(databaseUrl: string, variantId: string, connections: number, seconds: number): Promise<{ perSecond: number; updates: number }> {

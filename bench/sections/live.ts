@@ -1,3 +1,4 @@
+import type { Product } from '@storefront/domain/catalog.ts';
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -26,14 +27,6 @@ function startClients(): { child: ChildProcess; ask(command: SseCommand): Promis
         child.send(command);
       }),
   };
-}
-
-interface Product {
-  id: string;
-  name: string;
-  description: string;
-  priceCents: number;
-  images: string[];
 }
 
 /**

@@ -342,6 +342,7 @@ export async function benchScale(app: AppServer, options: ScaleOptions, log: (li
     return `p50 ${run.latencyMs.p50} ms at ${round(run.okPerSecond, 0)} req/s${bad ? `, ${bad} failed` : ''}; at most ${round(saturated[name]!.okPerSecond, 0)} req/s (p99 ${saturated[name]!.latencyMs.p99} ms)`;
   };
   const at = `${options.rate} req/s, ${options.connections} connections`;
+  // One figure() per measured address: a table of the same shape on purpose, not code to fold.
   figures.push(
     // Browsers and the SDK's fetch always accept br/gzip: that is the shop list's target.
     figure(
