@@ -11,7 +11,7 @@ import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { liveNotification, publishLive } from '../live/live.publish.ts';
 import { shippedMail } from '../mail/templates.ts';
-import { unsettledRefunds } from './refunds.service.ts';
+import { refundsCoverOrder, unsettledRefunds } from './refunds.service.ts';
 
 export interface OrderLine {
   id: string;
@@ -247,8 +247,10 @@ export async function markOrderFulfilled(db: Db, orderId: string, options: Fulfi
     async (tx) => {
       const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
       if (!order) throw new AppError('not-found', CHECKOUT_MESSAGES.orderNotFound);
-      // Under the same row lock as a refund: a fully refunded order is not shipped (decision 028).
-      if (!order.orderFulfilled && order.refundStatus === 'refunded') throw new AppError('failed-precondition', REFUND_MESSAGES.refundedCannotFulfil);
+      // Under the same row lock as a refund: a fully refunded order is not shipped (decision 028),
+      // nor one whose refunds in flight or held for a Retry give all of it back.
+      if (!order.orderFulfilled && (order.refundStatus === 'refunded' || (await refundsCoverOrder(tx, order))))
+        throw new AppError('failed-precondition', REFUND_MESSAGES.refundedCannotFulfil);
       const [buyer] = await tx.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, order.userId));
       if (!order.orderFulfilled) {
         const tracking = options.tracking ?? null;

@@ -118,6 +118,18 @@ async function refundable(tx: Tx, order: OrderRow, view: 'reserved' | 'settled' 
   };
 }
 
+/**
+ * True when the order's refunds, counted as reserved (pending ones included, a held one too),
+ * give back all of it: fulfilment refuses such an order, so a refund that the provider failed
+ * after accepting it (the buyer's status back to partial until the Retry) does not let it ship.
+ * Called under the order's row lock.
+ */
+export async function refundsCoverOrder(tx: Tx, order: OrderRow): Promise<boolean> {
+  // Every refund reserves some money (planRefund refuses an empty one): none reserved, none planned.
+  if (order.refundedWalletCents + order.refundedCardCents === 0) return false;
+  return refundStatusOf(await refundable(tx, order, 'reserved')) === 'refunded';
+}
+
 /** The buyer's Refunded / Partially refunded: only what really went back (decision 034). */
 async function buyerRefundStatus(tx: Tx, order: OrderRow): Promise<RefundStatus | null> {
   return refundStatusOf(await refundable(tx, order, 'settled'));
@@ -372,7 +384,10 @@ async function completeRefund(tx: Tx, deps: RefundDeps, refund: RefundRow, provi
       nextAttemptAt: null,
       gaveUpAt: null,
       failure: null,
-      walletRefundedAt: current.walletRefundedAt ?? new Date(),
+      // Set only when a credit is written: a card-only refund has nothing that stays given back,
+      // so a later refusal of its card part fails it (releasing the reservation) instead of
+      // holding it for a Retry for ever.
+      walletRefundedAt: creditWallet ? new Date() : current.walletRefundedAt,
     })
     .where(eq(orderRefunds.id, refund.id))
     .returning();
@@ -391,7 +406,7 @@ async function completeRefund(tx: Tx, deps: RefundDeps, refund: RefundRow, provi
     const mail = refundMail(
       buyer.email,
       buyer.name,
-      { orderId: order!.id, walletCents: refund.walletCents, cardCents: refund.cardCents, full: status === 'refunded' },
+      { orderId: order!.id, walletCents: creditWallet ? refund.walletCents : 0, cardCents: refund.cardCents, full: status === 'refunded' },
       `${deps.publicUrl}/my-orders`,
     );
     await deps.jobs.sendInTransaction(tx, 'send-email', mail);
@@ -516,8 +531,13 @@ async function applyRefundFailure(deps: RefundDeps, event: PaymentEvent): Promis
         .where(failed.refundId ? eq(orderRefunds.id, failed.refundId) : eq(orderRefunds.providerRefundId, failed.id));
       // Every refund writer locks the order first, then the refund.
       const [order] = await tx.select().from(orders).where(eq(orders.paymentIntentId, event.paymentIntentId!)).for('update');
-      if (!order) return 'ignored';
       const reason = refundFailureReason(failed.failureReason);
+      if (!order) {
+        // A payment with no order (a late payment sent back, or a dashboard refund of one): nothing
+        // of ours to hold, but the money did not go back, so an operator must hear of it.
+        console.warn(`The payment provider failed refund ${failed.id} (${failed.amountCents} cents) of payment ${event.paymentIntentId}, which has no order: ${reason}`);
+        return 'ignored';
+      }
       if (!named || named.orderId !== order.id) {
         // Not one of ours (made in the dashboard): the admin reads it in the history.
         await tx.insert(orderEvents).values({ orderId: order.id, kind: 'refund-failed', detail: { providerRefundId: failed.id, reason, cardCents: failed.amountCents } });

@@ -338,13 +338,13 @@ describe('card refunds against a local fake Stripe', () => {
   });
 
   /** A card + wallet checkout of one tee by the card user; the order comes from its webhook. */
-  async function cardCheckout(walletUsd: string) {
+  async function cardCheckout(walletUsd: string, useWallet = true) {
     if (walletUsd !== '0') await grantCredits(database.db, 'card@example.org', walletUsd, key());
-    const link = await client('card', stripeBase).call('createPaymentLinkStreetFlavorMerch', { items: [{ id: teeId, qty: 1 }], useWallet: true, contact, shipping });
+    const link = await client('card', stripeBase).call('createPaymentLinkStreetFlavorMerch', { items: [{ id: teeId, qty: 1 }], useWallet, contact, shipping });
     return { sessionId: link.url.split('/').pop()!, checkoutId: link.checkoutId, paymentIntent: `pi_${key()}` };
   }
-  async function paidCardOrder(walletUsd: string) {
-    const checkout = await cardCheckout(walletUsd);
+  async function paidCardOrder(walletUsd: string, useWallet = true) {
+    const checkout = await cardCheckout(walletUsd, useWallet);
     expect((await deliver(completed(`evt_${key()}`, checkout.sessionId, checkout.checkoutId, checkout.paymentIntent))).status).toBe(200);
     const [order] = await database.db.select().from(orders).where(eq(orders.checkoutId, checkout.checkoutId));
     return order!;
@@ -479,6 +479,13 @@ describe('card refunds against a local fake Stripe', () => {
     expect(done.order).toMatchObject({ refundStatus: 'refunded', refundPending: false, refunded: { walletCents: order.walletAppliedCents, cardCents: order.chargedCents } });
     expect(await getBalance(database.db, order.userId)).toEqual({ ...before, balanceCents: before.balanceCents + order.walletAppliedCents });
     expect(await walletCredits(refund.id)).toEqual({ n: 1, cents: order.walletAppliedCents });
+    // The buyer's second email tells of the card only: the wallet part went back with the first.
+    const refundMails = async () => smtp.mailsTo('card@example.org').filter((mail) => mail.decoded.includes(`refunded your order ${order.id}`));
+    await expect.poll(async () => (await refundMails()).length, { timeout: 10_000 }).toBe(2);
+    const [firstMail, secondMail] = await refundMails();
+    expect(firstMail!.decoded).toContain('back to your wallet');
+    expect(secondMail!.decoded).toContain('back to your card');
+    expect(secondMail!.decoded).not.toContain('back to your wallet');
 
     // The first round's failure, delivered again under new event ids (Stripe retries a webhook it
     // thinks was missed), after the Retry succeeded: changes nothing.
@@ -537,6 +544,31 @@ describe('card refunds against a local fake Stripe', () => {
     expect(await getBalance(database.db, order.userId)).toEqual({ ...before, balanceCents: before.balanceCents + order.walletAppliedCents });
     const [after] = await database.db.select().from(orders).where(eq(orders.id, order.id));
     expect(after!.refundStatus).toBe('refunded');
+    await expectLedgerConsistent();
+  });
+
+  it('a card-only refund Stripe fails after accepting it: held, it keeps a full refund from shipping; a Retry Stripe refuses fails it and gives the reservation back', async () => {
+    const order = await paidCardOrder('0', false);
+    const { refund } = await client('admin', stripeBase).call('refundOrder', { orderId: order.id, idempotencyKey: key() });
+    expect(refund).toMatchObject({ status: 'succeeded', walletCents: 0, cardCents: order.chargedCents });
+    expect((await deliver(failAtStripe(refundsByKey.get(`refund-${refund.id}`)!).refundFailed)).status).toBe(200);
+    const [held] = await database.db.select().from(orders).where(eq(orders.id, order.id));
+    // The buyer is shown nothing refunded, but the refund still gives all of it back: not shipped.
+    expect([held!.refundStatus, held!.refundedCardCents]).toEqual([null, order.chargedCents]);
+    expect((await errorOf(client('admin2', stripeBase).call('markOrderFulfilled', { orderId: order.id }))).message).toBe(REFUND_MESSAGES.refundedCannotFulfil);
+
+    refuse.add(order.paymentIntentId);
+    await errorOf(client('admin', stripeBase).call('retryRefund', { orderId: order.id, refundId: refund.id }));
+    refuse.delete(order.paymentIntentId);
+    // Nothing of it stayed given back, so it fails for good: the card amount can be refunded again.
+    const [row] = await database.db.select().from(orderRefunds).where(eq(orderRefunds.id, refund.id));
+    expect(row).toMatchObject({ status: 'failed', walletRefundedAt: null });
+    const [released] = await database.db.select().from(orders).where(eq(orders.id, order.id));
+    expect([released!.refundStatus, released!.refundedCardCents, released!.refundedWalletCents]).toEqual([null, 0, 0]);
+    const again = await client('admin2', stripeBase).call('refundOrder', { orderId: order.id, idempotencyKey: key() });
+    expect(again.refund).toMatchObject({ status: 'succeeded', cardCents: order.chargedCents });
+    const [after] = await database.db.select().from(orders).where(eq(orders.id, order.id));
+    expect([after!.refundStatus, after!.refundedCardCents]).toEqual(['refunded', order.chargedCents]);
     await expectLedgerConsistent();
   });
 
