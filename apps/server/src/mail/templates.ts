@@ -125,6 +125,24 @@ export function refundMail(to: string, name: string, refund: { orderId: string; 
   };
 }
 
+/**
+ * A card refund the buyer was mailed about failed at the provider afterwards (decision 034): the
+ * buyer hears that it did not arrive and that the shop sends it again; a wallet part stays back.
+ */
+export function refundFailedMail(to: string, name: string, refund: { orderId: string; cardCents: number; reason: string }, ordersUrl: string): Mail {
+  const paragraphs = [
+    `Hi ${name},`,
+    `The ${formatUsd(refund.cardCents)} we refunded to your card for order ${refund.orderId} did not reach it: the payment provider returned it (${refund.reason}).`,
+    'We will send it again and email you when it is on its way. Anything refunded to your wallet stays there.',
+  ];
+  return {
+    to,
+    subject: `The card refund of your ${SHOP} order ${refund.orderId} did not go through`,
+    text: `${paragraphs.join('\n')}\n\n${ordersUrl}`,
+    html: layout('Your card refund did not go through', paragraphs, { label: 'View my orders', url: ordersUrl }),
+  };
+}
+
 /** To the new address of an email change (decision 032): the change happens only when the link is followed. */
 export function emailChangeMail(to: string, name: string, url: string): Mail {
   const lines = [`Hi ${name},`, `You asked to use this address for your ${SHOP} account. Your email changes only when you confirm it with the link below (valid for 24 hours).`];

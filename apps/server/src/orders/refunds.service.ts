@@ -8,7 +8,7 @@ import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { publishLive } from '../live/live.publish.ts';
-import { refundMail } from '../mail/templates.ts';
+import { refundFailedMail, refundMail } from '../mail/templates.ts';
 import { recordProviderEventOnce } from '../payments/provider-events.service.ts';
 import { RefundRefusedError, type PaymentEvent, type PaymentProvider } from '../payments/provider.ts';
 import { credit } from '../wallet/wallet.service.ts';
@@ -547,6 +547,14 @@ async function applyRefundFailure(deps: RefundDeps, event: PaymentEvent): Promis
       const round = failed.round ?? (refund!.providerRefundId === failed.id ? refund!.cardRound : null);
       if (refund!.status === 'failed' || round !== refund!.cardRound) return 'ignored';
       await holdForRetry(tx, refund!, { reason, providerRefundId: failed.id });
+      // The buyer was mailed this card part as refunded: they hear that it did not arrive.
+      if (refund!.status === 'succeeded') {
+        const [buyer] = await tx.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, order.userId));
+        if (buyer) {
+          const mail = refundFailedMail(buyer.email, buyer.name, { orderId: order.id, cardCents: refund!.cardCents, reason }, `${deps.publicUrl}/my-orders`);
+          await deps.jobs.sendInTransaction(tx, 'send-email', mail);
+        }
+      }
       return 'applied';
     },
     { isolationLevel: 'read committed' },

@@ -2,6 +2,7 @@ import http from 'node:http';
 import { eq, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatUsd } from '@storefront/domain/catalog.ts';
 import { quote as priceQuote } from '@storefront/domain/pricing.ts';
 import { REFUND_MESSAGES } from '@storefront/domain/refunds.ts';
 import { createAuthClient } from '@storefront/sdk/auth.ts';
@@ -450,6 +451,8 @@ describe('card refunds against a local fake Stripe', () => {
         .where(sql`${processedEvents.eventId} IN (${refundFailed.id}, ${chargeRefundUpdated.id})`),
     ).toHaveLength(2);
     expect(await failureEvents(order.id)).toHaveLength(1);
+    // The buyer, mailed that the card part was refunded, is told once that it did not arrive.
+    await smtp.waitForText('card@example.org', `The ${formatUsd(order.chargedCents)} we refunded to your card for order ${order.id} did not reach it`);
 
     const failed = await client('admin', stripeBase).call('getOrder', { orderId: order.id });
     const reason = 'the card has expired or was canceled';
@@ -494,6 +497,7 @@ describe('card refunds against a local fake Stripe', () => {
     const [after] = await database.db.select().from(orderRefunds).where(eq(orderRefunds.id, refund.id));
     expect(after).toMatchObject({ status: 'succeeded', cardRound: 2 });
     expect(await failureEvents(order.id)).toHaveLength(1);
+    expect(smtp.mailsTo('card@example.org').filter((mail) => mail.decoded.includes(`for order ${order.id} did not reach it`))).toHaveLength(1);
     await expectLedgerConsistent();
   });
 
