@@ -1,5 +1,6 @@
 import { COUNTRIES, US_STATES } from '@storefront/domain/accounts.ts';
 import { useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { Link } from '../../../lib/router.tsx';
 
 interface FieldFrameProps {
   id: string;
@@ -72,6 +73,21 @@ export function FormStatus({ message, tone = 'success' }: { message: ReactNode; 
     <div role="status" className={message ? `notice notice--${tone} auth-message--${tone}` : 'notice--empty'}>
       {message}
     </div>
+  );
+}
+
+/** A page that says how something ended (a reset password, a refused link, a deleted account), with one way on. */
+export function OutcomePage({ title, to, action, className = 'page auth-page', children }: { title: string; to: string; action: string; className?: string; children: ReactNode }) {
+  return (
+    <section className={className}>
+      <h1>{title}</h1>
+      {children}
+      <p>
+        <Link to={to} className="button">
+          {action}
+        </Link>
+      </p>
+    </section>
   );
 }
 
