@@ -107,7 +107,7 @@ export function ProgressButton({
     <button className={className} aria-busy={pending || undefined} {...button}>
       {pending ? (
         <>
-          <span className="auth-button-spinner" aria-hidden="true" />
+          <span className="button-spinner" aria-hidden="true" />
           {pendingLabel}
         </>
       ) : (

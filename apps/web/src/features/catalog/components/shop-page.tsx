@@ -174,6 +174,7 @@ function ShopSearch({ q, onSearch }: { q: string; onSearch: (q: string) => void 
       </label>
       <input
         id={id}
+        className="field-box"
         type="search"
         name="q"
         placeholder="Search the shop"
