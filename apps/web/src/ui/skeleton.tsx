@@ -26,6 +26,15 @@ export function SkeletonText({ lines = 3 }: { lines?: number }) {
   );
 }
 
+/** `count` placeholder cards or list items alike (shop products, wallet totals, account sections…), each holding `children`. */
+export function SkeletonCards({ count, className, as: Card = 'div', children }: { count: number; className: string; as?: 'div' | 'li'; children: ReactNode }) {
+  return Array.from({ length: count }, (_, index) => (
+    <Card key={index} className={className}>
+      {children}
+    </Card>
+  ));
+}
+
 /** Wraps placeholders so screen readers hear one "Loading" message instead of nothing. */
 export function LoadingRegion({ label = 'Loading…', children }: { label?: string; children: ReactNode }) {
   return (

@@ -40,7 +40,7 @@ export function Header() {
         <button
           ref={toggleRef}
           type="button"
-          className="menu-toggle"
+          className="icon-button menu-toggle"
           aria-label="Menu"
           aria-expanded={menuOpen}
           aria-controls={NAV_ID}

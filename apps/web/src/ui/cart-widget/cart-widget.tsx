@@ -65,7 +65,7 @@ export function CartWidget() {
       <button
         ref={toggleRef}
         type="button"
-        className="cart-widget__toggle"
+        className="icon-button cart-widget__toggle"
         aria-label={cartButtonLabel(cart.qty)}
         aria-expanded={open}
         aria-controls={panelId}

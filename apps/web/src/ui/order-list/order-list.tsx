@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { LoadingRegion, Skeleton, SkeletonText } from '../skeleton.tsx';
+import { LoadingRegion, Skeleton, SkeletonCards, SkeletonText } from '../skeleton.tsx';
 import './order-list.css';
 
 /** The paging half of an infinite query, as My Orders and View Orders both use it. */
@@ -78,12 +78,10 @@ export function OrderListSkeleton({ label, count, titleWidth, titleHeight, lines
   return (
     <LoadingRegion label={label}>
       <div className="order-list">
-        {Array.from({ length: count }, (_, index) => (
-          <div key={index} className="panel order-card">
-            <Skeleton width={titleWidth} height={titleHeight} />
-            <SkeletonText lines={lines} />
-          </div>
-        ))}
+        <SkeletonCards count={count} className="panel order-card">
+          <Skeleton width={titleWidth} height={titleHeight} />
+          <SkeletonText lines={lines} />
+        </SkeletonCards>
       </div>
     </LoadingRegion>
   );

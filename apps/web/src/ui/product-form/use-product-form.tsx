@@ -126,7 +126,7 @@ export function ProductFormActions({ busy, busyLabel, idleLabel, children }: { b
         <button type="submit" className="button" disabled={busy} aria-busy={busy || undefined}>
           {busy ? (
             <>
-              <span className="product-form-spinner" aria-hidden="true" />
+              <span className="button-spinner" aria-hidden="true" />
               {busyLabel}
             </>
           ) : (

@@ -1,12 +1,12 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Link, Navigate } from '../../../lib/router.tsx';
+import { Navigate } from '../../../lib/router.tsx';
 import { ACCOUNT_TYPE_LABELS, ARTIST_NAME_NOTE, CITY_MAX, clampCity, NAME_MAX, stripName, type AccountType } from '@storefront/domain/accounts.ts';
 import { formatUsd } from '@storefront/domain/catalog.ts';
 import { errorSentence } from '../../../lib/error-message.ts';
 import { useSession } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast.ts';
 import { ErrorState } from '../../../ui/error-state.tsx';
-import { LoadingRegion, Skeleton } from '../../../ui/skeleton.tsx';
+import { LoadingRegion, Skeleton, SkeletonCards } from '../../../ui/skeleton.tsx';
 import {
   useAccountProfile,
   useChangePassword,
@@ -20,7 +20,7 @@ import {
   useUpdateProfile,
 } from '../api/account.ts';
 import { ACCOUNT_PAGE_TEXTS as T } from '../messages.ts';
-import { CountryStateFields, FormAlert, FormStatus, ProgressButton, TextField } from './form-fields.tsx';
+import { CountryStateFields, FormAlert, FormStatus, OutcomePage, ProgressButton, TextField } from './form-fields.tsx';
 import './accounts.css';
 import { paths } from '../../../lib/paths.ts';
 
@@ -35,15 +35,9 @@ export function AccountPage() {
   const [deleted, setDeleted] = useState(false);
   if (deleted) {
     return (
-      <section className="page auth-page account-page">
-        <h1>Account deleted</h1>
+      <OutcomePage className="page auth-page account-page" title="Account deleted" to={paths.home} action="Go to Home">
         <FormStatus message={T.deleted} />
-        <p>
-          <Link to={paths.home} className="button">
-            Go to Home
-          </Link>
-        </p>
-      </section>
+      </OutcomePage>
     );
   }
   // Login brings the visitor back here afterwards.
@@ -59,13 +53,11 @@ export function AccountPage() {
 function AccountLoading() {
   return (
     <LoadingRegion label="Loading your account…">
-      {[0, 1, 2].map((index) => (
-        <div key={index} className="account-card">
-          <Skeleton width="12rem" height="1.5rem" />
-          <Skeleton width="100%" height="2.75rem" />
-          <Skeleton width="100%" height="2.75rem" />
-        </div>
-      ))}
+      <SkeletonCards count={3} className="account-card">
+        <Skeleton width="12rem" height="1.5rem" />
+        <Skeleton width="100%" height="2.75rem" />
+        <Skeleton width="100%" height="2.75rem" />
+      </SkeletonCards>
     </LoadingRegion>
   );
 }

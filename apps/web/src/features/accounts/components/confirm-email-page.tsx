@@ -1,11 +1,11 @@
 import { useEffect, useRef } from 'react';
-import { Link, useSearchParams } from '../../../lib/router.tsx';
+import { useSearchParams } from '../../../lib/router.tsx';
 import { errorSentence } from '../../../lib/error-message.ts';
 import { useSession } from '../../../lib/session.ts';
 import { LoadingRegion, Skeleton } from '../../../ui/skeleton.tsx';
 import { useConfirmEmailChange } from '../api/account.ts';
 import { ACCOUNT_PAGE_TEXTS as T } from '../messages.ts';
-import { FormAlert, FormStatus } from './form-fields.tsx';
+import { FormAlert, FormStatus, OutcomePage } from './form-fields.tsx';
 import './accounts.css';
 import { paths } from '../../../lib/paths.ts';
 
@@ -37,14 +37,8 @@ export function ConfirmEmailPage() {
     );
   }
   return (
-    <section className="page auth-page">
-      <h1>Confirm your new email</h1>
+    <OutcomePage title="Confirm your new email" to={isSignedIn ? paths.account : paths.login} action={isSignedIn ? 'Go to My account' : 'Go to Login'}>
       {body}
-      <p>
-        <Link to={isSignedIn ? paths.account : paths.login} className="button">
-          {isSignedIn ? 'Go to My account' : 'Go to Login'}
-        </Link>
-      </p>
-    </section>
+    </OutcomePage>
   );
 }

@@ -1,5 +1,6 @@
 import { COUNTRIES, US_STATES } from '@storefront/domain/accounts.ts';
 import { useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { Link } from '../../../lib/router.tsx';
 
 interface FieldFrameProps {
   id: string;
@@ -75,6 +76,21 @@ export function FormStatus({ message, tone = 'success' }: { message: ReactNode; 
   );
 }
 
+/** A page that says how something ended (a reset password, a refused link, a deleted account), with one way on. */
+export function OutcomePage({ title, to, action, className = 'page auth-page', children }: { title: string; to: string; action: string; className?: string; children: ReactNode }) {
+  return (
+    <section className={className}>
+      <h1>{title}</h1>
+      {children}
+      <p>
+        <Link to={to} className="button">
+          {action}
+        </Link>
+      </p>
+    </section>
+  );
+}
+
 /** A submit or action button that says what it is doing while a call runs. */
 export function ProgressButton({
   pending,
@@ -91,7 +107,7 @@ export function ProgressButton({
     <button className={className} aria-busy={pending || undefined} {...button}>
       {pending ? (
         <>
-          <span className="auth-button-spinner" aria-hidden="true" />
+          <span className="button-spinner" aria-hidden="true" />
           {pendingLabel}
         </>
       ) : (

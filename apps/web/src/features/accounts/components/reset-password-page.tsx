@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from '../../../lib/router.tsx';
+import { useSearchParams } from '../../../lib/router.tsx';
 import { SIGNUP_MESSAGES } from '@storefront/domain/accounts.ts';
 import { AuthError } from '@storefront/sdk/auth.ts';
 import { useResetPassword } from '../api/reset-password.ts';
 import { errorSentence } from '../../../lib/error-message.ts';
 import { ACCOUNT_TEXTS } from '../messages.ts';
-import { FormAlert, FormStatus, ProgressButton, TextField } from './form-fields.tsx';
+import { FormAlert, FormStatus, OutcomePage, ProgressButton, TextField } from './form-fields.tsx';
 import './accounts.css';
 import { paths } from '../../../lib/paths.ts';
 
@@ -24,30 +24,18 @@ export function ResetPasswordPage() {
 
   if (!token || searchParams.has('error') || tokenRefused) {
     return (
-      <section className="page auth-page">
-        <h1>Reset password</h1>
+      <OutcomePage title="Reset password" to={paths.login} action="Back to Login">
         <FormAlert message={ACCOUNT_TEXTS.resetInvalidLink} />
         <p>{ACCOUNT_TEXTS.resetInvalidHelp}</p>
-        <p>
-          <Link to={paths.login} className="button">
-            Back to Login
-          </Link>
-        </p>
-      </section>
+      </OutcomePage>
     );
   }
 
   if (resetPassword.isSuccess) {
     return (
-      <section className="page auth-page">
-        <h1>Reset password</h1>
+      <OutcomePage title="Reset password" to={paths.login} action="Go to Login">
         <FormStatus message={ACCOUNT_TEXTS.resetDone} />
-        <p>
-          <Link to={paths.login} className="button">
-            Go to Login
-          </Link>
-        </p>
-      </section>
+      </OutcomePage>
     );
   }
 

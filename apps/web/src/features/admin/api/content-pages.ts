@@ -39,7 +39,7 @@ export function useContactEmail() {
   return useQuery({ ...siteQueryOptions(), select: (site) => site.contactEmail });
 }
 
-type SaveName = 'saveHomePage' | 'saveTextPage' | 'saveHistory' | 'setContactEmail';
+export type SaveName = 'saveHomePage' | 'saveTextPage' | 'saveHistory' | 'setContactEmail';
 
 /** A content save; this browser's pages and the activity refetch at once (others hear the live topics). */
 export function useSaveContent<N extends SaveName & FunctionName>(name: N) {

@@ -10,13 +10,18 @@ export function refundOrder(request: RefundRequest) {
   return functionsClient.call('refundOrder', request);
 }
 
-export function useRefundOrder() {
+/** A call that changes an order's refunds; afterwards this browser's order lists and desk fetch again. */
+export function useRefundMutation<Input, Output>(mutationFn: (input: Input) => Promise<Output>) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: refundOrder,
+    mutationFn,
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: orderListKeys.all });
       void queryClient.invalidateQueries({ queryKey: deskOrderKeys.all });
     },
   });
+}
+
+export function useRefundOrder() {
+  return useRefundMutation(refundOrder);
 }

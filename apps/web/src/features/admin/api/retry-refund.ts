@@ -1,7 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { FunctionInput } from '@storefront/domain/contracts/index.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
-import { deskOrderKeys, orderListKeys } from '../../../lib/query-keys.ts';
+import { useRefundMutation } from './refund-order.ts';
 
 /** A card refund whose background retries ran out, or that the provider failed later, sent again (decision 034: a new provider key after a failure the provider reported). */
 export function retryRefund(request: FunctionInput<'retryRefund'>) {
@@ -9,12 +8,5 @@ export function retryRefund(request: FunctionInput<'retryRefund'>) {
 }
 
 export function useRetryRefund() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: retryRefund,
-    onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: orderListKeys.all });
-      void queryClient.invalidateQueries({ queryKey: deskOrderKeys.all });
-    },
-  });
+  return useRefundMutation(retryRefund);
 }

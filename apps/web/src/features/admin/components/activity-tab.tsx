@@ -1,7 +1,6 @@
 import { AUDIT_ACTION_LABELS, type AuditEntry } from '@storefront/domain/console.ts';
-import { errorSentence } from '../../../lib/error-message.ts';
-import { LoadingRegion, SkeletonText } from '../../../ui/skeleton.tsx';
 import { useAdminActivity } from '../api/admin-activity.ts';
+import { LoadState } from './load-state.tsx';
 import './console.css';
 
 const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
@@ -42,12 +41,8 @@ export function ActivityTab() {
   return (
     <div className="console-activity">
       <h2 className="console__title">Activity</h2>
-      {activity.isPending ? (
-        <LoadingRegion label="Loading activity…">
-          <SkeletonText lines={6} />
-        </LoadingRegion>
-      ) : activity.isError ? (
-        <p role="alert">{errorSentence(activity.error, 'Could not load the activity.')}</p>
+      {activity.isPending || activity.isError ? (
+        <LoadState query={activity} label="Loading activity…" lines={6} failed="Could not load the activity." />
       ) : items.length === 0 ? (
         <p>No admin actions yet.</p>
       ) : (

@@ -4,8 +4,8 @@ import { errorSentence } from '../../../lib/error-message.ts';
 import { useSession } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast.ts';
 import { Badge } from '../../../ui/badge.tsx';
-import { LoadingRegion, SkeletonText } from '../../../ui/skeleton.tsx';
 import { useAdmins, useSetAdmin } from '../api/admins.ts';
+import { LoadState } from './load-state.tsx';
 import './console.css';
 
 export const FROM_SETTING_NOTE = 'Admin through the ADMIN_EMAILS setting: only that setting can revoke it.';
@@ -63,12 +63,8 @@ export function AdminsTab() {
           </button>
         </div>
       </form>
-      {admins.isPending ? (
-        <LoadingRegion label="Loading admins…">
-          <SkeletonText lines={3} />
-        </LoadingRegion>
-      ) : admins.isError ? (
-        <p role="alert">{errorSentence(admins.error, 'Could not load the admins.')}</p>
+      {admins.isPending || admins.isError ? (
+        <LoadState query={admins} label="Loading admins…" lines={3} failed="Could not load the admins." />
       ) : (
         <ul className="console-admins__list" aria-label="Admins">
           {admins.data.admins.map((admin) => (

@@ -5,8 +5,9 @@ import { errorSentence } from '../../../lib/error-message.ts';
 import { toast } from '../../../lib/toast.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Modal } from '../../../ui/modal.tsx';
-import { LoadingRegion, SkeletonText } from '../../../ui/skeleton.tsx';
+import { MoveButtons } from '../../../ui/move-buttons.tsx';
 import { useAllProducts, useDeleteProduct, useMoveProduct, useSetProductActive } from '../api/console-products.ts';
+import { LoadState } from './load-state.tsx';
 import './console.css';
 import { paths } from '../../../lib/paths.ts';
 
@@ -66,14 +67,7 @@ export function ProductsTab() {
     if (product) moveTo(product, index);
   };
 
-  if (products.isPending) {
-    return (
-      <LoadingRegion label="Loading products…">
-        <SkeletonText lines={6} />
-      </LoadingRegion>
-    );
-  }
-  if (products.isError) return <p role="alert">{errorSentence(products.error, 'Could not load the products.')}</p>;
+  if (products.isPending || products.isError) return <LoadState query={products} label="Loading products…" lines={6} failed="Could not load the products." />;
 
   return (
     <div className="console-products">
@@ -112,24 +106,7 @@ export function ProductsTab() {
                 {product.isActive ? null : <Badge tone="pending">Withdrawn</Badge>}
               </span>
               <span className="console-product__actions">
-                <button
-                  type="button"
-                  className="button button--secondary button--small"
-                  disabled={index === 0}
-                  aria-label={`Move ${product.name} up`}
-                  onClick={() => moveTo(product, index - 1)}
-                >
-                  Move up
-                </button>
-                <button
-                  type="button"
-                  className="button button--secondary button--small"
-                  disabled={index === list.length - 1}
-                  aria-label={`Move ${product.name} down`}
-                  onClick={() => moveTo(product, index + 1)}
-                >
-                  Move down
-                </button>
+                <MoveButtons name={product.name} index={index} count={list.length} onMove={(by) => moveTo(product, index + by)} />
                 <button
                   type="button"
                   className="button button--secondary button--small"

@@ -1,10 +1,11 @@
-import { Link, Navigate } from '../../../lib/router.tsx';
+import { Navigate } from '../../../lib/router.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { RELEASE_PAGE_TEXTS } from '../messages.ts';
 import { ReleaseTabs } from './release-tabs.tsx';
 import './release-page.css';
 import { paths } from '../../../lib/paths.ts';
+import { BackToShop } from '../../../ui/back-to-shop.tsx';
 
 /**
  * The admin page (spec sections 2 and 6): sends a visitor known to be signed out to log
@@ -25,9 +26,7 @@ export function ReleasePage() {
       ) : (
         <div className="release-page__refused">
           <p>{RELEASE_PAGE_TEXTS.notAdmin}</p>
-          <Link to={paths.shop} className="button">
-            Back to Shop
-          </Link>
+          <BackToShop />
         </div>
       )}
     </section>

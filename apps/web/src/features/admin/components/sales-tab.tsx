@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { formatUsd } from '@storefront/domain/catalog.ts';
 import { salesCsv, type SalesOverview } from '@storefront/domain/console.ts';
-import { errorSentence } from '../../../lib/error-message.ts';
-import { LoadingRegion, SkeletonText } from '../../../ui/skeleton.tsx';
 import { useSalesOverview } from '../api/sales-overview.ts';
+import { LoadState } from './load-state.tsx';
 import './console.css';
 import { DataTable } from '../../../ui/data-table.tsx';
 
@@ -73,12 +72,8 @@ export function SalesTab() {
           Download CSV
         </button>
       </div>
-      {sales.isPending ? (
-        <LoadingRegion label="Loading sales…">
-          <SkeletonText lines={6} />
-        </LoadingRegion>
-      ) : sales.isError || !overview ? (
-        <p role="alert">{errorSentence(sales.error, 'Could not load the sales.')}</p>
+      {sales.isPending || sales.isError || !overview ? (
+        <LoadState query={sales} label="Loading sales…" lines={6} failed="Could not load the sales." />
       ) : (
         <>
           <p className="console-sales__summary">

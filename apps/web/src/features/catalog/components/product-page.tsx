@@ -8,7 +8,8 @@ import { useSession } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { ErrorState } from '../../../ui/error-state.tsx';
-import { LoadingRegion, Skeleton, SkeletonText } from '../../../ui/skeleton.tsx';
+import { BackToShop } from '../../../ui/back-to-shop.tsx';
+import { BackLink, DetailLoading, DetailNotFound } from '../../../ui/detail-page.tsx';
 import { isProductNotFound, useProduct } from '../api/get-product.ts';
 import { ProductGallery } from './product-gallery.tsx';
 import { VariantPicker } from './variant-picker.tsx';
@@ -60,7 +61,7 @@ function ProductScreen({ id }: { id: string }) {
     return (
       <section className="page product-page">
         <ErrorState headingLevel={1} title="This product could not be loaded." message="Check your connection and try again." onRetry={() => void product.refetch()} />
-        <BackToShop />
+        <BackLink className="product-page__back" to={paths.shop} label="Back to Shop" />
       </section>
     );
   }
@@ -68,7 +69,7 @@ function ProductScreen({ id }: { id: string }) {
   const data = product.data;
   return (
     <section className="page product-page">
-      <BackToShop />
+      <BackLink className="product-page__back" to={paths.shop} label="Back to Shop" />
       {isAdmin && editing ? (
         <>
           <h1 className="product__name">{data.name}</h1>
@@ -150,41 +151,14 @@ function ProductDetails({ product, isAdmin, editButtonRef, onEdit }: ProductDeta
   );
 }
 
-function BackToShop() {
-  return (
-    <p className="product-page__back">
-      <Link to={paths.shop}>
-        <span aria-hidden="true">← </span>Back to Shop
-      </Link>
-    </p>
-  );
-}
-
 function ProductNotFound() {
   return (
-    <section className="page product-page">
-      <h1>{RELEASE_MESSAGES.notFound}</h1>
-      <p className="page-lead">It may have been taken out of the shop, or the link is mistyped.</p>
-      <Link to={paths.shop} className="button">
-        Back to Shop
-      </Link>
-    </section>
+    <DetailNotFound page="product-page" title={RELEASE_MESSAGES.notFound} lead="It may have been taken out of the shop, or the link is mistyped.">
+      <BackToShop />
+    </DetailNotFound>
   );
 }
 
 function ProductLoading() {
-  return (
-    <section className="page product-page">
-      <LoadingRegion label="Loading the product…">
-        <div className="product">
-          <Skeleton aspectRatio="1 / 1" width="100%" />
-          <div className="product__info">
-            <Skeleton width="70%" height="2.5rem" />
-            <Skeleton width="25%" height="1.5rem" />
-            <SkeletonText lines={4} />
-          </div>
-        </div>
-      </LoadingRegion>
-    </section>
-  );
+  return <DetailLoading page="product-page" label="Loading the product…" layout="product" line={{ width: '25%', height: '1.5rem' }} />;
 }

@@ -2,7 +2,7 @@ import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from '../../../lib/router.tsx';
 import { CATEGORY_LABELS, PRODUCT_CATEGORIES, RELEASE_MESSAGES, SHOP_SEARCH_MAX, type ProductCategory } from '@storefront/domain/catalog.ts';
-import { LoadingRegion, Skeleton } from '../../../ui/skeleton.tsx';
+import { LoadingRegion, Skeleton, SkeletonCards } from '../../../ui/skeleton.tsx';
 import { productsQueryOptions, shopFilterFromSearch, type ShopFilter } from '../api/list-products.ts';
 import { ProductCard } from './product-card.tsx';
 import './catalog.css';
@@ -174,6 +174,7 @@ function ShopSearch({ q, onSearch }: { q: string; onSearch: (q: string) => void 
       </label>
       <input
         id={id}
+        className="field-box"
         type="search"
         name="q"
         placeholder="Search the shop"
@@ -190,13 +191,11 @@ function ShopLoading() {
   return (
     <LoadingRegion label="Loading products…">
       <div className="shop-grid">
-        {Array.from({ length: PLACEHOLDER_CARDS }, (_, index) => (
-          <div key={index} className="tile product-card product-card--placeholder">
-            <Skeleton aspectRatio="1 / 1" width="100%" />
-            <Skeleton width="75%" height="1.2rem" />
-            <Skeleton width="35%" height="1rem" />
-          </div>
-        ))}
+        <SkeletonCards count={PLACEHOLDER_CARDS} className="tile product-card product-card--placeholder">
+          <Skeleton aspectRatio="1 / 1" width="100%" />
+          <Skeleton width="75%" height="1.2rem" />
+          <Skeleton width="35%" height="1rem" />
+        </SkeletonCards>
       </div>
     </LoadingRegion>
   );

@@ -1,4 +1,4 @@
-import { Link, Navigate } from '../../../lib/router.tsx';
+import { Navigate } from '../../../lib/router.tsx';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { useCart } from '../../../lib/cart.ts';
 import { lazyPart } from '../../../lib/lazy-part.tsx';
@@ -6,6 +6,7 @@ import { useSession } from '../../../lib/session.ts';
 import { LoadingRegion, SkeletonText } from '../../../ui/skeleton.tsx';
 import './checkout.css';
 import { paths } from '../../../lib/paths.ts';
+import { BackToShop } from '../../../ui/back-to-shop.tsx';
 
 // The form and its checks (zod) load for signed-in shoppers only: a signed-out visitor is
 // sent to log in without downloading them.
@@ -40,9 +41,7 @@ export function CheckoutPage() {
       {cart.lines.length === 0 ? (
         <div className="checkout-empty">
           <p>{CHECKOUT_MESSAGES.emptyCart}</p>
-          <Link to={paths.shop} className="button">
-            Back to Shop
-          </Link>
+          <BackToShop />
         </div>
       ) : (
         <CheckoutFormPart.Part user={session.user} lines={cart.lines} />

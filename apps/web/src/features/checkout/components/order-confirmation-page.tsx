@@ -8,6 +8,7 @@ import { useMyOrder } from '../api/get-my-order.ts';
 import { CHECKOUT_TEXTS } from '../messages.ts';
 import './checkout.css';
 import { paths } from '../../../lib/paths.ts';
+import { BackToShop } from '../../../ui/back-to-shop.tsx';
 
 /**
  * Order confirmation (spec section 2): where the payment provider (or a wallet order)
@@ -48,9 +49,7 @@ export function OrderConfirmationPage() {
           <Link to={paths.myOrders} className={status && !paid ? 'button button--secondary' : 'button'}>
             View My Orders
           </Link>
-          <Link to={paths.shop} className="button button--secondary">
-            Back to Shop
-          </Link>
+          <BackToShop secondary />
         </div>
       </div>
     </section>

@@ -1,6 +1,7 @@
 import type { CartLine } from '@storefront/domain/cart.ts';
 import { lineRanOutMessage } from '@storefront/domain/variants.ts';
 import { cartStore } from '../../../lib/cart.ts';
+import { RemoveLineButton } from './remove-line-button.tsx';
 
 /**
  * Lines that ran out (issue 15), each named with what is left and a way on: reduce it to
@@ -21,14 +22,7 @@ export function OutOfStockItems({ short, lines }: { short: { lineId: string; lef
                 Reduce to {item.left}
               </button>
             ) : (
-              <button
-                type="button"
-                className="button button--secondary checkout-unavailable__remove"
-                aria-label={`Remove ${item.title} from the cart`}
-                onClick={() => cartStore.remove(item.lineId)}
-              >
-                Remove
-              </button>
+              <RemoveLineButton lineId={item.lineId} title={item.title} />
             )}
           </li>
         ))}

@@ -1,6 +1,7 @@
 import type { CartLine } from '@storefront/domain/cart.ts';
 import { cartStore } from '../../../lib/cart.ts';
 import { CHECKOUT_TEXTS } from '../messages.ts';
+import { RemoveLineButton } from './remove-line-button.tsx';
 
 /**
  * Items the server no longer sells (withdrawn or unknown), named from the cart, each
@@ -15,14 +16,7 @@ export function UnavailableItems({ ids, lines }: { ids: string[]; lines: CartLin
         {items.map((item) => (
           <li key={item.id} className="checkout-unavailable__item">
             <span>{item.title}</span>
-            <button
-              type="button"
-              className="button button--secondary checkout-unavailable__remove"
-              aria-label={`Remove ${item.title} from the cart`}
-              onClick={() => cartStore.remove(item.id)}
-            >
-              Remove
-            </button>
+            <RemoveLineButton lineId={item.id} title={item.title} />
           </li>
         ))}
       </ul>

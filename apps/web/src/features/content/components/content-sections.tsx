@@ -1,5 +1,5 @@
 import { ErrorState } from '../../../ui/error-state.tsx';
-import { LoadingRegion, Skeleton, SkeletonText } from '../../../ui/skeleton.tsx';
+import { LoadingRegion, Skeleton, SkeletonCards, SkeletonText } from '../../../ui/skeleton.tsx';
 import { usePageSections } from '../api/get-page.ts';
 import { COMING_SOON } from '../messages.ts';
 import { ComingSoon } from './coming-soon.tsx';
@@ -11,12 +11,10 @@ export function ContentSections({ slug }: { slug: 'about' | 'privacy-policy' }) 
   if (isPending) {
     return (
       <LoadingRegion>
-        {[0, 1].map((index) => (
-          <div key={index} className="content-section">
-            <Skeleton width="12rem" height="1.6rem" />
-            <SkeletonText lines={4} />
-          </div>
-        ))}
+        <SkeletonCards count={2} className="content-section">
+          <Skeleton width="12rem" height="1.6rem" />
+          <SkeletonText lines={4} />
+        </SkeletonCards>
       </LoadingRegion>
     );
   }

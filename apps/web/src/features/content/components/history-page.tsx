@@ -1,6 +1,6 @@
 import { Badge } from '../../../ui/badge.tsx';
 import { ErrorState } from '../../../ui/error-state.tsx';
-import { LoadingRegion, Skeleton } from '../../../ui/skeleton.tsx';
+import { LoadingRegion, Skeleton, SkeletonCards } from '../../../ui/skeleton.tsx';
 import { useHistory } from '../api/list-history.ts';
 import type { TimelineEntry } from '../types.ts';
 import { COMING_SOON } from '../messages.ts';
@@ -40,12 +40,10 @@ export function HistoryPage() {
       {isPending ? (
         <LoadingRegion label="Loading the timeline…">
           <ol className="timeline">
-            {Array.from({ length: 6 }, (_, index) => (
-              <li key={index} className="timeline__entry">
-                <Skeleton width="6rem" />
-                <Skeleton width="60%" height="1.3rem" />
-              </li>
-            ))}
+            <SkeletonCards count={6} className="timeline__entry" as="li">
+              <Skeleton width="6rem" />
+              <Skeleton width="60%" height="1.3rem" />
+            </SkeletonCards>
           </ol>
         </LoadingRegion>
       ) : isError ? (

@@ -1,7 +1,7 @@
 import { safeLinkHref } from '@storefront/domain/content.ts';
 import { responsiveImage } from '@storefront/domain/storage-images.ts';
 import { ErrorState } from '../../../ui/error-state.tsx';
-import { LoadingRegion, Skeleton, SkeletonText } from '../../../ui/skeleton.tsx';
+import { LoadingRegion, Skeleton, SkeletonCards, SkeletonText } from '../../../ui/skeleton.tsx';
 import { useHomeContent } from '../api/get-page.ts';
 import type { Cover } from '../types.ts';
 import { COMING_SOON } from '../messages.ts';
@@ -22,12 +22,10 @@ export function HomePage() {
         <LoadingRegion label="Loading the gallery…">
           <SkeletonText lines={2} />
           <ul className="cover-grid">
-            {Array.from({ length: 10 }, (_, index) => (
-              <li key={index} className="cover-card">
-                <Skeleton aspectRatio="1 / 1" width="100%" />
-                <Skeleton width="70%" className="cover-card__caption-skeleton" />
-              </li>
-            ))}
+            <SkeletonCards count={10} className="cover-card" as="li">
+              <Skeleton aspectRatio="1 / 1" width="100%" />
+              <Skeleton width="70%" className="cover-card__caption-skeleton" />
+            </SkeletonCards>
           </ul>
         </LoadingRegion>
       ) : isError ? (

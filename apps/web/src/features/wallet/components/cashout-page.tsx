@@ -71,6 +71,7 @@ function CashoutContent() {
               <label htmlFor="cashout-amount">Amount (USD, empty for everything)</label>
               <input
                 id="cashout-amount"
+                className="field-box"
                 inputMode="decimal"
                 value={amount}
                 onChange={(e) => setAmount(e.target.value)}

@@ -4,7 +4,7 @@ import { formatCount } from '@storefront/domain/wallet.ts';
 import { useSession } from '../../../lib/session.ts';
 import { ErrorState } from '../../../ui/error-state.tsx';
 import { ProductImage } from '../../../ui/product-image.tsx';
-import { LoadingRegion, Skeleton, SkeletonText } from '../../../ui/skeleton.tsx';
+import { BackLink, DetailLoading, DetailNotFound } from '../../../ui/detail-page.tsx';
 import { isDatNotFound, useDat, type DatDetail } from '../api/get-dat.ts';
 import { formatCents, formatReleaseDate, WALLET_TEXTS } from '../wallet-format.ts';
 import { LoginRedirect } from './login-redirect.tsx';
@@ -31,7 +31,7 @@ function DatScreen({ id }: { id: string }) {
     return (
       <section className="page dat-page">
         <ErrorState headingLevel={1} title={WALLET_TEXTS.datLoadFailed} message={WALLET_TEXTS.tryAgain} onRetry={() => void dat.refetch()} />
-        <BackToWallet />
+        <BackLink className="dat-page__back" to={paths.wallet} label="Back to Wallet" />
       </section>
     );
   }
@@ -43,7 +43,7 @@ function DatDetails({ dat }: { dat: DatDetail }) {
   const released = formatReleaseDate(dat.releasedAt);
   return (
     <section className="page dat-page">
-      <BackToWallet />
+      <BackLink className="dat-page__back" to={paths.wallet} label="Back to Wallet" />
       <div className="dat-detail">
         <ProductImage url={dat.ArtworkURL} alt={`Cover art of ${dat.SongName}`} sizes="(min-width: 726px) 24rem, 100vw" priority className="dat-detail__image" />
         <div className="dat-detail__info">
@@ -87,41 +87,16 @@ function DatDetails({ dat }: { dat: DatDetail }) {
   );
 }
 
-function BackToWallet() {
-  return (
-    <p className="dat-page__back">
-      <Link to={paths.wallet}>
-        <span aria-hidden="true">← </span>Back to Wallet
-      </Link>
-    </p>
-  );
-}
-
 function DatNotFound() {
   return (
-    <section className="page dat-page">
-      <h1>{WALLET_TEXTS.datNotFound}</h1>
-      <p className="page-lead">The link may be mistyped, or the DAT was removed.</p>
+    <DetailNotFound page="dat-page" title={WALLET_TEXTS.datNotFound} lead="The link may be mistyped, or the DAT was removed.">
       <Link to={paths.wallet} className="button">
         Back to Wallet
       </Link>
-    </section>
+    </DetailNotFound>
   );
 }
 
 function DatLoading() {
-  return (
-    <section className="page dat-page">
-      <LoadingRegion label="Loading the DAT…">
-        <div className="dat-detail">
-          <Skeleton aspectRatio="1 / 1" width="100%" />
-          <div className="dat-detail__info">
-            <Skeleton width="70%" height="2.5rem" />
-            <Skeleton width="40%" height="1.25rem" />
-            <SkeletonText lines={4} />
-          </div>
-        </div>
-      </LoadingRegion>
-    </section>
-  );
+  return <DetailLoading page="dat-page" label="Loading the DAT…" layout="dat-detail" line={{ width: '40%', height: '1.25rem' }} />;
 }

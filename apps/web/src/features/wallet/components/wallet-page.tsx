@@ -1,7 +1,7 @@
 import { Link } from '../../../lib/router.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { ErrorState } from '../../../ui/error-state.tsx';
-import { LoadingRegion, Skeleton } from '../../../ui/skeleton.tsx';
+import { LoadingRegion, Skeleton, SkeletonCards } from '../../../ui/skeleton.tsx';
 import { useWallet } from '../api/get-wallet.ts';
 import { WALLET_TEXTS } from '../wallet-format.ts';
 import { LoginRedirect } from './login-redirect.tsx';
@@ -52,23 +52,19 @@ function WalletLoading() {
   return (
     <LoadingRegion label="Loading your wallet…">
       <div className="wallet-totals">
-        {[0, 1, 2, 3, 4, 5].map((index) => (
-          <div key={index} className="wallet-card">
-            <Skeleton width="50%" height="1rem" />
-            <Skeleton width="70%" height="2rem" />
-            <Skeleton width="60%" height="0.9rem" />
-          </div>
-        ))}
+        <SkeletonCards count={6} className="wallet-card">
+          <Skeleton width="50%" height="1rem" />
+          <Skeleton width="70%" height="2rem" />
+          <Skeleton width="60%" height="0.9rem" />
+        </SkeletonCards>
       </div>
       <Skeleton width="10rem" height="1.75rem" className="wallet-section-skeleton" />
       <div className="dat-grid">
-        {[0, 1, 2, 3].map((index) => (
-          <div key={index} className="tile dat-card">
-            <Skeleton aspectRatio="1 / 1" width="100%" />
-            <Skeleton width="80%" />
-            <Skeleton width="50%" />
-          </div>
-        ))}
+        <SkeletonCards count={4} className="tile dat-card">
+          <Skeleton aspectRatio="1 / 1" width="100%" />
+          <Skeleton width="80%" />
+          <Skeleton width="50%" />
+        </SkeletonCards>
       </div>
     </LoadingRegion>
   );

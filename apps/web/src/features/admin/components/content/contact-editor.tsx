@@ -1,45 +1,30 @@
 import { useId, type FormEvent } from 'react';
-import { errorSentence } from '../../../../lib/error-message.ts';
-import { toast } from '../../../../lib/toast.ts';
-import { LoadingRegion, SkeletonText } from '../../../../ui/skeleton.tsx';
-import { useContactEmail, useSaveContent } from '../../api/content-pages.ts';
+import { useContactEmail } from '../../api/content-pages.ts';
+import { LoadState } from '../load-state.tsx';
 import { SaveBar } from './save-bar.tsx';
 import { useDraft } from './use-draft.ts';
+import { useSaveDraft } from './use-save-draft.ts';
 
 /** The Contact page's email (spec section 2: "Tells visitors to email an info address"). */
 export function ContactEditor() {
   const email = useContactEmail();
   const { draft, setDraft, changedElsewhere, reset } = useDraft(email.data, email.data);
-  const save = useSaveContent('setContactEmail');
+  const { save, pending } = useSaveDraft('setContactEmail', reset, { saved: 'The contact email is saved.', failed: 'Could not save the contact email.' });
   const inputId = useId();
 
-  if (email.isPending)
-    return (
-      <LoadingRegion label="Loading the contact email…">
-        <SkeletonText lines={1} />
-      </LoadingRegion>
-    );
-  if (email.isError || draft === undefined) return <p role="alert">{errorSentence(email.error, 'Could not load the contact email.')}</p>;
+  if (email.isPending || email.isError || draft === undefined)
+    return <LoadState query={email} label="Loading the contact email…" lines={1} failed="Could not load the contact email." />;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate(
-      { email: draft },
-      {
-        onSuccess: () => {
-          reset();
-          toast.success('The contact email is saved.');
-        },
-        onError: (error) => toast.error(errorSentence(error, 'Could not save the contact email.')),
-      },
-    );
+    save({ email: draft });
   };
 
   return (
     <form className="content-editor__form" onSubmit={submit}>
       <label htmlFor={inputId}>Contact email</label>
       <input id={inputId} type="email" required maxLength={254} value={draft} onChange={(event) => setDraft(() => event.target.value)} />
-      <SaveBar label="Save contact email" pending={save.isPending} changedElsewhere={changedElsewhere} />
+      <SaveBar label="Save contact email" pending={pending} changedElsewhere={changedElsewhere} />
     </form>
   );
 }

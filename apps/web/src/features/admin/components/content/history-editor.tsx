@@ -1,10 +1,10 @@
 import { useId, useMemo, type FormEvent } from 'react';
-import { errorSentence } from '../../../../lib/error-message.ts';
-import { toast } from '../../../../lib/toast.ts';
-import { LoadingRegion, SkeletonText } from '../../../../ui/skeleton.tsx';
-import { useEditableHistory, useSaveContent } from '../../api/content-pages.ts';
+import { useEditableHistory } from '../../api/content-pages.ts';
+import { LoadState } from '../load-state.tsx';
+import { RowActions } from './row-actions.tsx';
 import { SaveBar } from './save-bar.tsx';
 import { useDraft } from './use-draft.ts';
+import { useSaveDraft } from './use-save-draft.ts';
 
 interface EntryDraft {
   releasedOn: string;
@@ -19,31 +19,16 @@ export function HistoryEditor() {
   const server = useMemo(() => history.data?.map(({ releasedOn, title, format, note }): EntryDraft => ({ releasedOn, title, format, note })), [history.data]);
   const version = useMemo(() => (server ? JSON.stringify(server) : undefined), [server]);
   const { draft, setDraft, changedElsewhere, reset } = useDraft(server, version);
-  const save = useSaveContent('saveHistory');
+  const { save, pending } = useSaveDraft('saveHistory', reset, { saved: 'The history is saved.', failed: 'Could not save the history.' });
   const baseId = useId();
 
-  if (history.isPending)
-    return (
-      <LoadingRegion label="Loading the history…">
-        <SkeletonText lines={6} />
-      </LoadingRegion>
-    );
-  if (history.isError || draft === undefined) return <p role="alert">{errorSentence(history.error, 'Could not load the history.')}</p>;
+  if (history.isPending || history.isError || draft === undefined) return <LoadState query={history} label="Loading the history…" lines={6} failed="Could not load the history." />;
 
   const update = (index: number, change: Partial<EntryDraft>) => setDraft((current) => current.map((entry, i) => (i === index ? { ...entry, ...change } : entry)));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate(
-      { entries: draft },
-      {
-        onSuccess: () => {
-          reset();
-          toast.success('The history is saved.');
-        },
-        onError: (error) => toast.error(errorSentence(error, 'Could not save the history.')),
-      },
-    );
+    save({ entries: draft });
   };
 
   return (
@@ -72,16 +57,7 @@ export function HistoryEditor() {
               <input id={`${baseId}-format-${index}`} required maxLength={40} value={entry.format} onChange={(event) => update(index, { format: event.target.value })} />
               <label htmlFor={`${baseId}-note-${index}`}>Note</label>
               <textarea id={`${baseId}-note-${index}`} rows={2} maxLength={2000} value={entry.note} onChange={(event) => update(index, { note: event.target.value })} />
-              <div className="content-editor__row-actions">
-                <button
-                  type="button"
-                  className="button button--danger button--small"
-                  onClick={() => setDraft((current) => current.filter((_, i) => i !== index))}
-                  aria-label={`Remove entry ${index + 1}`}
-                >
-                  Remove
-                </button>
-              </div>
+              <RowActions name={`entry ${index + 1}`} index={index} count={draft.length} onRemove={() => setDraft((current) => current.filter((_, i) => i !== index))} />
             </fieldset>
           </li>
         ))}
@@ -94,7 +70,7 @@ export function HistoryEditor() {
       >
         Add entry
       </button>
-      <SaveBar label="Save history" pending={save.isPending} changedElsewhere={changedElsewhere} />
+      <SaveBar label="Save history" pending={pending} changedElsewhere={changedElsewhere} />
     </form>
   );
 }

@@ -1,12 +1,14 @@
 import { useId, useMemo, useState, type ChangeEvent, type FormEvent } from 'react';
-import { errorSentence } from '../../../../lib/error-message.ts';
 import { toast } from '../../../../lib/toast.ts';
 import { isImageFile, uploadContentImage, uploadErrorMessage } from '../../../../lib/uploads.ts';
 import { ProgressBar } from '../../../../ui/progress-bar.tsx';
-import { LoadingRegion, SkeletonText } from '../../../../ui/skeleton.tsx';
-import { useEditablePage, useSaveContent } from '../../api/content-pages.ts';
+import { moved } from '../../../../ui/move-buttons.tsx';
+import { useEditablePage } from '../../api/content-pages.ts';
+import { LoadState } from '../load-state.tsx';
+import { RowActions } from './row-actions.tsx';
 import { SaveBar } from './save-bar.tsx';
 import { useDraft } from './use-draft.ts';
+import { useSaveDraft } from './use-save-draft.ts';
 
 interface CoverDraft {
   /** Keeps a cover's inputs and upload together while covers move. */
@@ -50,27 +52,14 @@ export function HomeEditor() {
   const page = useEditablePage('home');
   const server = useMemo(() => (page.data === undefined ? undefined : readHome(page.data?.body)), [page.data]);
   const { draft, setDraft, changedElsewhere, reset } = useDraft(server, page.data?.updatedAt);
-  const save = useSaveContent('saveHomePage');
+  const { save, pending } = useSaveDraft('saveHomePage', reset, { saved: 'The home page is saved.', failed: 'Could not save the home page.' });
   const [uploads, setUploads] = useState<Record<string, number>>({});
   const baseId = useId();
 
-  if (page.isPending)
-    return (
-      <LoadingRegion label="Loading the home page…">
-        <SkeletonText lines={6} />
-      </LoadingRegion>
-    );
-  if (page.isError || draft === undefined) return <p role="alert">{errorSentence(page.error, 'Could not load the home page.')}</p>;
+  if (page.isPending || page.isError || draft === undefined) return <LoadState query={page} label="Loading the home page…" lines={6} failed="Could not load the home page." />;
 
   const updateCover = (key: string, change: Partial<CoverDraft>) =>
     setDraft((current) => ({ ...current, covers: current.covers.map((cover) => (cover.key === key ? { ...cover, ...change } : cover)) }));
-  const move = (index: number, by: number) =>
-    setDraft((current) => {
-      const covers = [...current.covers];
-      const [item] = covers.splice(index, 1);
-      covers.splice(index + by, 0, item!);
-      return { ...current, covers };
-    });
 
   /** Uploads through the storage service (checked as an image, WebP variants made); the cover keeps its URL. */
   const upload = (key: string, event: ChangeEvent<HTMLInputElement>, isNew: boolean) => {
@@ -110,16 +99,7 @@ export function HomeEditor() {
       image: cover.image,
       url: cover.url,
     }));
-    save.mutate(
-      { intro: draft.intro, copyright: draft.copyright, covers },
-      {
-        onSuccess: () => {
-          reset();
-          toast.success('The home page is saved.');
-        },
-        onError: (error) => toast.error(errorSentence(error, 'Could not save the home page.')),
-      },
-    );
+    save({ intro: draft.intro, copyright: draft.copyright, covers });
   };
 
   return (
@@ -152,34 +132,13 @@ export function HomeEditor() {
                 <input id={id('year')} type="number" min={1900} max={2100} value={cover.year} onChange={(event) => updateCover(cover.key, { year: event.target.value })} />
                 <label htmlFor={id('url')}>Link (http://, https:// or mailto:)</label>
                 <input id={id('url')} type="url" required maxLength={500} value={cover.url} onChange={(event) => updateCover(cover.key, { url: event.target.value })} />
-                <div className="content-editor__row-actions">
-                  <button
-                    type="button"
-                    className="button button--secondary button--small"
-                    disabled={index === 0}
-                    onClick={() => move(index, -1)}
-                    aria-label={`Move cover ${index + 1} up`}
-                  >
-                    Move up
-                  </button>
-                  <button
-                    type="button"
-                    className="button button--secondary button--small"
-                    disabled={index === draft.covers.length - 1}
-                    onClick={() => move(index, 1)}
-                    aria-label={`Move cover ${index + 1} down`}
-                  >
-                    Move down
-                  </button>
-                  <button
-                    type="button"
-                    className="button button--danger button--small"
-                    onClick={() => setDraft((current) => ({ ...current, covers: current.covers.filter((c) => c.key !== cover.key) }))}
-                    aria-label={`Remove cover ${index + 1}`}
-                  >
-                    Remove
-                  </button>
-                </div>
+                <RowActions
+                  name={`cover ${index + 1}`}
+                  index={index}
+                  count={draft.covers.length}
+                  onMove={(by) => setDraft((current) => ({ ...current, covers: moved(current.covers, index, by) }))}
+                  onRemove={() => setDraft((current) => ({ ...current, covers: current.covers.filter((c) => c.key !== cover.key) }))}
+                />
               </fieldset>
             </li>
           );
@@ -191,7 +150,7 @@ export function HomeEditor() {
           <input id={`${baseId}-new-cover`} type="file" accept="image/*" onChange={(event) => upload(newKey(), event, true)} />
         </div>
       ) : null}
-      <SaveBar label="Save home page" pending={save.isPending} changedElsewhere={changedElsewhere} />
+      <SaveBar label="Save home page" pending={pending} changedElsewhere={changedElsewhere} />
     </form>
   );
 }

@@ -1,10 +1,11 @@
 import { useId, useMemo, type FormEvent } from 'react';
-import { errorSentence } from '../../../../lib/error-message.ts';
-import { toast } from '../../../../lib/toast.ts';
-import { LoadingRegion, SkeletonText } from '../../../../ui/skeleton.tsx';
-import { useEditablePage, useSaveContent } from '../../api/content-pages.ts';
+import { moved } from '../../../../ui/move-buttons.tsx';
+import { useEditablePage } from '../../api/content-pages.ts';
+import { LoadState } from '../load-state.tsx';
+import { RowActions } from './row-actions.tsx';
 import { SaveBar } from './save-bar.tsx';
 import { useDraft } from './use-draft.ts';
+import { useSaveDraft } from './use-save-draft.ts';
 
 interface SectionDraft {
   heading: string;
@@ -34,39 +35,17 @@ export function SectionsEditor({ slug }: { slug: 'about' | 'privacy-policy' }) {
   const page = useEditablePage(slug);
   const server = useMemo(() => (page.data === undefined ? undefined : readSections(page.data?.body)), [page.data]);
   const { draft, setDraft, changedElsewhere, reset } = useDraft(server, page.data?.updatedAt);
-  const save = useSaveContent('saveTextPage');
+  const { save, pending } = useSaveDraft('saveTextPage', reset, { saved: `${TITLES[slug]} is saved.`, failed: `Could not save ${TITLES[slug]}.` });
   const baseId = useId();
 
-  if (page.isPending)
-    return (
-      <LoadingRegion label="Loading the page…">
-        <SkeletonText lines={4} />
-      </LoadingRegion>
-    );
-  if (page.isError || draft === undefined) return <p role="alert">{errorSentence(page.error, 'Could not load the page.')}</p>;
+  if (page.isPending || page.isError || draft === undefined) return <LoadState query={page} label="Loading the page…" lines={4} failed="Could not load the page." />;
 
   const update = (index: number, change: Partial<SectionDraft>) => setDraft((current) => current.map((section, i) => (i === index ? { ...section, ...change } : section)));
-  const move = (index: number, by: number) =>
-    setDraft((current) => {
-      const next = [...current];
-      const [item] = next.splice(index, 1);
-      next.splice(index + by, 0, item!);
-      return next;
-    });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const sections = draft.map((section) => ({ heading: section.heading.trim(), paragraphs: toParagraphs(section.text) })).filter((s) => s.heading || s.paragraphs.length);
-    save.mutate(
-      { slug, sections },
-      {
-        onSuccess: () => {
-          reset();
-          toast.success(`${TITLES[slug]} is saved.`);
-        },
-        onError: (error) => toast.error(errorSentence(error, `Could not save ${TITLES[slug]}.`)),
-      },
-    );
+    save({ slug, sections });
   };
 
   return (
@@ -81,34 +60,13 @@ export function SectionsEditor({ slug }: { slug: 'about' | 'privacy-policy' }) {
               <input id={`${baseId}-heading-${index}`} maxLength={200} value={section.heading} onChange={(event) => update(index, { heading: event.target.value })} />
               <label htmlFor={`${baseId}-text-${index}`}>Text</label>
               <textarea id={`${baseId}-text-${index}`} rows={8} value={section.text} onChange={(event) => update(index, { text: event.target.value })} />
-              <div className="content-editor__row-actions">
-                <button
-                  type="button"
-                  className="button button--secondary button--small"
-                  disabled={index === 0}
-                  onClick={() => move(index, -1)}
-                  aria-label={`Move section ${index + 1} up`}
-                >
-                  Move up
-                </button>
-                <button
-                  type="button"
-                  className="button button--secondary button--small"
-                  disabled={index === draft.length - 1}
-                  onClick={() => move(index, 1)}
-                  aria-label={`Move section ${index + 1} down`}
-                >
-                  Move down
-                </button>
-                <button
-                  type="button"
-                  className="button button--danger button--small"
-                  onClick={() => setDraft((current) => current.filter((_, i) => i !== index))}
-                  aria-label={`Remove section ${index + 1}`}
-                >
-                  Remove
-                </button>
-              </div>
+              <RowActions
+                name={`section ${index + 1}`}
+                index={index}
+                count={draft.length}
+                onMove={(by) => setDraft((current) => moved(current, index, by))}
+                onRemove={() => setDraft((current) => current.filter((_, i) => i !== index))}
+              />
             </fieldset>
           </li>
         ))}
@@ -116,7 +74,7 @@ export function SectionsEditor({ slug }: { slug: 'about' | 'privacy-policy' }) {
       <button type="button" className="button button--secondary" onClick={() => setDraft((current) => [...current, { heading: '', text: '' }])}>
         Add section
       </button>
-      <SaveBar label={`Save ${TITLES[slug]}`} pending={save.isPending} changedElsewhere={changedElsewhere} />
+      <SaveBar label={`Save ${TITLES[slug]}`} pending={pending} changedElsewhere={changedElsewhere} />
     </form>
   );
 }
