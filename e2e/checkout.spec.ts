@@ -3,10 +3,11 @@
 // admin marking an order fulfilled while the buyer watches My Orders, the cart's
 // Checkout button for an empty cart and a signed-out visitor, and withdrawn items.
 import { type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
+import type { FunctionOutput } from '@storefront/domain/contracts/index.ts';
 import { test, expect, DEMO_ADMIN, DEMO_SHOPPER, ORIGIN, type ConsoleGuard } from './support/fixtures.ts';
 import { rememberingLogIn } from './support/login.ts';
 import { CART_STORAGE_KEY, WALLET_PREFERENCE_KEY } from '@storefront/domain/cart.ts';
-import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
+import { CHECKOUT_MESSAGES, quotedTotals } from '@storefront/domain/pricing.ts';
 
 const COVER = '/content/covers/cover-01.svg';
 const SHIPPING = { line1: '1 Record Row', city: 'London', postal: 'N1 9GU', country: 'GB' };
@@ -223,20 +224,14 @@ async function placeWalletOrder(page: Page, product: ProductRef) {
   const items = [{ id: product.id, qty: 1 }];
   const quoted = await page.request.post('/fn/quoteCheckout', { data: { data: { items, useWallet: true } } });
   expect(quoted.ok(), await quoted.text()).toBe(true);
-  const { data: quote } = (await quoted.json()) as { data: Record<string, number> };
+  const { data: quote } = (await quoted.json()) as { data: FunctionOutput<'quoteCheckout'> };
   const placed = await page.request.post('/fn/completeWalletOnlyOrderStreetFlavor', {
     data: {
       data: {
         items,
         contact: { name: 'Demo Shopper', email: DEMO_SHOPPER.email, phone: '' },
         shipping: { name: 'Demo Shopper', line1: SHIPPING.line1, line2: '', city: SHIPPING.city, state: '', postal_code: SHIPPING.postal, country: SHIPPING.country },
-        quote: {
-          subtotalCents: quote.subtotalCents,
-          shippingCents: quote.shippingCents,
-          taxCents: quote.taxCents,
-          walletAppliedCents: quote.walletAppliedCents,
-          totalCents: quote.totalCents,
-        },
+        quote: quotedTotals(quote),
         checkoutId: `e2e${Date.now()}${Math.random().toString(36).slice(2, 8)}`,
       },
     },

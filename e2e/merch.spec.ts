@@ -4,6 +4,7 @@
 // out and reduces it; the chosen variant is named on the payment page, in My Orders and in
 // the admin's View Orders; the shop grid says Sold out; an admin creates a product with sizes.
 import { type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { quotedTotals } from '@storefront/domain/pricing.ts';
 import sharp from 'sharp';
 import { lineRanOutMessage, noMoreMessage, onlyLeftMessage, STOCK_MESSAGES } from '@storefront/domain/variants.ts';
 import { WALLET_PREFERENCE_KEY } from '@storefront/domain/cart.ts';
@@ -59,13 +60,7 @@ async function walletOrder(request: APIRequestContext, token: string, items: { i
     items,
     contact: { name: 'Other Fan', email: DEMO_ADMIN.email, phone: '' },
     shipping: SHIPPING,
-    quote: {
-      subtotalCents: quote.subtotalCents,
-      shippingCents: quote.shippingCents,
-      taxCents: quote.taxCents,
-      walletAppliedCents: quote.walletAppliedCents,
-      totalCents: quote.totalCents,
-    },
+    quote: quotedTotals(quote),
     checkoutId: `merch${Date.now()}${Math.random().toString(36).slice(2, 8)}`,
   });
 }

@@ -2,6 +2,7 @@
 // with tracking, bulk fulfilment, the packing-list CSV download and a refund the buyer sees
 // live on My Orders.
 import fs from 'node:fs';
+import { quotedTotals } from '@storefront/domain/pricing.ts';
 import { callAs, releaseProductAs, tokenOf } from './support/api.ts';
 import { test, expect, DEMO_ADMIN, DEMO_SHIPPING, DEMO_SHOPPER } from './support/fixtures.ts';
 import { logIn } from './support/login.ts';
@@ -18,13 +19,7 @@ test('the order desk: search, filters, tracking, bulk fulfil, packing list and a
       items,
       contact: { name: 'Demo Shopper', email: DEMO_SHOPPER.email, phone: '' },
       shipping: DEMO_SHIPPING,
-      quote: {
-        subtotalCents: quote.subtotalCents,
-        shippingCents: quote.shippingCents,
-        taxCents: quote.taxCents,
-        walletAppliedCents: quote.walletAppliedCents,
-        totalCents: quote.totalCents,
-      },
+      quote: quotedTotals(quote),
       checkoutId: `desk${Date.now()}${i}`,
     });
   }

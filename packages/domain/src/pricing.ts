@@ -23,6 +23,15 @@ export interface PricedLine {
   qty: number;
 }
 
+/**
+ * The totals a wallet-only order sends back (walletOrderInputSchema's `quote`): the server prices
+ * the order again and refuses it if these differ from what the buyer was shown.
+ */
+export function quotedTotals(quote: Pick<Quote, 'subtotalCents' | 'shippingCents' | 'taxCents' | 'walletAppliedCents' | 'totalCents'>) {
+  const { subtotalCents, shippingCents, taxCents, walletAppliedCents, totalCents } = quote;
+  return { subtotalCents, shippingCents, taxCents, walletAppliedCents, totalCents };
+}
+
 export interface Quote {
   subtotalCents: number;
   shippingCents: number;

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from '../../../lib/router.tsx';
-import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
+import { CHECKOUT_MESSAGES, quotedTotals } from '@storefront/domain/pricing.ts';
 import type { CartItems, Contact, Shipping } from '@storefront/domain/pricing-schemas.ts';
 import { FunctionsError } from '@storefront/sdk/callable.ts';
 import { cartStore } from '../../../lib/cart.ts';
@@ -89,13 +89,7 @@ export function usePlaceOrder() {
           items,
           contact,
           shipping,
-          quote: {
-            subtotalCents: quote.subtotalCents,
-            shippingCents: quote.shippingCents,
-            taxCents: quote.taxCents,
-            walletAppliedCents: quote.walletAppliedCents,
-            totalCents: quote.totalCents,
-          },
+          quote: quotedTotals(quote),
           checkoutId,
         },
         {
