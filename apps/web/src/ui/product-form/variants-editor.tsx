@@ -27,6 +27,13 @@ export function variantsFormOf(options: readonly ProductOption[], rows: Record<s
 
 const EMPTY_ROW: VariantForm = { sku: '', price: '', stock: '' };
 
+/** A variant row's inputs, in column order: the field, the start of its label, and its own attributes. */
+const VARIANT_CELLS = [
+  { field: 'sku', name: 'SKU', maxLength: 64 },
+  { field: 'price', name: 'Price', inputMode: 'decimal', placeholder: 'Product price' },
+  { field: 'stock', name: 'Stock', inputMode: 'numeric', placeholder: 'Unlimited' },
+] as const;
+
 interface VariantsEditorProps {
   values: VariantsFormValues;
   onChange: (values: VariantsFormValues) => void;
@@ -119,38 +126,18 @@ export function VariantsEditor({ values, onChange, disabled = false }: VariantsE
                 <span role="rowheader" className="variants-editor__label">
                   {label}
                 </span>
-                <span role="cell">
-                  <input
-                    className="field-control product-field__control"
-                    aria-label={`SKU of ${label}`}
-                    value={row.sku}
-                    onChange={(event) => setRow(key, 'sku', event.target.value)}
-                    maxLength={64}
-                    autoComplete="off"
-                  />
-                </span>
-                <span role="cell">
-                  <input
-                    className="field-control product-field__control"
-                    aria-label={`Price of ${label}`}
-                    value={row.price}
-                    onChange={(event) => setRow(key, 'price', event.target.value)}
-                    inputMode="decimal"
-                    placeholder="Product price"
-                    autoComplete="off"
-                  />
-                </span>
-                <span role="cell">
-                  <input
-                    className="field-control product-field__control"
-                    aria-label={`Stock of ${label}`}
-                    value={row.stock}
-                    onChange={(event) => setRow(key, 'stock', event.target.value)}
-                    inputMode="numeric"
-                    placeholder="Unlimited"
-                    autoComplete="off"
-                  />
-                </span>
+                {VARIANT_CELLS.map(({ field, name, ...input }) => (
+                  <span role="cell" key={field}>
+                    <input
+                      className="field-control product-field__control"
+                      aria-label={`${name} of ${label}`}
+                      value={row[field]}
+                      onChange={(event) => setRow(key, field, event.target.value)}
+                      autoComplete="off"
+                      {...input}
+                    />
+                  </span>
+                ))}
               </div>
             );
           })}
