@@ -10,6 +10,7 @@ import {
   type ProductOption,
   type VariantForm,
 } from '@storefront/domain/variants.ts';
+import { ProductField } from './product-fields.tsx';
 import './product-form.css';
 
 /** The options and variant rows an admin is typing (issue 15). */
@@ -26,6 +27,12 @@ export function variantsFormOf(options: readonly ProductOption[], rows: Record<s
 }
 
 const EMPTY_ROW: VariantForm = { sku: '', price: '', stock: '' };
+
+/** An option's two inputs: its name and its comma-separated values. */
+const OPTION_FIELDS = [
+  { field: 'name', idPart: 'option', placeholder: 'Size', maxLength: 40 },
+  { field: 'values', idPart: 'values', placeholder: 'S, M, L, XL' },
+] as const;
 
 /** A variant row's inputs, in column order: the field, the start of its label, and its own attributes. */
 const VARIANT_CELLS = [
@@ -68,33 +75,18 @@ export function VariantsEditor({ values, onChange, disabled = false }: VariantsE
       </p>
       {values.options.map((option, index) => (
         <div key={index} className="variants-editor__option" role="group" aria-label={`Option ${index + 1}`}>
-          <div className="product-field">
-            <label htmlFor={`${id}-option-${index}`} className="product-field__label">
-              Option {index + 1} name
-            </label>
-            <input
-              id={`${id}-option-${index}`}
-              className="field-control product-field__control"
-              value={option.name}
-              onChange={(event) => setOption(index, 'name', event.target.value)}
-              placeholder="Size"
-              maxLength={40}
-              autoComplete="off"
-            />
-          </div>
-          <div className="product-field">
-            <label htmlFor={`${id}-values-${index}`} className="product-field__label">
-              Option {index + 1} values
-            </label>
-            <input
-              id={`${id}-values-${index}`}
-              className="field-control product-field__control"
-              value={option.values}
-              onChange={(event) => setOption(index, 'values', event.target.value)}
-              placeholder="S, M, L, XL"
-              autoComplete="off"
-            />
-          </div>
+          {OPTION_FIELDS.map(({ field, idPart, ...input }) => (
+            <ProductField key={field} id={`${id}-${idPart}-${index}`} label={`Option ${index + 1} ${field}`}>
+              <input
+                id={`${id}-${idPart}-${index}`}
+                className="field-control product-field__control"
+                value={option[field]}
+                onChange={(event) => setOption(index, field, event.target.value)}
+                autoComplete="off"
+                {...input}
+              />
+            </ProductField>
+          ))}
           <button type="button" className="button button--secondary variants-editor__remove" onClick={() => removeOption(index)}>
             Remove option {index + 1}
           </button>

@@ -20,7 +20,7 @@ import {
   useUpdateProfile,
 } from '../api/account.ts';
 import { ACCOUNT_PAGE_TEXTS as T } from '../messages.ts';
-import { CountryStateFields, FormAlert, FormStatus, OutcomePage, ProgressButton, TextField } from './form-fields.tsx';
+import { CountryStateFields, FormAlert, FormStatus, OutcomePage, ProgressButton, SubmitFooter, TextField } from './form-fields.tsx';
 import './accounts.css';
 import { paths } from '../../../lib/paths.ts';
 
@@ -174,13 +174,9 @@ function ProfileSection(props: {
             }}
           />
         </div>
-        <FormAlert message={error} />
-        <FormStatus message={saved ? T.profileSaved : null} />
-        <div className="auth-actions">
-          <ProgressButton type="submit" pending={update.isPending} pendingLabel="Saving…" disabled={update.isPending}>
-            Save profile
-          </ProgressButton>
-        </div>
+        <SubmitFooter error={error} status={saved ? T.profileSaved : null} pending={update.isPending} pendingLabel="Saving…">
+          Save profile
+        </SubmitFooter>
       </form>
     </Card>
   );
@@ -219,13 +215,9 @@ function EmailSection({ email }: { email: string }) {
           <TextField label="New email" type="email" autoComplete="email" value={newEmail} onChange={(event) => setNewEmail(event.target.value)} />
           <TextField label="Current password" type="password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} />
         </div>
-        <FormAlert message={error} />
-        <FormStatus message={sentTo ? T.emailSent(sentTo) : null} tone="info" />
-        <div className="auth-actions">
-          <ProgressButton type="submit" pending={request.isPending} pendingLabel="Sending…" disabled={request.isPending}>
-            Change email
-          </ProgressButton>
-        </div>
+        <SubmitFooter error={error} status={sentTo ? T.emailSent(sentTo) : null} statusTone="info" pending={request.isPending} pendingLabel="Sending…">
+          Change email
+        </SubmitFooter>
       </form>
     </Card>
   );
@@ -271,13 +263,9 @@ function PasswordSection() {
           />
           <TextField label="Confirm new password" type="password" autoComplete="new-password" value={fields.confirm} onChange={(event) => set('confirm', event.target.value)} />
         </div>
-        <FormAlert message={error} />
-        <FormStatus message={done ? T.passwordChanged : null} />
-        <div className="auth-actions">
-          <ProgressButton type="submit" pending={change.isPending} pendingLabel="Saving…" disabled={change.isPending}>
-            Change password
-          </ProgressButton>
-        </div>
+        <SubmitFooter error={error} status={done ? T.passwordChanged : null} pending={change.isPending} pendingLabel="Saving…">
+          Change password
+        </SubmitFooter>
       </form>
     </Card>
   );
