@@ -67,7 +67,7 @@ export function VariantsEditor({ values, onChange, disabled = false }: VariantsE
     onChange({ ...values, rows: { ...values.rows, [key]: { ...(values.rows[key] ?? EMPTY_ROW), [field]: text } } });
 
   return (
-    <fieldset className="variants-editor" disabled={disabled}>
+    <fieldset className="field-group variants-editor" disabled={disabled}>
       <legend className="product-field__label">Options and stock</legend>
       <p className="product-field__hint">
         Up to {MAX_OPTIONS} options, e.g. Size with values S, M, L. Each combination is a variant. Leave a price empty for the product’s price, and a stock empty for unlimited
