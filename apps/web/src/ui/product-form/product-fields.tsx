@@ -91,6 +91,7 @@ export function ProductFields({ values, onChange, disabled = false, refs }: Prod
           In US dollars, e.g. 24.99; rounded to whole cents.
         </p>
       </ProductField>
+      {/* An input and a text area: alike in their attribute lists by design, each element keeps its own limits. */}
       <ProductField id={`${id}-description`} label="Description" wide>
         <textarea
           ref={refs?.description}

@@ -50,6 +50,7 @@ export function AccountPage() {
   );
 }
 
+// Shaped like the wallet's and the shop's placeholders by design: SkeletonCards is shared, each page's card outline is its own.
 function AccountLoading() {
   return (
     <LoadingRegion label="Loading your account…">

@@ -172,6 +172,7 @@ function ShopSearch({ q, onSearch }: { q: string; onSearch: (q: string) => void 
       <label htmlFor={id} className="visually-hidden">
         Search the shop
       </label>
+      {/* A plain search input; the login form's email field has the same list of attributes by design (other values). */}
       <input
         id={id}
         className="field-box"
