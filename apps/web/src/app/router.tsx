@@ -9,6 +9,7 @@ import { paths, routePatterns } from '../lib/paths.ts';
 /** A prefetch that failed costs nothing: the page asks again and shows its own error. */
 const leaveItToThePage = () => undefined;
 
+// A route list: one lazyPage line a screen, alike by design.
 // Every screen is its own chunk: a visitor downloads only the pages they open. The shop's
 // pages ask for their products while their code loads (the query is a chunk of its own).
 const HomePage = lazyPage(() => import('../features/content/components/home-page.tsx').then((m) => m.HomePage));

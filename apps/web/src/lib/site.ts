@@ -13,6 +13,7 @@ export function getSite(signal?: AbortSignal): Promise<SiteInfo> {
   return getJson<SiteInfo>('/api/site', { signal });
 }
 
+// Same shape as list-history.ts's historyQueryOptions by design: the usual key + fetch query, another call.
 export const siteQueryOptions = () =>
   queryOptions({
     queryKey: siteKeys.all,

@@ -57,7 +57,7 @@ export function ImageManager({ label, images, maxImages, disabled = false, onAdd
   };
 
   return (
-    <fieldset className="image-manager" aria-describedby={hintId} disabled={disabled}>
+    <fieldset className="field-group image-manager" aria-describedby={hintId} disabled={disabled}>
       <legend id={labelId} className="image-manager__legend">
         {label}
       </legend>

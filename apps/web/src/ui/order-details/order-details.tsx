@@ -92,3 +92,24 @@ export function TrackingInfo({ tracking }: { tracking: { carrier: string; number
     </p>
   );
 }
+
+/** Where an order goes, under `label`, and its tracking once it has shipped (My Orders, View Orders). */
+export function ShipTo({
+  label,
+  shipping,
+  tracking,
+  className,
+}: {
+  label: string;
+  shipping: { name?: string; address: OrderAddress };
+  tracking?: { carrier: string; number: string } | null;
+  className?: string;
+}) {
+  return (
+    <div className={className}>
+      <p className="order-card__label">{label}</p>
+      <PostalAddress name={shipping.name} address={shipping.address} />
+      {tracking ? <TrackingInfo tracking={tracking} /> : null}
+    </div>
+  );
+}

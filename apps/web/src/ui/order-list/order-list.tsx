@@ -1,13 +1,11 @@
 import type { ReactNode } from 'react';
+import { LoadMoreButton, type NextPages } from '../load-more-button.tsx';
 import { LoadingRegion, Skeleton, SkeletonCards, SkeletonText } from '../skeleton.tsx';
 import './order-list.css';
 
 /** The paging half of an infinite query, as My Orders and View Orders both use it. */
-export interface OrderPages {
-  hasNextPage: boolean;
-  isFetchingNextPage: boolean;
+export interface OrderPages extends NextPages {
   isFetchNextPageError: boolean;
-  fetchNextPage: () => Promise<unknown>;
 }
 
 interface OrderListProps<T extends { id: string }> {
@@ -33,17 +31,7 @@ export function OrderList<T extends { id: string }>({ orders, label, pages, rend
           Could not load more orders. Please try again.
         </p>
       ) : null}
-      {pages.hasNextPage ? (
-        <button
-          type="button"
-          className={`button button--secondary order-list__more order-list__more--${variant}`}
-          disabled={pages.isFetchingNextPage}
-          aria-busy={pages.isFetchingNextPage || undefined}
-          onClick={() => void pages.fetchNextPage()}
-        >
-          {pages.isFetchingNextPage ? 'Loading…' : 'Load more'}
-        </button>
-      ) : null}
+      <LoadMoreButton pages={pages} label="Load more" className={`button button--secondary order-list__more order-list__more--${variant}`} markBusy />
     </>
   );
 }

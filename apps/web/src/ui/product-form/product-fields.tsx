@@ -1,4 +1,4 @@
-import { useId, useRef, type RefObject } from 'react';
+import { useId, useRef, type ReactNode, type RefObject } from 'react';
 import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
 import './product-form.css';
 
@@ -59,10 +59,7 @@ export function ProductFields({ values, onChange, disabled = false, refs }: Prod
   const set = (field: keyof ProductFieldValues) => (event: { target: { value: string } }) => onChange({ ...values, [field]: event.target.value });
   return (
     <div className="product-fields">
-      <div className="product-field">
-        <label htmlFor={`${id}-name`} className="product-field__label">
-          Name
-        </label>
+      <ProductField id={`${id}-name`} label="Name">
         <input
           ref={refs?.name}
           id={`${id}-name`}
@@ -73,11 +70,8 @@ export function ProductFields({ values, onChange, disabled = false, refs }: Prod
           autoComplete="off"
           disabled={disabled}
         />
-      </div>
-      <div className="product-field">
-        <label htmlFor={`${id}-price`} className="product-field__label">
-          Price (USD)
-        </label>
+      </ProductField>
+      <ProductField id={`${id}-price`} label="Price (USD)">
         <div className="product-field__money">
           <span aria-hidden="true">$</span>
           <input
@@ -96,11 +90,9 @@ export function ProductFields({ values, onChange, disabled = false, refs }: Prod
         <p id={`${id}-price-hint`} className="product-field__hint">
           In US dollars, e.g. 24.99; rounded to whole cents.
         </p>
-      </div>
-      <div className="product-field product-field--wide">
-        <label htmlFor={`${id}-description`} className="product-field__label">
-          Description
-        </label>
+      </ProductField>
+      {/* An input and a text area: alike in their attribute lists by design, each element keeps its own limits. */}
+      <ProductField id={`${id}-description`} label="Description" wide>
         <textarea
           ref={refs?.description}
           id={`${id}-description`}
@@ -111,7 +103,19 @@ export function ProductFields({ values, onChange, disabled = false, refs }: Prod
           maxLength={5000}
           disabled={disabled}
         />
-      </div>
+      </ProductField>
+    </div>
+  );
+}
+
+/** One labelled field of the product form (and of its options); `wide` spans the whole row. */
+export function ProductField({ id, label, wide = false, children }: { id: string; label: string; wide?: boolean; children: ReactNode }) {
+  return (
+    <div className={wide ? 'product-field product-field--wide' : 'product-field'}>
+      <label htmlFor={id} className="product-field__label">
+        {label}
+      </label>
+      {children}
     </div>
   );
 }

@@ -10,6 +10,7 @@ import {
   type ProductOption,
   type VariantForm,
 } from '@storefront/domain/variants.ts';
+import { ProductField } from './product-fields.tsx';
 import './product-form.css';
 
 /** The options and variant rows an admin is typing (issue 15). */
@@ -26,6 +27,19 @@ export function variantsFormOf(options: readonly ProductOption[], rows: Record<s
 }
 
 const EMPTY_ROW: VariantForm = { sku: '', price: '', stock: '' };
+
+/** An option's two inputs: its name and its comma-separated values. */
+const OPTION_FIELDS = [
+  { field: 'name', idPart: 'option', placeholder: 'Size', maxLength: 40 },
+  { field: 'values', idPart: 'values', placeholder: 'S, M, L, XL' },
+] as const;
+
+/** A variant row's inputs, in column order: the field, the start of its label, and its own attributes. */
+const VARIANT_CELLS = [
+  { field: 'sku', name: 'SKU', maxLength: 64 },
+  { field: 'price', name: 'Price', inputMode: 'decimal', placeholder: 'Product price' },
+  { field: 'stock', name: 'Stock', inputMode: 'numeric', placeholder: 'Unlimited' },
+] as const;
 
 interface VariantsEditorProps {
   values: VariantsFormValues;
@@ -53,7 +67,7 @@ export function VariantsEditor({ values, onChange, disabled = false }: VariantsE
     onChange({ ...values, rows: { ...values.rows, [key]: { ...(values.rows[key] ?? EMPTY_ROW), [field]: text } } });
 
   return (
-    <fieldset className="variants-editor" disabled={disabled}>
+    <fieldset className="field-group variants-editor" disabled={disabled}>
       <legend className="product-field__label">Options and stock</legend>
       <p className="product-field__hint">
         Up to {MAX_OPTIONS} options, e.g. Size with values S, M, L. Each combination is a variant. Leave a price empty for the product’s price, and a stock empty for unlimited
@@ -61,33 +75,18 @@ export function VariantsEditor({ values, onChange, disabled = false }: VariantsE
       </p>
       {values.options.map((option, index) => (
         <div key={index} className="variants-editor__option" role="group" aria-label={`Option ${index + 1}`}>
-          <div className="product-field">
-            <label htmlFor={`${id}-option-${index}`} className="product-field__label">
-              Option {index + 1} name
-            </label>
-            <input
-              id={`${id}-option-${index}`}
-              className="field-control product-field__control"
-              value={option.name}
-              onChange={(event) => setOption(index, 'name', event.target.value)}
-              placeholder="Size"
-              maxLength={40}
-              autoComplete="off"
-            />
-          </div>
-          <div className="product-field">
-            <label htmlFor={`${id}-values-${index}`} className="product-field__label">
-              Option {index + 1} values
-            </label>
-            <input
-              id={`${id}-values-${index}`}
-              className="field-control product-field__control"
-              value={option.values}
-              onChange={(event) => setOption(index, 'values', event.target.value)}
-              placeholder="S, M, L, XL"
-              autoComplete="off"
-            />
-          </div>
+          {OPTION_FIELDS.map(({ field, idPart, ...input }) => (
+            <ProductField key={field} id={`${id}-${idPart}-${index}`} label={`Option ${index + 1} ${field}`}>
+              <input
+                id={`${id}-${idPart}-${index}`}
+                className="field-control product-field__control"
+                value={option[field]}
+                onChange={(event) => setOption(index, field, event.target.value)}
+                autoComplete="off"
+                {...input}
+              />
+            </ProductField>
+          ))}
           <button type="button" className="button button--secondary variants-editor__remove" onClick={() => removeOption(index)}>
             Remove option {index + 1}
           </button>
@@ -119,38 +118,18 @@ export function VariantsEditor({ values, onChange, disabled = false }: VariantsE
                 <span role="rowheader" className="variants-editor__label">
                   {label}
                 </span>
-                <span role="cell">
-                  <input
-                    className="field-control product-field__control"
-                    aria-label={`SKU of ${label}`}
-                    value={row.sku}
-                    onChange={(event) => setRow(key, 'sku', event.target.value)}
-                    maxLength={64}
-                    autoComplete="off"
-                  />
-                </span>
-                <span role="cell">
-                  <input
-                    className="field-control product-field__control"
-                    aria-label={`Price of ${label}`}
-                    value={row.price}
-                    onChange={(event) => setRow(key, 'price', event.target.value)}
-                    inputMode="decimal"
-                    placeholder="Product price"
-                    autoComplete="off"
-                  />
-                </span>
-                <span role="cell">
-                  <input
-                    className="field-control product-field__control"
-                    aria-label={`Stock of ${label}`}
-                    value={row.stock}
-                    onChange={(event) => setRow(key, 'stock', event.target.value)}
-                    inputMode="numeric"
-                    placeholder="Unlimited"
-                    autoComplete="off"
-                  />
-                </span>
+                {VARIANT_CELLS.map(({ field, name, ...input }) => (
+                  <span role="cell" key={field}>
+                    <input
+                      className="field-control product-field__control"
+                      aria-label={`${name} of ${label}`}
+                      value={row[field]}
+                      onChange={(event) => setRow(key, field, event.target.value)}
+                      autoComplete="off"
+                      {...input}
+                    />
+                  </span>
+                ))}
               </div>
             );
           })}

@@ -20,7 +20,7 @@ import {
   useUpdateProfile,
 } from '../api/account.ts';
 import { ACCOUNT_PAGE_TEXTS as T } from '../messages.ts';
-import { CountryStateFields, FormAlert, FormStatus, OutcomePage, ProgressButton, TextField } from './form-fields.tsx';
+import { CountryStateFields, FormAlert, FormStatus, OutcomePage, ProgressButton, SubmitFooter, TextField } from './form-fields.tsx';
 import './accounts.css';
 import { paths } from '../../../lib/paths.ts';
 
@@ -50,6 +50,7 @@ export function AccountPage() {
   );
 }
 
+// Shaped like the wallet's and the shop's placeholders by design: SkeletonCards is shared, each page's card outline is its own.
 function AccountLoading() {
   return (
     <LoadingRegion label="Loading your account…">
@@ -174,13 +175,9 @@ function ProfileSection(props: {
             }}
           />
         </div>
-        <FormAlert message={error} />
-        <FormStatus message={saved ? T.profileSaved : null} />
-        <div className="auth-actions">
-          <ProgressButton type="submit" pending={update.isPending} pendingLabel="Saving…" disabled={update.isPending}>
-            Save profile
-          </ProgressButton>
-        </div>
+        <SubmitFooter error={error} status={saved ? T.profileSaved : null} pending={update.isPending} pendingLabel="Saving…">
+          Save profile
+        </SubmitFooter>
       </form>
     </Card>
   );
@@ -219,13 +216,9 @@ function EmailSection({ email }: { email: string }) {
           <TextField label="New email" type="email" autoComplete="email" value={newEmail} onChange={(event) => setNewEmail(event.target.value)} />
           <TextField label="Current password" type="password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} />
         </div>
-        <FormAlert message={error} />
-        <FormStatus message={sentTo ? T.emailSent(sentTo) : null} tone="info" />
-        <div className="auth-actions">
-          <ProgressButton type="submit" pending={request.isPending} pendingLabel="Sending…" disabled={request.isPending}>
-            Change email
-          </ProgressButton>
-        </div>
+        <SubmitFooter error={error} status={sentTo ? T.emailSent(sentTo) : null} statusTone="info" pending={request.isPending} pendingLabel="Sending…">
+          Change email
+        </SubmitFooter>
       </form>
     </Card>
   );
@@ -271,68 +264,83 @@ function PasswordSection() {
           />
           <TextField label="Confirm new password" type="password" autoComplete="new-password" value={fields.confirm} onChange={(event) => set('confirm', event.target.value)} />
         </div>
-        <FormAlert message={error} />
-        <FormStatus message={done ? T.passwordChanged : null} />
-        <div className="auth-actions">
-          <ProgressButton type="submit" pending={change.isPending} pendingLabel="Saving…" disabled={change.isPending}>
-            Change password
-          </ProgressButton>
-        </div>
+        <SubmitFooter error={error} status={done ? T.passwordChanged : null} pending={change.isPending} pendingLabel="Saving…">
+          Change password
+        </SubmitFooter>
       </form>
     </Card>
   );
+}
+
+/** The part of a section that needs `query`'s data: a placeholder while it loads, its failure with a Retry, else `children(data)`. */
+function WithData<D>({
+  query,
+  loading,
+  height,
+  failed,
+  children,
+}: {
+  query: { isPending: boolean; data: D | undefined; refetch: () => unknown };
+  loading: string;
+  height: string;
+  failed: string;
+  children: (data: D) => ReactNode;
+}) {
+  if (query.isPending)
+    return (
+      <LoadingRegion label={loading}>
+        <Skeleton width="100%" height={height} />
+      </LoadingRegion>
+    );
+  if (!query.data) return <ErrorState title={failed} message={T.tryAgain} onRetry={() => void query.refetch()} />;
+  return children(query.data);
 }
 
 function AddressesSection() {
   const addresses = useSavedAddresses();
   const remove = useDeleteSavedAddress();
   const [error, setError] = useState<string | null>(null);
-  let body: ReactNode;
-  if (addresses.isPending) {
-    body = (
-      <LoadingRegion label="Loading your addresses…">
-        <Skeleton width="100%" height="2.5rem" />
-      </LoadingRegion>
-    );
-  } else if (!addresses.data) {
-    body = <ErrorState title={T.addressesFailed} message={T.tryAgain} onRetry={() => void addresses.refetch()} />;
-  } else if (addresses.data.length === 0) {
-    body = <p>{T.noAddresses}</p>;
-  } else {
-    body = (
-      <ul className="account-addresses">
-        {addresses.data.map((address, index) => {
-          const label = addressLabel(address);
-          const deleting = remove.isPending && remove.variables === address.id;
-          return (
-            <li key={address.id} className="account-addresses__item">
-              <span>
-                {label}
-                {index === 0 ? <span className="account-addresses__default"> (used last: the checkout’s default)</span> : null}
-              </span>
-              <ProgressButton
-                type="button"
-                className="button button--secondary"
-                aria-label={`Delete address ${label}`}
-                pending={deleting}
-                pendingLabel="Deleting…"
-                disabled={remove.isPending}
-                onClick={() => {
-                  setError(null);
-                  remove.mutate(address.id, {
-                    onSuccess: () => toast.success(T.addressDeleted),
-                    onError: (failure) => setError(errorSentence(failure, T.addressDeleteFailed)),
-                  });
-                }}
-              >
-                Delete
-              </ProgressButton>
-            </li>
-          );
-        })}
-      </ul>
-    );
-  }
+  const body = (
+    <WithData query={addresses} loading="Loading your addresses…" height="2.5rem" failed={T.addressesFailed}>
+      {(list) =>
+        list.length === 0 ? (
+          <p>{T.noAddresses}</p>
+        ) : (
+          <ul className="account-addresses">
+            {list.map((address, index) => {
+              const label = addressLabel(address);
+              const deleting = remove.isPending && remove.variables === address.id;
+              return (
+                <li key={address.id} className="account-addresses__item">
+                  <span>
+                    {label}
+                    {index === 0 ? <span className="account-addresses__default"> (used last: the checkout’s default)</span> : null}
+                  </span>
+                  <ProgressButton
+                    type="button"
+                    className="button button--secondary"
+                    aria-label={`Delete address ${label}`}
+                    pending={deleting}
+                    pendingLabel="Deleting…"
+                    disabled={remove.isPending}
+                    onClick={() => {
+                      setError(null);
+                      remove.mutate(address.id, {
+                        onSuccess: () => toast.success(T.addressDeleted),
+                        onError: (failure) => setError(errorSentence(failure, T.addressDeleteFailed)),
+                      });
+                    }}
+                  >
+                    Delete
+                  </ProgressButton>
+                </li>
+              );
+            })}
+          </ul>
+        )
+      }
+    </WithData>
+  );
   return (
     <Card id="account-addresses" title="Saved addresses">
       <p className="auth-field__hint">{T.addressesNote}</p>
@@ -373,27 +381,19 @@ function DeleteSection({ onDeleted }: { onDeleted: () => void }) {
   const [confirm, setConfirm] = useState('');
   const [error, setError] = useState<string | null>(null);
 
-  let statement: ReactNode;
-  if (summary.isPending) {
-    statement = (
-      <LoadingRegion label="Loading what deleting means for you…">
-        <Skeleton width="100%" height="4rem" />
-      </LoadingRegion>
-    );
-  } else if (!summary.data) {
-    statement = <ErrorState title={T.summaryFailed} message={T.tryAgain} onRetry={() => void summary.refetch()} />;
-  } else {
-    const s = summary.data;
-    statement = (
-      <ul className="account-consequences">
-        <li>{T.consequenceSignOut}</li>
-        <li>{s.walletCents + s.heldCents > 0 ? T.consequenceWallet(formatUsd(s.walletCents + s.heldCents)) : T.consequenceNoWallet}</li>
-        <li>{T.consequenceOrders(s.orders, s.openOrders)}</li>
-        <li>{T.consequenceProfile}</li>
-        <li>{T.consequenceDownload}</li>
-      </ul>
-    );
-  }
+  const statement = (
+    <WithData query={summary} loading="Loading what deleting means for you…" height="4rem" failed={T.summaryFailed}>
+      {(s) => (
+        <ul className="account-consequences">
+          <li>{T.consequenceSignOut}</li>
+          <li>{s.walletCents + s.heldCents > 0 ? T.consequenceWallet(formatUsd(s.walletCents + s.heldCents)) : T.consequenceNoWallet}</li>
+          <li>{T.consequenceOrders(s.orders, s.openOrders)}</li>
+          <li>{T.consequenceProfile}</li>
+          <li>{T.consequenceDownload}</li>
+        </ul>
+      )}
+    </WithData>
+  );
   const blocked = summary.data?.isAdmin ? T.adminBlocked : summary.data?.pendingPayment ? T.paymentBlocked : null;
 
   const submit = (event: FormEvent<HTMLFormElement>) => {

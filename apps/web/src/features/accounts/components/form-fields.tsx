@@ -76,6 +76,38 @@ export function FormStatus({ message, tone = 'success' }: { message: ReactNode; 
   );
 }
 
+/**
+ * The end of an account form: its error, its success note when it has one (`status`, null
+ * while there is none), and its one submit button, busy while `pending`.
+ */
+export function SubmitFooter({
+  error,
+  status,
+  statusTone,
+  pending,
+  pendingLabel,
+  children,
+}: {
+  error: string | null;
+  status?: ReactNode;
+  statusTone?: 'success' | 'info';
+  pending: boolean;
+  pendingLabel: string;
+  children: string;
+}) {
+  return (
+    <>
+      <FormAlert message={error} />
+      {status !== undefined ? <FormStatus message={status} tone={statusTone} /> : null}
+      <div className="auth-actions">
+        <ProgressButton type="submit" pending={pending} pendingLabel={pendingLabel} disabled={pending}>
+          {children}
+        </ProgressButton>
+      </div>
+    </>
+  );
+}
+
 /** A page that says how something ended (a reset password, a refused link, a deleted account), with one way on. */
 export function OutcomePage({ title, to, action, className = 'page auth-page', children }: { title: string; to: string; action: string; className?: string; children: ReactNode }) {
   return (

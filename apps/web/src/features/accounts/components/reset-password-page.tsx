@@ -5,7 +5,7 @@ import { AuthError } from '@storefront/sdk/auth.ts';
 import { useResetPassword } from '../api/reset-password.ts';
 import { errorSentence } from '../../../lib/error-message.ts';
 import { ACCOUNT_TEXTS } from '../messages.ts';
-import { FormAlert, FormStatus, OutcomePage, ProgressButton, TextField } from './form-fields.tsx';
+import { FormAlert, FormStatus, OutcomePage, SubmitFooter, TextField } from './form-fields.tsx';
 import './accounts.css';
 import { paths } from '../../../lib/paths.ts';
 
@@ -78,12 +78,9 @@ export function ResetPasswordPage() {
           value={confirmPassword}
           onChange={(event) => setConfirmPassword(event.target.value)}
         />
-        <FormAlert message={error} />
-        <div className="auth-actions">
-          <ProgressButton type="submit" pending={resetPassword.isPending} pendingLabel="Saving…" disabled={resetPassword.isPending}>
-            Set new password
-          </ProgressButton>
-        </div>
+        <SubmitFooter error={error} pending={resetPassword.isPending} pendingLabel="Saving…">
+          Set new password
+        </SubmitFooter>
       </form>
     </section>
   );

@@ -1,4 +1,5 @@
 import { AUDIT_ACTION_LABELS, type AuditEntry } from '@storefront/domain/console.ts';
+import { LoadMoreButton } from '../../../ui/load-more-button.tsx';
 import { useAdminActivity } from '../api/admin-activity.ts';
 import { LoadState } from './load-state.tsx';
 import './console.css';
@@ -66,11 +67,7 @@ export function ActivityTab() {
           ))}
         </ol>
       )}
-      {activity.hasNextPage ? (
-        <button type="button" className="button button--secondary" disabled={activity.isFetchingNextPage} onClick={() => void activity.fetchNextPage()}>
-          {activity.isFetchingNextPage ? 'Loading…' : 'Load more'}
-        </button>
-      ) : null}
+      <LoadMoreButton pages={activity} label="Load more" />
     </div>
   );
 }

@@ -16,6 +16,7 @@ import { paths } from '../../../lib/paths.ts';
  * keyboard (the Move up / Move down buttons, or Alt+Arrow keys on a row); withdraw,
  * restore, and delete a product no one ordered. Every open page follows live.
  */
+// Its opening hook calls look like use-place-order.ts's only by shape (other hooks, other state).
 export function ProductsTab() {
   const products = useAllProducts();
   const move = useMoveProduct();

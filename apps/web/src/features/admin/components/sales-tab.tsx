@@ -83,6 +83,7 @@ export function SalesTab() {
           <p className="console__hint">
             <span className="console-sales__key console-sales__wallet" /> wallet <span className="console-sales__key console-sales__card" /> card
           </p>
+          {/* Two tables of different rows (days, products): their column lists are data and stay side by side. */}
           <div className="console-sales__tables">
             <DataTable
               caption="By day"

@@ -4,7 +4,7 @@ import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { FunctionsError } from '@storefront/sdk/callable.ts';
 import { toast } from '../../../lib/toast.ts';
 import { Modal } from '../../../ui/modal.tsx';
-import { formatOrderDate, OrderLines, OrderStatusBadge, OrderTotalsList, PostalAddress, TrackingInfo } from '../../../ui/order-details/order-details.tsx';
+import { formatOrderDate, OrderLines, OrderStatusBadge, OrderTotalsList, ShipTo } from '../../../ui/order-details/order-details.tsx';
 import { OrderCardFrame, OrderList, OrderListSkeleton } from '../../../ui/order-list/order-list.tsx';
 import { useDeskOrders, type DeskOrder } from '../api/list-orders.ts';
 import { useMarkOrderFulfilled } from '../api/mark-order-fulfilled.ts';
@@ -182,25 +182,11 @@ export function ViewOrdersTab() {
           </p>
         ) : null}
         <FulfilFields value={tracking} onChange={setTracking} />
-        <div className="view-orders__confirm-actions">
-          <button type="button" className="button" onClick={confirm}>
-            Yes, Mark Fulfilled
-          </button>
-          <button type="button" className="button button--secondary" onClick={() => setConfirming(null)}>
-            Cancel
-          </button>
-        </div>
+        <ConfirmFulfilActions onConfirm={confirm} onCancel={() => setConfirming(null)} />
       </Modal>
       <Modal open={confirmingBulk} onClose={() => setConfirmingBulk(false)} title={`Mark ${selected.size} orders fulfilled?`}>
         <p className="view-orders__confirm-text">Each selected order is marked fulfilled once, and each buyer gets one shipped email.</p>
-        <div className="view-orders__confirm-actions">
-          <button type="button" className="button" onClick={confirmBulk}>
-            Yes, Mark Fulfilled
-          </button>
-          <button type="button" className="button button--secondary" onClick={() => setConfirmingBulk(false)}>
-            Cancel
-          </button>
-        </div>
+        <ConfirmFulfilActions onConfirm={confirmBulk} onCancel={() => setConfirmingBulk(false)} />
       </Modal>
       <OrderDetailDialog orderId={detailId} onClose={() => setDetailId(null)} />
       {refunding ? <RefundDialog key={refunding.id} order={refunding} onClose={() => setRefunding(null)} onRefunded={(text) => setAnnouncement(text)} /> : null}
@@ -216,6 +202,20 @@ interface AdminOrderProps {
   onMarkFulfilled: () => void;
   onDetails: () => void;
   onRefund: () => void;
+}
+
+/** The two buttons under a Mark Fulfilled question (one order, or the selected ones). */
+function ConfirmFulfilActions({ onConfirm, onCancel }: { onConfirm: () => void; onCancel: () => void }) {
+  return (
+    <div className="view-orders__confirm-actions">
+      <button type="button" className="button" onClick={onConfirm}>
+        Yes, Mark Fulfilled
+      </button>
+      <button type="button" className="button button--secondary" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
 }
 
 function AdminOrder({ order, pending, selected, onSelect, onMarkFulfilled, onDetails, onRefund }: AdminOrderProps) {
@@ -270,11 +270,7 @@ function AdminOrder({ order, pending, selected, onSelect, onMarkFulfilled, onDet
             {order.contact.phone ? <span>{order.contact.phone}</span> : null}
           </p>
         </div>
-        <div>
-          <p className="order-card__label">Ship to</p>
-          <PostalAddress name={order.shipping.name} address={order.shipping.address} />
-          {order.tracking ? <TrackingInfo tracking={order.tracking} /> : null}
-        </div>
+        <ShipTo label="Ship to" shipping={order.shipping} tracking={order.tracking} />
       </div>
     </OrderCardFrame>
   );

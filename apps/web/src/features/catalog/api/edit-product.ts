@@ -5,6 +5,7 @@ import { functionsClient } from '../../../lib/api-client.ts';
 import { productListKeys } from '../../../lib/query-keys.ts';
 import { productQueryOptions } from './get-product.ts';
 
+// Same shape as release-product.ts by design: a call and its mutation; what each refetches afterwards differs.
 /** Admins only; the server refuses everyone else (spec section 7, editBizarreProduct). */
 export function editProduct(input: EditProductInput) {
   return functionsClient.call('editBizarreProduct', input);

@@ -91,7 +91,7 @@ export function ShopPage() {
         </div>
       ) : (
         <>
-          <ul className={products.isPlaceholderData ? 'shop-grid shop-grid--stale' : 'shop-grid'} aria-label="Products" aria-busy={products.isPlaceholderData}>
+          <ul className={products.isPlaceholderData ? 'tile-grid shop-grid shop-grid--stale' : 'tile-grid shop-grid'} aria-label="Products" aria-busy={products.isPlaceholderData}>
             {shown.map((product, index) => (
               <li key={product.id}>
                 <ProductCard product={product} priority={index < PRIORITY_CARDS} />
@@ -172,6 +172,7 @@ function ShopSearch({ q, onSearch }: { q: string; onSearch: (q: string) => void 
       <label htmlFor={id} className="visually-hidden">
         Search the shop
       </label>
+      {/* A plain search input; the login form's email field has the same list of attributes by design (other values). */}
       <input
         id={id}
         className="field-box"
@@ -190,7 +191,7 @@ function ShopSearch({ q, onSearch }: { q: string; onSearch: (q: string) => void 
 function ShopLoading() {
   return (
     <LoadingRegion label="Loading products…">
-      <div className="shop-grid">
+      <div className="tile-grid shop-grid">
         <SkeletonCards count={PLACEHOLDER_CARDS} className="tile product-card product-card--placeholder">
           <Skeleton aspectRatio="1 / 1" width="100%" />
           <Skeleton width="75%" height="1.2rem" />

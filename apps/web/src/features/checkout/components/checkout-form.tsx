@@ -93,13 +93,13 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
   return (
     <form className="checkout-layout" noValidate onSubmit={submit} aria-busy={placement.busy || undefined}>
       <div className="checkout-main">
-        <fieldset className="checkout-fieldset">
+        <fieldset className="field-group checkout-fieldset">
           <legend className="checkout-fieldset__legend">Contact</legend>
           <InputField label="Full name" autoComplete="name" maxLength={100} {...contactInput('name')} />
           <InputField label="Email" type="email" autoComplete="email" inputMode="email" spellCheck={false} maxLength={254} {...contactInput('email')} />
           <InputField label="Phone (optional)" type="tel" autoComplete="tel" maxLength={40} {...contactInput('phone')} />
         </fieldset>
-        <fieldset className="checkout-fieldset">
+        <fieldset className="field-group checkout-fieldset">
           <legend className="checkout-fieldset__legend">Shipping address</legend>
           {saved.data && saved.data.length > 0 ? (
             <SelectField label="Saved addresses" id={`${formId}-saved`} value={savedChoice} onChange={(event) => chooseSaved(event.target.value)}>

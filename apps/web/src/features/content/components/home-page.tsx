@@ -12,6 +12,7 @@ import './content.css';
 const EAGER_COVERS = 4;
 const COVER_SIZE = 600;
 
+// The loading / failed / empty / content branches match history-page.tsx's by design: same states, each page's own placeholders and texts.
 export function HomePage() {
   const { data, isPending, isError, refetch } = useHomeContent();
 

@@ -11,6 +11,7 @@ export function listMyOrders(page: PageRequest, signal?: AbortSignal): Promise<O
   return functionsClient.call('listMyOrders', page, { signal });
 }
 
+// Same shape as list-open-orders.ts by design: the paging is shared (pagedQueryOptions), the call, key and page size are each list's own.
 // The live 'orders' topic refetches every loaded page.
 export const myOrdersQueryOptions = () => pagedQueryOptions(myOrdersKeys.all, MY_ORDERS_PAGE_SIZE, listMyOrders);
 

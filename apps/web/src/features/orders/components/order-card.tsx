@@ -1,4 +1,4 @@
-import { formatOrderDate, OrderLines, OrderStatusBadge, OrderTotalsList, PostalAddress, TrackingInfo } from '../../../ui/order-details/order-details.tsx';
+import { formatOrderDate, OrderLines, OrderStatusBadge, OrderTotalsList, ShipTo } from '../../../ui/order-details/order-details.tsx';
 import type { Order } from '../../../ui/order-details/order-types.ts';
 import { OrderCardFrame } from '../../../ui/order-list/order-list.tsx';
 
@@ -22,11 +22,7 @@ export function OrderCard({ order }: { order: Order }) {
       <div className="order-card__body">
         <OrderLines items={order.items} />
         <OrderTotalsList totals={order.totals} />
-        <div className="order-card__ship">
-          <p className="order-card__label">Ships to</p>
-          <PostalAddress name={order.shipping.name} address={order.shipping.address} />
-          {order.tracking ? <TrackingInfo tracking={order.tracking} /> : null}
-        </div>
+        <ShipTo className="order-card__ship" label="Ships to" shipping={order.shipping} tracking={order.tracking} />
       </div>
     </OrderCardFrame>
   );

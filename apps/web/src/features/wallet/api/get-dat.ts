@@ -17,6 +17,7 @@ export function isDatNotFound(error: unknown): boolean {
   return error instanceof FunctionsError && (error.code === 'not-found' || error.code === 'invalid-argument');
 }
 
+// Same shape as get-product.ts's productQueryOptions by design: another call, key and not-found rule.
 // Under the wallet's key: the live 'wallet' topic refetches it with the wallet.
 export const datQueryOptions = (id: string) =>
   queryOptions({

@@ -87,6 +87,7 @@ function DatDetails({ dat }: { dat: DatDetail }) {
   );
 }
 
+// Alike in shape to product-page.tsx's ProductNotFound and ProductLoading by design: both call ui/detail-page.tsx with their own texts and classes.
 function DatNotFound() {
   return (
     <DetailNotFound page="dat-page" title={WALLET_TEXTS.datNotFound} lead="The link may be mistyped, or the DAT was removed.">

@@ -14,7 +14,7 @@ export function OwnedDats({ dats }: { dats: OwnedDat[] }) {
       {dats.length === 0 ? (
         <p className="wallet-empty">{WALLET_TEXTS.noDats}</p>
       ) : (
-        <ul className="dat-grid" aria-labelledby={titleId}>
+        <ul className="tile-grid dat-grid" aria-labelledby={titleId}>
           {dats.map((dat) => (
             // One row per edition: a user may own several editions of one DAT.
             <li key={`${dat.id}#${dat.edition}`}>

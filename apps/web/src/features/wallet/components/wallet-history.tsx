@@ -3,6 +3,7 @@ import { paths } from '../../../lib/paths.ts';
 import { useWalletHistory, type WalletHistoryEntry } from '../api/list-wallet-history.ts';
 import { formatCents } from '../wallet-format.ts';
 import { DataTable } from '../../../ui/data-table.tsx';
+import { LoadMoreButton } from '../../../ui/load-more-button.tsx';
 
 export const WALLET_HISTORY_TEXTS = {
   title: 'History',
@@ -65,11 +66,7 @@ export function WalletHistory() {
               ]}
             />
           </div>
-          {history.hasNextPage ? (
-            <button type="button" className="button button--secondary" disabled={history.isFetchingNextPage} onClick={() => void history.fetchNextPage()}>
-              {history.isFetchingNextPage ? 'Loading…' : 'Show older entries'}
-            </button>
-          ) : null}
+          <LoadMoreButton pages={history} label="Show older entries" />
           {history.isFetchNextPageError ? <p role="alert">{WALLET_HISTORY_TEXTS.loadFailed}</p> : null}
         </>
       )}

@@ -59,7 +59,7 @@ function WalletLoading() {
         </SkeletonCards>
       </div>
       <Skeleton width="10rem" height="1.75rem" className="wallet-section-skeleton" />
-      <div className="dat-grid">
+      <div className="tile-grid dat-grid">
         <SkeletonCards count={4} className="tile dat-card">
           <Skeleton aspectRatio="1 / 1" width="100%" />
           <Skeleton width="80%" />

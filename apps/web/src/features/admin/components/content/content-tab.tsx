@@ -5,6 +5,7 @@ import { HomeEditor } from './home-editor.tsx';
 import { SectionsEditor } from './sections-editor.tsx';
 import './content-editor.css';
 
+// Data, not logic: the same { id, label } shape as release-tabs.tsx's TABS by design (a different list).
 const PAGES = [
   { id: 'home', label: 'Home' },
   { id: 'about', label: 'About' },
@@ -28,6 +29,7 @@ export function ContentTab() {
       <p className="console__hint">Edit the site’s pages. A save shows on every open page right away.</p>
       <div className="content-editor__picker">
         <label htmlFor={selectId}>Page</label>
+        {/* A plain select of a small list; checkout's country select has the same shape by design (different data, different field). */}
         <select id={selectId} value={page} onChange={(event) => setPage(event.target.value as PageId)}>
           {PAGES.map((option) => (
             <option key={option.id} value={option.id}>

@@ -36,7 +36,7 @@ export function HistoryEditor() {
       <ol className="content-editor__list">
         {draft.map((entry, index) => (
           <li key={index} className="content-editor__item">
-            <fieldset className="content-editor__entry">
+            <fieldset className="field-group content-editor__entry">
               <legend>
                 Entry {index + 1}
                 {entry.title ? `: ${entry.title}` : ''}

@@ -115,7 +115,7 @@ export function HomeEditor() {
           const progress = uploads[cover.key];
           return (
             <li key={cover.key} className="content-editor__item content-editor__cover">
-              <fieldset>
+              <fieldset className="field-group">
                 <legend>
                   Cover {index + 1}
                   {cover.title ? `: ${cover.title}` : ''}

@@ -54,7 +54,7 @@ export function SectionsEditor({ slug }: { slug: 'about' | 'privacy-policy' }) {
       <ol className="content-editor__list">
         {draft.map((section, index) => (
           <li key={index} className="content-editor__item">
-            <fieldset>
+            <fieldset className="field-group">
               <legend>Section {index + 1}</legend>
               <label htmlFor={`${baseId}-heading-${index}`}>Heading</label>
               <input id={`${baseId}-heading-${index}`} maxLength={200} value={section.heading} onChange={(event) => update(index, { heading: event.target.value })} />
