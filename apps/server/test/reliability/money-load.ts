@@ -291,15 +291,17 @@ export async function refundProblems(pool: pg.Pool): Promise<string[]> {
     if (o.pending > 0) problems.push(`order ${o.id}: ${o.pending} refunds left pending`);
   }
   // Every refund, whatever its state: its wallet part went back through the ledger once if it was
-  // marked so (a succeeded refund always; a pending one whose card round the provider failed
-  // later), never otherwise (decision 034).
+  // marked so (a succeeded refund with a wallet part always; a pending one whose card round the
+  // provider failed later), never otherwise; a refund without a wallet part is never marked, so a
+  // later refusal of its card part fails it instead of holding it (decision 034).
   const entries = await pool.query<{ id: string; status: string; wallet_cents: number; wallet_back: boolean; credited: string | null; entries: number }>(`
     SELECT r.id, r.status, r.wallet_cents, r.wallet_refunded_at IS NOT NULL AS wallet_back,
            (SELECT sum(available_delta_cents) FROM ledger_entry l WHERE l.kind = 'refund' AND l.reference = 'refund:' || r.id) AS credited,
            (SELECT count(*)::int FROM ledger_entry l WHERE l.kind = 'refund' AND l.reference = 'refund:' || r.id) AS entries
     FROM order_refund r`);
   for (const r of entries.rows) {
-    if (r.status === 'succeeded' && !r.wallet_back) problems.push(`refund ${r.id}: succeeded but its wallet part is not marked as given back`);
+    if (r.status === 'succeeded' && r.wallet_cents > 0 && !r.wallet_back) problems.push(`refund ${r.id}: succeeded but its wallet part is not marked as given back`);
+    if (r.wallet_cents === 0 && r.wallet_back) problems.push(`refund ${r.id}: no wallet part, but marked as given back`);
     const expected = r.wallet_cents > 0 && r.wallet_back ? 1 : 0;
     if (r.entries !== expected || Number(r.credited ?? 0) !== (expected ? r.wallet_cents : 0))
       problems.push(`refund ${r.id} (${r.status}): wallet part ${r.wallet_cents} but ${r.entries} ledger entries crediting ${r.credited}`);
