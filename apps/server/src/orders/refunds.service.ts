@@ -539,8 +539,27 @@ async function applyRefundFailure(deps: RefundDeps, event: PaymentEvent): Promis
         return 'ignored';
       }
       if (!named || named.orderId !== order.id) {
-        // Not one of ours (made in the dashboard): the admin reads it in the history.
+        // Not one of ours (made in the dashboard): the admin reads it in the history, and the card
+        // total that charge.refunded raised for it drops again, never below what our own refunds
+        // hold (the buyer is no longer shown it as refunded, and the admin can refund it here).
+        // One failure may come as two event types (refund.failed and charge.refund.updated): once.
+        const [seen] = await tx
+          .select({ id: orderEvents.id })
+          .from(orderEvents)
+          .where(and(eq(orderEvents.orderId, order.id), eq(orderEvents.kind, 'refund-failed'), sql`${orderEvents.detail}->>'providerRefundId' = ${failed.id}`))
+          .limit(1);
+        if (seen) return 'ignored';
         await tx.insert(orderEvents).values({ orderId: order.id, kind: 'refund-failed', detail: { providerRefundId: failed.id, reason, cardCents: failed.amountCents } });
+        const [ours] = await tx
+          .select({ cardCents: sql<number>`coalesce(sum(${orderRefunds.cardCents}), 0)::int` })
+          .from(orderRefunds)
+          .where(and(eq(orderRefunds.orderId, order.id), ne(orderRefunds.status, 'failed')));
+        const lowered = Math.max(ours!.cardCents, order.refundedCardCents - Math.max(0, failed.amountCents));
+        if (lowered < order.refundedCardCents) {
+          const refundStatus = await buyerRefundStatus(tx, { ...order, refundedCardCents: lowered });
+          await tx.update(orders).set({ refundedCardCents: lowered, refundStatus }).where(eq(orders.id, order.id));
+          await publishLive(tx, { topic: 'orders', userId: order.userId, id: order.id }, { topic: 'all-orders', id: order.id });
+        }
         return 'applied';
       }
       const [refund] = await tx.select().from(orderRefunds).where(eq(orderRefunds.id, named.id)).for('update');

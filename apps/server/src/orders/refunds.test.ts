@@ -589,6 +589,29 @@ describe('card refunds against a local fake Stripe', () => {
     expect([after!.refundStatus, after!.refundedCardCents]).toEqual([null, 0]);
   });
 
+  it('a dashboard refund that charge.refunded counted, then failed: no longer shown as refunded, and the admin can refund it in the shop', async () => {
+    const order = await paidCardOrder('0', false);
+    const dashboard: FakeRefund = { id: `re_dash_${key()}`, amount: 300, payment_intent: order.paymentIntentId, metadata: {}, status: 'succeeded' };
+    const counted = {
+      id: `evt_${key()}`,
+      object: 'event',
+      type: 'charge.refunded',
+      data: { object: { id: `ch_${key()}`, object: 'charge', payment_intent: order.paymentIntentId, amount: order.chargedCents, amount_refunded: 300 } },
+    };
+    await deliver(counted);
+    const [partly] = await database.db.select().from(orders).where(eq(orders.id, order.id));
+    expect([partly!.refundStatus, partly!.refundedCardCents]).toEqual(['partially_refunded', 300]);
+    // The failure comes as both event types: counted once.
+    const { chargeRefundUpdated, refundFailed } = failAtStripe(dashboard, 'lost_or_stolen_card');
+    expect(await (await deliver(chargeRefundUpdated)).json()).toEqual({ received: true, result: 'applied' });
+    expect(await (await deliver(refundFailed)).json()).toEqual({ received: true, result: 'ignored' });
+    expect(await failureEvents(order.id)).toHaveLength(1);
+    const [after] = await database.db.select().from(orders).where(eq(orders.id, order.id));
+    expect([after!.refundStatus, after!.refundedCardCents]).toEqual([null, 0]);
+    const { refund } = await client('admin', stripeBase).call('refundOrder', { orderId: order.id, idempotencyKey: key() });
+    expect(refund).toMatchObject({ status: 'succeeded', cardCents: order.chargedCents });
+  });
+
   it('a refund racing a late payment event: one order, the wallet part back only as far as the ledger took it', async () => {
     const buyer = await userId('card@example.org');
     const checkout = await cardCheckout('3');
