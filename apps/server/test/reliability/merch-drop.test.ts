@@ -4,6 +4,7 @@ import { applyPaymentEvent, type CheckoutDeps } from '../../src/checkout/checkou
 import { getProduct, releaseProduct } from '../../src/catalog/catalog.service.ts';
 import { connectDatabase, type Database } from '../../src/db/client.ts';
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.ts';
+import { sqlState } from '../../src/db/errors.ts';
 import { runMigrations } from '../../src/db/migrate.ts';
 import { startJobQueue, type JobQueue } from '../../src/jobs/queue.ts';
 import { createLocalProvider } from '../../src/payments/local.provider.ts';
@@ -177,18 +178,24 @@ describe('a drop of 5 units', () => {
     };
     const started = Date.now();
     const crashed: string[] = [];
-    await Promise.all(shoppers.map((shopper, index) => buyer(shopper, index).catch((error: unknown) => void crashed.push(`${index}: ${String(error)}`))));
+    // A crash names the database's own error too (SQLSTATE and message), not only the ORM's "Failed query".
+    const described = (error: unknown) => `${String(error)}${error instanceof Error && error.cause ? ` [cause ${sqlState(error) ?? ''}: ${String(error.cause)}]` : ''}`;
+    await Promise.all(shoppers.map((shopper, index) => buyer(shopper, index).catch((error: unknown) => void crashed.push(`${index}: ${described(error)}`))));
     if (crashed.length > 0) {
       console.log(crashed.join('\n'));
-      console.log(JSON.stringify((await database.pool.query(`SELECT id, status, items FROM checkout ORDER BY id`)).rows));
+      console.log(JSON.stringify((await database.pool.query(`SELECT id, status, items, created_at, settled_at FROM checkout ORDER BY created_at`)).rows));
+      console.log(JSON.stringify((await database.pool.query(`SELECT id, stock, held FROM product_variant`)).rows));
+      console.log(JSON.stringify((await database.pool.query(`SELECT id, checkout_id, created_at FROM "order" ORDER BY created_at`)).rows));
       console.log(
         JSON.stringify(
-          (await database.pool.query(`SELECT * FROM processed_event ORDER BY processed_at`)).rows.map((r: { event_id: string; type: string }) => `${r.event_id}:${r.type}`),
+          (await database.pool.query(`SELECT * FROM processed_event ORDER BY processed_at`)).rows.map(
+            (r: { event_id: string; type: string; processed_at: Date }) => `${r.event_id}:${r.type}@${r.processed_at.toISOString()}`,
+          ),
         ),
       );
     }
-    expect(crashed).toEqual([]);
     clearInterval(sampler);
+    expect(crashed).toEqual([]);
     const seconds = (Date.now() - started) / 1000;
 
     const pool = database.pool;
