@@ -193,7 +193,9 @@ describe.skipIf(!hasNginx)('two instances behind nginx (deploy/nginx.conf)', () 
       expect(((await me.json()) as { user: { email: string } | null }).user?.email).toBe(emails[0]);
     }
     // Round-robin: the four reads were answered by both instances.
-    const answered = proxied().filter((line) => line.request.startsWith('GET /api/me'));
+    const meLines = () => proxied().filter((line) => line.request.startsWith('GET /api/me'));
+    await poll('nginx to log the four reads', async () => (meLines().length >= 4 ? true : undefined), { timeoutMs: 10_000 });
+    const answered = meLines();
     expect(new Set(answered.map((line) => portOf(line.upstream)))).toEqual(new Set(servers.map((server) => server.port)));
   });
 
@@ -264,7 +266,10 @@ describe.skipIf(!hasNginx)('two instances behind nginx (deploy/nginx.conf)', () 
     const token0 = [metadata.downloadTokens].flat().join(',').split(',')[0]!;
 
     const uploadId = new URL(uploadUrl).searchParams.get('upload_id')!;
-    const chunks = proxied().filter((line) => line.request.includes(`upload_id=${uploadId}`));
+    // nginx writes a request's access-log line after it has sent the answer: wait for the last one.
+    const chunkLines = () => proxied().filter((line) => line.request.includes(`upload_id=${uploadId}`));
+    await poll('nginx to log every chunk', async () => (chunkLines().length >= Math.ceil(png.length / chunk) ? true : undefined), { timeoutMs: 10_000 });
+    const chunks = chunkLines();
     expect(chunks.length).toBe(Math.ceil(png.length / chunk));
     expect(new Set(chunks.map((line) => portOf(line.upstream))).size).toBe(2);
     const { rows } = await database.pool.query<{ parts: unknown[] }>('SELECT parts FROM storage_upload_session WHERE id = $1', [uploadId]);
@@ -280,7 +285,9 @@ describe.skipIf(!hasNginx)('two instances behind nginx (deploy/nginx.conf)', () 
           .toBuffer(),
       ).toEqual(raw);
     }
-    const downloads = proxied().filter((line) => line.request.includes('alt=media'));
+    const downloadLines = () => proxied().filter((line) => line.request.includes('alt=media'));
+    await poll('nginx to log both downloads', async () => (downloadLines().length >= 2 ? true : undefined), { timeoutMs: 10_000 });
+    const downloads = downloadLines();
     expect(new Set(downloads.map((line) => portOf(line.upstream))).size).toBe(2);
   });
 
