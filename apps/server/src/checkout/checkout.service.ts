@@ -7,7 +7,7 @@ import { captureStock, releaseStock, sortedDemand, takeStock, type StockDemand }
 import type { Db } from '../db/client.ts';
 import { checkouts, orders, paymentRefunds, products, productVariants, users, wallets, type CheckoutLine } from '../db/schema/index.ts';
 import { prepared } from '../db/prepared.ts';
-import { runTransaction, type Tx } from '../db/transaction.ts';
+import { isRetryableTransactionError, runTransaction, type Tx } from '../db/transaction.ts';
 import { rememberAddress } from '../accounts/addresses.service.ts';
 import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -492,6 +492,8 @@ export async function applyPaymentEvent(deps: CheckoutDeps, event: PaymentEvent)
         await tx
           .transaction((inner) => debit(inner, checkout.userId, checkout.walletHeldCents, `late:${checkout.id}`))
           .catch((error: unknown) => {
+            // A conflict is not "the credit is gone": the whole event runs again.
+            if (isRetryableTransactionError(error)) throw error;
             console.warn(`Late payment of checkout ${checkout.id}: its wallet part (${checkout.walletHeldCents} cents) could not be taken again:`, error);
           });
       } else {
