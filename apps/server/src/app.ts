@@ -11,6 +11,8 @@ import { createAuth, publicUrl } from './accounts/auth.ts';
 import { callerResolver, sessionResolver } from './accounts/auth.routes.ts';
 import { adminArea } from './admin/admin.plugin.ts';
 import { checkoutArea } from './checkout/checkout.plugin.ts';
+import { applyPaymentEvent } from './checkout/payment.flow.ts';
+import { applyRefundEvent } from './orders/refunds.service.ts';
 import { catalogArea } from './catalog/catalog.plugin.ts';
 import { contentArea } from './content/content.plugin.ts';
 import { liveArea } from './live/live.plugin.ts';
@@ -146,6 +148,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const hub = await startLiveHub(db.$client.options, (error) => app.log.warn({ err: error }, 'live updates connection lost'));
   app.addHook('onClose', () => hub.stop());
   const payments = options.payments ?? paymentProviderFor(config, db);
+  const checkout = { db, jobs, provider: payments.provider, publicUrl: publicUrl(config), holdMs: config.CHECKOUT_HOLD_MINUTES * 60_000 };
   const context: AreaContext = {
     config,
     db,
@@ -156,7 +159,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     resolveCaller: callerResolver(resolveSession),
     hub,
     payments,
-    checkout: { db, jobs, provider: payments.provider, publicUrl: publicUrl(config) },
+    checkout,
+    paymentEvents: { payment: (event) => applyPaymentEvent(checkout, event), refund: (event) => applyRefundEvent(checkout, event) },
     async every(queue, cron, task) {
       await jobs.work(queue, async () => {
         await task();

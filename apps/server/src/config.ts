@@ -118,6 +118,12 @@ const envSchema = z.object({
    * then fail, as Stripe's refund.failed (decision 034). Refused when NODE_ENV=production.
    */
   LOCAL_REFUND_FAILURES: z.coerce.number().int().min(0).max(1000).default(0),
+  /**
+   * How long a card checkout holds its units and wallet credit (decision 044): a drop's units
+   * come back at this deadline if the buyer does not pay. Stripe's page stays payable for at
+   * least 30 minutes, so it is closed through its API when the hold ends.
+   */
+  CHECKOUT_HOLD_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -68,6 +68,14 @@ export const variantInputSchema = z
       .default(null),
     /** null: unlimited. */
     stock: z.number({ error: STOCK_MESSAGES.stock }).int(STOCK_MESSAGES.stock).min(0, STOCK_MESSAGES.stock).max(MAX_STOCK, STOCK_MESSAGES.stock).nullable().default(null),
+    /** "Limit N per customer" (decision 044); null: no limit; absent on an edit: unchanged. */
+    perCustomerLimit: z
+      .number({ error: STOCK_MESSAGES.perCustomerLimit })
+      .int(STOCK_MESSAGES.perCustomerLimit)
+      .min(1, STOCK_MESSAGES.perCustomerLimit)
+      .max(1000, STOCK_MESSAGES.perCustomerLimit)
+      .nullable()
+      .optional(),
     /** Edit: the stock field was left as loaded, so an existing variant keeps its live count (sales since are not undone). */
     keepStock: optionalNullable(z.boolean()),
   })

@@ -112,5 +112,8 @@ export const CHECKOUT_MESSAGES = {
   orderNotFound: 'Order not found in document.',
   fulfilFailed: 'Could not mark as fulfilled.',
   noOrders: 'No orders yet.',
+  checkoutClosed: 'This checkout is already closed. Please start again from your cart.',
+  openPayment: 'You have a payment in progress.',
+  openPaymentCancelled: 'Your payment was cancelled and your wallet credit is available again.',
   orderTooLarge: 'This order is too large: an order may total at most $100,000,000.00. Please split it into smaller orders.',
 } as const;

@@ -22,6 +22,8 @@ export interface Variant {
   sku: string;
   priceCents: number;
   stock: number | null;
+  /** "Limit N per customer" (decision 044); null or absent: no limit. */
+  perCustomerLimit?: number | null;
 }
 
 export const STOCK_MESSAGES = {
@@ -36,6 +38,7 @@ export const STOCK_MESSAGES = {
   variantsMismatch: 'The variants must be exactly the combinations of the options.',
   stock: 'Please enter a stock count of 0 or more, or leave it empty for unlimited.',
   lateRefundSubject: 'Your payment was refunded',
+  perCustomerLimit: 'Please enter a limit per customer from 1 to 1000, or leave it empty for no limit.',
 } as const;
 
 export function onlyLeftMessage(left: number): string {
@@ -52,6 +55,19 @@ export function lineRanOutMessage(name: string, left: number): string {
   return left === 0
     ? `"${name}" is sold out. Remove it from your cart to continue.`
     : `Only ${left} of "${name}" ${left === 1 ? 'is' : 'are'} left. Reduce the quantity to continue.`;
+}
+
+/** "Limit 2 per customer": shown on the product page beside the size. */
+export function perCustomerLimitNote(limit: number): string {
+  return `Limit ${limit} per customer`;
+}
+
+/** A cart line past the variant's per-customer limit (counted across the buyer's orders and open checkout). */
+export function overLimitMessage(name: string, limit: number, already: number): string {
+  const left = Math.max(0, limit - already);
+  return left === 0
+    ? `"${name}" is limited to ${limit} per customer and you already have ${already}. Remove it from your cart to continue.`
+    : `"${name}" is limited to ${limit} per customer: you can buy ${left} more. Reduce the quantity to continue.`;
 }
 
 /** "L / Black"; empty for the default variant. */

@@ -133,6 +133,12 @@ export function isAdmin(config: Config, user: { email: string; emailVerified: bo
   return user.role === 'admin' || (user.emailVerified && config.ADMIN_EMAILS.includes(user.email.toLowerCase()));
 }
 
+/** Whom a receipt goes to: the account's email and name (undefined for a deleted account). */
+export async function contactOf(db: Db | Tx, userId: string): Promise<{ email: string; name: string } | undefined> {
+  const [buyer] = await db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, userId));
+  return buyer;
+}
+
 /** One account by its id. */
 export async function findUser(db: Db, userId: string) {
   const [user] = await db.select().from(users).where(eq(users.id, userId));

@@ -18,7 +18,7 @@ type ProductRow = typeof products.$inferSelect;
 type VariantRow = typeof productVariants.$inferSelect;
 
 function toVariant(product: ProductRow, row: VariantRow): Variant {
-  return { id: row.id, options: row.optionValues, sku: row.sku, priceCents: row.priceCents ?? product.priceCents, stock: row.stock };
+  return { id: row.id, options: row.optionValues, sku: row.sku, priceCents: row.priceCents ?? product.priceCents, stock: row.stock, perCustomerLimit: row.perCustomerLimit };
 }
 
 function toProduct(row: ProductRow, images: string[], variants: VariantRow[]): Product {

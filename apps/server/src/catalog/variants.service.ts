@@ -26,14 +26,18 @@ export async function replaceVariants(tx: Tx, productId: string, wanted: Variant
     if (match) {
       kept.add(match.id);
       const stock = variant.keepStock ? match.stock : variant.stock;
-      await tx.update(productVariants).set({ position, sku: variant.sku, priceCents: variant.priceCents, stock, updatedAt: new Date() }).where(eq(productVariants.id, match.id));
+      await tx
+        .update(productVariants)
+        .set({ position, sku: variant.sku, priceCents: variant.priceCents, stock, perCustomerLimit: variant.perCustomerLimit === undefined ? match.perCustomerLimit : variant.perCustomerLimit, updatedAt: new Date() }).where(eq(productVariants.id, match.id));
       if (match.stock !== stock) await tx.insert(stockMovements).values({ variantId: match.id, actorId, fromStock: match.stock, toStock: stock, reason: 'product edit' });
       continue;
     }
     // The default variant's id is the product's: a cart line without a variant means it.
     const id = variant.options.length === 0 && !existing.some((row) => row.id === productId) ? productId : `${productId}~${randomBytes(6).toString('base64url')}`;
     kept.add(id);
-    await tx.insert(productVariants).values({ id, productId, position, optionValues: variant.options, sku: variant.sku, priceCents: variant.priceCents, stock: variant.stock });
+    await tx
+      .insert(productVariants)
+      .values({ id, productId, position, optionValues: variant.options, sku: variant.sku, priceCents: variant.priceCents, stock: variant.stock, perCustomerLimit: variant.perCustomerLimit ?? null });
     if (variant.stock !== null) await tx.insert(stockMovements).values({ variantId: id, actorId, fromStock: null, toStock: variant.stock, reason: 'release' });
   }
   const removed = existing.filter((row) => !kept.has(row.id));
@@ -101,6 +105,34 @@ export async function listLowStock(db: Db): Promise<LowStockRow[]> {
   return rows.map((row) => ({ ...row, stock: row.stock ?? 0 }));
 }
 
+/** One variant of an active product, at its database price (issue 15). */
+export interface PricedVariant {
+  /** The product. */
+  id: string;
+  name: string;
+  priceCents: number;
+  variantId: string;
+  optionValues: string[];
+  /** null: unlimited. */
+  stock: number | null;
+}
+
+/** The variants of these products that are on sale, at their prices (checkout re-prices every cart from here). */
+export async function pricedVariants(db: Db | Tx, productIds: string[]): Promise<PricedVariant[]> {
+  return db
+    .select({
+      id: products.id,
+      name: products.name,
+      priceCents: sql<number>`coalesce(${productVariants.priceCents}, ${products.priceCents})`.mapWith(Number),
+      variantId: productVariants.id,
+      optionValues: productVariants.optionValues,
+      stock: productVariants.stock,
+    })
+    .from(products)
+    .innerJoin(productVariants, eq(productVariants.productId, products.id))
+    .where(and(inArray(products.id, productIds), eq(products.isActive, true)));
+}
+
 /** The quantities a cart takes from each counted variant, sorted by id: rows are always locked in this order, so two carts never deadlock. */
 export type StockDemand = [variantId: string, qty: number][];
 
@@ -108,44 +140,116 @@ export function sortedDemand(demand: Map<string, number>): StockDemand {
   return [...demand].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
+/** A variant that did not have enough: how many were left when its update found too few (at most wanted - 1). */
+export interface ShortLine {
+  variantId: string;
+  left: number;
+}
+
 /**
- * Takes stock for an order (`held` false) or sets it aside for a card checkout (`held`
- * true): `UPDATE ... SET stock = stock - n WHERE id = v AND stock >= n`, one variant at a
- * time in id order, and announces the change live on commit. Returns the variants that did not have enough (nothing is taken then:
- * the caller's transaction rolls back).
+ * Takes stock for an order (`held` false: stock to sold) or sets it aside for a card checkout
+ * (`held` true: stock to held), one conditional UPDATE per variant in id order:
+ * `... WHERE id = v AND stock >= n`. Whether a variant ran short is decided by that UPDATE's
+ * own result and nothing else (issue 23: a second read could see a unit given back meanwhile
+ * and report "enough" for a hold that was never taken). On the first short variant it stops
+ * and returns it, with what a read says is left for the message (clamped below what was
+ * wanted): the caller must roll its transaction back. Announced live on commit.
  */
-export async function takeStock(tx: Tx, demand: StockDemand, held: boolean): Promise<{ variantId: string; left: number }[]> {
-  for (const [index, [variantId, qty]] of demand.entries()) {
+export async function takeStock(tx: Tx, demand: StockDemand, held: boolean): Promise<ShortLine[]> {
+  for (const [variantId, qty] of demand) {
     // The 'products' announcement rides on the update (no round trip more while the row is
     // locked); it is sent only on commit, and once however many rows announce it.
     const taken = await tx.execute<{ stock: number }>(sql`
-      UPDATE ${productVariants} SET stock = stock - ${qty}, held = held + ${held ? qty : 0}, updated_at = now()
+      UPDATE ${productVariants} SET stock = stock - ${qty}, held = held + ${held ? qty : 0}, sold = sold + ${held ? 0 : qty}, updated_at = now()
       WHERE id = ${variantId} AND stock >= ${qty} RETURNING stock, ${liveNotification({ topic: 'products' })}`);
     if (taken.rows.length === 0) {
-      // Not enough: say how many are left of this and every later line (nothing is locked past here).
-      const ids = demand.slice(index).map(([id]) => id);
-      const rows = await tx.select({ id: productVariants.id, stock: productVariants.stock }).from(productVariants).where(inArray(productVariants.id, ids));
-      return demand
-        .slice(index)
-        .map(([id, wanted]) => ({ variantId: id, left: rows.find((row) => row.id === id)?.stock ?? 0, wanted }))
-        .filter((row) => row.left < row.wanted)
-        .map(({ variantId: id, left }) => ({ variantId: id, left }));
+      // Only for the message: the decision was made above.
+      const [row] = await tx.select({ stock: productVariants.stock }).from(productVariants).where(eq(productVariants.id, variantId));
+      return [{ variantId, left: Math.max(0, Math.min(row?.stock ?? 0, qty - 1)) }];
     }
   }
   return [];
 }
 
-/** A card checkout ended without an order: what it set aside can be bought again. */
-export async function releaseStock(tx: Tx, demand: StockDemand): Promise<void> {
+/**
+ * A card checkout ended without an order: what it set aside can be bought again. Each update
+ * is conditional on the units being held; a variant whose held count is short is returned (the
+ * reconciler reports it) instead of failing the release for ever on the database's check.
+ */
+export async function releaseStock(tx: Tx, demand: StockDemand): Promise<string[]> {
+  const missing: string[] = [];
   for (const [variantId, qty] of demand) {
-    await tx.execute(sql`
-      UPDATE ${productVariants} SET stock = stock + ${qty}, held = held - ${qty}, updated_at = now() WHERE id = ${variantId}`);
+    const released = await tx.execute(sql`
+      UPDATE ${productVariants} SET stock = stock + ${qty}, held = held - ${qty}, updated_at = now()
+      WHERE id = ${variantId} AND held >= ${qty} RETURNING id, ${liveNotification({ topic: 'products' })}`);
+    if (released.rows.length === 0) missing.push(variantId);
   }
+  return missing;
 }
 
-/** The verified payment made the order: what was set aside is sold. */
-export async function captureStock(tx: Tx, demand: StockDemand): Promise<void> {
+/**
+ * The verified payment made the order: what was set aside is sold. A variant whose held units
+ * are not there (never expected: the invariant) is taken from the available stock instead; the
+ * variants that had neither are returned, and the caller refunds instead of failing for ever.
+ */
+export async function captureStock(tx: Tx, demand: StockDemand): Promise<string[]> {
+  const missing: string[] = [];
   for (const [variantId, qty] of demand) {
-    await tx.execute(sql`UPDATE ${productVariants} SET held = held - ${qty}, updated_at = now() WHERE id = ${variantId}`);
+    const captured = await tx.execute(sql`
+      UPDATE ${productVariants} SET held = held - ${qty}, sold = sold + ${qty}, updated_at = now()
+      WHERE id = ${variantId} AND held >= ${qty} RETURNING id`);
+    if (captured.rows.length > 0) continue;
+    const taken = await tx.execute(sql`
+      UPDATE ${productVariants} SET stock = stock - ${qty}, sold = sold + ${qty}, updated_at = now()
+      WHERE id = ${variantId} AND stock >= ${qty} RETURNING id, ${liveNotification({ topic: 'products' })}`);
+    if (taken.rows.length === 0) missing.push(variantId);
   }
+  return missing;
+}
+
+/**
+ * The per-customer limits of these variants ("limit 2 per customer"): the variants that have
+ * one, with it. Read in the buyer's transaction after their lock (checkout.flow.ts).
+ */
+export async function customerLimits(tx: Tx, variantIds: string[]): Promise<Map<string, number>> {
+  if (variantIds.length === 0) return new Map();
+  const rows = await tx
+    .select({ id: productVariants.id, limit: productVariants.perCustomerLimit })
+    .from(productVariants)
+    .where(and(inArray(productVariants.id, variantIds), isNotNull(productVariants.perCustomerLimit)));
+  return new Map(rows.map((row) => [row.id, row.limit!]));
+}
+
+export interface StockCounts {
+  variantId: string;
+  stock: number;
+  held: number;
+  sold: number;
+  updatedAt: Date;
+}
+
+/** The stock, held and sold counts of every counted variant (the reconciler's invariant check). */
+export async function countedVariants(db: Db | Tx): Promise<StockCounts[]> {
+  const rows = await db
+    .select({ variantId: productVariants.id, stock: productVariants.stock, held: productVariants.held, sold: productVariants.sold, updatedAt: productVariants.updatedAt })
+    .from(productVariants)
+    .where(isNotNull(productVariants.stock))
+    .orderBy(asc(productVariants.id));
+  return rows.map((row) => ({ ...row, stock: row.stock ?? 0 }));
+}
+
+/**
+ * Puts a variant's held count right (the reconciler, decision 044): `held` becomes what the live
+ * checkouts hold, the difference going back to (or coming from) the available stock, never
+ * below zero. Locks the row, so every hold or release before it has committed.
+ */
+export async function correctHeld(tx: Tx, variantId: string, liveHeld: () => Promise<number>): Promise<{ from: number; to: number } | null> {
+  const [row] = await tx.select({ held: productVariants.held, stock: productVariants.stock }).from(productVariants).where(eq(productVariants.id, variantId)).for('update');
+  if (!row || row.stock === null) return null;
+  const held = await liveHeld();
+  if (held === row.held) return null;
+  const stock = Math.max(0, row.stock + row.held - held);
+  await tx.update(productVariants).set({ held, stock, updatedAt: new Date() }).where(eq(productVariants.id, variantId));
+  await publishLive(tx, { topic: 'products' });
+  return { from: row.held, to: held };
 }

@@ -9,7 +9,8 @@ import type { JobQueue } from '../jobs/queue.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { grantCredits } from '../wallet/wallet.commands.ts';
 import { getBalance } from '../wallet/wallet.service.ts';
-import { applyPaymentEvent, cancelCheckout } from './checkout.service.ts';
+import { cancelCheckout } from './checkout.flow.ts';
+import { applyPaymentEvent } from './payment.flow.ts';
 
 /**
  * Issue 17, item 3: leaving the payment page cancels its checkout and releases the held

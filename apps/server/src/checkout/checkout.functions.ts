@@ -1,7 +1,7 @@
 import { defineFunction } from '../functions/registry.ts';
-import { completeWalletOnlyOrder, createPaymentLink, quoteCheckout, type CheckoutDeps } from './checkout.service.ts';
+import { cancelCheckout, completeWalletOnlyOrder, createPaymentLink, openPaymentOf, quoteCheckout, type CheckoutDeps } from './checkout.flow.ts';
 
-/** The spec's checkout functions plus quoteCheckout; every price comes from the database. */
+/** The spec's checkout functions, quoteCheckout, and the buyer's open payment; every price comes from the database. */
 export function checkoutFunctions(deps: CheckoutDeps) {
   return [
     defineFunction('quoteCheckout', async ({ items, useWallet }, { caller }) => quoteCheckout(deps.db, caller.userId, items, useWallet)),
@@ -14,5 +14,7 @@ export function checkoutFunctions(deps: CheckoutDeps) {
       const { url, checkoutId } = await createPaymentLink(deps, caller.userId, input);
       return { ok: true, url, checkoutId };
     }),
+    defineFunction('getOpenPayment', async (_input, { caller }) => openPaymentOf(deps, caller.userId)),
+    defineFunction('cancelOpenPayment', async ({ checkoutId }, { caller }) => ({ cancelled: await cancelCheckout(deps, caller.userId, checkoutId) })),
   ];
 }

@@ -1,13 +1,22 @@
 import { defineArea } from '../http/area.ts';
 import { checkoutFunctions } from './checkout.functions.ts';
-import { reconcileCheckouts, sendRefund } from './checkout.service.ts';
+import { localPayRoutes } from './local-pay.routes.ts';
+import { expireCheckout, sendRefund } from './payment.flow.ts';
+import { reconcileCheckouts } from './reconcile.flow.ts';
 
-/** The cart and its checkout; a job settles checkouts the provider finished without telling us. */
-export const checkoutArea = defineArea('checkout', async (_app, { checkout, every, jobs }) => {
+/**
+ * The cart and its checkout (decision 044): each card checkout's hold ends at its deadline (a
+ * job due then); the reconciler heals and reports what any of that missed, every minute.
+ */
+export const checkoutArea = defineArea('checkout', async (app, { checkout, every, jobs, payments, resolveCaller }) => {
   await every('reconcile-checkouts', '* * * * *', () => reconcileCheckouts(checkout));
-  // Late payments whose stock was gone (issue 15): refunded through the provider, once.
+  await jobs.work<{ checkoutId: string }>('expire-checkout', async ({ checkoutId }) => {
+    await expireCheckout(checkout, checkoutId);
+  });
+  // Card payments that end without an order (a late payment whose stock was gone): refunded through the provider, once.
   await jobs.work<{ checkoutId: string }>('refund-payment', async ({ checkoutId }) => {
     await sendRefund(checkout, checkoutId);
   });
+  if (payments.local) await app.register(localPayRoutes, { deps: checkout, local: payments.local, resolveCaller });
   return { functions: checkoutFunctions(checkout) };
 });

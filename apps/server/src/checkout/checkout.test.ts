@@ -265,7 +265,7 @@ describe('card checkouts (local provider)', () => {
     const before = await getBalance(database.db, buyer);
     const link = await startCardCheckout('card', 'card-expire-1');
     expect((await getBalance(database.db, buyer)).balanceCents).toBeLessThan(before.balanceCents);
-    const { reconcileCheckouts } = await import('./checkout.service.ts');
+    const { reconcileCheckouts } = await import('./reconcile.flow.ts');
     const { paymentProviderFor } = await import('../payments/payment-provider.factory.ts');
     const result = await reconcileCheckouts(
       { db: database.db, jobs: undefined as never, provider: paymentProviderFor(config).provider, publicUrl: base },

@@ -9,7 +9,8 @@ import { checkouts, productVariants } from '../db/schema/index.ts';
 import { startJobQueue, type JobQueue } from '../jobs/queue.ts';
 import { createLocalProvider } from '../payments/local.provider.ts';
 import { grantCredits } from '../wallet/wallet.commands.ts';
-import { applyPaymentEvent, closeCheckout, completeWalletOnlyOrder, createPaymentLink, quoteCheckout, type CheckoutDeps } from './checkout.service.ts';
+import { closeCheckout, completeWalletOnlyOrder, createPaymentLink, quoteCheckout, type CheckoutDeps } from './checkout.flow.ts';
+import { applyPaymentEvent } from './payment.flow.ts';
 
 /**
  * Issue 15, point 5: over random sequences of wallet-only orders, card checkouts, expiries,

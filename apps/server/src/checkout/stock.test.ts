@@ -11,7 +11,8 @@ import { startJobQueue, type JobQueue } from '../jobs/queue.ts';
 import { createLocalProvider } from '../payments/local.provider.ts';
 import { grantCredits } from '../wallet/wallet.commands.ts';
 import { getBalance } from '../wallet/wallet.service.ts';
-import { applyPaymentEvent, cancelCheckout, closeCheckout, completeWalletOnlyOrder, createPaymentLink, quoteCheckout, sendRefund, type CheckoutDeps } from './checkout.service.ts';
+import { cancelCheckout, closeCheckout, completeWalletOnlyOrder, createPaymentLink, quoteCheckout, type CheckoutDeps } from './checkout.flow.ts';
+import { applyPaymentEvent, sendRefund } from './payment.flow.ts';
 
 /**
  * Issue 15: stock per variant, taken with the wallet-only order, held with the card

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { callerResolver, sessionResolver } from '../accounts/auth.routes.ts';
 import type { Auth } from '../accounts/auth.ts';
-import type { CheckoutDeps } from '../checkout/checkout.service.ts';
+import type { CheckoutDeps } from '../checkout/checkout.flow.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { CallableFunction } from '../functions/registry.ts';
@@ -9,6 +9,7 @@ import type { JobQueue } from '../jobs/queue.ts';
 import type { LiveHub } from '../live/live.hub.ts';
 import type { Mail } from '../mail/mailer.ts';
 import type { paymentProviderFor } from '../payments/payment-provider.factory.ts';
+import type { PaymentEventHandlers } from '../payments/provider.ts';
 
 /** What buildApp makes once and hands to every area (issue 14 item 7, decision 036). */
 export interface AreaContext {
@@ -24,6 +25,8 @@ export interface AreaContext {
   payments: ReturnType<typeof paymentProviderFor>;
   /** Checkouts, orders and the payment webhooks share these. */
   checkout: CheckoutDeps;
+  /** What a verified provider event means: the checkout's payment flow and the orders' refunds (payments imports neither). */
+  paymentEvents: PaymentEventHandlers;
   /** Runs `task` on a cron schedule, once per tick across all processes. */
   every(queue: string, cron: string, task: () => Promise<unknown>): Promise<void>;
 }

@@ -24,6 +24,37 @@ export interface OrderLine {
 }
 
 /** An order as the spec's clients read it (spec section 3). */
+/** The order a checkout id made, if any. */
+export async function orderOfCheckout(db: Db | Tx, checkoutId: string): Promise<{ orderId: string; paymentIntentId: string } | undefined> {
+  const [row] = await db.select({ orderId: orders.id, paymentIntentId: orders.paymentIntentId }).from(orders).where(eq(orders.checkoutId, checkoutId));
+  return row;
+}
+
+/**
+ * Units of these variants the buyer's orders bought, fully refunded orders aside (per-customer
+ * limits count them, decision 044).
+ */
+export async function unitsBoughtBy(tx: Tx, userId: string, variantIds: string[]): Promise<Map<string, number>> {
+  const rows = await tx
+    .select({ variantId: orderItems.variantId, qty: sql<number>`sum(${orderItems.qty})`.mapWith(Number) })
+    .from(orderItems)
+    .innerJoin(orders, eq(orders.id, orderItems.orderId))
+    .where(and(eq(orders.userId, userId), inArray(orderItems.variantId, variantIds), sql`${orders.refundStatus} IS DISTINCT FROM 'refunded'`))
+    .groupBy(orderItems.variantId);
+  return new Map(rows.map((row) => [row.variantId!, row.qty]));
+}
+
+/** Units sold of each of these variants by all orders (the reconciler's invariant: a variant's `sold`). */
+export async function unitsSold(db: Db | Tx, variantIds: string[]): Promise<Map<string, number>> {
+  if (variantIds.length === 0) return new Map();
+  const rows = await db
+    .select({ variantId: orderItems.variantId, qty: sql<number>`sum(${orderItems.qty})`.mapWith(Number) })
+    .from(orderItems)
+    .where(inArray(orderItems.variantId, variantIds))
+    .groupBy(orderItems.variantId);
+  return new Map(rows.map((row) => [row.variantId!, row.qty]));
+}
+
 export interface OrderView {
   id: string;
   paymentIntentId: string;

@@ -1,7 +1,7 @@
 import { defineArea } from '../http/area.ts';
 import { paymentsRoutes } from './payments.routes.ts';
 
-/** The provider's webhooks and, with fake payments, the local pay page. */
-export const paymentsArea = defineArea('payments', async (app, { checkout, payments, resolveCaller }) => {
-  await app.register(paymentsRoutes, { deps: checkout, local: payments.local, resolveCaller });
+/** The provider's webhooks and the return from its hosted page (the local pay page is checkout's). */
+export const paymentsArea = defineArea('payments', async (app, { payments, paymentEvents }) => {
+  await app.register(paymentsRoutes, { provider: payments.provider, handlers: paymentEvents });
 });

@@ -90,3 +90,11 @@ export interface PayoutProvider {
   /** Sends money to the account; idempotent per request id. */
   transfer(accountId: string, amountCents: number, requestId: string): Promise<{ transferId: string }>;
 }
+
+/** What a verified event means, decided outside this area (buildApp hands these in; decision 044). */
+export interface PaymentEventHandlers {
+  /** succeeded, failed, expired: the checkout's payment flow. */
+  payment(event: PaymentEvent): Promise<'applied' | 'duplicate' | 'ignored'>;
+  /** refunded, refund-failed: the order's refunds. */
+  refund(event: PaymentEvent): Promise<'applied' | 'duplicate' | 'ignored'>;
+}

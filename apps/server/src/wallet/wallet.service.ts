@@ -113,3 +113,9 @@ async function settleHeld(tx: Tx, userId: string, heldCents: number, backToBalan
   // A hold is only ever settled once (the ledger entry above is unique), so this cannot miss.
   if (updated.length === 0) throw new Error(`Held credit of ${userId} is smaller than ${heldCents} cents.`);
 }
+
+/** Every wallet with credit held, and how much (the reconciler compares it with the open checkouts' holds). */
+export async function heldCredit(db: Writer): Promise<Map<string, number>> {
+  const rows = await db.select({ userId: wallets.userId, heldCents: wallets.heldCents }).from(wallets).where(sql`${wallets.heldCents} <> 0`);
+  return new Map(rows.map((row) => [row.userId, row.heldCents]));
+}

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyPaymentEvent, type CheckoutDeps } from '../../src/checkout/checkout.service.ts';
+import type { CheckoutDeps } from '../../src/checkout/checkout.flow.ts';
+import { applyPaymentEvent } from '../../src/checkout/payment.flow.ts';
 import { getProduct, releaseProduct } from '../../src/catalog/catalog.service.ts';
 import { connectDatabase, type Database } from '../../src/db/client.ts';
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { paymentLinkInputSchema, quoteInputSchema, walletOrderInputSchema } from '../pricing-schemas.ts';
-import { defineContract } from './define.ts';
+import { defineContract, noInput } from './define.ts';
 import { orderLineOutput } from './orders.ts';
 
 /** domain/pricing.ts's Quote with the priced lines (spec section 9). */
@@ -16,7 +16,22 @@ export const quoteOutput = z.object({
   lines: z.array(orderLineOutput),
 });
 
-/** The spec's checkout functions plus quoteCheckout; every price comes from the database. */
+/** The buyer's open card payment (decision 044): at most one; null when none is open. */
+export const openPaymentOutput = z.object({
+  checkout: z
+    .object({
+      checkoutId: z.string(),
+      url: z.string(),
+      items: z.array(orderLineOutput.extend({ variantId: z.string().optional() })),
+      walletHeldCents: z.number(),
+      chargeCents: z.number(),
+      totalCents: z.number(),
+      expiresAt: z.string(),
+    })
+    .nullable(),
+});
+
+/** The spec's checkout functions plus quoteCheckout, and the buyer's open payment; every price comes from the database. */
 export const checkoutContracts = {
   quoteCheckout: defineContract({ access: 'signed-in', input: quoteInputSchema, output: quoteOutput }),
   completeWalletOnlyOrderStreetFlavor: defineContract({
@@ -28,5 +43,13 @@ export const checkoutContracts = {
     access: 'signed-in',
     input: paymentLinkInputSchema,
     output: z.object({ ok: z.literal(true), url: z.string(), checkoutId: z.string() }),
+  }),
+  /** /checkout offers to resume or cancel it, with the wallet part it holds. */
+  getOpenPayment: defineContract({ access: 'signed-in', input: noInput, output: openPaymentOutput }),
+  /** Ends the buyer's own open payment and gives its held credit and units back at once. */
+  cancelOpenPayment: defineContract({
+    access: 'signed-in',
+    input: z.object({ checkoutId: z.string().min(1).max(100) }).strict(),
+    output: z.object({ cancelled: z.boolean() }),
   }),
 };

@@ -16,7 +16,7 @@ export const productOutput = z.object({
   updatedAt: z.string(),
   /** Issue 15: up to 3 options, and one variant per combination (the default variant without options). */
   options: z.array(z.object({ name: z.string(), values: z.array(z.string()) })),
-  variants: z.array(z.object({ id: z.string(), options: z.array(z.string()), sku: z.string(), priceCents: z.number(), stock: z.number().nullable() })),
+  variants: z.array(z.object({ id: z.string(), options: z.array(z.string()), sku: z.string(), priceCents: z.number(), stock: z.number().nullable(), perCustomerLimit: z.number().nullable().optional() })),
 });
 
 /** One entry of the console's activity list (decision 031). */
@@ -50,7 +50,24 @@ export const salesOverviewOutput = z.object({
 });
 
 /** The label's console on /release (issue 18, decision 031): product tools, activity, admins, sales. */
+/** What the money reconciler found (decision 044): shown in the console as "needs attention". */
+export const attentionOutput = z.object({
+  id: z.number(),
+  kind: z.string(),
+  subject: z.string(),
+  detail: z.string(),
+  healed: z.boolean(),
+  createdAt: z.string(),
+  resolvedAt: z.string().nullable(),
+});
+
 export const consoleContracts = {
+  listNeedsAttention: defineContract({
+    access: 'admin',
+    input: z.object({ open: z.boolean().default(true) }).strict(),
+    output: z.object({ items: z.array(attentionOutput) }),
+  }),
+  resolveNeedsAttention: defineContract({ access: 'admin', input: z.object({ id: z.number().int().positive() }).strict(), output: z.object({ resolved: z.boolean() }) }),
   listAllProducts: defineContract({ access: 'admin', input: noInput, output: z.object({ products: z.array(productOutput) }) }),
   setProductActive: defineContract({ access: 'admin', input: setProductActiveInput, output: okOutput }),
   moveProduct: defineContract({ access: 'admin', input: moveProductInput, output: okOutput }),

@@ -68,12 +68,18 @@ export const productVariants = pgTable(
     priceCents: bigint('price_cents', { mode: 'number' }),
     stock: integer('stock'),
     held: integer('held').notNull().default(0),
+    /** Units sold by orders (decision 044): stock + held + sold changes only by an admin's stock edit. */
+    sold: integer('sold').notNull().default(0),
+    /** "Limit N per customer", counted across a buyer's orders and open checkouts; null: no limit. */
+    perCustomerLimit: integer('per_customer_limit'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     index('product_variant_product_idx').on(table.productId, table.position),
     check('product_variant_stock_not_negative', sql`${table.stock} IS NULL OR ${table.stock} >= 0`),
     check('product_variant_held_not_negative', sql`${table.held} >= 0`),
+    check('product_variant_sold_not_negative', sql`${table.sold} >= 0`),
+    check('product_variant_limit_positive', sql`${table.perCustomerLimit} IS NULL OR ${table.perCustomerLimit} > 0`),
     check('product_variant_price_positive', sql`${table.priceCents} IS NULL OR ${table.priceCents} > 0`),
   ],
 );

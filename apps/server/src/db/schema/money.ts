@@ -87,7 +87,33 @@ export const checkouts = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     settledAt: timestamp('settled_at', { withTimezone: true }),
   },
-  (table) => [index('checkout_pending_idx').on(table.status, table.expiresAt)],
+  (table) => [
+    index('checkout_pending_idx').on(table.status, table.expiresAt),
+    // A buyer's open checkout (at most one, decision 044) and their held units of a limited variant.
+    index('checkout_user_pending_idx').on(table.userId).where(sql`${table.status} = 'pending'`),
+  ],
+);
+
+/**
+ * What the reconciler found broken and could not (or did) heal (decision 044): a paid checkout
+ * without its outcome, a hold without a live checkout, a variant whose counts disagree. Shown
+ * in the console as "needs attention" until a person marks it resolved. One row per kind and
+ * subject: finding it again on the next run changes nothing.
+ */
+export const needsAttention = pgTable(
+  'needs_attention',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind').notNull(),
+    /** The checkout, variant or wallet it is about. */
+    subject: text('subject').notNull(),
+    detail: text('detail').notNull(),
+    /** Healed by the reconciler itself (stock put right, payment refunded); a person may still look. */
+    healed: boolean('healed').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+  },
+  (table) => [uniqueIndex('needs_attention_kind_subject_key').on(table.kind, table.subject), index('needs_attention_open_idx').on(table.createdAt).where(sql`${table.resolvedAt} IS NULL`)],
 );
 
 /** The text the desk's search matches (the same expression as its index). */
@@ -164,6 +190,8 @@ export const orderItems = pgTable(
     primaryKey({ columns: [table.orderId, table.position] }),
     check('order_item_qty_positive', sql`${table.qty} > 0`),
     index('order_item_name_lower_idx').on(sql`lower(${table.name})`),
+    // A variant's units sold (the reconciler's invariant) and a buyer's units of a limited one.
+    index('order_item_variant_idx').on(table.variantId),
   ],
 );
 

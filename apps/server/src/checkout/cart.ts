@@ -1,0 +1,93 @@
+import type { CartItems } from '@storefront/domain/pricing-schemas.ts';
+import { CHECKOUT_MESSAGES, MAX_ORDER_TOTAL_CENTS, quote } from '@storefront/domain/pricing.ts';
+import { cartLineId, demandByVariant, lineName, lineRanOutMessage, overLimitMessage, resolveVariant } from '@storefront/domain/variants.ts';
+import type { PricedVariant } from '../catalog/variants.service.ts';
+import { sortedDemand, type ShortLine, type StockDemand } from '../catalog/variants.service.ts';
+import type { CheckoutLine } from '../db/schema/index.ts';
+import { AppError } from '../http/errors.ts';
+import type { OrderLine } from '../orders/orders.service.ts';
+
+/**
+ * The cart as checkout sees it (pure: no database): the buyer's items at the database's
+ * prices, what they take from counted variants, and the sentences that name a line that
+ * ran out or went past its per-customer limit.
+ */
+
+/** A priced cart line and whether its variant's stock is counted. */
+export type StockLine = OrderLine & { variantId: string; counted: boolean };
+
+/** The cart's lines at these prices; unknown or inactive items (and variants) are named and refused, and lines past what is left. */
+export function cartLines(items: CartItems, priced: PricedVariant[]): StockLine[] {
+  const byProduct = new Map<string, (PricedVariant & { productId: string })[]>();
+  for (const row of priced) byProduct.set(row.id, [...(byProduct.get(row.id) ?? []), { ...row, id: row.variantId, productId: row.id }]);
+  const resolved = items.map((item) => ({ item, variant: resolveVariant(byProduct.get(item.id) ?? [], item.id, item.variantId) }));
+  const missing = resolved.filter(({ variant }) => !variant).map(({ item }) => cartLineId(item.id, item.variantId));
+  if (missing.length > 0) {
+    throw new AppError('failed-precondition', `Some items in your cart are no longer available (${missing.join(', ')}). Remove them to continue.`, { unavailable: missing });
+  }
+  const lines = resolved.map(({ item, variant }) => ({
+    id: item.id,
+    variantId: variant!.variantId,
+    name: lineName(variant!.name, variant!.optionValues),
+    qty: item.qty,
+    unitCents: variant!.priceCents,
+    counted: variant!.stock !== null,
+    stock: variant!.stock,
+  }));
+  // Lines drawing on the same variant are summed (a cart cannot oversell itself).
+  const demand = demandByVariant(lines.filter((line) => line.counted));
+  const short = lines.filter((line) => line.stock !== null && demand.get(line.variantId)! > line.stock);
+  if (short.length > 0) throw outOfStock(short.map((line) => ({ lineId: lineIdOf(line), name: line.name, left: line.stock ?? 0 })));
+  if (quote(lines, 0, false).totalCents > MAX_ORDER_TOTAL_CENTS) throw new AppError('invalid-argument', CHECKOUT_MESSAGES.orderTooLarge);
+  return lines.map(({ stock: _stock, ...line }) => line);
+}
+
+const lineIdOf = (line: { id: string; variantId: string }) => cartLineId(line.id, line.variantId === line.id ? undefined : line.variantId);
+
+/** "Only 2 of "Logo Tee - L" are left…": the lines that ran out, named, with what is left of each. */
+export function outOfStock(lines: { lineId: string; name: string; left: number }[]): AppError {
+  return new AppError('failed-precondition', [...new Set(lines.map((line) => lineRanOutMessage(line.name, line.left)))].join(' '), {
+    outOfStock: lines.map(({ lineId, left }) => ({ lineId, left })),
+  });
+}
+
+/** A stock update found less than the cart wants (another buyer was first): the line, named. */
+export function ranOut(lines: StockLine[], short: ShortLine[]): AppError {
+  return outOfStock(
+    short.map(({ variantId, left }) => {
+      const line = lines.find((candidate) => candidate.variantId === variantId)!;
+      return { lineId: lineIdOf(line), name: line.name, left };
+    }),
+  );
+}
+
+/** The lines past their variant's per-customer limit, given what the buyer already has of each. */
+export function overLimit(lines: StockLine[], limits: Map<string, number>, already: Map<string, number>): AppError | undefined {
+  const demand = demandByVariant(lines.filter((line) => limits.has(line.variantId)));
+  const over = [...demand].filter(([variantId, qty]) => (already.get(variantId) ?? 0) + qty > limits.get(variantId)!);
+  if (over.length === 0) return undefined;
+  const messages = over.map(([variantId]) => overLimitMessage(lines.find((line) => line.variantId === variantId)!.name, limits.get(variantId)!, already.get(variantId) ?? 0));
+  return new AppError('failed-precondition', messages.join(' '), {
+    overLimit: over.map(([variantId]) => ({ lineId: lineIdOf(lines.find((line) => line.variantId === variantId)!), limit: limits.get(variantId)!, already: already.get(variantId) ?? 0 })),
+  });
+}
+
+/** What a cart takes from counted variants, in lock order. */
+export function demandOf(lines: { variantId?: string; qty: number; counted?: boolean }[]): StockDemand {
+  return sortedDemand(demandByVariant(lines.filter((line) => line.counted && line.variantId).map((line) => ({ variantId: line.variantId!, qty: line.qty }))));
+}
+
+/** What a checkout set aside (its lines marked as held), in lock order. */
+export function heldDemand(items: CheckoutLine[]): StockDemand {
+  return demandOf(items.map((item) => ({ ...item, counted: item.stockHeld === true })));
+}
+
+/** The checkout's stored lines: a counted line's stock is held with the checkout. */
+export function checkoutLines(lines: StockLine[]): CheckoutLine[] {
+  return lines.map(({ counted, ...line }): CheckoutLine => (counted ? { ...line, stockHeld: true } : line));
+}
+
+/** The order's lines (without the stock flag). */
+export function orderLines(lines: StockLine[]): OrderLine[] {
+  return lines.map(({ counted: _counted, ...line }) => line);
+}

@@ -1,0 +1,331 @@
+import { randomBytes } from 'node:crypto';
+import type { CartItems, Contact, Shipping } from '@storefront/domain/pricing-schemas.ts';
+import { CHECKOUT_MESSAGES, quote, sameQuote, type Quote } from '@storefront/domain/pricing.ts';
+import { isSameSitePath } from '@storefront/domain/site-path.ts';
+import { rememberAddress } from '../accounts/addresses.service.ts';
+import { customerLimits, pricedVariants, takeStock } from '../catalog/variants.service.ts';
+import type { Db } from '../db/client.ts';
+import { runTransaction, type Tx } from '../db/transaction.ts';
+import { AppError } from '../http/errors.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import { receiptMail } from '../mail/templates.ts';
+import { insertOrder, orderOfCheckout, unitsBoughtBy, type OrderLine } from '../orders/orders.service.ts';
+import type { PaymentProvider } from '../payments/provider.ts';
+import { debit, getBalance, hold } from '../wallet/wallet.service.ts';
+import { cartLines, checkoutLines, demandOf, orderLines, overLimit, ranOut, type StockLine } from './cart.ts';
+import {
+  checkoutIs,
+  checkoutOf,
+  endPending,
+  findCheckout,
+  heldByBuyer,
+  insertCheckout,
+  lockBuyer,
+  openCheckoutOf,
+  otherCheckoutsOf,
+  setPaymentSession,
+  walletOrderStart,
+  type Checkout,
+} from './checkouts.service.ts';
+import { closeProviderSessions, releaseHolds } from './release.step.ts';
+
+/**
+ * Checkout as a flow of named steps (issue 23, decision 044). Each step calls the service that
+ * owns its tables: take stock (catalog), take wallet (wallet), make link (payments' provider),
+ * then the payment's own steps in payment.flow.ts (apply payment, late payment, release).
+ *
+ *   wallet-only order: price -> [lock buyer if limited -> check limits] -> write order -> debit wallet -> take stock -> commit
+ *   card checkout:     price -> lock buyer -> replace open checkout -> check limits -> write checkout
+ *                      -> hold wallet -> schedule release at the deadline -> take stock -> commit -> make link
+ *
+ * Stock is always the last statement before the commit: the variant row is a drop's hottest
+ * row, locked from its UPDATE to the commit (decision 027), and "short" is that UPDATE's answer.
+ */
+
+/** How long a card checkout holds its units and wallet credit unless CHECKOUT_HOLD_MINUTES says otherwise. */
+export const DEFAULT_HOLD_MS = 10 * 60 * 1000;
+
+export interface CheckoutDeps {
+  db: Db;
+  jobs: JobQueue;
+  provider: PaymentProvider;
+  publicUrl: string;
+  /** How long a card checkout holds (CHECKOUT_HOLD_MINUTES); DEFAULT_HOLD_MS when unset. */
+  holdMs?: number;
+}
+
+/** Current database prices of the cart; unknown or inactive items are named and refused, and lines that ran out too. */
+export async function priceCart(db: Db | Tx, items: CartItems): Promise<StockLine[]> {
+  return cartLines(
+    items,
+    await pricedVariants(
+      db,
+      items.map((item) => item.id),
+    ),
+  );
+}
+
+export async function quoteCheckout(db: Db, userId: string, items: CartItems, useWallet: boolean): Promise<Quote & { lines: OrderLine[] }> {
+  const lines = orderLines(await priceCart(db, items));
+  const { balanceCents } = await getBalance(db, userId);
+  return { ...quote(lines, balanceCents, useWallet), lines };
+}
+
+function newPaymentIntentId(prefix: string): string {
+  return `${prefix}_${randomBytes(12).toString('base64url')}`;
+}
+
+/**
+ * Step "check limits": the lines past a variant's per-customer limit, counting the buyer's
+ * orders and open checkouts. Runs under the buyer's lock (lockBuyer), so two of their requests
+ * at once are counted one after the other.
+ */
+async function checkLimits(tx: Tx, userId: string, lines: StockLine[]): Promise<void> {
+  const variantIds = [...new Set(lines.filter((line) => line.counted).map((line) => line.variantId))];
+  const limits = await customerLimits(tx, variantIds);
+  if (limits.size === 0) return;
+  const limited = [...limits.keys()];
+  const [bought, held] = await Promise.all([unitsBoughtBy(tx, userId, limited), heldByBuyer(tx, userId, limited)]);
+  const already = new Map(limited.map((id) => [id, (bought.get(id) ?? 0) + (held.get(id) ?? 0)]));
+  const refused = overLimit(lines, limits, already);
+  if (refused) throw refused;
+}
+
+/** Step "take stock": the cart's counted units, sold (`held` false) or set aside (true); short rolls everything back. */
+async function takeStockStep(tx: Tx, lines: StockLine[], held: boolean): Promise<void> {
+  const demand = demandOf(lines);
+  if (demand.length === 0) return;
+  const short = await takeStock(tx, demand, held);
+  if (short.length > 0) throw ranOut(lines, short);
+}
+
+/**
+ * Wallet-only order: re-price, compare with the reviewed quote, then in one transaction
+ * write the order (once per checkout id), debit the wallet with a conditional update and
+ * take the stock. A retried call with the same checkout id returns the first order and
+ * charges nothing.
+ */
+export async function completeWalletOnlyOrder(
+  deps: CheckoutDeps,
+  userId: string,
+  input: { items: CartItems; contact: Contact; shipping: Shipping; quote: Partial<Quote>; checkoutId: string },
+): Promise<{ orderId: string; paymentIntentId: string; created: boolean }> {
+  const checkoutId = `${userId}:${input.checkoutId}`;
+  const start = await walletOrderStart(
+    deps.db,
+    userId,
+    checkoutId,
+    input.items.map((item) => item.id),
+  );
+  if (!start) throw new AppError('unauthenticated', 'Please sign in first.');
+  if (start.orderId && start.paymentIntentId) return { orderId: start.orderId, paymentIntentId: start.paymentIntentId, created: false };
+
+  const lines = cartLines(input.items, start.products);
+  const limited = start.products.some((variant) => variant.limited && lines.some((line) => line.variantId === variant.variantId));
+  // This balance only prices the order: the conditional debit decides whether it is there.
+  const fresh = quote(lines, start.balanceCents ?? 0, true);
+  if (fresh.amountDueCents > 0) {
+    // Not enough credit any more, or it never was: this is a card checkout.
+    throw new AppError('failed-precondition', sameQuote(fresh, input.quote) ? CHECKOUT_MESSAGES.insufficientWallet : CHECKOUT_MESSAGES.quoteChanged);
+  }
+  if (!sameQuote(fresh, input.quote)) throw new AppError('failed-precondition', CHECKOUT_MESSAGES.quoteChanged);
+  const buyer = { email: start.email, name: start.name };
+  return runTransaction(
+    deps.db,
+    async (tx) => {
+      if (limited) {
+        await lockBuyer(tx, userId);
+        await checkLimits(tx, userId, lines);
+      }
+      const paymentIntentId = newPaymentIntentId('wallet');
+      const order = await insertOrder(tx, {
+        userId,
+        checkoutId,
+        paymentIntentId,
+        items: orderLines(lines),
+        subtotalCents: fresh.subtotalCents,
+        shippingCents: fresh.shippingCents,
+        taxCents: fresh.taxCents,
+        walletAppliedCents: fresh.walletAppliedCents,
+        chargedCents: 0,
+        contact: { ...input.contact, phone: input.contact.phone ?? '' },
+        shipping: input.shipping,
+      });
+      if (!order.created) return { ...(await orderOfCheckout(tx, checkoutId))!, created: false };
+      await deps.jobs.sendInTransaction(
+        tx,
+        'send-email',
+        receiptMail(buyer.email, buyer.name, { id: order.id, items: orderLines(lines), totals: { ...fresh, chargedCents: 0 } }, `${deps.publicUrl}/my-orders`),
+      );
+      await rememberAddress(tx, userId, input.shipping);
+      // The conditional debit: it locks the wallet row until the commit, and one buyer's
+      // concurrent orders queue on that lock, so it comes late.
+      await debit(tx, userId, fresh.walletAppliedCents, order.id);
+      await takeStockStep(tx, lines, false);
+      return { orderId: order.id, paymentIntentId, created: true };
+    },
+    { isolationLevel: 'read committed' },
+  );
+}
+
+/**
+ * Card (+ wallet) checkout: a pending checkout holding the wallet part and the units until its
+ * deadline (CHECKOUT_HOLD_MINUTES), then a hosted payment page for the rest. The order is made
+ * only by a verified payment event (payment.flow.ts). The buyer's open checkout, if any, is
+ * replaced (its holds released in the same transaction): one open card checkout per account.
+ * A repeated or concurrent call with the same id gets the same payment page.
+ */
+export async function createPaymentLink(
+  deps: CheckoutDeps,
+  userId: string,
+  input: { items: CartItems; useWallet: boolean; contact: Contact; shipping: Shipping; redirectUrl?: string; checkoutId?: string },
+): Promise<{ url: string; checkoutId: string }> {
+  const lines = await priceCart(deps.db, input.items);
+  const checkoutId = `${userId.slice(0, 8)}_${input.checkoutId ?? randomBytes(12).toString('base64url')}`;
+  const returnUrl = safeReturnPath(input.redirectUrl);
+  const expiresAt = new Date(Date.now() + (deps.holdMs ?? DEFAULT_HOLD_MS));
+
+  const start = await runTransaction(
+    deps.db,
+    async (tx) => {
+      await lockBuyer(tx, userId);
+      const existing = await findCheckout(tx, checkoutId);
+      if (existing) return { created: false as const, ownerId: existing.userId, replaced: [] };
+      // Step "replace": the buyer's open checkout ends here and gives its holds back first.
+      const replaced = await endPending(tx, otherCheckoutsOf(userId, checkoutId), 'cancelled');
+      await releaseHolds(tx, replaced);
+      await checkLimits(tx, userId, lines);
+      const { balanceCents } = await getBalance(tx, userId);
+      const fresh = quote(lines, balanceCents, input.useWallet);
+      if (fresh.amountDueCents === 0) throw new AppError('failed-precondition', 'Your wallet covers this order: place it with your wallet instead.');
+      await insertCheckout(tx, {
+        id: checkoutId,
+        userId,
+        provider: deps.provider.name,
+        items: checkoutLines(lines),
+        contact: { ...input.contact, phone: input.contact.phone ?? '' },
+        shipping: input.shipping,
+        subtotalCents: fresh.subtotalCents,
+        shippingCents: fresh.shippingCents,
+        taxCents: fresh.taxCents,
+        walletHeldCents: fresh.walletAppliedCents,
+        amountDueCents: fresh.amountDueCents,
+        chargeCents: fresh.chargeCents,
+        returnUrl,
+        expiresAt,
+      });
+      await rememberAddress(tx, userId, input.shipping);
+      // Step "take wallet".
+      await hold(tx, userId, fresh.walletAppliedCents, checkoutId);
+      // Step "release at the deadline": a job due when the hold ends (payment.flow.ts expireCheckout).
+      await deps.jobs.sendInTransaction(tx, 'expire-checkout', { checkoutId }, { startAfter: expiresAt });
+      // Step "take stock", last: set aside until the payment event or the deadline.
+      await takeStockStep(tx, lines, true);
+      return { created: true as const, priced: fresh, replaced };
+    },
+    { isolationLevel: 'read committed' },
+  );
+  await closeProviderSessions(deps, start.replaced);
+  if (!start.created) {
+    if (start.ownerId !== userId) throw new AppError('permission-denied', 'This checkout belongs to someone else.');
+    return { url: await existingPaymentUrl(deps, checkoutId), checkoutId };
+  }
+  return { url: await makeLink(deps, checkoutId, lines, start.priced, input.contact.email, expiresAt), checkoutId };
+}
+
+/** Step "make link": the provider's hosted page; if that fails, the checkout ends and releases what it held. */
+async function makeLink(deps: CheckoutDeps, checkoutId: string, lines: StockLine[], priced: Quote, email: string, expiresAt: Date): Promise<string> {
+  try {
+    const session = await deps.provider.createSession({
+      checkoutId,
+      chargeCents: priced.chargeCents,
+      walletAppliedCents: priced.walletAppliedCents,
+      lines,
+      shippingCents: priced.shippingCents,
+      taxCents: priced.taxCents,
+      cardFeeCents: priced.cardFeeCents,
+      customerEmail: email,
+      expiresAt,
+    });
+    await setPaymentSession(deps.db, checkoutId, session);
+    return session.url;
+  } catch (error) {
+    // Compensation: nothing may stay held for a payment page that was never made.
+    await closeCheckout(deps.db, checkoutId, 'failed');
+    throw error;
+  }
+}
+
+/** How long a repeated call waits for the first one to get its payment page. */
+const PAYMENT_PAGE_WAIT_MS = 20_000;
+
+/** The payment page of a checkout made by an earlier or concurrent call with its id. */
+async function existingPaymentUrl(deps: CheckoutDeps, checkoutId: string): Promise<string> {
+  const until = Date.now() + PAYMENT_PAGE_WAIT_MS;
+  for (;;) {
+    const checkout = await findCheckout(deps.db, checkoutId);
+    if (checkout?.status !== 'pending') throw new AppError('failed-precondition', CHECKOUT_MESSAGES.checkoutClosed);
+    if (checkout.paymentUrl) return checkout.paymentUrl;
+    // Made before payment pages were kept (decision 019).
+    if (checkout.providerSessionId) return sessionUrl(deps, checkout);
+    if (Date.now() > until) throw new AppError('unavailable', 'Your checkout is still starting. Please try again in a moment.');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function sessionUrl(deps: CheckoutDeps, checkout: Checkout): string {
+  return deps.provider.name === 'local' ? `/pay/${encodeURIComponent(checkout.id)}` : `${deps.publicUrl}/checkout`;
+}
+
+/** Only our own paths: never an open redirect. */
+export function safeReturnPath(url: string | undefined): string {
+  // Also only plain URL characters: the path is written into the payment provider's return URL.
+  if (isSameSitePath(url) && /^[A-Za-z0-9\-._~/?=&%]*$/.test(url)) return url.split('?')[0]!;
+  return '/order-confirmation';
+}
+
+/** Step "release": ends a pending checkout without an order and gives back what it held. False when it was not pending. */
+export async function closeCheckout(db: Db, checkoutId: string, status: 'failed' | 'expired'): Promise<boolean> {
+  const ended = await runTransaction(db, async (tx) => {
+    const rows = await endPending(tx, checkoutIs(checkoutId), status);
+    await releaseHolds(tx, rows);
+    return rows;
+  });
+  return ended.length > 0;
+}
+
+/**
+ * The buyer left the payment page ("Back to checkout", the checkout page's Cancel, or an
+ * explicit cancel): the checkout ends and its held wallet credit and units are available
+ * again at once, exactly once. False when the checkout is not theirs or no longer pending.
+ */
+export async function cancelCheckout(deps: CheckoutDeps, userId: string, checkoutId: string): Promise<boolean> {
+  const cancelled = await runTransaction(
+    deps.db,
+    async (tx) => {
+      const rows = await endPending(tx, checkoutOf(userId, checkoutId), 'cancelled');
+      await releaseHolds(tx, rows);
+      return rows;
+    },
+    { isolationLevel: 'read committed' },
+  );
+  await closeProviderSessions(deps, cancelled);
+  return cancelled.length > 0;
+}
+
+/** The buyer's open payment, for /checkout to offer Resume or Cancel (with the wallet part it holds). */
+export async function openPaymentOf(deps: CheckoutDeps, userId: string) {
+  const checkout = await openCheckoutOf(deps.db, userId);
+  if (!checkout || checkout.expiresAt <= new Date()) return { checkout: null };
+  return {
+    checkout: {
+      checkoutId: checkout.id,
+      url: checkout.paymentUrl ?? sessionUrl(deps, checkout),
+      items: checkout.items.map(({ id, variantId, name, qty, unitCents }) => ({ id, ...(variantId ? { variantId } : {}), name, qty, unitCents })),
+      walletHeldCents: checkout.walletHeldCents,
+      chargeCents: checkout.chargeCents,
+      totalCents: checkout.subtotalCents + checkout.shippingCents + checkout.taxCents,
+      expiresAt: checkout.expiresAt.toISOString(),
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { releaseStock } from '../catalog/variants.service.ts';
+import type { Db } from '../db/client.ts';
+import type { Tx } from '../db/transaction.ts';
+import type { PaymentProvider } from '../payments/provider.ts';
+import { release } from '../wallet/wallet.service.ts';
+import { heldDemand } from './cart.ts';
+import { recordAttention, type EndedCheckout } from './checkouts.service.ts';
+
+export interface ReleaseDeps {
+  db: Db;
+  provider: PaymentProvider;
+}
+
+/**
+ * Step "release" and its undo of "take wallet" and "take stock": the checkouts just ended (by
+ * the one conditional update that ends each, so this runs once per checkout) give their held
+ * credit and units back. A variant whose held count cannot cover the release is not failed
+ * for ever: it is recorded for a person (needs attention) and the reconciler puts it right.
+ */
+export async function releaseHolds(tx: Tx, ended: EndedCheckout[]): Promise<void> {
+  for (const checkout of ended) {
+    await release(tx, checkout.userId, checkout.walletHeldCents, checkout.id);
+    const demand = heldDemand(checkout.items);
+    if (demand.length === 0) continue;
+    const missing = await releaseStock(tx, demand);
+    for (const variantId of missing) {
+      console.error(`Checkout ${checkout.id} ended, but variant ${variantId} did not hold its units: recorded as needing attention.`);
+      await recordAttention(tx, { kind: 'release-without-hold', subject: `${checkout.id}:${variantId}`, detail: `Checkout ${checkout.id} ended but variant ${variantId} held fewer units than it set aside.` });
+    }
+  }
+}
+
+/** After the end committed: the provider's pages can no longer be paid (a payment that got there first comes as a late payment). */
+export async function closeProviderSessions(deps: ReleaseDeps, ended: Pick<EndedCheckout, 'id' | 'providerSessionId'>[]): Promise<void> {
+  for (const { id, providerSessionId } of ended) {
+    if (!providerSessionId) continue;
+    await deps.provider.expireSession(providerSessionId).catch((error: unknown) => {
+      console.warn(`Could not close the payment session of ended checkout ${id}:`, error);
+    });
+  }
+}
