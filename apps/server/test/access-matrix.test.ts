@@ -30,6 +30,8 @@ const FUNCTIONS: Record<string, Access> = {
   quoteCheckout: 'signed-in',
   completeWalletOnlyOrderStreetFlavor: 'signed-in',
   createPaymentLinkStreetFlavorMerch: 'signed-in',
+  getOpenPayment: 'signed-in',
+  cancelOpenPayment: 'signed-in',
   listMyOrders: 'signed-in',
   getMyOrder: 'signed-in',
   getWallet: 'signed-in',
@@ -67,6 +69,8 @@ const FUNCTIONS: Record<string, Access> = {
   listAdmins: 'admin',
   setAdmin: 'admin',
   getSalesOverview: 'admin',
+  listNeedsAttention: 'admin',
+  resolveNeedsAttention: 'admin',
   saveHomePage: 'admin',
   saveTextPage: 'admin',
   saveHistory: 'admin',
@@ -320,6 +324,10 @@ describe('one user can never reach another user’s data (IDOR)', () => {
       });
       expect(cancel.status).toBe(404);
     }
+    // The open payment is the owner's alone: another user neither sees it nor cancels it.
+    expect((await call('otherUser', 'getOpenPayment', null)).body.data).toEqual({ checkout: null });
+    expect((await call('otherUser', 'cancelOpenPayment', { checkoutId: link.body.data!.checkoutId })).body.data).toEqual({ cancelled: false });
+    expect(((await call('user', 'getOpenPayment', null)).body.data!.checkout as { checkoutId: string }).checkoutId).toBe(link.body.data!.checkoutId);
     const [pending] = await database.db.execute(sql`SELECT status FROM checkout WHERE id = ${url.split('/').pop()}`).then((r) => r.rows as { status: string }[]);
     expect(pending!.status).toBe('pending');
     const count = await database.db.execute(sql`SELECT count(*)::int AS n FROM "order" WHERE checkout_id = ${url.split('/').pop()}`);

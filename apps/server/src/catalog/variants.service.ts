@@ -28,7 +28,15 @@ export async function replaceVariants(tx: Tx, productId: string, wanted: Variant
       const stock = variant.keepStock ? match.stock : variant.stock;
       await tx
         .update(productVariants)
-        .set({ position, sku: variant.sku, priceCents: variant.priceCents, stock, perCustomerLimit: variant.perCustomerLimit === undefined ? match.perCustomerLimit : variant.perCustomerLimit, updatedAt: new Date() }).where(eq(productVariants.id, match.id));
+        .set({
+          position,
+          sku: variant.sku,
+          priceCents: variant.priceCents,
+          stock,
+          perCustomerLimit: variant.perCustomerLimit === undefined ? match.perCustomerLimit : variant.perCustomerLimit,
+          updatedAt: new Date(),
+        })
+        .where(eq(productVariants.id, match.id));
       if (match.stock !== stock) await tx.insert(stockMovements).values({ variantId: match.id, actorId, fromStock: match.stock, toStock: stock, reason: 'product edit' });
       continue;
     }
@@ -37,7 +45,16 @@ export async function replaceVariants(tx: Tx, productId: string, wanted: Variant
     kept.add(id);
     await tx
       .insert(productVariants)
-      .values({ id, productId, position, optionValues: variant.options, sku: variant.sku, priceCents: variant.priceCents, stock: variant.stock, perCustomerLimit: variant.perCustomerLimit ?? null });
+      .values({
+        id,
+        productId,
+        position,
+        optionValues: variant.options,
+        sku: variant.sku,
+        priceCents: variant.priceCents,
+        stock: variant.stock,
+        perCustomerLimit: variant.perCustomerLimit ?? null,
+      });
     if (variant.stock !== null) await tx.insert(stockMovements).values({ variantId: id, actorId, fromStock: null, toStock: variant.stock, reason: 'release' });
   }
   const removed = existing.filter((row) => !kept.has(row.id));

@@ -68,7 +68,11 @@ export function overLimit(lines: StockLine[], limits: Map<string, number>, alrea
   if (over.length === 0) return undefined;
   const messages = over.map(([variantId]) => overLimitMessage(lines.find((line) => line.variantId === variantId)!.name, limits.get(variantId)!, already.get(variantId) ?? 0));
   return new AppError('failed-precondition', messages.join(' '), {
-    overLimit: over.map(([variantId]) => ({ lineId: lineIdOf(lines.find((line) => line.variantId === variantId)!), limit: limits.get(variantId)!, already: already.get(variantId) ?? 0 })),
+    overLimit: over.map(([variantId]) => ({
+      lineId: lineIdOf(lines.find((line) => line.variantId === variantId)!),
+      limit: limits.get(variantId)!,
+      already: already.get(variantId) ?? 0,
+    })),
   });
 }
 

@@ -85,7 +85,9 @@ async function checkLimits(tx: Tx, userId: string, lines: StockLine[]): Promise<
   const limits = await customerLimits(tx, variantIds);
   if (limits.size === 0) return;
   const limited = [...limits.keys()];
-  const [bought, held] = await Promise.all([unitsBoughtBy(tx, userId, limited), heldByBuyer(tx, userId, limited)]);
+  // One statement at a time: a transaction is one connection.
+  const bought = await unitsBoughtBy(tx, userId, limited);
+  const held = await heldByBuyer(tx, userId, limited);
   const already = new Map(limited.map((id) => [id, (bought.get(id) ?? 0) + (held.get(id) ?? 0)]));
   const refused = overLimit(lines, limits, already);
   if (refused) throw refused;

@@ -1,4 +1,5 @@
 import { defineFunction } from '../functions/registry.ts';
+import { listAttention, resolveAttention } from './checkouts.service.ts';
 import { cancelCheckout, completeWalletOnlyOrder, createPaymentLink, openPaymentOf, quoteCheckout, type CheckoutDeps } from './checkout.flow.ts';
 
 /** The spec's checkout functions, quoteCheckout, and the buyer's open payment; every price comes from the database. */
@@ -16,5 +17,14 @@ export function checkoutFunctions(deps: CheckoutDeps) {
     }),
     defineFunction('getOpenPayment', async (_input, { caller }) => openPaymentOf(deps, caller.userId)),
     defineFunction('cancelOpenPayment', async ({ checkoutId }, { caller }) => ({ cancelled: await cancelCheckout(deps, caller.userId, checkoutId) })),
+    // The console's "needs attention" list: what the money reconciler found (decision 044).
+    defineFunction('listNeedsAttention', async ({ open }) => ({
+      items: (await listAttention(deps.db, { open, limit: 200 })).map((row) => ({
+        ...row,
+        createdAt: row.createdAt.toISOString(),
+        resolvedAt: row.resolvedAt?.toISOString() ?? null,
+      })),
+    })),
+    defineFunction('resolveNeedsAttention', async ({ id }) => ({ resolved: await resolveAttention(deps.db, id) })),
   ];
 }

@@ -87,7 +87,10 @@ export async function heldByBuyer(tx: Tx, userId: string, variantIds: string[]):
     SELECT line->>'variantId' AS variant_id, sum((line->>'qty')::int)::int AS qty
     FROM ${checkouts} c, jsonb_array_elements(c.items) AS line
     WHERE c.user_id = ${userId} AND c.status = 'pending' AND (line->>'stockHeld')::boolean IS TRUE
-      AND line->>'variantId' = ANY(${variantIds}::text[])
+      AND line->>'variantId' IN (${sql.join(
+        variantIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})
     GROUP BY 1`);
   return new Map(rows.rows.map((row) => [row.variant_id, row.qty]));
 }
@@ -192,7 +195,10 @@ export async function listAttention(db: Reader, options: { open: boolean; limit:
 }
 
 export async function countOpenAttention(db: Reader): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(needsAttention).where(isNull(needsAttention.resolvedAt));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(needsAttention)
+    .where(isNull(needsAttention.resolvedAt));
   return row?.n ?? 0;
 }
 
@@ -239,5 +245,3 @@ export async function walletOrderStart(db: Db, userId: string, checkoutId: strin
   const [row] = await prepared(db, 'wallet_order_start', walletOrderStartQuery).execute({ userId, checkoutId, productIds });
   return row;
 }
-
-

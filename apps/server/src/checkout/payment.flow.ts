@@ -9,7 +9,18 @@ import { capture, debit, release } from '../wallet/wallet.service.ts';
 import { heldDemand } from './cart.ts';
 import { releaseHolds } from './release.step.ts';
 import { closeCheckout, type CheckoutDeps } from './checkout.flow.ts';
-import { checkoutIs, endPending, findCheckout, findPaymentRefund, lockCheckout, markCheckout, recordAttention, recordPaymentRefund, settlePaymentRefund, type Checkout } from './checkouts.service.ts';
+import {
+  checkoutIs,
+  endPending,
+  findCheckout,
+  findPaymentRefund,
+  lockCheckout,
+  markCheckout,
+  recordAttention,
+  recordPaymentRefund,
+  settlePaymentRefund,
+  type Checkout,
+} from './checkouts.service.ts';
 
 /**
  * The payment's steps (issue 23, decision 044): apply payment, late payment, refund, and the
@@ -141,7 +152,12 @@ async function refundPayment(deps: CheckoutDeps, tx: Tx, checkout: Checkout, eve
     await inSavepoint(tx, () => release(tx, checkout.userId, checkout.walletHeldCents, checkout.id).then(() => undefined));
     await inSavepoint(tx, () => releaseStock(tx, heldDemand(checkout.items)).then(() => undefined));
     console.error(`Paid checkout ${checkout.id} could not capture its holds (${reason}): its payment is refunded and recorded as needing attention.`);
-    await recordAttention(tx, { kind: 'capture-failed', subject: checkout.id, detail: `A verified payment could not capture its holds (${reason}); the card payment is refunded.`, healed: true });
+    await recordAttention(tx, {
+      kind: 'capture-failed',
+      subject: checkout.id,
+      detail: `A verified payment could not capture its holds (${reason}); the card payment is refunded.`,
+      healed: true,
+    });
   }
   const amountCents = event.amountCents ?? checkout.chargeCents;
   const recorded = await recordPaymentRefund(tx, {
@@ -184,7 +200,11 @@ export async function sendRefund(deps: CheckoutDeps, checkoutId: string): Promis
       idempotencyKey: `refund-${checkoutId}`,
       orderId: checkoutId,
     });
-    await settlePaymentRefund(deps.db, checkoutId, status === 'succeeded' ? { providerRefundId: refundId, refundedAt: new Date() } : { providerRefundId: refundId, failure: 'The card refund failed.' });
+    await settlePaymentRefund(
+      deps.db,
+      checkoutId,
+      status === 'succeeded' ? { providerRefundId: refundId, refundedAt: new Date() } : { providerRefundId: refundId, failure: 'The card refund failed.' },
+    );
   } catch (error) {
     if (!(error instanceof RefundRefusedError)) throw error;
     console.warn(`The card refund of payment ${checkoutId} (no order) was refused:`, error.message);
@@ -222,5 +242,12 @@ export async function expireCheckout(deps: CheckoutDeps, checkoutId: string, now
 
 /** The event a reconciler makes of a payment the provider reports completed (its id: one per checkout). */
 export function succeededEvent(checkout: Pick<Checkout, 'id' | 'providerSessionId' | 'chargeCents'>, paymentIntentId: string | null): PaymentEvent {
-  return { eventId: `reconcile:${checkout.id}`, type: 'succeeded', checkoutId: checkout.id, sessionId: checkout.providerSessionId, paymentIntentId, amountCents: checkout.chargeCents };
+  return {
+    eventId: `reconcile:${checkout.id}`,
+    type: 'succeeded',
+    checkoutId: checkout.id,
+    sessionId: checkout.providerSessionId,
+    paymentIntentId,
+    amountCents: checkout.chargeCents,
+  };
 }

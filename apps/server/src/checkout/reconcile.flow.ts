@@ -38,7 +38,11 @@ async function eachOnItsOwn(deps: CheckoutDeps, checkout: Checkout, report: Reco
   } catch (error) {
     report.failed += 1;
     console.error(`Reconciling checkout ${checkout.id} failed (tried again next run):`, error);
-    await recordAttention(deps.db, { kind: 'checkout-stuck', subject: checkout.id, detail: `Could not settle: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500) }).catch(() => undefined);
+    await recordAttention(deps.db, {
+      kind: 'checkout-stuck',
+      subject: checkout.id,
+      detail: `Could not settle: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500),
+    }).catch(() => undefined);
   }
 }
 
@@ -88,13 +92,12 @@ export async function checkInvariant(deps: CheckoutDeps, now = new Date()): Prom
     async (tx) => {
       const variants = await countedVariants(tx);
       const recent = variants.filter((row) => row.updatedAt.getTime() >= now.getTime() - SOLD_WINDOW_MS).map((row) => row.variantId);
-      const [unsettled, live, sold, held, liveCredit] = await Promise.all([
-        settledWithoutOutcome(tx, new Date(now.getTime() - 7 * 24 * 3600 * 1000)),
-        liveHeldUnits(tx),
-        unitsSold(tx, recent),
-        heldCredit(tx),
-        liveHeldCredit(tx),
-      ]);
+      // One statement at a time: a transaction is one connection.
+      const unsettled = await settledWithoutOutcome(tx, new Date(now.getTime() - 7 * 24 * 3600 * 1000));
+      const live = await liveHeldUnits(tx);
+      const sold = await unitsSold(tx, recent);
+      const held = await heldCredit(tx);
+      const liveCredit = await liveHeldCredit(tx);
       return { variants, recent: new Set(recent), unsettled, live, sold, held, liveCredit };
     },
     { isolationLevel: 'repeatable read' },
@@ -106,16 +109,25 @@ export async function checkInvariant(deps: CheckoutDeps, now = new Date()): Prom
   }
   for (const variant of snapshot.variants.filter((row) => row.held !== (snapshot.live.get(row.variantId) ?? 0))) {
     // Put right under the variant's lock, against the open checkouts as they are then.
-    const corrected = await runTransaction(deps.db, (tx) => correctHeld(tx, variant.variantId, async () => (await liveHeldUnits(tx, variant.variantId)).get(variant.variantId) ?? 0), {
-      isolationLevel: 'read committed',
-    });
+    const corrected = await runTransaction(
+      deps.db,
+      (tx) => correctHeld(tx, variant.variantId, async () => (await liveHeldUnits(tx, variant.variantId)).get(variant.variantId) ?? 0),
+      {
+        isolationLevel: 'read committed',
+      },
+    );
     if (!corrected) continue;
     found += 1;
     await finding(deps, 'stock-held', variant.variantId, `Variant ${variant.variantId} held ${corrected.from} units but its open checkouts hold ${corrected.to}: put right.`, true);
   }
   for (const variant of snapshot.variants.filter((row) => snapshot.recent.has(row.variantId) && row.sold !== (snapshot.sold.get(row.variantId) ?? 0))) {
     found += 1;
-    await finding(deps, 'stock-sold', variant.variantId, `Variant ${variant.variantId} counts ${variant.sold} sold but its orders bought ${snapshot.sold.get(variant.variantId) ?? 0}.`);
+    await finding(
+      deps,
+      'stock-sold',
+      variant.variantId,
+      `Variant ${variant.variantId} counts ${variant.sold} sold but its orders bought ${snapshot.sold.get(variant.variantId) ?? 0}.`,
+    );
   }
   for (const userId of new Set([...snapshot.held.keys(), ...snapshot.liveCredit.keys()])) {
     const [held, live] = [snapshot.held.get(userId) ?? 0, snapshot.liveCredit.get(userId) ?? 0];

@@ -25,7 +25,11 @@ export async function releaseHolds(tx: Tx, ended: EndedCheckout[]): Promise<void
     const missing = await releaseStock(tx, demand);
     for (const variantId of missing) {
       console.error(`Checkout ${checkout.id} ended, but variant ${variantId} did not hold its units: recorded as needing attention.`);
-      await recordAttention(tx, { kind: 'release-without-hold', subject: `${checkout.id}:${variantId}`, detail: `Checkout ${checkout.id} ended but variant ${variantId} held fewer units than it set aside.` });
+      await recordAttention(tx, {
+        kind: 'release-without-hold',
+        subject: `${checkout.id}:${variantId}`,
+        detail: `Checkout ${checkout.id} ended but variant ${variantId} held fewer units than it set aside.`,
+      });
     }
   }
 }

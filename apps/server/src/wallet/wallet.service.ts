@@ -116,6 +116,9 @@ async function settleHeld(tx: Tx, userId: string, heldCents: number, backToBalan
 
 /** Every wallet with credit held, and how much (the reconciler compares it with the open checkouts' holds). */
 export async function heldCredit(db: Writer): Promise<Map<string, number>> {
-  const rows = await db.select({ userId: wallets.userId, heldCents: wallets.heldCents }).from(wallets).where(sql`${wallets.heldCents} <> 0`);
+  const rows = await db
+    .select({ userId: wallets.userId, heldCents: wallets.heldCents })
+    .from(wallets)
+    .where(sql`${wallets.heldCents} <> 0`);
   return new Map(rows.map((row) => [row.userId, row.heldCents]));
 }

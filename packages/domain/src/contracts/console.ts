@@ -16,7 +16,16 @@ export const productOutput = z.object({
   updatedAt: z.string(),
   /** Issue 15: up to 3 options, and one variant per combination (the default variant without options). */
   options: z.array(z.object({ name: z.string(), values: z.array(z.string()) })),
-  variants: z.array(z.object({ id: z.string(), options: z.array(z.string()), sku: z.string(), priceCents: z.number(), stock: z.number().nullable(), perCustomerLimit: z.number().nullable().optional() })),
+  variants: z.array(
+    z.object({
+      id: z.string(),
+      options: z.array(z.string()),
+      sku: z.string(),
+      priceCents: z.number(),
+      stock: z.number().nullable(),
+      perCustomerLimit: z.number().nullable().optional(),
+    }),
+  ),
 });
 
 /** One entry of the console's activity list (decision 031). */

@@ -90,7 +90,9 @@ export const checkouts = pgTable(
   (table) => [
     index('checkout_pending_idx').on(table.status, table.expiresAt),
     // A buyer's open checkout (at most one, decision 044) and their held units of a limited variant.
-    index('checkout_user_pending_idx').on(table.userId).where(sql`${table.status} = 'pending'`),
+    index('checkout_user_pending_idx')
+      .on(table.userId)
+      .where(sql`${table.status} = 'pending'`),
   ],
 );
 
@@ -113,7 +115,12 @@ export const needsAttention = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
   },
-  (table) => [uniqueIndex('needs_attention_kind_subject_key').on(table.kind, table.subject), index('needs_attention_open_idx').on(table.createdAt).where(sql`${table.resolvedAt} IS NULL`)],
+  (table) => [
+    uniqueIndex('needs_attention_kind_subject_key').on(table.kind, table.subject),
+    index('needs_attention_open_idx')
+      .on(table.createdAt)
+      .where(sql`${table.resolvedAt} IS NULL`),
+  ],
 );
 
 /** The text the desk's search matches (the same expression as its index). */
