@@ -3,7 +3,7 @@ import { CHECKOUT_MESSAGES, MAX_ORDER_TOTAL_CENTS, quote } from '@storefront/dom
 import { cartLineId, demandByVariant, lineName, lineRanOutMessage, overLimitMessage, resolveVariant } from '@storefront/domain/variants.ts';
 import type { PricedVariant } from '../catalog/variants.service.ts';
 import { sortedDemand, type ShortLine, type StockDemand } from '../catalog/variants.service.ts';
-import type { CheckoutLine } from '../db/schema/index.ts';
+import type { CheckoutLine } from './checkouts.service.ts';
 import { AppError } from '../http/errors.ts';
 import type { OrderLine } from '../orders/orders.service.ts';
 

@@ -14,6 +14,7 @@ import type { PricedVariant } from '../catalog/variants.service.ts';
 type Reader = Db | Tx;
 
 export type Checkout = typeof checkouts.$inferSelect;
+export type { CheckoutLine };
 export type NewCheckout = typeof checkouts.$inferInsert;
 export type EndedCheckout = Pick<Checkout, 'id' | 'userId' | 'walletHeldCents' | 'providerSessionId' | 'items'>;
 

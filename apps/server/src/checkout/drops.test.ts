@@ -5,7 +5,7 @@ import { expectConsoleError } from '../../test/console.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
 import { getProduct, releaseProduct } from '../catalog/catalog.service.ts';
-import { connectDatabase, type Database } from '../db/client.ts';
+import { connectDatabase } from '../db/client.ts';
 import { checkouts, needsAttention, orders, paymentRefunds, productVariants } from '../db/schema/index.ts';
 import { startJobQueue, type JobQueue } from '../jobs/queue.ts';
 import { createLocalProvider } from '../payments/local.provider.ts';
