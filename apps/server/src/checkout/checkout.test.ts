@@ -11,6 +11,7 @@ import { createAccount } from '../accounts/accounts.service.ts';
 import { releaseProduct } from '../catalog/catalog.service.ts';
 import type { Config } from '../config.ts';
 import { checkouts, ledgerEntries, orders, wallets } from '../db/schema/index.ts';
+import { startJobQueue } from '../jobs/queue.ts';
 import { createStripeProvider } from '../payments/stripe.provider.ts';
 import { grantCredits } from '../wallet/wallet.commands.ts';
 import { getBalance } from '../wallet/wallet.service.ts';
@@ -285,6 +286,12 @@ describe('stripe provider against a local fake Stripe', () => {
   let stripeShop: TestApp;
   let stripeBase: string;
   const sessions = new Map<string, { checkoutId: string; amount: number }>();
+  // How the fake's sessions stand (unset: paid, as asked after a completed payment), and when each may be paid until.
+  const sessionStates = new Map<string, 'open' | 'paid' | 'expired'>();
+  const sessionExpiresAt = new Map<string, number>();
+  const expireCalls: string[] = [];
+  const paymentIntents = new Map<string, string>();
+  let fakePort = 0;
 
   beforeAll(async () => {
     fake = http.createServer((req, res) => {
@@ -300,9 +307,32 @@ describe('stripe provider against a local fake Stripe', () => {
             amount += Number(form.get(`line_items[${i}][quantity]`)) * Number(form.get(`line_items[${i}][price_data][unit_amount]`));
           }
           sessions.set(id, { checkoutId: form.get('metadata[checkoutId]')!, amount });
+          sessionExpiresAt.set(id, Number(form.get('expires_at')));
           res.end(JSON.stringify({ id, object: 'checkout.session', url: `https://pay.example.test/${id}`, amount_total: amount }));
+        } else if (req.method === 'POST' && /^\/v1\/checkout\/sessions\/[^/]+\/expire$/.test(req.url ?? '')) {
+          // As Stripe: only an open session can be expired.
+          const id = req.url!.split('/')[4]!;
+          expireCalls.push(id);
+          if ((sessionStates.get(id) ?? 'paid') !== 'open') {
+            res.statusCode = 400;
+            res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'Only Checkout Sessions with a status in ["open"] can be expired.' } }));
+            return;
+          }
+          sessionStates.set(id, 'expired');
+          res.end(JSON.stringify({ id, object: 'checkout.session', payment_status: 'unpaid', status: 'expired', payment_intent: null }));
         } else if (req.method === 'GET' && req.url?.startsWith('/v1/checkout/sessions/')) {
-          res.end(JSON.stringify({ id: req.url.split('/').pop(), object: 'checkout.session', payment_status: 'paid', status: 'complete', payment_intent: 'pi_fake_1' }));
+          const id = req.url.split('/').pop()!;
+          const state = sessionStates.get(id) ?? 'paid';
+          const stripeState = { open: ['unpaid', 'open'], paid: ['paid', 'complete'], expired: ['unpaid', 'expired'] }[state];
+          res.end(
+            JSON.stringify({
+              id,
+              object: 'checkout.session',
+              payment_status: stripeState[0],
+              status: stripeState[1],
+              payment_intent: state === 'paid' ? (paymentIntents.get(id) ?? 'pi_fake_1') : null,
+            }),
+          );
         } else {
           res.statusCode = 404;
           res.end(JSON.stringify({ error: { message: 'not found' } }));
@@ -310,7 +340,7 @@ describe('stripe provider against a local fake Stripe', () => {
       });
     });
     await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
-    const fakePort = (fake.address() as { port: number }).port;
+    fakePort = (fake.address() as { port: number }).port;
     // A second process on the same database and settings, with Stripe (a fake API) for payments.
     const { PORT: _port, PUBLIC_URL: _publicUrl, ...settings } = config;
     stripeShop = await startTestApp({
@@ -371,6 +401,47 @@ describe('stripe provider against a local fake Stripe', () => {
 
     const back = await fetch(`${stripeBase}/pay/return?session_id=${sessionId}`, { redirect: 'manual' });
     expect(back.headers.get('location')).toBe('/order-confirmation?payment_intent=pi_fake_1&redirect_status=succeeded');
+  });
+
+  it("holds for CHECKOUT_HOLD_MINUTES, keeps the session payable for Stripe's 30 minutes, and expires it through the API when the hold ends", async () => {
+    const { expireCheckout } = await import('./payment.flow.ts');
+    const provider = createStripeProvider({
+      secretKey: 'sk_test_x',
+      webhookSecret: WEBHOOK_SECRET,
+      publicUrl: stripeBase,
+      api: { host: '127.0.0.1', port: fakePort, protocol: 'http' },
+    });
+    const jobs = await startJobQueue(database.db.$client, () => undefined);
+    const deps = { db: database.db, jobs, provider, publicUrl: stripeBase };
+    const fn = createFunctionsClient({ baseUrl: stripeBase, getAuthToken: () => tokens.other });
+    await grantCredits(database.db, 'other@example.org', '5', 'stripe-hold-1');
+    const started = Date.now();
+    const unpaid = await fn.call('createPaymentLinkStreetFlavorMerch', { items: [{ id: teeId, qty: 1 }], useWallet: true, contact, shipping });
+    const unpaidSession = unpaid.url.split('/').pop()!;
+    const [held] = await database.db.select().from(checkouts).where(eq(checkouts.id, unpaid.checkoutId));
+    // Our hold: 10 minutes (the default). Stripe's page: at least 30.
+    expect(held!.expiresAt.getTime() - started).toBeGreaterThanOrEqual(10 * 60_000 - 1000);
+    expect(held!.expiresAt.getTime() - started).toBeLessThan(11 * 60_000);
+    expect(sessionExpiresAt.get(unpaidSession)! * 1000 - started).toBeGreaterThanOrEqual(30 * 60_000);
+    sessionStates.set(unpaidSession, 'open');
+    // Not due yet: nothing happens.
+    expect(await expireCheckout(deps, unpaid.checkoutId)).toBe('not-due');
+    const deadline = new Date(held!.expiresAt.getTime() + 1000);
+    expect(await expireCheckout(deps, unpaid.checkoutId, deadline)).toBe('expired');
+    expect(expireCalls).toContain(unpaidSession);
+    expect(sessionStates.get(unpaidSession)).toBe('expired');
+    expect((await database.db.select().from(checkouts).where(eq(checkouts.id, unpaid.checkoutId)))[0]!.status).toBe('expired');
+    expect((await getBalance(database.db, await userId('other@example.org'))).heldCents).toBe(0);
+
+    // Paid just before the deadline, the webhook not yet here: Stripe refuses the expiry, and the payment is applied.
+    await grantCredits(database.db, 'other@example.org', '5', 'stripe-hold-2');
+    const paidLink = await fn.call('createPaymentLinkStreetFlavorMerch', { items: [{ id: teeId, qty: 1 }], useWallet: true, contact, shipping });
+    paymentIntents.set(paidLink.url.split('/').pop()!, 'pi_fake_hold_2');
+    const [paidRow] = await database.db.select().from(checkouts).where(eq(checkouts.id, paidLink.checkoutId));
+    expect(await expireCheckout(deps, paidLink.checkoutId, new Date(paidRow!.expiresAt.getTime() + 1000))).toBe('paid');
+    expect(await database.db.select().from(orders).where(eq(orders.checkoutId, paidLink.checkoutId))).toHaveLength(1);
+    await expectLedgerConsistent();
+    await jobs.stop();
   });
 
   it('refuses a forged signature and changes nothing', async () => {

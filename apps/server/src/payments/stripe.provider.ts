@@ -3,6 +3,9 @@ import { RefundRefusedError, type PaymentProvider, type PaymentSessionRequest, t
 import { toPaymentEvent } from './stripe-events.ts';
 import { formatUsd } from '@storefront/domain/catalog.ts';
 
+/** Stripe's shortest Checkout Session (its expires_at must be 30 minutes to 24 hours away), with a minute of margin. */
+const STRIPE_MIN_SESSION_MS = 31 * 60 * 1000;
+
 export interface StripeProviderOptions {
   secretKey: string;
   webhookSecret: string;
@@ -38,7 +41,9 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
           payment_intent_data: { metadata: { checkoutId: request.checkoutId } },
           success_url: `${options.publicUrl}/pay/return?session_id={CHECKOUT_SESSION_ID}`,
           cancel_url: `${options.publicUrl}/checkout`,
-          expires_at: Math.floor(request.expiresAt.getTime() / 1000),
+          // Stripe keeps a session payable for at least 30 minutes; a shorter hold is ended by
+          // expiring the session through the API at its deadline (decision 044).
+          expires_at: Math.floor(Math.max(request.expiresAt.getTime(), Date.now() + STRIPE_MIN_SESSION_MS) / 1000),
         },
         { idempotencyKey: `checkout-${request.checkoutId}` },
       );
