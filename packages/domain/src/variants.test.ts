@@ -113,11 +113,11 @@ describe('variants', () => {
 });
 
 describe('the admin form of options and variants', () => {
-  const build = (options: { name: string; values: string }[], rows: Record<string, { sku: string; price: string; stock: string; loadedStock?: string }> = {}) =>
+  const build = (options: { name: string; values: string }[], rows: Record<string, { sku: string; price: string; stock: string; loadedStock?: string; limit?: string }> = {}) =>
     variantsFromForm(options, rows, usdToCents, MAX_PRICE_CENTS);
 
   it('without options: one default variant, unlimited at the product price', () => {
-    expect(build([])).toEqual({ options: [], variants: [{ options: [], sku: '', priceCents: null, stock: null }] });
+    expect(build([])).toEqual({ options: [], variants: [{ options: [], sku: '', priceCents: null, stock: null, perCustomerLimit: null }] });
   });
 
   it('a row per combination, values split at commas, with SKU, price override and stock', () => {
@@ -136,10 +136,10 @@ describe('the admin form of options and variants', () => {
         { name: 'Colour', values: ['Black', 'White'] },
       ],
       variants: [
-        { options: ['S', 'Black'], sku: '', priceCents: null, stock: null },
-        { options: ['S', 'White'], sku: '', priceCents: null, stock: null },
-        { options: ['L', 'Black'], sku: 'TEE-L-BLK', priceCents: 2750, stock: 3 },
-        { options: ['L', 'White'], sku: '', priceCents: null, stock: null },
+        { options: ['S', 'Black'], sku: '', priceCents: null, stock: null, perCustomerLimit: null },
+        { options: ['S', 'White'], sku: '', priceCents: null, stock: null, perCustomerLimit: null },
+        { options: ['L', 'Black'], sku: 'TEE-L-BLK', priceCents: 2750, stock: 3, perCustomerLimit: null },
+        { options: ['L', 'White'], sku: '', priceCents: null, stock: null, perCustomerLimit: null },
       ],
     });
   });
@@ -163,8 +163,18 @@ describe('the admin form of options and variants', () => {
     [[{ name: 'Size', values: 'S' }], { [variantKey(['S'])]: { sku: '', price: '', stock: '-1' } }, STOCK_MESSAGES.stock],
     [[{ name: 'Size', values: 'S' }], { [variantKey(['S'])]: { sku: '', price: '', stock: '2.5' } }, STOCK_MESSAGES.stock],
     [[], { [variantKey([])]: { sku: '', price: '', stock: '1000001' } }, STOCK_MESSAGES.stock],
+    [[], { [variantKey([])]: { sku: '', price: '', stock: '5', limit: '0' } }, STOCK_MESSAGES.perCustomerLimit],
+    [[], { [variantKey([])]: { sku: '', price: '', stock: '5', limit: '1.5' } }, STOCK_MESSAGES.perCustomerLimit],
+    [[], { [variantKey([])]: { sku: '', price: '', stock: '5', limit: '1001' } }, STOCK_MESSAGES.perCustomerLimit],
   ])('refuses %j %j: %s', (options, rows, problem) => {
     expect(build(options, rows)).toEqual({ problem });
+  });
+
+  it('a per-customer limit: empty for none, a whole number from 1 to 1000', () => {
+    expect(build([], { [variantKey([])]: { sku: '', price: '', stock: '300', limit: ' 2 ' } })).toEqual({
+      options: [],
+      variants: [{ options: [], sku: '', priceCents: null, stock: 300, perCustomerLimit: 2 }],
+    });
   });
 
   it('an edit keeps the live stock where the field was left as loaded, and shows only real price overrides', () => {
@@ -175,14 +185,14 @@ describe('the admin form of options and variants', () => {
         { id: 'v2', options: ['M'], sku: 'M1', priceCents: 2700, stock: null },
       ],
     });
-    expect(rows[variantKey(['S'])]).toEqual({ sku: 'S1', price: '', stock: '4', loadedStock: '4' });
-    expect(rows[variantKey(['M'])]).toEqual({ sku: 'M1', price: '27.00', stock: '', loadedStock: '' });
+    expect(rows[variantKey(['S'])]).toEqual({ sku: 'S1', price: '', stock: '4', loadedStock: '4', limit: '' });
+    expect(rows[variantKey(['M'])]).toEqual({ sku: 'M1', price: '27.00', stock: '', loadedStock: '', limit: '' });
     const edited = { ...rows, [variantKey(['M'])]: { ...rows[variantKey(['M'])]!, stock: '10' } };
     expect(build([{ name: 'Size', values: 'S, M' }], edited)).toEqual({
       options: [{ name: 'Size', values: ['S', 'M'] }],
       variants: [
-        { options: ['S'], sku: 'S1', priceCents: null, stock: 4, keepStock: true },
-        { options: ['M'], sku: 'M1', priceCents: 2700, stock: 10 },
+        { options: ['S'], sku: 'S1', priceCents: null, stock: 4, perCustomerLimit: null, keepStock: true },
+        { options: ['M'], sku: 'M1', priceCents: 2700, stock: 10, perCustomerLimit: null },
       ],
     });
   });

@@ -150,12 +150,15 @@ export interface VariantForm {
   stock: string;
   /** The stock shown when the form opened (edit): unchanged, the server keeps the live count. */
   loadedStock?: string;
+  /** "Limit N per customer" (decision 044): empty for no limit. */
+  limit?: string;
 }
 
 export const VARIANT_FORM_MESSAGES = {
   price: 'Please enter a valid price for each variant, or leave it empty for the product’s price.',
   stock: STOCK_MESSAGES.stock,
   sku: 'A SKU must be at most 64 characters.',
+  limit: STOCK_MESSAGES.perCustomerLimit,
 } as const;
 
 /** "S, M ,L" -> ["S", "M", "L"]; empty parts dropped. */
@@ -181,6 +184,7 @@ export interface VariantRequest {
   priceCents: number | null;
   stock: number | null;
   keepStock?: boolean;
+  perCustomerLimit?: number | null;
 }
 
 function parseStock(text: string): number | null | undefined {
@@ -218,7 +222,10 @@ export function variantsFromForm(
     const stock = parseStock(row.stock);
     if (stock === undefined) return { problem: VARIANT_FORM_MESSAGES.stock };
     const keep = row.loadedStock !== undefined && row.loadedStock.trim() === row.stock.trim();
-    variants.push({ options: values, sku: row.sku.trim(), priceCents, stock, ...(keep ? { keepStock: true } : {}) });
+    const limitText = (row.limit ?? '').trim();
+    const perCustomerLimit = limitText ? Number(limitText) : null;
+    if (perCustomerLimit !== null && (!/^\d+$/.test(limitText) || perCustomerLimit < 1 || perCustomerLimit > 1000)) return { problem: VARIANT_FORM_MESSAGES.limit };
+    variants.push({ options: values, sku: row.sku.trim(), priceCents, stock, perCustomerLimit, ...(keep ? { keepStock: true } : {}) });
   }
   return { options, variants };
 }
@@ -234,6 +241,7 @@ export function variantFormRows(product: { priceCents: number; variants: readonl
       price: variant.priceCents === product!.priceCents ? '' : (variant.priceCents / 100).toFixed(2),
       stock,
       loadedStock: stock,
+      limit: variant.perCustomerLimit ? String(variant.perCustomerLimit) : '',
     };
   }
   return rows;

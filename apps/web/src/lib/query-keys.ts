@@ -54,6 +54,9 @@ export const walletKeys = {
   history: ['wallet', 'history'] as const,
 };
 
+/** The buyer's open card payment (decision 044): under the wallet, whose live topic (a hold taken or released) refetches it. */
+export const openPaymentKeys = { all: [...walletKeys.all, 'open-payment'] as const };
+
 /** Every order list (the buyer's, View Orders, the desk's): what a fulfilment or refund changes. */
 export const orderListKeys = { all: ['orders'] as const };
 
@@ -73,6 +76,9 @@ export const salesOverviewKeys = {
   all: [...openOrdersKeys.all, 'sales'] as const,
   days: (days: number) => [...salesOverviewKeys.all, days] as const,
 };
+
+/** The console's "needs attention" list (decision 044), under the admins' keys: refetched with the activity. */
+export const attentionKeys = { all: ['admin', 'attention'] as const, list: (open: boolean) => ['admin', 'attention', open] as const };
 
 /** The console's admins and activity list: the admins' live topic refetches both (any audited action). */
 export const consoleKeys = {

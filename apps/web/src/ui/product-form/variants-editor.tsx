@@ -39,6 +39,7 @@ const VARIANT_CELLS = [
   { field: 'sku', name: 'SKU', maxLength: 64 },
   { field: 'price', name: 'Price', inputMode: 'decimal', placeholder: 'Product price' },
   { field: 'stock', name: 'Stock', inputMode: 'numeric', placeholder: 'Unlimited' },
+  { field: 'limit', name: 'Limit per customer', inputMode: 'numeric', placeholder: 'No limit' },
 ] as const;
 
 interface VariantsEditorProps {
@@ -63,15 +64,15 @@ export function VariantsEditor({ values, onChange, disabled = false }: VariantsE
     onChange({ ...values, options: values.options.map((option, i) => (i === index ? { ...option, [field]: text } : option)) });
   const addOption = () => onChange({ ...values, options: [...values.options, { name: '', values: '' }] });
   const removeOption = (index: number) => onChange({ ...values, options: values.options.filter((_, i) => i !== index) });
-  const setRow = (key: string, field: 'sku' | 'price' | 'stock', text: string) =>
+  const setRow = (key: string, field: 'sku' | 'price' | 'stock' | 'limit', text: string) =>
     onChange({ ...values, rows: { ...values.rows, [key]: { ...(values.rows[key] ?? EMPTY_ROW), [field]: text } } });
 
   return (
     <fieldset className="field-group variants-editor" disabled={disabled}>
       <legend className="product-field__label">Options and stock</legend>
       <p className="product-field__hint">
-        Up to {MAX_OPTIONS} options, e.g. Size with values S, M, L. Each combination is a variant. Leave a price empty for the product’s price, and a stock empty for unlimited
-        (print on demand, digital).
+        Up to {MAX_OPTIONS} options, e.g. Size with values S, M, L. Each combination is a variant. Leave a price empty for the product’s price, a stock empty for unlimited (print
+        on demand, digital), and a limit empty to let a customer buy any number (a drop: “limit 2 per customer”).
       </p>
       {values.options.map((option, index) => (
         <div key={index} className="variants-editor__option" role="group" aria-label={`Option ${index + 1}`}>
@@ -108,6 +109,7 @@ export function VariantsEditor({ values, onChange, disabled = false }: VariantsE
             <span role="columnheader">SKU</span>
             <span role="columnheader">Price (USD)</span>
             <span role="columnheader">Stock</span>
+            <span role="columnheader">Limit per customer</span>
           </div>
           {combos.map((combo) => {
             const key = variantKey(combo);
@@ -123,7 +125,7 @@ export function VariantsEditor({ values, onChange, disabled = false }: VariantsE
                     <input
                       className="field-control product-field__control"
                       aria-label={`${name} of ${label}`}
-                      value={row[field]}
+                      value={row[field] ?? ''}
                       onChange={(event) => setRow(key, field, event.target.value)}
                       autoComplete="off"
                       {...input}

@@ -2,6 +2,7 @@ import { Navigate } from '../../../lib/router.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { RELEASE_PAGE_TEXTS } from '../messages.ts';
+import { NeedsAttentionList } from './needs-attention-list.tsx';
 import { ReleaseTabs } from './release-tabs.tsx';
 import './release-page.css';
 import { paths } from '../../../lib/paths.ts';
@@ -22,7 +23,10 @@ export function ReleasePage() {
           <Spinner label="Checking your account…" />
         </div>
       ) : session.user?.isAdmin ? (
-        <ReleaseTabs />
+        <>
+          <NeedsAttentionList />
+          <ReleaseTabs />
+        </>
       ) : (
         <div className="release-page__refused">
           <p>{RELEASE_PAGE_TEXTS.notAdmin}</p>

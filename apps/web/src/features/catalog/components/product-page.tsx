@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { Link, useParams } from '../../../lib/router.tsx';
 import { formatUsd, RELEASE_MESSAGES, type Product } from '@storefront/domain/catalog.ts';
-import { lineName, lowStockNote, noMoreMessage, addableQty, isSoldOut, productSoldOut, sameValues, STOCK_MESSAGES } from '@storefront/domain/variants.ts';
+import { lineName, lowStockNote, perCustomerLimitNote, noMoreMessage, addableQty, isSoldOut, productSoldOut, sameValues, STOCK_MESSAGES } from '@storefront/domain/variants.ts';
 import { cartStore, useCart } from '../../../lib/cart.ts';
 import { lazyPart } from '../../../lib/lazy-part.tsx';
 import { useSession } from '../../../lib/session.ts';
@@ -132,6 +132,7 @@ function ProductDetails({ product, isAdmin, editButtonRef, onEdit }: ProductDeta
         <p className="product__stock" aria-live="polite">
           {soldOut ? <Badge tone="danger">{STOCK_MESSAGES.soldOut}</Badge> : note}
         </p>
+        {variant?.perCustomerLimit && !soldOut ? <p className="product__limit">{perCustomerLimitNote(variant.perCustomerLimit)}</p> : null}
         <p className="product__description">{product.description}</p>
         <div className="product__actions">
           <button type="button" className="button" onClick={addToCart} disabled={soldOut}>

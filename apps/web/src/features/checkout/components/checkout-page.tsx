@@ -7,6 +7,7 @@ import { LoadingRegion, SkeletonText } from '../../../ui/skeleton.tsx';
 import './checkout.css';
 import { paths } from '../../../lib/paths.ts';
 import { BackToShop } from '../../../ui/back-to-shop.tsx';
+import { OpenPaymentNotice } from './open-payment-notice.tsx';
 
 // The form and its checks (zod) load for signed-in shoppers only: a signed-out visitor is
 // sent to log in without downloading them.
@@ -38,6 +39,7 @@ export function CheckoutPage() {
   return (
     <section className="page checkout-page">
       <h1>Checkout</h1>
+      <OpenPaymentNotice />
       {cart.lines.length === 0 ? (
         <div className="checkout-empty">
           <p>{CHECKOUT_MESSAGES.emptyCart}</p>
