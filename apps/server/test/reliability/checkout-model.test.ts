@@ -28,7 +28,7 @@ import { spawnServer, stopAllServers, waitUntilReady, type ServerProcess } from 
 const AUTH_SECRET = 'model-secret-'.repeat(4);
 const SHOPPERS = 8;
 const RECEIVED = 6;
-const RUNS = Number(process.env.MODEL_RUNS ?? 12);
+const RUNS = Number(process.env.MODEL_RUNS ?? 25);
 const dataDir = newTestDataDir('model');
 let cluster: EmbeddedDatabase;
 let database: Database;
@@ -349,7 +349,7 @@ async function invariantProblems(): Promise<string[]> {
   // Every buyer's money: what the wallet gave (debits, captures, late debits) is exactly what their orders took from it.
   const money = await pool.query(`
     SELECT w.user_id FROM wallet w
-    LEFT JOIN (SELECT user_id, -sum(available_delta_cents) FILTER (WHERE kind = 'debit') - sum(held_delta_cents) FILTER (WHERE kind = 'capture') AS spent FROM ledger_entry GROUP BY user_id) l ON l.user_id = w.user_id
+    LEFT JOIN (SELECT user_id, -coalesce(sum(available_delta_cents) FILTER (WHERE kind = 'debit'), 0) - coalesce(sum(held_delta_cents) FILTER (WHERE kind = 'capture'), 0) AS spent FROM ledger_entry GROUP BY user_id) l ON l.user_id = w.user_id
     LEFT JOIN (SELECT user_id, sum(wallet_applied_cents) AS paid FROM "order" GROUP BY user_id) o ON o.user_id = w.user_id
     WHERE coalesce(l.spent, 0) <> coalesce(o.paid, 0)`);
   if (money.rows.length > 0) problems.push(`${money.rows.length} buyers whose wallet spending differs from their orders' wallet parts`);
@@ -379,7 +379,7 @@ const commands = fc.commands(
     // Rare: each restart costs seconds.
     fc.tuple(fc.integer({ min: 0, max: 30 }), server).map(([n, v]) => (n === 0 ? new Crash(v) : new Reconcile())),
   ],
-  { maxCommands: 25 },
+  { maxCommands: 30 },
 );
 
 describe('the money path as a model', () => {

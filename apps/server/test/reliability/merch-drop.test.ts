@@ -313,7 +313,7 @@ describe('drops of 5 units', () => {
           useWallet: false,
           contact: contact(hoarder),
           shipping,
-          checkoutId: `hoard-${i}`,
+          checkoutId: `hoarding-${i}`,
         }),
       ),
     );
@@ -331,7 +331,7 @@ describe('drops of 5 units', () => {
       useWallet: false,
       contact: contact(hoarder),
       shipping,
-      checkoutId: 'hoard-3',
+      checkoutId: 'hoarding-three',
     });
     expect(tooMany.body.error?.message).toBe('"Hoard Tee" is limited to 2 per customer: you can buy 2 more. Reduce the quantity to continue.');
     // The hold (CHECKOUT_HOLD_MINUTES=1) ends by itself within its minute (and a little for the job to run).
