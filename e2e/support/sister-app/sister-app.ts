@@ -9,6 +9,8 @@ import { getFunctions, httpsCallable, type FunctionsError } from 'firebase/funct
 import {
   connectStorageEmulator,
   deleteObject,
+  getBlob,
+  getBytes,
   getDownloadURL,
   getMetadata,
   getStorage,
@@ -67,6 +69,22 @@ async function noisePng(size: number): Promise<Blob> {
   for (let alpha = 3; alpha < pixels.data.length; alpha += 4) pixels.data[alpha] = 255;
   context.putImageData(pixels, 0, 0);
   return canvas.convertToBlob({ type: 'image/png' });
+}
+
+/** The first `ready` of /api/live, opened as a page on this origin opens it (decision 041). */
+function liveReady(url: string, withCredentials: boolean): Promise<{ signedIn: boolean }> {
+  return new Promise((resolve, reject) => {
+    const source = new EventSource(url, { withCredentials });
+    const timer = setTimeout(() => {
+      source.close();
+      reject(new Error(`no ready event from ${url} (withCredentials: ${withCredentials})`));
+    }, 10_000);
+    source.addEventListener('ready', (event) => {
+      clearTimeout(timer);
+      source.close();
+      resolve(JSON.parse((event as MessageEvent<string>).data) as { signedIn: boolean });
+    });
+  });
 }
 
 function imageWidth(url: string): Promise<number> {
@@ -129,6 +147,16 @@ async function run() {
     images: [url],
   });
   report('release', released.data);
+
+  // Issue 24: the download URL the <img> above loaded (and the browser cached), fetched
+  // with CORS; the same object through the SDK's authenticated reads; live updates.
+  const fetched = await fetch(url);
+  report('fetchAfterImage', { status: fetched.status, bytes: (await fetched.arrayBuffer()).byteLength });
+  const blob = await getBlob(cover);
+  const bytes = await getBytes(cover);
+  report('bytes', { blob: blob.size, bytes: bytes.byteLength, type: blob.type });
+  const live = `${shop}/api/live?topics=products`;
+  report('live', { plain: await liveReady(live, false), withCredentials: await liveReady(live, true) });
 }
 
 run().then(
