@@ -9,6 +9,6 @@ import { oidcRoutes } from './oidc.routes.ts';
 export const oidcArea = defineArea('oidc', async (app, { config, db, resolveCaller, every }) => {
   const shopUserId = async (headers: IncomingHttpHeaders) => (await resolveCaller({ headers }))?.userId ?? null;
   const provider = await createOidcProvider({ db, publicUrl: publicUrl(config), authSecret: config.AUTH_SECRET, behindProxy: config.isProduction, shopUserId });
-  await app.register(oidcRoutes, { provider, shopUserId });
+  await app.register(oidcRoutes, { provider, publicUrl: publicUrl(config), shopUserId });
   await every('oidc-cleanup', '17 * * * *', () => deleteExpiredOidcModels(db));
 });

@@ -97,7 +97,14 @@ export async function createOidcProvider(options: OidcOptions): Promise<Provider
       userinfo: { enabled: true },
       // Sign-out is the shop's: signing out of the shop ends single sign-on too.
       rpInitiatedLogout: { enabled: false },
+      // On by default in the library, never documented nor tested here: not advertised,
+      // not accepted (issue 24 item 6, decision 041).
+      pushedAuthorizationRequests: { enabled: false },
+      dPoP: { enabled: false },
     },
+    // Every client is registered with client_secret_basic (oidc.clients.ts): the one
+    // method the README documents and the conformance test uses.
+    clientAuthMethods: ['client_secret_basic'],
     pkce: { required: () => true },
     // Every refresh gives a new refresh token and consumes the old one; presenting a used
     // one again revokes the whole grant (the library's reuse detection).

@@ -1,12 +1,16 @@
+import http from 'node:http';
 import { EventSource } from 'eventsource';
 import { deleteApp, initializeApp, type FirebaseApp } from 'firebase/app';
 import { connectAuthEmulator, getAuth, signInWithCustomToken } from 'firebase/auth';
 import { connectStorageEmulator, getBytes, getDownloadURL, getStorage, getStream, ref, uploadBytes, type StorageError } from 'firebase/storage';
+import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient } from '@storefront/sdk/callable.ts';
 import { createAccount } from '../../src/accounts/accounts.service.ts';
 import { freePort } from '../../src/db/embedded.ts';
+import { createOAuthClient } from '../../src/oidc/oidc.clients.ts';
+import { sealKeyFor } from '../../src/oidc/oidc.provider.ts';
 import { solidImage } from '../../src/storage/testing/images.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../database.ts';
 import { spawnServer, stopAllServers, waitUntilReady } from '../reliability/processes.ts';
@@ -20,6 +24,7 @@ import { spawnServer, stopAllServers, waitUntilReady } from '../reliability/proc
  * storage SDK's getBytes/getBlob (item 4).
  */
 const PASSWORD = 'correct horse';
+const AUTH_SECRET = 'production-conformance-secret-'.repeat(2);
 let database: TestDatabase;
 let origin: string;
 /** A sister product's web origin, listed in CORS_ORIGINS; never served: only named. */
@@ -48,7 +53,7 @@ beforeAll(async () => {
       NODE_ENV: 'production',
       DATABASE_URL: database.connectionString,
       PUBLIC_URL: origin,
-      AUTH_SECRET: 'production-conformance-secret-'.repeat(2),
+      AUTH_SECRET,
       SMTP_URL: 'smtp://127.0.0.1:9',
       PAYMENT_PROVIDER: 'local',
       ALLOW_TEST_PAYMENTS: '1',
@@ -260,5 +265,42 @@ describe('items 3 and 4: download URLs and the storage SDK’s byte reads', () =
     // A download URL with a wrong token is still refused.
     const forged = await fetch(url.replace(/token=[^&]+/, 'token=forged'));
     expect(forged.status).toBe(403);
+  });
+});
+
+/** GET over node:http, which sends the Host header it is given (fetch would send the URL's). */
+function getWithHost(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (response) => {
+        let body = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      })
+      .on('error', reject);
+  });
+}
+
+describe('item 6: OpenID Connect discovery (openid-client 6)', () => {
+  it('advertises only what is documented and tested: no PAR, no DPoP, client_secret_basic', async () => {
+    const client = await createOAuthClient(database.db, sealKeyFor(AUTH_SECRET), { name: 'SPN Music', redirectUris: ['http://127.0.0.1:4999/callback'] });
+    const configuration = await oidc.discovery(new URL(`${origin}/oidc`), client.clientId, undefined, oidc.ClientSecretBasic(client.clientSecret), {
+      execute: [oidc.allowInsecureRequests],
+    });
+    const metadata = configuration.serverMetadata();
+    expect(metadata.issuer).toBe(`${origin}/oidc`);
+    expect(metadata.pushed_authorization_request_endpoint).toBeUndefined();
+    expect(metadata.dpop_signing_alg_values_supported).toBeUndefined();
+    expect(metadata.token_endpoint_auth_methods_supported).toEqual(['client_secret_basic']);
+  });
+
+  it('names the issuer’s own URLs whatever Host and X-Forwarded-Host a client sends', async () => {
+    const discovery = `${origin}/oidc/.well-known/openid-configuration`;
+    const { status, body } = await getWithHost(discovery, { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' });
+    expect(status).toBe(200);
+    const metadata = JSON.parse(body) as Record<string, unknown>;
+    const urls = Object.entries(metadata).filter(([name, value]) => typeof value === 'string' && (name.endsWith('_endpoint') || name.endsWith('_uri') || name === 'issuer'));
+    expect(urls.length).toBeGreaterThan(4);
+    for (const [name, value] of urls) expect(`${name}: ${String(value)}`).toMatch(new RegExp(`^${name}: ${origin}/oidc(/|$)`));
   });
 });
