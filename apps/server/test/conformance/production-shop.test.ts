@@ -11,6 +11,7 @@ import { createAccount } from '../../src/accounts/accounts.service.ts';
 import { freePort } from '../../src/db/embedded.ts';
 import { createOAuthClient } from '../../src/oidc/oidc.clients.ts';
 import { sealKeyFor } from '../../src/oidc/oidc.provider.ts';
+import { CookieJar, ssoFlow } from '../oidc-flow.ts';
 import { solidImage } from '../../src/storage/testing/images.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../database.ts';
 import { spawnServer, stopAllServers, waitUntilReady } from '../reliability/processes.ts';
@@ -302,5 +303,83 @@ describe('item 6: OpenID Connect discovery (openid-client 6)', () => {
     const urls = Object.entries(metadata).filter(([name, value]) => typeof value === 'string' && (name.endsWith('_endpoint') || name.endsWith('_uri') || name === 'issuer'));
     expect(urls.length).toBeGreaterThan(4);
     for (const [name, value] of urls) expect(`${name}: ${String(value)}`).toMatch(new RegExp(`^${name}: ${origin}/oidc(/|$)`));
+  });
+});
+
+describe('item 6: RP-initiated logout (openid-client 6 buildEndSessionUrl)', () => {
+  const REDIRECT = 'http://127.0.0.1:4998/callback';
+  let registered: { clientId: string; clientSecret: string };
+  const { signIn, follow, browse } = ssoFlow(() => ({ base: origin, issuer: `${origin}/oidc`, client: registered, redirect: REDIRECT }));
+
+  beforeAll(async () => {
+    registered = await createOAuthClient(database.db, sealKeyFor(AUTH_SECRET), { name: 'SPN Video', redirectUris: [REDIRECT] });
+  });
+
+  async function signInWithShop(jar: CookieJar, configuration: oidc.Configuration) {
+    const codeVerifier = oidc.randomPKCECodeVerifier();
+    const url = oidc.buildAuthorizationUrl(configuration, {
+      redirect_uri: REDIRECT,
+      scope: 'openid profile email',
+      code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
+      code_challenge_method: 'S256',
+    });
+    const callbackUrl = await follow(jar, url.href);
+    if (callbackUrl.origin + callbackUrl.pathname !== REDIRECT) return { landing: callbackUrl, tokens: undefined };
+    return { landing: callbackUrl, tokens: await oidc.authorizationCodeGrant(configuration, callbackUrl, { pkceCodeVerifier: codeVerifier }) };
+  }
+
+  it('asks on the shop’s page, then ends single sign-on and the shop session, and goes back with the state', async () => {
+    const configuration = await oidc.discovery(new URL(`${origin}/oidc`), registered.clientId, undefined, oidc.ClientSecretBasic(registered.clientSecret), {
+      execute: [oidc.allowInsecureRequests],
+    });
+    expect(configuration.serverMetadata().end_session_endpoint).toBe(`${origin}/oidc/session/end`);
+    const jar = new CookieJar();
+    await signIn(jar, 'fan@example.org', PASSWORD);
+    const { tokens } = await signInWithShop(jar, configuration);
+    expect(tokens?.claims()?.email).toBe('fan@example.org');
+
+    // --- snippet: openid-client-logout ---
+    const logoutUrl = oidc.buildEndSessionUrl(configuration, { id_token_hint: tokens!.id_token!, post_logout_redirect_uri: REDIRECT, state: 'bye' });
+    // ... the browser goes to logoutUrl, the user confirms on the shop's page, and comes back to REDIRECT?state=bye ...
+    // --- end snippet ---
+    const page = await browse(jar, logoutUrl.href);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('Sign out of Street Flavor Records?');
+    expect(html).toContain('SPN Video asks to sign you out.');
+    const action = /<form id="op.logoutForm" method="post" action="([^"]+)"/.exec(html)![1]!;
+    const fields = [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)].map(([, name, value]): [string, string] => [name!, value!]);
+    const confirmed = await browse(jar, action, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+      body: new URLSearchParams([...fields, ['logout', 'yes']]),
+    });
+    expect(confirmed.status).toBe(303);
+    const back = new URL(confirmed.headers.get('location')!);
+    expect([back.origin + back.pathname, back.searchParams.get('state')]).toEqual([REDIRECT, 'bye']);
+
+    // Signed out of the shop: no user, and the next single sign-on goes through the shop's login.
+    const me = await browse(jar, '/api/me');
+    expect(((await me.json()) as { user: unknown }).user).toBeNull();
+    const again = await signInWithShop(jar, configuration);
+    expect(again.landing.pathname).toBe('/login');
+    expect(again.tokens).toBeUndefined();
+  });
+
+  it('keeps everything when the user chooses to stay signed in', async () => {
+    const configuration = await oidc.discovery(new URL(`${origin}/oidc`), registered.clientId, undefined, oidc.ClientSecretBasic(registered.clientSecret), {
+      execute: [oidc.allowInsecureRequests],
+    });
+    const jar = new CookieJar();
+    await signIn(jar, 'fan@example.org', PASSWORD);
+    const { tokens } = await signInWithShop(jar, configuration);
+    const page = await browse(jar, oidc.buildEndSessionUrl(configuration, { id_token_hint: tokens!.id_token!, post_logout_redirect_uri: REDIRECT }).href);
+    const html = await page.text();
+    const action = /<form id="op.logoutForm" method="post" action="([^"]+)"/.exec(html)![1]!;
+    const fields = [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)].map(([, name, value]): [string, string] => [name!, value!]);
+    const stayed = await browse(jar, action, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin }, body: new URLSearchParams(fields) });
+    expect(stayed.status).toBe(303);
+    const me = await browse(jar, '/api/me');
+    expect(((await me.json()) as { user: { email: string } | null }).user?.email).toBe('fan@example.org');
   });
 });
