@@ -105,7 +105,7 @@ async function expectEveryStep(steps: Record<string, unknown>, page: Page, reque
   expect(steps.bytes).toMatchObject({ blob: upload.storedSize, bytes: upload.storedSize });
   // Signed in by cookie only on the shop's own origin (the sister page holds a token, no cookie).
   const cookie = { signedIn: new URL(page.url()).origin === ORIGIN };
-  expect(steps.live).toMatchObject({ plain: cookie, withCredentials: cookie });
+  expect(steps.live).toMatchObject({ plain: cookie, withCredentials: cookie, withToken: { signedIn: true } });
 
   // The released product is in the shop, its picture served from the uploaded object.
   const { ok, id } = steps.release as { ok: boolean; id: string };
