@@ -25,6 +25,19 @@ export interface OidcOptions {
   signOutOfShop(headers: IncomingHttpHeaders): Promise<string[]>;
 }
 
+/**
+ * The shop's CSP says `form-action 'self'`, and browsers apply it to the redirects that
+ * follow a form too: the sign-out form, answered with a redirect to the client's
+ * registered (already checked) post-logout URI, may go to that URI's origin or scheme.
+ */
+function allowFormRedirectTo(ctx: KoaContextWithOIDC, target: unknown) {
+  const policy = ctx.response.get('content-security-policy');
+  const url = typeof target === 'string' ? URL.parse(target) : null;
+  if (!policy || !url) return;
+  const source = url.origin !== 'null' ? url.origin : url.protocol;
+  ctx.set('content-security-policy', policy.replace("form-action 'self'", `form-action 'self' ${source}`));
+}
+
 /** The field of the shop's sign-out page that says the visitor confirmed there (decision 041). */
 const SHOP_SIGN_OUT_FIELD = 'shop_sign_out';
 
@@ -108,6 +121,7 @@ export async function createOidcProvider(options: OidcOptions): Promise<Provider
         enabled: true,
         async logoutSource(ctx, form) {
           const client = ctx.oidc.client?.clientName ?? null;
+          allowFormRedirectTo(ctx, ctx.oidc.params?.post_logout_redirect_uri);
           ctx.type = 'html';
           ctx.body = htmlPage(
             'Sign out',

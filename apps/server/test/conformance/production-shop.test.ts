@@ -347,6 +347,8 @@ describe('item 6: RP-initiated logout (openid-client 6 buildEndSessionUrl)', () 
     const html = await page.text();
     expect(html).toContain('Sign out of Street Flavor Records?');
     expect(html).toContain('SPN Video asks to sign you out.');
+    // Browsers hold a form's redirect to the CSP's form-action: the client's origin is allowed there.
+    expect(page.headers.get('content-security-policy')).toContain(`form-action 'self' ${new URL(REDIRECT).origin}`);
     const action = /<form id="op.logoutForm" method="post" action="([^"]+)"/.exec(html)![1]!;
     const fields = [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)].map(([, name, value]): [string, string] => [name!, value!]);
     const confirmed = await browse(jar, action, {
