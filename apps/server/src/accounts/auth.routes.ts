@@ -34,7 +34,7 @@ function authHeaders(headers: IncomingHttpHeaders, clientAddress: string | null)
 }
 
 /** No browser credential and nothing a browser adds to a write: a server's call (decision 041). */
-export function isServerToServer(headers: Headers): boolean {
+function isServerToServer(headers: Headers): boolean {
   return !headers.has('cookie') && !headers.has('origin') && !headers.has('referer') && !headers.has('sec-fetch-site');
 }
 
