@@ -17,6 +17,6 @@ export const oidcArea = defineArea('oidc', async (app, { config, db, auth, resol
     return answer.getSetCookie();
   };
   const provider = await createOidcProvider({ db, publicUrl: publicUrl(config), authSecret: config.AUTH_SECRET, behindProxy: config.isProduction, shopUserId, signOutOfShop });
-  await app.register(oidcRoutes, { provider, publicUrl: publicUrl(config), shopUserId });
+  await app.register(oidcRoutes, { provider, publicUrl: config.PUBLIC_URL, shopUserId });
   await every('oidc-cleanup', '17 * * * *', () => deleteExpiredOidcModels(db));
 });
