@@ -11,9 +11,9 @@ import { createAccount } from '../../src/accounts/accounts.service.ts';
 import { freePort } from '../../src/db/embedded.ts';
 import { createOAuthClient } from '../../src/oidc/oidc.clients.ts';
 import { sealKeyFor } from '../../src/oidc/oidc.provider.ts';
-import { CookieJar, ssoFlow } from '../oidc-flow.ts';
 import { solidImage } from '../../src/storage/testing/images.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../database.ts';
+import { CookieJar, ssoFlow } from '../oidc-flow.ts';
 import { spawnServer, stopAllServers, waitUntilReady } from '../reliability/processes.ts';
 
 /**
@@ -22,7 +22,9 @@ import { spawnServer, stopAllServers, waitUntilReady } from '../reliability/proc
  * a test environment (Vitest's NODE_ENV=test and TEST=true are not passed on). The official
  * clients, unchanged: the shop's own sdk and Node's fetch (item 1), `eventsource` 4 from a
  * listed origin (item 2), download URLs and `Vary: Origin` (item 3), the `firebase` 12
- * storage SDK's getBytes/getBlob (item 4).
+ * storage SDK's getBytes/getStream (item 4; getBlob, its browser twin, is in
+ * e2e/firebase-sdk.spec.ts), `openid-client` 6 discovery and RP-initiated logout (item 6).
+ * Each item's tests failed before its fix (decision 041).
  */
 const PASSWORD = 'correct horse';
 const AUTH_SECRET = 'production-conformance-secret-'.repeat(2);
