@@ -99,6 +99,14 @@ async function expectEveryStep(steps: Record<string, unknown>, page: Page, reque
   expect(refused.code).toBe('storage/unauthorized');
   expect(refused.message).toContain(UPLOAD_MESSAGES.notAnImage);
 
+  // Issue 24 (decision 041): the download URL fetched after the <img> cached it (Vary:
+  // Origin), getBlob/getBytes with the SDK's token, and /api/live with and without credentials.
+  expect(steps.fetchAfterImage).toEqual({ status: 200, bytes: upload.storedSize });
+  expect(steps.bytes).toMatchObject({ blob: upload.storedSize, bytes: upload.storedSize });
+  // Signed in by cookie only on the shop's own origin (the sister page holds a token, no cookie).
+  const cookie = { signedIn: new URL(page.url()).origin === ORIGIN };
+  expect(steps.live).toMatchObject({ plain: cookie, withCredentials: cookie, withToken: { signedIn: true } });
+
   // The released product is in the shop, its picture served from the uploaded object.
   const { ok, id } = steps.release as { ok: boolean; id: string };
   expect(ok).toBe(true);

@@ -27,7 +27,9 @@ async function startSisterApp(): Promise<SisterApp & { register(): Promise<void>
     authorization_endpoint: string;
     token_endpoint: string;
     jwks_uri: string;
+    end_session_endpoint: string;
   };
+  let lastIdToken = '';
   const keys = createRemoteJWKSet(new URL(discovery.jwks_uri));
   const pending = new Map<string, { verifier: string; nonce: string }>();
   let client = { id: '', secret: '' };
@@ -59,6 +61,15 @@ async function startSisterApp(): Promise<SisterApp & { register(): Promise<void>
       response.end();
       return;
     }
+    // RP-initiated logout (issue 24 item 6): back to a registered redirect URI with our state.
+    if (url.pathname === '/logout') {
+      const logout = new URL(discovery.end_session_endpoint);
+      logout.search = new URLSearchParams({ id_token_hint: lastIdToken, post_logout_redirect_uri: redirectUri, state: 'signed-out' }).toString();
+      response.writeHead(302, { location: logout.href });
+      response.end();
+      return;
+    }
+    if (url.pathname === '/callback' && url.searchParams.get('state') === 'signed-out') return page(200, '<h1>SPN Music</h1><p>Signed out</p>');
     if (url.pathname === '/callback') {
       const flow = pending.get(url.searchParams.get('state') ?? '');
       const code = url.searchParams.get('code');
@@ -73,6 +84,7 @@ async function startSisterApp(): Promise<SisterApp & { register(): Promise<void>
         ).json()) as { id_token: string };
         const { payload } = await jwtVerify(tokens.id_token, keys, { issuer: discovery.issuer, audience: client.id });
         if (payload.nonce !== flow.nonce) throw new Error('nonce mismatch');
+        lastIdToken = tokens.id_token;
         page(200, `<h1>SPN Music</h1><p>Signed in as ${escape(String(payload.username))} (${escape(String(payload.account_type))}), user ${escape(String(payload.sub))}</p>`);
       })().catch((error: unknown) => page(500, `<h1>Sign-in failed</h1><p>${escape(String(error))}</p>`));
       return;
@@ -126,4 +138,24 @@ test('a sister product signs its visitor in with the shop account', async ({ pag
   await page.goto(`${app.url}/login`);
   await expect(page).toHaveURL(new RegExp(`^${app.url}/callback\\?`));
   await expect(page.getByText(`Signed in as ${me.user.username} (Fan)`)).toBeVisible();
+});
+
+test('a sister product signs its visitor out of the shop (RP-initiated logout), after the shop asks', async ({ page }) => {
+  await page.goto(`${app.url}/login`);
+  await page.getByLabel('Email').fill(DEMO_SHOPPER.email);
+  await page.getByLabel('Password').fill(DEMO_SHOPPER.password);
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await expect(page.getByText(/Signed in as \S+ \(Fan\)/)).toBeVisible();
+
+  await page.goto(`${app.url}/logout`);
+  await expect(page.getByRole('heading', { name: 'Sign out of Street Flavor Records?' })).toBeVisible();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  // Back at the sister product, with its state (the shop's CSP lets the form's redirect leave).
+  await expect(page).toHaveURL(new RegExp(`^${app.url}/callback\\?state=signed-out`));
+  await expect(page.getByText('Signed out')).toBeVisible();
+  const me = (await (await page.request.get(`${ORIGIN}/api/me`)).json()) as { user: unknown };
+  expect(me.user).toBeNull();
+  // Signing in again goes through the shop's login page.
+  await page.goto(`${app.url}/login`);
+  await expect(page).toHaveURL(/\/login\?sso=/);
 });

@@ -180,12 +180,16 @@ export const commands: Record<string, CliCommand> = {
       const refused = parsed.find((result) => !result.success);
       if (refused && !refused.success) throw new UsageError(refused.error.issues[0]!.message);
       const client = await createOAuthClient(db, sealKeyFor(config.AUTH_SECRET), { name, redirectUris });
-      const issuer = `${publicUrl(config)}${OIDC_MOUNT}`;
+      // Without PUBLIC_URL here (development) this shell cannot know the shop's address: it
+      // says so instead of printing a localhost issuer the sister product would copy (issue 24).
+      const issuer = config.PUBLIC_URL ? `${publicUrl(config)}${OIDC_MOUNT}` : null;
       return [
         `Single sign-on client for ${client.name} (keep the secret; it is shown only now):`,
         `  client_id:     ${client.clientId}`,
         `  client_secret: ${client.clientSecret}`,
-        `  issuer:        ${issuer}  (discovery: ${issuer}/.well-known/openid-configuration)`,
+        issuer
+          ? `  issuer:        ${issuer}  (discovery: ${issuer}/.well-known/openid-configuration)`
+          : `  issuer:        <the shop's PUBLIC_URL>${OIDC_MOUNT}  (PUBLIC_URL is not set for this command; a development shop without it is ${publicUrl(config)}${OIDC_MOUNT} only on its own PORT)`,
         `  redirect URIs: ${client.redirectUris.join(' ')}`,
       ].join('\n');
     },

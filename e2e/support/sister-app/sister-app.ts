@@ -3,12 +3,15 @@
 // listed in CORS_ORIGINS. Configuration only: the custom domain of the functions, the
 // emulator host of auth and storage, and the shop token as the custom token. Every step
 // writes its outcome into the page (<li data-step="...">), which the test reads.
+import { EventSource as FetchEventSource } from 'eventsource';
 import { initializeApp } from 'firebase/app';
 import { connectAuthEmulator, getAuth, signInWithCustomToken } from 'firebase/auth';
 import { getFunctions, httpsCallable, type FunctionsError } from 'firebase/functions';
 import {
   connectStorageEmulator,
   deleteObject,
+  getBlob,
+  getBytes,
   getDownloadURL,
   getMetadata,
   getStorage,
@@ -69,6 +72,29 @@ async function noisePng(size: number): Promise<Blob> {
   return canvas.convertToBlob({ type: 'image/png' });
 }
 
+/**
+ * The first `ready` of /api/live, opened as a page on this origin opens it (decision 041):
+ * the browser's EventSource, or with `token` the `eventsource` package, whose fetch can
+ * send the shop token (a browser's EventSource sends no headers; on another site the
+ * SameSite=Lax shop cookie is not sent either).
+ */
+function liveReady(url: string, withCredentials: boolean, token?: string): Promise<{ signedIn: boolean }> {
+  return new Promise((resolve, reject) => {
+    const source = token
+      ? new FetchEventSource(url, { fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers, authorization: `Bearer ${token}` } }) })
+      : new EventSource(url, { withCredentials });
+    const timer = setTimeout(() => {
+      source.close();
+      reject(new Error(`no ready event from ${url} (withCredentials: ${withCredentials})`));
+    }, 10_000);
+    source.addEventListener('ready', (event) => {
+      clearTimeout(timer);
+      source.close();
+      resolve(JSON.parse((event as MessageEvent<string>).data) as { signedIn: boolean });
+    });
+  });
+}
+
 function imageWidth(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const image = new Image();
@@ -86,7 +112,8 @@ async function run() {
   const functions = getFunctions(app, `${shop}/fn`);
   const storage = getStorage(app);
   connectStorageEmulator(storage, new URL(shop).hostname, Number(new URL(shop).port));
-  const { user } = await signInWithCustomToken(auth, await shopToken());
+  const token = await shopToken();
+  const { user } = await signInWithCustomToken(auth, token);
   // --- end snippet ---
   report('signIn', { email: user.email, uid: user.uid, origin: location.origin });
 
@@ -129,6 +156,20 @@ async function run() {
     images: [url],
   });
   report('release', released.data);
+
+  // Issue 24: the download URL the <img> above loaded (and the browser cached), fetched
+  // with CORS; the same object through the SDK's authenticated reads; live updates.
+  const fetched = await fetch(url);
+  report('fetchAfterImage', { status: fetched.status, bytes: (await fetched.arrayBuffer()).byteLength });
+  const blob = await getBlob(cover);
+  const bytes = await getBytes(cover);
+  report('bytes', { blob: blob.size, bytes: bytes.byteLength, type: blob.type });
+  const live = `${shop}/api/live?topics=products`;
+  report('live', {
+    plain: await liveReady(live, false),
+    withCredentials: await liveReady(live, true),
+    withToken: await liveReady(`${shop}/api/live?topics=products,wallet`, false, token),
+  });
 }
 
 run().then(

@@ -17,12 +17,25 @@ import { findSession, hasPortalAccess, isAdmin } from './accounts.service.ts';
 /**
  * The headers handed to Better Auth: the client address the server computed (decision
  * 017) in its private header, and never a value of that header the client sent.
+ *
+ * A server-to-server call (a sister product's backend, decision 041) is told apart from a
+ * browser: it carries no cookie, no Origin, no Referer and no Sec-Fetch-Site, which every
+ * browser that sends Fetch Metadata sends. Node's fetch still sends `Sec-Fetch-Mode: cors`,
+ * which Better Auth takes for a browser with its Origin missing (403
+ * MISSING_OR_NULL_ORIGIN): for such a call the Fetch Metadata it sent is left out, so the
+ * library treats it as the non-browser client it is. Anything a browser sends keeps every check.
  */
 function authHeaders(headers: IncomingHttpHeaders, clientAddress: string | null): Headers {
   const result = fromNodeHeaders(headers);
   result.delete(CLIENT_ADDRESS_HEADER);
   if (clientAddress !== null) result.set(CLIENT_ADDRESS_HEADER, clientAddress);
+  if (isServerToServer(result)) for (const name of ['sec-fetch-mode', 'sec-fetch-dest', 'sec-fetch-user']) result.delete(name);
   return result;
+}
+
+/** No browser credential and nothing a browser adds to a write: a server's call (decision 041). */
+function isServerToServer(headers: Headers): boolean {
+  return !headers.has('cookie') && !headers.has('origin') && !headers.has('referer') && !headers.has('sec-fetch-site');
 }
 
 /** How many verified credentials one process remembers; the oldest is forgotten first. */

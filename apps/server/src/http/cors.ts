@@ -28,14 +28,19 @@ const HEADER_NAMES = /^[A-Za-z0-9-]+(\s*,\s*[A-Za-z0-9-]+)*$/;
  * answered with what it asked for, and real responses name the origin and allow
  * credentials. Any other origin gets no CORS header at all, so the browser keeps the
  * answer from it.
+ *
+ * Every answer on those paths says `Vary: Origin`, the ones to requests without an Origin
+ * too (decision 041): an `<img>` of a download URL sends none, and a browser that cached
+ * that answer would otherwise hand it, without CORS headers, to a later fetch() of the
+ * same URL from a listed origin.
  */
 export function corsForAllowedOrigins(config: Config) {
   const allowed = new Set(config.CORS_ORIGINS);
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    const origin = request.headers.origin;
-    if (allowed.size === 0 || origin === undefined || !isCorsPath(request.url)) return done();
+    if (allowed.size === 0 || !isCorsPath(request.url)) return done();
     void reply.header('vary', 'Origin');
-    if (!allowed.has(origin)) return done();
+    const origin = request.headers.origin;
+    if (origin === undefined || !allowed.has(origin)) return done();
     void reply.header('access-control-allow-origin', origin).header('access-control-allow-credentials', 'true');
     const preflightMethod = request.headers['access-control-request-method'];
     if (request.method !== 'OPTIONS' || preflightMethod === undefined) {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Caller } from '../functions/registry.ts';
 import type { ResolvedSession } from '../accounts/auth.routes.ts';
@@ -133,9 +134,14 @@ export async function liveRoutes(
     const signedIn = session?.caller ? { caller: session.caller, sessionId: session.sessionId, expiresAt: session.expiresAt } : null;
     const caller = signedIn?.caller ?? null;
     const wanted = new Set((request.query.topics ?? '').split(',').filter(Boolean));
+    // The headers the hooks set (CORS for a listed origin, Vary, security headers) go out
+    // with the head this route writes itself (decision 041).
+    const hookHeaders: OutgoingHttpHeaders = {};
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) hookHeaders[name] = value;
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
+      ...hookHeaders,
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
       connection: 'keep-alive',

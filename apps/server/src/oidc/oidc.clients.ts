@@ -48,6 +48,7 @@ export interface OAuthClientMetadata {
   grant_types: string[];
   response_types: string[];
   token_endpoint_auth_method: 'client_secret_basic' | 'client_secret_post';
+  post_logout_redirect_uris: string[];
 }
 
 const isWebUri = (uri: string) => uri.startsWith('https:') || uri.startsWith('http:');
@@ -93,5 +94,7 @@ export async function findOAuthClient(db: Db, sealKey: Buffer, clientId: string)
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
     token_endpoint_auth_method: 'client_secret_basic',
+    // RP-initiated logout may come back to any of the client's registered redirect URIs (decision 041).
+    post_logout_redirect_uris: row.redirectUris,
   };
 }

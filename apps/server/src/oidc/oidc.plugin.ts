@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { fromNodeHeaders } from 'better-auth/node';
 import { publicUrl } from '../accounts/auth.ts';
 import { defineArea } from '../http/area.ts';
 import { deleteExpiredOidcModels } from './oidc.adapter.ts';
@@ -6,9 +7,16 @@ import { createOidcProvider } from './oidc.provider.ts';
 import { oidcRoutes } from './oidc.routes.ts';
 
 /** Single sign-on for the sister products (decision 014). */
-export const oidcArea = defineArea('oidc', async (app, { config, db, resolveCaller, every }) => {
+export const oidcArea = defineArea('oidc', async (app, { config, db, auth, resolveCaller, every }) => {
   const shopUserId = async (headers: IncomingHttpHeaders) => (await resolveCaller({ headers }))?.userId ?? null;
-  const provider = await createOidcProvider({ db, publicUrl: publicUrl(config), authSecret: config.AUTH_SECRET, behindProxy: config.isProduction, shopUserId });
-  await app.register(oidcRoutes, { provider, shopUserId });
+  // Better Auth's own sign-out, called in-process: it deletes the session of the cookie and
+  // gives the Set-Cookie lines that clear it.
+  const signOutOfShop = async (headers: IncomingHttpHeaders) => {
+    if (!headers.cookie) return [];
+    const { headers: answer } = await auth.api.signOut({ headers: fromNodeHeaders(headers), returnHeaders: true });
+    return answer.getSetCookie();
+  };
+  const provider = await createOidcProvider({ db, publicUrl: publicUrl(config), authSecret: config.AUTH_SECRET, behindProxy: config.isProduction, shopUserId, signOutOfShop });
+  await app.register(oidcRoutes, { provider, publicUrl: config.PUBLIC_URL, shopUserId });
   await every('oidc-cleanup', '17 * * * *', () => deleteExpiredOidcModels(db));
 });

@@ -21,7 +21,25 @@ export interface OidcOptions {
   behindProxy: boolean;
   /** The signed-in, verified shop user of a request, from its session cookie. */
   shopUserId(headers: IncomingHttpHeaders): Promise<string | null>;
+  /** Ends the shop session of a request's cookie; the Set-Cookie lines that clear it. */
+  signOutOfShop(headers: IncomingHttpHeaders): Promise<string[]>;
 }
+
+/**
+ * The shop's CSP says `form-action 'self'`, and browsers apply it to the redirects that
+ * follow a form too: the sign-out form, answered with a redirect to the client's
+ * registered (already checked) post-logout URI, may go to that URI's origin or scheme.
+ */
+function allowFormRedirectTo(ctx: KoaContextWithOIDC, target: unknown) {
+  const policy = ctx.response.get('content-security-policy');
+  const url = typeof target === 'string' ? URL.parse(target) : null;
+  if (!policy || !url) return;
+  const source = url.origin !== 'null' ? url.origin : url.protocol;
+  ctx.set('content-security-policy', policy.replace("form-action 'self'", `form-action 'self' ${source}`));
+}
+
+/** The field of the shop's sign-out page that says the visitor confirmed there (decision 041). */
+const SHOP_SIGN_OUT_FIELD = 'shop_sign_out';
 
 export function sealKeyFor(authSecret: string): Buffer {
   return deriveKey(authSecret, 'oidc-sealed-secrets');
@@ -95,9 +113,39 @@ export async function createOidcProvider(options: OidcOptions): Promise<Provider
       devInteractions: { enabled: false },
       revocation: { enabled: true },
       userinfo: { enabled: true },
-      // Sign-out is the shop's: signing out of the shop ends single sign-on too.
-      rpInitiatedLogout: { enabled: false },
+      // RP-initiated logout (issue 24 item 6, decision 041): a sister product sends its user to
+      // `end_session_endpoint`; the shop asks, then ends single sign-on, the grants of this
+      // browser's sign-ins without offline_access (the library's rule) and the shop session
+      // itself (else the next sign-in would follow the shop session without asking).
+      rpInitiatedLogout: {
+        enabled: true,
+        async logoutSource(ctx, form) {
+          const client = ctx.oidc.client?.clientName ?? null;
+          allowFormRedirectTo(ctx, ctx.oidc.params?.post_logout_redirect_uri);
+          ctx.type = 'html';
+          ctx.body = htmlPage(
+            'Sign out',
+            `<main><h1>Sign out of Street Flavor Records?</h1><p>${escapeHtml(client ? `${client} asks to sign you out.` : 'An app asks to sign you out.')} ` +
+              `You will be signed out of the shop too.</p>` +
+              form.replace('</form>', `<input type="hidden" name="${SHOP_SIGN_OUT_FIELD}" value="yes"/></form>`) +
+              `<p><button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Sign out</button> ` +
+              `<button type="submit" form="op.logoutForm">Stay signed in</button></p></main>`,
+            { look: 'shop' },
+          );
+        },
+        async postLogoutSuccessSource(ctx) {
+          ctx.type = 'html';
+          ctx.body = htmlPage('Signed out', `<main><h1>You are signed out</h1><p><a href="/home">Back to the shop</a></p></main>`, { look: 'shop' });
+        },
+      },
+      // On by default in the library, never documented nor tested here: not advertised,
+      // not accepted (issue 24 item 6, decision 041).
+      pushedAuthorizationRequests: { enabled: false },
+      dPoP: { enabled: false },
     },
+    // Every client is registered with client_secret_basic (oidc.clients.ts): the one
+    // method the README documents and the conformance test uses.
+    clientAuthMethods: ['client_secret_basic'],
     pkce: { required: () => true },
     // Every refresh gives a new refresh token and consumes the old one; presenting a used
     // one again revokes the whole grant (the library's reuse detection).
@@ -121,5 +169,14 @@ export async function createOidcProvider(options: OidcOptions): Promise<Provider
 
   const provider = new Provider(`${options.publicUrl}${OIDC_MOUNT}`, configuration);
   provider.proxy = options.behindProxy;
+  provider.use(async (ctx, next) => {
+    await next();
+    // Confirmed on the shop's own page (its field; the library's self-posting form, sent when
+    // this browser has no single sign-on session, lacks it): the shop session ends too.
+    const body = ctx.oidc?.body as Record<string, unknown> | undefined;
+    if (ctx.oidc?.route === 'end_session_confirm' && ctx.status === 303 && body?.logout === 'yes' && body[SHOP_SIGN_OUT_FIELD] === 'yes') {
+      for (const line of await options.signOutOfShop(ctx.req.headers)) ctx.append('set-cookie', line);
+    }
+  });
   return provider;
 }

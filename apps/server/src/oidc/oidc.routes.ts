@@ -15,9 +15,18 @@ const interactionParams = z.object({ uid: z.string().regex(/^[A-Za-z0-9_-]{1,64}
  * a sister product sends here is signed in with the shop's session, or sent through the
  * shop's login page first (`/login?sso=<uid>` comes back here afterwards).
  */
-export async function oidcRoutes(app: FastifyInstance, options: { provider: Provider; shopUserId(headers: IncomingHttpHeaders): Promise<string | null> }) {
+export async function oidcRoutes(
+  app: FastifyInstance,
+  options: { provider: Provider; publicUrl: string | undefined; shopUserId(headers: IncomingHttpHeaders): Promise<string | null> },
+) {
   const { provider, shopUserId } = options;
   const callback = provider.callback();
+  // The library builds its endpoints' URLs (discovery, redirects) from the request's Host
+  // and, behind a proxy, X-Forwarded-Host/-Proto, which a client chooses: they are set to
+  // the issuer's own (PUBLIC_URL) before it reads them (issue 24 item 6, decision 041).
+  // Without PUBLIC_URL (development only) the request's own are kept, so a browser on
+  // 127.0.0.1 keeps its cookies through the flow.
+  const own = options.publicUrl ? new URL(options.publicUrl) : null;
 
   // The library reads its own request bodies (form-encoded token requests).
   app.removeAllContentTypeParsers();
@@ -31,6 +40,11 @@ export async function oidcRoutes(app: FastifyInstance, options: { provider: Prov
       const raw = request.raw as IncomingMessage & { originalUrl?: string };
       raw.originalUrl = raw.url;
       raw.url = raw.url!.slice(OIDC_MOUNT.length) || '/';
+      if (own) {
+        raw.headers.host = own.host;
+        raw.headers['x-forwarded-host'] = own.host;
+        raw.headers['x-forwarded-proto'] = own.protocol.slice(0, -1);
+      }
       callback(raw, reply.raw);
     },
   });

@@ -232,6 +232,10 @@ describe('single sign-on for the sister products', () => {
     const row = rows.find((r) => r.clientId === clientId)!;
     expect(row.redirectUris).toEqual(['https://video.example/callback', 'spnvideo://auth']);
     expect(row.secretSealed).not.toContain(secret);
+    // A shell without PUBLIC_URL does not print a localhost issuer as if it were the shop's (issue 24 item 6).
+    const unset = await commands['create-oauth-client']!.run(['SPN Radio', 'https://radio.example/callback'], { db: database.db, config: { ...config, PUBLIC_URL: undefined } });
+    expect(unset).toMatch(/issuer: +<the shop's PUBLIC_URL>\/oidc +\(PUBLIC_URL is not set/);
+    expect(unset).not.toMatch(/issuer: +http:\/\/localhost/);
     await expect(commands['create-oauth-client']!.run(['Bad', 'http://evil.example/cb'], { db: database.db, config })).rejects.toThrow('must use https');
     await expect(commands['create-oauth-client']!.run(['Bad', 'https://x.example/cb#frag'], { db: database.db, config })).rejects.toThrow('fragment');
     await expect(commands['create-oauth-client']!.run(['Bad'], { db: database.db, config })).rejects.toThrow('Usage');

@@ -32,7 +32,7 @@ import { cancelSession, findSession, OffsetMismatchError, receiveChunk, startSes
  * The storage service, in the REST shape the spec's storage client speaks:
  *
  *   GET    /v0/b/:bucket/o/:path                 metadata (JSON)
- *   GET    /v0/b/:bucket/o/:path?alt=media&token  the bytes (the token is required)
+ *   GET    /v0/b/:bucket/o/:path?alt=media&token  the bytes (with a download token, or by the read rule without one)
  *   PATCH  /v0/b/:bucket/o/:path                 metadata update (admins, under products/ or content/)
  *   GET    /v0/b/:bucket/o?prefix=&delimiter=/   a folder's items and prefixes
  *   DELETE /v0/b/:bucket/o/:path                 admins, under products/ or content/
@@ -159,12 +159,18 @@ export async function storageRoutes(app: FastifyInstance, options: StorageRoutes
     return toMetadata(row);
   });
 
+  /**
+   * The bytes, for a download URL (its token is the capability) or for the storage SDK's
+   * getBytes/getBlob/getStream, which send no token but the caller's `Authorization:
+   * Firebase <token>`: those are judged by the read rule, as the metadata that hands out
+   * the download URL is (decision 041). A wrong token is refused whoever sends it.
+   */
   async function sendMedia(request: ObjectRequest, reply: FastifyReply, bucket: string, path: string) {
+    const token = request.query.token;
+    if (token === undefined) authorizeRead(await resolveCaller(request), path);
     const row = await findObject(deps.db, bucket, path);
     if (!row) throw storageErrors.objectNotFound(path);
-    const token = request.query.token;
-    // The download token is the capability a download URL carries.
-    if (!token || !row.downloadTokens.includes(token)) throw storageErrors.unauthorized(path);
+    if (token !== undefined && !row.downloadTokens.includes(token)) throw storageErrors.unauthorized(path);
     const blob = await deps.driver.get(objectKey(row.blobKey));
     if (!blob) {
       request.log.warn({ bucket, path, blobKey: row.blobKey }, 'stored bytes are missing');
@@ -173,7 +179,8 @@ export async function storageRoutes(app: FastifyInstance, options: StorageRoutes
     const etag = `"${row.generation}"`;
     void reply
       .header('content-type', row.contentType)
-      .header('cache-control', row.cacheControl ?? IMMUTABLE)
+      // Read by who the caller is, not by a URL's capability: no shared cache keeps it.
+      .header('cache-control', token === undefined ? 'private, no-cache' : (row.cacheControl ?? IMMUTABLE))
       .header('etag', etag)
       .header('content-disposition', row.contentDisposition ?? `inline; filename*=UTF-8''${encodeObjectPath(lastSegment(path))}`)
       .header('cross-origin-resource-policy', 'cross-origin');
