@@ -168,6 +168,10 @@ describe('the production start (issue 13)', { timeout: 120_000 }, () => {
     const page = await (await fetch(`http://127.0.0.1:${port}/shop`)).text();
     expect(page).toContain('TEST MODE');
     await stopWhileBusy(first, port);
+    // A fresh build is not called stale; the run's last line says it stopped (issue 25 items 7, 10).
+    expect(first.output()).not.toContain('older than its sources');
+    const last = JSON.parse(first.output().trimEnd().split('\n').at(-1)!) as { msg: string };
+    expect(last.msg).toBe('Storefront stopped.');
 
     const next = run(process.execPath, ['scripts/start.mjs'], env);
     await waitReady(next, port);
@@ -198,6 +202,24 @@ describe('the production start (issue 13)', { timeout: 120_000 }, () => {
       fs.rmSync(bare, { recursive: true, force: true });
     }
   });
+
+  it('`npm run cli` runs the built CLI in production (no TypeScript), and without a build refuses, saying what to run', () => {
+    expect((JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.cli).toBe('node scripts/cli.mjs');
+    const built = spawnSync(process.execPath, ['scripts/cli.mjs', 'help'], { cwd: repoRoot, env: childEnv(settings()), encoding: 'utf8' });
+    expect(built.status, built.stderr).toBe(0);
+    expect(built.stdout).toContain('Usage: npm run cli -- <command>');
+    const bare = fs.mkdtempSync(path.join(os.tmpdir(), 'storefront-nobuild-cli-'));
+    try {
+      fs.mkdirSync(path.join(bare, 'scripts'));
+      fs.copyFileSync(path.join(repoRoot, 'scripts/cli.mjs'), path.join(bare, 'scripts/cli.mjs'));
+      // No build and no node_modules (no tsx): the production path never reaches for them.
+      const result = spawnSync(process.execPath, ['scripts/cli.mjs', 'help'], { cwd: bare, env: childEnv(settings()), encoding: 'utf8' });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain('There is no production build (apps/server/dist/cli.mjs missing). Run `npm run build` first');
+    } finally {
+      fs.rmSync(bare, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('deploy/storefront.service', { timeout: 120_000 }, () => {
@@ -218,18 +240,23 @@ describe('deploy/storefront.service', { timeout: 120_000 }, () => {
     expect(unit.get('Install.WantedBy')).toEqual(['multi-user.target']);
   });
 
-  it.skipIf(spawnSync('systemd-analyze', ['--version']).error !== undefined)('passes `systemd-analyze verify` (with this checkout as its folder)', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'storefront-unit-'));
-    try {
-      const file = path.join(dir, 'storefront.service');
-      fs.writeFileSync(file, fs.readFileSync(UNIT, 'utf8').replaceAll(one('WorkingDirectory')!, repoRoot));
-      const result = spawnSync('systemd-analyze', ['verify', file], { encoding: 'utf8' });
-      // It warns (unknown keys, bad values) on stderr without failing: nothing may be said.
-      expect({ status: result.status, said: `${result.stdout}${result.stderr}`.trim() }).toEqual({ status: 0, said: '' });
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(spawnSync('systemd-analyze', ['--version']).error !== undefined)(
+    'passes `systemd-analyze verify` (with this checkout as its folder), and so does storefront@.service',
+    () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'storefront-unit-'));
+      try {
+        for (const name of ['storefront.service', 'storefront@.service']) {
+          const file = path.join(dir, name);
+          fs.writeFileSync(file, fs.readFileSync(path.join(repoRoot, 'deploy', name), 'utf8').replaceAll(one('WorkingDirectory')!, repoRoot));
+          const result = spawnSync('systemd-analyze', ['verify', file], { encoding: 'utf8' });
+          // It warns (unknown keys, bad values) on stderr without failing: nothing may be said.
+          expect({ name, status: result.status, said: `${result.stdout}${result.stderr}`.trim() }).toEqual({ name, status: 0, said: '' });
+        }
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('its ExecStart, with its Environment and an EnvironmentFile, serves and drains on its KillSignal', async () => {
     const port = await freePort();
