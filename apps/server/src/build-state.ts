@@ -31,7 +31,8 @@ export async function staleBuildWarning(root: string, parts: BuildPart[]): Promi
     } catch {
       recorded = null;
     }
-    if (recorded?.sourceHash !== build.sourceHash(part)) stale.push(`${path.relative(root, dir)} (built ${recorded?.builtAt ?? 'at an unknown time'})`);
+    if (!recorded) stale.push(`${path.relative(root, dir)} (no build there)`);
+    else if (recorded.sourceHash !== build.sourceHash(part)) stale.push(`${path.relative(root, dir)} (built ${recorded.builtAt ?? 'at an unknown time'})`);
   }
   if (stale.length === 0) return undefined;
   return (

@@ -203,6 +203,44 @@ describe('the production start (issue 13)', { timeout: 120_000 }, () => {
     }
   });
 
+  it('a production start on a build older than its sources says so (and not on one made from them)', async () => {
+    // A checkout of its own around this run's build: the bundle, its sources copied, the rest linked.
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'storefront-stale-'));
+    try {
+      fs.mkdirSync(path.join(copy, 'apps/server/dist'), { recursive: true });
+      for (const file of ['main.mjs', '.build.json']) fs.copyFileSync(path.join(repoRoot, 'apps/server/dist', file), path.join(copy, 'apps/server/dist', file));
+      fs.cpSync(path.join(repoRoot, 'apps/server/src'), path.join(copy, 'apps/server/src'), { recursive: true });
+      fs.cpSync(path.join(repoRoot, 'apps/server/drizzle'), path.join(copy, 'apps/server/drizzle'), { recursive: true });
+      fs.copyFileSync(path.join(repoRoot, 'apps/server/package.json'), path.join(copy, 'apps/server/package.json'));
+      fs.mkdirSync(path.join(copy, 'scripts'));
+      fs.copyFileSync(path.join(repoRoot, 'scripts/build.mjs'), path.join(copy, 'scripts/build.mjs'));
+      fs.copyFileSync(path.join(repoRoot, 'package-lock.json'), path.join(copy, 'package-lock.json'));
+      for (const linked of ['node_modules', 'packages', 'apps/server/node_modules', 'apps/web']) {
+        if (fs.existsSync(path.join(repoRoot, linked))) fs.symlinkSync(path.join(repoRoot, linked), path.join(copy, linked));
+      }
+
+      const startOnce = async () => {
+        const port = await freePort();
+        const started = run(process.execPath, ['apps/server/dist/main.mjs'], childEnv({ ...settings(), PORT: String(port) }), copy);
+        await waitReady(started, port);
+        await poll('the start-up lines', async () => (started.output().includes('Storefront ready') ? true : undefined), { timeoutMs: 10_000 });
+        // The check runs just after "ready": give it its moment, then stop.
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        started.kill('SIGTERM');
+        await withTimeout(started.exited, 30_000, 'the copy to stop');
+        return started.output();
+      };
+      expect(await startOnce()).not.toContain('older than its sources');
+      fs.appendFileSync(path.join(copy, 'apps/server/src/main.ts'), '\n// changed after the build\n');
+      const stale = (await startOnce()).split('\n').find((line) => line.includes('older than its sources'));
+      expect(stale, 'a warning line').toBeDefined();
+      expect(JSON.parse(stale!)).toMatchObject({ level: 40, msg: expect.stringContaining('apps/server/dist (built ') });
+      expect(stale).toContain('Run `npm run build`, then restart.');
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
   it('`npm run cli` runs the built CLI in production (no TypeScript), and without a build refuses, saying what to run', () => {
     expect((JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.cli).toBe('node scripts/cli.mjs');
     const built = spawnSync(process.execPath, ['scripts/cli.mjs', 'help'], { cwd: repoRoot, env: childEnv(settings()), encoding: 'utf8' });
