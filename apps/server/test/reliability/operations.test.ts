@@ -351,6 +351,8 @@ describe('docs/operations.md', () => {
     // The guide's shell loads the file the units read.
     expect(block('load-env')).toContain('. /etc/storefront/storefront.env');
     expect(block('settings-file')).toContain('/etc/storefront/storefront.env');
+    // The unit's install notes are the guide's commands, line for line.
+    for (const command of block('settings-file').trim().split('\n')) expect(read('deploy/storefront.service')).toContain(`#   ${command.replace(/^sudo /, '')}`);
   });
 
   it('runs the built CLI, without npm (built-cli)', async () => {
