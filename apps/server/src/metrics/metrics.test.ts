@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { freePort } from '../db/embedded.ts';
 import { startMetricsServer } from './metrics.ts';
@@ -33,7 +34,9 @@ async function scrape(app: TestApp = shop): Promise<string> {
 }
 
 beforeAll(async () => {
-  shop = await startTestApp({ config: { env: { METRICS_TOKEN: TOKEN } } });
+  // One function that fails as a bug would: a 5xx to count.
+  const explode = { name: 'explode', access: 'public' as const, input: z.unknown(), handler: () => Promise.reject(new Error('a bug')) };
+  shop = await startTestApp({ config: { env: { METRICS_TOKEN: TOKEN } }, build: { functions: [explode] } });
   untokened = await startTestApp({ listen: false });
 });
 
@@ -77,6 +80,14 @@ describe('the separate METRICS_PORT', () => {
 });
 
 describe('what the metrics say', () => {
+  it('counts 5xx answers by route', async () => {
+    const failed = await fetch(`${shop.baseUrl}/fn/explode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: {} }) });
+    expect(failed.status).toBe(500);
+    const text = await scrape();
+    expect(sample(text, 'storefront_http_server_errors_total', { route: '/fn/:name' })).toBe(1);
+    expect(sample(text, 'storefront_http_request_duration_seconds_count', { route: '/fn/:name', status_code: '500' })).toBe(1);
+  });
+
   it('times requests by route pattern, never by URL', async () => {
     await fetch(`${shop.baseUrl}/api/products/${randomUUID()}`);
     await fetch(`${shop.baseUrl}/api/products/${randomUUID()}`);
