@@ -126,10 +126,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     done(null, payload);
   });
 
-  const hubListening = { current: () => false };
+  // The live hub starts below; until then nothing is heard.
+  let hubIsListening = () => false;
   const metrics = createMetrics({
     pool: db.$client,
-    liveListening: () => hubListening.current(),
+    liveListening: () => hubIsListening(),
     ...(options.metricsQueries ? { queries: options.metricsQueries } : {}),
     onCollectError: (figure, error) => app.log.warn({ err: error, figure }, 'a metric could not be read'),
   });
@@ -170,7 +171,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const resolveSession = sessionResolver(auth, config, db);
   const hub = await startLiveHub(db.$client.options, (error) => app.log.warn({ err: error }, 'live updates connection lost'));
   app.addHook('onClose', () => hub.stop());
-  hubListening.current = () => hub.isListening();
+  hubIsListening = () => hub.isListening();
   const payments = options.payments ?? paymentProviderFor(config, db);
   const context: AreaContext = {
     config,
