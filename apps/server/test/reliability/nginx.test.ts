@@ -45,26 +45,33 @@ afterAll(() => {
 });
 
 describe.skipIf(!hasNginx)('deploy/nginx-site.conf in the stock nginx.conf', () => {
-  it.skipIf(!fs.existsSync(STOCK_CONF))('passes `nginx -t` as the guide installs it (sites-available, linked from sites-enabled)', () => {
+  it.skipIf(!fs.existsSync(STOCK_CONF))('passes `nginx -t` as the guide installs it (sites-available, linked from sites-enabled)', async () => {
     const dir = path.join(work, 'stock');
     fs.mkdirSync(path.join(dir, 'sites-enabled'), { recursive: true });
-    // The site file as shipped, but for the certificate (one that exists) and its log folder.
-    const site = fs
+    const root = process.getuid?.() === 0;
+    // The site file as shipped, but for the certificate (one that exists) and its log folder;
+    // unprivileged, `nginx -t` cannot bind ports 80 and 443: free ports instead.
+    let site = fs
       .readFileSync(SITE_FILE, 'utf8')
       .replaceAll('/etc/ssl/certs/shop.example.com.pem', cert)
       .replaceAll('/etc/ssl/private/shop.example.com.key', key)
       .replaceAll('/var/log/nginx/storefront.access.log', path.join(dir, 'access.log'));
+    if (!root) site = site.replace('listen 80;', `listen 127.0.0.1:${await freePort()};`).replace('listen 443 ssl http2;', `listen 127.0.0.1:${await freePort()} ssl http2;`);
     fs.writeFileSync(path.join(dir, 'sites-enabled', 'storefront'), site);
     // The stock file unchanged, with the machine's own sites and then ours, as sites-enabled/* would.
     let stock = fs.readFileSync(STOCK_CONF, 'utf8');
     expect(stock).toContain('include /etc/nginx/sites-enabled/*;');
-    stock = stock.replace('include /etc/nginx/sites-enabled/*;', `include /etc/nginx/sites-enabled/*;\n\tinclude ${dir}/sites-enabled/*;`);
-    if (process.getuid?.() !== 0) {
-      // Unprivileged: no user switch, and logs where this user may write.
+    if (root) {
+      stock = stock.replace('include /etc/nginx/sites-enabled/*;', `include /etc/nginx/sites-enabled/*;\n\tinclude ${dir}/sites-enabled/*;`);
+    } else {
+      // Unprivileged: our site only (the machine's default site listens on port 80), no user
+      // switch, and logs where this user may write.
       stock = stock
+        .replace('include /etc/nginx/sites-enabled/*;', `include ${dir}/sites-enabled/*;`)
         .replace(/^user .*;$/m, '')
         .replace(/^error_log .*;$/m, `error_log ${dir}/error.log;`)
-        .replace(/^pid .*;$/m, `pid ${dir}/nginx.pid;`);
+        .replace(/^pid .*;$/m, `pid ${dir}/nginx.pid;`)
+        .replace(/^(\s*)access_log \/var\/log\/nginx\/access\.log;$/m, `$1access_log ${dir}/access.log;`);
     }
     const conf = path.join(dir, 'nginx.conf');
     fs.writeFileSync(conf, stock);
