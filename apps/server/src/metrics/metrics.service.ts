@@ -69,14 +69,15 @@ export const defaultFigureQueries: ShopFigureQueries = {
     ];
   },
   /**
-   * Checkouts a person must look at: still pending an hour after their payment session
-   * ended (the reconciler settles or expires them within minutes: it could not ask the
-   * provider, or the provider's answer could not be applied), plus late payments whose card
+   * What a person must look at: the reconciler's open findings (the console's "needs
+   * attention", decision 044), plus checkouts still pending an hour after their deadline
+   * (the release job and the reconciler both missed them) and late payments whose card
    * refund the provider refused (an admin settles those by hand).
    */
   async checkoutsNeedingAttention(pool) {
     const { rows } = await pool.query<{ n: number }>(
-      `SELECT (SELECT count(*)::int FROM checkout WHERE status = 'pending' AND expires_at < now() - interval '${STUCK_CHECKOUT_AFTER}')
+      `SELECT (SELECT count(*)::int FROM needs_attention WHERE resolved_at IS NULL)
+            + (SELECT count(*)::int FROM checkout WHERE status = 'pending' AND expires_at < now() - interval '${STUCK_CHECKOUT_AFTER}')
             + (SELECT count(*)::int FROM payment_refund WHERE failure IS NOT NULL AND refunded_at IS NULL) AS n`,
     );
     return rows[0]!.n;

@@ -154,14 +154,18 @@ describe('the money figures, from the database', () => {
       `INSERT INTO payment_refund (checkout_id, provider, payment_reference, amount_cents, reason, failure) VALUES ('co-late', 'local', 'pi_x', 2500, 'stock gone', 'Refused.')`,
     );
 
+    // And one finding of the reconciler still open (one resolved does not count).
+    await pool.query(`INSERT INTO needs_attention (kind, subject, detail) VALUES ('stock-sold', 'v1', 'counts differ'), ('checkout-stuck', 'c1', 'done')`);
+    await pool.query(`UPDATE needs_attention SET resolved_at = now() WHERE subject = 'c1'`);
+
     const text = await scrape(fresh);
     expect(sample(text, 'storefront_checkouts', { status: 'failed' })).toBe(2);
     expect(sample(text, 'storefront_checkouts', { status: 'paid' })).toBe(1);
     expect(sample(text, 'storefront_checkouts', { status: 'pending' })).toBe(2);
     expect(sample(text, 'storefront_refunds_failed', { kind: 'late_payment' })).toBe(1);
     expect(sample(text, 'storefront_refunds_failed', { kind: 'order' })).toBe(0);
-    // The checkout pending two hours past its expiry, and the refused late-payment refund.
-    expect(sample(text, 'storefront_checkouts_needing_attention')).toBe(2);
+    // The open finding, the checkout pending two hours past its expiry, and the refused late-payment refund.
+    expect(sample(text, 'storefront_checkouts_needing_attention')).toBe(3);
     expect(sample(text, 'storefront_stock_invariant_breaks')).toBe(2);
     expect(sample(text, 'storefront_metrics_collect_errors_total')).toBeUndefined();
   });
