@@ -94,6 +94,23 @@ describe('signInWithCustomToken, lookup and refresh', () => {
     expect(await errorOf(await signInWithCustomToken({ token: unverified }))).toEqual({ status: 400, message: `USER_DISABLED : ${FIREBASE_AUTH_MESSAGES.notAllowed}` });
   });
 
+  // Issue 25, security 14: each answered 500 (an invalid header value was built from the token).
+  it.each([
+    ['a line break', 'abc\ndef'],
+    ['a carriage return and header', 'abc\r\nx-injected: 1'],
+    ['NUL', 'abc\u0000def'],
+    ['U+2028', 'abc\u2028def'],
+    ['a space', 'abc def'],
+    ['non-ASCII', 'abcé'],
+  ])('refuse a token holding %s with a clear 400 on every endpoint', async (_what, token) => {
+    expect(await errorOf(await signInWithCustomToken({ token }))).toEqual({ status: 400, message: `INVALID_CUSTOM_TOKEN : ${FIREBASE_AUTH_MESSAGES.malformedToken}` });
+    expect(await errorOf(await lookup(token))).toEqual({ status: 400, message: `INVALID_ID_TOKEN : ${FIREBASE_AUTH_MESSAGES.malformedToken}` });
+    expect(await errorOf(await refresh(new URLSearchParams({ grant_type: 'refresh_token', refresh_token: token }).toString()))).toEqual({
+      status: 400,
+      message: `INVALID_REFRESH_TOKEN : ${FIREBASE_AUTH_MESSAGES.malformedToken}`,
+    });
+  });
+
   it('refuse malformed requests and unknown endpoints', async () => {
     expect((await errorOf(await signInWithCustomToken({ token: 42 }))).status).toBe(400);
     expect((await errorOf(await signInWithCustomToken({ token: 'x'.repeat(5000) }))).status).toBe(400);
