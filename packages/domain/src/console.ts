@@ -15,6 +15,8 @@ export const CONSOLE_MESSAGES = {
   accountNotVerified: 'That account has not verified its email yet, so it cannot become an admin.',
   adminFromSetting: 'This admin comes from the ADMIN_EMAILS setting: remove the email there to revoke it.',
   notYourself: 'You cannot revoke your own admin rights: ask another admin.',
+  noLongerAdmin: 'You are no longer an admin, so this change was not made.',
+  lastAdmin: 'This is the shop’s last admin: make another account admin first.',
   cursor: 'That page cursor is not valid.',
 } as const;
 
