@@ -133,6 +133,12 @@ export function isAdmin(config: Config, user: { email: string; emailVerified: bo
   return user.role === 'admin' || (user.emailVerified && config.ADMIN_EMAILS.includes(user.email.toLowerCase()));
 }
 
+/** One account by its (normalised) email; undefined when none has it. */
+export async function findUserByEmail(db: Db, email: string) {
+  const [user] = await db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(eq(users.email, email));
+  return user;
+}
+
 /** One account by its id. */
 export async function findUser(db: Db, userId: string) {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
