@@ -13,7 +13,7 @@ import { escapeHtml, htmlPage } from '../http/html.ts';
 import { latestDevMails } from '../mail/mail.service.ts';
 import type { Mail } from '../mail/mailer.ts';
 import { signInLockedMail } from '../mail/templates.ts';
-import { isOpenAuthPath, publicUrl, SESSION_EXPIRES_IN_SECONDS, SESSION_UPDATE_AGE_SECONDS, type Auth } from './auth.ts';
+import { isOpenAuthPath, isShopPath, publicUrl, SESSION_EXPIRES_IN_SECONDS, SESSION_UPDATE_AGE_SECONDS, type Auth } from './auth.ts';
 import { findSession, findUserByEmail, hasPortalAccess, isAdmin } from './accounts.service.ts';
 import {
   beginAttempt,
@@ -166,6 +166,12 @@ export async function authRoutes(app: FastifyInstance, options: { auth: Auth; co
           .status(404)
           .header('cache-control', 'no-store')
           .send(errorBody('not-found', `Nothing at ${request.method} ${url.pathname}.`));
+      }
+      // A reset link leads back to the shop only: the request is carried out later by a job,
+      // without the request's origin (decision 043), so a foreign redirect is refused here.
+      const resetRedirect = path === '/request-password-reset' ? (request.body as { redirectTo?: unknown } | undefined)?.redirectTo : undefined;
+      if (typeof resetRedirect === 'string' && !isShopPath(resetRedirect)) {
+        return reply.status(403).header('cache-control', 'no-store').send({ code: 'INVALID_REDIRECT_URL', message: 'Invalid redirectURL' });
       }
       // Wrong passwords per account (decision 043): an unknown device's attempt is counted
       // before Better Auth checks it, and refused while the account is locked.

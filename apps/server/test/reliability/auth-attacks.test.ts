@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthClient } from '@storefront/sdk/auth.ts';
@@ -91,7 +91,9 @@ const userinfo = (accessToken: string) => fetch(`${issuer}/me`, { headers: { aut
 
 beforeAll(async () => {
   smtp = await startSmtpPeer();
-  shop = await startTestApp({ config: { env: { SMTP_URL: smtp.url, SIGNUP_RATE_LIMIT: '10000', SIGNIN_RATE_LIMIT: '10000' } } });
+  // TRUSTED_PROXIES: the reset tests give each request its own client address (X-Forwarded-For),
+  // so that the 5-a-minute reset limit per address does not refuse the file's later resets.
+  shop = await startTestApp({ config: { env: { SMTP_URL: smtp.url, SIGNUP_RATE_LIMIT: '10000', SIGNIN_RATE_LIMIT: '10000', TRUSTED_PROXIES: '127.0.0.1' } } });
   ({ database, config, baseUrl: base } = shop);
   issuer = `${base}/oidc`;
   client = await createOAuthClient(database.db, sealKeyFor(config.AUTH_SECRET), { name: 'SPN Music', redirectUris: [REDIRECT] });
@@ -166,6 +168,47 @@ describe('signup does not tell which emails have an account (item 2)', () => {
     const [owner] = await database.db.select().from(users).where(eq(users.email, 'holder@example.org'));
     expect(owner).toMatchObject({ username: 'holder', name: 'holder' });
     await signIn('holder@example.org');
+  });
+});
+
+let resetAddresses = 0;
+const nextResetAddress = () => `198.51.100.${(resetAddresses += 1)}`;
+
+describe('a password-reset request does not tell which emails have an account (issue 25, security 15)', () => {
+  /**
+   * Proved by structure, not by the clock: the request is answered while the `user` and
+   * `verification` tables are locked against any access, so its answer cannot have waited
+   * for an account lookup, a token or a mail (the old path read both tables before
+   * answering, and took ~10 ms longer for a registered email). The work is done after the
+   * answer, by a job, which then mails only the registered email.
+   */
+  it('answers a registered and an unknown email alike without touching the account tables; only the owner gets a link', async () => {
+    await account('resetholder');
+    const before = smtp.mailsTo('resetholder@example.org').length;
+    const answers: { email: string; status: number; body: string }[] = [];
+    await shop.db.transaction(async (tx) => {
+      await tx.execute(sql`LOCK TABLE "user", verification IN ACCESS EXCLUSIVE MODE`);
+      for (const email of ['resetholder@example.org', 'noaccount-reset@example.org', 'resetholder@example.org', 'noaccount-reset@example.org']) {
+        const response = await Promise.race([
+          postAuth('/request-password-reset', { email, redirectTo: '/reset-password' }, { 'x-forwarded-for': nextResetAddress() }),
+          new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000)),
+        ]);
+        expect(response, `${email} was answered while the account tables were locked`).not.toBeNull();
+        answers.push({ email, status: response!.status, body: await response!.text() });
+      }
+    });
+    expect(new Set(answers.map((answer) => `${answer.status} ${answer.body}`)).size).toBe(1);
+    expect(answers[0]!.status).toBe(200);
+    // Once the tables are free, the jobs do the work: two links to the owner, nothing to the unknown email.
+    await smtp.waitForMail('resetholder@example.org', before + 1, 90_000);
+    expect(smtp.mailsTo('noaccount-reset@example.org')).toEqual([]);
+  });
+
+  it('still refuses a malformed email and a foreign redirect before queueing anything', async () => {
+    expect((await postAuth('/request-password-reset', { email: 'not an email', redirectTo: '/reset-password' }, { 'x-forwarded-for': nextResetAddress() })).status).toBe(400);
+    for (const redirectTo of ['https://evil.example/steal', '//evil.example/steal', '/\\evil.example']) {
+      expect((await postAuth('/request-password-reset', { email: 'resetholder@example.org', redirectTo }, { 'x-forwarded-for': nextResetAddress() })).status).toBe(403);
+    }
   });
 });
 
