@@ -9,6 +9,7 @@ import { constraintOf, sqlState } from '../db/errors.ts';
 import { prepared } from '../db/prepared.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { recordAudit } from '../admin/audit.service.ts';
+import { hashSessionToken } from './session-token.ts';
 import { AppError } from '../http/errors.ts';
 
 const UNIQUE_VIOLATION = '23505';
@@ -119,7 +120,8 @@ function sessionQuery(db: Db) {
  * every signed-in call, so it is a prepared statement (parsed and planned once per connection).
  */
 export async function findSession(db: Db, token: string) {
-  const [row] = await prepared(db, 'find_session', sessionQuery).execute({ token });
+  // The table holds the token's hash (decision 043).
+  const [row] = await prepared(db, 'find_session', sessionQuery).execute({ token: hashSessionToken(token) });
   return row;
 }
 

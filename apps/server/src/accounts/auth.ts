@@ -10,6 +10,7 @@ import { authAccounts, authRateLimits, sessions, users, verifications } from '..
 import type { Mail } from '../mail/mailer.ts';
 import { passwordResetMail, verificationMail } from '../mail/templates.ts';
 import { revokeOidcForAccount } from '../oidc/oidc.adapter.ts';
+import { withHashedSessionTokens } from './session-token.ts';
 import { betterAuthLogger, type Logger } from '../logger.ts';
 
 /**
@@ -106,11 +107,14 @@ export function createAuth(
     baseURL,
     basePath: '/api/auth',
     secret: config.AUTH_SECRET,
-    database: drizzleAdapter(db, {
-      provider: 'pg',
-      transaction: true,
-      schema: { user: users, session: sessions, account: authAccounts, verification: verifications, rateLimit: authRateLimits },
-    }),
+    // Session tokens are stored as SHA-256 hashes (decision 043, session-token.ts).
+    database: withHashedSessionTokens(
+      drizzleAdapter(db, {
+        provider: 'pg',
+        transaction: true,
+        schema: { user: users, session: sessions, account: authAccounts, verification: verifications, rateLimit: authRateLimits },
+      }),
+    ),
     trustedOrigins: [baseURL, `http://127.0.0.1:${config.PORT}`, `http://localhost:${config.PORT}`],
     emailAndPassword: {
       enabled: true,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { sessions, users } from '../db/schema/index.ts';
 import { FIREBASE_AUTH_MESSAGES } from './firebase-auth.routes.ts';
+import { hashSessionToken } from './session-token.ts';
 
 /**
  * The Firebase Auth endpoints `signInWithCustomToken` calls (decision 035): they answer
@@ -34,7 +35,8 @@ const lookup = (idToken: string) =>
   });
 const refresh = (body: string) =>
   fetch(`${shop.baseUrl}/securetoken.googleapis.com/v1/token?key=unused`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
-const sessionToken = (token: string) => token.split('.')[0]!;
+/** The session table's key of a signed token: the hash of its session token (decision 043). */
+const sessionToken = (token: string) => hashSessionToken(token.split('.')[0]!);
 
 async function errorOf(response: Response) {
   return { status: response.status, message: ((await response.json()) as { error: { message: string } }).error.message };
