@@ -193,7 +193,14 @@ export async function authRoutes(app: FastifyInstance, options: { auth: Auth; co
         headers: authHeaders(request.headers, requireClientAddress(request)),
         ...(request.body !== undefined && request.method !== 'GET' ? { body: JSON.stringify(request.body) } : {}),
       });
-      const response = await auth.handler(webRequest);
+      let response: Response;
+      try {
+        response = await auth.handler(webRequest);
+      } catch (error) {
+        // Nothing was decided about the password: the counted attempt is taken back.
+        if (guarded) await endAttempt(db, signInEmail, 'unchecked').catch((cleanup: unknown) => request.log.warn({ err: cleanup }, 'could not take back a sign-in attempt'));
+        throw error;
+      }
       if (signInEmail !== null) await settleSignIn(signInEmail, guarded, response.status);
       void reply.status(response.status);
       response.headers.forEach((value, key) => {
