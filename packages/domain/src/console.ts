@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { adminAccountOutput, auditEntryOutput, salesOverviewOutput } from './contracts/console.ts';
 import { nullableDefault, optionalNullable } from './contracts/define.ts';
 import type { FunctionOutput } from './contracts/index.ts';
+import { csvCell } from './order-desk.ts';
 
 /**
  * The label's console on /release (issue 18, decision 031): the requests of its callable
@@ -14,6 +15,8 @@ export const CONSOLE_MESSAGES = {
   accountNotVerified: 'That account has not verified its email yet, so it cannot become an admin.',
   adminFromSetting: 'This admin comes from the ADMIN_EMAILS setting: remove the email there to revoke it.',
   notYourself: 'You cannot revoke your own admin rights: ask another admin.',
+  noLongerAdmin: 'You are no longer an admin, so this change was not made.',
+  lastAdmin: 'This is the shop’s last admin: make another account admin first.',
   cursor: 'That page cursor is not valid.',
 } as const;
 
@@ -67,15 +70,14 @@ export const salesOverviewInput = z
 /** Money is integer cents; card is what the card paid (fees included), wallet what credit paid. */
 export type SalesOverview = z.output<typeof salesOverviewOutput>;
 
-/** The sales overview as CSV (one file, two tables), for a spreadsheet. */
+/** The sales overview as CSV (one file, two tables), for a spreadsheet; cells through the one escaper. */
 export function salesCsv(overview: SalesOverview): string {
   const cents = (value: number) => (value / 100).toFixed(2);
-  const quote = (text: string) => (/[",\n\r]/.test(text) || /^[=+\-@]/.test(text) ? `"${text.replace(/^([=+\-@])/, "'$1").replace(/"/g, '""')}"` : text);
   const lines = ['day,orders,wallet_usd,card_usd,total_usd'];
   for (const day of overview.byDay) lines.push([day.day, day.orders, cents(day.walletCents), cents(day.cardCents), cents(day.walletCents + day.cardCents)].join(','));
   lines.push('', 'product_id,product,qty,wallet_usd,card_usd,total_usd');
   for (const row of overview.byProduct) {
-    lines.push([quote(row.productId), quote(row.name), row.qty, cents(row.walletCents), cents(row.cardCents), cents(row.walletCents + row.cardCents)].join(','));
+    lines.push([csvCell(row.productId), csvCell(row.name), row.qty, cents(row.walletCents), cents(row.cardCents), cents(row.walletCents + row.cardCents)].join(','));
   }
   lines.push('', `orders_to_ship,${overview.ordersToShip}`);
   return `${lines.join('\r\n')}\r\n`;
