@@ -1,8 +1,6 @@
 import { DATA_ACCESS_MESSAGES } from '@storefront/domain/messages.ts';
 import { AppError } from '../http/errors.ts';
-import { drizzle } from 'drizzle-orm/node-postgres';
 import type { Db } from './client.ts';
-import * as schema from './schema/index.ts';
 import { sqlState } from './errors.ts';
 
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -61,34 +59,25 @@ export interface Ending<T> {
 
 /**
  * runTransaction for a transaction whose last statement touches a hot row (decision 044: a
- * drop's variant): `fn` runs on one connection as usual and returns its last statement,
- * which goes to the server together with COMMIT. A raised error rolls everything back and
- * reaches the caller (its SQLSTATE says why); conflicts and deadlocks run `fn` again.
+ * drop's variant): `fn` runs in the transaction as usual and returns its last statement,
+ * which goes to the server together with COMMIT in one round trip. A raised error rolls
+ * everything back and reaches the caller (its SQLSTATE says why); conflicts and deadlocks run
+ * `fn` again. An empty transaction is opened after the COMMIT, in the same round trip, for the
+ * wrapper's own COMMIT to close (a COMMIT with no transaction would log a warning each time).
  */
 export async function runTransactionEndingWith<T>(db: Db, fn: (tx: Tx, attempt: number) => Promise<Ending<T>>, options: TransactionOptions = {}): Promise<T> {
-  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-  const isolationLevel = options.isolationLevel ?? 'serializable';
-  for (let attempt = 1; ; attempt += 1) {
-    const client = await db.$client.connect();
-    let open = false;
-    let broken: Error | undefined;
-    try {
-      await client.query(`BEGIN ISOLATION LEVEL ${isolationLevel.toUpperCase()}`);
-      open = true;
-      // The same Drizzle API on this one connection (as db.transaction gives): services take it as their Tx.
-      const tx = drizzle(client, { schema }) as unknown as Tx;
+  return runTransaction(
+    db,
+    async (tx, attempt) => {
       const { result, last } = await fn(tx, attempt);
-      await client.query(last ? `${last};\nCOMMIT` : 'COMMIT');
-      open = false;
+      if (last) await connectionOf(tx).query(`${last};\nCOMMIT;\nBEGIN`);
       return result;
-    } catch (error) {
-      if (open) await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
-      if (!isRetryableTransactionError(error)) throw error;
-      if (attempt >= maxAttempts) throw new AppError('aborted', 'The change conflicted with another one. Please try again.');
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 5 * 2 ** attempt)));
-    } finally {
-      // A connection that could not even roll back is closed, not returned to the pool.
-      client.release(broken);
-    }
-  }
+    },
+    options,
+  );
+}
+
+/** The pg connection behind a Drizzle node-postgres transaction (Drizzle keeps it on its session). */
+function connectionOf(tx: Tx): { query(text: string): Promise<unknown> } {
+  return (tx as unknown as { session: { client: { query(text: string): Promise<unknown> } } }).session.client;
 }
