@@ -116,7 +116,8 @@ async function expectEveryStep(steps: Record<string, unknown>, page: Page, reque
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Sister Tee');
   const picture = page.locator('img[src*="sister-"]').first();
   await expect(picture).toBeVisible();
-  expect(await picture.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
+  // Visible comes before loaded: wait for the picture's own pixels (a broken image stays at 0).
+  await expect.poll(() => picture.evaluate((image: HTMLImageElement) => (image.complete ? image.naturalWidth : 0)), { timeout: 15_000 }).toBeGreaterThan(0);
 }
 
 test.describe('the official Firebase SDK in the browser', () => {
