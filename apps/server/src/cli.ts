@@ -8,6 +8,7 @@ import { createServiceToken, revokeServiceToken } from './service/service.tokens
 import { publicUrl } from './accounts/auth.ts';
 import { createOAuthClient, redirectUriSchema, revokeOAuthClient } from './oidc/oidc.clients.ts';
 import { OIDC_MOUNT, sealKeyFor } from './oidc/oidc.provider.ts';
+import { resealOidcSecrets } from './oidc/reseal.service.ts';
 import { grantCredits } from './wallet/wallet.commands.ts';
 import { AppError } from './http/errors.ts';
 import { authSecretFile, ConfigError, developmentSecret, loadConfig, storedAuthSecret, type Config } from './config.ts';
@@ -204,6 +205,26 @@ export const commands: Record<string, CliCommand> = {
       if (!clientId) throw new UsageError('Usage: npm run cli -- revoke-oauth-client <client-id>');
       if (!(await revokeOAuthClient(db, clientId))) throw new UsageError(`No live single sign-on client has the id ${clientId}.`);
       return `Single sign-on client ${clientId} revoked.`;
+    },
+  },
+  'reseal-secrets': {
+    usage: 'reseal-secrets',
+    summary: 'seal single sign-on secrets kept under AUTH_SECRET_PREVIOUS with AUTH_SECRET (secret rotation)',
+    needs: ['AUTH_SECRET'],
+    async run(_args, { db, config }) {
+      const report = await resealOidcSecrets(db, sealKeyFor(config.AUTH_SECRET, config.AUTH_SECRET_PREVIOUS));
+      const { clientIds, signingKeyIds } = report.unreadable;
+      const lines = [
+        `Re-sealed with AUTH_SECRET: ${report.resealed.clientSecrets} single sign-on client secret(s), ${report.resealed.signingKeys} signing key(s); ${report.current} already were.`,
+      ];
+      if (clientIds.length + signingKeyIds.length === 0) {
+        lines.push('Nothing is sealed with an old secret any more: AUTH_SECRET_PREVIOUS can be retired once sessions have moved over (docs/operations.md).');
+      } else {
+        lines.push(
+          `WARNING: sealed with a secret that is neither AUTH_SECRET nor in AUTH_SECRET_PREVIOUS, left as they are:${clientIds.map((id) => ` client ${id}`).join(',')}${signingKeyIds.map((kid) => ` signing key ${kid}`).join(',')}. Add the old secret to AUTH_SECRET_PREVIOUS and run this again, or register such clients again.`,
+        );
+      }
+      return lines.join('\n');
     },
   },
   backup: {
