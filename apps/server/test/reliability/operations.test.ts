@@ -66,6 +66,7 @@ const COVERAGE: Record<string, Coverage> = {
   upgrade: { elsewhere: 'git/npm/systemd steps; migrations at start under a lock are run here (migrate), the build by CI (issue 13 item 4)' },
   health: { run: 'here, against a started server' },
   metrics: { run: 'here, against an instance started from the instances block' },
+  'reseal-secrets': { run: 'here, in production mode (the rotation itself: overlap, re-seal, retirement, in src/accounts/secret-rotation.test.ts)' },
   logs: { elsewhere: 'not run: journald; the log format is tested with the logger (issue 13 item 8)' },
 };
 
@@ -317,6 +318,13 @@ describe('docs/operations.md', () => {
     const restored = await runBlocks('load-env', 'pg-restore');
     expect(restored.code, restored.output).toBe(0);
     expect((await database.pool.query(`SELECT 1 FROM "user" WHERE email = 'owner@shop.example'`)).rowCount).toBe(1);
+  });
+
+  it('re-seals the single sign-on secrets after an AUTH_SECRET rotation (reseal-secrets)', async () => {
+    const { code, output } = await runBlocks('load-env', 'reseal-secrets');
+    expect(code, output).toBe(0);
+    expect(output).toMatch(/Re-sealed with AUTH_SECRET: 0 single sign-on client secret\(s\), 0 signing key\(s\)/);
+    expect(output).toContain('AUTH_SECRET_PREVIOUS can be retired');
   });
 
   it('answers the health checks of a started server (health)', async () => {
