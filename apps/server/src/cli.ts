@@ -9,6 +9,8 @@ import { publicUrl } from './accounts/auth.ts';
 import { createOAuthClient, redirectUriSchema, revokeOAuthClient } from './oidc/oidc.clients.ts';
 import { OIDC_MOUNT, sealKeyFor } from './oidc/oidc.provider.ts';
 import { resealOidcSecrets } from './oidc/reseal.service.ts';
+import { collectOrphans, ORPHAN_GRACE_HOURS_MINIMUM } from './storage/orphans.service.ts';
+import { createStorageDeps } from './storage/storage.service.ts';
 import { grantCredits } from './wallet/wallet.commands.ts';
 import { AppError } from './http/errors.ts';
 import { authSecretFile, ConfigError, developmentSecret, loadConfig, storedAuthSecret, type Config } from './config.ts';
@@ -225,6 +227,31 @@ export const commands: Record<string, CliCommand> = {
         );
       }
       return lines.join('\n');
+    },
+  },
+  'collect-orphans': {
+    usage: 'collect-orphans [--dry-run] [--older-than-hours N]',
+    summary: 'delete stored images nothing refers to, older than ORPHAN_GRACE_HOURS (or N); --dry-run lists them',
+    async run(args, { db, config }) {
+      let dryRun = false;
+      let olderThanHours = config.ORPHAN_GRACE_HOURS;
+      for (let index = 0; index < args.length; index += 1) {
+        const arg = args[index]!;
+        if (arg === '--dry-run') dryRun = true;
+        else if (arg === '--older-than-hours') {
+          const value = Number(args[(index += 1)]);
+          if (!Number.isFinite(value) || value < ORPHAN_GRACE_HOURS_MINIMUM)
+            throw new UsageError(`--older-than-hours needs a number of hours, at least ${ORPHAN_GRACE_HOURS_MINIMUM}.`);
+          olderThanHours = value;
+        } else throw new UsageError('Usage: npm run cli -- collect-orphans [--dry-run] [--older-than-hours N]');
+      }
+      const report = await collectOrphans(createStorageDeps({ db, config }), { olderThanHours, dryRun });
+      const bytes = report.orphans.reduce((sum, orphan) => sum + orphan.size, 0);
+      const lines = report.orphans.map((orphan) => `  ${orphan.bucket}/${orphan.path}  ${orphan.size} bytes, last written ${orphan.updated.toISOString()}`);
+      const head = dryRun
+        ? `Dry run: would delete ${report.orphans.length} orphaned object(s), ${bytes} bytes (nothing refers to them, older than ${olderThanHours} hours); nothing was deleted.`
+        : `Deleted ${report.orphans.length} orphaned object(s), ${bytes} bytes (nothing referred to them, older than ${olderThanHours} hours).`;
+      return [head, ...lines, `Kept: ${report.kept} in use, ${report.young} younger than ${olderThanHours} hours.`].join('\n');
     },
   },
   backup: {

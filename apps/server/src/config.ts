@@ -115,6 +115,15 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: z.enum(['0', '1', 'true', 'false']).optional(),
   /** An upload session that received nothing for this long is expired and its bytes reclaimed. */
   UPLOAD_SESSION_IDLE_HOURS: z.coerce.number().positive().default(24),
+  /**
+   * An uploaded image nothing refers to (never used, or replaced) is deleted once it is this
+   * old, by a daily job and `collect-orphans` (decision 047).
+   */
+  ORPHAN_GRACE_HOURS: z.coerce
+    .number()
+    .min(1)
+    .max(24 * 365)
+    .default(72),
   /** Card refund calls that got no answer are retried in the background, this many calls in all (decision 034). */
   REFUND_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
   /** The first background retry waits this long; each next one twice as long. */
