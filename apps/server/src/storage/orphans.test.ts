@@ -1,7 +1,9 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, makeTempDir, testConfig, type TestDatabase } from '../../test/database.ts';
+import { startTestApp } from '../../test/app.ts';
 import { commands } from '../cli.ts';
+import { startJobQueue } from '../jobs/queue.ts';
 import type { Config } from '../config.ts';
 import { contentPages, productImages, products, storageObjects } from '../db/schema/index.ts';
 import { collectOrphans } from './orphans.service.ts';
@@ -143,5 +145,25 @@ describe.each(['local', 's3'] as const)('collecting orphaned images (%s storage)
     expect(output).toContain(`${BUCKET}/products/vinyl/front.png`);
     expect(await rowThere(images.used)).toBe(false);
     expect(await rowThere(images.fresh)).toBe(true);
+  });
+
+  it("the shop's daily job (storage-orphans) collects them too", async () => {
+    const shop = await startTestApp({ database, listen: false, config: { env: { DATA_DIR: dataDir.dir, ORPHAN_GRACE_HOURS: '72', ...s3?.env } } });
+    const jobs = await startJobQueue(database.pool, () => undefined);
+    try {
+      const unused = await storeImage(deps, { bucket: BUCKET, path: 'products/tee/left-over.png', bytes: await solidImage(20, 20), metadata: {}, createdBy: null });
+      const old = new Date(Date.now() - 73 * 3600_000);
+      await database.db.update(storageObjects).set({ timeCreated: old, updated: old }).where(eq(storageObjects.path, unused.path));
+      // The tick of its cron schedule, now.
+      await jobs.send('storage-orphans', {});
+      const deadline = Date.now() + 20_000;
+      while ((await rowThere(unused)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await rowThere(unused)).toBe(false);
+      expect(await bytesThere(unused)).not.toContain(true);
+      expect(await rowThere(images.fresh)).toBe(true);
+    } finally {
+      await jobs.stop();
+      await shop.close();
+    }
   });
 });
