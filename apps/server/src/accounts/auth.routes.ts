@@ -14,7 +14,7 @@ import { latestDevMails } from '../mail/mail.service.ts';
 import type { Mail } from '../mail/mailer.ts';
 import { signInLockedMail } from '../mail/templates.ts';
 import { isOpenAuthPath, isShopPath, publicUrl, SESSION_EXPIRES_IN_SECONDS, SESSION_UPDATE_AGE_SECONDS, type Auth } from './auth.ts';
-import { authSecretsOf, resignCredentials, type AuthSecrets } from './secret-rotation.ts';
+import { authSecretsOf, resignCredentials, resignedVerificationToken, type AuthSecrets } from './secret-rotation.ts';
 import { findSession, findUserByEmail, hasPortalAccess, isAdmin } from './accounts.service.ts';
 import {
   beginAttempt,
@@ -205,6 +205,10 @@ export async function authRoutes(app: FastifyInstance, options: { auth: Auth; co
             .send({ code: 'ACCOUNT_SIGN_IN_SLOWED', message: SIGN_IN_GUARD_MESSAGES.locked });
         }
       }
+      // A verification link mailed before an AUTH_SECRET rotation still works during the overlap (decision 047).
+      const verificationToken = path === '/verify-email' ? url.searchParams.get('token') : null;
+      const resigned = verificationToken ? await resignedVerificationToken(authSecretsOf(config), verificationToken) : undefined;
+      if (resigned) url.searchParams.set('token', resigned);
       const webRequest = new Request(url, {
         method: request.method,
         headers: authHeaders(request.headers, requireClientAddress(request), authSecretsOf(config)),

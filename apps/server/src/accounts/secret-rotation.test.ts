@@ -1,11 +1,14 @@
 import { createHmac } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
 import { CookieJar, ssoFlow } from '../../test/oidc-flow.ts';
 import { commands } from '../cli.ts';
 import { ConfigError, loadConfig } from '../config.ts';
-import { oauthClients, oidcSigningKeys } from '../db/schema/index.ts';
+import { oauthClients, oidcSigningKeys, users } from '../db/schema/index.ts';
+import { createAccount } from './accounts.service.ts';
 import { createOAuthClient } from '../oidc/oidc.clients.ts';
 import { sealKeyFor } from '../oidc/oidc.provider.ts';
 import { unseal } from '../oidc/sealed.ts';
@@ -31,6 +34,26 @@ async function me(credential: { jar?: CookieJar; token?: string }): Promise<stri
   const response = await fetch(`${base}/api/me`, { headers });
   expect(response.status).toBe(200);
   return ((await response.json()) as { user: { email: string } | null }).user?.email ?? null;
+}
+
+/** An unverified account `<name>@example.org` and its verification link, signed with `secret` as the library does. */
+async function verificationLink(name: string, secret: string): Promise<string> {
+  const form = { email: `${name}@example.org`, username: name, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true };
+  const { userId } = await createAccount(shop.db, shop.config, form, { emailVerified: false });
+  const token = await new SignJWT({ email: `${name}@example.org`, userId })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(new TextEncoder().encode(secret));
+  return `${base}/api/auth/verify-email?token=${token}&callbackURL=/`;
+}
+
+async function emailVerified(name: string): Promise<boolean> {
+  const [row] = await shop.db
+    .select({ verified: users.emailVerified })
+    .from(users)
+    .where(eq(users.email, `${name}@example.org`));
+  return row!.verified;
 }
 
 /** A restarted shop on the same database, with these secrets. */
@@ -94,6 +117,14 @@ describe('AUTH_SECRET rotation', () => {
     expect(signature).toBe(createHmac('sha256', NEW).update(signed!).digest('base64'));
   });
 
+  it('during the overlap: an email verification link signed with the old secret still verifies the account', async () => {
+    const link = await verificationLink('carol', OLD);
+    const response = await fetch(link, { redirect: 'manual' });
+    expect(response.status).toBeLessThan(400);
+    expect(response.headers.get('location') ?? '').not.toContain('error');
+    expect(await emailVerified('carol')).toBe(true);
+  });
+
   it('reseal-secrets seals the single sign-on secrets with the new secret; a second run has nothing to do', async () => {
     const output = await commands['reseal-secrets']!.run([], { db: shop.db, config: shop.config });
     expect(output).toContain('Re-sealed with AUTH_SECRET: 1 single sign-on client secret(s), 1 signing key(s); 0 already were.');
@@ -117,5 +148,9 @@ describe('AUTH_SECRET rotation', () => {
     expect((await redeem(await codeFor(jar, challenge), verifier)).status).toBe(200);
     const jwks = (await (await fetch(`${base}/oidc/jwks`)).json()) as { keys: { kid: string }[] };
     expect(jwks.keys.map((key) => key.kid)).toEqual([oldSigningKid]);
+    // A verification link the old secret signed is refused now.
+    const refused = await fetch(await verificationLink('dave', OLD), { redirect: 'manual' });
+    expect(refused.headers.get('location') ?? String(refused.status)).toMatch(/INVALID_TOKEN|401/);
+    expect(await emailVerified('dave')).toBe(false);
   });
 });

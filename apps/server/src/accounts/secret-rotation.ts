@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { jwtVerify, SignJWT } from 'jose';
 
 /**
  * AUTH_SECRET rotation (decision 047). Better Auth signs its cookies and bearer tokens
@@ -74,4 +75,30 @@ export function resignCredentials(secrets: AuthSecrets, headers: Headers): Heade
 
 export function authSecretsOf(config: { AUTH_SECRET: string; AUTH_SECRET_PREVIOUS?: readonly string[] }): AuthSecrets {
   return { current: config.AUTH_SECRET, previous: config.AUTH_SECRET_PREVIOUS ?? [] };
+}
+
+const jwtKey = (secret: string) => new TextEncoder().encode(secret);
+
+/**
+ * An email verification link's token (an HS256 JWT the library signs and checks with one
+ * secret) signed with the current secret when an old one signed it and it has not expired;
+ * undefined otherwise (nothing to change). Its claims, expiry included, stay as they were.
+ */
+export async function resignedVerificationToken(secrets: AuthSecrets, token: string): Promise<string | undefined> {
+  if (secrets.previous.length === 0) return undefined;
+  try {
+    await jwtVerify(token, jwtKey(secrets.current), { algorithms: ['HS256'] });
+    return undefined;
+  } catch {
+    // Not the current secret's (or expired): an old secret may have signed it.
+  }
+  for (const secret of secrets.previous) {
+    try {
+      const { payload } = await jwtVerify(token, jwtKey(secret), { algorithms: ['HS256'] });
+      return await new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).sign(jwtKey(secrets.current));
+    } catch {
+      // Not this old secret's either.
+    }
+  }
+  return undefined;
 }
