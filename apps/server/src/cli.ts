@@ -8,6 +8,9 @@ import { createServiceToken, revokeServiceToken } from './service/service.tokens
 import { publicUrl } from './accounts/auth.ts';
 import { createOAuthClient, redirectUriSchema, revokeOAuthClient } from './oidc/oidc.clients.ts';
 import { OIDC_MOUNT, sealKeyFor } from './oidc/oidc.provider.ts';
+import { resealOidcSecrets } from './oidc/reseal.service.ts';
+import { collectOrphans, ORPHAN_GRACE_HOURS_MINIMUM } from './storage/orphans.service.ts';
+import { createStorageDeps } from './storage/storage.service.ts';
 import { grantCredits } from './wallet/wallet.commands.ts';
 import { AppError } from './http/errors.ts';
 import { authSecretFile, ConfigError, developmentSecret, loadConfig, storedAuthSecret, type Config } from './config.ts';
@@ -204,6 +207,51 @@ export const commands: Record<string, CliCommand> = {
       if (!clientId) throw new UsageError('Usage: npm run cli -- revoke-oauth-client <client-id>');
       if (!(await revokeOAuthClient(db, clientId))) throw new UsageError(`No live single sign-on client has the id ${clientId}.`);
       return `Single sign-on client ${clientId} revoked.`;
+    },
+  },
+  'reseal-secrets': {
+    usage: 'reseal-secrets',
+    summary: 'seal single sign-on secrets kept under AUTH_SECRET_PREVIOUS with AUTH_SECRET (secret rotation)',
+    needs: ['AUTH_SECRET'],
+    async run(_args, { db, config }) {
+      const report = await resealOidcSecrets(db, sealKeyFor(config.AUTH_SECRET, config.AUTH_SECRET_PREVIOUS));
+      const { clientIds, signingKeyIds } = report.unreadable;
+      const lines = [
+        `Re-sealed with AUTH_SECRET: ${report.resealed.clientSecrets} single sign-on client secret(s), ${report.resealed.signingKeys} signing key(s); ${report.current} already were.`,
+      ];
+      if (clientIds.length + signingKeyIds.length === 0) {
+        lines.push('Nothing is sealed with an old secret any more: AUTH_SECRET_PREVIOUS can be retired once sessions have moved over (docs/operations.md).');
+      } else {
+        lines.push(
+          `WARNING: sealed with a secret that is neither AUTH_SECRET nor in AUTH_SECRET_PREVIOUS, left as they are:${clientIds.map((id) => ` client ${id}`).join(',')}${signingKeyIds.map((kid) => ` signing key ${kid}`).join(',')}. Add the old secret to AUTH_SECRET_PREVIOUS and run this again, or register such clients again.`,
+        );
+      }
+      return lines.join('\n');
+    },
+  },
+  'collect-orphans': {
+    usage: 'collect-orphans [--dry-run] [--older-than-hours N]',
+    summary: 'delete stored images nothing refers to, older than ORPHAN_GRACE_HOURS (or N); --dry-run lists them',
+    async run(args, { db, config }) {
+      let dryRun = false;
+      let olderThanHours = config.ORPHAN_GRACE_HOURS;
+      for (let index = 0; index < args.length; index += 1) {
+        const arg = args[index]!;
+        if (arg === '--dry-run') dryRun = true;
+        else if (arg === '--older-than-hours') {
+          const value = Number(args[(index += 1)]);
+          if (!Number.isFinite(value) || value < ORPHAN_GRACE_HOURS_MINIMUM)
+            throw new UsageError(`--older-than-hours needs a number of hours, at least ${ORPHAN_GRACE_HOURS_MINIMUM}.`);
+          olderThanHours = value;
+        } else throw new UsageError('Usage: npm run cli -- collect-orphans [--dry-run] [--older-than-hours N]');
+      }
+      const report = await collectOrphans(createStorageDeps({ db, config }), { olderThanHours, dryRun });
+      const bytes = report.orphans.reduce((sum, orphan) => sum + orphan.size, 0);
+      const lines = report.orphans.map((orphan) => `  ${orphan.bucket}/${orphan.path}  ${orphan.size} bytes, last written ${orphan.updated.toISOString()}`);
+      const head = dryRun
+        ? `Dry run: would delete ${report.orphans.length} orphaned object(s), ${bytes} bytes (nothing refers to them, older than ${olderThanHours} hours); nothing was deleted.`
+        : `Deleted ${report.orphans.length} orphaned object(s), ${bytes} bytes (nothing referred to them, older than ${olderThanHours} hours).`;
+      return [head, ...lines, `Kept: ${report.kept} in use, ${report.young} younger than ${olderThanHours} hours.`].join('\n');
     },
   },
   backup: {

@@ -63,6 +63,12 @@ const envSchema = z.object({
     .regex(/^[a-z][a-z0-9+.-]*$/, 'must be a URL scheme such as mydat')
     .default('mydat'),
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * Old AUTH_SECRETs, comma-separated, during a rotation (decision 047): they still verify
+   * session cookies, bearer tokens and known-device cookies and still open sealed single
+   * sign-on secrets, while AUTH_SECRET signs and seals everything new. Empty: no rotation.
+   */
+  AUTH_SECRET_PREVIOUS: nameList('').pipe(z.array(z.string().min(32, 'each old secret must be at least 32 characters'))),
   SIGNUP_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   SIGNIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   UPLOAD_MAX_BYTES: z.coerce
@@ -109,6 +115,15 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: z.enum(['0', '1', 'true', 'false']).optional(),
   /** An upload session that received nothing for this long is expired and its bytes reclaimed. */
   UPLOAD_SESSION_IDLE_HOURS: z.coerce.number().positive().default(24),
+  /**
+   * An uploaded image nothing refers to (never used, or replaced) is deleted once it is this
+   * old, by a daily job and `collect-orphans` (decision 047).
+   */
+  ORPHAN_GRACE_HOURS: z.coerce
+    .number()
+    .min(1)
+    .max(24 * 365)
+    .default(72),
   /** Card refund calls that got no answer are retried in the background, this many calls in all (decision 034). */
   REFUND_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
   /** The first background retry waits this long; each next one twice as long. */
@@ -152,6 +167,8 @@ export interface Config extends Omit<Env, 'AUTH_SECRET' | 'HOST' | 'S3_FORCE_PAT
   s3: S3Settings | undefined;
   /** Signs sessions and tokens. */
   AUTH_SECRET: string;
+  /** Old secrets that still verify and unseal during a rotation (never sign or seal); never AUTH_SECRET itself. */
+  AUTH_SECRET_PREVIOUS: string[];
   PAYMENT_PROVIDER: 'local' | 'stripe';
   dataDir: string;
   isProduction: boolean;
@@ -274,6 +291,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const dataDir = path.resolve(values.DATA_DIR);
   const paymentProvider = values.PAYMENT_PROVIDER ?? (isProduction ? 'stripe' : 'local');
   const { S3_FORCE_PATH_STYLE, ...rest } = values;
+  // The CLI reads a stored secret but makes none: '' means "not set" (cli.ts asks for it).
+  const authSecret = values.AUTH_SECRET ?? (serving ? developmentSecret(dataDir) : (storedAuthSecret(dataDir) ?? ''));
   return {
     ...rest,
     PAYMENT_PROVIDER: paymentProvider,
@@ -283,8 +302,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     s3: s3Settings(values, S3_FORCE_PATH_STYLE),
     isProduction,
     dataDir,
-    // The CLI reads a stored secret but makes none: '' means "not set" (cli.ts asks for it).
-    AUTH_SECRET: values.AUTH_SECRET ?? (serving ? developmentSecret(dataDir) : (storedAuthSecret(dataDir) ?? '')),
+    AUTH_SECRET: authSecret,
+    AUTH_SECRET_PREVIOUS: [...new Set(values.AUTH_SECRET_PREVIOUS)].filter((secret) => secret !== authSecret),
     webDistDir: path.join(repoRoot, 'apps/web/dist'),
     contentDir: path.join(repoRoot, 'content'),
   };

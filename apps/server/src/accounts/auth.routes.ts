@@ -14,6 +14,7 @@ import { latestDevMails } from '../mail/mail.service.ts';
 import type { Mail } from '../mail/mailer.ts';
 import { signInLockedMail } from '../mail/templates.ts';
 import { isOpenAuthPath, isShopPath, publicUrl, SESSION_EXPIRES_IN_SECONDS, SESSION_UPDATE_AGE_SECONDS, type Auth } from './auth.ts';
+import { authSecretsOf, resignCredentials, resignedVerificationToken, type AuthSecrets } from './secret-rotation.ts';
 import { findSession, findUserByEmail, hasPortalAccess, isAdmin } from './accounts.service.ts';
 import {
   beginAttempt,
@@ -37,9 +38,12 @@ import {
  * which Better Auth takes for a browser with its Origin missing (403
  * MISSING_OR_NULL_ORIGIN): for such a call the Fetch Metadata it sent is left out, so the
  * library treats it as the non-browser client it is. Anything a browser sends keeps every check.
+ * During an AUTH_SECRET rotation, a session cookie or bearer token signed with an old secret
+ * is re-signed with the current one first (decision 047).
  */
-function authHeaders(headers: IncomingHttpHeaders, clientAddress: string | null): Headers {
-  const result = fromNodeHeaders(headers);
+function authHeaders(headers: IncomingHttpHeaders, clientAddress: string | null, secrets: AuthSecrets): Headers {
+  // A credential an old AUTH_SECRET signed is re-signed with the current one (decision 047).
+  const result = resignCredentials(secrets, fromNodeHeaders(headers));
   result.delete(CLIENT_ADDRESS_HEADER);
   if (clientAddress !== null) result.set(CLIENT_ADDRESS_HEADER, clientAddress);
   if (isServerToServer(result)) for (const name of ['sec-fetch-mode', 'sec-fetch-dest', 'sec-fetch-user']) result.delete(name);
@@ -96,7 +100,7 @@ export function sessionResolver(auth: Auth, config: Config, db: Db) {
       if (!extensionDue(session.expiresAt)) return { caller: callerOf(config, session, session.sessionId), sessionId: session.sessionId, expiresAt: session.expiresAt };
     }
 
-    const session = await betterAuthSession(auth, request.headers);
+    const session = await betterAuthSession(auth, request.headers, authSecretsOf(config));
     if (!session) return null;
     if (!verified.has(credential) && verified.size >= REMEMBERED_CREDENTIALS) verified.delete(verified.keys().next().value!);
     verified.set(credential, session.session.token);
@@ -113,9 +117,9 @@ export function sessionResolver(auth: Auth, config: Config, db: Db) {
  * Better Auth's session for these request headers; null when the credential is not valid.
  * A lookup that failed (the database is down) is an outage, not "please sign in": it throws.
  */
-async function betterAuthSession(auth: Auth, headers: IncomingHttpHeaders) {
+async function betterAuthSession(auth: Auth, headers: IncomingHttpHeaders, secrets: AuthSecrets) {
   try {
-    return await auth.api.getSession({ headers: authHeaders(headers, null) });
+    return await auth.api.getSession({ headers: authHeaders(headers, null, secrets) });
   } catch (error) {
     if (isAPIError(error) && error.statusCode < 500) return null;
     throw error;
@@ -190,7 +194,7 @@ export async function authRoutes(app: FastifyInstance, options: { auth: Auth; co
       // before Better Auth checks it, and refused while the account is locked.
       const body = request.body as { email?: unknown } | undefined;
       const signInEmail = path === '/sign-in/email' && request.method === 'POST' && typeof body?.email === 'string' ? normalizedEmail(body.email) : null;
-      const guarded = signInEmail !== null && !isKnownDevice(config.AUTH_SECRET, signInEmail, cookiesOf(request.headers.cookie));
+      const guarded = signInEmail !== null && !isKnownDevice([config.AUTH_SECRET, ...config.AUTH_SECRET_PREVIOUS], signInEmail, cookiesOf(request.headers.cookie));
       if (guarded) {
         const attempt = await beginAttempt(db, signInEmail);
         if (!attempt.allowed) {
@@ -201,9 +205,13 @@ export async function authRoutes(app: FastifyInstance, options: { auth: Auth; co
             .send({ code: 'ACCOUNT_SIGN_IN_SLOWED', message: SIGN_IN_GUARD_MESSAGES.locked });
         }
       }
+      // A verification link mailed before an AUTH_SECRET rotation still works during the overlap (decision 047).
+      const verificationToken = path === '/verify-email' ? url.searchParams.get('token') : null;
+      const resigned = verificationToken ? await resignedVerificationToken(authSecretsOf(config), verificationToken) : undefined;
+      if (resigned) url.searchParams.set('token', resigned);
       const webRequest = new Request(url, {
         method: request.method,
-        headers: authHeaders(request.headers, requireClientAddress(request)),
+        headers: authHeaders(request.headers, requireClientAddress(request), authSecretsOf(config)),
         ...(request.body !== undefined && request.method !== 'GET' ? { body: JSON.stringify(request.body) } : {}),
       });
       let response: Response;
@@ -244,7 +252,7 @@ export async function authRoutes(app: FastifyInstance, options: { auth: Auth; co
   /** The signed-in user as the web app needs it on every page. */
   app.get('/api/me', async (request, reply) => {
     void reply.header('cache-control', 'no-store');
-    const session = await betterAuthSession(auth, request.headers).catch((error: unknown) => {
+    const session = await betterAuthSession(auth, request.headers, authSecretsOf(config)).catch((error: unknown) => {
       // Answering { user: null } here would sign every visitor out of the web app while the database is away.
       request.log.warn({ err: error }, 'could not read the session for /api/me');
       throw new AppError('unavailable', 'Your account could not be loaded right now. Please try again in a moment.');

@@ -130,11 +130,14 @@ export function knownDeviceCookieValue(secret: string, rawEmail: string): string
   return `${nonce}.${deviceSignature(secret, normalizedEmail(rawEmail), nonce)}`;
 }
 
-export function isKnownDevice(secret: string, rawEmail: string, cookies: Record<string, string | undefined>): boolean {
+/** `secrets`: AUTH_SECRET, then the old ones of a rotation (decision 047), which still verify. */
+export function isKnownDevice(secrets: string | readonly string[], rawEmail: string, cookies: Record<string, string | undefined>): boolean {
   const value = cookies[knownDeviceCookieName(rawEmail)];
   const match = value ? /^([A-Za-z0-9_-]{16,64})\.([A-Za-z0-9_-]{43})$/.exec(value) : null;
   if (!match) return false;
-  const expected = Buffer.from(deviceSignature(secret, normalizedEmail(rawEmail), match[1]!));
   const given = Buffer.from(match[2]!);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return (typeof secrets === 'string' ? [secrets] : secrets).some((secret) => {
+    const expected = Buffer.from(deviceSignature(secret, normalizedEmail(rawEmail), match[1]!));
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  });
 }

@@ -31,6 +31,7 @@ export const QUEUES = [
   'expire-checkout',
   'oidc-cleanup',
   'storage-cleanup',
+  'storage-orphans',
   'refund-payment',
   'refund-retry',
   'refund-sweep',

@@ -3,13 +3,14 @@ import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Db } from '../db/client.ts';
 import { oidcModels } from '../db/schema/index.ts';
 import { findOAuthClient } from './oidc.clients.ts';
+import type { SealKeys } from './sealed.ts';
 
 /**
  * The OpenID provider library's storage on our Postgres, so every server process sees
  * the same interactions, codes and tokens. Clients are read from `oauth_client` (the
  * CLI registers them), never written by the library.
  */
-export function postgresAdapter(db: Db, sealKey: Buffer) {
+export function postgresAdapter(db: Db, sealKey: SealKeys) {
   return (model: string): Adapter => {
     if (model === 'Client') return clientAdapter(db, sealKey);
     const key = (id: string) => and(eq(oidcModels.model, model), eq(oidcModels.id, id));
@@ -75,7 +76,7 @@ export function postgresAdapter(db: Db, sealKey: Buffer) {
   };
 }
 
-function clientAdapter(db: Db, sealKey: Buffer): Adapter {
+function clientAdapter(db: Db, sealKey: SealKeys): Adapter {
   const readOnly = async () => {
     throw new Error('Single sign-on clients are registered with `npm run cli -- create-oauth-client`.');
   };

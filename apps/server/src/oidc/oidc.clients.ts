@@ -3,7 +3,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { oauthClients } from '../db/schema/index.ts';
-import { SealError, seal, unseal } from './sealed.ts';
+import { SealError, seal, unseal, type SealKeys } from './sealed.ts';
 
 /**
  * The sister products registered as single sign-on clients. Each is one of the label's
@@ -54,7 +54,7 @@ export interface OAuthClientMetadata {
 const isWebUri = (uri: string) => uri.startsWith('https:') || uri.startsWith('http:');
 
 /** Registers a client; the secret is returned only now (it is kept sealed). */
-export async function createOAuthClient(db: Db, sealKey: Buffer, input: { name: string; redirectUris: string[] }) {
+export async function createOAuthClient(db: Db, sealKey: SealKeys, input: { name: string; redirectUris: string[] }) {
   const { name, redirectUris } = clientInput.parse(input);
   const clientId = `sfc_${randomBytes(9).toString('base64url')}`;
   const clientSecret = randomBytes(32).toString('base64url');
@@ -73,7 +73,7 @@ export async function revokeOAuthClient(db: Db, clientId: string): Promise<boole
 }
 
 /** A live client as the OpenID provider library describes clients; undefined when unknown or revoked. */
-export async function findOAuthClient(db: Db, sealKey: Buffer, clientId: string): Promise<OAuthClientMetadata | undefined> {
+export async function findOAuthClient(db: Db, sealKey: SealKeys, clientId: string): Promise<OAuthClientMetadata | undefined> {
   const [row] = await db.select().from(oauthClients).where(eq(oauthClients.clientId, clientId));
   if (!row || row.revokedAt) return undefined;
   let secret: string;

@@ -2,14 +2,14 @@ import { desc, sql } from 'drizzle-orm';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { Db } from '../db/client.ts';
 import { oidcSigningKeys } from '../db/schema/index.ts';
-import { SealError, seal, unseal } from './sealed.ts';
+import { SealError, seal, unseal, type SealKeys } from './sealed.ts';
 
 /**
  * The keys the provider signs ID tokens with. Made once, on the first start, and kept
  * (sealed) in the database, so every process signs with the same key and publishes it
  * at the JWKS endpoint. The newest key signs; older readable ones stay published.
  */
-export async function loadSigningKeys(db: Db, sealKey: Buffer): Promise<JWK[]> {
+export async function loadSigningKeys(db: Db, sealKey: SealKeys): Promise<JWK[]> {
   return db.transaction(async (tx) => {
     // Two processes starting together must not make a key each.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('oidc_signing_key'))`);

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { fromNodeHeaders } from 'better-auth/node';
 import { publicUrl } from '../accounts/auth.ts';
+import { authSecretsOf, resignCredentials } from '../accounts/secret-rotation.ts';
 import { defineArea } from '../http/area.ts';
 import { deleteExpiredOidcModels } from './oidc.adapter.ts';
 import { createOidcProvider } from './oidc.provider.ts';
@@ -13,10 +14,18 @@ export const oidcArea = defineArea('oidc', async (app, { config, db, auth, resol
   // gives the Set-Cookie lines that clear it.
   const signOutOfShop = async (headers: IncomingHttpHeaders) => {
     if (!headers.cookie) return [];
-    const { headers: answer } = await auth.api.signOut({ headers: fromNodeHeaders(headers), returnHeaders: true });
+    const { headers: answer } = await auth.api.signOut({ headers: resignCredentials(authSecretsOf(config), fromNodeHeaders(headers)), returnHeaders: true });
     return answer.getSetCookie();
   };
-  const provider = await createOidcProvider({ db, publicUrl: publicUrl(config), authSecret: config.AUTH_SECRET, behindProxy: config.isProduction, shopUserId, signOutOfShop });
+  const provider = await createOidcProvider({
+    db,
+    publicUrl: publicUrl(config),
+    authSecret: config.AUTH_SECRET,
+    authSecretPrevious: config.AUTH_SECRET_PREVIOUS,
+    behindProxy: config.isProduction,
+    shopUserId,
+    signOutOfShop,
+  });
   await app.register(oidcRoutes, { provider, publicUrl: config.PUBLIC_URL, shopUserId });
   await every('oidc-cleanup', '17 * * * *', () => deleteExpiredOidcModels(db));
 });

@@ -6,7 +6,7 @@ import { findUser } from '../accounts/accounts.service.ts';
 import { escapeHtml, htmlPage } from '../http/html.ts';
 import { postgresAdapter } from './oidc.adapter.ts';
 import { loadSigningKeys } from './oidc.keys.ts';
-import { deriveKey } from './sealed.ts';
+import { deriveKey, type SealKeys } from './sealed.ts';
 
 /** Where the provider lives under the shop's origin: the issuer is `<PUBLIC_URL>/oidc`. */
 export const OIDC_MOUNT = '/oidc';
@@ -17,6 +17,8 @@ export interface OidcOptions {
   db: Db;
   publicUrl: string;
   authSecret: string;
+  /** Old secrets during a rotation (decision 047): their cookies and sealed secrets are still read. */
+  authSecretPrevious?: readonly string[];
   /** Behind a TLS-terminating proxy (production): trust X-Forwarded-Proto for cookies and URLs. */
   behindProxy: boolean;
   /** The signed-in, verified shop user of a request, from its session cookie. */
@@ -41,8 +43,9 @@ function allowFormRedirectTo(ctx: KoaContextWithOIDC, target: unknown) {
 /** The field of the shop's sign-out page that says the visitor confirmed there (decision 041). */
 const SHOP_SIGN_OUT_FIELD = 'shop_sign_out';
 
-export function sealKeyFor(authSecret: string): Buffer {
-  return deriveKey(authSecret, 'oidc-sealed-secrets');
+/** The keys sealed single sign-on secrets are opened with: AUTH_SECRET's first (it seals), then the old ones (decision 047). */
+export function sealKeyFor(authSecret: string, previous: readonly string[] = []): SealKeys {
+  return [authSecret, ...previous].map((secret) => deriveKey(secret, 'oidc-sealed-secrets'));
 }
 
 /**
@@ -53,7 +56,7 @@ export function sealKeyFor(authSecret: string): Buffer {
  */
 export async function createOidcProvider(options: OidcOptions): Promise<Provider> {
   const { db } = options;
-  const sealKey = sealKeyFor(options.authSecret);
+  const sealKey = sealKeyFor(options.authSecret, options.authSecretPrevious);
 
   const policy = interactionPolicy.base();
   // Before the library's own checks: the provider's session must be the shop's session
@@ -69,7 +72,8 @@ export async function createOidcProvider(options: OidcOptions): Promise<Provider
   const configuration: Configuration = {
     adapter: postgresAdapter(db, sealKey),
     jwks: { keys: await loadSigningKeys(db, sealKey) },
-    cookies: { keys: [deriveKey(options.authSecret, 'oidc-cookies').toString('base64url')] },
+    // The first key signs the provider's cookies; the old secrets' keys still verify them (decision 047).
+    cookies: { keys: [options.authSecret, ...(options.authSecretPrevious ?? [])].map((secret) => deriveKey(secret, 'oidc-cookies').toString('base64url')) },
     // offline_access (with prompt=consent, as OpenID Connect asks) gives a refresh token:
     // mobile apps keep their users signed in (issue 19 item 7, decision 029).
     scopes: ['openid', 'profile', 'email', 'offline_access'],

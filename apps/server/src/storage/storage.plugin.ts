@@ -2,10 +2,15 @@ import { defineArea } from '../http/area.ts';
 import { storageRoutes } from './storage.routes.ts';
 import { createStorageDeps } from './storage.service.ts';
 import { cleanUpUploadSessions } from './storage.sessions.ts';
+import { collectOrphans } from './orphans.service.ts';
 
-/** Objects on the local disk or in S3 (decision 022); abandoned upload sessions expire. */
+/**
+ * Objects on the local disk or in S3 (decision 022); abandoned upload sessions expire, and
+ * images nothing refers to are deleted after ORPHAN_GRACE_HOURS, once a day (decision 047).
+ */
 export const storageArea = defineArea('storage', async (app, { config, db, resolveCaller, every }) => {
   const storage = createStorageDeps({ db, config, log: app.log });
   await app.register(storageRoutes, { config, db, resolveCaller, driver: storage.driver });
   await every('storage-cleanup', '*/10 * * * *', () => cleanUpUploadSessions(storage));
+  await every('storage-orphans', '43 4 * * *', () => collectOrphans(storage, { olderThanHours: config.ORPHAN_GRACE_HOURS }));
 });

@@ -251,6 +251,19 @@ export async function deleteObject(deps: StorageDeps, bucket: string, objectPath
   return true;
 }
 
+/**
+ * Deletes an object and its bytes only if it is still the generation that was looked at (a
+ * new upload to the same path since is kept); the deleted row, or undefined.
+ */
+export async function deleteObjectGeneration(deps: StorageDeps, bucket: string, objectPath: string, generation: number): Promise<StorageObjectRow | undefined> {
+  const [row] = await deps.db
+    .delete(storageObjects)
+    .where(and(eq(storageObjects.bucket, bucket), eq(storageObjects.path, objectPath), eq(storageObjects.generation, generation)))
+    .returning();
+  if (row) await deleteBlobs(deps, row.blobKey, row.variantWidths);
+  return row;
+}
+
 /** The object when `token` is one of its download tokens (the capability a download URL carries). */
 export async function findByToken(db: Db, bucket: string, objectPath: string, token: string | undefined) {
   if (!token) return undefined;

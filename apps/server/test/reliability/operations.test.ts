@@ -66,6 +66,9 @@ const COVERAGE: Record<string, Coverage> = {
   upgrade: { elsewhere: 'git/npm/systemd steps; migrations at start under a lock are run here (migrate), the build by CI (issue 13 item 4)' },
   health: { run: 'here, against a started server' },
   metrics: { run: 'here, against an instance started from the instances block' },
+  'collect-orphans-dry-run': { run: 'here, in production mode (images kept, replaced and collected, on disk and S3: src/storage/orphans.test.ts)' },
+  'collect-orphans': { run: 'here, in production mode' },
+  'reseal-secrets': { run: 'here, in production mode (the rotation itself: overlap, re-seal, retirement, in src/accounts/secret-rotation.test.ts)' },
   logs: { elsewhere: 'not run: journald; the log format is tested with the logger (issue 13 item 8)' },
 };
 
@@ -317,6 +320,22 @@ describe('docs/operations.md', () => {
     const restored = await runBlocks('load-env', 'pg-restore');
     expect(restored.code, restored.output).toBe(0);
     expect((await database.pool.query(`SELECT 1 FROM "user" WHERE email = 'owner@shop.example'`)).rowCount).toBe(1);
+  });
+
+  it('lists and collects unused images (collect-orphans-dry-run, collect-orphans)', async () => {
+    const dry = await runBlocks('load-env', 'collect-orphans-dry-run');
+    expect(dry.code, dry.output).toBe(0);
+    expect(dry.output).toMatch(/Dry run: would delete 0 orphaned object\(s\), 0 bytes \(nothing refers to them, older than 72 hours\); nothing was deleted\./);
+    const run = await runBlocks('load-env', 'collect-orphans');
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain('older than 168 hours');
+  });
+
+  it('re-seals the single sign-on secrets after an AUTH_SECRET rotation (reseal-secrets)', async () => {
+    const { code, output } = await runBlocks('load-env', 'reseal-secrets');
+    expect(code, output).toBe(0);
+    expect(output).toMatch(/Re-sealed with AUTH_SECRET: 0 single sign-on client secret\(s\), 0 signing key\(s\)/);
+    expect(output).toContain('AUTH_SECRET_PREVIOUS can be retired');
   });
 
   it('answers the health checks of a started server (health)', async () => {
