@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PRODUCT_CATEGORIES, SHOP_PAGE_MAX, SHOP_SEARCH_MAX } from '../catalog.ts';
+import { PRODUCT_CATEGORIES, SHOP_PAGE_MAX, SHOP_SEARCH_MAX, type Product, type ShopPage } from '../catalog.ts';
 import { productOutput } from './console.ts';
 
 /**
@@ -103,3 +103,8 @@ export type ReadContracts = typeof readContracts;
 export type ReadName = keyof ReadContracts;
 /** What a REST read answers. */
 export type ReadOutput<N extends ReadName> = z.output<ReadContracts[N]['output']>;
+
+// catalog.ts's Product and ShopPage stay hand-written (the shop's pages must not load zod,
+// decision 016), so the compiler holds them to these contracts both ways.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const productTypesAgree: Same<z.output<typeof productOutput>, Product> & Same<z.output<typeof shopPageOutput>, ShopPage> = true;
