@@ -6,6 +6,10 @@ import { referencePage } from './openapi.page.ts';
 export async function openapiRoutes(app: FastifyInstance, options: { document: OpenApiDocument }) {
   const json = JSON.stringify(options.document);
   const page = referencePage(options.document);
-  app.get('/api/openapi.json', async (_request, reply) => reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(json));
+  // The same public bytes for every caller, read without credentials: any origin's tools may
+  // read it (a browser sends no cookie with a `*` answer), unlike /fn and /v0 (decision 048).
+  app.get('/api/openapi.json', async (_request, reply) =>
+    reply.header('cache-control', 'no-cache').header('access-control-allow-origin', '*').type('application/json; charset=utf-8').send(json),
+  );
   app.get('/api/docs', async (_request, reply) => reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page));
 }

@@ -50,6 +50,7 @@ beforeAll(async () => {
   const response = await fetch(`${base}/api/openapi.json`);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(response.headers.get('access-control-allow-origin')).toBe('*');
   served = (await response.json()) as OpenApiDocument;
 });
 
