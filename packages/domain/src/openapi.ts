@@ -76,6 +76,8 @@ const ERROR_RESPONSES: Record<number, string> = {
   500: 'An internal error (no details leave the server)',
   503: 'The shop cannot serve this now (the database is unreachable, or the server is closing)',
 };
+/** Statuses no function answers today but the protocol allows (499, 501, 504: CANCELLED, UNIMPLEMENTED, DEADLINE_EXCEEDED). */
+const OTHER_ERRORS = 'Any other error status the protocol allows (499 CANCELLED, 501 UNIMPLEMENTED, 504 DEADLINE_EXCEEDED): the same error body';
 
 function errorResponse(status: number) {
   return { $ref: `#/components/responses/Error${status}` };
@@ -83,7 +85,7 @@ function errorResponse(status: number) {
 
 function functionErrors(access: Access): Record<string, unknown> {
   const statuses = [400, ...(access === 'public' ? [] : [401]), ...(access === 'admin' ? [403] : []), 404, 409, 429, 500, 503];
-  return Object.fromEntries(statuses.map((status) => [String(status), errorResponse(status)]));
+  return { ...Object.fromEntries(statuses.map((status) => [String(status), errorResponse(status)])), default: { $ref: '#/components/responses/ErrorOther' } };
 }
 
 const ACCESS_TEXT: Record<Access, string> = {
@@ -137,6 +139,7 @@ function readOperation(name: string, contract: ReadContract): OpenApiOperation {
     responses: {
       '200': { description: 'The answer', content: { 'application/json': { schema: jsonSchemaOf(contract.output, 'output') } } },
       ...Object.fromEntries(statuses.map((status) => [String(status), errorResponse(status)])),
+      default: { $ref: '#/components/responses/ErrorOther' },
     },
   };
 }
@@ -167,6 +170,11 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
       },
     ]),
   );
+  responses.ErrorOther = {
+    description: `${OTHER_ERRORS}.`,
+    headers: { 'X-Request-Id': { schema: { type: 'string' } } },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  };
   return {
     openapi: '3.1.1',
     info: {

@@ -129,7 +129,12 @@ describe('GET /api/openapi.json', () => {
   it('marks a deprecated function deprecated: true, with when it goes and what replaces it', () => {
     const document = buildOpenApiDocument({
       functions: {
-        oldCall: defineContract({ access: 'signed-in', input: noInput, output: okOutput, deprecated: { since: '1.1.0', removeAfter: '2027-06-01', instead: 'Call newCall.' } }),
+        oldCall: defineContract({
+          access: 'signed-in',
+          input: noInput,
+          output: okOutput,
+          deprecated: { since: '1.1.0', on: '2026-12-01', removeAfter: '2027-06-01', instead: 'Call newCall.' },
+        }),
         newCall: defineContract({ access: 'signed-in', input: z.object({ n: z.number() }), output: okOutput }),
       },
       reads: {},
@@ -137,7 +142,7 @@ describe('GET /api/openapi.json', () => {
     });
     const old = document.paths['/fn/oldCall']!.post!;
     expect(old.deprecated).toBe(true);
-    expect(old['x-deprecation']).toEqual({ since: '1.1.0', removeAfter: '2027-06-01', instead: 'Call newCall.' });
+    expect(old['x-deprecation']).toEqual({ since: '1.1.0', on: '2026-12-01', removeAfter: '2027-06-01', instead: 'Call newCall.' });
     expect(old.description).toContain('2027-06-01');
     expect(document.paths['/fn/newCall']!.post!.deprecated).toBeUndefined();
     expect(document.info.version).toBe('1.1.0');

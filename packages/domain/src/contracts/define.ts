@@ -19,7 +19,9 @@ export type Access = 'public' | 'signed-in' | 'admin';
 export interface Deprecation {
   /** The API version (API_VERSION) that deprecated it. */
   since: string;
-  /** The date (YYYY-MM-DD) from which it may be removed: at least 180 days after deprecation. */
+  /** The date (YYYY-MM-DD) it was deprecated: the `Deprecation` header of its answers (RFC 9745). */
+  on: string;
+  /** The date (YYYY-MM-DD) from which it may be removed, at least 180 days after `on`: the `Sunset` header (RFC 8594). */
   removeAfter: string;
   /** What to call instead, in a sentence. */
   instead: string;
