@@ -18,6 +18,7 @@ import { contentArea } from './content/content.plugin.ts';
 import { liveArea } from './live/live.plugin.ts';
 import { startLiveHub } from './live/live.hub.ts';
 import { oidcArea } from './oidc/oidc.plugin.ts';
+import { openapiArea } from './openapi/openapi.plugin.ts';
 import { ordersArea } from './orders/orders.plugin.ts';
 import { paymentProviderFor } from './payments/payment-provider.factory.ts';
 import { paymentsArea } from './payments/payments.plugin.ts';
@@ -87,6 +88,7 @@ export const AREAS: readonly Area[] = [
   serviceArea,
   liveArea,
   storageArea,
+  openapiArea,
 ];
 
 /** Builds the whole HTTP application. Tests drive it with `app.inject()`; main.ts listens. */

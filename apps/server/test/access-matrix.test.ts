@@ -115,6 +115,9 @@ const ROUTES: Record<string, 'public' | 'service' | 'owner' | 'provider' | 'admi
   'GET /api/products': 'public',
   'GET /api/products/:id': 'public',
   'GET /api/live': 'public',
+  // The published contract (decision 048): the same document for every caller.
+  'GET /api/openapi.json': 'public',
+  'GET /api/docs': 'public',
   'POST /api/service/wallet-credits': 'service',
   'POST /api/service/dats': 'service',
   'POST /api/service/metrics': 'service',
@@ -204,7 +207,8 @@ describe('the matrix covers everything the server exposes', () => {
   });
 
   it('has an entry for every HTTP route', () => {
-    const isStaticFile = (url: string) => url.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(url);
+    // The web build's files; a route under /api/ is ours even when it ends like a file name (/api/openapi.json).
+    const isStaticFile = (url: string) => url.startsWith('/assets/') || (!url.startsWith('/api/') && /\.[a-z0-9]+$/i.test(url));
     const served = [...new Set(app.httpRoutes.filter((r) => !isStaticFile(r.url)).map((r) => `${r.method} ${r.url}`))].sort();
     expect(served).toEqual(Object.keys(ROUTES).sort());
   });
@@ -255,6 +259,16 @@ describe('storage writes x roles', () => {
     // The admin passes the rules and finds no such object.
     const expected = role === 'admin' ? 404 : role === 'user' || role === 'otherUser' ? 403 : 401;
     expect(response.status).toBe(expected);
+  });
+});
+
+describe('the published contract x roles', () => {
+  const cells = ['/api/openapi.json', '/api/docs'].flatMap((path) => ROLES.map((role) => [path, role] as const));
+  it.each(cells)('%s as %s: the same answer', async (path, role) => {
+    const response = await fetch(`${base}${path}`, { headers: headers[role] });
+    expect(response.status).toBe(200);
+    const anonymous = await fetch(`${base}${path}`);
+    expect(await response.text()).toBe(await anonymous.text());
   });
 });
 

@@ -60,6 +60,13 @@ const testFunctions: CallableFunction[] = [
   }),
   defineTestFunction({ name: 'mine', access: 'signed-in', input: z.unknown(), handler: async () => ({ ok: true }) }),
   defineTestFunction({ name: 'adminOnly', access: 'admin', input: z.unknown(), handler: async () => ({ ok: true }) }),
+  defineTestFunction({
+    name: 'oldEcho',
+    access: 'public',
+    input: z.object({ n: z.number() }).strict(),
+    deprecated: { since: '1.1.0', on: '2026-12-01', removeAfter: '2027-06-01', instead: 'Call echo.' },
+    handler: async () => ({ ok: true }),
+  }),
 ];
 
 let shop: TestApp;
@@ -82,6 +89,20 @@ function post(name: string, payload: unknown, headers: Record<string, string> = 
     payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
   });
 }
+
+describe('POST /fn/<name> of a deprecated function (decision 048)', () => {
+  it('still answers, with Deprecation (RFC 9745) and Sunset (RFC 8594) headers, on errors too', async () => {
+    const ok = await post('oldEcho', { data: { n: 1 } });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ data: { ok: true } });
+    expect(ok.headers.deprecation).toBe(`@${Date.UTC(2026, 11, 1) / 1000}`);
+    expect(ok.headers.sunset).toBe('Tue, 01 Jun 2027 00:00:00 GMT');
+    const refused = await post('oldEcho', { data: { n: 'one' } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.headers.sunset).toBe('Tue, 01 Jun 2027 00:00:00 GMT');
+    expect((await post('echo', { data: { name: 'a', qty: 1 } })).headers.deprecation).toBeUndefined();
+  });
+});
 
 describe("POST /fn/<name>: thrown codes become the spec table's HTTP status", () => {
   it.each(CODES)('%s -> HTTP %i, status %s', async (code, httpStatus, statusName) => {

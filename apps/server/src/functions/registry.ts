@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
+import type { Deprecation } from '@storefront/domain/contracts/define.ts';
 import { functionContracts, type Access, type FunctionAccess, type FunctionName, type FunctionParsedInput } from '@storefront/domain/contracts/index.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -33,6 +34,8 @@ export interface CallableFunction {
   name: string;
   access: Access;
   input: z.ZodType;
+  /** The contract's deprecation (decision 048): its answers carry `Deprecation` and `Sunset`. */
+  deprecated?: Deprecation;
   handler(input: unknown, context: CallContext): Promise<unknown>;
 }
 
@@ -48,6 +51,7 @@ export function defineFunction<N extends FunctionName>(name: N, handler: Handler
     name,
     access: contract.access,
     input: contract.input,
+    ...(contract.deprecated ? { deprecated: contract.deprecated } : {}),
     handler: (input, context) => {
       // functions.routes.ts refuses a call without a caller before a non-public handler runs.
       if (contract.access !== 'public' && !context.caller) throw new Error(`${name} ran without a caller.`);
@@ -61,6 +65,7 @@ export function defineTestFunction<Schema extends z.ZodType>(definition: {
   name: string;
   access: Access;
   input: Schema;
+  deprecated?: Deprecation;
   handler(input: z.output<Schema>, context: CallContext): Promise<unknown>;
 }): CallableFunction {
   return { ...definition, handler: (input, context) => definition.handler(input as z.output<Schema>, context) };

@@ -12,10 +12,26 @@ import { z } from 'zod';
 
 export type Access = 'public' | 'signed-in' | 'admin';
 
+/**
+ * A function on its way out (decision 048): it keeps working, unchanged, for at least the
+ * notice period after `since`, and the OpenAPI document marks it `deprecated: true`.
+ */
+export interface Deprecation {
+  /** The API version (API_VERSION) that deprecated it. */
+  since: string;
+  /** The date (YYYY-MM-DD) it was deprecated: the `Deprecation` header of its answers (RFC 9745). */
+  on: string;
+  /** The date (YYYY-MM-DD) from which it may be removed, at least 180 days after `on`: the `Sunset` header (RFC 8594). */
+  removeAfter: string;
+  /** What to call instead, in a sentence. */
+  instead: string;
+}
+
 export interface FunctionContract<Input extends z.ZodType = z.ZodType, Output extends z.ZodType = z.ZodType, A extends Access = Access> {
   access: A;
   input: Input;
   output: Output;
+  deprecated?: Deprecation;
 }
 
 export function defineContract<Input extends z.ZodType, Output extends z.ZodType, A extends Access>(

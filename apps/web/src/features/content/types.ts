@@ -1,13 +1,9 @@
 import { safeImageSrc } from '@storefront/domain/content.ts';
 import type { FunctionOutput } from '@storefront/domain/contracts/index.ts';
+import type { ReadOutput } from '@storefront/domain/contracts/rest.ts';
 
-/** What `GET /api/pages/:slug` answers: the page's JSON body as the label wrote it. */
-export interface PageResponse {
-  slug: string;
-  title: string;
-  body: unknown;
-  updatedAt: string;
-}
+/** What `GET /api/pages/:slug` answers, as its contract says (decision 048): the page's JSON body as the label wrote it. */
+export type PageResponse = ReadOutput<'readPage'>;
 
 export interface Cover {
   title: string;

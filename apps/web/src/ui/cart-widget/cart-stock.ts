@@ -1,6 +1,6 @@
 import { useQueries } from '@tanstack/react-query';
 import type { CartLine } from '@storefront/domain/cart.ts';
-import type { Product } from '@storefront/domain/catalog.ts';
+import type { ReadOutput } from '@storefront/domain/contracts/rest.ts';
 import { resolveVariant } from '@storefront/domain/variants.ts';
 import { getJson, HttpError } from '../../lib/api-client.ts';
 import { productKeys } from '../../lib/query-keys.ts';
@@ -23,7 +23,7 @@ export function useCartStock(lines: CartLine[]): Map<string, LineStock> {
   const products = useQueries({
     queries: ids.map((id) => ({
       queryKey: productKeys.one(id),
-      queryFn: async ({ signal }: { signal: AbortSignal }) => (await getJson<{ product: Product }>(`/api/products/${encodeURIComponent(id)}`, { signal })).product,
+      queryFn: async ({ signal }: { signal: AbortSignal }) => (await getJson<ReadOutput<'readProduct'>>(`/api/products/${encodeURIComponent(id)}`, { signal })).product,
       retry: (failureCount: number, error: Error) => !(error instanceof HttpError) && failureCount < 1,
     })),
   });

@@ -1,11 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Product } from '@storefront/domain/catalog.ts';
+import type { ReadOutput } from '@storefront/domain/contracts/rest.ts';
 import { getJson, HttpError } from '../../../lib/api-client.ts';
 import { productKeys } from '../../../lib/query-keys.ts';
 
 /** One product; inactive ones only for admins (everyone else gets 404, as for unknown ids). */
 export async function getProduct(id: string, signal?: AbortSignal): Promise<Product> {
-  const { product } = await getJson<{ product: Product }>(`/api/products/${encodeURIComponent(id)}`, { signal });
+  const { product } = await getJson<ReadOutput<'readProduct'>>(`/api/products/${encodeURIComponent(id)}`, { signal });
   return product;
 }
 

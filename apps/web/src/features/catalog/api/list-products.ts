@@ -1,5 +1,6 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import { isProductCategory, SHOP_SEARCH_MAX, type ProductCategory, type ShopPage } from '@storefront/domain/catalog.ts';
+import type { ReadOutput } from '@storefront/domain/contracts/rest.ts';
 import { getJson } from '../../../lib/api-client.ts';
 import { productListKeys } from '../../../lib/query-keys.ts';
 
@@ -25,7 +26,7 @@ export function listProducts(filter: ShopFilter, after: string | null, signal?: 
   if (filter.category) params.set('category', filter.category);
   if (after) params.set('after', after);
   const query = params.toString();
-  return getJson<ShopPage>(query ? `/api/products?${query}` : '/api/products', { signal });
+  return getJson<ReadOutput<'readProducts'>>(query ? `/api/products?${query}` : '/api/products', { signal });
 }
 
 // The live 'products' topic refetches every loaded page (lib/live.ts).
