@@ -39,7 +39,7 @@ import { corsForAllowedOrigins } from './http/cors.ts';
 import { refuseCrossSiteWrites } from './http/same-origin.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
 import { withTestModeBanner } from './http/test-mode.ts';
-import { createLogger, redactUrl, type Logger } from './logger.ts';
+import { createLogger, redactUrl, runInRequestScope, type Logger } from './logger.ts';
 import { registerRequestId, requestIdGenerator } from './http/request-id.ts';
 import { createMetrics, metricsRoute, type ShopMetrics } from './metrics/metrics.ts';
 import type { ShopFigureQueries } from './metrics/metrics.service.ts';
@@ -149,6 +149,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   addSecurityHeaders(app, config);
   await app.register(compress, { threshold: 1024 });
   // CORS for the sister products' web apps (CORS_ORIGINS), before the cross-site check.
+  // Every line logged while a request is handled carries its id, the root logger's too.
+  app.addHook('onRequest', (request, _reply, done) => runInRequestScope(request.id, done));
   app.addHook('onRequest', corsForAllowedOrigins(config));
   app.addHook('onRequest', refuseCrossSiteWrites(config));
 

@@ -4,7 +4,7 @@ import { createFunctionsClient } from '@storefront/sdk/callable.ts';
 import { startTestApp, type TestApp } from '../test/app.ts';
 import { authLink, startSmtpPeer } from '../test/smtp.ts';
 import { createAccount } from './accounts/accounts.service.ts';
-import { createLogger, prettyLine, redactUrl } from './logger.ts';
+import { createLogger, prettyLine, redactUrl, runInRequestScope } from './logger.ts';
 
 describe('redactUrl', () => {
   it.each([
@@ -91,5 +91,25 @@ describe('request logs of a password reset (issue 13)', () => {
     expect(all).not.toContain(token);
     expect(all).not.toContain('download-secret-77');
     expect(all).toContain('token=[redacted]');
+  });
+});
+
+describe('the request scope (issue 25 item 6)', () => {
+  it('puts the request id on every line logged inside it, the root logger too, and never twice', () => {
+    const lines: string[] = [];
+    const logger = createLogger({ LOG_LEVEL: 'info', isProduction: true }, { write: (line: string) => void lines.push(line) });
+    logger.info('outside');
+    runInRequestScope('req-1', () => {
+      logger.info('root logger, inside');
+      logger.child({ requestId: 'req-1' }).info('request logger, inside');
+    });
+    const parsed = lines.map((line) => ({ text: line, entry: JSON.parse(line) as { msg: string; requestId?: string } }));
+    expect(parsed.map(({ entry }) => [entry.msg, entry.requestId])).toEqual([
+      ['outside', undefined],
+      ['root logger, inside', 'req-1'],
+      ['request logger, inside', 'req-1'],
+    ]);
+    // The request logger's own binding, not a second key.
+    expect(parsed[2]!.text.match(/"requestId"/g)).toHaveLength(1);
   });
 });

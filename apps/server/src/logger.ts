@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { Config } from './config.ts';
 
@@ -63,8 +64,26 @@ export function prettyLine(json: string): string {
   return `${time} ${level} ${String(entry.msg ?? '')}${fields.length ? `  ${fields.join(' ')}` : ''}${stack}\n`;
 }
 
+/**
+ * The request a piece of work belongs to (issue 25 item 6, issue 24 item 8): buildApp runs each
+ * request's hooks and handler inside it, so every line logged meanwhile (the root logger's too:
+ * Better Auth's messages, a job queued from the handler) carries the request's id.
+ */
+const requestScope = new AsyncLocalStorage<{ requestId: string }>();
+
+export function runInRequestScope<T>(requestId: string, work: () => T): T {
+  return requestScope.run({ requestId }, work);
+}
+
+/** pino's mixin: the scope's request id, unless the line's logger already names one (request.log). */
+function requestIdOfScope(_merge: object, _level: number, logger: Logger): object {
+  const scope = requestScope.getStore();
+  if (!scope) return {};
+  return 'requestId' in logger.bindings() ? {} : { requestId: scope.requestId };
+}
+
 export function createLogger(config: Pick<Config, 'LOG_LEVEL' | 'isProduction'>, destination?: DestinationStream): Logger {
-  const options = { level: config.LOG_LEVEL, base: config.isProduction ? { pid: process.pid } : null };
+  const options = { level: config.LOG_LEVEL, base: config.isProduction ? { pid: process.pid } : null, mixin: requestIdOfScope };
   if (destination) return pino(options, destination);
   if (config.isProduction) return pino(options); // JSON lines on stdout, written synchronously
   return pino(options, { write: (line: string) => void process.stdout.write(prettyLine(line.trimEnd())) });
