@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { adminAccountOutput, auditEntryOutput, salesOverviewOutput } from './contracts/console.ts';
+import type { adminAccountOutput, auditEntryOutput } from './contracts/console.ts';
 import { nullableDefault, optionalNullable } from './contracts/define.ts';
 import type { FunctionOutput } from './contracts/index.ts';
 
@@ -57,26 +57,3 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'content.edit': 'Edited a page',
   'content.history': 'Edited the history',
 };
-
-export const salesOverviewInput = z
-  .object({ days: nullableDefault(z.number().int().min(1, 'Choose between 1 and 366 days.').max(366, 'Choose between 1 and 366 days.'), 30) })
-  .strict()
-  .nullish()
-  .transform((value) => value ?? { days: 30 });
-
-/** Money is integer cents; card is what the card paid (fees included), wallet what credit paid. */
-export type SalesOverview = z.output<typeof salesOverviewOutput>;
-
-/** The sales overview as CSV (one file, two tables), for a spreadsheet. */
-export function salesCsv(overview: SalesOverview): string {
-  const cents = (value: number) => (value / 100).toFixed(2);
-  const quote = (text: string) => (/[",\n\r]/.test(text) || /^[=+\-@]/.test(text) ? `"${text.replace(/^([=+\-@])/, "'$1").replace(/"/g, '""')}"` : text);
-  const lines = ['day,orders,wallet_usd,card_usd,total_usd'];
-  for (const day of overview.byDay) lines.push([day.day, day.orders, cents(day.walletCents), cents(day.cardCents), cents(day.walletCents + day.cardCents)].join(','));
-  lines.push('', 'product_id,product,qty,wallet_usd,card_usd,total_usd');
-  for (const row of overview.byProduct) {
-    lines.push([quote(row.productId), quote(row.name), row.qty, cents(row.walletCents), cents(row.cardCents), cents(row.walletCents + row.cardCents)].join(','));
-  }
-  lines.push('', `orders_to_ship,${overview.ordersToShip}`);
-  return `${lines.join('\r\n')}\r\n`;
-}

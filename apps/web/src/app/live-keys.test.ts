@@ -55,7 +55,7 @@ const QUERIES: { name: string; queryKey: readonly unknown[]; topics: LiveTopicNa
   { name: 'the order desk', queryKey: deskOrdersQueryOptions('unfulfilled', '').queryKey, topics: ['all-orders'] },
   { name: 'a searched order desk', queryKey: deskOrdersQueryOptions('refunded', 'ana').queryKey, topics: ['all-orders'] },
   { name: 'an order on the desk', queryKey: orderDetailQueryOptions('o_1').queryKey, topics: ['all-orders'] },
-  { name: 'the sales overview', queryKey: salesOverviewQueryOptions(30).queryKey, topics: ['all-orders'] },
+  { name: 'the sales overview', queryKey: salesOverviewQueryOptions({ days: 30 }).queryKey, topics: ['all-orders'] },
   // Every audited action (issue 18): another admin's change shows in the open lists.
   { name: 'the admins', queryKey: adminsQueryOptions().queryKey, topics: ['admin'] },
   { name: 'the console activity', queryKey: activityQueryOptions().queryKey, topics: ['admin'] },

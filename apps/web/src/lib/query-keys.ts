@@ -74,7 +74,7 @@ export const openOrdersKeys = { all: [...orderListKeys.all, 'open'] as const };
 /** The console's sales overview: under View Orders, so the admins' order topic refetches it. */
 export const salesOverviewKeys = {
   all: [...openOrdersKeys.all, 'sales'] as const,
-  days: (days: number) => [...salesOverviewKeys.all, days] as const,
+  period: (period: { days?: number; from?: string; to?: string }) => [...salesOverviewKeys.all, period] as const,
 };
 
 /** The console's "needs attention" list (decision 044), under the admins' keys: refetched with the activity. */
