@@ -5,6 +5,7 @@ import tseslint from 'typescript-eslint';
 import fileNames from './tools/eslint/file-names.js';
 import layers from './tools/eslint/layers.js';
 import routePaths from './tools/eslint/route-paths.js';
+import tableOwners from './tools/eslint/table-owners.js';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '.test-data/**', 'bench/results/**', 'test-results/**', 'playwright-report/**', 'apps/server/drizzle/**'] },
@@ -12,10 +13,12 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node }, ecmaVersion: 2024, sourceType: 'module' },
-    plugins: { storefront: { rules: { ...layers.rules, ...fileNames.rules, ...routePaths.rules } } },
+    plugins: { storefront: { rules: { ...layers.rules, ...fileNames.rules, ...routePaths.rules, ...tableOwners.rules } } },
     rules: {
       'storefront/layers': 'error',
       'storefront/services-own-the-database': 'error',
+      'storefront/areas-own-their-tables': 'error',
+      'storefront/payments-imports-no-flow': 'error',
       'storefront/file-names': 'error',
       'storefront/route-paths': 'error',
       'no-console': 'off',

@@ -219,6 +219,55 @@ test('a card purchase with the wallet off goes through the payment page: decline
   await expect(amount(card, 'Charged to card')).toHaveText(usd(charge));
 });
 
+test('a shopper who leaves the payment page another way finds the open payment on /checkout with its wallet part, and can resume or cancel it', async ({
+  page,
+  request,
+  consoleErrors,
+}) => {
+  consoleErrors.allow(/status of 404 .*\[.*\/favicon\.ico\]$/);
+  // Dearer than the demo shopper's credit: a card checkout with a wallet part.
+  const product = await releaseProduct(request, 'Open Payment Box Set', 5_000_000);
+  await logIn(page, DEMO_SHOPPER);
+  await seedCart(page, [{ product, qty: 1 }]);
+  await page.goto('/shop');
+  const panel = await openCart(page);
+  await panel.getByRole('button', { name: 'Checkout' }).click();
+  await page.getByRole('dialog', { name: CHECKOUT_MESSAGES.walletPrompt }).getByRole('button', { name: 'Yes' }).click();
+  await expect(page).toHaveURL(/\/checkout$/);
+  const summary = page.getByRole('complementary', { name: 'Order summary' });
+  // Shown as a deduction ("-$500.00") in the totals.
+  const walletShown = (await amount(summary, 'Wallet applied').textContent())!;
+  const walletPart = walletShown.replace(/^-/, '');
+  const charge = (await amount(summary, 'Charged to card').textContent())!;
+  expect(walletPart).not.toBe('$0.00');
+  await fillShipping(page);
+  await page.getByRole('button', { name: 'Place order' }).click();
+  await expect(page).toHaveURL(/\/pay\/[^/]+$/);
+  const payUrl = page.url();
+
+  // Not "Back to checkout": the address bar.
+  await page.goto('/checkout');
+  const open = page.getByRole('region', { name: CHECKOUT_MESSAGES.openPayment });
+  await expect(open).toBeVisible();
+  await expect(open).toContainText(product.name);
+  await expect(amount(open, 'Wallet credit held')).toHaveText(walletPart);
+  await expect(amount(open, 'Card')).toHaveText(charge);
+  // While it holds the credit, the new quote has none to apply.
+  await expect(amount(summary, 'Wallet applied')).toHaveCount(0);
+
+  await open.getByRole('button', { name: 'Resume payment' }).click();
+  await expect(page).toHaveURL(payUrl);
+  await page.goto('/checkout');
+  await page.getByRole('region', { name: CHECKOUT_MESSAGES.openPayment }).getByRole('button', { name: 'Cancel payment' }).click();
+  await expect(page.getByText(CHECKOUT_MESSAGES.openPaymentCancelled)).toBeVisible();
+  await expect(page.getByRole('region', { name: CHECKOUT_MESSAGES.openPayment })).toHaveCount(0);
+  // The credit is free again: the quote applies it.
+  await expect(amount(summary, 'Wallet applied')).toHaveText(walletShown);
+  // And the payment page is closed.
+  await page.goto(payUrl);
+  await expect(page.getByText('This payment is closed.')).toBeVisible();
+});
+
 /** A wallet-only order placed through the functions, as the checkout page does, in the page's session. */
 async function placeWalletOrder(page: Page, product: ProductRef) {
   const items = [{ id: product.id, qty: 1 }];

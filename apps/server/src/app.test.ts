@@ -51,7 +51,7 @@ describe('health', () => {
       await other.pool.end();
       const response = await lonely.inject('/readyz');
       expect(response.statusCode).toBe(503);
-      expect(response.json()).toEqual({ error: { status: 'UNAVAILABLE', message: 'The database is not reachable.' } });
+      expect(response.json()).toEqual({ error: { status: 'UNAVAILABLE', message: 'The database is not reachable.', requestId: expect.any(String) } });
       // Liveness does not depend on the database.
       expect((await lonely.inject('/healthz')).statusCode).toBe(200);
     } finally {
@@ -81,7 +81,9 @@ describe('/api/me during a database outage', () => {
       expectConsoleError(); // Better Auth logs the failed query itself
       const response = await me();
       expect(response.statusCode).toBe(503);
-      expect(response.json()).toEqual({ error: { status: 'UNAVAILABLE', message: 'Your account could not be loaded right now. Please try again in a moment.' } });
+      expect(response.json()).toEqual({
+        error: { status: 'UNAVAILABLE', message: 'Your account could not be loaded right now. Please try again in a moment.', requestId: expect.any(String) },
+      });
     } finally {
       await lonely.close().catch(() => undefined);
       await other.close();
@@ -103,7 +105,7 @@ describe('unknown API addresses answer JSON 404s, never the web app', () => {
     expect(response.statusCode).toBe(404);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     const pathOnly = url.split('?')[0];
-    expect(response.json()).toEqual({ error: { status: 'NOT_FOUND', message: `Nothing at ${method} ${pathOnly}.` } });
+    expect(response.json()).toEqual({ error: { status: 'NOT_FOUND', message: `Nothing at ${method} ${pathOnly}.`, requestId: expect.any(String) } });
   });
 
   it('POST /fn/<unknown> -> 404 NOT_FOUND', async () => {

@@ -39,10 +39,15 @@ import { refuseCrossSiteWrites } from './http/same-origin.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
 import { withTestModeBanner } from './http/test-mode.ts';
 import { createLogger, redactUrl, type Logger } from './logger.ts';
+import { registerRequestId, requestIdGenerator } from './http/request-id.ts';
+import { createMetrics, metricsRoute, type ShopMetrics } from './metrics/metrics.ts';
+import type { ShopFigureQueries } from './metrics/metrics.service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     callableFunctions: { name: string; access: 'public' | 'signed-in' | 'admin' }[];
+    /** Prometheus metrics of this app (decision 040); server.ts also serves them on METRICS_PORT. */
+    metrics: ShopMetrics;
     httpRoutes: { method: string; url: string }[];
   }
 }
@@ -58,6 +63,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** The shop's logger (logger.ts): main.ts passes the one it writes start-up lines with. */
   loggerInstance?: Logger;
+  /** Replaces queries of the shop-wide metrics (tests). */
+  metricsQueries?: Partial<ShopFigureQueries>;
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -88,15 +95,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const logger = options.logger === undefined ? (options.loggerInstance ?? createLogger(config)) : undefined;
   const app = Fastify({
     ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: options.logger }),
-    // One line per request, written below with its URL redacted (issue 13).
-    logController: new LogController({ disableRequestLogging: true }),
+    // One line per request, written below with its URL redacted (issue 13); every line of a
+    // request names its id (decision 040).
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     bodyLimit: 1024 * 1024,
     // Forwarded headers only from TRUSTED_PROXIES (decision 017).
     trustProxy: trustedProxyCheck(config.TRUSTED_PROXIES),
+    // X-Request-Id from a trusted proxy, or a random UUID (decision 040).
+    genReqId: requestIdGenerator(config.TRUSTED_PROXIES),
     return503OnClosing: true,
   });
 
   app.setErrorHandler(handleError);
+  registerRequestId(app);
   registerClientAddress(app, config.TRUSTED_PROXIES);
   // Every route, for the access-control tests: a route without a table entry fails them.
   const httpRoutes: { method: string; url: string }[] = [];
@@ -117,6 +128,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     done(null, payload);
   });
 
+  // The live hub starts below; until then nothing is heard.
+  let hubIsListening = () => false;
+  const metrics = createMetrics({
+    pool: db.$client,
+    liveListening: () => hubIsListening(),
+    ...(options.metricsQueries ? { queries: options.metricsQueries } : {}),
+    onCollectError: (figure, error) => app.log.warn({ err: error, figure }, 'a metric could not be read'),
+  });
+  app.decorate('metrics', metrics);
+  metrics.register(app);
+
   app.addHook('onResponse', (request, reply, done) => {
     request.log.info({ method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     done();
@@ -129,6 +151,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onRequest', refuseCrossSiteWrites(config));
 
   app.get('/healthz', async () => ({ ok: true }));
+  app.get('/metrics', metricsRoute(config, metrics));
   app.get('/readyz', async (_request, reply) => {
     try {
       await db.execute(sql`SELECT 1`);
@@ -138,7 +161,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
   });
 
-  const jobs = await startJobQueue(db.$client, (error) => app.log.error({ err: error }, 'job queue error'));
+  const jobs = await startJobQueue(db.$client, (error) => {
+    metrics.jobQueueError();
+    app.log.error({ err: error }, 'job queue error');
+  });
   app.addHook('onClose', () => jobs.stop());
   await startMailWorker(jobs, createMailer(config, db));
   const queueMail = (mail: Mail) => enqueueMail(jobs, mail);
@@ -147,6 +173,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const resolveSession = sessionResolver(auth, config, db);
   const hub = await startLiveHub(db.$client.options, (error) => app.log.warn({ err: error }, 'live updates connection lost'));
   app.addHook('onClose', () => hub.stop());
+  hubIsListening = () => hub.isListening();
   const payments = options.payments ?? paymentProviderFor(config, db);
   const checkout = { db, jobs, provider: payments.provider, publicUrl: publicUrl(config), holdMs: config.CHECKOUT_HOLD_MINUTES * 60_000 };
   const context: AreaContext = {

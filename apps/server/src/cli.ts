@@ -13,7 +13,8 @@ import { AppError } from './http/errors.ts';
 import { authSecretFile, ConfigError, developmentSecret, loadConfig, storedAuthSecret, type Config } from './config.ts';
 import { connectDatabase, SERVER_APPLICATION_NAME, type Database } from './db/client.ts';
 import { DataDirInUseError, hasEmbeddedCluster, liveServerPid, runningEmbeddedConnection, startEmbeddedPostgres } from './db/embedded.ts';
-import { runMigrations } from './db/migrate.ts';
+import { describeMigrations, runMigrations, type MigrationReport } from './db/migrate.ts';
+import { runningBuild, staleBuildWarning } from './build-state.ts';
 import { backupDatabase, readBackupHeader, restoreDatabase, secretFingerprint, type BackupHeader } from './db/backup.ts';
 import { startJobQueue } from './jobs/queue.ts';
 import { formatUsd } from '@storefront/domain/catalog.ts';
@@ -41,6 +42,8 @@ export interface CliContext {
   db: Database['db'];
   config: Config;
   target?: DatabaseTarget;
+  /** What opening the database applied. */
+  migrations?: MigrationReport;
   /** Progress and questions for the operator (stdout). */
   say?: (text: string) => void;
 }
@@ -116,7 +119,7 @@ export const commands: Record<string, CliCommand> = {
   migrate: {
     usage: 'migrate',
     summary: 'apply the database migrations (the server also does this at start)',
-    run: async () => 'Migrations applied.',
+    run: async (_args, { migrations }) => (migrations ? `Migrations applied. ${describeMigrations(migrations)}` : 'Migrations applied.'),
   },
   'make-admin': {
     usage: 'make-admin <email>',
@@ -274,7 +277,11 @@ export const commands: Record<string, CliCommand> = {
         throw error;
       }
       const lines = [];
-      const pending = result.jobs === 'skipped' ? 'no pending jobs (the backup has none of this job queue version)' : `${result.jobs} pending jobs`;
+      // A count, never the jobs themselves: a shop restored after an outage may have thousands.
+      const pending =
+        result.jobs === 'skipped'
+          ? 'no pending jobs (the backup has none of this job queue version)'
+          : `${result.jobs} pending jobs (to run now)${result.jobHistory > 0 ? ` and ${result.jobHistory} finished ones kept as history` : ''}`;
       lines.push(`Restored ${source} (taken ${result.takenAt}): every earlier row was replaced by ${result.rows} rows in ${result.tables} tables, and ${pending}.`);
       if (staging && storageDir && result.objects) {
         let aside = '';
@@ -327,14 +334,14 @@ export function settingsFor(config: Config, command: Pick<CliCommand, 'needs'>):
   return missing.includes('AUTH_SECRET') ? { ...config, AUTH_SECRET: developmentSecret(config.dataDir) } : config;
 }
 
-async function withDatabase<T>(config: Config, target: DatabaseTarget, fn: (database: Database) => Promise<T>): Promise<T> {
+async function withDatabase<T>(config: Config, target: DatabaseTarget, fn: (database: Database, migrations: MigrationReport) => Promise<T>): Promise<T> {
   const running = target.kind === 'running-embedded' ? runningEmbeddedConnection(config.dataDir) : undefined;
   if (target.kind === 'running-embedded' && !running) throw new DataDirInUseError(config.dataDir, target.serverPid ?? 0);
   const embedded = target.kind === 'embedded' || target.kind === 'new-embedded' ? await startEmbeddedPostgres({ dataDir: config.dataDir }) : null;
   const database = connectDatabase(config.DATABASE_URL ?? running ?? embedded!.connectionString, { max: 2, applicationName: 'storefront-cli' });
   try {
-    await runMigrations(database.pool);
-    return await fn(database);
+    const migrations = await runMigrations(database.pool);
+    return await fn(database, migrations);
   } finally {
     await database.close();
     await embedded?.stop();
@@ -346,7 +353,8 @@ function help(): string {
   return `Usage: npm run cli -- <command>\n\nCommands:\n${lines.join('\n')}`;
 }
 
-async function main(argv: string[]) {
+/** The CLI as a program: `npm run cli` (scripts/cli.mjs) calls this, from the sources or the build. */
+export async function runCli(argv: string[]): Promise<void> {
   const [name, ...args] = argv;
   const command = name ? commands[name] : undefined;
   if (!command) {
@@ -358,15 +366,25 @@ async function main(argv: string[]) {
   command.precheck?.(args, config, target);
   // On stderr, so a command's own output (a token, a link) stays alone on stdout.
   console.error(`Database: ${target.description}`);
-  const output = await withDatabase(config, target, ({ db }) => command.run(args, { db, config, target }));
+  const build = runningBuild();
+  if (build) {
+    const warning = await staleBuildWarning(
+      build.root,
+      build.parts.filter((part) => part.part === 'server'),
+    );
+    if (warning) console.error(`Warning: ${warning}`);
+  }
+  const output = await withDatabase(config, target, ({ db }, migrations) => command.run(args, { db, config, target, migrations }));
   console.log(output);
+}
+
+/** Ends the program with the message of what went wrong (a usage or settings error: no stack). */
+export function failCli(error: unknown): never {
+  if (error instanceof UsageError || error instanceof ConfigError || error instanceof AppError || error instanceof DataDirInUseError) console.error(error.message);
+  else console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
 }
 
 // Run only as the program (`npm run cli`), not when a test imports the commands.
 const isProgram = process.argv[1] !== undefined && fs.realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isProgram)
-  main(process.argv.slice(2)).catch((error: unknown) => {
-    if (error instanceof UsageError || error instanceof ConfigError || error instanceof AppError || error instanceof DataDirInUseError) console.error(error.message);
-    else console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
+if (isProgram) runCli(process.argv.slice(2)).catch(failCli);

@@ -51,6 +51,9 @@ describe('loadConfig: defaults', () => {
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.SMTP_URL).toBeUndefined();
     expect(config.PUBLIC_URL).toBeUndefined();
+    // No metrics unless asked for (decision 040).
+    expect(config.METRICS_PORT).toBeUndefined();
+    expect(config.METRICS_TOKEN).toBeUndefined();
     expect(fs.existsSync(path.join(config.contentDir, 'history.json'))).toBe(true);
     expect(config.webDistDir.endsWith(path.join('apps', 'web', 'dist'))).toBe(true);
   });
@@ -131,6 +134,10 @@ describe('loadConfig: a bad value stops start-up with a message naming the varia
     ['TRUSTED_PROXIES', { TRUSTED_PROXIES: '::1/129' }],
     ['TRUSTED_PROXIES', { TRUSTED_PROXIES: '10.0.0.0/8/8' }],
     ['ALLOW_TEST_PAYMENTS', { ALLOW_TEST_PAYMENTS: 'yes' }],
+    ['METRICS_PORT', { METRICS_PORT: 'metrics' }],
+    ['METRICS_PORT', { METRICS_PORT: '3000' }],
+    ['METRICS_PORT', { PORT: '8080', METRICS_PORT: '8080' }],
+    ['METRICS_TOKEN', { METRICS_TOKEN: 'too-short' }],
     ['STRIPE_SECRET_KEY', { ...PRODUCTION, PAYMENT_PROVIDER: '', STRIPE_SECRET_KEY: '' }],
   ])('%s in %j', (name, env) => {
     const error = configError({ AUTH_SECRET: SECRET, ...env });

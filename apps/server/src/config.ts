@@ -136,6 +136,10 @@ const envSchema = z.object({
    * least 30 minutes, so it is closed through its API when the hold ends.
    */
   CHECKOUT_HOLD_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
+  /** A port of its own for GET /metrics (Prometheus), on HOST; unset: no such port (decision 040). */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** A bearer token for GET /metrics: on the shop's own port (only then served there) and on METRICS_PORT. */
+  METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters (openssl rand -hex 24)').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -273,6 +277,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (Boolean(present.S3_ACCESS_KEY_ID) !== Boolean(present.S3_SECRET_ACCESS_KEY)) {
     problems.push('  S3_SECRET_ACCESS_KEY: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither');
+  }
+  if (present.METRICS_PORT !== undefined && present.METRICS_PORT === (present.PORT ?? '3000')) {
+    problems.push('  METRICS_PORT: must differ from PORT (the metrics are never served with the shop)');
   }
   if (!parsed.success || problems.length > 0) throw new ConfigError(`Invalid settings:\n${problems.join('\n')}`);
   const values = parsed.data;

@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { DataDirInUseError, DataDirUnreachableError } from './db/embedded.ts';
 import { createLogger } from './logger.ts';
 import { startServer } from './server.ts';
+import { runningBuild, staleBuildWarning } from './build-state.ts';
 
 async function main() {
   const config = loadConfig();
@@ -9,6 +10,11 @@ async function main() {
   const server = await startServer(config, logger);
   const address = `http://localhost:${config.PORT}`;
   logger.info(`Storefront ready at ${config.PUBLIC_URL ?? address}/home  (data: ${config.DATABASE_URL ? 'DATABASE_URL' : config.dataDir})`);
+  const build = runningBuild();
+  if (build) {
+    const warning = await staleBuildWarning(build.root, build.parts).catch((error: unknown) => `Could not check whether the build is up to date: ${String(error)}`);
+    if (warning) logger.warn(warning);
+  }
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -21,7 +27,11 @@ async function main() {
     }, 20_000);
     force.unref();
     server.close().then(
-      () => process.exit(0),
+      () => {
+        // The last line of a run: a log that ends without it ended in a crash or a kill.
+        logger.info('Storefront stopped.');
+        process.exit(0);
+      },
       (error: unknown) => {
         logger.error({ err: error }, 'Shutdown failed');
         process.exit(1);

@@ -91,11 +91,13 @@ function allowed(access: Access, role: Role): 'pass' | 401 | 403 {
  * only), 'owner' (checked per object in the IDOR tests below), 'provider' (signed by
  * the payment provider), 'admin-write' (storage writes), 'dev' (development only),
  * 'sso' (the OpenID provider: client secret, PKCE and the shop session checked by the
- * library and the shop's sign-in step; proved cell by cell in src/oidc/oidc.test.ts).
+ * library and the shop's sign-in step; proved cell by cell in src/oidc/oidc.test.ts),
+ * 'operator' (METRICS_TOKEN only; src/metrics/metrics.test.ts).
  */
-const ROUTES: Record<string, 'public' | 'service' | 'owner' | 'provider' | 'admin-write' | 'admin-read' | 'session' | 'dev' | 'sso'> = {
+const ROUTES: Record<string, 'public' | 'service' | 'owner' | 'provider' | 'admin-write' | 'admin-read' | 'session' | 'dev' | 'sso' | 'operator'> = {
   'GET /healthz': 'public',
   'GET /readyz': 'public',
+  'GET /metrics': 'operator',
   'GET /api/me': 'public',
   'GET /api/auth/*': 'session',
   'POST /api/auth/*': 'session',

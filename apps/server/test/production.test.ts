@@ -168,6 +168,10 @@ describe('the production start (issue 13)', { timeout: 120_000 }, () => {
     const page = await (await fetch(`http://127.0.0.1:${port}/shop`)).text();
     expect(page).toContain('TEST MODE');
     await stopWhileBusy(first, port);
+    // A fresh build is not called stale; the run's last line says it stopped (issue 25 items 7, 10).
+    expect(first.output()).not.toContain('older than its sources');
+    const last = JSON.parse(first.output().trimEnd().split('\n').at(-1)!) as { msg: string };
+    expect(last.msg).toBe('Storefront stopped.');
 
     const next = run(process.execPath, ['scripts/start.mjs'], env);
     await waitReady(next, port);
@@ -198,6 +202,62 @@ describe('the production start (issue 13)', { timeout: 120_000 }, () => {
       fs.rmSync(bare, { recursive: true, force: true });
     }
   });
+
+  it('a production start on a build older than its sources says so (and not on one made from them)', async () => {
+    // A checkout of its own around this run's build: the bundle, its sources copied, the rest linked.
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'storefront-stale-'));
+    try {
+      fs.mkdirSync(path.join(copy, 'apps/server/dist'), { recursive: true });
+      for (const file of ['main.mjs', '.build.json']) fs.copyFileSync(path.join(repoRoot, 'apps/server/dist', file), path.join(copy, 'apps/server/dist', file));
+      fs.cpSync(path.join(repoRoot, 'apps/server/src'), path.join(copy, 'apps/server/src'), { recursive: true });
+      fs.cpSync(path.join(repoRoot, 'apps/server/drizzle'), path.join(copy, 'apps/server/drizzle'), { recursive: true });
+      fs.copyFileSync(path.join(repoRoot, 'apps/server/package.json'), path.join(copy, 'apps/server/package.json'));
+      fs.mkdirSync(path.join(copy, 'scripts'));
+      fs.copyFileSync(path.join(repoRoot, 'scripts/build.mjs'), path.join(copy, 'scripts/build.mjs'));
+      fs.copyFileSync(path.join(repoRoot, 'package-lock.json'), path.join(copy, 'package-lock.json'));
+      for (const linked of ['node_modules', 'packages', 'apps/server/node_modules', 'apps/web']) {
+        if (fs.existsSync(path.join(repoRoot, linked))) fs.symlinkSync(path.join(repoRoot, linked), path.join(copy, linked));
+      }
+
+      const startOnce = async () => {
+        const port = await freePort();
+        const started = run(process.execPath, ['apps/server/dist/main.mjs'], childEnv({ ...settings(), PORT: String(port) }), copy);
+        await waitReady(started, port);
+        await poll('the start-up lines', async () => (started.output().includes('Storefront ready') ? true : undefined), { timeoutMs: 10_000 });
+        // The check runs just after "ready": give it its moment, then stop.
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        started.kill('SIGTERM');
+        await withTimeout(started.exited, 30_000, 'the copy to stop');
+        return started.output();
+      };
+      expect(await startOnce()).not.toContain('older than its sources');
+      fs.appendFileSync(path.join(copy, 'apps/server/src/main.ts'), '\n// changed after the build\n');
+      const stale = (await startOnce()).split('\n').find((line) => line.includes('older than its sources'));
+      expect(stale, 'a warning line').toBeDefined();
+      expect(JSON.parse(stale!)).toMatchObject({ level: 40, msg: expect.stringContaining('apps/server/dist (built ') });
+      expect(stale).toContain('Run `npm run build`, then restart.');
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
+  it('`npm run cli` runs the built CLI in production (no TypeScript), and without a build refuses, saying what to run', () => {
+    expect((JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.cli).toBe('node scripts/cli.mjs');
+    const built = spawnSync(process.execPath, ['scripts/cli.mjs', 'help'], { cwd: repoRoot, env: childEnv(settings()), encoding: 'utf8' });
+    expect(built.status, built.stderr).toBe(0);
+    expect(built.stdout).toContain('Usage: npm run cli -- <command>');
+    const bare = fs.mkdtempSync(path.join(os.tmpdir(), 'storefront-nobuild-cli-'));
+    try {
+      fs.mkdirSync(path.join(bare, 'scripts'));
+      fs.copyFileSync(path.join(repoRoot, 'scripts/cli.mjs'), path.join(bare, 'scripts/cli.mjs'));
+      // No build and no node_modules (no tsx): the production path never reaches for them.
+      const result = spawnSync(process.execPath, ['scripts/cli.mjs', 'help'], { cwd: bare, env: childEnv(settings()), encoding: 'utf8' });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain('There is no production build (apps/server/dist/cli.mjs missing). Run `npm run build` first');
+    } finally {
+      fs.rmSync(bare, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('deploy/storefront.service', { timeout: 120_000 }, () => {
@@ -218,18 +278,23 @@ describe('deploy/storefront.service', { timeout: 120_000 }, () => {
     expect(unit.get('Install.WantedBy')).toEqual(['multi-user.target']);
   });
 
-  it.skipIf(spawnSync('systemd-analyze', ['--version']).error !== undefined)('passes `systemd-analyze verify` (with this checkout as its folder)', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'storefront-unit-'));
-    try {
-      const file = path.join(dir, 'storefront.service');
-      fs.writeFileSync(file, fs.readFileSync(UNIT, 'utf8').replaceAll(one('WorkingDirectory')!, repoRoot));
-      const result = spawnSync('systemd-analyze', ['verify', file], { encoding: 'utf8' });
-      // It warns (unknown keys, bad values) on stderr without failing: nothing may be said.
-      expect({ status: result.status, said: `${result.stdout}${result.stderr}`.trim() }).toEqual({ status: 0, said: '' });
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(spawnSync('systemd-analyze', ['--version']).error !== undefined)(
+    'passes `systemd-analyze verify` (with this checkout as its folder), and so does storefront@.service',
+    () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'storefront-unit-'));
+      try {
+        for (const name of ['storefront.service', 'storefront@.service']) {
+          const file = path.join(dir, name);
+          fs.writeFileSync(file, fs.readFileSync(path.join(repoRoot, 'deploy', name), 'utf8').replaceAll(one('WorkingDirectory')!, repoRoot));
+          const result = spawnSync('systemd-analyze', ['verify', file], { encoding: 'utf8' });
+          // It warns (unknown keys, bad values) on stderr without failing: nothing may be said.
+          expect({ name, status: result.status, said: `${result.stdout}${result.stderr}`.trim() }).toEqual({ name, status: 0, said: '' });
+        }
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('its ExecStart, with its Environment and an EnvironmentFile, serves and drains on its KillSignal', async () => {
     const port = await freePort();

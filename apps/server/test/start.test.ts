@@ -175,8 +175,14 @@ describe('starting the server for real', { timeout: 120_000 }, () => {
   });
 
   it('starts on an empty DATA_DIR, seeds sample content, refuses a second server, and stops cleanly', async () => {
-    const server = await spawnServer();
+    // At info: the start-up and last lines (issue 25 item 10).
+    const server = await spawnServer({ LOG_LEVEL: 'info' });
     await waitUntilReady(server);
+    // One line naming every migration this start applied.
+    const journal = JSON.parse(fs.readFileSync(path.join(repoRoot, 'apps/server/drizzle/meta/_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+    const migrationLines = server.output().match(/^.*Migrations: .*$/gm) ?? [];
+    expect(migrationLines).toHaveLength(1);
+    expect(migrationLines[0]).toContain(`applied ${journal.entries.length} of ${journal.entries.length}: ${journal.entries.map((entry) => entry.tag).join(', ')}.`);
 
     const home = await get<{ slug: string; title: string }>(server, '/api/pages/home');
     expect(home.status).toBe(200);
@@ -193,11 +199,14 @@ describe('starting the server for real', { timeout: 120_000 }, () => {
     expect((await get(server, '/readyz')).status).toBe(200);
 
     await stopCleanly(server);
+    // The last line of the run says it stopped.
+    expect(server.output().trimEnd().split('\n').at(-1)).toMatch(/Storefront stopped\.$/);
   });
 
   it('starts again on the same DATA_DIR with the data kept and nothing seeded twice', async () => {
-    const server = await spawnServer();
+    const server = await spawnServer({ LOG_LEVEL: 'info' });
     await waitUntilReady(server);
+    expect(server.output()).toMatch(/Migrations: none to apply \(all \d+ were applied before\)\./);
     expect(await historyCount(server)).toBe(35);
     expect((await get(server, '/api/pages/home')).status).toBe(200);
     expect(server.output()).not.toContain('Seeded sample content');
@@ -261,10 +270,12 @@ describe('starting the server for real', { timeout: 120_000 }, () => {
     await withTimeout(killed.exited, 10_000, 'the killed server');
     expect(isAlive(orphan)).toBe(true);
 
-    const server = await spawnServer();
+    const server = await spawnServer({ LOG_LEVEL: 'info' });
     await waitUntilReady(server);
     expect(isAlive(orphan)).toBe(false);
     expect(postmasterPid()).not.toBe(orphan);
+    // The operator learns what happened (issue 25 item 10).
+    expect(server.output()).toContain(`Stopped an orphaned embedded PostgreSQL (pid ${orphan}) left running in ${pgDir}`);
     expect(await historyCount(server)).toBe(35);
     await stopCleanly(server);
   });

@@ -84,7 +84,10 @@ export interface RestoreSummary {
   takenAt: string;
   tables: number;
   rows: number;
+  /** Jobs still to run (waiting, retrying or running when the backup was taken), or 'skipped'. */
   jobs: number | 'skipped';
+  /** The other job rows restored: finished, cancelled or failed ones pg-boss keeps for a while. */
+  jobHistory: number;
   /** Files written to the staging folder given to restoreDatabase. */
   objects: { count: number; bytes: number } | null;
 }
@@ -429,7 +432,10 @@ function sectionOf(lines: AsyncGenerator<string>): AsyncIterable<string> {
 
 /** Loads every table section of the file, batching rows into multi-row inserts. */
 async function loadData(client: pg.PoolClient, file: string, lines: AsyncGenerator<string>, loadJobs: boolean) {
-  const summary = { tables: 0, rows: 0, jobs: loadJobs ? 0 : ('skipped' as const) };
+  const summary = { tables: 0, rows: 0, jobs: loadJobs ? 0 : ('skipped' as const), jobHistory: 0 };
+  // pg-boss keeps finished jobs for days: only these states are work still to do.
+  const PENDING_STATES = new Set(['created', 'retry', 'active']);
+  let jobStateColumn = -1;
   let current: { table: string; columns: string[]; overriding: boolean; load: boolean } | null = null;
   let pending: unknown[][] = [];
   const seen = { tables: 0, rows: 0 };
@@ -444,8 +450,10 @@ async function loadData(client: pg.PoolClient, file: string, lines: AsyncGenerat
       seen.rows += 1;
       if (!current.load) continue;
       pending.push(item);
-      if (current.table === JOB_TABLE) summary.jobs = (summary.jobs as number) + 1;
-      else summary.rows += 1;
+      if (current.table === JOB_TABLE) {
+        if (PENDING_STATES.has(String(item[jobStateColumn]))) summary.jobs = (summary.jobs as number) + 1;
+        else summary.jobHistory += 1;
+      } else summary.rows += 1;
       if (pending.length * current.columns.length >= 20_000) await flush();
       continue;
     }
@@ -460,6 +468,7 @@ async function loadData(client: pg.PoolClient, file: string, lines: AsyncGenerat
         throw new BackupFileError(file, `its table ${item.table} does not match the migrations it names.`);
       }
       if (isJobs && load) await client.query(`DELETE FROM ${qualified(JOB_TABLE)}`);
+      if (isJobs) jobStateColumn = item.columns.indexOf('state');
       if (!isJobs) summary.tables += 1;
       current = { table: item.table, columns: item.columns, overriding: columns.some((column) => column.identity), load };
     } else if ('sequences' in item) {

@@ -18,6 +18,8 @@ export interface EmbeddedDatabase {
 export interface EmbeddedOptions {
   dataDir: string;
   log?: (message: string) => void;
+  /** Lines for the operator (not postgres's own output): an orphaned postgres that was stopped. */
+  notice?: (message: string) => void;
   /** Faster, non-durable settings: only for throw-away test clusters. */
   ephemeral?: boolean;
 }
@@ -70,16 +72,17 @@ function acquireLock(dataDir: string): () => void {
   throw new Error(`Could not take the lock ${lockPath}.`);
 }
 
-/** A postgres left running by a server that was killed: stop it before starting ours. */
-async function stopOrphanPostmaster(pgDir: string): Promise<void> {
+/** A postgres left running by a server that was killed: stop it before starting ours; its pid if there was one. */
+async function stopOrphanPostmaster(pgDir: string): Promise<number | undefined> {
   const pidFile = path.join(pgDir, 'postmaster.pid');
-  if (!fs.existsSync(pidFile)) return;
+  if (!fs.existsSync(pidFile)) return undefined;
   const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !processIsAlive(pid)) return;
+  if (!Number.isInteger(pid) || pid <= 0 || !processIsAlive(pid)) return undefined;
   process.kill(pid, 'SIGINT'); // "fast" shutdown: roll back open transactions, flush, exit
   for (let waited = 0; waited < 30_000 && processIsAlive(pid); waited += 100) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  return pid;
 }
 
 export class DataDirUnreachableError extends Error {
@@ -179,7 +182,12 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
         onError: (error) => log(`[postgres] ${String(error)}`),
       });
     if (!initialised) await cluster(0, []).initialise();
-    else await stopOrphanPostmaster(pgDir);
+    else {
+      const orphan = await stopOrphanPostmaster(pgDir);
+      if (orphan !== undefined) {
+        options.notice?.(`Stopped an orphaned embedded PostgreSQL (pid ${orphan}) left running in ${pgDir} by a server that did not stop cleanly (killed?); starting a new one.`);
+      }
+    }
     // The port is free when chosen but another process may take it before Postgres binds it
     // (parallel test files start clusters at once): such a start exits early, so it is retried
     // on a new port, and a start that keeps failing reports what Postgres printed.

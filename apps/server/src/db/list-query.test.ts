@@ -40,7 +40,10 @@ async function entries(query: ListQueryInput): Promise<Entry[]> {
 
 async function errorOf(query: unknown): Promise<{ status: number; error: { status: string; message: string } }> {
   const response = await listHistory(query);
-  return { status: response.statusCode, error: response.json<{ error: { status: string; message: string } }>().error };
+  // Every error body names its request (decision 040); the rest is compared exactly.
+  const { requestId, ...error } = response.json<{ error: { status: string; message: string; requestId: string } }>().error;
+  expect(requestId).toEqual(expect.any(String));
+  return { status: response.statusCode, error };
 }
 
 const dates = (rows: Entry[]) => rows.map((row) => row.releasedOn);

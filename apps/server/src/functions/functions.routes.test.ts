@@ -88,13 +88,13 @@ describe("POST /fn/<name>: thrown codes become the spec table's HTTP status", ()
     const response = await post('throwCode', { data: { code } });
     expect(response.statusCode).toBe(httpStatus);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
-    expect(response.json()).toEqual({ error: { status: statusName, message: `Thrown with ${code}.` } });
+    expect(response.json()).toEqual({ error: { status: statusName, message: `Thrown with ${code}.`, requestId: expect.any(String) } });
   });
 
   it('a plain Error -> 500 INTERNAL with a generic message, never the original text or a stack', async () => {
     const response = await post('crash', { data: {} });
     expect(response.statusCode).toBe(500);
-    expect(response.json()).toEqual({ error: { status: 'INTERNAL', message: 'Internal error.' } });
+    expect(response.json()).toEqual({ error: { status: 'INTERNAL', message: 'Internal error.', requestId: expect.any(String) } });
     expect(response.body).not.toContain('hunter2');
     expect(response.body).not.toContain('10.0.0.7');
     expect(response.body).not.toMatch(/at .*\.ts:\d+/);
@@ -117,7 +117,7 @@ describe('POST /fn/<name>: the envelope and the input', () => {
     const response = await post('noSuchFunction', { data: {} });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({
-      error: { status: 'NOT_FOUND', message: 'Function noSuchFunction does not exist.' },
+      error: { status: 'NOT_FOUND', message: 'Function noSuchFunction does not exist.', requestId: expect.any(String) },
     });
   });
 
@@ -156,7 +156,7 @@ describe('POST /fn/<name>: the envelope and the input', () => {
   it('a body over the size limit -> 400 (413 is not in the table)', async () => {
     const response = await post('echo', { data: { name: 'x'.repeat(1024 * 1024 + 10), qty: 1 } });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: { status: 'INVALID_ARGUMENT', message: 'The request body is too large.' } });
+    expect(response.json()).toEqual({ error: { status: 'INVALID_ARGUMENT', message: 'The request body is too large.', requestId: expect.any(String) } });
   });
 });
 

@@ -54,6 +54,8 @@ describe('CORS_ORIGINS', () => {
     expect(response.headers['access-control-allow-origin']).toBe(LISTED);
     expect(response.headers['access-control-allow-credentials']).toBe('true');
     expect(response.headers['access-control-expose-headers']).toContain('x-goog-upload-url');
+    // The request id, for a sister product's bug report (issue 24 item 8).
+    expect(response.headers['access-control-expose-headers']).toContain('x-request-id');
   });
 
   it('gives other origins and other paths nothing', async () => {

@@ -18,8 +18,8 @@ export function isCorsPath(url: string): boolean {
   );
 }
 
-/** Response headers the storage SDK reads on a resumable upload. */
-const EXPOSED = ['x-goog-upload-url', 'x-goog-upload-status', 'x-goog-upload-size-received', 'x-goog-upload-chunk-granularity', 'content-type'].join(', ');
+/** Response headers the storage SDK reads on a resumable upload, and the request id a sister product quotes (decision 040). */
+const EXPOSED = ['x-goog-upload-url', 'x-goog-upload-status', 'x-goog-upload-size-received', 'x-goog-upload-chunk-granularity', 'content-type', 'x-request-id'].join(', ');
 const METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 const HEADER_NAMES = /^[A-Za-z0-9-]+(\s*,\s*[A-Za-z0-9-]+)*$/;
 

@@ -172,7 +172,9 @@ describe('multipart upload, metadata and download', () => {
     expect((await fetch(`${bare}&token=not-the-token`)).status).toBe(403);
     const missing = await fetch(`${baseUrl}/v0/b/storefront/o/products%2Fnope.png?alt=media&token=x`);
     expect(missing.status).toBe(404);
-    expect(await missing.json()).toEqual({ error: { code: 404, status: 'object-not-found', message: "Object 'products/nope.png' does not exist." } });
+    expect(await missing.json()).toEqual({
+      error: { code: 404, status: 'object-not-found', message: "Object 'products/nope.png' does not exist.", requestId: expect.any(String) },
+    });
   });
 
   it('gives the spec errors for a missing object and a wrong bucket', async () => {
@@ -340,7 +342,7 @@ describe('images only, checked by their bytes', () => {
       },
     });
     expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ error: { code: 413, status: 'invalid-argument', message: 'The file is too large: at most 20 MB.' } });
+    expect(await response.json()).toEqual({ error: { code: 413, status: 'invalid-argument', message: 'The file is too large: at most 20 MB.', requestId: expect.any(String) } });
   });
 
   it('refuses a checksum that does not match the bytes', async () => {

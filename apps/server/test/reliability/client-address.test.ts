@@ -302,7 +302,9 @@ describe('the development server (issue 12, item 4)', () => {
     if (external) {
       const remote = await mailbox(external, external, { 'x-forwarded-for': '127.0.0.1' });
       expect(remote.status).toBe(403);
-      expect(JSON.parse(remote.body)).toEqual({ error: { status: 'PERMISSION_DENIED', message: 'The dev mailbox is shown only to a browser on the machine the shop runs on.' } });
+      expect(JSON.parse(remote.body)).toEqual({
+        error: { status: 'PERMISSION_DENIED', message: 'The dev mailbox is shown only to a browser on the machine the shop runs on.', requestId: expect.any(String) },
+      });
     }
   });
 });

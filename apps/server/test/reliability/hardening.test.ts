@@ -280,7 +280,7 @@ describe('5xx responses in production', () => {
   it.each(['failWithSql', 'failWithStack'])('%s answers 500 “Internal error.” with no SQL, stack or message', async (name) => {
     const response = await prodApp.inject({ method: 'POST', url: `/fn/${name}`, payload: { data: null } });
     expect(response.statusCode).toBe(500);
-    expect(response.json()).toEqual({ error: { status: 'INTERNAL', message: 'Internal error.' } });
+    expect(response.json()).toEqual({ error: { status: 'INTERNAL', message: 'Internal error.', requestId: expect.any(String) } });
     expect(response.body).not.toMatch(/no_such_table|hunter2|SELECT|internal\.ts|\bat\s|TypeError/);
   });
 

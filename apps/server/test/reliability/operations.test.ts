@@ -11,7 +11,8 @@ import { connectDatabase, type Database } from '../../src/db/client.ts';
 import { users } from '../../src/db/schema/index.ts';
 import { withDatabase } from '../connection-string.ts';
 import { testConfig } from '../database.ts';
-import { childEnv, repoRoot, spawnServer, stopAllServers, waitUntilReady, withTimeout } from './processes.ts';
+import { freePort } from '../../src/db/embedded.ts';
+import { childEnv, poll, repoRoot, spawnServer, stopAllServers, waitUntilReady, withTimeout } from './processes.ts';
 
 /**
  * docs/operations.md, checked: every command in it is a fenced block named by a
@@ -38,15 +39,23 @@ type Coverage =
 const COVERAGE: Record<string, Coverage> = {
   install: { elsewhere: 'the production install from a clean clone (`npm ci`, `npm run build`): CI, issue 13 item 4 (one production build)' },
   'create-database': { elsewhere: 'not run: needs a system PostgreSQL service and sudo; the tests create their databases with the same SQL (apps/server/test/database.ts)' },
-  migrate: { run: 'here: twice at once on an empty database; the migrations are applied once' },
+  migrate: { run: 'here: twice at once on an empty database, by the built CLI (production); the migrations are applied once' },
+  'settings-file': { elsewhere: 'not run: sudo and the system user; the test writes the same file with mode 0600 in a temporary folder' },
+  'built-cli': { run: 'here: the built CLI, without npm' },
   'env-file': { run: 'here: every variable is a setting of config.ts (or one being added, PENDING_SETTINGS), and the file is the CLI environment of these runs' },
   'make-secret': { run: 'here' },
   'load-env': { run: 'here: before every CLI block' },
   'make-admin': { run: 'here, in production mode with DATABASE_URL (also operator-cli.test.ts)' },
   'label-accounts': { run: 'here (also accounts.test.ts follows the reset link)' },
-  nginx: { elsewhere: 'the two-instance test behind nginx (issue 13 item 3) runs deploy/nginx.conf', files: ['deploy/nginx.conf'] },
+  nginx: {
+    elsewhere: 'nginx.test.ts: `nginx -t` of deploy/nginx-site.conf inside the stock nginx.conf, its access log and request ids behind a running nginx',
+    files: ['deploy/nginx-site.conf'],
+  },
+  'nginx-whole-file': { elsewhere: 'nginx.test.ts and two-instances.test.ts run deploy/nginx.conf with the site file it includes', files: ['deploy/nginx.conf'] },
   systemd: { elsewhere: 'the systemd unit test (issue 13 item 5) runs deploy/storefront.service', files: ['deploy/storefront.service'] },
-  'second-instance': { elsewhere: 'the two-instance test (issue 13 item 3); the override only sets PORT and DATA_DIR', files: ['deploy/storefront.service'] },
+  instances: {
+    run: 'here: the block writes the unit and the instance files; two instances start from them with systemd’s order of settings files (the rolling restart under load: two-instances.test.ts)',
+  },
   backup: { run: 'here (and backup.test.ts: images and sessions survive a restore on a new DATA_DIR)' },
   stop: { elsewhere: 'the systemd unit test (issue 13 item 5): SIGTERM drains and exits', files: ['deploy/storefront.service'] },
   restore: { run: 'here, with no server running (backup.test.ts: refused under a running server)' },
@@ -56,6 +65,7 @@ const COVERAGE: Record<string, Coverage> = {
   's3-sync': { elsewhere: 'not run: the operator’s S3 tooling; the S3 driver is tested against an S3-protocol server on loopback (issue 13 item 2)' },
   upgrade: { elsewhere: 'git/npm/systemd steps; migrations at start under a lock are run here (migrate), the build by CI (issue 13 item 4)' },
   health: { run: 'here, against a started server' },
+  metrics: { run: 'here, against an instance started from the instances block' },
   logs: { elsewhere: 'not run: journald; the log format is tested with the logger (issue 13 item 8)' },
 };
 
@@ -90,9 +100,25 @@ let databaseName: string;
 let databaseUrl: string;
 let serverBase = 'http://127.0.0.1:3000';
 
+const etcStorefront = path.join(work, 'etc-storefront');
+const systemdDir = path.join(work, 'systemd');
+/** The guide's instance ports (PORT, METRICS_PORT), swapped for free ones in beforeAll. */
+const ports = new Map<string, number>([
+  ['3000', 0],
+  ['3001', 0],
+  ['9101', 0],
+  ['9102', 0],
+]);
+
 function substitute(script: string): string {
-  return script
-    .replaceAll('/etc/storefront.env', envFile)
+  let result = script
+    .replaceAll('/etc/storefront/storefront.env', envFile)
+    .replaceAll('/etc/storefront/', `${etcStorefront}/`)
+    .replaceAll('/etc/systemd/system/', `${systemdDir}/`);
+  // The instance files' ports and the scraper's (never the fixed ports of the guide: other runs use them).
+  for (const [guide, free] of ports) result = result.replaceAll(`PORT=${guide}\\n`, `PORT=${free}\\n`).replaceAll(`127.0.0.1:${guide}/metrics`, `127.0.0.1:${free}/metrics`);
+  return result
+    .replaceAll('/srv/storefront/data-', path.join(work, 'data-'))
     .replaceAll('/srv/storefront', repoRoot)
     .replaceAll('/var/backups/storefront', backups)
     .replaceAll('shop-2026-11-23', `shop-${today}`)
@@ -101,7 +127,18 @@ function substitute(script: string): string {
 
 /** Runs guide blocks in bash (-e: the first failing command fails the block). */
 async function runBlocks(...ids: string[]): Promise<{ code: number | null; output: string }> {
-  const script = substitute(ids.map(block).join('\n'));
+  return runScript(substitute(ids.map(block).join('\n')), ids);
+}
+
+/** A block with root's steps as this user: `sudo` dropped, `systemctl` (no systemd here) left out. */
+async function runAsOperator(id: string): Promise<{ code: number | null; output: string }> {
+  const script = substitute(block(id))
+    .replace(/^sudo systemctl .*$/gm, ':')
+    .replaceAll('sudo ', '');
+  return runScript(script, [id]);
+}
+
+async function runScript(script: string, ids: string[]): Promise<{ code: number | null; output: string }> {
   const child = spawn('bash', ['-eo', 'pipefail', '-c', script], { cwd: repoRoot, env: childEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -121,6 +158,12 @@ async function admin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
 }
 
 beforeAll(async () => {
+  // The production build the CLI and the instances run (a no-op when it is up to date).
+  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: repoRoot, encoding: 'utf8' });
+  expect(build.status, build.stderr).toBe(0);
+  for (const guide of ports.keys()) ports.set(guide, await freePort());
+  fs.mkdirSync(etcStorefront, { recursive: true });
+  fs.mkdirSync(systemdDir, { recursive: true });
   // An empty database, as an operator's new PostgreSQL has: the guide's migrate makes it.
   databaseName = `ops_${randomBytes(6).toString('hex')}`;
   await admin((client) => client.query(`CREATE DATABASE ${databaseName}`));
@@ -283,5 +326,96 @@ describe('docs/operations.md', () => {
     const { code, output } = await runBlocks('health');
     expect(code, output).toBe(0);
     expect(output).toBe('{"ok":true}{"ok":true,"database":"reachable"}');
+  });
+  it('names one settings file, the same in the guide, both units and the README (issue 25 item 1)', () => {
+    const read = (file: string) => fs.readFileSync(path.join(repoRoot, file), 'utf8');
+    const files = ['docs/operations.md', 'README.md', 'deploy/storefront.service', 'deploy/storefront@.service'];
+    for (const file of files) {
+      expect(read(file), `${file} names the old path`).not.toContain('/etc/storefront.env');
+      for (const [named] of read(file).matchAll(/\/etc\/storefront\/[\w%@.-]+\.env/g)) {
+        expect(
+          [
+            '/etc/storefront/storefront.env',
+            '/etc/storefront/instance-%i.env',
+            '/etc/storefront/instance-N.env',
+            '/etc/storefront/instance-1.env',
+            '/etc/storefront/instance-2.env',
+          ],
+          `${file}: ${named}`,
+        ).toContain(named);
+      }
+    }
+    const environmentFiles = (file: string) => [...read(file).matchAll(/^EnvironmentFile=(.+)$/gm)].map((match) => match[1]);
+    expect(environmentFiles('deploy/storefront.service')).toEqual(['/etc/storefront/storefront.env']);
+    expect(environmentFiles('deploy/storefront@.service')).toEqual(['/etc/storefront/storefront.env', '/etc/storefront/instance-%i.env']);
+    // The guide's shell loads the file the units read.
+    expect(block('load-env')).toContain('. /etc/storefront/storefront.env');
+    expect(block('settings-file')).toContain('/etc/storefront/storefront.env');
+    // The unit's install notes are the guide's commands, line for line.
+    for (const command of block('settings-file').trim().split('\n')) expect(read('deploy/storefront.service')).toContain(`#   ${command.replace(/^sudo /, '')}`);
+  });
+
+  it('runs the built CLI, without npm (built-cli)', async () => {
+    const { code, output } = await runBlocks('built-cli');
+    expect(code, output).toBe(0);
+    expect(output).toContain('Usage: npm run cli -- <command>');
+  });
+
+  it('starts N instances from the guide as written: each one’s settings win over the shared file (instances, metrics)', async () => {
+    const { code, output } = await runAsOperator('instances');
+    expect(code, output).toBe(0);
+    const unitText = fs.readFileSync(path.join(systemdDir, 'storefront@.service'), 'utf8');
+    expect(unitText).toBe(fs.readFileSync(path.join(repoRoot, 'deploy/storefront@.service'), 'utf8'));
+    // The units differ only in what makes them a template: the description and the instance's file.
+    const differing = (text: string) =>
+      text.split('\n').filter((line) => !line.startsWith('#') && !line.startsWith('Description=') && !line.startsWith('EnvironmentFile=') && !line.startsWith('Environment=PORT='));
+    expect(differing(unitText)).toEqual(differing(fs.readFileSync(path.join(repoRoot, 'deploy/storefront.service'), 'utf8')));
+
+    const service = unitText.split('\n').filter((line) => /^\w+=/.test(line));
+    const values = (key: string) => service.filter((line) => line.startsWith(`${key}=`)).map((line) => line.slice(key.length + 1));
+    /** The environment systemd gives instance `n`: Environment= lines, then every EnvironmentFile in order, the last one to set a name winning. */
+    const environmentOf = (instance: string) => {
+      const env: Record<string, string> = { PATH: '/usr/bin:/bin' };
+      for (const pair of values('Environment')) env[pair.slice(0, pair.indexOf('='))] = pair.slice(pair.indexOf('=') + 1);
+      for (const file of values('EnvironmentFile')) {
+        const local = substitute(file.replaceAll('%i', instance));
+        for (const line of fs.readFileSync(local, 'utf8').split('\n')) {
+          if (!line.includes('=') || line.startsWith('#')) continue;
+          const name = line.slice(0, line.indexOf('='));
+          env[name] = line.slice(name.length + 1).replace(/^"(.*)"$/, '$1');
+        }
+      }
+      return env;
+    };
+    const [executable, ...args] = substitute(values('ExecStart')[0]!).split(/\s+/);
+    const instances = ['1', '2'].map((instance) => {
+      const env = environmentOf(instance);
+      const child = spawn(executable!, args, { cwd: substitute(values('WorkingDirectory')[0]!), env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let said = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (said += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (said += chunk));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      return { env, child, exited, said: () => said };
+    });
+    try {
+      // The shared file says PORT=3000 and one DATA_DIR; each instance's own file wins.
+      expect(instances.map(({ env }) => env.PORT)).toEqual([String(ports.get('3000')), String(ports.get('3001'))]);
+      expect(new Set(instances.map(({ env }) => env.DATA_DIR)).size).toBe(2);
+      for (const { env, child, said } of instances) {
+        await poll('the instance to be ready', async () => ((await fetch(`http://127.0.0.1:${env.PORT}/readyz`)).status === 200 ? true : undefined), {
+          timeoutMs: 60_000,
+          stopIf: () => (child.exitCode !== null ? `it exited (${child.exitCode}):\n${said()}` : undefined),
+        });
+      }
+      // The scraper's command of the guide, against instance 1's METRICS_PORT; the public port does not answer it.
+      const scraped = await runBlocks('metrics');
+      expect(scraped.code, scraped.output).toBe(0);
+      expect(scraped.output.trim()).toBe('storefront_checkouts_needing_attention 0');
+      expect((await fetch(`http://127.0.0.1:${instances[0]!.env.PORT}/metrics`)).status).toBe(404);
+    } finally {
+      for (const { child } of instances) child.kill('SIGTERM');
+      const codes = await Promise.all(instances.map(({ exited }) => withTimeout(exited, 30_000, 'an instance to stop')));
+      expect(codes).toEqual([0, 0]);
+    }
   });
 });

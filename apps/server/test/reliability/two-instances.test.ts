@@ -16,16 +16,17 @@ import { startSmtpPeer } from '../smtp.ts';
 import { openSse } from '../sse.ts';
 import { newTestDataDir } from '../temp-data-dirs.ts';
 import { emptyOutcomes, moneyProblems, runCheckoutLoad, seedShop, signInAll, type Shopper } from './money-load.ts';
-import { poll, repoRoot, spawnServer, stopAllServers, stopServer, waitUntilReady, withTimeout, type ServerProcess } from './processes.ts';
+import { NGINX, writeWholeConfig } from './nginx-config.ts';
+import { poll, spawnServer, stopAllServers, stopServer, waitUntilReady, withTimeout, type ServerProcess } from './processes.ts';
 
 /**
  * Two instances behind a real reverse proxy (issue 13, point 3): two server processes on
  * one Postgres and one S3 store (s3rver), behind Debian's nginx running the shipped
- * deploy/nginx.conf (ports and paths filled in) with TLS on loopback. Sign-in, a live
+ * deploy/nginx.conf and the site file it includes, deploy/nginx-site.conf (ports and paths
+ * filled in), with TLS on loopback. Sign-in, a live
  * update crossing instances, an upload split across them, jobs run once, and a rolling
  * restart under load with no failed request and no lost order.
  */
-const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 const hasNginx = fs.existsSync(NGINX);
 const inCi = process.env.CI === 'true';
 const MiB = 1024 * 1024;
@@ -55,30 +56,6 @@ let emails: string[];
 let productIds: string[];
 const defaultCas = tls.getCACertificates('default');
 
-/** Fills the shipped config with this run's ports and paths; every replaced line must be there. */
-function templateNginxConfig(values: { http: number; https: number; upstreams: number[]; dir: string; cert: string; key: string }): string {
-  let text = fs.readFileSync(path.join(repoRoot, 'deploy/nginx.conf'), 'utf8');
-  const replace = (from: string | RegExp, to: string) => {
-    const next = text.replace(from, to);
-    if (next === text) throw new Error(`deploy/nginx.conf no longer contains ${String(from)}: update two-instances.test.ts`);
-    text = next;
-  };
-  replace(/^user www-data;$/m, '');
-  replace('pid /run/nginx.pid;', `pid ${values.dir}/nginx.pid;`);
-  replace('error_log /var/log/nginx/error.log warn;', `error_log ${values.dir}/error.log warn;`);
-  replace('access_log /var/log/nginx/storefront.access.log storefront;', `access_log ${values.dir}/access.log storefront;`);
-  replace('server 127.0.0.1:3000 ', `server 127.0.0.1:${values.upstreams[0]} `);
-  replace('server 127.0.0.1:3001 ', `server 127.0.0.1:${values.upstreams[1]} `);
-  replace('listen 80;', `listen 127.0.0.1:${values.http};`);
-  replace('listen 443 ssl http2;', `listen 127.0.0.1:${values.https} ssl http2;`);
-  replace('/etc/ssl/certs/shop.example.com.pem', values.cert);
-  replace('/etc/ssl/private/shop.example.com.key', values.key);
-  // Debian's nginx keeps request bodies under /var/lib/nginx: here, under the test's folder.
-  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `    ${kind}_temp_path ${values.dir}/${kind};`).join('\n');
-  replace(/^http \{$/m, `http {\n${temp}`);
-  return text;
-}
-
 /** The access log's lines: the request line and the instance that answered. */
 function proxied(): { request: string; status: number; upstream: string }[] {
   if (!fs.existsSync(accessLog)) return [];
@@ -104,7 +81,7 @@ async function signIn(email: string, password: string): Promise<string> {
   return response.headers.get('set-auth-token')!;
 }
 
-describe.skipIf(!hasNginx)('two instances behind nginx (deploy/nginx.conf)', () => {
+describe.skipIf(!hasNginx)('two instances behind nginx (deploy/nginx.conf + deploy/nginx-site.conf)', () => {
   beforeAll(async () => {
     cluster = await startEmbeddedPostgres({ dataDir, ephemeral: true });
     database = connectDatabase(cluster.connectionString, { max: 4 });
@@ -136,8 +113,8 @@ describe.skipIf(!hasNginx)('two instances behind nginx (deploy/nginx.conf)', () 
     proxy = `https://127.0.0.1:${https}`;
     plainProxy = `http://127.0.0.1:${http}`;
     accessLog = path.join(nginxDir, 'access.log');
-    const confFile = path.join(nginxDir, 'nginx.conf');
-    fs.writeFileSync(confFile, templateNginxConfig({ http, https, upstreams, dir: nginxDir, cert, key }));
+    // The whole file and the site file it includes (deploy/nginx.conf, deploy/nginx-site.conf).
+    const confFile = writeWholeConfig({ http, https, upstreams, dir: nginxDir, cert, key });
 
     settings = upstreams.map((port, index) => ({
       NODE_ENV: 'production',

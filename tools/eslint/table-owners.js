@@ -1,0 +1,121 @@
+// Each area owns its tables (issue 23, decision 044; STYLE.md "Each area owns its tables"):
+// a service names only its own area's tables and asks another area's service for the rest.
+// The exceptions are listed per file with the reason; a new one is a decision, not a habit.
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** The area (folder under apps/server/src) that owns each table. */
+export const TABLE_OWNERS = {
+  accounts: [
+    'users',
+    'sessions',
+    'authAccounts',
+    'verifications',
+    'authRateLimits',
+    'rateLimitWindows',
+    'follows',
+    'userStats',
+    'catalogueItems',
+    'portalAllowedUsers',
+    'savedAddresses',
+  ],
+  mail: ['devMailbox'],
+  admin: ['adminAudit'],
+  catalog: ['products', 'productImages', 'productVariants', 'stockMovements'],
+  content: ['contentPages', 'timelineEntries', 'seedRuns'],
+  wallet: ['wallets', 'ledgerEntries', 'datAssets', 'datEditions', 'tokenBlocks', 'walletEntries', 'creditSummaries', 'utilitySpend', 'rewardTokenWallets', 'platformMetrics'],
+  checkout: ['checkouts', 'paymentRefunds', 'needsAttention'],
+  orders: ['orders', 'orderItems', 'orderSearchTerms', 'orderItemTerms', 'orderRefunds', 'orderEvents'],
+  payments: ['processedEvents', 'localRefunds'],
+  payouts: ['payoutAccounts', 'payoutRequests', 'datEarnings'],
+  oidc: ['oauthClients', 'oidcModels', 'oidcSigningKeys'],
+  storage: ['storageObjects', 'storageUploadSessions', 'storageUploadPending'],
+  service: ['serviceTokens', 'serviceWrites'],
+};
+
+const OWNER = new Map(Object.entries(TABLE_OWNERS).flatMap(([area, tables]) => tables.map((table) => [table, area])));
+
+/** Other areas' tables a file may name, and why. Reads only, unless the reason says otherwise. */
+export const EXCEPTIONS = {
+  // The buyer's email and name beside their orders (desk search, refunds mail, order views): a join, read only.
+  'apps/server/src/orders/orders.service.ts': ['users'],
+  'apps/server/src/orders/refunds.service.ts': ['users'],
+  'apps/server/src/orders/desk.service.ts': ['users'],
+  // Admin rights are a column of the account (Better Auth's role): the admin area sets it.
+  'apps/server/src/admin/admins.service.ts': ['users'],
+  'apps/server/src/admin/audit.service.ts': ['users'],
+  // A product with orders or open checkouts cannot be deleted: an EXISTS, read only.
+  'apps/server/src/catalog/catalog.service.ts': ['checkouts', 'orderItems'],
+  // The wallet-only order's one-round-trip start and the reconciler's outcome check (decision 044): reads.
+  'apps/server/src/checkout/checkouts.service.ts': ['orders', 'products', 'productVariants', 'users', 'wallets'],
+  // A history line names its order; the CLI and seed find a wallet's owner by email: reads.
+  'apps/server/src/wallet/wallet-history.service.ts': ['orders'],
+  'apps/server/src/wallet/wallet.commands.ts': ['users'],
+  'apps/server/src/wallet/wallet.seed.ts': ['users'],
+  // The sister products' writes feed the wallet's token tables and earnings in one transaction (decision 010).
+  'apps/server/src/service/service.writes.ts': [
+    'users',
+    'creditSummaries',
+    'datAssets',
+    'datEarnings',
+    'datEditions',
+    'platformMetrics',
+    'rewardTokenWallets',
+    'walletEntries',
+    'tokenBlocks',
+    'utilitySpend',
+  ],
+  'apps/server/src/payouts/payouts.service.ts': ['creditSummaries', 'users'],
+  // Account deletion and the data export reach every area's rows of one account (decision 032).
+  'apps/server/src/accounts/account-settings.service.ts': ['checkouts', 'ledgerEntries', 'orderItems', 'orders', 'wallets'],
+};
+
+const SCHEMA = /(^|\/)db\/schema(\/|\.ts$|$)/;
+
+function areaOf(rel) {
+  const match = /^apps\/server\/src\/([^/]+)\//.exec(rel);
+  return match && match[1] !== 'db' && match[1] !== 'seed' ? match[1] : undefined;
+}
+
+const rule = {
+  meta: { type: 'problem', schema: [], messages: { owner: '{{table}} belongs to the {{owner}} area: call its service instead (each area owns its tables, decision 044).' } },
+  create(context) {
+    const rel = path.relative(root, context.filename).split(path.sep).join('/');
+    const area = areaOf(rel);
+    if (!area || /\.test\.ts$/.test(rel)) return {};
+    const allowed = new Set(EXCEPTIONS[rel] ?? []);
+    return {
+      ImportDeclaration(node) {
+        if (typeof node.source.value !== 'string' || !SCHEMA.test(node.source.value)) return;
+        for (const specifier of node.specifiers) {
+          if (specifier.type !== 'ImportSpecifier') continue;
+          const table = specifier.imported.name;
+          const owner = OWNER.get(table);
+          if (owner && owner !== area && !allowed.has(table)) context.report({ node: specifier, messageId: 'owner', data: { table, owner } });
+        }
+      },
+    };
+  },
+};
+
+// payments/ adapts the providers and records their events; what an event means is the
+// checkout's and the orders' (handed in by buildApp). It never imports them (decision 044).
+const paymentsRule = {
+  meta: { type: 'problem', schema: [], messages: { flow: 'payments/ imports nothing from checkout/ or orders/: take a handler from buildApp instead (decision 044).' } },
+  create(context) {
+    const rel = path.relative(root, context.filename).split(path.sep).join('/');
+    if (!rel.startsWith('apps/server/src/payments/')) return {};
+    const check = (node, specifier) => {
+      if (typeof specifier === 'string' && /^\.\.\/(checkout|orders)\//.test(specifier)) context.report({ node, messageId: 'flow' });
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    };
+  },
+};
+
+export default { rules: { 'areas-own-their-tables': rule, 'payments-imports-no-flow': paymentsRule } };
