@@ -56,4 +56,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'admin.revoke': 'Revoked admin',
   'content.edit': 'Edited a page',
   'content.history': 'Edited the history',
+  'category.create': 'Added a category',
+  'category.rename': 'Renamed a category',
+  'category.move': 'Moved a category',
+  'category.delete': 'Removed a category',
 };

@@ -31,6 +31,8 @@ export const productListKeys = {
   shop: (q: string, category: string) => [...productListKeys.all, 'shop', q, category] as const,
   /** The console's list: every product, withdrawn ones too. */
   console: ['products', 'all'] as const,
+  /** The shop's categories (decision 046): a change publishes on the 'products' topic. */
+  categories: ['products', 'categories'] as const,
 };
 
 /** One product, and the checkout quote, which re-prices when a product changes. */

@@ -9,6 +9,7 @@ import { ViewOrdersTab } from './view-orders-tab.tsx';
 // The console's tabs (issue 18) load their code when first opened (decision 016's budget).
 const consoleTab = <P extends object>(load: () => Promise<ComponentType<P>>, name: string) => lazyPart(load, { loading: `Loading ${name}…`, failed: `Could not load ${name}.` });
 const Products = consoleTab(() => import('./products-tab.tsx').then((m) => m.ProductsTab), 'the products');
+const Categories = consoleTab(() => import('./categories-tab.tsx').then((m) => m.CategoriesTab), 'the categories');
 const Admins = consoleTab(() => import('./admins-tab.tsx').then((m) => m.AdminsTab), 'the admins');
 const Sales = consoleTab(() => import('./sales-tab.tsx').then((m) => m.SalesTab), 'the sales');
 const Activity = consoleTab(() => import('./activity-tab.tsx').then((m) => m.ActivityTab), 'the activity');
@@ -18,6 +19,7 @@ const LABELS: Record<ConsoleTab, string> = {
   release: 'Release Product',
   orders: 'View Orders',
   products: 'Products',
+  categories: 'Categories',
   content: 'Content',
   sales: 'Sales',
   admins: 'Admins',
@@ -101,6 +103,7 @@ export function ReleaseTabs() {
       {(
         [
           ['products', Products.Part],
+          ['categories', Categories.Part],
           ['content', Content.Part],
           ['sales', Sales.Part],
           ['admins', Admins.Part],
