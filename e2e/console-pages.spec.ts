@@ -16,6 +16,7 @@ const TABS = [
   ['Release Product', '/release'],
   ['View Orders', '/release/orders'],
   ['Products', '/release/products'],
+  ['Categories', '/release/categories'],
   ['Content', '/release/content'],
   ['Sales', '/release/sales'],
   ['Admins', '/release/admins'],
