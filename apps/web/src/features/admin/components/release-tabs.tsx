@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
 import { lazyPart } from '../../../lib/lazy-part.tsx';
 import { CONSOLE_TABS, paths, type ConsoleTab } from '../../../lib/paths.ts';
 import { Link, Navigate, useNavigate, useParams } from '../../../lib/router.tsx';
@@ -28,6 +28,8 @@ const LABELS: Record<ConsoleTab, string> = {
 const TABS = CONSOLE_TABS.map((id) => ({ id, label: LABELS[id] }));
 
 type TabId = ConsoleTab;
+/** A tab change stays where the page is and keeps focus on the tab (the layout moves it to the heading otherwise). */
+const TAB_NAVIGATION = { state: { keepFocus: true } } as const;
 const isTab = (value: string): value is TabId => (CONSOLE_TABS as readonly string[]).includes(value);
 
 /**
@@ -48,10 +50,17 @@ export function ReleaseTabs() {
   const tabs = useRef<Partial<Record<TabId, HTMLAnchorElement | null>>>({});
 
   // Arrow keys move along the tabs without a history entry per key press; a click is a new entry.
+  // The page changes in a transition: the new tab takes focus once it is the selected one.
+  const focusWhenShown = useRef<TabId | null>(null);
   const open = (id: TabId, focus: boolean) => {
-    navigate(paths.releaseTab(id), { replace: true });
-    if (focus) tabs.current[id]?.focus();
+    if (focus) focusWhenShown.current = id;
+    navigate(paths.releaseTab(id), { replace: true, state: TAB_NAVIGATION.state, preventScrollReset: true });
   };
+  useEffect(() => {
+    if (focusWhenShown.current !== active) return;
+    focusWhenShown.current = null;
+    tabs.current[active]?.focus();
+  }, [active]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const index = TABS.findIndex((tab) => tab.id === active);
@@ -82,6 +91,8 @@ export function ReleaseTabs() {
               tabs.current[tab.id] = element;
             }}
             to={paths.releaseTab(tab.id)}
+            state={TAB_NAVIGATION.state}
+            preventScrollReset
             role="tab"
             id={tabId(tab.id)}
             className="release-tabs__tab"

@@ -36,10 +36,11 @@ export function ViewOrdersTab() {
   const detailId = useParams().orderId ?? null;
   const navigate = useNavigate();
   const location = useLocation();
-  const openDetail = (orderId: string) => navigate(paths.releaseOrder(orderId), { state: { fromDesk: true } });
+  // The dialog manages focus (and gives it back to the Details button): the layout leaves it be.
+  const openDetail = (orderId: string) => navigate(paths.releaseOrder(orderId), { state: { fromDesk: true, keepFocus: true }, preventScrollReset: true });
   const closeDetail = () => {
     if ((location.state as { fromDesk?: boolean } | null)?.fromDesk) navigate(-1);
-    else navigate(paths.releaseTab('orders'), { replace: true });
+    else navigate(paths.releaseTab('orders'), { replace: true, state: { keepFocus: true }, preventScrollReset: true });
   };
   const [refunding, setRefunding] = useState<DeskOrder | null>(null);
   const [announcement, setAnnouncement] = useState('');
