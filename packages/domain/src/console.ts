@@ -9,6 +9,7 @@ import type { FunctionOutput } from './contracts/index.ts';
  */
 export const CONSOLE_MESSAGES = {
   productOrdered: 'This product has been ordered, so it cannot be deleted: withdraw it instead.',
+  productHeld: 'A buyer’s open card checkout holds this product, so it cannot be deleted now: withdraw it instead.',
   productNotFound: 'Product not found.',
   accountNotFound: 'No account has that email.',
   accountNotVerified: 'That account has not verified its email yet, so it cannot become an admin.',

@@ -149,8 +149,10 @@ describe('products', () => {
     expect(rows.at(-1)!.after).toMatchObject({ position: 1 });
   });
 
-  it('deletes a product never ordered, and refuses one that was ordered', async () => {
+  it('deletes a product never ordered, and refuses one that was ordered; the console list says which can go', async () => {
     const unsold = await releaseProduct(database.db, { ...tee, name: 'Unsold' });
+    const blockedOf = async (id: string) => (await asAdmin('listAllProducts', null)).products.find((product) => product.id === id)?.deleteBlocked;
+    expect(await blockedOf(unsold)).toBeNull();
     await asAdmin('deleteProduct', { id: unsold });
     expect(await database.db.select().from(products).where(eq(products.id, unsold))).toEqual([]);
     expect((await auditOf(database.db, unsold)).map((row) => row.action)).toEqual(['product.delete']);
@@ -172,6 +174,7 @@ describe('products', () => {
         shipping: { name: 'Fan' },
       }),
     );
+    expect(await blockedOf(sold)).toBe('ordered');
     const refused = await errorOf(asAdmin('deleteProduct', { id: sold }));
     expect(refused.message).toBe(CONSOLE_MESSAGES.productOrdered);
     expect(await database.db.select().from(products).where(eq(products.id, sold))).toHaveLength(1);
