@@ -7,6 +7,8 @@ export interface LoadSpec {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** A header that changes with each request, round robin over these values (e.g. many buyers' tokens). */
+  headerRotation?: { name: string; values: string[] };
   /** A body in which every `__SEQ__` becomes a number unique to the request. */
   bodyTemplate?: string;
   connections: number;

@@ -15,7 +15,19 @@ async function run(spec: LoadSpec): Promise<LoadResult> {
   const template = spec.bodyTemplate;
   // A body that must differ per request (a fresh checkout id): __SEQ__ becomes a number
   // unique in this run, so no two requests, on any connection, share it.
-  const setupRequest = template ? (request: RawRequest) => ({ ...request, body: template.replaceAll('__SEQ__', String((sequence += 1))) }) : undefined;
+  // A header per request, round robin (many buyers, each with their own token).
+  const rotation = spec.headerRotation;
+  const setupRequest =
+    template || rotation
+      ? (request: RawRequest) => {
+          sequence += 1;
+          return {
+            ...request,
+            ...(template ? { body: template.replaceAll('__SEQ__', String(sequence)) } : {}),
+            ...(rotation ? { headers: { ...request.headers, [rotation.name]: rotation.values[sequence % rotation.values.length]! } } : {}),
+          };
+        }
+      : undefined;
   const result = await autocannon({
     url: spec.url,
     connections: spec.connections,

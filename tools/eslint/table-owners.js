@@ -19,6 +19,7 @@ export const TABLE_OWNERS = {
     'catalogueItems',
     'portalAllowedUsers',
     'savedAddresses',
+    'signInGuards',
   ],
   mail: ['devMailbox'],
   admin: ['adminAudit'],

@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { takesTestPayments, type Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { accountsArea } from './accounts/accounts.plugin.ts';
-import { createAuth, publicUrl } from './accounts/auth.ts';
+import { createAuth, PASSWORD_RESET_QUEUE, publicUrl } from './accounts/auth.ts';
 import { callerResolver, sessionResolver } from './accounts/auth.routes.ts';
 import { adminArea } from './admin/admin.plugin.ts';
 import { checkoutArea } from './checkout/checkout.plugin.ts';
@@ -168,7 +168,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', () => jobs.stop());
   await startMailWorker(jobs, createMailer(config, db));
   const queueMail = (mail: Mail) => enqueueMail(jobs, mail);
-  const auth = createAuth(config, db, queueMail, app.log as Logger);
+  const auth = createAuth(config, db, queueMail, app.log as Logger, (request) => jobs.send(PASSWORD_RESET_QUEUE, request));
 
   const resolveSession = sessionResolver(auth, config, db);
   const hub = await startLiveHub(db.$client.options, (error) => app.log.warn({ err: error }, 'live updates connection lost'));

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_MESSAGES } from '@storefront/domain/storage.ts';
 import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient } from '@storefront/sdk/callable.ts';
+import { hashSessionToken } from '../src/accounts/session-token.ts';
 import { createAccount } from '../src/accounts/accounts.service.ts';
 import { releaseProduct } from '../src/catalog/catalog.service.ts';
 import { orders, sessions } from '../src/db/schema/index.ts';
@@ -193,7 +194,7 @@ beforeAll(async () => {
   await database.db
     .update(sessions)
     .set({ expiresAt: new Date(Date.now() - 60_000) })
-    .where(eq(sessions.token, expired.split('.')[0]!));
+    .where(eq(sessions.token, hashSessionToken(expired.split('.')[0]!)));
   headers.expiredSession = bearer(expired);
 });
 

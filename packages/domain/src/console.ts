@@ -15,6 +15,8 @@ export const CONSOLE_MESSAGES = {
   accountNotVerified: 'That account has not verified its email yet, so it cannot become an admin.',
   adminFromSetting: 'This admin comes from the ADMIN_EMAILS setting: remove the email there to revoke it.',
   notYourself: 'You cannot revoke your own admin rights: ask another admin.',
+  noLongerAdmin: 'You are no longer an admin, so this change was not made.',
+  lastAdmin: 'This is the shop’s last admin: make another account admin first.',
   cursor: 'That page cursor is not valid.',
 } as const;
 
@@ -53,6 +55,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'product.move': 'Moved a product in the shop',
   'product.delete': 'Deleted a product',
   'order.fulfil': 'Marked an order fulfilled',
+  'order.refund': 'Refunded an order',
+  'order.refund-retry': 'Retried a card refund',
   'admin.grant': 'Made an account admin',
   'admin.revoke': 'Revoked admin',
   'content.edit': 'Edited a page',

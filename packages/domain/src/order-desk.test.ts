@@ -16,6 +16,9 @@ describe('csvCell (RFC 4180, formula-injection safe)', () => {
     ['@SUM(A1)', "'@SUM(A1)"],
     ['\tx', "'\tx"],
     ['', ''],
+    // Spreadsheets set to a `;` separator (most of Europe) split an unquoted `;`.
+    ['Flat 2; Rear', '"Flat 2; Rear"'],
+    [';', '";"'],
   ])('%j -> %j', (input, expected) => {
     expect(csvCell(input)).toBe(expected);
   });
@@ -24,6 +27,7 @@ describe('csvCell (RFC 4180, formula-injection safe)', () => {
     expect(csvCell(-5)).toBe('-5');
     expect(csvCell(null)).toBe('');
     expect(csvRow(['a', 1, 'b,c'])).toBe('a,1,"b,c"\r\n');
+    expect(csvRow(['a;b', 2])).toBe('"a;b",2\r\n');
   });
 });
 

@@ -37,14 +37,15 @@ export function trackingUrl(carrier: string, number: string): string | null {
 }
 
 /**
- * One CSV cell (RFC 4180): quoted when it holds a comma, quote, CR or LF, quotes doubled. A
+ * One CSV cell (RFC 4180): quoted when it holds a comma, semicolon (the separator of
+ * spreadsheets set to European conventions), quote, CR or LF, quotes doubled. A
  * cell a spreadsheet would run as a formula (starting with = + - @, or a tab or CR) gets a
  * leading single quote first (OWASP's CSV injection advice).
  */
 export function csvCell(value: string | number | null | undefined): string {
   let text = value === null || value === undefined ? '' : String(value);
   if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return /[",;\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function csvRow(values: (string | number | null | undefined)[]): string {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { salesOverviewOutput } from './contracts/console.ts';
+import { csvCell } from './order-desk.ts';
 
 /**
  * The console's sales overview as an accountant reads it (issue 29 item 1, decision 045):
@@ -84,10 +85,10 @@ export const SALES_FIGURES = [
   ['netSalesCents', 'Net sales', true],
 ] as const satisfies readonly (readonly [keyof SalesFigures, string, boolean])[];
 
-/** The sales overview as CSV: the totals, then one table by day, by product and by variant. */
+/** The sales overview as CSV: the totals, then one table by day, by product and by variant; text cells through the one escaper (csvCell). */
 export function salesCsv(overview: SalesOverview): string {
   const cents = (value: number) => (value / 100).toFixed(2);
-  const quote = (text: string) => (/[",\n\r]/.test(text) || /^[=+\-@]/.test(text) ? `"${text.replace(/^([=+\-@])/, "'$1").replace(/"/g, '""')}"` : text);
+  const quote = (text: string) => csvCell(text);
   const figureHeader = SALES_FIGURES.map(([key, , money]) => (money ? key.replace(/Cents$/, '').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) + '_usd' : key)).join(',');
   const figureCells = (figures: SalesFigures) => SALES_FIGURES.map(([key, , money]) => (money ? cents(figures[key]) : String(figures[key]))).join(',');
   const lines = [`period,${overview.from},${overview.to},${quote(overview.timeZone)}`, '', `total,${figureHeader}`, `total,${figureCells(overview.totals)}`, ''];

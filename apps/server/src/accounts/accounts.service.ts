@@ -9,6 +9,7 @@ import { constraintOf, sqlState } from '../db/errors.ts';
 import { prepared } from '../db/prepared.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { recordAudit } from '../admin/audit.service.ts';
+import { hashSessionToken } from './session-token.ts';
 import { AppError } from '../http/errors.ts';
 
 const UNIQUE_VIOLATION = '23505';
@@ -119,7 +120,8 @@ function sessionQuery(db: Db) {
  * every signed-in call, so it is a prepared statement (parsed and planned once per connection).
  */
 export async function findSession(db: Db, token: string) {
-  const [row] = await prepared(db, 'find_session', sessionQuery).execute({ token });
+  // The table holds the token's hash (decision 043).
+  const [row] = await prepared(db, 'find_session', sessionQuery).execute({ token: hashSessionToken(token) });
   return row;
 }
 
@@ -137,6 +139,12 @@ export function isAdmin(config: Config, user: { email: string; emailVerified: bo
 export async function contactOf(db: Db | Tx, userId: string): Promise<{ email: string; name: string } | undefined> {
   const [buyer] = await db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, userId));
   return buyer;
+}
+
+/** One account by its (normalised) email; undefined when none has it. */
+export async function findUserByEmail(db: Db, email: string) {
+  const [user] = await db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(eq(users.email, email));
+  return user;
 }
 
 /** One account by its id. */

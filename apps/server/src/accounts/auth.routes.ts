@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAPIError } from 'better-auth/api';
 import { fromNodeHeaders } from 'better-auth/node';
 import { z } from 'zod';
@@ -11,8 +11,21 @@ import { errorBody } from '../http/error-handler.ts';
 import { AppError } from '../http/errors.ts';
 import { escapeHtml, htmlPage } from '../http/html.ts';
 import { latestDevMails } from '../mail/mail.service.ts';
-import { isOpenAuthPath, SESSION_EXPIRES_IN_SECONDS, SESSION_UPDATE_AGE_SECONDS, type Auth } from './auth.ts';
-import { findSession, hasPortalAccess, isAdmin } from './accounts.service.ts';
+import type { Mail } from '../mail/mailer.ts';
+import { signInLockedMail } from '../mail/templates.ts';
+import { isOpenAuthPath, isShopPath, publicUrl, SESSION_EXPIRES_IN_SECONDS, SESSION_UPDATE_AGE_SECONDS, type Auth } from './auth.ts';
+import { findSession, findUserByEmail, hasPortalAccess, isAdmin } from './accounts.service.ts';
+import {
+  beginAttempt,
+  endAttempt,
+  isKnownDevice,
+  knownDeviceCookieName,
+  knownDeviceCookieValue,
+  normalizedEmail,
+  SIGN_IN_GUARD,
+  SIGN_IN_GUARD_MESSAGES,
+  useUnlockToken,
+} from './sign-in-guard.service.ts';
 
 /**
  * The headers handed to Better Auth: the client address the server computed (decision
@@ -114,8 +127,42 @@ export function callerResolver(resolveSession: ReturnType<typeof sessionResolver
   return async (request: { headers: IncomingHttpHeaders }): Promise<Caller | null> => (await resolveSession(request))?.caller ?? null;
 }
 
-export async function authRoutes(app: FastifyInstance, options: { auth: Auth; config: Config; db: Db }) {
-  const { auth, config, db } = options;
+/** The request's cookies by name (the shop registers no cookie plugin; Better Auth parses its own). */
+function cookiesOf(header: string | undefined): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  for (const part of (header ?? '').split(';')) {
+    const split = part.indexOf('=');
+    if (split > 0) cookies[part.slice(0, split).trim()] = part.slice(split + 1).trim();
+  }
+  return cookies;
+}
+
+export async function authRoutes(app: FastifyInstance, options: { auth: Auth; config: Config; db: Db; queueMail: (mail: Mail) => Promise<void> }) {
+  const { auth, config, db, queueMail } = options;
+  const secure = publicUrl(config).startsWith('https://');
+  const knownDeviceCookie = (email: string) =>
+    `${knownDeviceCookieName(email)}=${knownDeviceCookieValue(config.AUTH_SECRET, email)}; Path=/api/auth; Max-Age=${SIGN_IN_GUARD.knownDeviceSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+  const UNLOCK_PATH = /^\/unlock-sign-in\/([A-Za-z0-9_-]{43})$/;
+
+  // The link in the "sign-in was slowed down" mail (decision 043). GET only shows a button:
+  // mail scanners that open links must not use the one-time token; the POST unlocks and makes
+  // this browser a known device of the account.
+  async function unlockSignIn(request: FastifyRequest, reply: FastifyReply, token: string) {
+    void reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
+    if (request.method === 'GET') {
+      return reply.send(
+        htmlPage(
+          'Unlock sign-in',
+          `<h1>Unlock sign-in</h1><form method="post"><p>Signing in to your account from new devices was slowed down after many wrong passwords.</p><button type="submit">Unlock sign-in on this device</button></form>`,
+          { look: 'shop' },
+        ),
+      );
+    }
+    const email = await useUnlockToken(db, token);
+    if (!email)
+      return reply.status(404).send(htmlPage('Unlock sign-in', '<h1>This link has expired or was used already</h1><p><a href="/login">Sign in</a></p>', { look: 'shop' }));
+    return reply.status(303).header('set-cookie', knownDeviceCookie(email)).header('location', '/login').send();
+  }
 
   // Better Auth's endpoints the shop uses (sign-in, sign-out, verify-email, password
   // reset, sign out everywhere); every other one is not found (decision 018).
@@ -124,28 +171,75 @@ export async function authRoutes(app: FastifyInstance, options: { auth: Auth; co
     url: '/api/auth/*',
     async handler(request, reply) {
       const url = new URL(request.url, `http://${request.headers.host ?? 'localhost'}`);
-      if (!isOpenAuthPath(url.pathname.slice('/api/auth'.length).replace(/\/+$/, ''))) {
+      const path = url.pathname.slice('/api/auth'.length).replace(/\/+$/, '');
+      const unlock = UNLOCK_PATH.exec(path);
+      if (unlock) return unlockSignIn(request, reply, unlock[1]!);
+      if (!isOpenAuthPath(path)) {
         return reply
           .status(404)
           .header('cache-control', 'no-store')
           .send(errorBody('not-found', `Nothing at ${request.method} ${url.pathname}.`));
+      }
+      // A reset link leads back to the shop only: the request is carried out later by a job,
+      // without the request's origin (decision 043), so a foreign redirect is refused here.
+      const resetRedirect = path === '/request-password-reset' ? (request.body as { redirectTo?: unknown } | undefined)?.redirectTo : undefined;
+      if (typeof resetRedirect === 'string' && !isShopPath(resetRedirect)) {
+        return reply.status(403).header('cache-control', 'no-store').send({ code: 'INVALID_REDIRECT_URL', message: 'Invalid redirectURL' });
+      }
+      // Wrong passwords per account (decision 043): an unknown device's attempt is counted
+      // before Better Auth checks it, and refused while the account is locked.
+      const body = request.body as { email?: unknown } | undefined;
+      const signInEmail = path === '/sign-in/email' && request.method === 'POST' && typeof body?.email === 'string' ? normalizedEmail(body.email) : null;
+      const guarded = signInEmail !== null && !isKnownDevice(config.AUTH_SECRET, signInEmail, cookiesOf(request.headers.cookie));
+      if (guarded) {
+        const attempt = await beginAttempt(db, signInEmail);
+        if (!attempt.allowed) {
+          return reply
+            .status(429)
+            .header('cache-control', 'no-store')
+            .header('retry-after', String(attempt.retryAfterSeconds))
+            .send({ code: 'ACCOUNT_SIGN_IN_SLOWED', message: SIGN_IN_GUARD_MESSAGES.locked });
+        }
       }
       const webRequest = new Request(url, {
         method: request.method,
         headers: authHeaders(request.headers, requireClientAddress(request)),
         ...(request.body !== undefined && request.method !== 'GET' ? { body: JSON.stringify(request.body) } : {}),
       });
-      const response = await auth.handler(webRequest);
+      let response: Response;
+      try {
+        response = await auth.handler(webRequest);
+      } catch (error) {
+        // Nothing was decided about the password: the counted attempt is taken back.
+        if (guarded) await endAttempt(db, signInEmail, 'unchecked').catch((cleanup: unknown) => request.log.warn({ err: cleanup }, 'could not take back a sign-in attempt'));
+        throw error;
+      }
+      if (signInEmail !== null) await settleSignIn(signInEmail, guarded, response.status);
       void reply.status(response.status);
       response.headers.forEach((value, key) => {
         if (key !== 'set-cookie') void reply.header(key, value);
       });
       const cookies = response.headers.getSetCookie();
+      if (signInEmail !== null && response.status === 200) cookies.push(knownDeviceCookie(signInEmail));
       if (cookies.length > 0) void reply.header('set-cookie', cookies);
       void reply.header('cache-control', 'no-store');
       return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
     },
   });
+
+  /** Settles a sign-in the guard counted; the attempt that locks the account mails its owner the unlock link. */
+  async function settleSignIn(email: string, guarded: boolean, status: number) {
+    if (!guarded) {
+      // A known device proving the password clears the record all the same.
+      if (status === 200) await endAttempt(db, email, 'right');
+      return;
+    }
+    const outcome = status === 200 ? 'right' : status === 401 ? 'wrong' : 'unchecked';
+    const { unlockToken } = await endAttempt(db, email, outcome);
+    if (!unlockToken) return;
+    const owner = await findUserByEmail(db, email);
+    if (owner) await queueMail(signInLockedMail(owner.email, owner.name, `${publicUrl(config)}/api/auth/unlock-sign-in/${unlockToken}`));
+  }
 
   /** The signed-in user as the web app needs it on every page. */
   app.get('/api/me', async (request, reply) => {

@@ -1,6 +1,7 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { createAuthMiddleware } from 'better-auth/api';
+import { z } from 'zod';
 import { bearer } from 'better-auth/plugins';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -9,6 +10,7 @@ import { authAccounts, authRateLimits, sessions, users, verifications } from '..
 import type { Mail } from '../mail/mailer.ts';
 import { passwordResetMail, verificationMail } from '../mail/templates.ts';
 import { revokeOidcForAccount } from '../oidc/oidc.adapter.ts';
+import { withHashedSessionTokens } from './session-token.ts';
 import { betterAuthLogger, type Logger } from '../logger.ts';
 
 /**
@@ -74,7 +76,26 @@ export function isOpenAuthPath(path: string): boolean {
   return /^\/reset-password\/[A-Za-z0-9_-]{1,128}$/.test(path);
 }
 
-export function createAuth(config: Config, db: Db, enqueueMail: (mail: Mail) => Promise<void>, logger?: Logger) {
+/** The job that does a reset request's work after its answer (decision 043). */
+export const PASSWORD_RESET_QUEUE = 'password-reset-request';
+export interface PasswordResetRequest {
+  email: string;
+  redirectTo?: string;
+}
+/** Better Auth's own answer to a reset request, the same whether or not the email has an account. */
+export const PASSWORD_RESET_ANSWER = { status: true, message: 'If this email exists in our system, check your email for the reset link' } as const;
+const resetRequestBody = z.object({ email: z.email(), redirectTo: z.string().max(2048).optional() });
+/** A path on the shop itself (`/reset-password`), never another site or a protocol-relative URL. */
+export const isShopPath = (value: string) => /^\/(?![/\\])/.test(value);
+
+export function createAuth(
+  config: Config,
+  db: Db,
+  enqueueMail: (mail: Mail) => Promise<void>,
+  logger?: Logger,
+  /** Queues a reset request (PASSWORD_RESET_QUEUE); without it, requests are handled in line. */
+  deferPasswordResetRequest?: (request: PasswordResetRequest) => Promise<void>,
+) {
   const baseURL = publicUrl(config);
   // Who a request's session cookie or bearer token belongs to, through the library's own
   // getSession (the bearer plugin included); set once the instance below exists.
@@ -86,11 +107,14 @@ export function createAuth(config: Config, db: Db, enqueueMail: (mail: Mail) => 
     baseURL,
     basePath: '/api/auth',
     secret: config.AUTH_SECRET,
-    database: drizzleAdapter(db, {
-      provider: 'pg',
-      transaction: true,
-      schema: { user: users, session: sessions, account: authAccounts, verification: verifications, rateLimit: authRateLimits },
-    }),
+    // Session tokens are stored as SHA-256 hashes (decision 043, session-token.ts).
+    database: withHashedSessionTokens(
+      drizzleAdapter(db, {
+        provider: 'pg',
+        transaction: true,
+        schema: { user: users, session: sessions, account: authAccounts, verification: verifications, rateLimit: authRateLimits },
+      }),
+    ),
     trustedOrigins: [baseURL, `http://127.0.0.1:${config.PORT}`, `http://localhost:${config.PORT}`],
     emailAndPassword: {
       enabled: true,
@@ -123,6 +147,17 @@ export function createAuth(config: Config, db: Db, enqueueMail: (mail: Mail) => 
       // "Sign out everywhere" (and a password change that signs out the other sessions)
       // ends single sign-on too, before the sessions go.
       before: createAuthMiddleware(async (ctx) => {
+        // A reset request over HTTP (past the address limit and the origin and redirect
+        // checks, which run before hooks) is queued and answered at once: the answer costs the
+        // same whether or not the email has an account, because nothing is looked up before it
+        // (issue 25, security 15; decision 043). The job calls this endpoint without a request.
+        if (ctx.path === '/request-password-reset' && ctx.request && deferPasswordResetRequest) {
+          // Anything else (a malformed email, a redirect off the shop) goes the library's way, to its refusal.
+          const input = resetRequestBody.safeParse(ctx.body);
+          if (!input.success || (input.data.redirectTo !== undefined && !isShopPath(input.data.redirectTo))) return;
+          await deferPasswordResetRequest({ email: input.data.email.trim().toLowerCase(), ...(input.data.redirectTo ? { redirectTo: input.data.redirectTo } : {}) });
+          return ctx.json(PASSWORD_RESET_ANSWER);
+        }
         const body = ctx.body as { revokeOtherSessions?: unknown } | undefined;
         const everywhere = ctx.path === '/revoke-sessions' || ctx.path === '/revoke-other-sessions' || (ctx.path === '/change-password' && body?.revokeOtherSessions === true);
         if (!everywhere) return;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { sessions, users } from '../db/schema/index.ts';
 import { FIREBASE_AUTH_MESSAGES } from './firebase-auth.routes.ts';
+import { hashSessionToken } from './session-token.ts';
 
 /**
  * The Firebase Auth endpoints `signInWithCustomToken` calls (decision 035): they answer
@@ -34,7 +35,8 @@ const lookup = (idToken: string) =>
   });
 const refresh = (body: string) =>
   fetch(`${shop.baseUrl}/securetoken.googleapis.com/v1/token?key=unused`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
-const sessionToken = (token: string) => token.split('.')[0]!;
+/** The session table's key of a signed token: the hash of its session token (decision 043). */
+const sessionToken = (token: string) => hashSessionToken(token.split('.')[0]!);
 
 async function errorOf(response: Response) {
   return { status: response.status, message: ((await response.json()) as { error: { message: string } }).error.message };
@@ -92,6 +94,23 @@ describe('signInWithCustomToken, lookup and refresh', () => {
     const unverified = await shop.signIn('unverifiedfan@example.org');
     await shop.db.update(users).set({ emailVerified: false }).where(eq(users.email, 'unverifiedfan@example.org'));
     expect(await errorOf(await signInWithCustomToken({ token: unverified }))).toEqual({ status: 400, message: `USER_DISABLED : ${FIREBASE_AUTH_MESSAGES.notAllowed}` });
+  });
+
+  // Issue 25, security 14: each answered 500 (an invalid header value was built from the token).
+  it.each([
+    ['a line break', 'abc\ndef'],
+    ['a carriage return and header', 'abc\r\nx-injected: 1'],
+    ['NUL', 'abc\u0000def'],
+    ['U+2028', 'abc\u2028def'],
+    ['a space', 'abc def'],
+    ['non-ASCII', 'abcé'],
+  ])('refuse a token holding %s with a clear 400 on every endpoint', async (_what, token) => {
+    expect(await errorOf(await signInWithCustomToken({ token }))).toEqual({ status: 400, message: `INVALID_CUSTOM_TOKEN : ${FIREBASE_AUTH_MESSAGES.malformedToken}` });
+    expect(await errorOf(await lookup(token))).toEqual({ status: 400, message: `INVALID_ID_TOKEN : ${FIREBASE_AUTH_MESSAGES.malformedToken}` });
+    expect(await errorOf(await refresh(new URLSearchParams({ grant_type: 'refresh_token', refresh_token: token }).toString()))).toEqual({
+      status: 400,
+      message: `INVALID_REFRESH_TOKEN : ${FIREBASE_AUTH_MESSAGES.malformedToken}`,
+    });
   });
 
   it('refuse malformed requests and unknown endpoints', async () => {

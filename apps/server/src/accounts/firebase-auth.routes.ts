@@ -33,7 +33,11 @@ export const FIREBASE_AUTH_MESSAGES = {
   notAllowed: 'This account cannot sign in yet: verify its email address first.',
   badRequest: 'The request is not one the shop understands.',
   notFound: 'The shop does not offer this Firebase Auth endpoint.',
+  malformedToken: 'This is not a shop token: it holds a space, a line break or another character no shop token has.',
 } as const;
+
+/** A shop token is printable ASCII only (`<session token>.<signature>`, URL-encoded). */
+const TOKEN_TEXT = /^[\x21-\x7e]+$/;
 
 function authError(reply: FastifyReply, status: number, code: string, message: string) {
   return reply
@@ -57,7 +61,13 @@ export async function firebaseAuthRoutes(
   });
 
   /** The session of a shop token, or an answer in Firebase's shape saying why not. */
-  async function sessionOf(token: string, reply: FastifyReply, code: string) {
+  async function sessionOf(token: string, reply: FastifyReply, code: string, malformedCode = code) {
+    // Checked before the token goes into an Authorization header: a line break, NUL or
+    // U+2028 there is an invalid header value, which would throw (a 500) instead of a refusal.
+    if (!TOKEN_TEXT.test(token)) {
+      await authError(reply, 400, malformedCode, FIREBASE_AUTH_MESSAGES.malformedToken);
+      return null;
+    }
     const session = await resolveSession({ headers: { authorization: `Bearer ${token}` } });
     if (!session) {
       await authError(reply, 400, code, FIREBASE_AUTH_MESSAGES.invalidToken);
@@ -116,7 +126,7 @@ export async function firebaseAuthRoutes(
     const input = refreshRequest.safeParse(request.body);
     if (!input.success) return authError(reply, 400, 'INVALID_GRANT_TYPE', FIREBASE_AUTH_MESSAGES.badRequest);
     // A session that is gone answers TOKEN_EXPIRED: the SDK then signs its user out.
-    const found = await sessionOf(input.data.refresh_token, reply, 'TOKEN_EXPIRED');
+    const found = await sessionOf(input.data.refresh_token, reply, 'TOKEN_EXPIRED', 'INVALID_REFRESH_TOKEN');
     if (!found) return reply;
     const token = input.data.refresh_token;
     return reply.header('cache-control', 'no-store').send({

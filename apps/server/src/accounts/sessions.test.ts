@@ -9,6 +9,7 @@ import { authLink, startSmtpPeer } from '../../test/smtp.ts';
 import type { Config } from '../config.ts';
 import { sessions, users } from '../db/schema/index.ts';
 import { createAccount, makeAdmin } from './accounts.service.ts';
+import { hashSessionToken } from './session-token.ts';
 
 /**
  * Each process remembers which session a verified credential names (decision 015). These
@@ -97,7 +98,7 @@ describe('a remembered credential never outlives its session', () => {
   it('is refused at once when its session row is deleted by anything (a tool, SQL)', async () => {
     const token = await signIn('leaver@example.org');
     await rememberedByBoth(token);
-    await database.db.delete(sessions).where(eq(sessions.token, token.split('.')[0]!));
+    await database.db.delete(sessions).where(eq(sessions.token, hashSessionToken(token.split('.')[0]!)));
     expect(await statusOf(second, token)).toBe(401);
   });
 
@@ -118,14 +119,14 @@ describe('a remembered credential never outlives its session', () => {
     await database.db
       .update(sessions)
       .set({ expiresAt: new Date(Date.now() - 1000) })
-      .where(eq(sessions.token, token.split('.')[0]!));
+      .where(eq(sessions.token, hashSessionToken(token.split('.')[0]!)));
     expect(await statusOf(second, token)).toBe(401);
   });
 
   it('still has Better Auth extend a session in use once a day', async () => {
     const token = await signIn('sleeper@example.org');
     await rememberedByBoth(token);
-    const sessionToken = token.split('.')[0]!;
+    const sessionToken = hashSessionToken(token.split('.')[0]!);
     // Last extended two days ago: 28 of its 30 days left, so the extension is due.
     await database.db
       .update(sessions)

@@ -6,6 +6,7 @@ import { LOW_STOCK_THRESHOLD, sameValues } from '@storefront/domain/variants.ts'
 import { recordAudit, type Actor } from '../admin/audit.service.ts';
 import type { Db } from '../db/client.ts';
 import { products, productVariants, stockMovements } from '../db/schema/index.ts';
+import { sqlState } from '../db/errors.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import { liveNotification, publishLive } from '../live/live.publish.ts';
@@ -43,18 +44,16 @@ export async function replaceVariants(tx: Tx, productId: string, wanted: Variant
     // The default variant's id is the product's: a cart line without a variant means it.
     const id = variant.options.length === 0 && !existing.some((row) => row.id === productId) ? productId : `${productId}~${randomBytes(6).toString('base64url')}`;
     kept.add(id);
-    await tx
-      .insert(productVariants)
-      .values({
-        id,
-        productId,
-        position,
-        optionValues: variant.options,
-        sku: variant.sku,
-        priceCents: variant.priceCents,
-        stock: variant.stock,
-        perCustomerLimit: variant.perCustomerLimit ?? null,
-      });
+    await tx.insert(productVariants).values({
+      id,
+      productId,
+      position,
+      optionValues: variant.options,
+      sku: variant.sku,
+      priceCents: variant.priceCents,
+      stock: variant.stock,
+      perCustomerLimit: variant.perCustomerLimit ?? null,
+    });
     if (variant.stock !== null) await tx.insert(stockMovements).values({ variantId: id, actorId, fromStock: null, toStock: variant.stock, reason: 'release' });
   }
   const removed = existing.filter((row) => !kept.has(row.id));
@@ -186,6 +185,32 @@ export async function takeStock(tx: Tx, demand: StockDemand, held: boolean): Pro
     }
   }
   return [];
+}
+
+/** SQLSTATE of storefront_take_stock (migration 0022) when a variant has too few. */
+const SHORT_STOCK = 'SF001';
+const PLAIN_ID = /^[A-Za-z0-9_~.-]{1,100}$/;
+
+/**
+ * takeStock as the last statement of a transaction, sent with its COMMIT in one round trip
+ * (runTransactionEndingWith, decision 044): one storefront_take_stock call per variant, in
+ * id order, each raising SQLSTATE SF001 when its own UPDATE finds too few. Null when an id is
+ * not plain (never for our ids): the caller then takes the stock with takeStock.
+ */
+export function takeStockStatement(demand: StockDemand, held: boolean): string | null {
+  if (demand.length === 0) return '';
+  if (!demand.every(([variantId, qty]) => PLAIN_ID.test(variantId) && Number.isSafeInteger(qty) && qty > 0)) return null;
+  return demand.map(([variantId, qty]) => `SELECT storefront_take_stock('${variantId}', ${qty}, ${held})`).join(';\n');
+}
+
+/** The variant a storefront_take_stock call found short, with what a read says is left now (for the message), or undefined for any other error. */
+export async function shortStockOf(db: Db, error: unknown, demand: StockDemand): Promise<ShortLine | undefined> {
+  if (sqlState(error) !== SHORT_STOCK) return undefined;
+  const detail = (error as { detail?: string }).detail;
+  const wanted = demand.find(([variantId]) => variantId === detail);
+  if (!wanted) return undefined;
+  const [row] = await db.select({ stock: productVariants.stock }).from(productVariants).where(eq(productVariants.id, wanted[0]));
+  return { variantId: wanted[0], left: Math.max(0, Math.min(row?.stock ?? 0, wanted[1] - 1)) };
 }
 
 /**

@@ -3,9 +3,9 @@ import type { CartItems, Contact, Shipping } from '@storefront/domain/pricing-sc
 import { CHECKOUT_MESSAGES, quote, sameQuote, type Quote } from '@storefront/domain/pricing.ts';
 import { isSameSitePath } from '@storefront/domain/site-path.ts';
 import { rememberAddress } from '../accounts/addresses.service.ts';
-import { customerLimits, pricedVariants, takeStock } from '../catalog/variants.service.ts';
+import { customerLimits, pricedVariants, shortStockOf, takeStock, takeStockStatement } from '../catalog/variants.service.ts';
 import type { Db } from '../db/client.ts';
-import { runTransaction, type Tx } from '../db/transaction.ts';
+import { runTransaction, runTransactionEndingWith, type Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { receiptMail } from '../mail/templates.ts';
@@ -26,6 +26,7 @@ import {
   setPaymentSession,
   walletOrderStart,
   type Checkout,
+  type EndedCheckout,
 } from './checkouts.service.ts';
 import { closeProviderSessions, releaseHolds } from './release.step.ts';
 
@@ -93,12 +94,26 @@ async function checkLimits(tx: Tx, userId: string, lines: StockLine[]): Promise<
   if (refused) throw refused;
 }
 
-/** Step "take stock": the cart's counted units, sold (`held` false) or set aside (true); short rolls everything back. */
-async function takeStockStep(tx: Tx, lines: StockLine[], held: boolean): Promise<void> {
+/**
+ * Step "take stock", the transaction's last: the cart's counted units, sold (`held` false) or
+ * set aside (true). Sent with the COMMIT in one round trip (runTransactionEndingWith), so a
+ * drop's variant row is locked for that statement and the commit only; "short" is its own
+ * UPDATE's answer (SQLSTATE SF001), and rolls everything back.
+ */
+async function takeStockLast(tx: Tx, lines: StockLine[], held: boolean): Promise<string> {
   const demand = demandOf(lines);
-  if (demand.length === 0) return;
+  const statement = takeStockStatement(demand, held);
+  if (statement !== null) return statement;
+  // Not a plain id (never for ours): taken here, before the commit.
   const short = await takeStock(tx, demand, held);
   if (short.length > 0) throw ranOut(lines, short);
+  return '';
+}
+
+/** The stock step's refusal, named ("... is sold out"), or the error as it was. */
+async function refusalOf(db: Db, error: unknown, lines: StockLine[]): Promise<unknown> {
+  const short = await shortStockOf(db, error, demandOf(lines));
+  return short ? ranOut(lines, [short]) : error;
 }
 
 /**
@@ -132,7 +147,7 @@ export async function completeWalletOnlyOrder(
   }
   if (!sameQuote(fresh, input.quote)) throw new AppError('failed-precondition', CHECKOUT_MESSAGES.quoteChanged);
   const buyer = { email: start.email, name: start.name };
-  return runTransaction(
+  return runTransactionEndingWith(
     deps.db,
     async (tx) => {
       if (limited) {
@@ -153,7 +168,7 @@ export async function completeWalletOnlyOrder(
         contact: { ...input.contact, phone: input.contact.phone ?? '' },
         shipping: input.shipping,
       });
-      if (!order.created) return { ...(await orderOfCheckout(tx, checkoutId))!, created: false };
+      if (!order.created) return { result: { ...(await orderOfCheckout(tx, checkoutId))!, created: false } };
       await deps.jobs.sendInTransaction(
         tx,
         'send-email',
@@ -163,11 +178,12 @@ export async function completeWalletOnlyOrder(
       // The conditional debit: it locks the wallet row until the commit, and one buyer's
       // concurrent orders queue on that lock, so it comes late.
       await debit(tx, userId, fresh.walletAppliedCents, order.id);
-      await takeStockStep(tx, lines, false);
-      return { orderId: order.id, paymentIntentId, created: true };
+      return { result: { orderId: order.id, paymentIntentId, created: true }, last: await takeStockLast(tx, lines, false) };
     },
     { isolationLevel: 'read committed' },
-  );
+  ).catch(async (error: unknown) => {
+    throw await refusalOf(deps.db, error, lines);
+  });
 }
 
 /**
@@ -187,12 +203,13 @@ export async function createPaymentLink(
   const returnUrl = safeReturnPath(input.redirectUrl);
   const expiresAt = new Date(Date.now() + (deps.holdMs ?? DEFAULT_HOLD_MS));
 
-  const start = await runTransaction(
+  type Started = { created: false; ownerId: string; replaced: EndedCheckout[] } | { created: true; priced: Quote; replaced: EndedCheckout[] };
+  const start = await runTransactionEndingWith<Started>(
     deps.db,
     async (tx) => {
       await lockBuyer(tx, userId);
       const existing = await findCheckout(tx, checkoutId);
-      if (existing) return { created: false as const, ownerId: existing.userId, replaced: [] };
+      if (existing) return { result: { created: false, ownerId: existing.userId, replaced: [] } };
       // Step "replace": the buyer's open checkout ends here and gives its holds back first.
       const replaced = await endPending(tx, otherCheckoutsOf(userId, checkoutId), 'cancelled');
       await releaseHolds(tx, replaced);
@@ -222,11 +239,12 @@ export async function createPaymentLink(
       // Step "release at the deadline": a job due when the hold ends (payment.flow.ts expireCheckout).
       await deps.jobs.sendInTransaction(tx, 'expire-checkout', { checkoutId }, { startAfter: expiresAt });
       // Step "take stock", last: set aside until the payment event or the deadline.
-      await takeStockStep(tx, lines, true);
-      return { created: true as const, priced: fresh, replaced };
+      return { result: { created: true, priced: fresh, replaced }, last: await takeStockLast(tx, lines, true) };
     },
     { isolationLevel: 'read committed' },
-  );
+  ).catch(async (error: unknown) => {
+    throw await refusalOf(deps.db, error, lines);
+  });
   await closeProviderSessions(deps, start.replaced);
   if (!start.created) {
     if (start.ownerId !== userId) throw new AppError('permission-denied', 'This checkout belongs to someone else.');

@@ -76,8 +76,8 @@ function gate() {
 
 /**
  * A connection pool whose connections can be paused at issue 23's two points: before the
- * buyer's stock UPDATE (`beforeUpdate`), and before the first statement after an UPDATE of
- * product_variant that changed no row (`afterShort`: the buyer's stock update found too few).
+ * buyer's stock UPDATE (`beforeUpdate`), and before the first statement after that UPDATE
+ * found too few (`afterShort`: it changed no row, or said so by raising SF001).
  */
 function pausedAroundStockUpdate(connectionString: string) {
   const gates = { beforeUpdate: gate(), afterShort: gate() };
@@ -88,7 +88,8 @@ function pausedAroundStockUpdate(connectionString: string) {
     let first = true;
     (client as unknown as { query: (...args: unknown[]) => Promise<pg.QueryResult> }).query = async (...args: unknown[]) => {
       const text = (typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string }).text) ?? '';
-      const stockUpdate = /^\s*update "product_variant"/i.test(text);
+      // The statement that takes stock: an UPDATE of product_variant, or the function that makes it (sent with the commit).
+      const stockUpdate = /^\s*update "product_variant"|storefront_take_stock/i.test(text);
       if (armed) {
         armed = false;
         gates.afterShort.reach();
@@ -98,7 +99,14 @@ function pausedAroundStockUpdate(connectionString: string) {
         gates.beforeUpdate.reach();
         await gates.beforeUpdate.wait;
       }
-      const result = await original(...args);
+      let result: pg.QueryResult;
+      try {
+        result = await original(...args);
+      } catch (error) {
+        // Found too few, said by raising (SQLSTATE SF001): the next statement is the window.
+        if (stockUpdate && (error as { code?: string }).code === 'SF001') armed = true;
+        throw error;
+      }
       if (stockUpdate && result.rowCount === 0) armed = true;
       return result;
     };

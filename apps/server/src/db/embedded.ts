@@ -73,16 +73,19 @@ function acquireLock(dataDir: string): () => void {
 }
 
 /** A postgres left running by a server that was killed: stop it before starting ours; its pid if there was one. */
-async function stopOrphanPostmaster(pgDir: string): Promise<number | undefined> {
+async function stopOrphanPostmaster(pgDir: string): Promise<{ pid: number; stopped: boolean } | undefined> {
   const pidFile = path.join(pgDir, 'postmaster.pid');
   if (!fs.existsSync(pidFile)) return undefined;
   const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !processIsAlive(pid)) return undefined;
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  // Its pid file outlived it: it was left by a server that did not stop cleanly, and has
+  // stopped by itself since (its output went to the killed server, which it may not survive).
+  if (!processIsAlive(pid)) return { pid, stopped: false };
   process.kill(pid, 'SIGINT'); // "fast" shutdown: roll back open transactions, flush, exit
   for (let waited = 0; waited < 30_000 && processIsAlive(pid); waited += 100) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return pid;
+  return { pid, stopped: true };
 }
 
 export class DataDirUnreachableError extends Error {
@@ -184,8 +187,14 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     if (!initialised) await cluster(0, []).initialise();
     else {
       const orphan = await stopOrphanPostmaster(pgDir);
-      if (orphan !== undefined) {
-        options.notice?.(`Stopped an orphaned embedded PostgreSQL (pid ${orphan}) left running in ${pgDir} by a server that did not stop cleanly (killed?); starting a new one.`);
+      if (orphan?.stopped) {
+        options.notice?.(
+          `Stopped an orphaned embedded PostgreSQL (pid ${orphan.pid}) left running in ${pgDir} by a server that did not stop cleanly (killed?); starting a new one.`,
+        );
+      } else if (orphan) {
+        options.notice?.(
+          `The embedded PostgreSQL (pid ${orphan.pid}) in ${pgDir} was left by a server that did not stop cleanly (killed?) and has stopped since; starting a new one.`,
+        );
       }
     }
     // The port is free when chosen but another process may take it before Postgres binds it

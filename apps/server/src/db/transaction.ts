@@ -45,3 +45,39 @@ export async function runTransaction<T>(db: Db, fn: (tx: Tx, attempt: number) =>
     }
   }
 }
+
+/** What a transaction of runTransactionEndingWith gives back: its result, and its last statement. */
+export interface Ending<T> {
+  result: T;
+  /**
+   * Parameter-free SQL sent with COMMIT in one round trip (the simple query protocol): the
+   * rows it locks are held for this statement and the commit only, not for a round trip and
+   * a turn of this process's event loop more. It aborts the transaction by raising.
+   */
+  last?: string;
+}
+
+/**
+ * runTransaction for a transaction whose last statement touches a hot row (decision 044: a
+ * drop's variant): `fn` runs in the transaction as usual and returns its last statement,
+ * which goes to the server together with COMMIT in one round trip. A raised error rolls
+ * everything back and reaches the caller (its SQLSTATE says why); conflicts and deadlocks run
+ * `fn` again. An empty transaction is opened after the COMMIT, in the same round trip, for the
+ * wrapper's own COMMIT to close (a COMMIT with no transaction would log a warning each time).
+ */
+export async function runTransactionEndingWith<T>(db: Db, fn: (tx: Tx, attempt: number) => Promise<Ending<T>>, options: TransactionOptions = {}): Promise<T> {
+  return runTransaction(
+    db,
+    async (tx, attempt) => {
+      const { result, last } = await fn(tx, attempt);
+      if (last) await connectionOf(tx).query(`${last};\nCOMMIT;\nBEGIN`);
+      return result;
+    },
+    options,
+  );
+}
+
+/** The pg connection behind a Drizzle node-postgres transaction (Drizzle keeps it on its session). */
+function connectionOf(tx: Tx): { query(text: string): Promise<unknown> } {
+  return (tx as unknown as { session: { client: { query(text: string): Promise<unknown> } } }).session.client;
+}

@@ -97,7 +97,7 @@ describe('null where a value is optional (issue 19)', () => {
   it('optional numbers and flags may be null: requestPayout reaches its own rule', async () => {
     const { status, body } = await post('requestPayout', { amountCents: null });
     expect(status).toBe(400);
-    expect(body.error).toEqual({ status: 'FAILED_PRECONDITION', message: 'Connect a payout account first.' });
+    expect(body.error).toEqual({ status: 'FAILED_PRECONDITION', message: 'Connect a payout account first.', requestId: expect.any(String) });
   });
 
   it('signup takes null for the optional city, country, state and account type', async () => {

@@ -25,7 +25,17 @@ export interface JobQueue {
   stop(): Promise<void>;
 }
 
-export const QUEUES = ['send-email', 'reconcile-checkouts', 'expire-checkout', 'oidc-cleanup', 'storage-cleanup', 'refund-payment', 'refund-retry', 'refund-sweep'] as const;
+export const QUEUES = [
+  'send-email',
+  'reconcile-checkouts',
+  'expire-checkout',
+  'oidc-cleanup',
+  'storage-cleanup',
+  'refund-payment',
+  'refund-retry',
+  'refund-sweep',
+  'password-reset-request',
+] as const;
 
 // Processes starting together on a new database would race to create pg-boss's schema
 // (one failing with a duplicate key): they take turns under this advisory lock.

@@ -27,9 +27,17 @@ export type LiveTopic =
  */
 export const SESSION_ENDED = 'session-ended';
 export const SESSION_EXPIRY = 'session-expiry';
+/**
+ * Said by the database (migration 0024, decision 042), never sent to a client: what makes
+ * the account `userId` an admin changed (role, email, verification); its streams close.
+ */
+export const ACCOUNT_CHANGED = 'account-changed';
+
+/** The events for the server processes only. */
+export const INTERNAL_TOPICS: ReadonlySet<string> = new Set([SESSION_ENDED, SESSION_EXPIRY, ACCOUNT_CHANGED]);
 
 export interface LiveEvent {
-  topic: LiveTopic['topic'] | typeof SESSION_ENDED | typeof SESSION_EXPIRY;
+  topic: LiveTopic['topic'] | typeof SESSION_ENDED | typeof SESSION_EXPIRY | typeof ACCOUNT_CHANGED;
   userId?: string;
   /** What changed, e.g. a product id; never private data (clients refetch). */
   id?: string;

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openSse } from '../../test/sse.ts';
 import type { ResolvedSession } from '../accounts/auth.routes.ts';
 import type { LiveHub, LiveListener } from './live.hub.ts';
-import { SESSION_ENDED, SESSION_EXPIRY, type LiveEvent } from './live.publish.ts';
+import { ACCOUNT_CHANGED, SESSION_ENDED, SESSION_EXPIRY, type LiveEvent } from './live.publish.ts';
 import { liveRoutes } from './live.routes.ts';
 
 /**
@@ -70,6 +70,41 @@ describe('a live stream and its session', () => {
     await stream.waitFor((event) => event.event === 'products');
     expect(stream.events.map((event) => event.event)).toEqual(['ready', 'products']);
     await stream.close();
+  });
+
+  it('is closed when its account’s rights changed while it was being authorised (decision 042)', async () => {
+    const memory = memoryHub();
+    const admin: ResolvedSession = { ...session(60_000), caller: { userId: 'u1', isAdmin: true } };
+    const base = await serve({
+      hub: memory.hub,
+      resolveSession: async () => {
+        memory.emit({ topic: ACCOUNT_CHANGED, userId: 'u1', id: 'u1' });
+        return admin;
+      },
+      sessionExpiresAt: async () => null,
+    });
+    const stream = await openSse(`${base}/api/live`);
+    expect(await endedWithin(stream, 10_000)).toBe(true);
+    expect(stream.events.filter((event) => event.event === ACCOUNT_CHANGED)).toEqual([]);
+  });
+
+  it('is closed when its account’s rights change, never told so, and other accounts’ streams stay', async () => {
+    const memory = memoryHub();
+    const base = await serve({
+      hub: memory.hub,
+      resolveSession: async (request) => (request.headers.cookie === 'other' ? { ...session(60_000), caller: { userId: 'u2', isAdmin: true }, sessionId: 's2' } : session(60_000)),
+      sessionExpiresAt: async () => null,
+    });
+    const stream = await openSse(`${base}/api/live`);
+    const other = await openSse(`${base}/api/live`, { cookie: 'other' });
+    await stream.waitFor((event) => event.event === 'ready');
+    await other.waitFor((event) => event.event === 'ready');
+    memory.emit({ topic: ACCOUNT_CHANGED, userId: 'u1', id: 'u1' });
+    expect(await endedWithin(stream, 10_000)).toBe(true);
+    memory.emit({ topic: 'all-orders', id: 'o1' });
+    await other.waitFor((event) => event.event === 'all-orders');
+    expect(other.events.map((event) => event.event)).toEqual(['ready', 'all-orders']);
+    await other.close();
   });
 
   it('waits for an expiry the page extended meanwhile, and closes at the real one', async () => {

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Caller } from '../functions/registry.ts';
 import type { ResolvedSession } from '../accounts/auth.routes.ts';
 import type { LiveHub } from './live.hub.ts';
-import { SESSION_ENDED, SESSION_EXPIRY, type LiveEvent } from './live.publish.ts';
+import { ACCOUNT_CHANGED, INTERNAL_TOPICS, SESSION_ENDED, SESSION_EXPIRY, type LiveEvent } from './live.publish.ts';
 
 const HEARTBEAT_MS = 25_000;
 /** How many recent events each process keeps to replay to a client that reconnects. */
@@ -26,12 +26,15 @@ export function mayReceive(caller: Caller | null, event: LiveEvent): boolean {
       return caller !== null && caller.userId === event.userId;
     case SESSION_ENDED:
     case SESSION_EXPIRY:
+    case ACCOUNT_CHANGED:
       return false;
   }
 }
 
 interface OpenStream {
   sessionId: string | null;
+  /** The signed-in account, whose rights were decided when the stream opened. */
+  userId: string | null;
   end(): void;
   /** Closes the stream at this time (now, if it has passed). */
   closeAt(expiresAt: Date): void;
@@ -48,7 +51,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * password reset, deleted account) on the live channel itself, in commit order with every
  * other event, so each process closes that session's streams before any later private
  * event can reach them; a timer closes a stream when its session expires. The client
- * reconnects as whoever it is now and refetches.
+ * reconnects as whoever it is now and refetches. The same holds for an account's rights
+ * (decision 042): a change of role, email or verification closes its streams, so a revoked
+ * admin stops receiving admin topics as soon as the revocation commits.
  */
 export async function liveRoutes(
   app: FastifyInstance,
@@ -63,6 +68,8 @@ export async function liveRoutes(
   const open = new Set<OpenStream>();
   // Streams still being authorised, and what happened to sessions meanwhile: ended (null) or a new expiry.
   const opening = new Set<Map<string, number | null>>();
+  // Streams still being authorised, and the accounts whose rights changed meanwhile.
+  const changedWhileOpening = new Set<Set<string>>();
   // Streams never finish on their own: end them so shutdown does not wait for them.
   app.addHook('preClose', async () => {
     for (const stream of open) stream.end();
@@ -77,11 +84,16 @@ export async function liveRoutes(
   const recent: { sequence: number; event: LiveEvent }[] = [];
   const sequenceOf = new WeakMap<LiveEvent, number>();
   const unsubscribe = hub.subscribe((event) => {
-    if (event.topic !== SESSION_ENDED && event.topic !== SESSION_EXPIRY) {
+    if (!INTERNAL_TOPICS.has(event.topic)) {
       sequence += 1;
       sequenceOf.set(event, sequence);
       recent.push({ sequence, event });
       if (recent.length > REPLAY_EVENTS) recent.shift();
+    }
+    if (event.topic === ACCOUNT_CHANGED && event.userId) {
+      for (const changed of changedWhileOpening) changed.add(event.userId);
+      for (const stream of open) if (stream.userId === event.userId) stream.end();
+      return;
     }
     if (!event.id) return;
     if (event.topic === SESSION_ENDED) {
@@ -120,13 +132,16 @@ export async function liveRoutes(
   app.get<{ Querystring: { topics?: string; lastEventId?: string } }>('/api/live', async (request, reply) => {
     // Listening before the session is read: a change committed after that read is heard.
     const changes = new Map<string, number | null>();
+    const changedAccounts = new Set<string>();
     const gapsBefore = gaps;
     opening.add(changes);
+    changedWhileOpening.add(changedAccounts);
     let session: ResolvedSession | null;
     try {
       session = await resolveSession(request);
     } finally {
       opening.delete(changes);
+      changedWhileOpening.delete(changedAccounts);
     }
     const change = session ? changes.get(session.sessionId) : undefined;
     if (change === null) session = null;
@@ -169,6 +184,7 @@ export async function liveRoutes(
     let expiry: NodeJS.Timeout | undefined;
     const stream: OpenStream = {
       sessionId: signedIn?.sessionId ?? null,
+      userId: caller?.userId ?? null,
       end() {
         clearInterval(heartbeat);
         clearTimeout(expiry);
@@ -196,7 +212,8 @@ export async function liveRoutes(
     open.add(stream);
     request.raw.on('close', () => stream.end());
     if (signedIn) stream.closeAt(signedIn.expiresAt);
-    // Notifications were lost while this stream was being authorised: it starts again too.
-    if (gaps !== gapsBefore) stream.end();
+    // Notifications were lost, or the account's rights changed, while this stream was being
+    // authorised: it starts again too.
+    if (gaps !== gapsBefore || (caller !== null && changedAccounts.has(caller.userId))) stream.end();
   });
 }

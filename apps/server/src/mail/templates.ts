@@ -35,6 +35,25 @@ export function passwordResetMail(to: string, name: string, url: string): Mail {
 }
 
 /**
+ * Sent when an account's wrong-password allowance runs out (decision 043): the owner can
+ * unlock sign-in from any browser, which then counts as a known device.
+ */
+export function signInLockedMail(to: string, name: string, url: string): Mail {
+  const lines = [
+    `Hi ${name},`,
+    `Someone entered a wrong password for your ${SHOP} account many times, so signing in to it from new devices is slowed down for a while. Devices you signed in from before are not affected.`,
+    'If it was you, open the link below to unlock signing in from this device. It works once, for an hour.',
+  ];
+  const notYou = 'If it was not you, your account is safe as long as your password is: consider choosing a new one with "Forgot Password?" on the sign-in page.';
+  return {
+    to,
+    subject: `Sign-in to your ${SHOP} account was slowed down`,
+    text: `${lines.join('\n\n')}\n\n${url}\n\n${notYou}`,
+    html: layout('Sign-in to your account was slowed down', [...lines, notYou], { label: 'Unlock sign-in', url }),
+  };
+}
+
+/**
  * Sent instead of a verification mail when someone signs up with an email that already has
  * an account: the owner learns of it, and the signup form still reveals nothing.
  */

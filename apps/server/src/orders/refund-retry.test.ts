@@ -260,5 +260,9 @@ describe('card refunds retried in the background', () => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(refundMailsFor(order.id)).toHaveLength(1);
     await expectLedgerConsistent();
+    // Both admin actions are in the activity list (issue 25 item 13), once each: the refund and the retry that went through.
+    const activity = await client('admin').call('listAdminActivity', { limit: 100 });
+    const mine = activity.items.filter((entry) => entry.targetId === order.id).map((entry) => entry.action);
+    expect(mine.sort()).toEqual(['order.refund', 'order.refund-retry']);
   });
 });

@@ -5,6 +5,7 @@ import { planRefund, refundFailureReason, REFUND_MESSAGES, RefundRuleError, refu
 import type { Db } from '../db/client.ts';
 import { orderEvents, orderItems, orderRefunds, orders, users } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
+import { recordAudit } from '../admin/audit.service.ts';
 import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { publishLive } from '../live/live.publish.ts';
@@ -194,6 +195,14 @@ export async function refundOrder(
         actorId: adminId,
         detail: { refundId: id, walletCents: plan.walletCents, cardCents: plan.cardCents, lines: plan.lines },
       });
+      // Every admin action is in the activity list (issue 25 item 13), in the same transaction.
+      await recordAudit(tx, {
+        actor: { userId: adminId },
+        action: 'order.refund',
+        targetType: 'order',
+        targetId: order.id,
+        after: { refundId: id, walletCents: plan.walletCents, cardCents: plan.cardCents, lines: plan.lines },
+      });
       // Nothing to send to a card: the whole refund is this transaction.
       if (plan.cardCents === 0) return { refund: (await completeRefund(tx, deps, refund!, null)) ?? refund!, order };
       return { refund: refund!, order };
@@ -345,11 +354,21 @@ export async function sweepStalledRefunds(deps: RefundDeps): Promise<number> {
  * failed the refund (`refund.failed`), its round was moved on: this sends a new provider refund.
  */
 export async function retryRefund(deps: RefundDeps, adminId: string, input: { orderId: string; refundId: string }): Promise<RefundView> {
-  const [reset] = await deps.db
-    .update(orderRefunds)
-    .set({ gaveUpAt: null, attempts: 0, nextAttemptAt: null, failure: null })
-    .where(and(eq(orderRefunds.id, input.refundId), eq(orderRefunds.orderId, input.orderId), eq(orderRefunds.status, 'pending'), sql`${orderRefunds.gaveUpAt} IS NOT NULL`))
-    .returning();
+  const reset = await runTransaction(
+    deps.db,
+    async (tx) => {
+      const [row] = await tx
+        .update(orderRefunds)
+        .set({ gaveUpAt: null, attempts: 0, nextAttemptAt: null, failure: null })
+        .where(and(eq(orderRefunds.id, input.refundId), eq(orderRefunds.orderId, input.orderId), eq(orderRefunds.status, 'pending'), sql`${orderRefunds.gaveUpAt} IS NOT NULL`))
+        .returning();
+      if (!row) return undefined;
+      await tx.insert(orderEvents).values({ orderId: row.orderId, kind: 'refund-retried', actorId: adminId, detail: { refundId: row.id } });
+      await recordAudit(tx, { actor: { userId: adminId }, action: 'order.refund-retry', targetType: 'order', targetId: row.orderId, after: { refundId: row.id } });
+      return row;
+    },
+    { isolationLevel: 'read committed' },
+  );
   if (!reset) {
     const [current] = await deps.db
       .select()
@@ -359,7 +378,6 @@ export async function retryRefund(deps: RefundDeps, adminId: string, input: { or
     if (current.status === 'pending') throw new AppError('failed-precondition', REFUND_MESSAGES.stillRetrying);
     return viewOf(current);
   }
-  await deps.db.insert(orderEvents).values({ orderId: reset.orderId, kind: 'refund-retried', actorId: adminId, detail: { refundId: reset.id } });
   return viewOf(await sendCardRefund(deps, reset.id));
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFunctionsClient } from '@storefront/sdk/callable.ts';
-import { startTestApp, type TestApp } from '../../test/app.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../../test/app.ts';
 import type { TestDatabase } from '../../test/database.ts';
 import { openSse } from '../../test/sse.ts';
 import { publishLive } from '../live/live.publish.ts';
@@ -70,6 +70,27 @@ describe('service API', () => {
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { message: string } }).error.message.length).toBeGreaterThan(3);
     expect(await getBalance(database.db, ids.alice!)).toEqual(before);
+  });
+});
+
+describe('a deleted account (issue 25, security 18)', () => {
+  it('takes no sister-product credit or write, by id or by its old or replaced email', async () => {
+    const userId = await shop.account('gonefan');
+    const token = await shop.signIn('gonefan@example.org');
+    expect(await post('wallet-credits', { externalId: 'gone-0', userId, cents: 100 }).then((r) => r.status)).toBe(200);
+    await createFunctionsClient({ baseUrl: base, getAuthToken: () => token }).call('deleteAccount', { password: TEST_PASSWORD, confirm: 'DELETE' });
+    const writes: [string, Record<string, unknown>][] = [
+      ['wallet-credits', { externalId: 'gone-1', userId, cents: 500 }],
+      ['wallet-credits', { externalId: 'gone-2', email: `deleted-${userId}@deleted.invalid`, cents: 500 }],
+      ['reward-tokens', { externalId: 'gone-4', userId, qty: 3 }],
+      ['utility-spend', { externalId: 'gone-5', userId, addCents: 100 }],
+    ];
+    for (const [kind, body] of writes) {
+      const answer = await post(kind, body);
+      expect(answer.status, kind).toBe(404);
+    }
+    expect(await post('wallet-credits', { externalId: 'gone-3', email: 'gonefan@example.org', cents: 500 }).then((r) => r.status)).toBe(404);
+    expect(await getBalance(database.db, userId)).toEqual({ balanceCents: 100, heldCents: 0 });
   });
 });
 

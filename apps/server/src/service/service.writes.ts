@@ -15,6 +15,7 @@ import {
   walletEntries,
 } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
+import { deletedEmail } from '../accounts/account-settings.service.ts';
 import { AppError } from '../http/errors.ts';
 import { publishLive } from '../live/live.publish.ts';
 import { credit } from '../wallet/wallet.service.ts';
@@ -85,10 +86,16 @@ export const SERVICE_WRITES = {
 export type ServiceWriteKind = keyof typeof SERVICE_WRITES;
 type Kind = ServiceWriteKind;
 
+/**
+ * The account a write names. A deleted account (decision 032) is no user to the sister
+ * products: it takes no credit and no write. The row is read FOR SHARE, so a deletion
+ * committing meanwhile is seen (read committed re-reads a row it waited for) and a
+ * deletion waits for a credit already under way.
+ */
 async function resolveUser(tx: Tx, who: { userId?: string; email?: string }): Promise<string> {
   const where = who.userId ? eq(users.id, who.userId) : eq(users.email, who.email!.toLowerCase());
-  const [row] = await tx.select({ id: users.id }).from(users).where(where);
-  if (!row) throw new AppError('not-found', 'No such user.');
+  const [row] = await tx.select({ id: users.id, email: users.email }).from(users).where(where).for('share');
+  if (!row || row.email === deletedEmail(row.id)) throw new AppError('not-found', 'No such user.');
   return row.id;
 }
 

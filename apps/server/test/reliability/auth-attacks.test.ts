@@ -1,10 +1,13 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { createHmac } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient } from '@storefront/sdk/callable.ts';
 import { createAccount } from '../../src/accounts/accounts.service.ts';
 import { CLOSED_AUTH_PATHS, createAuth, OPEN_AUTH_PATHS } from '../../src/accounts/auth.ts';
+import { hashSessionToken } from '../../src/accounts/session-token.ts';
 import type { Config } from '../../src/config.ts';
 import { oidcModels, sessions, users, verifications } from '../../src/db/schema/index.ts';
 import { createOAuthClient } from '../../src/oidc/oidc.clients.ts';
@@ -91,7 +94,9 @@ const userinfo = (accessToken: string) => fetch(`${issuer}/me`, { headers: { aut
 
 beforeAll(async () => {
   smtp = await startSmtpPeer();
-  shop = await startTestApp({ config: { env: { SMTP_URL: smtp.url, SIGNUP_RATE_LIMIT: '10000', SIGNIN_RATE_LIMIT: '10000' } } });
+  // TRUSTED_PROXIES: the reset tests give each request its own client address (X-Forwarded-For),
+  // so that the 5-a-minute reset limit per address does not refuse the file's later resets.
+  shop = await startTestApp({ config: { env: { SMTP_URL: smtp.url, SIGNUP_RATE_LIMIT: '10000', SIGNIN_RATE_LIMIT: '10000', TRUSTED_PROXIES: '127.0.0.1' } } });
   ({ database, config, baseUrl: base } = shop);
   issuer = `${base}/oidc`;
   client = await createOAuthClient(database.db, sealKeyFor(config.AUTH_SECRET), { name: 'SPN Music', redirectUris: [REDIRECT] });
@@ -166,6 +171,47 @@ describe('signup does not tell which emails have an account (item 2)', () => {
     const [owner] = await database.db.select().from(users).where(eq(users.email, 'holder@example.org'));
     expect(owner).toMatchObject({ username: 'holder', name: 'holder' });
     await signIn('holder@example.org');
+  });
+});
+
+let resetAddresses = 0;
+const nextResetAddress = () => `198.51.100.${(resetAddresses += 1)}`;
+
+describe('a password-reset request does not tell which emails have an account (issue 25, security 15)', () => {
+  /**
+   * Proved by structure, not by the clock: the request is answered while the `user` and
+   * `verification` tables are locked against any access, so its answer cannot have waited
+   * for an account lookup, a token or a mail (the old path read both tables before
+   * answering, and took ~10 ms longer for a registered email). The work is done after the
+   * answer, by a job, which then mails only the registered email.
+   */
+  it('answers a registered and an unknown email alike without touching the account tables; only the owner gets a link', async () => {
+    await account('resetholder');
+    const before = smtp.mailsTo('resetholder@example.org').length;
+    const answers: { email: string; status: number; body: string }[] = [];
+    await shop.db.transaction(async (tx) => {
+      await tx.execute(sql`LOCK TABLE "user", verification IN ACCESS EXCLUSIVE MODE`);
+      for (const email of ['resetholder@example.org', 'noaccount-reset@example.org', 'resetholder@example.org', 'noaccount-reset@example.org']) {
+        const response = await Promise.race([
+          postAuth('/request-password-reset', { email, redirectTo: '/reset-password' }, { 'x-forwarded-for': nextResetAddress() }),
+          new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000)),
+        ]);
+        expect(response, `${email} was answered while the account tables were locked`).not.toBeNull();
+        answers.push({ email, status: response!.status, body: await response!.text() });
+      }
+    });
+    expect(new Set(answers.map((answer) => `${answer.status} ${answer.body}`)).size).toBe(1);
+    expect(answers[0]!.status).toBe(200);
+    // Once the tables are free, the jobs do the work: two links to the owner, nothing to the unknown email.
+    await smtp.waitForMail('resetholder@example.org', before + 1, 90_000);
+    expect(smtp.mailsTo('noaccount-reset@example.org')).toEqual([]);
+  });
+
+  it('still refuses a malformed email and a foreign redirect before queueing anything', async () => {
+    expect((await postAuth('/request-password-reset', { email: 'not an email', redirectTo: '/reset-password' }, { 'x-forwarded-for': nextResetAddress() })).status).toBe(400);
+    for (const redirectTo of ['https://evil.example/steal', '//evil.example/steal', '/\\evil.example']) {
+      expect((await postAuth('/request-password-reset', { email: 'resetholder@example.org', redirectTo }, { 'x-forwarded-for': nextResetAddress() })).status).toBe(403);
+    }
   });
 });
 
@@ -257,7 +303,8 @@ describe('stolen database rows are no credentials (item 8)', () => {
     const signed = await signIn('copied@example.org');
     expect((await call('getProfile', signed)).status).toBe(200);
     const [row] = await database.db.select({ token: sessions.token }).from(sessions).where(eq(sessions.userId, userId));
-    expect(signed.startsWith(`${row!.token}.`)).toBe(true);
+    // The table holds the token's hash (decision 043), and that is refused all the same.
+    expect(row!.token).toBe(hashSessionToken(signed.split('.')[0]!));
 
     expect((await call('getProfile', row!.token)).status).toBe(401);
     const me = await fetch(`${base}/api/me`, { headers: { authorization: `Bearer ${row!.token}` } });
@@ -313,6 +360,67 @@ describe('stolen database rows are no credentials (item 8)', () => {
     expect(rows.some((row) => row.identifier.includes(token) || row.value.includes(token))).toBe(false);
     expect((await fetch(link, { redirect: 'manual' })).status).toBe(302);
     await signIn('verifier@example.org');
+  });
+});
+
+describe('a copy of the session table, even with AUTH_SECRET, holds no session (issue 25, security 17)', () => {
+  /** What Better Auth hands out at sign-in: `<session token>.<base64 HMAC-SHA256 with AUTH_SECRET>`. */
+  const signWithSecret = (value: string) => `${value}.${createHmac('sha256', config.AUTH_SECRET).update(value).digest('base64')}`;
+
+  it('stores only hashes: every stored token signed with the secret is refused; the real one works', async () => {
+    const userId = await account('backedup');
+    const signed = await signIn('backedup@example.org');
+    // The forger is exact: the real session token signed this way is the token sign-in gave.
+    expect(signWithSecret(signed.split('.')[0]!)).toBe(decodeURIComponent(signed));
+    expect((await call('getProfile', signed)).status).toBe(200);
+    const rows = await database.db.select({ token: sessions.token }).from(sessions).where(eq(sessions.userId, userId));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.token).toMatch(/^[0-9a-f]{64}$/);
+    expect(signed).not.toContain(rows[0]!.token);
+    for (const row of rows) {
+      expect((await call('getProfile', signWithSecret(row.token))).status).toBe(401);
+      const asCookie = await fetch(`${base}/api/me`, { headers: { cookie: `better-auth.session_token=${encodeURIComponent(signWithSecret(row.token))}` } });
+      expect(await asCookie.json()).toEqual({ user: null });
+    }
+    // Signing out still finds and ends the session by its token.
+    const signOut = await fetch(`${base}/api/auth/sign-out`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${signed}`, 'content-type': 'application/json', origin: base },
+      body: '{}',
+    });
+    expect(signOut.status).toBe(200);
+    expect(await database.db.select().from(sessions).where(eq(sessions.userId, userId))).toEqual([]);
+  });
+
+  it('migration 0025 hashes the tokens stored in the clear before it, signing nobody out', async () => {
+    const userId = await account('premigration');
+    const signed = await signIn('premigration@example.org');
+    const raw = signed.split('.')[0]!;
+    // The row as it was before the migration: the token in the clear.
+    await database.db.update(sessions).set({ token: raw }).where(eq(sessions.userId, userId));
+    const migration = await readFile(new URL('../../drizzle/0025_hash_session_tokens.sql', import.meta.url), 'utf8');
+    await database.db.execute(sql.raw(migration));
+    const [row] = await database.db.select({ token: sessions.token }).from(sessions).where(eq(sessions.userId, userId));
+    expect(row!.token).toBe(hashSessionToken(raw));
+    expect((await call('getProfile', signed)).status).toBe(200);
+  });
+
+  it('keeps a session extended by its daily refresh usable (the refreshed cookie carries the real token)', async () => {
+    const userId = await account('refreshed');
+    const signed = await signIn('refreshed@example.org');
+    // Due for the daily extension: Better Auth updates the row by its token and sets the cookie again.
+    await database.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() + 60_000) })
+      .where(eq(sessions.userId, userId));
+    const me = await fetch(`${base}/api/me`, { headers: { authorization: `Bearer ${signed}` } });
+    expect(((await me.json()) as { user: { email: string } | null }).user?.email).toBe('refreshed@example.org');
+    const [row] = await database.db.select().from(sessions).where(eq(sessions.userId, userId));
+    expect(row!.expiresAt.getTime()).toBeGreaterThan(Date.now() + 24 * 3600_000);
+    expect(row!.token).toBe(hashSessionToken(signed.split('.')[0]!));
+    const reissued = me.headers.get('set-auth-token');
+    if (reissued) expect(reissued.split('.')[0]).toBe(signed.split('.')[0]);
+    expect((await call('getProfile', signed)).status).toBe(200);
   });
 });
 

@@ -240,20 +240,22 @@ describe('auth rate limits hold across server processes', () => {
   it('11 sign-in attempts from one address split across two apps on one database: the 11th gets 429', async () => {
     const { app: second, close } = await startOnDatabase({ config: PRODUCTION });
     try {
-      const attempt = (app: FastifyInstance, ip: string) =>
+      // Each attempt names another email: the per-account limit (decision 043) would also
+      // answer 429 after 10 wrong passwords for one email and hide the address limit.
+      const attempt = (app: FastifyInstance, ip: string, n: number) =>
         app.inject({
           method: 'POST',
           url: '/api/auth/sign-in/email',
           headers: { 'content-type': 'application/json', origin: PUBLIC_URL },
           remoteAddress: ip,
-          payload: { email: 'prod@example.org', password: 'wrong password' },
+          payload: { email: `prod${n}@example.org`, password: 'wrong password' },
         });
       const statuses: number[] = [];
-      for (let i = 0; i < 11; i += 1) statuses.push((await attempt(i % 2 === 0 ? prodApp : second, '198.51.100.7')).statusCode);
+      for (let i = 0; i < 11; i += 1) statuses.push((await attempt(i % 2 === 0 ? prodApp : second, '198.51.100.7', i)).statusCode);
       expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
       expect(statuses[10]).toBe(429);
       // The limit is per address (and path): another client is not locked out.
-      expect((await attempt(second, '198.51.100.8')).statusCode).toBe(401);
+      expect((await attempt(second, '198.51.100.8', 0)).statusCode).toBe(401);
     } finally {
       await close();
     }

@@ -32,6 +32,16 @@ beforeAll(async () => {
           );
           userIds[name] = account.userId;
         }
+        // Issue 25, security 11: two admins by role; one revokes the other.
+        for (const name of ['streamadmin', 'otheradmin']) {
+          const account = await createAccount(
+            db,
+            config,
+            { email: `${name}@example.org`, username: name, name, password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
+            { emailVerified: true, role: 'admin' },
+          );
+          userIds[name] = account.userId;
+        }
       },
     }),
   );
@@ -141,5 +151,60 @@ describe('a live stream after its session ends (across processes)', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(walletEvents(stream).map((event) => JSON.parse(event.data).id)).toEqual(['before', 'still-valid']);
     await expectReopenedAnonymous('expiry', cookie);
+  });
+});
+
+describe('an admin stream after the account stops being an admin (issue 25, security 11)', () => {
+  const orderEvents = (stream: Awaited<ReturnType<typeof openSse>>) => stream.events.filter((event) => event.event === 'all-orders');
+
+  it('is closed when another admin revokes it in another process; no later order id reaches it, and it reopens without admin topics', async () => {
+    const cookie = await signIn(one, 'streamadmin');
+    const revoker = await signIn(one, 'otheradmin');
+    const stream = await openSse(`${two}/api/live`, { cookie });
+    const ready = await stream.waitFor((event) => event.event === 'ready');
+    expect(JSON.parse(ready.data)).toMatchObject({ signedIn: true, isAdmin: true });
+    await publishLive(database.db, { topic: 'all-orders', id: 'order-before' });
+    await stream.waitFor((event) => event.event === 'all-orders');
+
+    const revoke = await fetch(`${one}/fn/setAdmin`, {
+      method: 'POST',
+      headers: { cookie: revoker, origin: one, 'content-type': 'application/json' },
+      body: JSON.stringify({ data: { email: 'streamadmin@example.org', isAdmin: false } }),
+    });
+    expect(revoke.status, await revoke.clone().text()).toBe(200);
+
+    const ended = await Promise.race([stream.ended.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 5_000))]);
+    expect(ended, 'the server ended the admin stream').toBe(true);
+    await publishLive(database.db, { topic: 'all-orders', id: 'order-after' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(orderEvents(stream).map((event) => JSON.parse(event.data).id)).toEqual(['order-before']);
+
+    // The same session reconnects as what it is now: signed in, not an admin, no order ids.
+    const again = await openSse(`${two}/api/live`, { cookie });
+    try {
+      const readyAgain = await again.waitFor((event) => event.event === 'ready');
+      expect(JSON.parse(readyAgain.data)).toMatchObject({ signedIn: true, isAdmin: false });
+      await publishLive(database.db, { topic: 'all-orders', id: 'order-reopened' }, { topic: 'products', id: 'p' });
+      await again.waitFor((event) => event.event === 'products');
+      expect(orderEvents(again)).toEqual([]);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('a grant closes the account’s streams too, so they reopen with the admin topics', async () => {
+    const cookie = await signIn(one, 'bystander');
+    const stream = await openSse(`${two}/api/live`, { cookie });
+    expect(JSON.parse((await stream.waitFor((event) => event.event === 'ready')).data)).toMatchObject({ isAdmin: false });
+    await database.db.execute(sql`UPDATE "user" SET role = 'admin' WHERE id = ${userIds.bystander!}`);
+    const ended = await Promise.race([stream.ended.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 5_000))]);
+    expect(ended).toBe(true);
+    const again = await openSse(`${two}/api/live`, { cookie });
+    try {
+      expect(JSON.parse((await again.waitFor((event) => event.event === 'ready')).data)).toMatchObject({ isAdmin: true });
+    } finally {
+      await again.close();
+      await database.db.execute(sql`UPDATE "user" SET role = 'user' WHERE id = ${userIds.bystander!}`);
+    }
   });
 });

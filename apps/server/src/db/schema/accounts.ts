@@ -96,6 +96,21 @@ export const rateLimitWindows = pgTable('rate_limit_window', {
   windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
 });
 
+/**
+ * Wrong passwords per account (decision 043), keyed by the normalised email whether or not
+ * an account has it (the answers tell nothing). An unknown device may try while `failures`
+ * is below the free allowance; past it, one try per lock period, doubling. A success or the
+ * mailed unlock link (stored as SHA-256) clears the row.
+ */
+export const signInGuards = pgTable('sign_in_guard', {
+  email: text('email').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  lastFailureAt: timestamp('last_failure_at', { withTimezone: true }).notNull().defaultNow(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  unlockTokenHash: text('unlock_token_hash').unique(),
+  unlockExpiresAt: timestamp('unlock_expires_at', { withTimezone: true }),
+});
+
 export const follows = pgTable(
   'follow',
   {
