@@ -118,16 +118,3 @@ test('the products tab on a phone: no sideways scrolling, every button reachable
       .getByRole('button', { name: /^Delete / }),
   ).toBeInViewport();
 });
-
-test('sales: the overview shows orders to ship and a chart, and downloads a CSV', async ({ page }) => {
-  await logIn(page, DEMO_ADMIN);
-  await openTab(page, 'Sales');
-  await expect(page.getByTestId('orders-to-ship')).toHaveText(/^\d+$/);
-  await expect(page.getByRole('img', { name: /Revenue by day over the last 30 days/ })).toBeVisible();
-  await page.getByLabel('Period').selectOption('7');
-  await expect(page.getByRole('img', { name: /last 7 days/ })).toBeVisible();
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
-  expect(download.suggestedFilename()).toBe('sales-last-7-days.csv');
-  const csv = await (await download.createReadStream()).toArray();
-  expect(Buffer.concat(csv).toString('utf8')).toMatch(/^day,orders,wallet_usd,card_usd,total_usd\r\n[\s\S]*orders_to_ship,\d+\r\n$/);
-});

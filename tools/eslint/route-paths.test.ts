@@ -23,5 +23,8 @@ tester.run('storefront/route-paths', routePaths.rules['route-paths'], {
     { filename: at('apps/web/src/features/cart/a.tsx'), code: "navigate('/login', { state: { from: '/checkout' } });", errors: 2 },
     { filename: at('apps/web/src/features/catalog/a.tsx'), code: 'const to = `/product/${id}`;', errors: 1 },
     { filename: at('apps/web/src/features/wallet/a.tsx'), code: "const to = '/my-orders#order-1';", errors: 1 },
+    // The console's tabs and an opened order (issue 29 item 6): paths.releaseTab / paths.releaseOrder.
+    { filename: at('apps/web/src/features/admin/a.tsx'), code: "navigate('/release/sales');", errors: 1 },
+    { filename: at('apps/web/src/features/admin/b.tsx'), code: 'const to = `/release/orders/${id}`;', errors: 1 },
   ],
 });

@@ -23,7 +23,7 @@ export const TABLE_OWNERS = {
   ],
   mail: ['devMailbox'],
   admin: ['adminAudit'],
-  catalog: ['products', 'productImages', 'productVariants', 'stockMovements'],
+  catalog: ['products', 'productImages', 'productVariants', 'stockMovements', 'productCategories'],
   content: ['contentPages', 'timelineEntries', 'seedRuns'],
   wallet: ['wallets', 'ledgerEntries', 'datAssets', 'datEditions', 'tokenBlocks', 'walletEntries', 'creditSummaries', 'utilitySpend', 'rewardTokenWallets', 'platformMetrics'],
   checkout: ['checkouts', 'paymentRefunds', 'needsAttention'],

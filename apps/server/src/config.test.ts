@@ -127,6 +127,7 @@ describe('loadConfig: a bad value stops start-up with a message naming the varia
     ['SMTP_URL', { ...PRODUCTION, SMTP_URL: '' }],
     ['SMTP_URL', { SMTP_URL: 'http://mail.example' }],
     ['CONTACT_EMAIL', { CONTACT_EMAIL: 'info' }],
+    ['LABEL_TIME_ZONE', { LABEL_TIME_ZONE: 'Mars/Olympus_Mons' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['TRUSTED_PROXIES', { TRUSTED_PROXIES: 'proxy.example' }],
     ['TRUSTED_PROXIES', { TRUSTED_PROXIES: '10.0.0.0/33' }],

@@ -56,6 +56,18 @@ const envSchema = z.object({
   STRIPE_SECRET_KEY: z.string().startsWith('sk_').optional(),
   STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_').optional(),
   CONTACT_EMAIL: z.email().default('info@streetflavorrecords.example'),
+  // The label's days for the sales overview (issue 29, decision 045): an IANA time zone.
+  LABEL_TIME_ZONE: z
+    .string()
+    .default('UTC')
+    .refine((zone) => {
+      try {
+        new Intl.DateTimeFormat('en-US', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA time zone such as America/New_York or UTC'),
   BLOCKED_EMAIL_DOMAINS: nameList('mailinator.com,guerrillamail.com'),
   SIGNUP_FOLLOW_USERNAMES: nameList('streetflavor,spndat,thedatchain,tdcmarket'),
   APP_DEEP_LINK_SCHEME: z

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addToCart, cartItemsOf, cartTotalCents, coerceQty, EMPTY_CART, parseSavedCart, removeLine, setQty } from './cart.ts';
+import { addToCart, cartItemsOf, cartTotalCents, changeVariant, coerceQty, EMPTY_CART, parseSavedCart, removeLine, setQty } from './cart.ts';
 
 const tee = { lineId: 'p1', title: 'Tee', image: '/a.png', priceCents: 2500 };
 const cap = { lineId: 'p2', title: 'Cap', image: '/b.png', priceCents: 1999 };
@@ -73,5 +73,99 @@ describe('carts with variants (issue 15)', () => {
       { id: 'p1', variantId: 'p1~l', qty: 2 },
       { id: 'p1', variantId: 'p1~s', qty: 1 },
     ]);
+  });
+});
+
+describe('changing a line’s variant (issue 29 item 4)', () => {
+  const line = (size: string) => ({
+    lineId: `p1~${size}`,
+    productId: 'p1',
+    variantId: `p1~${size}`,
+    title: `Logo Tee - ${size.toUpperCase()}`,
+    image: '',
+    priceCents: size === 'xl' ? 2700 : 2500,
+  });
+  const cart = addToCart(addToCart(addToCart(EMPTY_CART, line('m'), 2), line('s'), 1), { lineId: 'p2', title: 'LP', image: '', priceCents: 3000 }, 1);
+  const sizes = (state: typeof cart) => state.lines.map((entry) => [entry.lineId, entry.qty, entry.priceCents]);
+
+  it.each([
+    [
+      'to a variant not in the cart, in the line’s place, with its price',
+      'p1~m',
+      'xl',
+      null,
+      [
+        ['p1~xl', 2, 2700],
+        ['p1~s', 1, 2500],
+        ['p2', 1, 3000],
+      ],
+    ],
+    [
+      'to a variant another line holds: the two join',
+      'p1~m',
+      's',
+      null,
+      [
+        ['p1~s', 3, 2500],
+        ['p2', 1, 3000],
+      ],
+    ],
+    [
+      'never above what is left of the new variant',
+      'p1~m',
+      'xl',
+      1,
+      [
+        ['p1~xl', 1, 2700],
+        ['p1~s', 1, 2500],
+        ['p2', 1, 3000],
+      ],
+    ],
+    [
+      'joined and capped',
+      'p1~m',
+      's',
+      2,
+      [
+        ['p1~s', 2, 2500],
+        ['p2', 1, 3000],
+      ],
+    ],
+    [
+      'to a sold-out variant: the line goes',
+      'p1~m',
+      'xl',
+      0,
+      [
+        ['p1~s', 1, 2500],
+        ['p2', 1, 3000],
+      ],
+    ],
+    [
+      'to its own variant: nothing changes',
+      'p1~m',
+      'm',
+      null,
+      [
+        ['p1~m', 2, 2500],
+        ['p1~s', 1, 2500],
+        ['p2', 1, 3000],
+      ],
+    ],
+    [
+      'of a line not in the cart: nothing changes',
+      'p9',
+      'xl',
+      null,
+      [
+        ['p1~m', 2, 2500],
+        ['p1~s', 1, 2500],
+        ['p2', 1, 3000],
+      ],
+    ],
+  ] as const)('%s', (_case, lineId, size, max, expected) => {
+    const next = changeVariant(cart, lineId, line(size), max);
+    expect(sizes(next)).toEqual(expected);
+    expect(next.qty).toBe(expected.reduce((sum, [, qty]) => sum + qty, 0));
   });
 });

@@ -53,6 +53,20 @@ export function setQty(cart: CartState, lineId: string, qty: unknown): CartState
   return withTotals(cart.lines.map((line) => (line.lineId === lineId ? { ...line, qty: coerceQty(qty) } : line)));
 }
 
+/**
+ * Puts another variant of the same product on a line (issue 29 item 4), in the line's place: its
+ * quantity moves with it, joined with a line already on that variant, and never above `max` (what
+ * is left of the new variant; null: unlimited). The checkout checks the stock again.
+ */
+export function changeVariant(cart: CartState, lineId: string, item: Omit<CartLine, 'qty'>, max: number | null): CartState {
+  const line = cart.lines.find((candidate) => candidate.lineId === lineId);
+  if (!line || item.lineId === lineId) return cart;
+  const joined = cart.lines.find((candidate) => candidate.lineId === item.lineId);
+  const wanted = line.qty + (joined?.qty ?? 0);
+  const qty = coerceQty(max === null ? wanted : Math.min(wanted, max));
+  return withTotals(cart.lines.filter((candidate) => candidate !== joined).map((candidate) => (candidate === line ? { ...item, qty } : candidate)));
+}
+
 export function removeLine(cart: CartState, lineId: string): CartState {
   return withTotals(cart.lines.filter((line) => line.lineId !== lineId));
 }

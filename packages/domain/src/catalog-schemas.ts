@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { optionalNullable } from './contracts/define.ts';
-import { MAX_PRICE_CENTS, MAX_PRODUCT_IMAGES, PRODUCT_CATEGORIES, RELEASE_MESSAGES, SHOP_PAGE_MAX, SHOP_SEARCH_MAX } from './catalog.ts';
+import { CATEGORY_ID, CATEGORY_MESSAGES, MAX_PRICE_CENTS, MAX_PRODUCT_IMAGES, RELEASE_MESSAGES, SHOP_PAGE_MAX, SHOP_SEARCH_MAX } from './catalog.ts';
 import { combinations, MAX_OPTION_VALUES, MAX_OPTIONS, MAX_STOCK, MAX_VARIANTS, optionsProblem, sameValues, STOCK_MESSAGES } from './variants.ts';
 
 /**
@@ -44,7 +44,7 @@ export const productInputSchema = z.object({
   images: z
     .array(z.string().refine((url) => IMAGE_URL.test(url) || ABSOLUTE_IMAGE_URL.test(url), IMAGES_NOT_UPLOADED))
     .max(MAX_PRODUCT_IMAGES, `At most ${MAX_PRODUCT_IMAGES} images.`),
-  category: optionalNullable(z.enum(PRODUCT_CATEGORIES, { error: 'The category must be merch, music or bundles.' })),
+  category: optionalNullable(z.string({ error: CATEGORY_MESSAGES.id }).regex(CATEGORY_ID, CATEGORY_MESSAGES.id)),
 });
 
 const optionText = z.string().trim().min(1, STOCK_MESSAGES.optionValues).max(40, 'An option or value must be at most 40 characters.');
@@ -147,7 +147,7 @@ export const shopQuery = z.strictObject(
       .refine((value) => !value.includes('\u0000'), 'The search cannot contain a NUL character.')
       .transform((value) => value.trim())
       .optional(),
-    category: z.union([z.literal(''), z.enum(PRODUCT_CATEGORIES)], { error: 'The category must be merch, music or bundles.' }).optional(),
+    category: z.union([z.literal(''), z.string().regex(CATEGORY_ID, CATEGORY_MESSAGES.id)], { error: CATEGORY_MESSAGES.id }).optional(),
     after: z.string({ error: 'That page cursor is not valid.' }).min(1, 'That page cursor is not valid.').max(400, 'That page cursor is not valid.').optional(),
     limit: z.coerce
       .number({ error: `The page size must be a whole number from 1 to ${SHOP_PAGE_MAX}.` })
@@ -160,3 +160,13 @@ export const shopQuery = z.strictObject(
 );
 
 export type ShopQuery = z.infer<typeof shopQuery>;
+
+const categoryName = z.string({ error: CATEGORY_MESSAGES.name }).trim().min(1, CATEGORY_MESSAGES.name).max(40, CATEGORY_MESSAGES.nameLong);
+const categoryId = z.string({ error: CATEGORY_MESSAGES.notFound }).regex(CATEGORY_ID, CATEGORY_MESSAGES.notFound);
+
+/** The console's category tools (issue 29 item 3, decision 046). */
+export const createCategoryInput = z.object({ name: categoryName }).strict();
+export const renameCategoryInput = z.object({ id: categoryId, name: categoryName }).strict();
+/** Moves a category to a 0-based place in the shop's order. */
+export const moveCategoryInput = z.object({ id: categoryId, position: z.number().int().min(0).max(1000) }).strict();
+export const deleteCategoryInput = z.object({ id: categoryId }).strict();

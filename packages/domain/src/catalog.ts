@@ -23,14 +23,48 @@ export const RELEASE_MESSAGES = {
   emptyCategory: 'No products in this category yet.',
 } as const;
 
-/** The shop's simple categories (issue 17): every product is in exactly one. */
-export const PRODUCT_CATEGORIES = ['merch', 'music', 'bundles'] as const;
-export type ProductCategory = (typeof PRODUCT_CATEGORIES)[number];
-export const CATEGORY_LABELS: Record<ProductCategory, string> = { merch: 'Merch', music: 'Music', bundles: 'Bundles' };
+/**
+ * The shop's categories (issue 17): every product is in exactly one. Since issue 29 item 3
+ * (decision 046) they are rows the console manages; a category's id is its slug in the shop's
+ * address (/shop?category=music), written once from its first name and never changed.
+ */
+export type ProductCategory = string;
+/** The category a product gets when none is chosen (the first of the migrated ones; it cannot be removed). */
 export const DEFAULT_CATEGORY: ProductCategory = 'merch';
+export const CATEGORY_ID = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 
+/** A well-formed category id (whether it exists is the database's to say). */
 export function isProductCategory(value: unknown): value is ProductCategory {
-  return typeof value === 'string' && (PRODUCT_CATEGORIES as readonly string[]).includes(value);
+  return typeof value === 'string' && CATEGORY_ID.test(value);
+}
+
+/** A category as the shop and the forms list it. */
+export interface Category {
+  id: string;
+  name: string;
+}
+
+export const CATEGORY_MESSAGES = {
+  name: 'Please enter a category name.',
+  nameLong: 'A category name must be at most 40 characters.',
+  nameTaken: 'A category with that name already exists.',
+  notFound: 'That category does not exist.',
+  id: 'The category must be one of the shop’s categories.',
+  notEmpty: (count: number) => `This category has ${count} ${count === 1 ? 'product' : 'products'}: move ${count === 1 ? 'it' : 'them'} to another category first.`,
+  isDefault: 'This is the category new products get when none is chosen: it cannot be removed.',
+} as const;
+
+/** A new category's id from its name: lower case letters and digits joined by dashes ("Vinyl & CDs" is vinyl-cds). */
+export function categorySlug(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+    .replace(/-+$/, '');
+  return slug || 'category';
 }
 
 /** A shop page: products in shop order, and the cursor of the next page (null on the last). */

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import type { adminAccountOutput, auditEntryOutput, salesOverviewOutput } from './contracts/console.ts';
+import type { adminAccountOutput, auditEntryOutput } from './contracts/console.ts';
 import { nullableDefault, optionalNullable } from './contracts/define.ts';
 import type { FunctionOutput } from './contracts/index.ts';
-import { csvCell } from './order-desk.ts';
 
 /**
  * The label's console on /release (issue 18, decision 031): the requests of its callable
@@ -10,6 +9,7 @@ import { csvCell } from './order-desk.ts';
  */
 export const CONSOLE_MESSAGES = {
   productOrdered: 'This product has been ordered, so it cannot be deleted: withdraw it instead.',
+  productHeld: 'A buyer’s open card checkout holds this product, so it cannot be deleted now: withdraw it instead.',
   productNotFound: 'Product not found.',
   accountNotFound: 'No account has that email.',
   accountNotVerified: 'That account has not verified its email yet, so it cannot become an admin.',
@@ -61,26 +61,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'admin.revoke': 'Revoked admin',
   'content.edit': 'Edited a page',
   'content.history': 'Edited the history',
+  'category.create': 'Added a category',
+  'category.rename': 'Renamed a category',
+  'category.move': 'Moved a category',
+  'category.delete': 'Removed a category',
 };
-
-export const salesOverviewInput = z
-  .object({ days: nullableDefault(z.number().int().min(1, 'Choose between 1 and 366 days.').max(366, 'Choose between 1 and 366 days.'), 30) })
-  .strict()
-  .nullish()
-  .transform((value) => value ?? { days: 30 });
-
-/** Money is integer cents; card is what the card paid (fees included), wallet what credit paid. */
-export type SalesOverview = z.output<typeof salesOverviewOutput>;
-
-/** The sales overview as CSV (one file, two tables), for a spreadsheet; cells through the one escaper. */
-export function salesCsv(overview: SalesOverview): string {
-  const cents = (value: number) => (value / 100).toFixed(2);
-  const lines = ['day,orders,wallet_usd,card_usd,total_usd'];
-  for (const day of overview.byDay) lines.push([day.day, day.orders, cents(day.walletCents), cents(day.cardCents), cents(day.walletCents + day.cardCents)].join(','));
-  lines.push('', 'product_id,product,qty,wallet_usd,card_usd,total_usd');
-  for (const row of overview.byProduct) {
-    lines.push([csvCell(row.productId), csvCell(row.name), row.qty, cents(row.walletCents), cents(row.cardCents), cents(row.walletCents + row.cardCents)].join(','));
-  }
-  lines.push('', `orders_to_ship,${overview.ordersToShip}`);
-  return `${lines.join('\r\n')}\r\n`;
-}

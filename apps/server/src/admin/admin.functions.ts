@@ -8,5 +8,5 @@ export const adminFunctions = [
   defineFunction('listAdminActivity', async (page, { db }) => listAudit(db, page)),
   defineFunction('listAdmins', async (_input, { db, config }) => ({ admins: await listAdmins(db, config) })),
   defineFunction('setAdmin', async (input, { db, config, caller }) => ({ changed: await setAdmin(db, config, input, { userId: caller.userId }) })),
-  defineFunction('getSalesOverview', async ({ days }, { db }) => salesOverview(db, days)),
+  defineFunction('getSalesOverview', async (period, { db, config }) => salesOverview(db, config.LABEL_TIME_ZONE, period)),
 ];

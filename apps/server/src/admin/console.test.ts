@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '@storefront/domain/catalog.ts';
 import type { FunctionInput, FunctionName } from '@storefront/domain/contracts/index.ts';
-import { CONSOLE_MESSAGES, salesCsv, type SalesOverview } from '@storefront/domain/console.ts';
+import { CONSOLE_MESSAGES } from '@storefront/domain/console.ts';
 import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient, type FunctionsError } from '@storefront/sdk/callable.ts';
 import { startTestApp, type TestApp } from '../../test/app.ts';
@@ -149,8 +149,10 @@ describe('products', () => {
     expect(rows.at(-1)!.after).toMatchObject({ position: 1 });
   });
 
-  it('deletes a product never ordered, and refuses one that was ordered', async () => {
+  it('deletes a product never ordered, and refuses one that was ordered; the console list says which can go', async () => {
     const unsold = await releaseProduct(database.db, { ...tee, name: 'Unsold' });
+    const blockedOf = async (id: string) => (await asAdmin('listAllProducts', null)).products.find((product) => product.id === id)?.deleteBlocked;
+    expect(await blockedOf(unsold)).toBeNull();
     await asAdmin('deleteProduct', { id: unsold });
     expect(await database.db.select().from(products).where(eq(products.id, unsold))).toEqual([]);
     expect((await auditOf(database.db, unsold)).map((row) => row.action)).toEqual(['product.delete']);
@@ -172,6 +174,7 @@ describe('products', () => {
         shipping: { name: 'Fan' },
       }),
     );
+    expect(await blockedOf(sold)).toBe('ordered');
     const refused = await errorOf(asAdmin('deleteProduct', { id: sold }));
     expect(refused.message).toBe(CONSOLE_MESSAGES.productOrdered);
     expect(await database.db.select().from(products).where(eq(products.id, sold))).toHaveLength(1);
@@ -202,39 +205,5 @@ describe('admins', () => {
       ['admin.grant', 'admin@example.org'],
       ['admin.revoke', 'admin@example.org'],
     ]);
-  });
-});
-
-describe('sales overview', () => {
-  it('sums today by day and by product, split into wallet and card, with the orders to ship and a CSV', async () => {
-    const [fan] = await database.db.select().from(users).where(eq(users.email, 'fan@example.org'));
-    const before = await asAdmin('getSalesOverview', { days: 7 });
-    const productId = await releaseProduct(database.db, { ...tee, name: 'Sales, "Tee"' });
-    await runTransaction(database.db, (tx) =>
-      insertOrder(tx, {
-        userId: fan!.id,
-        checkoutId: 'console-sales',
-        paymentIntentId: 'pi_console_sales',
-        items: [{ id: productId, name: 'Sales, "Tee"', qty: 2, unitCents: 1000 }],
-        subtotalCents: 2000,
-        shippingCents: 999,
-        taxCents: 277,
-        walletAppliedCents: 1000,
-        chargedCents: 2306,
-        contact: { name: 'Fan', email: 'fan@example.org', phone: '' },
-        shipping: { name: 'Fan' },
-      }),
-    );
-    const after = await asAdmin('getSalesOverview', { days: 7 });
-    const today = new Date().toISOString().slice(0, 10);
-    const dayOf = (overview: SalesOverview) => overview.byDay.find((day) => day.day === today) ?? { orders: 0, walletCents: 0, cardCents: 0 };
-    expect(dayOf(after).orders - dayOf(before).orders).toBe(1);
-    expect(dayOf(after).walletCents - dayOf(before).walletCents).toBe(1000);
-    expect(dayOf(after).cardCents - dayOf(before).cardCents).toBe(2306);
-    // The line is worth 2000: the order's wallet share (1000 of 3306) of it, rounded down; the card the rest.
-    expect(after.byProduct.find((row) => row.productId === productId)).toEqual({ productId, name: 'Sales, "Tee"', qty: 2, walletCents: 604, cardCents: 1396 });
-    expect(after.ordersToShip - before.ordersToShip).toBe(1);
-    expect(salesCsv(after)).toContain(`${productId},"Sales, ""Tee""",2,6.04,13.96,20.00`);
-    expect((await errorOf(asAdmin('getSalesOverview', { days: 0 }))).message).toBe('Choose between 1 and 366 days.');
   });
 });

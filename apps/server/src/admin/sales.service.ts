@@ -1,37 +1,155 @@
 import { sql } from 'drizzle-orm';
-import type { SalesOverview } from '@storefront/domain/console.ts';
+import { addDays, daysOf, todayIn, type SalesFigures, type SalesOverview } from '@storefront/domain/sales.ts';
 import type { Db } from '../db/client.ts';
 
+type Period = { days?: number | undefined; from?: string | undefined; to?: string | undefined };
+
+const zero = (): SalesFigures => ({
+  orders: 0,
+  grossSalesCents: 0,
+  shippingCents: 0,
+  taxCents: 0,
+  cardFeesCents: 0,
+  paidCents: 0,
+  paidWalletCents: 0,
+  paidCardCents: 0,
+  refundsCents: 0,
+  refundedWalletCents: 0,
+  refundedCardCents: 0,
+  netSalesCents: 0,
+});
+
 /**
- * The console's sales overview (issue 18): the last `days` days (UTC), by day and by
- * product, each split into what wallet credit paid and what the card paid. A product's
- * line gets its order's wallet share of the line's value (rounded down; the card gets the
- * rest), so the split of every line sums to the line. Shipping and tax are in the days'
- * totals, not the products'.
+ * The sales overview as an accountant reads it (issue 29 item 1, decision 045), for the days
+ * `from`..`to` (or the last `days` days) in the label's time zone:
+ * - an order counts on the day it was placed: its goods (gross sales), shipping, tax, and the
+ *   card fee the buyer paid (wallet + card - goods - shipping - tax), split by what paid it;
+ * - a refund counts on the day it was given, whatever day its order was placed: every refund of
+ *   the order desk that did not fail (a pending one is promised to the buyer), and what the card
+ *   provider gave back outside the desk (the order's refunded card part beyond the desk's),
+ *   dated by the provider's last refund event;
+ * - net sales = paid - refunds, so a fully refunded order adds nothing once both are in the period;
+ * - products and variants are goods only: units and their line price, and the units refunded
+ *   by desk refunds of lines in the period (at their line price).
+ * Each order and refund is one row of these sums, so every figure adds up to the rows.
  */
-export async function salesOverview(db: Db, days: number): Promise<SalesOverview> {
-  const since = sql`(date_trunc('day', now() AT TIME ZONE 'UTC') - make_interval(days => ${days - 1})) AT TIME ZONE 'UTC'`;
-  const byDay = await db.execute<{ day: string; orders: string; wallet: string; card: string }>(sql`
-    SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::text AS orders,
-           sum(wallet_applied_cents)::text AS wallet, sum(charged_cents)::text AS card
-    FROM "order" WHERE created_at >= ${since} GROUP BY 1 ORDER BY 1`);
-  const byProduct = await db.execute<{ product_id: string; name: string; qty: string; wallet: string; card: string }>(sql`
-    WITH lines AS (
-      SELECT i.product_id, i.name, i.qty, i.qty * i.unit_cents AS value,
-             CASE WHEN o.wallet_applied_cents + o.charged_cents = 0 THEN 0
-                  ELSE (i.qty * i.unit_cents * o.wallet_applied_cents) / (o.wallet_applied_cents + o.charged_cents) END AS wallet,
-             o.created_at
-      FROM order_item i JOIN "order" o ON o.id = i.order_id
-      WHERE o.created_at >= ${since}
+export async function salesOverview(db: Db, timeZone: string, period: Period): Promise<SalesOverview> {
+  const to = period.to ?? todayIn(timeZone);
+  const from = period.from ?? addDays(to, -((period.days ?? 30) - 1));
+  const start = sql`(${from}::date)::timestamp AT TIME ZONE ${timeZone}`;
+  const end = sql`(${to}::date + 1)::timestamp AT TIME ZONE ${timeZone}`;
+  const dayOf = (column: ReturnType<typeof sql>) => sql`to_char(${column} AT TIME ZONE ${timeZone}, 'YYYY-MM-DD')`;
+
+  const orderDays = await db.execute<{ day: string; orders: string; goods: string; shipping: string; tax: string; wallet: string; card: string }>(sql`
+    SELECT ${dayOf(sql`created_at`)} AS day, count(*)::text AS orders, sum(subtotal_cents)::text AS goods, sum(shipping_cents)::text AS shipping,
+           sum(tax_cents)::text AS tax, sum(wallet_applied_cents)::text AS wallet, sum(charged_cents)::text AS card
+    FROM "order" WHERE created_at >= ${start} AND created_at < ${end} GROUP BY 1`);
+
+  // Desk refunds that did not fail, and the card part the provider gave back beyond them.
+  const refundDays = await db.execute<{ day: string; wallet: string; card: string }>(sql`
+    WITH given AS (
+      SELECT created_at AS at, wallet_cents AS wallet, card_cents AS card FROM order_refund WHERE status <> 'failed'
+      UNION ALL
+      SELECT coalesce((SELECT max(e.created_at) FROM order_event e WHERE e.order_id = o.id AND e.kind = 'provider-refund'), o.created_at) AS at,
+             0 AS wallet,
+             o.refunded_card_cents - coalesce((SELECT sum(r.card_cents) FROM order_refund r WHERE r.order_id = o.id AND r.status <> 'failed'), 0) AS card
+      FROM "order" o WHERE o.refund_status IS NOT NULL AND o.refunded_card_cents > 0
     )
-    SELECT product_id, (array_agg(name ORDER BY created_at DESC))[1] AS name, sum(qty)::text AS qty,
-           sum(wallet)::text AS wallet, sum(value - wallet)::text AS card
-    FROM lines GROUP BY product_id ORDER BY sum(value) DESC, product_id`);
+    SELECT ${dayOf(sql`at`)} AS day, sum(wallet)::text AS wallet, sum(card)::text AS card
+    FROM given WHERE at >= ${start} AND at < ${end} AND wallet + card > 0 GROUP BY 1`);
+
+  const goods = await db.execute<{ product_id: string; variant_id: string | null; line_name: string; sold: string; gross: string; refunded: string; refunded_goods: string }>(sql`
+    WITH lines AS (
+      SELECT i.product_id, i.variant_id, i.name, o.created_at AS at, i.qty AS sold, i.qty * i.unit_cents AS gross, 0 AS refunded, 0 AS refunded_goods
+      FROM order_item i JOIN "order" o ON o.id = i.order_id
+      WHERE o.created_at >= ${start} AND o.created_at < ${end}
+      UNION ALL
+      SELECT i.product_id, i.variant_id, i.name, r.created_at, 0, 0, (line->>'quantity')::int, (line->>'quantity')::int * i.unit_cents
+      FROM order_refund r CROSS JOIN LATERAL jsonb_array_elements(r.lines) AS line
+      JOIN order_item i ON i.order_id = r.order_id AND i.position = (line->>'lineId')::int
+      WHERE r.status <> 'failed' AND r.created_at >= ${start} AND r.created_at < ${end}
+    )
+    SELECT product_id, variant_id, (array_agg(name ORDER BY at DESC))[1] AS line_name, sum(sold)::text AS sold, sum(gross)::text AS gross,
+           sum(refunded)::text AS refunded, sum(refunded_goods)::text AS refunded_goods
+    FROM lines GROUP BY product_id, variant_id`);
+
+  // Names as the catalogue has them now (a line's name carries its variant: "Tour Tee 2026 - M").
+  const productIds = [...new Set(goods.rows.map((row) => row.product_id))];
+  const names = productIds.length
+    ? await db.execute<{ id: string; name: string; variant_id: string | null; option_values: string[] | null; position: number | null }>(sql`
+        SELECT p.id, p.name, v.id AS variant_id, v.option_values, v.position
+        FROM product p LEFT JOIN product_variant v ON v.product_id = p.id
+        WHERE p.id IN (${sql.join(
+          productIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})`)
+    : { rows: [] };
+  const productName = new Map(names.rows.map((row) => [row.id, row.name]));
+  const variantOf = new Map(
+    names.rows.filter((row) => row.variant_id).map((row) => [row.variant_id!, { label: (row.option_values ?? []).join(' / '), position: row.position ?? 0 }]),
+  );
+
+  const byDay = new Map(daysOf(from, to).map((day) => [day, { day, ...zero() }]));
+  for (const row of orderDays.rows) {
+    const figures = byDay.get(row.day);
+    if (!figures) continue;
+    figures.orders = Number(row.orders);
+    figures.grossSalesCents = Number(row.goods);
+    figures.shippingCents = Number(row.shipping);
+    figures.taxCents = Number(row.tax);
+    figures.paidWalletCents = Number(row.wallet);
+    figures.paidCardCents = Number(row.card);
+  }
+  for (const row of refundDays.rows) {
+    const figures = byDay.get(row.day);
+    if (!figures) continue;
+    figures.refundedWalletCents = Number(row.wallet);
+    figures.refundedCardCents = Number(row.card);
+  }
+  const totals = zero();
+  for (const figures of byDay.values()) {
+    figures.paidCents = figures.paidWalletCents + figures.paidCardCents;
+    figures.cardFeesCents = figures.paidCents - figures.grossSalesCents - figures.shippingCents - figures.taxCents;
+    figures.refundsCents = figures.refundedWalletCents + figures.refundedCardCents;
+    figures.netSalesCents = figures.paidCents - figures.refundsCents;
+    for (const key of Object.keys(totals) as (keyof SalesFigures)[]) totals[key] += figures[key];
+  }
+
+  const byVariant = goods.rows
+    .map((row) => {
+      const variant = row.variant_id ? variantOf.get(row.variant_id) : undefined;
+      return {
+        productId: row.product_id,
+        variantId: row.variant_id,
+        name: productName.get(row.product_id) ?? row.line_name,
+        variant: variant?.label ?? '',
+        position: variant?.position ?? -1,
+        unitsSold: Number(row.sold),
+        grossSalesCents: Number(row.gross),
+        unitsRefunded: Number(row.refunded),
+        refundedGoodsCents: Number(row.refunded_goods),
+      };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name) || a.productId.localeCompare(b.productId) || a.position - b.position || (a.variantId ?? '').localeCompare(b.variantId ?? ''));
+  const byProduct = new Map<string, SalesOverview['byProduct'][number]>();
+  for (const row of byVariant) {
+    const product = byProduct.get(row.productId) ?? { productId: row.productId, name: row.name, unitsSold: 0, grossSalesCents: 0, unitsRefunded: 0, refundedGoodsCents: 0 };
+    product.unitsSold += row.unitsSold;
+    product.grossSalesCents += row.grossSalesCents;
+    product.unitsRefunded += row.unitsRefunded;
+    product.refundedGoodsCents += row.refundedGoodsCents;
+    byProduct.set(row.productId, product);
+  }
+
   const [toShip] = (await db.execute<{ count: string }>(sql`SELECT count(*)::text AS count FROM "order" WHERE NOT order_fulfilled`)).rows;
   return {
-    days,
-    byDay: byDay.rows.map((row) => ({ day: row.day, orders: Number(row.orders), walletCents: Number(row.wallet), cardCents: Number(row.card) })),
-    byProduct: byProduct.rows.map((row) => ({ productId: row.product_id, name: row.name, qty: Number(row.qty), walletCents: Number(row.wallet), cardCents: Number(row.card) })),
+    timeZone,
+    from,
+    to,
+    totals,
+    byDay: [...byDay.values()],
+    byProduct: [...byProduct.values()].sort((a, b) => b.grossSalesCents - a.grossSalesCents || a.name.localeCompare(b.name) || a.productId.localeCompare(b.productId)),
+    byVariant: byVariant.map(({ position: _position, ...row }) => row),
     ordersToShip: Number(toShip?.count ?? 0),
   };
 }

@@ -80,11 +80,10 @@ function buildSnapshot(products: Product[], cursor: (product: Product) => string
     categoryPage(category) {
       let page = categories.get(category);
       if (!page) {
-        page = firstPage(
-          products.filter((product) => product.category === category),
-          cursor,
-        );
-        categories.set(category, page);
+        const inCategory = products.filter((product) => product.category === category);
+        page = firstPage(inCategory, cursor);
+        // Only categories with products are kept: any well-formed id may be asked for (decision 046).
+        if (inCategory.length > 0) categories.set(category, page);
       }
       return page;
     },

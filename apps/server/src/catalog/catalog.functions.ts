@@ -1,8 +1,21 @@
+import { CATEGORY_MESSAGES } from '@storefront/domain/catalog.ts';
 import { IMAGES_NOT_UPLOADED, ownImageUrl } from '@storefront/domain/catalog-schemas.ts';
+import { constraintOf, sqlState } from '../db/errors.ts';
 import { defineFunction, type CallContext } from '../functions/registry.ts';
 import { AppError } from '../http/errors.ts';
 import { deleteProduct, editProduct, listAllProducts, moveProduct, releaseProduct, setProductActive } from './catalog.service.ts';
+import { createCategory, deleteCategory, listCategories, moveCategory, renameCategory } from './categories.service.ts';
 import { listLowStock, setStock } from './variants.service.ts';
+
+/** A product naming a category that does not exist (or was just removed): the foreign key says so (decision 046). */
+async function withKnownCategory<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (sqlState(error) === '23503' && constraintOf(error) === 'product_category_product_category_id_fk') throw new AppError('invalid-argument', CATEGORY_MESSAGES.notFound);
+    throw error;
+  }
+}
 
 /** Absolute download URLs of the shop's own origin (the Firebase SDK's) are stored as paths; others are refused. */
 function ownImages(images: string[], context: CallContext): string[] {
@@ -21,12 +34,33 @@ function ownImages(images: string[], context: CallContext): string[] {
 export function catalogFunctions(deps: { onChange: () => void }) {
   return [
     defineFunction('releaseBizarreProduct', async (input, context) => {
-      const id = await releaseProduct(context.db, { ...input, images: ownImages(input.images, context) }, undefined, { userId: context.caller.userId });
+      const id = await withKnownCategory(() => releaseProduct(context.db, { ...input, images: ownImages(input.images, context) }, undefined, { userId: context.caller.userId }));
       deps.onChange();
       return { ok: true, id };
     }),
     defineFunction('editBizarreProduct', async (input, context) => {
-      await editProduct(context.db, { ...input, images: ownImages(input.images, context) }, { userId: context.caller.userId });
+      await withKnownCategory(() => editProduct(context.db, { ...input, images: ownImages(input.images, context) }, { userId: context.caller.userId }));
+      deps.onChange();
+      return { ok: true };
+    }),
+    defineFunction('listCategories', async (_input, { db }) => ({ categories: await listCategories(db) })),
+    defineFunction('createCategory', async (input, { db, caller }) => {
+      const id = await createCategory(db, input, { userId: caller.userId });
+      deps.onChange();
+      return { ok: true, id };
+    }),
+    defineFunction('renameCategory', async (input, { db, caller }) => {
+      await renameCategory(db, input, { userId: caller.userId });
+      deps.onChange();
+      return { ok: true };
+    }),
+    defineFunction('moveCategory', async (input, { db, caller }) => {
+      await moveCategory(db, input, { userId: caller.userId });
+      deps.onChange();
+      return { ok: true };
+    }),
+    defineFunction('deleteCategory', async (input, { db, caller }) => {
+      await deleteCategory(db, input, { userId: caller.userId });
       deps.onChange();
       return { ok: true };
     }),

@@ -37,7 +37,7 @@ export async function catalogRoutes(app: FastifyInstance, options: { db: Db; cac
   const cached = { compress: false, decompress: false } as const;
 
   // The shop, a page at a time (issue 17): ?q= searches names and descriptions, ?category=
-  // picks merch, music or bundles, ?after= is the previous page's `next`, ?limit= 1 to 60.
+  // picks a category by id, ?after= is the previous page's `next`, ?limit= 1 to 60.
   // A first page without a search is the same for everyone: it comes from the cache.
   app.get('/api/products', cached, (request, reply) => {
     const query = request.query as Record<string, unknown>;

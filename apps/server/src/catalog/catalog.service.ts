@@ -229,9 +229,18 @@ export async function editProduct(db: Db, input: EditProductInput, actor?: Actor
 }
 
 /** Every product, withdrawn ones too, in the shop's order: the console's list. */
-export async function listAllProducts(db: Db): Promise<Product[]> {
+export async function listAllProducts(db: Db): Promise<(Product & { deleteBlocked: 'ordered' | 'held' | null })[]> {
   const rows = await db.select().from(products).orderBy(desc(products.sortOrder), asc(products.name), asc(products.id));
-  return withImages(db, rows);
+  // What deleteProduct would refuse, so the console offers Delete only where it can succeed (issue 29 item 5).
+  const blocked = await db
+    .select({
+      id: products.id,
+      ordered: sql<boolean>`EXISTS (SELECT 1 FROM ${orderItems} WHERE ${orderItems.productId} = ${products.id})`,
+      held: sql<boolean>`EXISTS (SELECT 1 FROM ${checkouts} WHERE ${checkouts.status} = 'pending' AND ${checkouts.items} @> jsonb_build_array(jsonb_build_object('id', ${products.id})))`,
+    })
+    .from(products);
+  const reason = new Map(blocked.map((row) => [row.id, row.ordered ? ('ordered' as const) : row.held ? ('held' as const) : null]));
+  return (await withImages(db, rows)).map((product) => ({ ...product, deleteBlocked: reason.get(product.id) ?? null }));
 }
 
 /** Withdraw (isActive false: gone from the shop at once) or restore a product. */
@@ -316,7 +325,7 @@ export async function deleteProduct(db: Db, id: string, actor: Actor): Promise<v
         .from(checkouts)
         .where(and(eq(checkouts.status, 'pending'), sql`${checkouts.items} @> ${JSON.stringify([{ id }])}::jsonb`))
         .limit(1);
-      if (ordered || held) throw new AppError('failed-precondition', CONSOLE_MESSAGES.productOrdered);
+      if (ordered || held) throw new AppError('failed-precondition', ordered ? CONSOLE_MESSAGES.productOrdered : CONSOLE_MESSAGES.productHeld);
       const before = await auditView(tx, id);
       await tx.delete(products).where(eq(products.id, id));
       await recordAudit(tx, { actor, action: 'product.delete', targetType: 'product', targetId: id, before });

@@ -5,6 +5,7 @@ import { accountProfileQueryOptions, deletionSummaryQueryOptions } from '../feat
 import { activityQueryOptions } from '../features/admin/api/admin-activity.ts';
 import { adminsQueryOptions } from '../features/admin/api/admins.ts';
 import { allProductsQueryOptions } from '../features/admin/api/console-products.ts';
+import { categoriesQueryOptions } from '../lib/categories.ts';
 import { orderDetailQueryOptions } from '../features/admin/api/get-order.ts';
 import { openOrdersQueryOptions } from '../features/admin/api/list-open-orders.ts';
 import { deskOrdersQueryOptions } from '../features/admin/api/list-orders.ts';
@@ -35,6 +36,8 @@ const QUERIES: { name: string; queryKey: readonly unknown[]; topics: LiveTopicNa
   { name: 'the shop', queryKey: productsQueryOptions().queryKey, topics: ['products'] },
   { name: 'a searched shop category', queryKey: productsQueryOptions({ q: 'tee', category: 'merch' }).queryKey, topics: ['products'] },
   { name: 'the console’s products', queryKey: allProductsQueryOptions().queryKey, topics: ['products'] },
+  // Categories (decision 046): the shop's filter, the forms and the console's Categories tab.
+  { name: 'the categories', queryKey: categoriesQueryOptions().queryKey, topics: ['products'] },
   { name: 'a product page', queryKey: productQueryOptions('p_1').queryKey, topics: ['products'] },
   // The quote re-prices with the products and applies the wallet.
   { name: 'the checkout quote', queryKey: quoteQueryOptions({ items: [{ id: 'p_1', qty: 1 }], useWallet: true }).queryKey, topics: ['products', 'wallet'] },
@@ -55,7 +58,7 @@ const QUERIES: { name: string; queryKey: readonly unknown[]; topics: LiveTopicNa
   { name: 'the order desk', queryKey: deskOrdersQueryOptions('unfulfilled', '').queryKey, topics: ['all-orders'] },
   { name: 'a searched order desk', queryKey: deskOrdersQueryOptions('refunded', 'ana').queryKey, topics: ['all-orders'] },
   { name: 'an order on the desk', queryKey: orderDetailQueryOptions('o_1').queryKey, topics: ['all-orders'] },
-  { name: 'the sales overview', queryKey: salesOverviewQueryOptions(30).queryKey, topics: ['all-orders'] },
+  { name: 'the sales overview', queryKey: salesOverviewQueryOptions({ days: 30 }).queryKey, topics: ['all-orders'] },
   // Every audited action (issue 18): another admin's change shows in the open lists.
   { name: 'the admins', queryKey: adminsQueryOptions().queryKey, topics: ['admin'] },
   { name: 'the console activity', queryKey: activityQueryOptions().queryKey, topics: ['admin'] },

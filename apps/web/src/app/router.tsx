@@ -85,6 +85,8 @@ export const routes: RouteObject[] = [
       page(routePatterns.dat, 'DAT', DatPage),
       page(paths.cashout, 'Cash Out', CashoutPage),
       page(paths.release, 'Release', ReleasePage),
+      page(routePatterns.releaseTab, 'Release', ReleasePage),
+      page(routePatterns.releaseOrder, 'Release', ReleasePage),
       page(paths.checkout, 'Checkout', CheckoutPage),
       page('*', 'Page not found', NotFoundPage),
     ],

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { addToCart, CART_STORAGE_KEY, EMPTY_CART, parseSavedCart, removeLine, setQty, type CartLine, type CartState } from '@storefront/domain/cart.ts';
+import { addToCart, CART_STORAGE_KEY, changeVariant, EMPTY_CART, parseSavedCart, removeLine, setQty, type CartLine, type CartState } from '@storefront/domain/cart.ts';
 
 /**
  * The cart, shared by the catalog (Add to Cart) and the cart and checkout features.
@@ -39,6 +39,8 @@ export const cartStore = {
   add: (item: Omit<CartLine, 'qty'>, qty = 1) => commit(addToCart(state, item, qty)),
   setQty: (lineId: string, qty: unknown) => commit(setQty(state, lineId, qty)),
   remove: (lineId: string) => commit(removeLine(state, lineId)),
+  /** Another variant of the line's product on the line (issue 29 item 4); `max`: what is left of it. */
+  changeVariant: (lineId: string, item: Omit<CartLine, 'qty'>, max: number | null) => commit(changeVariant(state, lineId, item, max)),
   clear: () => commit(EMPTY_CART),
   subscribe(listener: () => void) {
     listeners.add(listener);

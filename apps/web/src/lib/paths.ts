@@ -1,3 +1,7 @@
+/** The console's tabs, in their order on /release (decision 031), each with its own address. */
+export const CONSOLE_TABS = ['release', 'orders', 'products', 'categories', 'content', 'sales', 'admins', 'activity'] as const;
+export type ConsoleTab = (typeof CONSOLE_TABS)[number];
+
 /**
  * Every page's address, for the router, links and redirects (issue 14 item 6, decision 036).
  * The lint rule storefront/route-paths refuses a page path written as a string elsewhere
@@ -25,6 +29,10 @@ export const paths = {
   dat: (id: string) => `/wallet/dat/${encodeURIComponent(id)}`,
   cashout: '/cashout',
   release: '/release',
+  /** A console tab (issue 29 item 6): Release Product is /release itself. */
+  releaseTab: (tab: ConsoleTab) => (tab === 'release' ? '/release' : `/release/${tab}`),
+  /** One order opened on the console's order desk. */
+  releaseOrder: (id: string) => `/release/orders/${encodeURIComponent(id)}`,
   checkout: '/checkout',
 } as const;
 
@@ -32,4 +40,6 @@ export const paths = {
 export const routePatterns = {
   product: '/product/:id',
   dat: '/wallet/dat/:id',
+  releaseTab: '/release/:tab',
+  releaseOrder: '/release/orders/:orderId',
 } as const;

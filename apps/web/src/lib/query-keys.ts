@@ -31,6 +31,8 @@ export const productListKeys = {
   shop: (q: string, category: string) => [...productListKeys.all, 'shop', q, category] as const,
   /** The console's list: every product, withdrawn ones too. */
   console: ['products', 'all'] as const,
+  /** The shop's categories (decision 046): a change publishes on the 'products' topic. */
+  categories: ['products', 'categories'] as const,
 };
 
 /** One product, and the checkout quote, which re-prices when a product changes. */
@@ -74,7 +76,7 @@ export const openOrdersKeys = { all: [...orderListKeys.all, 'open'] as const };
 /** The console's sales overview: under View Orders, so the admins' order topic refetches it. */
 export const salesOverviewKeys = {
   all: [...openOrdersKeys.all, 'sales'] as const,
-  days: (days: number) => [...salesOverviewKeys.all, days] as const,
+  period: (period: { days?: number; from?: string; to?: string }) => [...salesOverviewKeys.all, period] as const,
 };
 
 /** The console's "needs attention" list (decision 044), under the admins' keys: refetched with the activity. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { editProductInput, releaseProductInput, setStockInput } from '../catalog-schemas.ts';
+import { createCategoryInput, deleteCategoryInput, editProductInput, moveCategoryInput, releaseProductInput, renameCategoryInput, setStockInput } from '../catalog-schemas.ts';
 import { defineContract, noInput, okOutput } from './define.ts';
 
 /** Null: unlimited (print on demand, digital). */
@@ -29,4 +29,11 @@ export const catalogContracts = {
       ),
     }),
   }),
+  /** The shop's categories in their order (issue 29 item 3): the shop's filter and the release and edit forms. */
+  listCategories: defineContract({ access: 'public', input: noInput, output: z.object({ categories: z.array(z.object({ id: z.string(), name: z.string() })) }) }),
+  /** The console's category tools (decision 046), each audited; a category is removed only when no product is in it. */
+  createCategory: defineContract({ access: 'admin', input: createCategoryInput, output: z.object({ ok: z.literal(true), id: z.string() }) }),
+  renameCategory: defineContract({ access: 'admin', input: renameCategoryInput, output: okOutput }),
+  moveCategory: defineContract({ access: 'admin', input: moveCategoryInput, output: okOutput }),
+  deleteCategory: defineContract({ access: 'admin', input: deleteCategoryInput, output: okOutput }),
 };

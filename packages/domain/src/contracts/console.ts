@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { PRODUCT_CATEGORIES } from '../catalog.ts';
-import { deleteProductInput, listAuditInput, moveProductInput, salesOverviewInput, setAdminInput, setProductActiveInput } from '../console.ts';
+import { deleteProductInput, listAuditInput, moveProductInput, setAdminInput, setProductActiveInput } from '../console.ts';
+import { salesOverviewInput } from '../sales.ts';
 import { defineContract, noInput, okOutput } from './define.ts';
 
 /** A product as every client reads it (domain/catalog.ts's Product), withdrawn ones included. */
@@ -12,7 +12,7 @@ export const productOutput = z.object({
   images: z.array(z.string()),
   order: z.number(),
   isActive: z.boolean(),
-  category: z.enum(PRODUCT_CATEGORIES),
+  category: z.string(),
   updatedAt: z.string(),
   /** Issue 15: up to 3 options, and one variant per combination (the default variant without options). */
   options: z.array(z.object({ name: z.string(), values: z.array(z.string()) })),
@@ -50,11 +50,43 @@ export const adminAccountOutput = z.object({
   fromRole: z.boolean(),
 });
 
-/** Money is integer cents; card is what the card paid (fees included), wallet what credit paid. */
+const salesFigures = z.object({
+  orders: z.number(),
+  grossSalesCents: z.number(),
+  shippingCents: z.number(),
+  taxCents: z.number(),
+  cardFeesCents: z.number(),
+  paidCents: z.number(),
+  paidWalletCents: z.number(),
+  paidCardCents: z.number(),
+  refundsCents: z.number(),
+  refundedWalletCents: z.number(),
+  refundedCardCents: z.number(),
+  netSalesCents: z.number(),
+});
+
+const salesGoods = z.object({
+  productId: z.string(),
+  name: z.string(),
+  unitsSold: z.number(),
+  grossSalesCents: z.number(),
+  unitsRefunded: z.number(),
+  refundedGoodsCents: z.number(),
+});
+
+/**
+ * The sales overview (issue 29 item 1, decision 045). Money is integer cents. Orders count on the
+ * day they were placed, refunds on the day they were given, both in `timeZone`. Products and
+ * variants are goods only (their lines' price times quantity), without shipping, tax or fees.
+ */
 export const salesOverviewOutput = z.object({
-  days: z.number(),
-  byDay: z.array(z.object({ day: z.string(), orders: z.number(), walletCents: z.number(), cardCents: z.number() })),
-  byProduct: z.array(z.object({ productId: z.string(), name: z.string(), qty: z.number(), walletCents: z.number(), cardCents: z.number() })),
+  timeZone: z.string(),
+  from: z.string(),
+  to: z.string(),
+  totals: salesFigures,
+  byDay: z.array(salesFigures.extend({ day: z.string() })),
+  byProduct: z.array(salesGoods),
+  byVariant: z.array(salesGoods.extend({ variantId: z.string().nullable(), variant: z.string() })),
   ordersToShip: z.number(),
 });
 
@@ -77,7 +109,12 @@ export const consoleContracts = {
     output: z.object({ items: z.array(attentionOutput) }),
   }),
   resolveNeedsAttention: defineContract({ access: 'admin', input: z.object({ id: z.number().int().positive() }).strict(), output: z.object({ resolved: z.boolean() }) }),
-  listAllProducts: defineContract({ access: 'admin', input: noInput, output: z.object({ products: z.array(productOutput) }) }),
+  /** deleteBlocked: why Delete would be refused (ordered, or held by an open card checkout); null when it can succeed (issue 29 item 5). */
+  listAllProducts: defineContract({
+    access: 'admin',
+    input: noInput,
+    output: z.object({ products: z.array(productOutput.extend({ deleteBlocked: z.enum(['ordered', 'held']).nullable() })) }),
+  }),
   setProductActive: defineContract({ access: 'admin', input: setProductActiveInput, output: okOutput }),
   moveProduct: defineContract({ access: 'admin', input: moveProductInput, output: okOutput }),
   deleteProduct: defineContract({ access: 'admin', input: deleteProductInput, output: okOutput }),

@@ -1,6 +1,23 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
+
+/**
+ * The shop's categories (issue 29 item 3, decision 046): managed in the console (add, rename,
+ * order, remove when no product is in it). `id` is the slug in the shop's address
+ * (/shop?category=music) and never changes; `name` is what people read.
+ */
+export const productCategories = pgTable(
+  'product_category',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    /** The shop's and the forms' order, lowest first. */
+    position: integer('position').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('product_category_name_key').on(sql`lower(${table.name})`)],
+);
 
 /** Products and their ordered images (spec section 3), one row per image. */
 export const products = pgTable(
@@ -14,8 +31,11 @@ export const products = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     /** Up to 3 options, e.g. [{ name: 'Size', values: ['S', 'M'] }]; [] for a product without options (issue 15). */
     options: jsonb('options').$type<{ name: string; values: string[] }[]>().notNull().default([]),
-    /** merch, music or bundles (domain PRODUCT_CATEGORIES): the shop's category filter. */
-    category: text('category').notNull().default('merch'),
+    /** The product's category (the shop's category filter); a category with products cannot be removed. */
+    category: text('category')
+      .notNull()
+      .default('merch')
+      .references(() => productCategories.id),
     /** What the shop search looks in: the name and description in lower case, kept by Postgres. */
     searchText: text('search_text')
       .notNull()
@@ -28,7 +48,6 @@ export const products = pgTable(
     // The shop's list: active products, `order` highest first, then name, then id (as its
     // ORDER BY, where DESC sorts nulls first).
     index('product_shop_order_idx').on(table.isActive, table.sortOrder.desc().nullsFirst(), table.name, table.id),
-    check('product_category_known', sql`${table.category} IN ('merch', 'music', 'bundles')`),
     // One category's shop list, in the same order (issue 17).
     index('product_category_order_idx').on(table.isActive, table.category, table.sortOrder.desc().nullsFirst(), table.name, table.id),
     // The shop search: a substring of the name or description, any case (pg_trgm, created by the migration).

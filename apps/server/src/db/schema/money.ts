@@ -199,6 +199,8 @@ export const orderItems = pgTable(
     index('order_item_name_lower_idx').on(sql`lower(${table.name})`),
     // A variant's units sold (the reconciler's invariant) and a buyer's units of a limited one.
     index('order_item_variant_idx').on(table.variantId),
+    // Whether a product was ever ordered (the console offers Delete only where it can succeed, issue 29 item 5).
+    index('order_item_product_idx').on(table.productId),
   ],
 );
 

@@ -16,13 +16,16 @@ function focusHeading(main: HTMLElement): boolean {
  * data is still loading gets focus as soon as its heading appears.
  */
 export function useFocusHeadingOnNavigation(mainRef: RefObject<HTMLElement | null>) {
-  const { pathname } = useLocation();
+  const { pathname, state } = useLocation();
   const previousPathname = useRef(pathname);
+  // A change within one page that manages its own focus (a console tab, an opened order) says so.
+  const keepFocus = (state as { keepFocus?: unknown } | null)?.keepFocus === true;
 
   useEffect(() => {
     // The first page load keeps the browser's own focus; only navigations move it.
     if (previousPathname.current === pathname) return;
     previousPathname.current = pathname;
+    if (keepFocus) return;
     const main = mainRef.current;
     if (!main || focusHeading(main)) return;
     const observer = new MutationObserver(() => {
@@ -30,5 +33,5 @@ export function useFocusHeadingOnNavigation(mainRef: RefObject<HTMLElement | nul
     });
     observer.observe(main, { childList: true, subtree: true });
     return () => observer.disconnect();
-  }, [pathname, mainRef]);
+  }, [pathname, mainRef, keepFocus]);
 }

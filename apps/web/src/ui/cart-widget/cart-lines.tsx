@@ -1,9 +1,53 @@
 import type { CartLine } from '@storefront/domain/cart.ts';
 import { formatUsd } from '@storefront/domain/catalog.ts';
 import { MAX_LINE_QTY } from '@storefront/domain/pricing.ts';
-import { lineRanOutMessage } from '@storefront/domain/variants.ts';
+import type { Product } from '@storefront/domain/catalog.ts';
+import { lineName, lineRanOutMessage, variantLabel } from '@storefront/domain/variants.ts';
 import { cartStore } from '../../lib/cart.ts';
 import { useCartStock } from './cart-stock.ts';
+
+/**
+ * The line's variant, changed in place (issue 29 item 4): the product's variants, a sold-out one
+ * disabled; the quantity moves along, never above what is left of the new one. The checkout
+ * checks the stock again on the server.
+ */
+function VariantChoice({ line, product, title, lines }: { line: CartLine; product: Product; title: string; lines: CartLine[] }) {
+  const current = line.variantId ?? line.lineId;
+  const choose = (variantId: string) => {
+    const variant = product.variants.find((candidate) => candidate.id === variantId);
+    if (!variant) return;
+    const isDefault = variant.id === product.id;
+    cartStore.changeVariant(
+      line.lineId,
+      {
+        lineId: variant.id,
+        ...(isDefault ? {} : { productId: product.id, variantId: variant.id }),
+        title: lineName(product.name, variant.options),
+        image: line.image || (product.images[0] ?? ''),
+        priceCents: variant.priceCents,
+      },
+      variant.stock,
+    );
+  };
+  return (
+    <label className="cart-line__variant">
+      <span className="visually-hidden">Variant of {title}</span>
+      <select value={current} onChange={(event) => choose(event.target.value)}>
+        {product.variants.map((variant) => {
+          // Held by this cart's other lines on that variant: what this line could still take.
+          const elsewhere = lines.filter((other) => other !== line && (other.variantId ?? other.lineId) === variant.id).reduce((sum, other) => sum + other.qty, 0);
+          const soldOut = variant.id !== current && variant.stock !== null && variant.stock - elsewhere <= 0;
+          return (
+            <option key={variant.id} value={variant.id} disabled={soldOut}>
+              {variantLabel(variant.options) || product.name}
+              {soldOut ? ' (sold out)' : ''}
+            </option>
+          );
+        })}
+      </select>
+    </label>
+  );
+}
 
 const IMAGE_SIZE = 56;
 
@@ -23,6 +67,7 @@ export function CartLines({ lines, onLineRemoved }: { lines: CartLine[]; onLineR
         const title = line.title || 'Untitled item';
         // Issue 15: a line asking for more than is left says so and offers to reduce it.
         const max = stock.get(line.lineId)?.max ?? null;
+        const product = stock.get(line.lineId)?.product;
         const short = max !== null && line.qty > max;
         return (
           <li key={line.lineId} className="cart-line">
@@ -34,6 +79,7 @@ export function CartLines({ lines, onLineRemoved }: { lines: CartLine[]; onLineR
             <div className="cart-line__body">
               <p className="cart-line__title">{title}</p>
               <p className="cart-line__price">{formatUsd(line.priceCents)}</p>
+              {product && product.variants.length > 1 ? <VariantChoice line={line} product={product} title={title} lines={lines} /> : null}
               <div className="cart-line__controls">
                 <div className="cart-qty" role="group" aria-label={`Quantity of ${title}`}>
                   <button

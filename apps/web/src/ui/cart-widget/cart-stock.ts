@@ -9,6 +9,8 @@ import { productKeys } from '../../lib/query-keys.ts';
 export interface LineStock {
   /** How many of this line the cart may hold, with the other lines on the same variant. */
   max: number | null;
+  /** The line's product once loaded: its other variants are the line's choices (issue 29 item 4). */
+  product?: Product | undefined;
 }
 
 const productIdOf = (line: CartLine) => line.productId ?? line.lineId;
@@ -33,13 +35,13 @@ export function useCartStock(lines: CartLine[]): Map<string, LineStock> {
     const product = byId.get(productIdOf(line));
     const variant = product ? resolveVariant(product.variants, product.id, line.variantId) : undefined;
     if (!variant || variant.stock === null) {
-      result.set(line.lineId, { max: null });
+      result.set(line.lineId, { max: null, product });
       continue;
     }
     const others = lines
       .filter((other) => other !== line && productIdOf(other) === product!.id && (other.variantId ?? other.lineId) === (line.variantId ?? line.lineId))
       .reduce((sum, other) => sum + other.qty, 0);
-    result.set(line.lineId, { max: Math.max(0, variant.stock - others) });
+    result.set(line.lineId, { max: Math.max(0, variant.stock - others), product });
   }
   return result;
 }

@@ -1,5 +1,6 @@
 import { useId, useRef, type ReactNode, type RefObject } from 'react';
-import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
+import { DEFAULT_CATEGORY, RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
+import { useCategories } from '../../lib/categories.ts';
 import './product-form.css';
 
 /** What an admin types for a product; the price stays text until it is checked. */
@@ -7,9 +8,11 @@ export interface ProductFieldValues {
   name: string;
   price: string;
   description: string;
+  /** The category's id (issue 29 item 3): the shop's filter lists the product there. */
+  category: string;
 }
 
-export const EMPTY_PRODUCT_FIELDS: ProductFieldValues = { name: '', price: '', description: '' };
+export const EMPTY_PRODUCT_FIELDS: ProductFieldValues = { name: '', price: '', description: '', category: DEFAULT_CATEGORY };
 
 export interface ProductFieldRefs {
   name: RefObject<HTMLInputElement | null>;
@@ -57,6 +60,11 @@ interface ProductFieldsProps {
 export function ProductFields({ values, onChange, disabled = false, refs }: ProductFieldsProps) {
   const id = useId();
   const set = (field: keyof ProductFieldValues) => (event: { target: { value: string } }) => onChange({ ...values, [field]: event.target.value });
+  const categories = useCategories();
+  // The product's own category is listed even before the list has loaded (or if it was just removed).
+  const choices = categories.data?.some((category) => category.id === values.category)
+    ? categories.data
+    : [...(categories.data ?? []), { id: values.category, name: values.category }];
   return (
     <div className="product-fields">
       <ProductField id={`${id}-name`} label="Name">
@@ -90,6 +98,15 @@ export function ProductFields({ values, onChange, disabled = false, refs }: Prod
         <p id={`${id}-price-hint`} className="product-field__hint">
           In US dollars, e.g. 24.99; rounded to whole cents.
         </p>
+      </ProductField>
+      <ProductField id={`${id}-category`} label="Category">
+        <select id={`${id}-category`} className="field-control product-field__control" value={values.category} onChange={set('category')} disabled={disabled}>
+          {choices.map((category) => (
+            <option key={category.id} value={category.id}>
+              {category.name}
+            </option>
+          ))}
+        </select>
       </ProductField>
       {/* An input and a text area: alike in their attribute lists by design, each element keeps its own limits. */}
       <ProductField id={`${id}-description`} label="Description" wide>

@@ -17,6 +17,7 @@ export interface ProductFormInput {
   name: string;
   description: string;
   priceCents: number;
+  category: string;
   images: string[];
   options: BuiltVariants['options'];
   variants: BuiltVariants['variants'];
@@ -78,6 +79,7 @@ export function useProductForm({ mode, fields: initialFields, variants: initialV
         name,
         description: fields.description.trim(),
         priceCents: usdToCents(fields.price) ?? 0,
+        category: fields.category,
         images: urls,
         options: variants.options,
         variants: variants.variants,

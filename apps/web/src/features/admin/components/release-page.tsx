@@ -1,4 +1,4 @@
-import { Navigate } from '../../../lib/router.tsx';
+import { Navigate, useLocation } from '../../../lib/router.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { RELEASE_PAGE_TEXTS } from '../messages.ts';
@@ -14,7 +14,9 @@ import { BackToShop } from '../../../ui/back-to-shop.tsx';
  */
 export function ReleasePage() {
   const session = useSession();
-  if (session.isSignedIn === false) return <Navigate to={paths.login} state={{ from: paths.release }} replace />;
+  const { pathname } = useLocation();
+  // Back to the tab (or order) asked for once signed in: each has its own address (issue 29 item 6).
+  if (session.isSignedIn === false) return <Navigate to={paths.login} state={{ from: pathname }} replace />;
   return (
     <section className="page release-page">
       <h1>Release</h1>

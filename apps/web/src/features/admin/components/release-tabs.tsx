@@ -1,5 +1,7 @@
-import { useId, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
 import { lazyPart } from '../../../lib/lazy-part.tsx';
+import { CONSOLE_TABS, paths, type ConsoleTab } from '../../../lib/paths.ts';
+import { Link, Navigate, useNavigate, useParams } from '../../../lib/router.tsx';
 import { LowStockList } from './low-stock-list.tsx';
 import { ReleaseForm } from './release-form.tsx';
 import { ViewOrdersTab } from './view-orders-tab.tsx';
@@ -7,39 +9,58 @@ import { ViewOrdersTab } from './view-orders-tab.tsx';
 // The console's tabs (issue 18) load their code when first opened (decision 016's budget).
 const consoleTab = <P extends object>(load: () => Promise<ComponentType<P>>, name: string) => lazyPart(load, { loading: `Loading ${name}…`, failed: `Could not load ${name}.` });
 const Products = consoleTab(() => import('./products-tab.tsx').then((m) => m.ProductsTab), 'the products');
+const Categories = consoleTab(() => import('./categories-tab.tsx').then((m) => m.CategoriesTab), 'the categories');
 const Admins = consoleTab(() => import('./admins-tab.tsx').then((m) => m.AdminsTab), 'the admins');
 const Sales = consoleTab(() => import('./sales-tab.tsx').then((m) => m.SalesTab), 'the sales');
 const Activity = consoleTab(() => import('./activity-tab.tsx').then((m) => m.ActivityTab), 'the activity');
 const Content = consoleTab(() => import('./content/content-tab.tsx').then((m) => m.ContentTab), 'the content editor');
 
-const TABS = [
-  { id: 'release', label: 'Release Product' },
-  { id: 'orders', label: 'View Orders' },
-  { id: 'products', label: 'Products' },
-  { id: 'content', label: 'Content' },
-  { id: 'sales', label: 'Sales' },
-  { id: 'admins', label: 'Admins' },
-  { id: 'activity', label: 'Activity' },
-] as const;
+const LABELS: Record<ConsoleTab, string> = {
+  release: 'Release Product',
+  orders: 'View Orders',
+  products: 'Products',
+  categories: 'Categories',
+  content: 'Content',
+  sales: 'Sales',
+  admins: 'Admins',
+  activity: 'Activity',
+};
+const TABS = CONSOLE_TABS.map((id) => ({ id, label: LABELS[id] }));
 
-type TabId = (typeof TABS)[number]['id'];
+type TabId = ConsoleTab;
+/** A tab change stays where the page is and keeps focus on the tab (the layout moves it to the heading otherwise). */
+const TAB_NAVIGATION = { state: { keepFocus: true } } as const;
+const isTab = (value: string): value is TabId => (CONSOLE_TABS as readonly string[]).includes(value);
 
 /**
  * The release page's tabs (spec section 2, and the console of issue 18), as the ARIA tabs pattern: one tab stop,
- * arrow keys, Home and End move between the tabs. A panel stays mounted once opened, so
- * a half-filled release form survives a look at the orders.
+ * arrow keys, Home and End move between the tabs. Each tab is a link to its own address
+ * (issue 29 item 6: /release, /release/orders, /release/sales, ...), so a tab can be bookmarked or
+ * opened in a new browser tab, and Back returns to the tab before. A panel stays mounted once
+ * opened, so a half-filled release form survives a look at the orders.
  */
 export function ReleaseTabs() {
   const baseId = useId();
-  const [active, setActive] = useState<TabId>('release');
-  const [opened, setOpened] = useState<ReadonlySet<TabId>>(new Set(['release']));
-  const tabs = useRef<Partial<Record<TabId, HTMLButtonElement | null>>>({});
+  const params = useParams();
+  const navigate = useNavigate();
+  const wanted = params.orderId !== undefined ? 'orders' : (params.tab ?? 'release');
+  const active: TabId = isTab(wanted) ? wanted : 'release';
+  const [opened, setOpened] = useState<ReadonlySet<TabId>>(new Set([active]));
+  if (!opened.has(active)) setOpened(new Set([...opened, active]));
+  const tabs = useRef<Partial<Record<TabId, HTMLAnchorElement | null>>>({});
 
+  // Arrow keys move along the tabs without a history entry per key press; a click is a new entry.
+  // The page changes in a transition: the new tab takes focus once it is the selected one.
+  const focusWhenShown = useRef<TabId | null>(null);
   const open = (id: TabId, focus: boolean) => {
-    setActive(id);
-    setOpened((current) => (current.has(id) ? current : new Set([...current, id])));
-    if (focus) tabs.current[id]?.focus();
+    if (focus) focusWhenShown.current = id;
+    navigate(paths.releaseTab(id), { replace: true, state: TAB_NAVIGATION.state, preventScrollReset: true });
   };
+  useEffect(() => {
+    if (focusWhenShown.current !== active) return;
+    focusWhenShown.current = null;
+    tabs.current[active]?.focus();
+  }, [active]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const index = TABS.findIndex((tab) => tab.id === active);
@@ -55,6 +76,8 @@ export function ReleaseTabs() {
     open(TABS[target]!.id, true);
   };
 
+  if (!isTab(wanted)) return <Navigate to={paths.release} replace />;
+
   const tabId = (id: TabId) => `${baseId}-${id}-tab`;
   const panelId = (id: TabId) => `${baseId}-${id}-panel`;
 
@@ -62,22 +85,23 @@ export function ReleaseTabs() {
     <div className="release-tabs">
       <div role="tablist" aria-label="Admin" className="release-tabs__list" onKeyDown={onKeyDown}>
         {TABS.map((tab) => (
-          <button
+          <Link
             key={tab.id}
             ref={(element) => {
               tabs.current[tab.id] = element;
             }}
-            type="button"
+            to={paths.releaseTab(tab.id)}
+            state={TAB_NAVIGATION.state}
+            preventScrollReset
             role="tab"
             id={tabId(tab.id)}
             className="release-tabs__tab"
             aria-selected={active === tab.id}
             aria-controls={panelId(tab.id)}
             tabIndex={active === tab.id ? 0 : -1}
-            onClick={() => open(tab.id, false)}
           >
             {tab.label}
-          </button>
+          </Link>
         ))}
       </div>
       <div role="tabpanel" id={panelId('release')} aria-labelledby={tabId('release')} hidden={active !== 'release'} className="release-tabs__panel">
@@ -90,6 +114,7 @@ export function ReleaseTabs() {
       {(
         [
           ['products', Products.Part],
+          ['categories', Categories.Part],
           ['content', Content.Part],
           ['sales', Sales.Part],
           ['admins', Admins.Part],

@@ -1,20 +1,38 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { formatUsd } from '@storefront/domain/catalog.ts';
-import { salesCsv, type SalesOverview } from '@storefront/domain/console.ts';
-import { useSalesOverview } from '../api/sales-overview.ts';
+import { SALES_FIGURES, SALES_MESSAGES, addDays, periodDays, salesCsv, todayIn, type SalesFigures, type SalesOverview } from '@storefront/domain/sales.ts';
+import { useSalesOverview, type SalesPeriod } from '../api/sales-overview.ts';
 import { LoadState } from './load-state.tsx';
 import './console.css';
-import { DataTable } from '../../../ui/data-table.tsx';
+import { DataTable, type DataColumn } from '../../../ui/data-table.tsx';
 
-const RANGES = [7, 30, 90, 365] as const;
+const PRESETS = [
+  { id: 'last-7', label: 'Last 7 days' },
+  { id: 'last-30', label: 'Last 30 days' },
+  { id: 'last-90', label: 'Last 90 days' },
+  { id: 'last-365', label: 'Last 365 days' },
+  { id: 'this-month', label: 'This month' },
+  { id: 'last-month', label: 'Last month' },
+  { id: 'custom', label: 'Chosen dates' },
+] as const;
+type Preset = (typeof PRESETS)[number]['id'];
+
+/** A preset's days, counted from today in the label's time zone. */
+function presetPeriod(preset: Exclude<Preset, 'custom'>, today: string): SalesPeriod {
+  if (preset.startsWith('last-') && preset !== 'last-month') return { days: Number(preset.slice(5)) };
+  const firstOfThisMonth = `${today.slice(0, 8)}01`;
+  if (preset === 'this-month') return { from: firstOfThisMonth, to: today };
+  const lastOfLastMonth = addDays(firstOfThisMonth, -1);
+  return { from: `${lastOfLastMonth.slice(0, 8)}01`, to: lastOfLastMonth };
+}
 
 /**
- * Revenue by day as stacked bars, wallet below card: hand-written SVG (decision 031), with
- * the same numbers in the table below it for screen readers and keyboards.
+ * What the buyers paid by day as stacked bars, wallet below card: hand-written SVG (decision 031),
+ * with the same numbers in the tables below it for screen readers and keyboards.
  */
 function DayChart({ overview }: { overview: SalesOverview }) {
   const days = overview.byDay;
-  const max = Math.max(1, ...days.map((day) => day.walletCents + day.cardCents));
+  const max = Math.max(1, ...days.map((day) => day.paidCents));
   const width = Math.max(days.length * 14, 280);
   const height = 160;
   const bar = width / Math.max(days.length, 1);
@@ -23,15 +41,15 @@ function DayChart({ overview }: { overview: SalesOverview }) {
       className="console-sales__chart"
       viewBox={`0 0 ${width} ${height}`}
       role="img"
-      aria-label={`Revenue by day over the last ${overview.days} days: wallet and card`}
+      aria-label={`Paid by day from ${overview.from} to ${overview.to}: wallet and card`}
       preserveAspectRatio="none"
     >
       {days.map((day, index) => {
-        const wallet = (day.walletCents / max) * (height - 10);
-        const card = (day.cardCents / max) * (height - 10);
+        const wallet = (day.paidWalletCents / max) * (height - 10);
+        const card = (day.paidCardCents / max) * (height - 10);
         return (
           <g key={day.day}>
-            <title>{`${day.day}: wallet ${formatUsd(day.walletCents)}, card ${formatUsd(day.cardCents)}`}</title>
+            <title>{`${day.day}: wallet ${formatUsd(day.paidWalletCents)}, card ${formatUsd(day.paidCardCents)}`}</title>
             <rect x={index * bar + 1} y={height - wallet} width={Math.max(bar - 2, 1)} height={wallet} className="console-sales__wallet" />
             <rect x={index * bar + 1} y={height - wallet - card} width={Math.max(bar - 2, 1)} height={card} className="console-sales__card" />
           </g>
@@ -45,69 +63,133 @@ function download(overview: SalesOverview) {
   const url = URL.createObjectURL(new Blob([salesCsv(overview)], { type: 'text/csv;charset=utf-8' }));
   const link = document.createElement('a');
   link.href = url;
-  link.download = `sales-last-${overview.days}-days.csv`;
+  link.download = `sales-${overview.from}-to-${overview.to}.csv`;
   link.click();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** The sales overview (issue 18): revenue by day and by product, wallet and card, orders to ship, CSV. */
+/** A wide table scrolls sideways on a phone; the region takes focus so a keyboard can scroll it. */
+function Scroll({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="console-sales__scroll" role="region" aria-label={label} tabIndex={0}>
+      {children}
+    </div>
+  );
+}
+
+const money = (cents: number) => formatUsd(cents);
+const figureColumns: DataColumn<SalesFigures>[] = SALES_FIGURES.map(([key, label, isMoney]) => ({
+  header: label,
+  cell: (row: SalesFigures) => (isMoney ? money(row[key]) : row[key]),
+  className: 'console-sales__number',
+}));
+
+type GoodsRow = SalesOverview['byProduct'][number];
+const goodsColumns: DataColumn<GoodsRow>[] = [
+  { header: 'Units sold', cell: (row) => row.unitsSold, className: 'console-sales__number' },
+  { header: 'Gross sales', cell: (row) => money(row.grossSalesCents), className: 'console-sales__number' },
+  { header: 'Units refunded', cell: (row) => row.unitsRefunded, className: 'console-sales__number' },
+  { header: 'Refunded goods', cell: (row) => money(row.refundedGoodsCents), className: 'console-sales__number' },
+  { header: 'Net goods', cell: (row) => money(row.grossSalesCents - row.refundedGoodsCents), className: 'console-sales__number' },
+];
+
+/**
+ * The sales overview as an accountant reads it (issue 29 item 1, decision 045): a chosen period
+ * in the label's time zone, its totals, by day, by product and by variant, and the same as CSV.
+ */
 export function SalesTab() {
-  const [days, setDays] = useState<number>(30);
-  const sales = useSalesOverview(days);
+  const [preset, setPreset] = useState<Preset>('last-30');
+  const [period, setPeriod] = useState<SalesPeriod>({ days: 30 });
+  const [dates, setDates] = useState<{ from: string; to: string } | null>(null);
+  const sales = useSalesOverview(period);
   const overview = sales.data;
-  const total = (rows: { walletCents: number; cardCents: number }[]) => rows.reduce((sum, row) => sum + row.walletCents + row.cardCents, 0);
+  const today = overview ? todayIn(overview.timeZone) : todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const shownFrom = dates?.from ?? overview?.from ?? '';
+  const shownTo = dates?.to ?? overview?.to ?? '';
+  const datesWrong = dates !== null && (dates.from === '' || dates.to === '' || periodDays(dates.from, dates.to) === null);
+
+  const choosePreset = (next: Preset) => {
+    setPreset(next);
+    if (next === 'custom') {
+      setDates({ from: shownFrom, to: shownTo });
+      return;
+    }
+    setDates(null);
+    setPeriod(presetPeriod(next, today));
+  };
+  const chooseDate = (which: 'from' | 'to', value: string) => {
+    const next = { from: shownFrom, to: shownTo, [which]: value };
+    setPreset('custom');
+    setDates(next);
+    if (next.from && next.to && periodDays(next.from, next.to) !== null) setPeriod(next);
+  };
+
   return (
     <div className="console-sales">
       <h2 className="console__title">Sales</h2>
       <div className="console-sales__controls">
-        <label htmlFor="console-sales-days">Period</label>
-        <select id="console-sales-days" value={days} onChange={(event) => setDays(Number(event.target.value))}>
-          {RANGES.map((range) => (
-            <option key={range} value={range}>
-              Last {range} days
+        <label htmlFor="console-sales-period">Period</label>
+        <select id="console-sales-period" value={preset} onChange={(event) => choosePreset(event.target.value as Preset)}>
+          {PRESETS.map((option) => (
+            <option key={option.id} value={option.id}>
+              {option.label}
             </option>
           ))}
         </select>
+        <label htmlFor="console-sales-from">From</label>
+        <input id="console-sales-from" type="date" value={shownFrom} max={today} onChange={(event) => chooseDate('from', event.target.value)} aria-invalid={datesWrong} />
+        <label htmlFor="console-sales-to">To</label>
+        <input id="console-sales-to" type="date" value={shownTo} max={today} onChange={(event) => chooseDate('to', event.target.value)} aria-invalid={datesWrong} />
         <button type="button" className="button button--secondary" disabled={!overview} onClick={() => overview && download(overview)}>
           Download CSV
         </button>
       </div>
+      {datesWrong ? <p role="alert">{SALES_MESSAGES.period}</p> : null}
       {sales.isPending || sales.isError || !overview ? (
         <LoadState query={sales} label="Loading sales…" lines={6} failed="Could not load the sales." />
       ) : (
         <>
           <p className="console-sales__summary">
-            <strong data-testid="orders-to-ship">{overview.ordersToShip}</strong> orders to ship · revenue {formatUsd(total(overview.byDay))}
+            <strong data-testid="orders-to-ship">{overview.ordersToShip}</strong> orders to ship · {overview.from} to {overview.to} ({overview.timeZone}) · net sales{' '}
+            <strong data-testid="net-sales">{money(overview.totals.netSalesCents)}</strong>
           </p>
+          <p className="console__hint">
+            Orders count on the day they were placed, refunds on the day they were given, in the label’s time zone ({overview.timeZone}). Paid is gross sales + shipping + tax +
+            card fees; net sales are paid minus refunds. Products and variants are goods only, at their line price.
+          </p>
+          <DataTable
+            caption="Totals"
+            className="console-sales__totals"
+            rows={SALES_FIGURES.map(([key, label, isMoney]) => ({ key, label, value: isMoney ? money(overview.totals[key]) : String(overview.totals[key]) }))}
+            rowKey={(row) => row.key}
+            columns={[
+              { header: 'Figure', rowHeader: true, cell: (row) => row.label },
+              { header: 'Amount', cell: (row) => <span data-testid={`total-${row.key}`}>{row.value}</span>, className: 'console-sales__number' },
+            ]}
+          />
           <DayChart overview={overview} />
           <p className="console__hint">
-            <span className="console-sales__key console-sales__wallet" /> wallet <span className="console-sales__key console-sales__card" /> card
+            <span className="console-sales__key console-sales__wallet" /> paid by wallet <span className="console-sales__key console-sales__card" /> paid by card
           </p>
-          {/* Two tables of different rows (days, products): their column lists are data and stay side by side. */}
-          <div className="console-sales__tables">
+          <Scroll label="Sales by day">
+            <DataTable caption="By day" rows={overview.byDay} rowKey={(day) => day.day} columns={[{ header: 'Day', rowHeader: true, cell: (day) => day.day }, ...figureColumns]} />
+          </Scroll>
+          <Scroll label="Sales by product">
             <DataTable
-              caption="By day"
-              rows={overview.byDay}
-              rowKey={(day) => day.day}
-              columns={[
-                { header: 'Day', rowHeader: true, cell: (day) => day.day },
-                { header: 'Orders', cell: (day) => day.orders },
-                { header: 'Wallet', cell: (day) => formatUsd(day.walletCents) },
-                { header: 'Card', cell: (day) => formatUsd(day.cardCents) },
-              ]}
-            />
-            <DataTable
-              caption="By product"
+              caption="By product (goods only)"
               rows={overview.byProduct}
               rowKey={(row) => row.productId}
-              columns={[
-                { header: 'Product', rowHeader: true, cell: (row) => row.name },
-                { header: 'Qty', cell: (row) => row.qty },
-                { header: 'Wallet', cell: (row) => formatUsd(row.walletCents) },
-                { header: 'Card', cell: (row) => formatUsd(row.cardCents) },
-              ]}
+              columns={[{ header: 'Product', rowHeader: true, cell: (row) => row.name }, ...goodsColumns]}
             />
-          </div>
+          </Scroll>
+          <Scroll label="Sales by variant">
+            <DataTable
+              caption="By variant (goods only)"
+              rows={overview.byVariant}
+              rowKey={(row) => `${row.productId}/${row.variantId ?? ''}`}
+              columns={[{ header: 'Product', rowHeader: true, cell: (row) => row.name }, { header: 'Variant', cell: (row) => row.variant || '—' }, ...goodsColumns]}
+            />
+          </Scroll>
         </>
       )}
     </div>

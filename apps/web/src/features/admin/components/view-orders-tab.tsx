@@ -2,6 +2,8 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { DESK_MESSAGES, ORDER_FILTER_LABELS, ORDER_FILTERS, type OrderFilter } from '@storefront/domain/order-desk.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { FunctionsError } from '@storefront/sdk/callable.ts';
+import { paths } from '../../../lib/paths.ts';
+import { useLocation, useNavigate, useParams } from '../../../lib/router.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { Modal } from '../../../ui/modal.tsx';
 import { formatOrderDate, OrderLines, OrderStatusBadge, OrderTotalsList, ShipTo } from '../../../ui/order-details/order-details.tsx';
@@ -30,7 +32,16 @@ export function ViewOrdersTab() {
   const [tracking, setTracking] = useState<Tracking>({ carrier: '', trackingNumber: '' });
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [confirmingBulk, setConfirmingBulk] = useState(false);
-  const [detailId, setDetailId] = useState<string | null>(null);
+  // An opened order has its own address, /release/orders/<id> (issue 29 item 6): bookmarkable, and Back closes it.
+  const detailId = useParams().orderId ?? null;
+  const navigate = useNavigate();
+  const location = useLocation();
+  // The dialog manages focus (and gives it back to the Details button): the layout leaves it be.
+  const openDetail = (orderId: string) => navigate(paths.releaseOrder(orderId), { state: { fromDesk: true, keepFocus: true }, preventScrollReset: true });
+  const closeDetail = () => {
+    if ((location.state as { fromDesk?: boolean } | null)?.fromDesk) navigate(-1);
+    else navigate(paths.releaseTab('orders'), { replace: true, state: { keepFocus: true }, preventScrollReset: true });
+  };
   const [refunding, setRefunding] = useState<DeskOrder | null>(null);
   const [announcement, setAnnouncement] = useState('');
   const failed = orders.isError;
@@ -169,7 +180,7 @@ export function ViewOrdersTab() {
               selected={selected.has(order.id)}
               onSelect={(on) => toggle(order.id, on)}
               onMarkFulfilled={() => openFulfil(order)}
-              onDetails={() => setDetailId(order.id)}
+              onDetails={() => openDetail(order.id)}
               onRefund={() => setRefunding(order)}
             />
           )}
@@ -188,7 +199,7 @@ export function ViewOrdersTab() {
         <p className="view-orders__confirm-text">Each selected order is marked fulfilled once, and each buyer gets one shipped email.</p>
         <ConfirmFulfilActions onConfirm={confirmBulk} onCancel={() => setConfirmingBulk(false)} />
       </Modal>
-      <OrderDetailDialog orderId={detailId} onClose={() => setDetailId(null)} />
+      <OrderDetailDialog orderId={detailId} onClose={closeDetail} />
       {refunding ? <RefundDialog key={refunding.id} order={refunding} onClose={() => setRefunding(null)} onRefunded={(text) => setAnnouncement(text)} /> : null}
     </div>
   );

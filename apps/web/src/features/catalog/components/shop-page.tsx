@@ -1,7 +1,8 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from '../../../lib/router.tsx';
-import { CATEGORY_LABELS, PRODUCT_CATEGORIES, RELEASE_MESSAGES, SHOP_SEARCH_MAX, type ProductCategory } from '@storefront/domain/catalog.ts';
+import { RELEASE_MESSAGES, SHOP_SEARCH_MAX, type ProductCategory } from '@storefront/domain/catalog.ts';
+import { useCategories } from '../../../lib/categories.ts';
 import { LoadingRegion, Skeleton, SkeletonCards } from '../../../ui/skeleton.tsx';
 import { productsQueryOptions, shopFilterFromSearch, type ShopFilter } from '../api/list-products.ts';
 import { ProductCard } from './product-card.tsx';
@@ -64,6 +65,7 @@ export function ShopPage() {
     void setSearchParams(new URLSearchParams(searchOf(next)), { replace: true, preventScrollReset: true });
   };
 
+  const categories = useCategories();
   const emptyText = filter.q ? RELEASE_MESSAGES.noMatch : filter.category ? RELEASE_MESSAGES.emptyCategory : RELEASE_MESSAGES.empty;
 
   return (
@@ -73,8 +75,8 @@ export function ShopPage() {
         <ShopSearch q={filter.q} onSearch={(q) => setFilter({ ...filter, q })} />
         <nav className="shop-categories" aria-label="Categories">
           <CategoryLink filter={filter} category="" label="All" />
-          {PRODUCT_CATEGORIES.map((category) => (
-            <CategoryLink key={category} filter={filter} category={category} label={CATEGORY_LABELS[category]} />
+          {(categories.data ?? []).map((category) => (
+            <CategoryLink key={category.id} filter={filter} category={category.id} label={category.name} />
           ))}
         </nav>
       </div>

@@ -1,0 +1,2 @@
+ALTER TABLE "product" DROP CONSTRAINT "product_category_known";--> statement-breakpoint
+ALTER TABLE "product" ADD CONSTRAINT "product_category_product_category_id_fk" FOREIGN KEY ("category") REFERENCES "public"."product_category"("id") ON DELETE no action ON UPDATE no action;

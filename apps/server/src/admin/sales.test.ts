@@ -1,0 +1,327 @@
+import { eq, inArray, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FunctionsError } from '@storefront/sdk/callable.ts';
+import { SALES_MESSAGES, salesCsv, type SalesFigures, type SalesOverview } from '@storefront/domain/sales.ts';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import { releaseProduct } from '../catalog/catalog.service.ts';
+import { orderEvents, orderRefunds, orders, productVariants } from '../db/schema/index.ts';
+import { runTransaction } from '../db/transaction.ts';
+import { insertOrder } from '../orders/orders.service.ts';
+
+/**
+ * The sales overview as an accountant reads it (issue 29 item 1, decision 045): a generated
+ * month of orders and refunds in a time zone with a daylight-saving change, every cell compared
+ * with sums computed here from the rows, independently of the service's SQL.
+ */
+const ZONE = 'America/New_York';
+let testApp: TestApp;
+let admin: ReturnType<TestApp['functions']>;
+let adminId: string;
+let buyerId: string;
+
+type Variant = { productId: string; variantId: string; name: string; label: string; unitCents: number };
+let tee: Variant[];
+let record: Variant;
+
+beforeAll(async () => {
+  testApp = await startTestApp({ config: { env: { LABEL_TIME_ZONE: ZONE } } });
+  adminId = await testApp.account('accountant');
+  buyerId = await testApp.account('buyer');
+  await testApp.db.execute(sql`UPDATE "user" SET role = 'admin' WHERE id = ${adminId}`);
+  const token = await testApp.signIn('accountant@example.org');
+  admin = testApp.functions(() => token);
+  const teeId = await releaseProduct(testApp.db, {
+    name: 'Tour Tee 2026',
+    description: 'Tee',
+    priceCents: 2500,
+    images: ['/content/covers/cover-01.svg'],
+    options: [{ name: 'Size', values: ['S', 'M', 'L'] }],
+    variants: ['S', 'M', 'L'].map((size) => ({ options: [size], sku: '', priceCents: size === 'L' ? 2700 : null, stock: null })),
+  });
+  const recordId = await releaseProduct(testApp.db, { name: 'Debut LP', description: 'Vinyl', priceCents: 3199, images: ['/content/covers/cover-02.svg'] });
+  const variants = await testApp.db
+    .select()
+    .from(productVariants)
+    .where(inArray(productVariants.productId, [teeId, recordId]))
+    .orderBy(productVariants.position);
+  tee = variants
+    .filter((variant) => variant.productId === teeId)
+    .map((variant) => ({ productId: teeId, variantId: variant.id, name: 'Tour Tee 2026', label: variant.optionValues.join(' / '), unitCents: variant.priceCents ?? 2500 }));
+  const lp = variants.find((variant) => variant.productId === recordId)!;
+  record = { productId: recordId, variantId: lp.id, name: 'Debut LP', label: '', unitCents: 3199 };
+});
+
+afterAll(async () => {
+  await testApp?.close();
+});
+
+async function errorOf(promise: Promise<unknown>): Promise<FunctionsError> {
+  return (await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )) as FunctionsError;
+}
+
+/** A deterministic stream of numbers in [0, 1). */
+function random(seed: number) {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+}
+
+type Line = { variant: Variant; qty: number };
+type PlacedOrder = { id: string; at: Date; lines: Line[]; subtotal: number; shipping: number; tax: number; wallet: number; card: number };
+type GivenRefund = { orderId: string; at: Date; wallet: number; card: number; lines: { lineId: number; quantity: number }[]; status: 'pending' | 'succeeded' | 'failed' };
+
+/** An order as checkout prices it (spec section 9): flat shipping, 9.25% tax, wallet first, the card grossed up. */
+async function placeOrder(lines: Line[], at: Date, walletShare: number, key: string): Promise<PlacedOrder> {
+  const subtotal = lines.reduce((sum, line) => sum + line.qty * line.variant.unitCents, 0);
+  const shipping = 999;
+  const tax = Math.round((subtotal + shipping) * 0.0925);
+  const total = subtotal + shipping + tax;
+  const wallet = Math.floor(total * walletShare);
+  const card = total - wallet === 0 ? 0 : Math.ceil((total - wallet + 30) / 0.971);
+  const { id } = await runTransaction(testApp.db, (tx) =>
+    insertOrder(tx, {
+      userId: buyerId,
+      checkoutId: `sales-${key}`,
+      paymentIntentId: `pi_sales_${key}`,
+      items: lines.map((line) => ({
+        id: line.variant.productId,
+        variantId: line.variant.variantId,
+        name: line.variant.label ? `${line.variant.name} - ${line.variant.label}` : line.variant.name,
+        qty: line.qty,
+        unitCents: line.variant.unitCents,
+      })),
+      subtotalCents: subtotal,
+      shippingCents: shipping,
+      taxCents: tax,
+      walletAppliedCents: wallet,
+      chargedCents: card,
+      contact: { name: 'Buyer', email: 'buyer@example.org', phone: '' },
+      shipping: { name: 'Buyer' },
+    }),
+  );
+  await testApp.db.update(orders).set({ createdAt: at }).where(eq(orders.id, id));
+  return { id, at, lines, subtotal, shipping, tax, wallet, card };
+}
+
+/** A desk refund row as the desk writes it; a refund that did not fail is added to the order's refunded parts. */
+async function giveRefund(refund: GivenRefund, key: string) {
+  await testApp.db.insert(orderRefunds).values({
+    id: `rf_${key}`,
+    orderId: refund.orderId,
+    idempotencyKey: key,
+    adminId,
+    walletCents: refund.wallet,
+    cardCents: refund.card,
+    lines: refund.lines,
+    status: refund.status,
+    createdAt: refund.at,
+  });
+  if (refund.status !== 'failed') {
+    await testApp.db
+      .update(orders)
+      .set({
+        refundedWalletCents: sql`${orders.refundedWalletCents} + ${refund.wallet}`,
+        refundedCardCents: sql`${orders.refundedCardCents} + ${refund.card}`,
+        refundStatus: 'partially_refunded',
+      })
+      .where(eq(orders.id, refund.orderId));
+  }
+}
+
+const dayIn = (at: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+
+describe('the sales overview', () => {
+  it('counts an order of M x2 and S x1 by variant, and a fully refunded order as no net sale (the issue’s example)', async () => {
+    const [s, m] = [tee[0]!, tee[1]!];
+    const at = new Date('2026-06-10T15:00:00Z');
+    const kept = await placeOrder(
+      [
+        { variant: m, qty: 2 },
+        { variant: s, qty: 1 },
+      ],
+      at,
+      0,
+      'example-kept',
+    );
+    const returned = await placeOrder([{ variant: record, qty: 3 }], at, 0.5, 'example-returned');
+    await giveRefund({ orderId: returned.id, at, wallet: returned.wallet, card: returned.card, lines: [{ lineId: 0, quantity: 3 }], status: 'succeeded' }, 'example-full');
+
+    const overview = await admin.call('getSalesOverview', { from: '2026-06-10', to: '2026-06-10' });
+    expect(overview.timeZone).toBe(ZONE);
+    expect(overview.byVariant.filter((row) => row.productId === s.productId).map((row) => [row.variant, row.unitsSold, row.grossSalesCents])).toEqual([
+      ['S', 1, 2500],
+      ['M', 2, 5000],
+    ]);
+    expect(overview.byProduct.find((row) => row.productId === s.productId)).toMatchObject({ name: 'Tour Tee 2026', unitsSold: 3, grossSalesCents: 7500 });
+    expect(overview.byProduct.find((row) => row.productId === record.productId)).toMatchObject({ unitsSold: 3, unitsRefunded: 3, refundedGoodsCents: 9597 });
+    // Net sales are what the kept order paid: the returned one paid and got all of it back.
+    expect(overview.totals.netSalesCents).toBe(kept.wallet + kept.card);
+    expect(overview.totals.paidCents).toBe(kept.wallet + kept.card + returned.wallet + returned.card);
+    expect(overview.totals.cardFeesCents).toBe(
+      kept.card - (kept.subtotal + kept.shipping + kept.tax) + returned.wallet + returned.card - (returned.subtotal + returned.shipping + returned.tax),
+    );
+    const csv = salesCsv(overview);
+    expect(csv).toContain(`${m.productId},${m.variantId},Tour Tee 2026,M,2,50.00,0,0.00,2,50.00`);
+    expect(csv).toContain(`${s.productId},${s.variantId},Tour Tee 2026,S,1,25.00,0,0.00,1,25.00`);
+  });
+
+  it('reconciles every cell of a generated month with the orders and refunds it is made of', async () => {
+    const next = random(2911);
+    const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)]!;
+    const catalogue = [...tee, record];
+    // November 2026 in New York (the clocks go back on the 1st), with days either side: some
+    // orders and refunds fall just before and after midnight there.
+    const start = Date.parse('2026-10-29T00:00:00Z');
+    const span = Date.parse('2026-12-03T00:00:00Z') - start;
+    const placed: PlacedOrder[] = [];
+    for (let index = 0; index < 90; index += 1) {
+      const lines = Array.from({ length: 1 + Math.floor(next() * 3) }, () => ({ variant: pick(catalogue), qty: 1 + Math.floor(next() * 3) }));
+      // Every fifth order lands within a minute of a New York midnight (04:00 or 05:00 UTC).
+      const at =
+        index % 5 === 0
+          ? new Date(Date.parse(`2026-11-${String(1 + (index % 28)).padStart(2, '0')}T0${index % 2 ? 4 : 5}:00:00Z`) + (next() < 0.5 ? -30_000 : 30_000))
+          : new Date(start + Math.floor(next() * span));
+      placed.push(await placeOrder(lines, at, pick([0, 0, 0.3, 1]), `month-${index}`));
+    }
+    const refunds: GivenRefund[] = [];
+    for (const [index, order] of placed.entries()) {
+      if (next() > 0.35) continue;
+      const at = new Date(order.at.getTime() + Math.floor(next() * 6 * 86_400_000));
+      const status = pick(['succeeded', 'succeeded', 'pending', 'failed'] as const);
+      if (next() < 0.5) {
+        refunds.push({ orderId: order.id, at, wallet: order.wallet, card: order.card, lines: order.lines.map((line, lineId) => ({ lineId, quantity: line.qty })), status });
+      } else {
+        const line = order.lines[0]!;
+        const amount = line.variant.unitCents + Math.round(line.variant.unitCents * 0.0925);
+        const card = Math.min(order.card, amount);
+        const wallet = Math.min(order.wallet, amount - card);
+        if (wallet + card === 0) continue;
+        refunds.push({ orderId: order.id, at, wallet, card, lines: [{ lineId: 0, quantity: 1 }], status });
+      }
+      await giveRefund(refunds.at(-1)!, `month-${index}`);
+    }
+    // A refund given in the card provider's dashboard: its amount is the order's card part beyond the desk's.
+    const dashboard = placed.find((order) => order.card > 2000 && !refunds.some((refund) => refund.orderId === order.id))!;
+    const dashboardAt = new Date('2026-11-20T16:00:00Z');
+    await testApp.db.update(orders).set({ refundedCardCents: 1500, refundStatus: 'partially_refunded' }).where(eq(orders.id, dashboard.id));
+    await testApp.db.insert(orderEvents).values({ orderId: dashboard.id, kind: 'provider-refund', detail: { refundedCents: 1500 }, createdAt: dashboardAt });
+
+    const overview: SalesOverview = await admin.call('getSalesOverview', { from: '2026-11-01', to: '2026-11-30' });
+
+    const inMonth = (at: Date) => dayIn(at).startsWith('2026-11-');
+    const expected = new Map<string, SalesFigures>();
+    const cell = (day: string) => {
+      const figures = expected.get(day) ?? {
+        orders: 0,
+        grossSalesCents: 0,
+        shippingCents: 0,
+        taxCents: 0,
+        cardFeesCents: 0,
+        paidCents: 0,
+        paidWalletCents: 0,
+        paidCardCents: 0,
+        refundsCents: 0,
+        refundedWalletCents: 0,
+        refundedCardCents: 0,
+        netSalesCents: 0,
+      };
+      expected.set(day, figures);
+      return figures;
+    };
+    for (const order of placed.filter((candidate) => inMonth(candidate.at))) {
+      const figures = cell(dayIn(order.at));
+      figures.orders += 1;
+      figures.grossSalesCents += order.subtotal;
+      figures.shippingCents += order.shipping;
+      figures.taxCents += order.tax;
+      figures.cardFeesCents += order.wallet + order.card - order.subtotal - order.shipping - order.tax;
+      figures.paidCents += order.wallet + order.card;
+      figures.paidWalletCents += order.wallet;
+      figures.paidCardCents += order.card;
+      figures.netSalesCents += order.wallet + order.card;
+    }
+    const given = [
+      ...refunds.filter((refund) => refund.status !== 'failed'),
+      { orderId: dashboard.id, at: dashboardAt, wallet: 0, card: 1500, lines: [], status: 'succeeded' as const },
+    ];
+    for (const refund of given.filter((candidate) => inMonth(candidate.at))) {
+      const figures = cell(dayIn(refund.at));
+      figures.refundsCents += refund.wallet + refund.card;
+      figures.refundedWalletCents += refund.wallet;
+      figures.refundedCardCents += refund.card;
+      figures.netSalesCents -= refund.wallet + refund.card;
+    }
+
+    expect(overview.from).toBe('2026-11-01');
+    expect(overview.byDay.map((day) => day.day)).toEqual(Array.from({ length: 30 }, (_, index) => `2026-11-${String(index + 1).padStart(2, '0')}`));
+    for (const day of overview.byDay) expect({ day: day.day, ...cell(day.day) }, day.day).toEqual(day);
+    const totals = [...expected.values()].reduce((sum, figures) => {
+      for (const key of Object.keys(sum) as (keyof SalesFigures)[]) sum[key] += figures[key];
+      return sum;
+    }, cell('total'));
+    expect(overview.totals).toEqual(totals);
+    // The generated month has both kinds of day in it, and refunds of orders from October.
+    expect(totals.refundsCents).toBeGreaterThan(0);
+    expect(placed.some((order) => !inMonth(order.at))).toBe(true);
+
+    // By variant and by product: goods of the month's orders, and the lines refunded in the month.
+    const goods = new Map<string, { unitsSold: number; grossSalesCents: number; unitsRefunded: number; refundedGoodsCents: number }>();
+    const goodsOf = (variantId: string) =>
+      goods.get(variantId) ?? goods.set(variantId, { unitsSold: 0, grossSalesCents: 0, unitsRefunded: 0, refundedGoodsCents: 0 }).get(variantId)!;
+    for (const order of placed.filter((candidate) => inMonth(candidate.at))) {
+      for (const line of order.lines) {
+        goodsOf(line.variant.variantId).unitsSold += line.qty;
+        goodsOf(line.variant.variantId).grossSalesCents += line.qty * line.variant.unitCents;
+      }
+    }
+    for (const refund of refunds.filter((candidate) => candidate.status !== 'failed' && inMonth(candidate.at))) {
+      const order = placed.find((candidate) => candidate.id === refund.orderId)!;
+      for (const { lineId, quantity } of refund.lines) {
+        const line = order.lines[lineId]!;
+        goodsOf(line.variant.variantId).unitsRefunded += quantity;
+        goodsOf(line.variant.variantId).refundedGoodsCents += quantity * line.variant.unitCents;
+      }
+    }
+    const monthVariants = overview.byVariant;
+    expect(monthVariants.map((row) => row.variantId).sort()).toEqual([...goods.keys()].sort());
+    for (const row of monthVariants) {
+      const variant = catalogue.find((candidate) => candidate.variantId === row.variantId)!;
+      expect(row, variant.label).toEqual({
+        productId: variant.productId,
+        variantId: variant.variantId,
+        name: variant.name,
+        variant: variant.label,
+        ...goods.get(variant.variantId),
+      });
+    }
+    for (const product of overview.byProduct) {
+      const rows = monthVariants.filter((row) => row.productId === product.productId);
+      expect(product.unitsSold).toBe(rows.reduce((sum, row) => sum + row.unitsSold, 0));
+      expect(product.grossSalesCents).toBe(rows.reduce((sum, row) => sum + row.grossSalesCents, 0));
+      expect(product.unitsRefunded).toBe(rows.reduce((sum, row) => sum + row.unitsRefunded, 0));
+      expect(product.refundedGoodsCents).toBe(rows.reduce((sum, row) => sum + row.refundedGoodsCents, 0));
+    }
+    // The goods of the products are the gross sales.
+    expect(overview.byProduct.reduce((sum, row) => sum + row.grossSalesCents, 0)).toBe(totals.grossSalesCents);
+
+    // The CSV holds the same cells.
+    const csv = salesCsv(overview).split('\r\n');
+    expect(csv).toContain(
+      `total,${totals.orders},${[totals.grossSalesCents, totals.shippingCents, totals.taxCents, totals.cardFeesCents, totals.paidCents, totals.paidWalletCents, totals.paidCardCents, totals.refundsCents, totals.refundedWalletCents, totals.refundedCardCents, totals.netSalesCents].map((cents) => (cents / 100).toFixed(2)).join(',')}`,
+    );
+    expect(csv.filter((line) => line.startsWith('2026-11-'))).toHaveLength(30);
+  });
+
+  it('refuses a period that is not 1 to 366 days or not real dates', async () => {
+    expect((await errorOf(admin.call('getSalesOverview', { from: '2026-11-30', to: '2026-11-01' }))).message).toBe(SALES_MESSAGES.period);
+    expect((await errorOf(admin.call('getSalesOverview', { from: '2025-01-01', to: '2026-11-01' }))).message).toBe(SALES_MESSAGES.period);
+    expect((await errorOf(admin.call('getSalesOverview', { from: '2026-02-30', to: '2026-03-01' }))).message).toBe(SALES_MESSAGES.period);
+    expect((await errorOf(admin.call('getSalesOverview', { days: 0 }))).message).toBe(SALES_MESSAGES.period);
+    expect((await admin.call('getSalesOverview', { days: 7 })).byDay).toHaveLength(7);
+  });
+});
