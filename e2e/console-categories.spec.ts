@@ -51,15 +51,13 @@ for (const viewport of [
     await page.getByLabel('Price (USD)').fill('12');
     await page.getByLabel('Description').fill('A poster.');
     await page.getByLabel('Category', { exact: true }).selectOption({ label: renamed });
-    await page
-      .getByLabel('Add images')
-      .setInputFiles([
-        {
-          name: 'poster.png',
-          mimeType: 'image/png',
-          buffer: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'),
-        },
-      ]);
+    await page.getByLabel('Add images').setInputFiles([
+      {
+        name: 'poster.png',
+        mimeType: 'image/png',
+        buffer: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'),
+      },
+    ]);
     await page.getByRole('button', { name: 'Release Product' }).click();
     await expect(page.getByRole('status').filter({ hasText: product })).toBeVisible();
 

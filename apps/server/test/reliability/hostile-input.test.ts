@@ -310,6 +310,15 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   listAdmins: () => null,
   setAdmin: () => ({ email: 'admin@example.org', isAdmin: true }),
   getSalesOverview: () => ({ days: 30 }),
+  getOpenPayment: () => null,
+  cancelOpenPayment: () => ({ checkoutId: 'missing_checkout_id' }),
+  listNeedsAttention: () => ({ open: true }),
+  resolveNeedsAttention: () => ({ id: 1 }),
+  listCategories: () => null,
+  createCategory: () => ({ name: 'Fuzz Category' }),
+  renameCategory: () => ({ id: 'merch', name: 'Merch' }),
+  moveCategory: () => ({ id: 'merch', position: 0 }),
+  deleteCategory: () => ({ id: 'no-such-category' }),
   setVariantStock: () => ({ variantId: productId, stock: 50, reason: 'restock' }),
   listLowStock: () => null,
   saveHomePage: () => ({
@@ -787,6 +796,13 @@ describe('generated: same-id races on every idempotent function', () => {
     confirmEmailChange: 'the link is deleted with RETURNING: one of n concurrent follows changes the email (src/accounts/account-settings.test.ts)',
     updateProfile: 'sets the same fields to the same values: last write wins, no counter',
     deleteAccount: 'the user row is locked; the first deletion wins, the rest find no account (src/accounts/account-settings.test.ts)',
+    cancelOpenPayment:
+      'one conditional update ends a pending checkout: one of n concurrent cancels releases its holds, the others find it closed (src/checkout/drops.test.ts, checkout-cancel.test.ts)',
+    resolveNeedsAttention: 'a conditional update of an open finding: one wins, the others find it resolved',
+    createCategory: 'a category id is unique: one of n concurrent creates with one name wins, the others are refused by name (src/catalog/categories.test.ts)',
+    renameCategory: 'sets the same name: last write wins, no counter',
+    moveCategory: 'sets one position: last write wins, no counter',
+    deleteCategory: 'one delete wins, the others find no category (src/catalog/categories.test.ts)',
     ...Object.fromEntries(
       [
         'getSalesOverview',
@@ -810,6 +826,9 @@ describe('generated: same-id races on every idempotent function', () => {
         'getDeletionSummary',
         'exportMyData',
         'listLowStock',
+        'getOpenPayment',
+        'listNeedsAttention',
+        'listCategories',
       ].map((name) => [name, 'reads only']),
     ),
   };

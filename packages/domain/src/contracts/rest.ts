@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PRODUCT_CATEGORIES, SHOP_PAGE_MAX, SHOP_SEARCH_MAX, type Product, type ShopPage } from '../catalog.ts';
+import { CATEGORY_ID, SHOP_PAGE_MAX, SHOP_SEARCH_MAX, type Product, type ShopPage } from '../catalog.ts';
 import { productOutput } from './console.ts';
 
 /**
@@ -54,9 +54,9 @@ export const productPageOutput = z.object({ product: productOutput });
 const shopQueryDocumented = z.object({
   q: z.string().max(SHOP_SEARCH_MAX).optional().describe('Searches names and descriptions.'),
   category: z
-    .enum(['', ...PRODUCT_CATEGORIES])
+    .union([z.literal(''), z.string().regex(CATEGORY_ID)])
     .optional()
-    .describe('One category; empty for all.'),
+    .describe('One category by its id (the console manages them); empty for all.'),
   after: z.string().min(1).max(400).optional().describe('The previous page’s `next`.'),
   limit: z
     .string()

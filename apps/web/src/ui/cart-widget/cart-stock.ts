@@ -10,7 +10,7 @@ export interface LineStock {
   /** How many of this line the cart may hold, with the other lines on the same variant. */
   max: number | null;
   /** The line's product once loaded: its other variants are the line's choices (issue 29 item 4). */
-  product?: Product | undefined;
+  product?: ReadOutput<'readProduct'>['product'] | undefined;
 }
 
 const productIdOf = (line: CartLine) => line.productId ?? line.lineId;
