@@ -799,10 +799,10 @@ describe('generated: same-id races on every idempotent function', () => {
     cancelOpenPayment:
       'one conditional update ends a pending checkout: one of n concurrent cancels releases its holds, the others find it closed (src/checkout/drops.test.ts, checkout-cancel.test.ts)',
     resolveNeedsAttention: 'a conditional update of an open finding: one wins, the others find it resolved',
-    createCategory: 'a category id is unique: one of n concurrent creates with one name wins, the others are refused by name (src/catalog/categories.test.ts)',
+    createCategory: 'the table is locked while a create picks its id and a name is unique: one of n concurrent creates with one name wins, the others are refused as taken',
     renameCategory: 'sets the same name: last write wins, no counter',
     moveCategory: 'sets one position: last write wins, no counter',
-    deleteCategory: 'one delete wins, the others find no category (src/catalog/categories.test.ts)',
+    deleteCategory: 'one delete wins, the others find no category',
     ...Object.fromEntries(
       [
         'getSalesOverview',
