@@ -468,6 +468,9 @@ async function loadData(client: pg.PoolClient, file: string, lines: AsyncGenerat
         throw new BackupFileError(file, `its table ${item.table} does not match the migrations it names.`);
       }
       if (isJobs && load) await client.query(`DELETE FROM ${qualified(JOB_TABLE)}`);
+      // Rows a migration wrote (0027's default categories) give way to the backup's own: the
+      // backup's rows replace ALL rows. Parents load before their children, so nothing points here yet.
+      if (!isJobs && load) await client.query(`DELETE FROM ${qualified(item.table)}`);
       if (isJobs) jobStateColumn = item.columns.indexOf('state');
       if (!isJobs) summary.tables += 1;
       current = { table: item.table, columns: item.columns, overriding: columns.some((column) => column.identity), load };
