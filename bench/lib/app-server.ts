@@ -66,7 +66,7 @@ export async function startAppServer(logFile: string): Promise<AppServer> {
   // As root, postgres runs as its own user and must be able to enter the folder.
   fs.chmodSync(dataDir, 0o755);
   const log = fs.openSync(logFile, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), '--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,
     stdio: ['ignore', log, log],
     env: {
