@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type Provider from 'oidc-provider';
 import type { Db } from '../db/client.ts';
@@ -60,19 +61,36 @@ export async function endSingleSignOn(db: Db, jobs: JobQueue, accountId: string)
   });
 }
 
-interface BackchannelClient {
-  backchannelLogoutUri?: string;
-  backchannelLogout(sub: string, sid: string | undefined): Promise<void>;
-}
+/** How long one delivery may take before it counts as failed (and is retried). */
+const DELIVERY_TIMEOUT_MS = 10_000;
 
 /**
- * Delivers one logout token with the library's own sender: a JWT signed with the provider's
- * key (iss, aud = the client, iat, jti, events, sub and `sid`, no nonce) POSTed form-encoded
- * to the client's URI; anything but 200 or 204 throws, so the job is retried. A client
- * revoked (or without a URI) since is not told.
+ * Delivers one logout token: a JWT signed with the provider's ID token key (iss, aud = the
+ * client, iat, exp, jti, events, sub and `sid` when known, never a nonce; made by the
+ * library's own IdToken, as its one-shot sender does) POSTed form-encoded to the client's
+ * URI. Anything but 200 or 204 throws, so pg-boss retries it. A client revoked (or without a
+ * URI) since is not told. Sent with Node's fetch, not the library's sender: that one refuses
+ * loopback and private-network addresses, and a sister product on the label's own network is
+ * a URI the operator registered, not one a stranger chose (decision 049).
  */
 export async function deliverLogoutNotice(provider: Provider, notice: LogoutNotice): Promise<void> {
-  const client = (await provider.Client.find(notice.clientId)) as unknown as BackchannelClient | undefined;
-  if (!client?.backchannelLogoutUri) return;
-  await client.backchannelLogout(notice.sub, notice.sid);
+  const client = await provider.Client.find(notice.clientId);
+  const uri = client?.backchannelLogoutUri;
+  if (!client || !uri) return;
+  const token = new provider.IdToken({ sub: notice.sub }, { client });
+  // The library's own logout tokens keep `sub` as it is (no pairwise masking here).
+  (token as unknown as { mask: object }).mask = { sub: null };
+  token.set('events', { 'http://schemas.openid.net/event/backchannel-logout': {} });
+  token.set('jti', randomUUID());
+  if (notice.sid) token.set('sid', notice.sid);
+  const logoutToken = await token.issue({ use: 'logout' });
+  const response = await fetch(uri, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ logout_token: logoutToken }),
+    signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+  });
+  await response.body?.cancel();
+  if (response.status !== 200 && response.status !== 204) throw new Error(`Back-channel logout to ${uri} answered ${response.status} (expected 200 or 204); it will be retried.`);
 }
