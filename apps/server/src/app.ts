@@ -31,6 +31,7 @@ import type { Area, AreaContext } from './http/area.ts';
 import { functionsRoutes } from './functions/functions.routes.ts';
 import type { CallableFunction } from './functions/registry.ts';
 import { startJobQueue } from './jobs/queue.ts';
+import { endSingleSignOn } from './oidc/oidc.logout.ts';
 import { enqueueMail, startMailWorker } from './mail/mail.jobs.ts';
 import { createMailer, type Mail } from './mail/mailer.ts';
 import { errorBody, handleError } from './http/error-handler.ts';
@@ -172,7 +173,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', () => jobs.stop());
   await startMailWorker(jobs, createMailer(config, db));
   const queueMail = (mail: Mail) => enqueueMail(jobs, mail);
-  const auth = createAuth(config, db, queueMail, app.log as Logger, (request) => jobs.send(PASSWORD_RESET_QUEUE, request));
+  const endSingleSignOnOf = (userId: string) => endSingleSignOn(db, jobs, userId);
+  const auth = createAuth(config, db, queueMail, app.log as Logger, (request) => jobs.send(PASSWORD_RESET_QUEUE, request), endSingleSignOnOf);
 
   const resolveSession = sessionResolver(auth, config, db);
   const hub = await startLiveHub(db.$client.options, (error) => app.log.warn({ err: error }, 'live updates connection lost'));

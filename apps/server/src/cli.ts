@@ -6,7 +6,7 @@ import { makeAdmin } from './accounts/accounts.service.ts';
 import { createLabelAccount } from './accounts/label-accounts.ts';
 import { createServiceToken, revokeServiceToken } from './service/service.tokens.ts';
 import { publicUrl } from './accounts/auth.ts';
-import { createOAuthClient, redirectUriSchema, revokeOAuthClient } from './oidc/oidc.clients.ts';
+import { backchannelLogoutUriSchema, createOAuthClient, EXCHANGE_SCOPES, redirectUriSchema, revokeOAuthClient, type ExchangeScope } from './oidc/oidc.clients.ts';
 import { OIDC_MOUNT, sealKeyFor } from './oidc/oidc.provider.ts';
 import { resealOidcSecrets } from './oidc/reseal.service.ts';
 import { collectOrphans, ORPHAN_GRACE_HOURS_MINIMUM } from './storage/orphans.service.ts';
@@ -177,15 +177,37 @@ export const commands: Record<string, CliCommand> = {
     },
   },
   'create-oauth-client': {
-    usage: 'create-oauth-client <name> <redirect-uri>',
-    summary: 'register a sister product for single sign-on (secret shown once)',
+    usage: 'create-oauth-client <name> <redirect-uri>... [--backchannel-logout-uri <uri>] [--exchange-scope shop_api]',
+    summary: 'register a sister product for single sign-on (secret shown once); options: back-channel logout, token exchange',
     needs: ['PUBLIC_URL', 'AUTH_SECRET'],
-    async run([name, ...redirectUris], { db, config }) {
-      if (!name || redirectUris.length === 0) throw new UsageError('Usage: npm run cli -- create-oauth-client <name> <redirect-uri> [more redirect URIs]');
+    async run(args, { db, config }) {
+      const usage = `Usage: npm run cli -- create-oauth-client <name> <redirect-uri> [more redirect URIs] [--backchannel-logout-uri <uri>] [--exchange-scope ${EXCHANGE_SCOPES.join('|')}]`;
+      const positional: string[] = [];
+      const exchangeScopes: ExchangeScope[] = [];
+      let backchannelLogoutUri: string | undefined;
+      for (let index = 0; index < args.length; index += 1) {
+        const arg = args[index]!;
+        if (arg === '--backchannel-logout-uri' || arg === '--exchange-scope') {
+          const value = args[(index += 1)];
+          if (!value) throw new UsageError(`${arg} needs a value. ${usage}`);
+          if (arg === '--exchange-scope') {
+            const scope = EXCHANGE_SCOPES.find((known) => known === value);
+            if (!scope) throw new UsageError(`--exchange-scope is one of: ${EXCHANGE_SCOPES.join(', ')}.`);
+            exchangeScopes.push(scope);
+          } else {
+            const parsed = backchannelLogoutUriSchema.safeParse(value);
+            if (!parsed.success) throw new UsageError(parsed.error.issues[0]!.message);
+            backchannelLogoutUri = parsed.data;
+          }
+        } else if (arg.startsWith('--')) throw new UsageError(usage);
+        else positional.push(arg);
+      }
+      const [name, ...redirectUris] = positional;
+      if (!name || redirectUris.length === 0) throw new UsageError(usage);
       const parsed = redirectUris.map((uri) => redirectUriSchema.safeParse(uri));
       const refused = parsed.find((result) => !result.success);
       if (refused && !refused.success) throw new UsageError(refused.error.issues[0]!.message);
-      const client = await createOAuthClient(db, sealKeyFor(config.AUTH_SECRET), { name, redirectUris });
+      const client = await createOAuthClient(db, sealKeyFor(config.AUTH_SECRET), { name, redirectUris, exchangeScopes, ...(backchannelLogoutUri ? { backchannelLogoutUri } : {}) });
       // Without PUBLIC_URL here (development) this shell cannot know the shop's address: it
       // says so instead of printing a localhost issuer the sister product would copy (issue 24).
       const issuer = config.PUBLIC_URL ? `${publicUrl(config)}${OIDC_MOUNT}` : null;
@@ -197,6 +219,8 @@ export const commands: Record<string, CliCommand> = {
           ? `  issuer:        ${issuer}  (discovery: ${issuer}/.well-known/openid-configuration)`
           : `  issuer:        <the shop's PUBLIC_URL>${OIDC_MOUNT}  (PUBLIC_URL is not set for this command; a development shop without it is ${publicUrl(config)}${OIDC_MOUNT} only on its own PORT)`,
         `  redirect URIs: ${client.redirectUris.join(' ')}`,
+        `  back-channel logout URI: ${client.backchannelLogoutUri ?? '(none: the shop does not tell this client when its users sign out)'}`,
+        `  token exchange scopes:   ${client.exchangeScopes.length > 0 ? client.exchangeScopes.join(' ') : '(none: this client cannot exchange tokens)'}`,
       ].join('\n');
     },
   },

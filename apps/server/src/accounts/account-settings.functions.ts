@@ -10,12 +10,12 @@ import { changePassword, confirmEmailChange, deleteAccount, deletionSummary, exp
  * The account page's functions (decision 032). Whatever checks a password is limited per
  * account and per address, like sign-in; links and mails use PUBLIC_URL, never a request's Host.
  */
-export function accountSettingsFunctions(enqueueMail: (mail: Mail) => Promise<void>) {
+export function accountSettingsFunctions(enqueueMail: (mail: Mail) => Promise<void>, endSingleSignOn: (userId: string) => Promise<unknown>) {
   return [
     defineFunction('changePassword', async ({ currentPassword, newPassword }, { db, config, caller, ip }) => {
       await hitRateLimit(db, `account-password:${caller.userId}`, 10, 600);
       await hitRateLimit(db, `account-password-ip:${rateLimitSubject(ip)}`, 30, 600);
-      const { otherSessionsEnded, email, name } = await changePassword(db, caller.userId, caller.sessionId, currentPassword, newPassword);
+      const { otherSessionsEnded, email, name } = await changePassword(db, endSingleSignOn, caller.userId, caller.sessionId, currentPassword, newPassword);
       await enqueueMail(passwordChangedMail(email, name, `${publicUrl(config)}/account`));
       return { ok: true, otherSessionsEnded };
     }),
@@ -47,7 +47,7 @@ export function accountSettingsFunctions(enqueueMail: (mail: Mail) => Promise<vo
     defineFunction('deleteAccount', async ({ password }, { db, config, caller, ip }) => {
       await hitRateLimit(db, `account-delete:${caller.userId}`, 5, 600);
       await hitRateLimit(db, `account-delete-ip:${rateLimitSubject(ip)}`, 20, 600);
-      const gone = await deleteAccount(db, config, caller.userId, caller.isAdmin, password);
+      const gone = await deleteAccount(db, config, endSingleSignOn, caller.userId, caller.isAdmin, password);
       await enqueueMail(accountDeletedMail(gone.email, gone.name));
       return { ok: true };
     }),

@@ -11,7 +11,6 @@ import { authAccounts, checkouts, follows, ledgerEntries, orderItems, orders, sa
 import type { Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import { publishLive } from '../live/live.publish.ts';
-import { revokeOidcForAccount } from '../oidc/oidc.adapter.ts';
 
 /**
  * The account page (issue 17, decision 032): change password, change email (verified by
@@ -71,7 +70,14 @@ async function checkPassword(db: Db | Tx, userId: string, password: string, lock
  * A new password; every other session of the account ends (and the sister products'
  * single sign-on with them), the session that asked stays signed in.
  */
-export async function changePassword(db: Db, userId: string, keepSessionId: string | undefined, currentPassword: string, newPassword: string) {
+export async function changePassword(
+  db: Db,
+  endSingleSignOn: (userId: string) => Promise<unknown>,
+  userId: string,
+  keepSessionId: string | undefined,
+  currentPassword: string,
+  newPassword: string,
+) {
   if (currentPassword === newPassword) throw new AppError('invalid-argument', ACCOUNT_MESSAGES.samePassword);
   const user = await userOf(db, userId);
   const hash = await hashPassword(newPassword);
@@ -81,7 +87,7 @@ export async function changePassword(db: Db, userId: string, keepSessionId: stri
     const others = keepSessionId ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)) : eq(sessions.userId, userId);
     return tx.delete(sessions).where(others).returning({ id: sessions.id });
   });
-  await revokeOidcForAccount(db, userId);
+  await endSingleSignOn(userId);
   return { otherSessionsEnded: ended.length, email: user.email, name: user.name };
 }
 
@@ -203,7 +209,14 @@ export async function deletionSummary(db: Db, userId: string, isAdmin: boolean) 
  * a stranger must not inherit it. Wallet credit is not paid out (it stays in the ledger).
  * Returns the address and name to send the goodbye mail to.
  */
-export async function deleteAccount(db: Db, config: Config, userId: string, isAdmin: boolean, password: string): Promise<{ email: string; name: string }> {
+export async function deleteAccount(
+  db: Db,
+  config: Config,
+  endSingleSignOn: (userId: string) => Promise<unknown>,
+  userId: string,
+  isAdmin: boolean,
+  password: string,
+): Promise<{ email: string; name: string }> {
   if (isAdmin) throw new AppError('failed-precondition', ACCOUNT_MESSAGES.adminCannotDelete);
   // The signup-admin accounts (SIGNUP_FOLLOW_USERNAMES) and other reserved names are the label's.
   const { username } = await userOf(db, userId);
@@ -241,7 +254,7 @@ export async function deleteAccount(db: Db, config: Config, userId: string, isAd
       .where(eq(users.id, userId));
     return { email: user.email, name: user.name };
   });
-  await revokeOidcForAccount(db, userId);
+  await endSingleSignOn(userId);
   return gone;
 }
 

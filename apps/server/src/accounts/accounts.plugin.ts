@@ -6,6 +6,7 @@ import { isAPIError } from 'better-auth/api';
 import { PASSWORD_RESET_QUEUE, type PasswordResetRequest } from './auth.ts';
 import { authRoutes } from './auth.routes.ts';
 import { firebaseAuthRoutes } from './firebase-auth.routes.ts';
+import { endSingleSignOn } from '../oidc/oidc.logout.ts';
 
 /** Sign-up, sign-in, sessions (Better Auth under /api/auth) and saved addresses. */
 export const accountsArea = defineArea('accounts', async (app, { auth, config, db, jobs, queueMail, resolveSession }) => {
@@ -20,5 +21,5 @@ export const accountsArea = defineArea('accounts', async (app, { auth, config, d
   });
   // The Firebase Auth endpoints `firebase/auth` calls for signInWithCustomToken (decision 035).
   await app.register(firebaseAuthRoutes, { resolveSession, db });
-  return { functions: [...accountsFunctions(auth, queueMail), ...accountSettingsFunctions(queueMail), ...addressFunctions] };
+  return { functions: [...accountsFunctions(auth, queueMail), ...accountSettingsFunctions(queueMail, (userId) => endSingleSignOn(db, jobs, userId)), ...addressFunctions] };
 });

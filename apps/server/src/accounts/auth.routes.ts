@@ -16,6 +16,7 @@ import { signInLockedMail } from '../mail/templates.ts';
 import { isOpenAuthPath, isShopPath, publicUrl, SESSION_EXPIRES_IN_SECONDS, SESSION_UPDATE_AGE_SECONDS, type Auth } from './auth.ts';
 import { authSecretsOf, resignCredentials, resignedVerificationToken, type AuthSecrets } from './secret-rotation.ts';
 import { findSession, findUserByEmail, hasPortalAccess, isAdmin } from './accounts.service.ts';
+import { isShortSession } from './exchanged-session.service.ts';
 import {
   beginAttempt,
   endAttempt,
@@ -63,6 +64,11 @@ function callerOf(config: Config, user: { userId: string; email: string; emailVe
   return { userId: user.userId, isAdmin: isAdmin(config, { email: user.email, emailVerified: user.emailVerified, role: user.role ?? 'user' }), sessionId };
 }
 
+/** Due for Better Auth's daily extension; an exchanged session (shorter than a day, decision 049) ends with the token it came from, never. */
+function extensionDue(session: { createdAt: Date; expiresAt: Date }): boolean {
+  return !isShortSession(session, SESSION_UPDATE_AGE_SECONDS) && session.expiresAt.getTime() - (SESSION_EXPIRES_IN_SECONDS - SESSION_UPDATE_AGE_SECONDS) * 1000 <= Date.now();
+}
+
 /** A signed-in credential's session: who it is (null when not allowed in, e.g. unverified), which session, until when. */
 export interface ResolvedSession {
   caller: Caller | null;
@@ -83,7 +89,6 @@ export interface ResolvedSession {
  */
 export function sessionResolver(auth: Auth, config: Config, db: Db) {
   const verified = new Map<string, string>();
-  const extensionDue = (expiresAt: Date) => expiresAt.getTime() - (SESSION_EXPIRES_IN_SECONDS - SESSION_UPDATE_AGE_SECONDS) * 1000 <= Date.now();
 
   return async (request: { headers: IncomingHttpHeaders }): Promise<ResolvedSession | null> => {
     const { authorization, cookie } = request.headers;
@@ -97,7 +102,7 @@ export function sessionResolver(auth: Auth, config: Config, db: Db) {
         verified.delete(credential);
         return null;
       }
-      if (!extensionDue(session.expiresAt)) return { caller: callerOf(config, session, session.sessionId), sessionId: session.sessionId, expiresAt: session.expiresAt };
+      if (!extensionDue(session)) return { caller: callerOf(config, session, session.sessionId), sessionId: session.sessionId, expiresAt: session.expiresAt };
     }
 
     const session = await betterAuthSession(auth, request.headers, authSecretsOf(config));
@@ -119,6 +124,10 @@ export function sessionResolver(auth: Auth, config: Config, db: Db) {
  */
 async function betterAuthSession(auth: Auth, headers: IncomingHttpHeaders, secrets: AuthSecrets) {
   try {
+    // Read without the library's extension first: it would stretch a short (exchanged) session
+    // to 30 days. A long session due for its daily extension is then read again, which extends it.
+    const session = await auth.api.getSession({ headers: authHeaders(headers, null, secrets), query: { disableRefresh: true } });
+    if (!session || !extensionDue({ createdAt: new Date(session.session.createdAt), expiresAt: new Date(session.session.expiresAt) })) return session;
     return await auth.api.getSession({ headers: authHeaders(headers, null, secrets) });
   } catch (error) {
     if (isAPIError(error) && error.statusCode < 500) return null;

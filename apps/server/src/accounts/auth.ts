@@ -95,6 +95,11 @@ export function createAuth(
   logger?: Logger,
   /** Queues a reset request (PASSWORD_RESET_QUEUE); without it, requests are handled in line. */
   deferPasswordResetRequest?: (request: PasswordResetRequest) => Promise<void>,
+  /**
+   * Ends the user's single sign-on and tells the sister products (oidc.logout.ts, decision 049);
+   * without a job queue (the CLI, some tests) it only revokes.
+   */
+  endSingleSignOn: (userId: string) => Promise<unknown> = (userId) => revokeOidcForAccount(db, userId),
 ) {
   const baseURL = publicUrl(config);
   // Who a request's session cookie or bearer token belongs to, through the library's own
@@ -127,7 +132,7 @@ export function createAuth(
       resetPasswordTokenExpiresIn: 60 * 60,
       // A new password ends single sign-on too: the sister products' grants and tokens go.
       onPasswordReset: async ({ user }) => {
-        await revokeOidcForAccount(db, user.id);
+        await endSingleSignOn(user.id);
       },
       sendResetPassword: async ({ user, url }) => enqueueMail(passwordResetMail(user.email, user.name, url)),
     },
@@ -144,8 +149,8 @@ export function createAuth(
     verification: { storeIdentifier: 'hashed' },
     disabledPaths: CLOSED_AUTH_PATHS,
     hooks: {
-      // "Sign out everywhere" (and a password change that signs out the other sessions)
-      // ends single sign-on too, before the sessions go.
+      // Signing out, "sign out everywhere" (and a password change that signs out the other
+      // sessions) end single sign-on too, before the sessions go.
       before: createAuthMiddleware(async (ctx) => {
         // A reset request over HTTP (past the address limit and the origin and redirect
         // checks, which run before hooks) is queued and answered at once: the answer costs the
@@ -160,9 +165,10 @@ export function createAuth(
         }
         const body = ctx.body as { revokeOtherSessions?: unknown } | undefined;
         const everywhere = ctx.path === '/revoke-sessions' || ctx.path === '/revoke-other-sessions' || (ctx.path === '/change-password' && body?.revokeOtherSessions === true);
-        if (!everywhere) return;
+        // Signing out of the shop signs the user out of the sister products too (issue 24 item 6, decision 049).
+        if (!everywhere && ctx.path !== '/sign-out') return;
         const userId = await userIdOf(ctx.headers);
-        if (userId) await revokeOidcForAccount(db, userId);
+        if (userId) await endSingleSignOn(userId);
       }),
     },
     user: {

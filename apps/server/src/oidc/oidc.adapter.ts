@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Db } from '../db/client.ts';
+import type { Tx } from '../db/transaction.ts';
 import { oidcModels } from '../db/schema/index.ts';
 import { findOAuthClient } from './oidc.clients.ts';
 import type { SealKeys } from './sealed.ts';
@@ -96,7 +97,7 @@ function clientAdapter(db: Db, sealKey: SealKeys): Adapter {
  * grants, access and refresh tokens, codes and provider sessions, and anything else that
  * hangs off those grants. A sister product's old access token gets 401 at once.
  */
-export async function revokeOidcForAccount(db: Db, accountId: string): Promise<number> {
+export async function revokeOidcForAccount(db: Db | Tx, accountId: string): Promise<number> {
   const grants = db
     .select({ id: oidcModels.id })
     .from(oidcModels)

@@ -3,12 +3,14 @@ import { fromNodeHeaders } from 'better-auth/node';
 import { publicUrl } from '../accounts/auth.ts';
 import { authSecretsOf, resignCredentials } from '../accounts/secret-rotation.ts';
 import { defineArea } from '../http/area.ts';
+import { createExchangedSession } from '../accounts/exchanged-session.service.ts';
 import { deleteExpiredOidcModels } from './oidc.adapter.ts';
+import { BACKCHANNEL_LOGOUT_QUEUE, deliverLogoutNotice, type LogoutNotice } from './oidc.logout.ts';
 import { createOidcProvider } from './oidc.provider.ts';
 import { oidcRoutes } from './oidc.routes.ts';
 
 /** Single sign-on for the sister products (decision 014). */
-export const oidcArea = defineArea('oidc', async (app, { config, db, auth, resolveCaller, every }) => {
+export const oidcArea = defineArea('oidc', async (app, { config, db, auth, jobs, resolveCaller, every }) => {
   const shopUserId = async (headers: IncomingHttpHeaders) => (await resolveCaller({ headers }))?.userId ?? null;
   // Better Auth's own sign-out, called in-process: it deletes the session of the cookie and
   // gives the Set-Cookie lines that clear it.
@@ -25,7 +27,10 @@ export const oidcArea = defineArea('oidc', async (app, { config, db, auth, resol
     behindProxy: config.isProduction,
     shopUserId,
     signOutOfShop,
+    mintShopToken: (userId, clientId, expiresAt) => createExchangedSession(auth, userId, clientId, expiresAt),
   });
+  // Logout tokens survive restarts and are retried until the sister product answers (decision 049).
+  await jobs.work<LogoutNotice>(BACKCHANNEL_LOGOUT_QUEUE, (notice) => deliverLogoutNotice(provider, notice));
   await app.register(oidcRoutes, { provider, publicUrl: config.PUBLIC_URL, shopUserId });
   await every('oidc-cleanup', '17 * * * *', () => deleteExpiredOidcModels(db));
 });

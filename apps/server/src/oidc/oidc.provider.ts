@@ -5,6 +5,7 @@ import type { Db } from '../db/client.ts';
 import { findUser } from '../accounts/accounts.service.ts';
 import { escapeHtml, htmlPage } from '../http/html.ts';
 import { postgresAdapter } from './oidc.adapter.ts';
+import { registerTokenExchange } from './oidc.exchange.ts';
 import { loadSigningKeys } from './oidc.keys.ts';
 import { deriveKey, type SealKeys } from './sealed.ts';
 
@@ -25,6 +26,8 @@ export interface OidcOptions {
   shopUserId(headers: IncomingHttpHeaders): Promise<string | null>;
   /** Ends the shop session of a request's cookie; the Set-Cookie lines that clear it. */
   signOutOfShop(headers: IncomingHttpHeaders): Promise<string[]>;
+  /** Token exchange (decision 049): a shop token for a user, ending at `expiresAt`. */
+  mintShopToken(userId: string, clientId: string, expiresAt: Date): Promise<string>;
 }
 
 /**
@@ -142,6 +145,12 @@ export async function createOidcProvider(options: OidcOptions): Promise<Provider
           ctx.body = htmlPage('Signed out', `<main><h1>You are signed out</h1><p><a href="/home">Back to the shop</a></p></main>`, { look: 'shop' });
         },
       },
+      // Back-channel logout (OpenID Connect Back-Channel Logout 1.0, decision 049): clients
+      // registered with a URI get a logout token when the user signs out of the shop, changes
+      // or resets the password or deletes the account (oidc.logout.ts, a job with retries).
+      // The library's own one-shot send after an RP-initiated logout stays; the shop sign-out
+      // that follows it queues the durable one.
+      backchannelLogout: { enabled: true },
       // On by default in the library, never documented nor tested here: not advertised,
       // not accepted (issue 24 item 6, decision 041).
       pushedAuthorizationRequests: { enabled: false },
@@ -173,6 +182,7 @@ export async function createOidcProvider(options: OidcOptions): Promise<Provider
 
   const provider = new Provider(`${options.publicUrl}${OIDC_MOUNT}`, configuration);
   provider.proxy = options.behindProxy;
+  registerTokenExchange(provider, { db, shopOrigin: new URL(options.publicUrl).origin, mintShopToken: options.mintShopToken });
   provider.use(async (ctx, next) => {
     await next();
     // Confirmed on the shop's own page (its field; the library's self-posting form, sent when

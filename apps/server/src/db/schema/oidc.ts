@@ -15,6 +15,10 @@ export const oauthClients = pgTable(
     /** AES-256-GCM under a key derived from AUTH_SECRET (oidc/sealed.ts). */
     secretSealed: text('secret_sealed').notNull(),
     redirectUris: text('redirect_uris').array().notNull(),
+    /** Scopes the client may obtain by token exchange (RFC 8693, decision 049); empty: no exchange. */
+    exchangeScopes: text('exchange_scopes').array().notNull().default(sql`'{}'::text[]`),
+    /** Where the shop POSTs back-channel logout tokens (OpenID Connect Back-Channel Logout 1.0, decision 049). */
+    backchannelLogoutUri: text('backchannel_logout_uri'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
