@@ -1,4 +1,4 @@
-import { CATEGORY_ID, type Product } from '@storefront/domain/catalog.ts';
+import { CATEGORY_ID, type Product, type ShopPage } from '@storefront/domain/catalog.ts';
 import { responsiveImage } from '@storefront/domain/storage-images.ts';
 import type { Variant } from '@storefront/domain/variants.ts';
 import { absoluteUrl, decimalPrice, shortDescription, SITE_NAME, type Availability, type PageHead } from '../web/page-head.ts';
@@ -87,6 +87,10 @@ export function productHead(product: Product, origin: string): PageHead {
   };
 }
 
+function shopHead(category: string, search: boolean): PageHead {
+  return { title: 'Shop', description: SHOP_DESCRIPTION, path: category ? `/shop?category=${encodeURIComponent(category)}` : '/shop', noindex: search };
+}
+
 const NOT_FOUND: PageAnswer = {
   status: 404,
   shared: true,
@@ -107,7 +111,7 @@ export function addCatalogPages(pages: PublicPages, cache: CatalogCache, origin:
     if (!answer) {
       const product = snapshot.activeProduct(id);
       if (!product) return NOT_FOUND;
-      answer = { status: 200, shared: true, head: productHead(product, origin) };
+      answer = { status: 200, shared: true, head: productHead(product, origin), data: { product } };
       answers.set(id, answer);
     }
     return answer;
@@ -120,12 +124,30 @@ export function addCatalogPages(pages: PublicPages, cache: CatalogCache, origin:
     return cache.snapshot().then((snapshot) => productPage(snapshot, id));
   });
 
+  // The shop without a search: one answer per category and snapshot, with the first page
+  // the JSON read would send (the same cached list) as its data.
+  const shopPages = new WeakMap<CatalogSnapshot, Map<string, PageAnswer>>();
+  const shopPage = (snapshot: CatalogSnapshot, category: string): PageAnswer => {
+    let answers = shopPages.get(snapshot);
+    if (!answers) shopPages.set(snapshot, (answers = new Map()));
+    let answer = answers.get(category);
+    if (!answer) {
+      const page = category ? snapshot.categoryPage(category) : snapshot.list;
+      answer = { status: 200, shared: true, head: shopHead(category, false), data: { shop: { category, page: JSON.parse(page.body.toString()) as ShopPage } } };
+      // Only categories with products are kept (any well-formed id may be asked for).
+      if (!category || snapshot.active.some((product) => product.category === category)) answers.set(category, answer);
+    }
+    return answer;
+  };
+
   pages.add('/shop', (_params, query) => {
     const category = query.get('category') ?? '';
-    const search = query.get('q') ?? '';
-    const canonical = CATEGORY_ID.test(category) ? `/shop?category=${encodeURIComponent(category)}` : '/shop';
+    const validCategory = CATEGORY_ID.test(category) ? category : '';
     // A search's results are the shop's products again: only the shop and its categories are kept.
-    return { status: 200, head: { title: 'Shop', description: SHOP_DESCRIPTION, path: canonical, noindex: search.length > 0 } };
+    if ((query.get('q') ?? '').trim()) return { status: 200, head: shopHead(validCategory, true) };
+    const loaded = cache.loaded();
+    if (loaded) return shopPage(loaded, validCategory);
+    return cache.snapshot().then((snapshot) => shopPage(snapshot, validCategory));
   });
 
   pages.addToSitemap(async () => {

@@ -1,3 +1,4 @@
+import { PAGE_DATA_ELEMENT_ID, type PageData } from '@storefront/domain/page-data.ts';
 import { escapeHtml } from '../http/html.ts';
 
 /** The label, as pages name it (the web app's SITE_NAME) and as structured data names the seller. */
@@ -96,6 +97,11 @@ export function renderHead(head: PageHead, origin: string): string {
   if (image) tags.push(meta('name', 'twitter:image', image));
   for (const block of head.structuredData ?? []) tags.push(jsonLdScript(block));
   return tags.join('');
+}
+
+/** The page's data for the web app, as data: JSON in a script element that never runs. */
+export function pageDataScript(data: PageData): string {
+  return `<script type="application/json" id="${PAGE_DATA_ELEMENT_ID}">${safeJson(data)}</script>`;
 }
 
 /** A description of at most `max` characters from free text: one line, cut at a word. */

@@ -51,6 +51,12 @@ function structuredData(html: string): Record<string, unknown>[] {
   return [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((match) => JSON.parse(match[1]!) as Record<string, unknown>);
 }
 
+/** The data embedded for the web app (decision 058), parsed; undefined when the page has none. */
+function pageData(html: string): unknown {
+  const match = /<script type="application\/json" id="page-data">([\s\S]*?)<\/script>/.exec(html);
+  return match ? JSON.parse(match[1]!) : undefined;
+}
+
 function metaContent(html: string, key: string): string | undefined {
   const match = new RegExp(`<meta (?:name|property)="${key.replace(/[.:]/g, '\\$&')}" content="([^"]*)">`).exec(html);
   return match?.[1];
@@ -82,8 +88,9 @@ describe('a product page as a crawler reads it (no JavaScript)', () => {
     expect(metaContent(html, 'product:availability')).toBe('in stock');
     expect(metaContent(html, 'twitter:card')).toBe('summary_large_image');
     expect(metaContent(html, 'twitter:image')).toBe(image);
-    // The web app still loads on top.
+    // The web app still loads on top, with the product as GET /api/products/:id answers it.
     expect(html).toContain('<script type="module" src="/assets/app.js"></script>');
+    expect(pageData(html)).toEqual(await (await fetch(`${shop.baseUrl}/api/products/${id}`)).json());
 
     const [product, ...others] = structuredData(html);
     expect(others).toEqual([]);
@@ -142,6 +149,7 @@ describe('a product page as a crawler reads it (no JavaScript)', () => {
     expect(metaContent(html, 'og:image')).toBeUndefined();
     expect(metaContent(html, 'robots')).toBe('noindex');
     expect(structuredData(html)).toEqual([]);
+    expect(pageData(html)).toBeUndefined();
     // The web app still runs there (an admin sees the withdrawn product in it).
     expect(html).toContain('<div id="root"></div>');
 
@@ -154,9 +162,10 @@ describe('a product page as a crawler reads it (no JavaScript)', () => {
     const { html, headers } = await page(`/product/${id}`);
     expect(html).not.toContain('<script>alert(1)');
     expect(html).not.toContain('<b>Tee</b>');
-    expect(html.match(/<script/g)).toHaveLength(2); // the JSON-LD block and the app's module
+    expect(html.match(/<script/g)).toHaveLength(3); // the JSON-LD block, the page's data and the app's module
     const [product] = structuredData(html);
     expect(product?.name).toBe(name);
+    expect(pageData(html)).toMatchObject({ product: { id, name } });
     expect(product?.description).toBe('A "quoted" </SCRIPT> description');
     expect(html).toContain(`<title>Bad &#60;/script&#62;&#60;script&#62;alert(1)&#60;/script&#62; &#38; &#60;b&#62;Tee&#60;/b&#62; · Street Flavor Records</title>`);
     // The CSP stays as strict as on every page: the JSON-LD block is data, not script.
@@ -227,6 +236,15 @@ describe('the other public pages', () => {
     const search = await page('/shop?q=tee');
     expect(search.html).toContain(`<link rel="canonical" href="${shop.baseUrl}/shop">`);
     expect(metaContent(search.html, 'robots')).toBe('noindex');
+    expect(pageData(search.html)).toBeUndefined(); // a search is read from the database, by the web app
+  });
+
+  it('the shop and a category carry their first page as the JSON read answers it', async () => {
+    await release({ ...tee, name: 'Shop Page Tee' });
+    const json = async (url: string) => (await fetch(`${shop.baseUrl}${url}`)).json();
+    expect(pageData((await page('/shop')).html)).toEqual({ shop: { category: '', page: await json('/api/products') } });
+    expect(pageData((await page('/shop?category=merch')).html)).toEqual({ shop: { category: 'merch', page: await json('/api/products?category=merch') } });
+    expect(pageData((await page('/shop?category=no-such')).html)).toEqual({ shop: { category: 'no-such', page: { products: [], next: null } } });
   });
 
   it('private pages keep the plain page (with the TEST MODE banner while payments are fake)', async () => {

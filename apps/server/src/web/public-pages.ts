@@ -1,3 +1,4 @@
+import type { PageData } from '@storefront/domain/page-data.ts';
 import type { PageHead } from './page-head.ts';
 
 /** What the server answers for a public page before any script runs (decision 058). */
@@ -5,6 +6,8 @@ export interface PageAnswer {
   /** 404 for a product that is withdrawn or unknown: crawlers drop it; the web app still runs. */
   status: 200 | 404 | 410;
   head: PageHead;
+  /** What the page's first render reads, embedded so the web app need not ask for it. */
+  data?: PageData;
   /**
    * True when the resolver hands out this same object until its data changes (a product's
    * page for one catalogue snapshot): the page is then built and compressed once.

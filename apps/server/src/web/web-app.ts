@@ -8,7 +8,7 @@ import { takesTestPayments, type Config } from '../config.ts';
 import { errorBody } from '../http/error-handler.ts';
 import { withTestModeBanner } from '../http/test-mode.ts';
 import { sendStorageError } from '../storage/storage.errors.ts';
-import { renderHead } from './page-head.ts';
+import { pageDataScript, renderHead } from './page-head.ts';
 import type { PageAnswer, PublicPageRegistry } from './public-pages.ts';
 import { crawlerRoutes } from './crawler.routes.ts';
 
@@ -76,7 +76,8 @@ export async function registerWebApp(app: FastifyInstance, config: Config, pages
   const render = (answer: PageAnswer): Representation => {
     let kept = answer.shared ? rendered.get(answer) : undefined;
     if (!kept) {
-      kept = representationOf(Buffer.from(template!.before + renderHead(answer.head, origin) + template!.after));
+      const data = answer.data ? pageDataScript(answer.data) : '';
+      kept = representationOf(Buffer.from(template!.before + renderHead(answer.head, origin) + data + template!.after));
       if (answer.shared) rendered.set(answer, kept);
     }
     return kept;
