@@ -30,7 +30,7 @@ export async function benchHttpReads(app: AppServer, productId: string, options:
   const routes = await captureRoutes(app.base, Object.values(paths));
   const raw = await startReferenceServer('raw', routes);
   const bare = await startReferenceServer('fastify', routes);
-  const runs: Record<string, Record<'shop' | 'raw' | 'fastify', LoadResult[]>> = {};
+  const runs: Record<string, Record<string, LoadResult[]>> = {};
   const figures: Figure[] = [];
   try {
     for (const [name, url] of Object.entries(paths)) {
@@ -63,6 +63,44 @@ export async function benchHttpReads(app: AppServer, productId: string, options:
         figure(`http.${name}.p99`, `${label}: shop p99 at ${HTTP_CONNECTIONS} connections`, median(results.shop.map((run) => run.latencyMs.p99)), 'ms', { op: '<', value: 25 }),
       );
     }
+    // The server-written product page (head tags, structured data and the product as JSON,
+    // decision 058) against the JSON read of the same product, in turns: both come from the
+    // catalogue cache, so the page should cost about what the read costs.
+    const pageRuns: Record<'page' | 'json', LoadResult[]> = { page: [], json: [] };
+    const pageUrls = { page: `/product/${encodeURIComponent(productId)}`, json: paths.product };
+    for (let r = 0; r < options.rounds; r += 1) {
+      for (const [kind, url] of Object.entries(pageUrls) as ['page' | 'json', string][]) {
+        pageRuns[kind].push(
+          await runLoad({ url: `${app.base}${url}`, connections: HTTP_CONNECTIONS, durationSeconds: options.durationSeconds, warmupSeconds: options.warmupSeconds }),
+        );
+      }
+    }
+    runs.productPage = pageRuns;
+    const pageRps = median(pageRuns.page.map((run) => run.okPerSecond));
+    const jsonRps = median(pageRuns.json.map((run) => run.okPerSecond));
+    const badPages = pageRuns.page.reduce((sum, run) => sum + run.requests - run.ok + run.errors + run.timeouts, 0);
+    figures.push(
+      figure(
+        'http.productPage.rps',
+        'GET /product/:id (server-written page): req/s',
+        round(pageRps, 0),
+        'req/s',
+        undefined,
+        badPages > 0 ? `${badPages} failed or non-2xx responses` : undefined,
+      ),
+      figure(
+        'http.productPage.ratio',
+        'GET /product/:id page / GET /api/products/:id, same product, same run',
+        round(pageRps / jsonRps, 2),
+        '',
+        { op: '>=', value: 0.8 },
+        `median of ${options.rounds} rounds: ${pageRuns.page.map((run, i) => round(run.okPerSecond / pageRuns.json[i]!.okPerSecond, 2)).join(', ')}`,
+      ),
+      figure('http.productPage.p99', `GET /product/:id page: p99 at ${HTTP_CONNECTIONS} connections`, median(pageRuns.page.map((run) => run.latencyMs.p99)), 'ms', {
+        op: '<',
+        value: 25,
+      }),
+    );
   } finally {
     await raw.stop();
     await bare.stop();

@@ -145,7 +145,8 @@ describe('security headers', () => {
 });
 
 describe('the web app', () => {
-  it.each([['/'], ['/shop'], ['/release'], ['/index.html'], ['/shop/some-product'], ['/order-confirmation?payment_intent=pi_1&redirect_status=succeeded']])(
+  // The public pages (/, /shop, /product/:id ...) get their own head tags: web/public-pages.test.ts.
+  it.each([['/login'], ['/account'], ['/release'], ['/index.html'], ['/shop/some-product'], ['/order-confirmation?payment_intent=pi_1&redirect_status=succeeded']])(
     'GET %s -> index.html, not cached',
     async (url) => {
       const response = await app.inject(url);
@@ -164,11 +165,12 @@ describe('the web app', () => {
       config: { webDistDir: webDist.dir, env: { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' } },
     });
     try {
-      for (const url of ['/', '/release', '/index.html']) {
+      for (const url of ['/login', '/release', '/index.html']) {
         const response = await real.app.inject(url);
         expect(response.statusCode).toBe(200);
         expect(response.body).toBe(INDEX_HTML);
       }
+      for (const url of ['/', '/shop']) expect((await real.app.inject(url)).body).not.toContain('TEST MODE');
     } finally {
       await real.close();
     }

@@ -1,10 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import compress from '@fastify/compress';
-import fastifyStatic from '@fastify/static';
 import { sql } from 'drizzle-orm';
-import { takesTestPayments, type Config } from './config.ts';
+import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { accountsArea } from './accounts/accounts.plugin.ts';
 import { createAuth, PASSWORD_RESET_QUEUE, publicUrl } from './accounts/auth.ts';
@@ -24,9 +21,10 @@ import { paymentProviderFor } from './payments/payment-provider.factory.ts';
 import { paymentsArea } from './payments/payments.plugin.ts';
 import { payoutsArea } from './payouts/payouts.plugin.ts';
 import { serviceArea } from './service/service.plugin.ts';
-import { sendStorageError } from './storage/storage.errors.ts';
 import { storageArea } from './storage/storage.plugin.ts';
 import { walletArea } from './wallet/wallet.plugin.ts';
+import { createPublicPages } from './web/public-pages.ts';
+import { registerWebApp } from './web/web-app.ts';
 import type { Area, AreaContext } from './http/area.ts';
 import { functionsRoutes } from './functions/functions.routes.ts';
 import type { CallableFunction } from './functions/registry.ts';
@@ -39,7 +37,6 @@ import { registerClientAddress, trustedProxyCheck } from './http/client-address.
 import { corsForAllowedOrigins } from './http/cors.ts';
 import { refuseCrossSiteWrites } from './http/same-origin.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
-import { withTestModeBanner } from './http/test-mode.ts';
 import { createLogger, redactUrl, runInRequestScope, type Logger } from './logger.ts';
 import { registerRequestId, requestIdGenerator } from './http/request-id.ts';
 import { createMetrics, metricsRoute, type ShopMetrics } from './metrics/metrics.ts';
@@ -68,8 +65,6 @@ export interface BuildAppOptions {
   /** Replaces queries of the shop-wide metrics (tests). */
   metricsQueries?: Partial<ShopFigureQueries>;
 }
-
-const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
  * The shop's areas, each a folder with an `<area>.plugin.ts` registering its routes, jobs
@@ -182,7 +177,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   hubIsListening = () => hub.isListening();
   const payments = options.payments ?? paymentProviderFor(config, db);
   const checkout = { db, jobs, provider: payments.provider, publicUrl: publicUrl(config), holdMs: config.CHECKOUT_HOLD_MINUTES * 60_000 };
+  const pages = createPublicPages();
   const context: AreaContext = {
+    pages,
     config,
     db,
     jobs,
@@ -215,50 +212,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
   await app.register(functionsRoutes, { db, config, functions, resolveCaller: context.resolveCaller });
 
-  await registerWebApp(app, config);
+  await registerWebApp(app, config, pages);
   return app;
-}
-
-/** Serves the built SPA: hashed assets cached for a year, index.html for client routes. */
-async function registerWebApp(app: FastifyInstance, config: Config) {
-  const indexPath = path.join(config.webDistDir, 'index.html');
-  const hasBuild = fs.existsSync(indexPath);
-  // Read once: this process serves the build it started with, even after a new build is
-  // installed beside it (old assets stay, decision 021). Fake payments: the TEST MODE banner.
-  const indexHtml = hasBuild ? fs.readFileSync(indexPath, 'utf8') : '';
-  const page = takesTestPayments(config) ? withTestModeBanner(indexHtml) : indexHtml;
-  if (hasBuild) {
-    await app.register(fastifyStatic, {
-      root: config.webDistDir,
-      prefix: '/',
-      wildcard: false,
-      index: false,
-      // /index.html too is the page below (with the banner when payments are fake).
-      allowedPath: (pathName) => pathName !== '/index.html',
-      cacheControl: false,
-      preCompressed: false,
-      setHeaders(res, filePath) {
-        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
-        res.setHeader('cache-control', hashed ? IMMUTABLE : 'public, max-age=300');
-      },
-    });
-  }
-
-  app.setNotFoundHandler(async (request, reply) => {
-    const url = request.url;
-    const isStorage = url.startsWith('/v0/') || url === '/v0' || url.startsWith('/img/');
-    const isApi = isStorage || url.startsWith('/fn/') || url.startsWith('/api/') || url === '/fn' || url === '/api';
-    const pathOnly = url.split('?')[0] ?? '';
-    const wantsPage = request.method === 'GET' && !isApi && (!path.extname(pathOnly) || pathOnly === '/index.html');
-    if (wantsPage && hasBuild) {
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page);
-    }
-    if (wantsPage) {
-      return reply.status(503).type('text/plain; charset=utf-8').send('The web app has not been built yet: run `npm run build` (npm start does it for you).');
-    }
-    const message = `Nothing at ${request.method} ${url.split('?')[0]}.`;
-    // The storage service answers in its own error shape, which the storage SDKs read.
-    if (isStorage) return sendStorageError(reply, 'unknown', 404, message);
-    return reply.status(404).send(errorBody('not-found', message));
-  });
 }

@@ -30,6 +30,9 @@ export interface CatalogSnapshot {
   categoryPage(category: ProductCategory): Representation;
   /** `{ product }` of an active product; undefined for an inactive or unknown id. */
   product(id: string): Representation | undefined;
+  /** Every active product, in shop order (the pages' heads and sitemap.xml, decision 058). */
+  active: readonly Product[];
+  activeProduct(id: string): Product | undefined;
 }
 
 export interface CatalogCache {
@@ -47,7 +50,11 @@ const gzip = promisify(zlib.gzip);
 export const COMPRESS_THRESHOLD = 1024;
 
 export function representation(value: unknown): Representation {
-  const body = Buffer.from(JSON.stringify(value));
+  return representationOf(Buffer.from(JSON.stringify(value)));
+}
+
+/** Any body (a server-written page, decision 058) kept with its ETag and compressed forms. */
+export function representationOf(body: Buffer): Representation {
   const etag = `W/"${createHash('sha1').update(body).digest('base64url')}"`;
   const encodings = new Map<'br' | 'gzip', Promise<Buffer>>();
   return {
@@ -76,6 +83,8 @@ function buildSnapshot(products: Product[], cursor: (product: Product) => string
   const singles = new Map<string, Representation>();
   const categories = new Map<ProductCategory, Representation>();
   return {
+    active: products,
+    activeProduct: (id) => byId.get(id),
     list: firstPage(products, cursor),
     categoryPage(category) {
       let page = categories.get(category);

@@ -10,6 +10,7 @@ import type { LiveHub } from '../live/live.hub.ts';
 import type { Mail } from '../mail/mailer.ts';
 import type { paymentProviderFor } from '../payments/payment-provider.factory.ts';
 import type { PaymentEventHandlers } from '../payments/provider.ts';
+import type { PublicPages } from '../web/public-pages.ts';
 
 /** What buildApp makes once and hands to every area (issue 14 item 7, decision 036). */
 export interface AreaContext {
@@ -27,6 +28,8 @@ export interface AreaContext {
   checkout: CheckoutDeps;
   /** What a verified provider event means: the checkout's payment flow and the orders' refunds (payments imports neither). */
   paymentEvents: PaymentEventHandlers;
+  /** The public pages whose <head> the server writes, and sitemap.xml's addresses (decision 058). */
+  pages: PublicPages;
   /** Runs `task` on a cron schedule, once per tick across all processes. */
   every(queue: string, cron: string, task: () => Promise<unknown>): Promise<void>;
 }

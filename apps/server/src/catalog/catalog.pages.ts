@@ -1,0 +1,157 @@
+import { CATEGORY_ID, type Product, type ShopPage } from '@storefront/domain/catalog.ts';
+import { responsiveImage } from '@storefront/domain/storage-images.ts';
+import type { Variant } from '@storefront/domain/variants.ts';
+import { absoluteUrl, decimalPrice, shortDescription, SITE_NAME, type Availability, type PageHead } from '../web/page-head.ts';
+import type { PageAnswer, PublicPages } from '../web/public-pages.ts';
+import type { CatalogCache, CatalogSnapshot } from './catalog.cache.ts';
+
+/** The shop's prices are US dollars (domain catalog.ts: formatUsd). */
+export const CURRENCY = 'USD';
+
+const SHOP_DESCRIPTION = `Records, merchandise and more from ${SITE_NAME}.`;
+
+const SCHEMA = 'https://schema.org/';
+
+/** Sold out only when every variant is: a product with one size left is in stock. */
+function variantAvailability(variant: Variant): Availability {
+  return variant.stock === null || variant.stock > 0 ? 'InStock' : 'OutOfStock';
+}
+
+export function productAvailability(product: Product): Availability {
+  return product.variants.some((variant) => variantAvailability(variant) === 'InStock') ? 'InStock' : 'OutOfStock';
+}
+
+/** The address of a product's page, as the web app's paths.product writes it. */
+export function productPath(id: string): string {
+  return `/product/${encodeURIComponent(id)}`;
+}
+
+/** The preview image: the first image's default-width variant (1200px previews are not made). */
+function previewImage(product: Product): string | undefined {
+  const first = product.images[0];
+  return first ? responsiveImage(first).src : undefined;
+}
+
+/**
+ * schema.org Product with its Offer: one Offer for a product without options, an
+ * AggregateOffer with an Offer per variant (its own price, sku and availability) otherwise.
+ */
+export function productStructuredData(product: Product, origin: string): object {
+  const url = absoluteUrl(origin, productPath(product.id));
+  const offer = (variant: Variant, name?: string) => ({
+    '@type': 'Offer',
+    ...(name ? { name } : {}),
+    sku: variant.sku || variant.id,
+    price: decimalPrice(variant.priceCents),
+    priceCurrency: CURRENCY,
+    availability: `${SCHEMA}${variantAvailability(variant)}`,
+    itemCondition: `${SCHEMA}NewCondition`,
+    url,
+  });
+  const prices = product.variants.map((variant) => variant.priceCents);
+  const single = product.variants.length === 1 ? product.variants[0] : undefined;
+  const offers = single
+    ? offer(single)
+    : {
+        '@type': 'AggregateOffer',
+        priceCurrency: CURRENCY,
+        lowPrice: decimalPrice(Math.min(...prices, product.priceCents)),
+        highPrice: decimalPrice(Math.max(...prices, product.priceCents)),
+        offerCount: product.variants.length,
+        availability: `${SCHEMA}${productAvailability(product)}`,
+        offers: product.variants.map((variant) => offer(variant, [product.name, ...variant.options].join(' – '))),
+      };
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    '@id': url,
+    name: product.name,
+    description: product.description,
+    ...(single?.sku ? { sku: single.sku } : {}),
+    image: product.images.map((image) => absoluteUrl(origin, responsiveImage(image).src)),
+    url,
+    brand: { '@type': 'Brand', name: SITE_NAME },
+    offers,
+  };
+}
+
+export function productHead(product: Product, origin: string): PageHead {
+  return {
+    title: product.name,
+    description: shortDescription(product.description) || `${product.name} from ${SITE_NAME}.`,
+    path: productPath(product.id),
+    type: 'product',
+    image: previewImage(product),
+    offer: { priceCents: product.priceCents, currency: CURRENCY, availability: productAvailability(product) },
+    structuredData: [productStructuredData(product, origin)],
+  };
+}
+
+function shopHead(category: string, search: boolean): PageHead {
+  return { title: 'Shop', description: SHOP_DESCRIPTION, path: category ? `/shop?category=${encodeURIComponent(category)}` : '/shop', noindex: search };
+}
+
+const NOT_FOUND: PageAnswer = {
+  status: 404,
+  shared: true,
+  head: { title: 'Page not found', description: 'This product is not in the shop.', path: '/shop', noindex: true },
+};
+
+/**
+ * The shop's and the products' pages (decision 058). A product's page is made once per
+ * catalogue snapshot, so it costs what the cached JSON read costs; a withdrawn or unknown
+ * product answers 404 (the web app still runs: an admin sees a withdrawn product there).
+ */
+export function addCatalogPages(pages: PublicPages, cache: CatalogCache, origin: string) {
+  const productPages = new WeakMap<CatalogSnapshot, Map<string, PageAnswer>>();
+  const productPage = (snapshot: CatalogSnapshot, id: string): PageAnswer => {
+    let answers = productPages.get(snapshot);
+    if (!answers) productPages.set(snapshot, (answers = new Map()));
+    let answer = answers.get(id);
+    if (!answer) {
+      const product = snapshot.activeProduct(id);
+      if (!product) return NOT_FOUND;
+      answer = { status: 200, shared: true, head: productHead(product, origin), data: { product } };
+      answers.set(id, answer);
+    }
+    return answer;
+  };
+
+  pages.add('/product/:id', (params) => {
+    const id = params.id ?? '';
+    const loaded = cache.loaded();
+    if (loaded) return productPage(loaded, id);
+    return cache.snapshot().then((snapshot) => productPage(snapshot, id));
+  });
+
+  // The shop without a search: one answer per category and snapshot, with the first page
+  // the JSON read would send (the same cached list) as its data.
+  const shopPages = new WeakMap<CatalogSnapshot, Map<string, PageAnswer>>();
+  const shopPage = (snapshot: CatalogSnapshot, category: string): PageAnswer => {
+    let answers = shopPages.get(snapshot);
+    if (!answers) shopPages.set(snapshot, (answers = new Map()));
+    let answer = answers.get(category);
+    if (!answer) {
+      const page = category ? snapshot.categoryPage(category) : snapshot.list;
+      answer = { status: 200, shared: true, head: shopHead(category, false), data: { shop: { category, page: JSON.parse(page.body.toString()) as ShopPage } } };
+      // Only categories with products are kept (any well-formed id may be asked for).
+      if (!category || snapshot.active.some((product) => product.category === category)) answers.set(category, answer);
+    }
+    return answer;
+  };
+
+  pages.add('/shop', (_params, query) => {
+    const category = query.get('category') ?? '';
+    const validCategory = CATEGORY_ID.test(category) ? category : '';
+    // A search's results are the shop's products again: only the shop and its categories are kept.
+    if ((query.get('q') ?? '').trim()) return { status: 200, head: shopHead(validCategory, true) };
+    const loaded = cache.loaded();
+    if (loaded) return shopPage(loaded, validCategory);
+    return cache.snapshot().then((snapshot) => shopPage(snapshot, validCategory));
+  });
+
+  pages.addToSitemap(async () => {
+    const snapshot = cache.loaded() ?? (await cache.snapshot());
+    return [{ path: '/shop' }, ...snapshot.active.map((product) => ({ path: productPath(product.id), lastModified: product.updatedAt }))];
+  });
+}

@@ -1,0 +1,128 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { publicUrl } from '../accounts/auth.ts';
+import { COMPRESS_THRESHOLD, etagMatches, preferredEncoding, representationOf, type Representation } from '../catalog/catalog.cache.ts';
+import { takesTestPayments, type Config } from '../config.ts';
+import { errorBody } from '../http/error-handler.ts';
+import { withTestModeBanner } from '../http/test-mode.ts';
+import { sendStorageError } from '../storage/storage.errors.ts';
+import { pageDataScript, renderHead } from './page-head.ts';
+import type { PageAnswer, PublicPageRegistry } from './public-pages.ts';
+import { crawlerRoutes } from './crawler.routes.ts';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** Pages that are a visitor's own or the label's console: not for search engines (decision 058). */
+export const PRIVATE_PAGES = [
+  '/release',
+  '/checkout',
+  '/order-confirmation',
+  '/account',
+  '/my-orders',
+  '/wallet',
+  '/cashout',
+  '/login',
+  '/signup',
+  '/reset-password',
+  '/pay/',
+  '/dev/',
+];
+
+/** The shop's origin for canonical URLs, previews and the sitemap: PUBLIC_URL, never the request's Host. */
+export function shopOrigin(config: Config): string {
+  return publicUrl(config).replace(/\/+$/, '');
+}
+
+/**
+ * index.html cut where a page's own <head> tags go: its generic title and description are
+ * replaced by the page's (decision 058). Undefined when the file has no </head>.
+ */
+function headTemplate(html: string): { before: string; after: string } | undefined {
+  const stripped = html.replace(/<title>[^<]*<\/title>\s*/i, '').replace(/<meta name="description"[^>]*>\s*/i, '');
+  const at = stripped.search(/<\/head>/i);
+  if (at < 0) return undefined;
+  return { before: stripped.slice(0, at), after: stripped.slice(at) };
+}
+
+/** Sends a kept page: 304 when the client has it, else compressed as the client allows. */
+function sendPage(request: FastifyRequest, reply: FastifyReply, status: number, page: Representation): FastifyReply | Promise<FastifyReply> {
+  void reply.code(status).header('cache-control', 'no-cache').header('etag', page.etag).header('vary', 'accept-encoding').type('text/html; charset=utf-8');
+  if (status === 200 && etagMatches(request.headers['if-none-match'], page.etag)) return reply.code(304).send();
+  const encoding = page.body.length >= COMPRESS_THRESHOLD ? preferredEncoding(request.headers['accept-encoding']) : 'identity';
+  // Uncompressed only when the compress hook would not compress either; it leaves a reply
+  // that names its encoding alone.
+  if (encoding === 'identity') return reply.send(page.body);
+  return page.encoded(encoding).then((bytes) => reply.header('content-encoding', encoding).send(bytes));
+}
+
+/**
+ * Serves the built SPA: hashed assets cached for a year, index.html for client routes,
+ * with each public page's own title, description, canonical URL, previews and structured
+ * data in its <head> (decision 058), and sitemap.xml and robots.txt.
+ */
+export async function registerWebApp(app: FastifyInstance, config: Config, pages: PublicPageRegistry) {
+  const origin = shopOrigin(config);
+  const indexPath = path.join(config.webDistDir, 'index.html');
+  const hasBuild = fs.existsSync(indexPath);
+  // Read once: this process serves the build it started with, even after a new build is
+  // installed beside it (old assets stay, decision 021). Fake payments: the TEST MODE banner.
+  const indexHtml = hasBuild ? fs.readFileSync(indexPath, 'utf8') : '';
+  const page = takesTestPayments(config) ? withTestModeBanner(indexHtml) : indexHtml;
+  const template = headTemplate(page);
+  // A shared answer (one product in one catalogue snapshot) is rendered and compressed once.
+  const rendered = new WeakMap<PageAnswer, Representation>();
+  const render = (answer: PageAnswer): Representation => {
+    let kept = answer.shared ? rendered.get(answer) : undefined;
+    if (!kept) {
+      const data = answer.data ? pageDataScript(answer.data) : '';
+      kept = representationOf(Buffer.from(template!.before + renderHead(answer.head, origin) + data + template!.after));
+      if (answer.shared) rendered.set(answer, kept);
+    }
+    return kept;
+  };
+
+  if (hasBuild) {
+    await app.register(fastifyStatic, {
+      root: config.webDistDir,
+      prefix: '/',
+      wildcard: false,
+      index: false,
+      // /index.html too is the page below (with the banner when payments are fake).
+      allowedPath: (pathName) => pathName !== '/index.html',
+      cacheControl: false,
+      preCompressed: false,
+      setHeaders(res, filePath) {
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader('cache-control', hashed ? IMMUTABLE : 'public, max-age=300');
+      },
+    });
+  }
+
+  await app.register(crawlerRoutes, { origin, pages });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const url = request.url;
+    const isStorage = url.startsWith('/v0/') || url === '/v0' || url.startsWith('/img/');
+    const isApi = isStorage || url.startsWith('/fn/') || url.startsWith('/api/') || url === '/fn' || url === '/api';
+    const queryAt = url.indexOf('?');
+    const pathOnly = queryAt < 0 ? url : url.slice(0, queryAt);
+    const wantsPage = request.method === 'GET' && !isApi && (!path.extname(pathOnly) || pathOnly === '/index.html');
+    if (wantsPage && hasBuild) {
+      const publicPage = template ? pages.match(pathOnly) : undefined;
+      if (publicPage) {
+        const answer = await publicPage.resolve(publicPage.params, new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1)));
+        return sendPage(request, reply, answer.status, render(answer));
+      }
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page);
+    }
+    if (wantsPage) {
+      return reply.status(503).type('text/plain; charset=utf-8').send('The web app has not been built yet: run `npm run build` (npm start does it for you).');
+    }
+    const message = `Nothing at ${request.method} ${pathOnly}.`;
+    // The storage service answers in its own error shape, which the storage SDKs read.
+    if (isStorage) return sendStorageError(reply, 'unknown', 404, message);
+    return reply.status(404).send(errorBody('not-found', message));
+  });
+}

@@ -1,0 +1,26 @@
+import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+import type { ShopPage } from '@storefront/domain/catalog.ts';
+import { PAGE_DATA_ELEMENT_ID, type PageData } from '@storefront/domain/page-data.ts';
+import { productKeys, productListKeys } from './query-keys.ts';
+
+/**
+ * Puts the data the server wrote into a public page (decision 058) in the query cache
+ * before the first render: the product or the shop's first page shows without asking the
+ * server again. Read once, when the app's query client is made (for the first address).
+ */
+export function seedPageData(queryClient: QueryClient): QueryClient {
+  const element = document.getElementById(PAGE_DATA_ELEMENT_ID);
+  if (!element?.textContent) return queryClient;
+  let data: PageData;
+  try {
+    data = JSON.parse(element.textContent) as PageData;
+  } catch {
+    return queryClient; // the page asks for its data as it would without it
+  }
+  if ('product' in data) queryClient.setQueryData(productKeys.one(data.product.id), data.product);
+  if ('shop' in data) {
+    const first: InfiniteData<ShopPage, string | null> = { pages: [data.shop.page], pageParams: [null] };
+    queryClient.setQueryData(productListKeys.shop('', data.shop.category), first);
+  }
+  return queryClient;
+}
