@@ -50,8 +50,8 @@ export const EXCEPTIONS = {
   'apps/server/src/catalog/catalog.service.ts': ['checkouts', 'orderItems'],
   // The wallet-only order's one-round-trip start and the reconciler's outcome check (decision 044): reads.
   'apps/server/src/checkout/checkouts.service.ts': ['orders', 'products', 'productVariants', 'users', 'wallets'],
-  // A history line names its order; the CLI and seed find a wallet's owner by email: reads.
-  'apps/server/src/wallet/wallet-history.service.ts': ['orders'],
+  // A history line names its order (a refund's through its desk refund, decision 050); the CLI and seed find a wallet's owner by email: reads.
+  'apps/server/src/wallet/wallet-history.service.ts': ['orders', 'orderRefunds'],
   'apps/server/src/wallet/wallet.commands.ts': ['users'],
   'apps/server/src/wallet/wallet.seed.ts': ['users'],
   // The sister products' writes feed the wallet's token tables and earnings in one transaction (decision 010).

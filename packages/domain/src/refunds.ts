@@ -19,6 +19,11 @@ export const REFUND_MESSAGES = {
   refundNotFound: 'That refund is not part of this order.',
   refundedCannotFulfil: 'This order was refunded and cannot be fulfilled.',
   issued: 'Refund issued.',
+  amountAlone: 'Refund an amount, or lines and shipping, not both.',
+  amountPositive: 'Enter an amount greater than 0.',
+  amountTooLarge: (leftCents: number) => `You cannot refund more than is left to refund ($${(leftCents / 100).toFixed(2)}).`,
+  shippingAlreadyRefunded: 'The shipping of this order was already refunded.',
+  noShipping: 'This order has no shipping to refund.',
 } as const;
 
 /** Stripe's `failure_reason` of a failed refund, in words for the admin; an unknown code is shown as it is. */
@@ -59,37 +64,86 @@ export interface RefundableOrder {
   refundedWalletCents: number;
   refundedCardCents: number;
   lines: RefundableLine[];
+  /** What a shipping refund gives back: the shipping and the tax on it (decision 050). */
+  shippingCents?: number;
+  /** A refund that did not fail already gave the shipping back (it goes back once). */
+  shippingRefunded?: boolean;
+}
+
+/**
+ * What the admin asks for (decision 050): nothing (a full refund of what is left), lines and/or
+ * the shipping, or an amount. An amount names no lines, so no units count as returned.
+ */
+export interface RefundRequest {
+  lines?: { lineId: number; quantity: number }[];
+  shipping?: boolean;
+  amountCents?: number;
 }
 
 export interface RefundPlan {
   walletCents: number;
   cardCents: number;
+  /** The shipping (and its tax) given back by this refund; 0 when it gives none back. */
+  shippingCents: number;
   lines: { lineId: number; quantity: number }[];
 }
 
 export class RefundRuleError extends Error {}
 
-/** A line's share: its goods plus the tax on them (shipping comes back only with a full refund). */
+/** A line's share: its goods plus the tax on them (shipping comes back on its own, or with a full refund). */
 export function lineRefundCents(unitCents: number, quantity: number): number {
   const goods = unitCents * quantity;
   return goods + taxCents(goods);
 }
 
+/** What each part has left to give back. */
+export function refundLeft(order: RefundableOrder): { walletCents: number; cardCents: number } {
+  return {
+    walletCents: Math.max(0, order.walletPaidCents - order.refundedWalletCents),
+    cardCents: Math.max(0, order.cardPaidCents - order.refundedCardCents),
+  };
+}
+
 /**
- * Full (no lines): everything each part has left. By line: the lines' goods and tax, taken
- * from the card first (money goes back where most of it came from) and then the wallet,
- * never more than either part has left.
+ * The split of a partial refund (decision 050): in proportion to what each part has left, the
+ * card's share rounded to the nearest cent, the wallet taking the rest; never more than either
+ * part has left. A small refund thus takes a little from each part, as the buyer paid, instead of
+ * the whole card part first; and since every refund takes the same share of what is left, both
+ * parts run out together with the last one.
  */
-export function planRefund(order: RefundableOrder, lines?: { lineId: number; quantity: number }[]): RefundPlan {
-  const walletLeft = Math.max(0, order.walletPaidCents - order.refundedWalletCents);
-  const cardLeft = Math.max(0, order.cardPaidCents - order.refundedCardCents);
-  if (lines === undefined) {
-    if (walletLeft + cardLeft === 0) throw new RefundRuleError(REFUND_MESSAGES.nothingLeft);
-    const remaining = order.lines.filter((line) => line.qty > line.refundedQty).map((line) => ({ lineId: line.lineId, quantity: line.qty - line.refundedQty }));
-    return { walletCents: walletLeft, cardCents: cardLeft, lines: remaining };
+export function splitRefund(amountCents: number, left: { walletCents: number; cardCents: number }): { walletCents: number; cardCents: number } {
+  const total = left.walletCents + left.cardCents;
+  const amount = Math.min(amountCents, total);
+  if (total === 0 || amount <= 0) return { walletCents: 0, cardCents: 0 };
+  // Half a cent up, in integers (as pricing rounds).
+  const proportional = Math.floor((2 * amount * left.cardCents + total) / (2 * total));
+  const cardCents = Math.min(left.cardCents, Math.max(amount - left.walletCents, proportional));
+  return { walletCents: amount - cardCents, cardCents };
+}
+
+/**
+ * Full (no lines, no shipping, no amount): everything each part has left. By line and/or the
+ * shipping: the lines' goods and tax, and the shipping and its tax (once), or by amount: that
+ * amount; either way at most what the order has left, split by `splitRefund`.
+ */
+export function planRefund(order: RefundableOrder, request: RefundRequest = {}): RefundPlan {
+  const left = refundLeft(order);
+  const remaining = left.walletCents + left.cardCents;
+  const { lines, shipping, amountCents } = request;
+  if (lines === undefined && !shipping && amountCents === undefined) {
+    if (remaining === 0) throw new RefundRuleError(REFUND_MESSAGES.nothingLeft);
+    const rest = order.lines.filter((line) => line.qty > line.refundedQty).map((line) => ({ lineId: line.lineId, quantity: line.qty - line.refundedQty }));
+    return { ...left, shippingCents: 0, lines: rest };
+  }
+  if (amountCents !== undefined) {
+    if (lines !== undefined || shipping) throw new RefundRuleError(REFUND_MESSAGES.amountAlone);
+    if (!Number.isInteger(amountCents) || amountCents <= 0) throw new RefundRuleError(REFUND_MESSAGES.amountPositive);
+    if (remaining === 0) throw new RefundRuleError(REFUND_MESSAGES.nothingLeft);
+    if (amountCents > remaining) throw new RefundRuleError(REFUND_MESSAGES.amountTooLarge(remaining));
+    return { ...splitRefund(amountCents, left), shippingCents: 0, lines: [] };
   }
   const wanted = new Map<number, number>();
-  for (const { lineId, quantity } of lines) wanted.set(lineId, (wanted.get(lineId) ?? 0) + quantity);
+  for (const { lineId, quantity } of lines ?? []) wanted.set(lineId, (wanted.get(lineId) ?? 0) + quantity);
   let amount = 0;
   const planned: RefundPlan['lines'] = [];
   for (const [lineId, quantity] of wanted) {
@@ -99,10 +153,30 @@ export function planRefund(order: RefundableOrder, lines?: { lineId: number; qua
     amount += lineRefundCents(line.unitCents, quantity);
     planned.push({ lineId, quantity });
   }
-  if (amount === 0 || walletLeft + cardLeft === 0) throw new RefundRuleError(REFUND_MESSAGES.nothingLeft);
-  const cardCents = Math.min(cardLeft, amount);
-  const walletCents = Math.min(walletLeft, amount - cardCents);
-  return { walletCents, cardCents, lines: planned.sort((a, b) => a.lineId - b.lineId) };
+  let shippingCents = 0;
+  if (shipping) {
+    if (order.shippingRefunded) throw new RefundRuleError(REFUND_MESSAGES.shippingAlreadyRefunded);
+    if (!order.shippingCents) throw new RefundRuleError(REFUND_MESSAGES.noShipping);
+    shippingCents = order.shippingCents;
+    amount += shippingCents;
+  }
+  if (amount === 0 || remaining === 0) throw new RefundRuleError(REFUND_MESSAGES.nothingLeft);
+  const split = splitRefund(amount, left);
+  // What is left may be less than the lines and shipping: the shipping counts as given back only up to it.
+  return { ...split, shippingCents: Math.min(shippingCents, split.walletCents + split.cardCents), lines: planned.sort((a, b) => a.lineId - b.lineId) };
+}
+
+/** Why the desk splits a refund as it does, in the admin's words (shown before confirming). */
+export function refundSplitReason(order: RefundableOrder, plan: RefundPlan, request: RefundRequest = {}): string {
+  const left = refundLeft(order);
+  const full = request.lines === undefined && !request.shipping && request.amountCents === undefined;
+  if (full) return 'A full refund gives back everything each part has left: the card part to the card, the wallet part to the wallet.';
+  if (left.cardCents === 0) return 'Only the wallet part has money left to give back, so all of it goes to the wallet.';
+  if (left.walletCents === 0) return 'Only the card part has money left to give back, so all of it goes to the card.';
+  const total = left.cardCents + left.walletCents;
+  const share = Math.round((left.cardCents * 100) / total);
+  const all = plan.walletCents + plan.cardCents === total ? ' This gives back all that is left.' : '';
+  return `Split in proportion to what each part has left to give back (card ${share}%, wallet ${100 - share}%), so a partial refund comes back the way the order was paid and never more than either part paid.${all}`;
 }
 
 /** What the buyer sees: Refunded once every line or all the money is back, else Partially refunded. */

@@ -1,6 +1,7 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FunctionsError } from '@storefront/sdk/callable.ts';
+import { splitRefund } from '@storefront/domain/refunds.ts';
 import { SALES_MESSAGES, salesCsv, type SalesFigures, type SalesOverview } from '@storefront/domain/sales.ts';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { releaseProduct } from '../catalog/catalog.service.ts';
@@ -73,7 +74,16 @@ function random(seed: number) {
 
 type Line = { variant: Variant; qty: number };
 type PlacedOrder = { id: string; at: Date; lines: Line[]; subtotal: number; shipping: number; tax: number; wallet: number; card: number };
-type GivenRefund = { orderId: string; at: Date; wallet: number; card: number; lines: { lineId: number; quantity: number }[]; status: 'pending' | 'succeeded' | 'failed' };
+type GivenRefund = {
+  orderId: string;
+  at: Date;
+  wallet: number;
+  card: number;
+  lines: { lineId: number; quantity: number }[];
+  status: 'pending' | 'succeeded' | 'failed';
+  /** A shipping refund's shipping and tax (decision 050). */
+  shipping?: number;
+};
 
 /** An order as checkout prices it (spec section 9): flat shipping, 9.25% tax, wallet first, the card grossed up. */
 async function placeOrder(lines: Line[], at: Date, walletShare: number, key: string): Promise<PlacedOrder> {
@@ -118,6 +128,7 @@ async function giveRefund(refund: GivenRefund, key: string) {
     walletCents: refund.wallet,
     cardCents: refund.card,
     lines: refund.lines,
+    shippingCents: refund.shipping ?? 0,
     status: refund.status,
     createdAt: refund.at,
   });
@@ -193,15 +204,25 @@ describe('the sales overview', () => {
       if (next() > 0.35) continue;
       const at = new Date(order.at.getTime() + Math.floor(next() * 6 * 86_400_000));
       const status = pick(['succeeded', 'succeeded', 'pending', 'failed'] as const);
-      if (next() < 0.5) {
+      const kind = next();
+      if (kind < 0.3) {
         refunds.push({ orderId: order.id, at, wallet: order.wallet, card: order.card, lines: order.lines.map((line, lineId) => ({ lineId, quantity: line.qty })), status });
+      } else if (kind < 0.55) {
+        // By amount (decision 050): no lines, split in proportion to what each part has left.
+        const amount = 1 + Math.floor(next() * (order.wallet + order.card - 1));
+        const split = splitRefund(amount, { walletCents: order.wallet, cardCents: order.card });
+        refunds.push({ orderId: order.id, at, wallet: split.walletCents, card: split.cardCents, lines: [], status });
+      } else if (kind < 0.75) {
+        // The shipping and its tax only: no lines either.
+        const shippingBack = order.shipping + Math.round(order.shipping * 0.0925);
+        const split = splitRefund(shippingBack, { walletCents: order.wallet, cardCents: order.card });
+        refunds.push({ orderId: order.id, at, wallet: split.walletCents, card: split.cardCents, lines: [], status, shipping: shippingBack });
       } else {
         const line = order.lines[0]!;
         const amount = line.variant.unitCents + Math.round(line.variant.unitCents * 0.0925);
-        const card = Math.min(order.card, amount);
-        const wallet = Math.min(order.wallet, amount - card);
-        if (wallet + card === 0) continue;
-        refunds.push({ orderId: order.id, at, wallet, card, lines: [{ lineId: 0, quantity: 1 }], status });
+        const split = splitRefund(amount, { walletCents: order.wallet, cardCents: order.card });
+        if (split.walletCents + split.cardCents === 0) continue;
+        refunds.push({ orderId: order.id, at, wallet: split.walletCents, card: split.cardCents, lines: [{ lineId: 0, quantity: 1 }], status });
       }
       await giveRefund(refunds.at(-1)!, `month-${index}`);
     }
@@ -265,8 +286,12 @@ describe('the sales overview', () => {
       return sum;
     }, cell('total'));
     expect(overview.totals).toEqual(totals);
-    // The generated month has both kinds of day in it, and refunds of orders from October.
+    // The generated month has both kinds of day in it, refunds of orders from October, and every kind of refund.
     expect(totals.refundsCents).toBeGreaterThan(0);
+    const counted = given.filter((refund) => inMonth(refund.at));
+    expect(counted.some((refund) => refund.lines.length === 0 && !('shipping' in refund && refund.shipping))).toBe(true);
+    expect(counted.some((refund) => 'shipping' in refund && refund.shipping)).toBe(true);
+    expect(counted.some((refund) => refund.lines.length > 0)).toBe(true);
     expect(placed.some((order) => !inMonth(order.at))).toBe(true);
 
     // By variant and by product: goods of the month's orders, and the lines refunded in the month.

@@ -5,7 +5,8 @@ import type { Db } from '../db/client.ts';
 import { orderEvents, orderItems, orderItemTerms, orders, orderSearchTerms, orderSearchText, users } from '../db/schema/index.ts';
 import { AppError } from '../http/errors.ts';
 import { orderItemsOf, orderRowsPage, orderView, type OrderView, type Page } from './orders.service.ts';
-import { refundsOf, unsettledRefunds, type RefundView } from './refunds.service.ts';
+import type { RefundableOrder } from '@storefront/domain/refunds.ts';
+import { refundableOf, refundsOf, unsettledRefunds, type RefundView } from './refunds.service.ts';
 
 /**
  * The order desk's reads (issue 16): every order by status, searched by order id, payment
@@ -101,7 +102,10 @@ export interface OrderHistoryEntry {
 }
 
 /** One order for the desk: lines, totals per part, contact, address, payment reference, history and refunds. */
-export async function getDeskOrder(db: Db, orderId: string): Promise<{ order: DeskOrder; history: OrderHistoryEntry[]; refunds: RefundView[] }> {
+export async function getDeskOrder(
+  db: Db,
+  orderId: string,
+): Promise<{ order: DeskOrder; history: OrderHistoryEntry[]; refunds: RefundView[]; refundable: Required<RefundableOrder> }> {
   const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
   if (!row) throw new AppError('not-found', CHECKOUT_MESSAGES.orderNotFound);
   const events = await db
@@ -124,7 +128,13 @@ export async function getDeskOrder(db: Db, orderId: string): Promise<{ order: De
     ...(row.fulfilledAt && !events.some((event) => event.kind === 'fulfilled') ? [{ kind: 'fulfilled', at: row.fulfilledAt.toISOString(), by: null, detail: {} }] : []),
     ...events.map((event) => ({ kind: event.kind, at: event.at.toISOString(), by: event.by ? `${event.by} <${event.byEmail}>` : null, detail: event.detail })),
   ];
-  return { order: deskView(row, await orderItemsOf(db, [row.id]), await unsettledRefunds(db, [row.id])), history, refunds: await refundsOf(db, orderId) };
+  const refundable = await refundableOf(db, orderId);
+  return {
+    order: deskView(row, await orderItemsOf(db, [row.id]), await unsettledRefunds(db, [row.id])),
+    history,
+    refunds: await refundsOf(db, orderId),
+    refundable: { ...refundable, shippingCents: refundable.shippingCents ?? 0, shippingRefunded: refundable.shippingRefunded ?? false },
+  };
 }
 
 /** The packing list: every line of every order the filter and search select, a page at a time. */

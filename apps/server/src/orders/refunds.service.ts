@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
-import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
+import { CHECKOUT_MESSAGES, taxCents } from '@storefront/domain/pricing.ts';
 import { planRefund, refundFailureReason, REFUND_MESSAGES, RefundRuleError, refundStatusOf, type RefundableOrder, type RefundStatus } from '@storefront/domain/refunds.ts';
 import type { Db } from '../db/client.ts';
 import { orderEvents, orderItems, orderRefunds, orders, users } from '../db/schema/index.ts';
@@ -45,6 +45,8 @@ export interface RefundView {
   status: 'pending' | 'succeeded' | 'failed';
   walletCents: number;
   cardCents: number;
+  /** The shipping (and its tax) among them (decision 050). */
+  shippingCents: number;
   lines: { lineId: number; quantity: number }[];
   failure: string | null;
   /** Card calls without an answer are retried in the background (decision 034). */
@@ -60,6 +62,7 @@ const viewOf = (row: RefundRow): RefundView => ({
   status: row.status,
   walletCents: row.walletCents,
   cardCents: row.cardCents,
+  shippingCents: row.shippingCents,
   lines: row.lines,
   // Given up: the retries ran out, or the provider failed the refund after accepting it (its reason).
   failure: row.gaveUpAt ? (row.failure ?? REFUND_MESSAGES.cardGaveUp(row.attempts)) : row.failure,
@@ -97,11 +100,14 @@ async function refundable(tx: Tx, order: OrderRow, view: 'reserved' | 'settled' 
       walletCents: orderRefunds.walletCents,
       cardCents: orderRefunds.cardCents,
       walletRefundedAt: orderRefunds.walletRefundedAt,
+      shippingCents: orderRefunds.shippingCents,
     })
     .from(orderRefunds)
     .where(and(eq(orderRefunds.orderId, order.id), ne(orderRefunds.status, 'failed')));
   const refunded = new Map<number, number>();
   let [unsettledWallet, unsettledCard] = [0, 0];
+  // Reserved by any refund that did not fail: the shipping is planned once (decision 050).
+  const shippingRefunded = rows.some((row) => row.shippingCents > 0);
   for (const row of rows) {
     if (view === 'settled' && row.status === 'pending') {
       unsettledCard += row.cardCents;
@@ -116,7 +122,23 @@ async function refundable(tx: Tx, order: OrderRow, view: 'reserved' | 'settled' 
     refundedWalletCents: Math.max(0, order.refundedWalletCents - unsettledWallet),
     refundedCardCents: Math.max(0, order.refundedCardCents - unsettledCard),
     lines: items.map((item) => ({ lineId: item.position, unitCents: item.unitCents, qty: item.qty, refundedQty: refunded.get(item.position) ?? 0 })),
+    // What the buyer paid for the shipping: it and the tax on it (decision 050).
+    shippingCents: order.shippingCents > 0 ? order.shippingCents + taxCents(order.shippingCents) : 0,
+    shippingRefunded,
   };
+}
+
+/** What the desk plans a refund from (decision 050): the same counts the server plans with, read outside a refund. */
+export async function refundableOf(db: Db, orderId: string): Promise<RefundableOrder> {
+  return runTransaction(
+    db,
+    async (tx) => {
+      const [order] = await tx.select().from(orders).where(eq(orders.id, orderId));
+      if (!order) throw new AppError('not-found', CHECKOUT_MESSAGES.orderNotFound);
+      return refundable(tx, order);
+    },
+    { isolationLevel: 'repeatable read' },
+  );
 }
 
 /**
@@ -142,7 +164,7 @@ const cardKey = (row: RefundRow) => (row.cardRound === 1 ? `refund-${row.id}` : 
 export async function refundOrder(
   deps: RefundDeps,
   adminId: string,
-  input: { orderId: string; lines?: { lineId: number; quantity: number }[]; idempotencyKey: string },
+  input: { orderId: string; lines?: { lineId: number; quantity: number }[]; shipping?: boolean; amountCents?: number; idempotencyKey: string },
 ): Promise<RefundView> {
   const started = await runTransaction(
     deps.db,
@@ -157,7 +179,8 @@ export async function refundOrder(
 
       let plan;
       try {
-        plan = planRefund(await refundable(tx, order), input.lines);
+        // Planned here from the order's rows under its lock: whatever the desk showed, the split is the server's.
+        plan = planRefund(await refundable(tx, order), { lines: input.lines, shipping: input.shipping, amountCents: input.amountCents });
       } catch (error) {
         if (error instanceof RefundRuleError) throw new AppError('failed-precondition', error.message);
         throw error;
@@ -185,6 +208,7 @@ export async function refundOrder(
           adminId,
           walletCents: plan.walletCents,
           cardCents: plan.cardCents,
+          shippingCents: plan.shippingCents,
           lines: plan.lines,
           status: 'pending',
         })
@@ -193,7 +217,7 @@ export async function refundOrder(
         orderId: order.id,
         kind: 'refund-requested',
         actorId: adminId,
-        detail: { refundId: id, walletCents: plan.walletCents, cardCents: plan.cardCents, lines: plan.lines },
+        detail: { refundId: id, walletCents: plan.walletCents, cardCents: plan.cardCents, shippingCents: plan.shippingCents, lines: plan.lines },
       });
       // Every admin action is in the activity list (issue 25 item 13), in the same transaction.
       await recordAudit(tx, {
@@ -201,7 +225,7 @@ export async function refundOrder(
         action: 'order.refund',
         targetType: 'order',
         targetId: order.id,
-        after: { refundId: id, walletCents: plan.walletCents, cardCents: plan.cardCents, lines: plan.lines },
+        after: { refundId: id, walletCents: plan.walletCents, cardCents: plan.cardCents, shippingCents: plan.shippingCents, lines: plan.lines },
       });
       // Nothing to send to a card: the whole refund is this transaction.
       if (plan.cardCents === 0) return { refund: (await completeRefund(tx, deps, refund!, null)) ?? refund!, order };

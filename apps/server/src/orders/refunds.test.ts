@@ -4,7 +4,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatUsd } from '@storefront/domain/catalog.ts';
 import { quote as priceQuote } from '@storefront/domain/pricing.ts';
-import { REFUND_MESSAGES } from '@storefront/domain/refunds.ts';
+import { planRefund, REFUND_MESSAGES } from '@storefront/domain/refunds.ts';
 import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient, type FunctionsError } from '@storefront/sdk/callable.ts';
 import { startTestApp, type TestApp } from '../../test/app.ts';
@@ -639,6 +639,89 @@ describe('card refunds against a local fake Stripe', () => {
       { reason: 'late payment: wallet credit gone' },
     ]);
     expect((await getBalance(database.db, buyer)).balanceCents).toBe(0);
+    await expectLedgerConsistent();
+  });
+
+  // Decision 050 (issue 29 item 2): refunds by amount and of the shipping, split in proportion to what each part has left.
+  it('40 concurrent refunds of $5 by two admins: never more than each part paid, each split between card and wallet, every card part at Stripe once, every email with its split', async () => {
+    const order = await paidCardOrder('5');
+    const paid = order.walletAppliedCents + order.chargedCents;
+    const before = await getBalance(database.db, order.userId);
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, i) => client(i % 2 ? 'admin' : 'admin2', stripeBase).call('refundOrder', { orderId: order.id, amountCents: 500, idempotencyKey: key() })),
+    );
+    const done = attempts.flatMap((attempt) => (attempt.status === 'fulfilled' ? [attempt.value.refund] : []));
+    // Exactly as many $5 refunds as fit in what was paid; the rest are refused with the reason.
+    expect(done).toHaveLength(Math.floor(paid / 500));
+    for (const attempt of attempts) {
+      if (attempt.status === 'rejected') expect([REFUND_MESSAGES.amountTooLarge(paid % 500), REFUND_MESSAGES.nothingLeft]).toContain((attempt.reason as FunctionsError).message);
+    }
+    for (const refund of done) {
+      expect(refund).toMatchObject({ status: 'succeeded', shippingCents: 0, lines: [] });
+      expect(refund.cardCents + refund.walletCents).toBe(500);
+      // Not the card part first: each small refund takes from both parts.
+      expect(refund.cardCents).toBeGreaterThan(0);
+      expect(refund.walletCents).toBeGreaterThan(0);
+    }
+    const card = done.reduce((sum, refund) => sum + refund.cardCents, 0);
+    const wallet = done.reduce((sum, refund) => sum + refund.walletCents, 0);
+    const [after] = await database.db.select().from(orders).where(eq(orders.id, order.id));
+    expect([after!.refundedCardCents, after!.refundedWalletCents, after!.refundStatus]).toEqual([card, wallet, 'partially_refunded']);
+    expect(card).toBeLessThanOrEqual(order.chargedCents);
+    expect(wallet).toBeLessThanOrEqual(order.walletAppliedCents);
+    const atStripe = [...refundsByKey.values()].filter((refund) => refund.payment_intent === order.paymentIntentId);
+    expect(atStripe.map((refund) => refund.amount).sort()).toEqual(done.map((refund) => refund.cardCents).sort());
+    expect((await getBalance(database.db, order.userId)).balanceCents).toBe(before.balanceCents + wallet);
+    // One email per refund (sent by the job queue, so polled), each with that refund's split.
+    const mails = () => smtp.mailsTo('card@example.org').filter((mail) => mail.decoded.includes(`partly refunded your order ${order.id}`));
+    await expect.poll(() => mails().length, { timeout: 15_000 }).toBe(done.length);
+    const unmatched = mails().map((mail) => mail.decoded);
+    for (const refund of done) {
+      const index = unmatched.findIndex(
+        (text) => text.includes(`${formatUsd(refund.cardCents)} back to your card`) && text.includes(`${formatUsd(refund.walletCents)} back to your wallet`),
+      );
+      expect(index, `${refund.cardCents}/${refund.walletCents}`).toBeGreaterThanOrEqual(0);
+      unmatched.splice(index, 1);
+    }
+
+    // The rest, by amount: both parts end exactly at what they paid; the buyer sees Refunded and the same parts.
+    const rest = paid - card - wallet;
+    const last = await client('admin', stripeBase).call('refundOrder', { orderId: order.id, amountCents: rest, idempotencyKey: key() });
+    expect(last.refund.cardCents + last.refund.walletCents).toBe(rest);
+    const [final] = await database.db.select().from(orders).where(eq(orders.id, order.id));
+    expect([final!.refundedCardCents, final!.refundedWalletCents, final!.refundStatus]).toEqual([order.chargedCents, order.walletAppliedCents, 'refunded']);
+    const mine = (await client('card', stripeBase).call('listMyOrders', null)).items.find((item) => item.id === order.id);
+    expect(mine).toMatchObject({ refundStatus: 'refunded', refunded: { walletCents: order.walletAppliedCents, cardCents: order.chargedCents } });
+    expect((await errorOf(client('admin', stripeBase).call('refundOrder', { orderId: order.id, amountCents: 1, idempotencyKey: key() }))).message).toBe(REFUND_MESSAGES.nothingLeft);
+    await expectLedgerConsistent();
+  });
+
+  it('the shipping goes back once, however many admins ask at once; the desk previews the split the server makes', async () => {
+    const order = await paidCardOrder('5');
+    const detail = await client('admin', stripeBase).call('getOrder', { orderId: order.id });
+    expect(detail.refundable).toMatchObject({ shippingCents: 999 + 92, shippingRefunded: false, walletPaidCents: order.walletAppliedCents, cardPaidCents: order.chargedCents });
+    const previewed = planRefund(detail.refundable, { shipping: true });
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) => client(i % 2 ? 'admin' : 'admin2', stripeBase).call('refundOrder', { orderId: order.id, shipping: true, idempotencyKey: key() })),
+    );
+    const done = attempts.flatMap((attempt) => (attempt.status === 'fulfilled' ? [attempt.value.refund] : []));
+    expect(done).toEqual([expect.objectContaining({ status: 'succeeded', shippingCents: 1091, cardCents: previewed.cardCents, walletCents: previewed.walletCents })]);
+    expect(previewed.cardCents + previewed.walletCents).toBe(1091);
+    expect(previewed.walletCents).toBeGreaterThan(0);
+    for (const attempt of attempts) {
+      if (attempt.status === 'rejected') expect((attempt.reason as FunctionsError).message).toBe(REFUND_MESSAGES.shippingAlreadyRefunded);
+    }
+    expect((await client('admin', stripeBase).call('getOrder', { orderId: order.id })).refundable.shippingRefunded).toBe(true);
+    // My Orders and the email say the same split.
+    const mine = (await client('card', stripeBase).call('listMyOrders', null)).items.find((item) => item.id === order.id);
+    expect(mine).toMatchObject({ refundStatus: 'partially_refunded', refunded: { walletCents: previewed.walletCents, cardCents: previewed.cardCents } });
+    const mail = await smtp.waitForText('card@example.org', `partly refunded your order ${order.id}`);
+    expect(mail.decoded).toContain(`${formatUsd(previewed.cardCents)} back to your card (it can take 5 to 10 days to appear)`);
+    expect(mail.decoded).toContain(`${formatUsd(previewed.walletCents)} back to your wallet, available now`);
+    // A refund by line after it: the lines' goods and tax, split the same way; the shipping is not offered again.
+    const line = await client('admin', stripeBase).call('refundOrder', { orderId: order.id, lines: [{ lineId: 0, quantity: 1 }], idempotencyKey: key() });
+    expect(line.refund.cardCents + line.refund.walletCents).toBe(2500 + 231);
+    expect(line.refund.shippingCents).toBe(0);
     await expectLedgerConsistent();
   });
 });

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
-import { orders } from '../db/schema/index.ts';
+import { orderRefunds, orders } from '../db/schema/index.ts';
 import { runTransaction } from '../db/transaction.ts';
 import { grantCredits } from './wallet.commands.ts';
 import { listWalletHistory } from './wallet-history.service.ts';
-import { debit, hold, release } from './wallet.service.ts';
+import { capture, credit, debit, hold, release } from './wallet.service.ts';
 
 let database: TestDatabase;
 let userId: string;
@@ -56,6 +56,29 @@ beforeAll(async () => {
       shipping: {},
     });
   });
+  // A card checkout paid and captured, then partly refunded from the desk: the capture is the
+  // purchase, the refund's credit names its order through the desk refund.
+  await tx(async (t) => {
+    await hold(t, userId, 200, 'c_done');
+    await t.insert(orders).values({
+      id: 'o_hist_3',
+      userId,
+      checkoutId: 'c_done',
+      paymentIntentId: 'pi_card_3',
+      subtotalCents: 1000,
+      shippingCents: 0,
+      taxCents: 0,
+      walletAppliedCents: 200,
+      chargedCents: 900,
+      contact: { name: 'H', email: 'h@example.org', phone: '' },
+      shipping: {},
+    });
+    await capture(t, userId, 200, 'c_done');
+  });
+  await tx(async (t) => {
+    await t.insert(orderRefunds).values({ id: 'rf_hist', orderId: 'o_hist_3', idempotencyKey: 'hist-refund', adminId: otherId, walletCents: 50, cardCents: 250, lines: [], status: 'succeeded' });
+    await credit(t, userId, 50, 'refund:rf_hist', 'refund', 'refund of order o_hist_3');
+  });
 });
 
 afterAll(async () => {
@@ -63,14 +86,17 @@ afterAll(async () => {
 });
 
 describe('wallet history', () => {
-  it('lists every credit, debit, hold and release, newest first, with order links and the balance after each', async () => {
+  // Issue 29 item 7: no "On hold" / "Hold released" pairs; a hold only while it is open; refunds name their order.
+  it('lists credits, purchases, refunds with their orders and open holds only, newest first, with the balance after each', async () => {
     const { entries, next } = await listWalletHistory(database.db, userId, {});
     expect(next).toBeNull();
-    expect(entries.map((e) => [e.kind, e.amountCents, e.heldCents, e.balanceCents, e.order?.paymentIntentId ?? null])).toEqual([
-      ['hold', -300, 300, 3700, 'pi_card_2'],
-      ['release', 700, -700, 4000, null],
-      ['hold', -700, 700, 3300, null],
-      ['debit', -1000, 0, 4000, 'wallet_pi_1'],
+    expect(entries.map((e) => [e.kind, e.amountCents, e.heldCents, e.balanceCents, e.order?.id ?? null])).toEqual([
+      ['refund', 50, 0, 3550, 'o_hist_3'],
+      ['capture', 0, -200, 3500, 'o_hist_3'],
+      // Still open (its checkout is waiting for the card): shown, with the balance it took.
+      ['hold', -300, 300, 3700, 'o_hist_2'],
+      // The released hold of c_left and its release are not lines: the balance goes on from 4000.
+      ['debit', -1000, 0, 4000, 'o_hist_1'],
       ['grant', 5000, 0, 5000, null],
     ]);
     expect(entries[0]!.createdAt).toMatch(/^\d{4}-\d\d-\d\dT/);

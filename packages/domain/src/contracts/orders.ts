@@ -73,10 +73,26 @@ export const refundOutput = z.object({
   status: z.enum(['pending', 'succeeded', 'failed']),
   walletCents: z.number(),
   cardCents: z.number(),
+  /** The shipping (and its tax) among them; it goes back once per order (decision 050). */
+  shippingCents: z.number(),
   lines: z.array(z.object({ lineId: z.number(), quantity: z.number() })),
   failure: z.string().nullable(),
   /** Card calls that got no answer are retried in the background; `gaveUp`: the admin may retry (decision 034). */
   retry: z.object({ attempts: z.number(), lastError: z.string().nullable(), nextAttemptAt: z.string().nullable(), gaveUp: z.boolean() }),
+});
+
+/**
+ * What an order has left to refund, as the server plans refunds (decision 050): the desk shows a
+ * refund's split with the domain's planRefund before the admin confirms; the server plans it again.
+ */
+export const refundableOutput = z.object({
+  walletPaidCents: z.number(),
+  cardPaidCents: z.number(),
+  refundedWalletCents: z.number(),
+  refundedCardCents: z.number(),
+  lines: z.array(z.object({ lineId: z.number(), unitCents: z.number(), qty: z.number(), refundedQty: z.number() })),
+  shippingCents: z.number(),
+  shippingRefunded: z.boolean(),
 });
 
 /** One entry of an order's history on the desk. */
@@ -153,9 +169,12 @@ export const ordersContracts = {
   getOrder: defineContract({
     access: 'admin',
     input: z.object({ orderId }).strict(),
-    output: z.object({ order: deskOrderOutput, history: z.array(orderHistoryEntryOutput), refunds: z.array(refundOutput) }),
+    output: z.object({ order: deskOrderOutput, history: z.array(orderHistoryEntryOutput), refunds: z.array(refundOutput), refundable: refundableOutput }),
   }),
-  /** Refunds exactly once (decision 028): all that is left, or the given lines. */
+  /**
+   * Refunds exactly once (decision 028): all that is left, the given lines and/or the shipping, or
+   * an amount (decision 050); the server plans the split between card and wallet.
+   */
   refundOrder: defineContract({
     access: 'admin',
     input: z
@@ -168,6 +187,10 @@ export const ordersContracts = {
             .min(1)
             .max(MAX_CART_LINES),
         ),
+        /** The shipping and its tax (once per order), alone or with lines. */
+        shipping: optionalNullable(z.boolean()),
+        /** An amount in cents, alone: split between card and wallet in proportion to what each has left. */
+        amountCents: optionalNullable(z.number().int().min(1).max(100_000_000)),
         /** One per click of the refund dialog: a doubled or retried request refunds once. */
         idempotencyKey: z.string().regex(/^[\w-]{8,100}$/, 'The refund request needs an idempotency key of 8 to 100 letters, digits, - or _.'),
       })

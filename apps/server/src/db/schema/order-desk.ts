@@ -24,6 +24,8 @@ export const orderRefunds = pgTable(
     walletCents: integer('wallet_cents').notNull(),
     cardCents: integer('card_cents').notNull(),
     lines: jsonb('lines').$type<{ lineId: number; quantity: number }[]>().notNull(),
+    /** The shipping (and its tax) this refund gives back: it goes back once per order (decision 050). */
+    shippingCents: integer('shipping_cents').notNull().default(0),
     status: text('status', { enum: REFUND_STATES }).notNull(),
     providerRefundId: text('provider_refund_id'),
     failure: text('failure'),
@@ -50,6 +52,11 @@ export const orderRefunds = pgTable(
   },
   (table) => [
     uniqueIndex('order_refund_key').on(table.orderId, table.idempotencyKey),
+    // The shipping goes back once per order (decision 050): the planner checks it under the order's lock, this is the last word.
+    uniqueIndex('order_refund_shipping_once')
+      .on(table.orderId)
+      .where(sql`${table.shippingCents} > 0 AND ${table.status} <> 'failed'`),
+    check('order_refund_shipping_within', sql`${table.shippingCents} >= 0 AND ${table.shippingCents} <= ${table.walletCents} + ${table.cardCents}`),
     check('order_refund_amounts', sql`${table.walletCents} >= 0 AND ${table.cardCents} >= 0 AND ${table.walletCents} + ${table.cardCents} > 0`),
   ],
 );

@@ -35,8 +35,11 @@ export function OrderLines({ items }: { items: OrderLine[] }) {
   );
 }
 
-/** The money of an order, as it was charged: wallet first, any rest (plus the card fee) to the card. */
-export function OrderTotalsList({ totals }: { totals: OrderTotals }) {
+/**
+ * The money of an order, as it was charged: wallet first, any rest (plus the card fee) to the card;
+ * and what was given back so far, to each (decision 050: as the refund email says it).
+ */
+export function OrderTotalsList({ totals, refunded }: { totals: OrderTotals; refunded?: { walletCents: number; cardCents: number } }) {
   const total = totals.subtotalCents + totals.shippingCents + totals.taxCents;
   const cardFee = totals.chargedCents > 0 ? totals.chargedCents - (total - totals.walletAppliedCents) : 0;
   return (
@@ -48,6 +51,8 @@ export function OrderTotalsList({ totals }: { totals: OrderTotals }) {
       {totals.walletAppliedCents > 0 ? <Row label="Wallet applied" cents={-totals.walletAppliedCents} /> : null}
       {cardFee > 0 ? <Row label="Card processing fee" cents={cardFee} /> : null}
       {totals.chargedCents > 0 ? <Row label="Charged to card" cents={totals.chargedCents} strong /> : null}
+      {refunded && refunded.cardCents > 0 ? <Row label="Refunded to card" cents={refunded.cardCents} /> : null}
+      {refunded && refunded.walletCents > 0 ? <Row label="Refunded to wallet" cents={refunded.walletCents} /> : null}
     </dl>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { formatUsd } from '@storefront/domain/catalog.ts';
+import { formatUsd, usdToCents } from '@storefront/domain/catalog.ts';
 import { CARRIERS, type Carrier } from '@storefront/domain/order-desk.ts';
-import { REFUND_MESSAGES } from '@storefront/domain/refunds.ts';
+import { planRefund, REFUND_MESSAGES, refundSplitReason, RefundRuleError, type RefundableOrder, type RefundPlan, type RefundRequest } from '@storefront/domain/refunds.ts';
 import { FunctionsError } from '@storefront/sdk/callable.ts';
 import { toast } from '../../../lib/toast.ts';
 import { Modal } from '../../../ui/modal.tsx';
@@ -156,22 +156,60 @@ export function OrderDetailDialog({ orderId, onClose }: { orderId: string | null
 
 const newKey = () => (globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`).replace(/[^\w-]/g, '');
 
-/** Refund in full or by line (issue 16.4). One idempotency key per opening: a double click refunds once. */
+type RefundMode = 'full' | 'lines' | 'shipping' | 'amount';
+
+/** What the dialog asks the server for; the plan previewed is the domain's, as the server plans it. */
+function refundRequest(mode: RefundMode, quantities: Record<number, number>, withShipping: boolean, amount: string): RefundRequest | string {
+  if (mode === 'full') return {};
+  if (mode === 'shipping') return { shipping: true };
+  if (mode === 'amount') {
+    const cents = usdToCents(amount);
+    return cents === undefined || cents <= 0 ? REFUND_MESSAGES.amountPositive : { amountCents: cents };
+  }
+  const lines = Object.entries(quantities)
+    .filter(([, quantity]) => quantity > 0)
+    .map(([lineId, quantity]) => ({ lineId: Number(lineId), quantity }));
+  if (lines.length === 0 && !withShipping) return 'Choose at least one item to refund.';
+  return { ...(lines.length > 0 ? { lines } : {}), ...(withShipping ? { shipping: true } : {}) };
+}
+
+/** The split before confirming (decision 050), or why this refund cannot be made. */
+function previewOf(refundable: RefundableOrder | undefined, request: RefundRequest | string): { plan: RefundPlan; reason: string } | { problem: string } | null {
+  if (typeof request === 'string') return { problem: request };
+  if (!refundable) return null;
+  try {
+    const plan = planRefund(refundable, request);
+    return { plan, reason: refundSplitReason(refundable, plan, request) };
+  } catch (error) {
+    if (error instanceof RefundRuleError) return { problem: error.message };
+    throw error;
+  }
+}
+
+/**
+ * Refund in full, by line, the shipping or an amount (issue 16.4, issue 29 item 2). Before the
+ * admin confirms, it shows how the refund splits between card and wallet and why; the server
+ * plans it again from the order's rows. One idempotency key per opening: a double click refunds once.
+ */
 export function RefundDialog({ order, onClose, onRefunded }: { order: DeskOrder | null; onClose: () => void; onRefunded: (text: string) => void }) {
   const refund = useRefundOrder();
-  const [mode, setMode] = useState<'full' | 'lines'>('full');
+  const detail = useOrderDetail(order?.id ?? null);
+  const [mode, setMode] = useState<RefundMode>('full');
   const [quantities, setQuantities] = useState<Record<number, number>>({});
+  const [withShipping, setWithShipping] = useState(false);
+  const [amount, setAmount] = useState('');
   // Mounted afresh for each order it opens with (the parent keys it), so each opening has its own key.
   const [key] = useState(newKey);
+  const refundable = detail.data?.refundable;
+  const request = refundRequest(mode, quantities, withShipping, amount);
+  const preview = previewOf(refundable, request);
 
   const submit = () => {
     if (!order) return;
-    const lines = Object.entries(quantities)
-      .filter(([, quantity]) => quantity > 0)
-      .map(([lineId, quantity]) => ({ lineId: Number(lineId), quantity }));
-    if (mode === 'lines' && lines.length === 0) return toast.error('Choose at least one item to refund.');
+    if (typeof request === 'string') return toast.error(request);
+    if (preview && 'problem' in preview) return toast.error(preview.problem);
     refund.mutate(
-      { orderId: order.id, idempotencyKey: key, ...(mode === 'lines' ? { lines } : {}) },
+      { orderId: order.id, idempotencyKey: key, ...request },
       {
         onSuccess: ({ refund: done }) => {
           const text = `${REFUND_MESSAGES.issued} ${formatUsd(done.cardCents)} to the card, ${formatUsd(done.walletCents)} to the wallet.`;
@@ -187,10 +225,12 @@ export function RefundDialog({ order, onClose, onRefunded }: { order: DeskOrder 
     );
   };
 
+  const left = refundable ? refundable.walletPaidCents + refundable.cardPaidCents - refundable.refundedWalletCents - refundable.refundedCardCents : null;
   return (
     <Modal open={order !== null} onClose={onClose} title={`Refund order ${order?.id ?? ''}`}>
       {order ? (
         <div className="refund-dialog">
+          {left !== null ? <p>Left to refund: {formatUsd(left)}</p> : null}
           <fieldset>
             <legend>What to refund</legend>
             <label>
@@ -198,6 +238,12 @@ export function RefundDialog({ order, onClose, onRefunded }: { order: DeskOrder 
             </label>
             <label>
               <input type="radio" name="refund-mode" checked={mode === 'lines'} onChange={() => setMode('lines')} /> By line
+            </label>
+            <label>
+              <input type="radio" name="refund-mode" checked={mode === 'shipping'} onChange={() => setMode('shipping')} /> Shipping only
+            </label>
+            <label>
+              <input type="radio" name="refund-mode" checked={mode === 'amount'} onChange={() => setMode('amount')} /> An amount
             </label>
           </fieldset>
           {mode === 'lines' ? (
@@ -217,8 +263,33 @@ export function RefundDialog({ order, onClose, onRefunded }: { order: DeskOrder 
                   />
                 </li>
               ))}
+              <li>
+                <label>
+                  <input type="checkbox" checked={withShipping} onChange={(event) => setWithShipping(event.target.checked)} /> And the shipping
+                </label>
+              </li>
             </ul>
           ) : null}
+          {mode === 'amount' ? (
+            <p className="refund-dialog__amount">
+              <label htmlFor="refund-amount">Amount to refund (USD)</label>
+              <input id="refund-amount" inputMode="decimal" autoComplete="off" value={amount} placeholder="0.00" onChange={(event) => setAmount(event.target.value)} />
+            </p>
+          ) : null}
+          <div className="refund-dialog__preview" aria-live="polite" data-testid="refund-preview">
+            {detail.isPending ? <p>Working out the split…</p> : null}
+            {detail.isError ? <p role="alert">Could not load what is left to refund. The server still plans the refund.</p> : null}
+            {preview && 'plan' in preview ? (
+              <>
+                <p className="refund-dialog__split">
+                  <strong>{formatUsd(preview.plan.cardCents)}</strong> to the card, <strong>{formatUsd(preview.plan.walletCents)}</strong> to the wallet
+                  {preview.plan.shippingCents > 0 ? ` (shipping and its tax: ${formatUsd(preview.plan.shippingCents)})` : ''}
+                </p>
+                <p className="refund-dialog__reason">{preview.reason}</p>
+              </>
+            ) : null}
+            {preview && 'problem' in preview && (mode !== 'amount' || amount !== '') ? <p className="refund-dialog__problem">{preview.problem}</p> : null}
+          </div>
           <p>The card part goes back to the card, the wallet part to the buyer’s wallet; the buyer gets an email.</p>
         </div>
       ) : null}

@@ -11,13 +11,17 @@ export const WALLET_HISTORY_TEXTS = {
   loadFailed: 'Your wallet history could not be loaded.',
 } as const;
 
-/** What each ledger entry means to the owner. */
+/**
+ * What each line means to the owner (issue 29 item 7): a credit, a purchase (paid from the
+ * wallet at once, or the wallet part of a card payment), a refund, or a hold while its card
+ * payment is open. The server leaves out releases and closed holds.
+ */
 const KIND_LABELS: Record<WalletHistoryEntry['kind'], string> = {
   grant: 'Credit',
   refund: 'Refund',
   debit: 'Paid from wallet',
   hold: 'On hold for a card payment',
-  capture: 'Held credit spent',
+  capture: 'Paid from wallet',
   release: 'Hold released',
 };
 
@@ -29,7 +33,7 @@ function amountText(entry: WalletHistoryEntry): string {
   return `${cents > 0 ? '+' : cents < 0 ? '-' : ''}${formatCents(Math.abs(cents))}`;
 }
 
-/** Every credit, debit, hold and release of the wallet, newest first, a page at a time (live). */
+/** Credits, purchases, refunds and open holds, newest first, a page at a time (live). */
 export function WalletHistory() {
   const history = useWalletHistory();
   const entries = history.data?.pages.flatMap((page) => page.entries) ?? [];

@@ -1,0 +1,3 @@
+ALTER TABLE "order_refund" ADD COLUMN "shipping_cents" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX "order_refund_shipping_once" ON "order_refund" USING btree ("order_id") WHERE "order_refund"."shipping_cents" > 0 AND "order_refund"."status" <> 'failed';--> statement-breakpoint
+ALTER TABLE "order_refund" ADD CONSTRAINT "order_refund_shipping_within" CHECK ("order_refund"."shipping_cents" >= 0 AND "order_refund"."shipping_cents" <= "order_refund"."wallet_cents" + "order_refund"."card_cents");
