@@ -76,7 +76,9 @@ describe('encoding', () => {
   });
 
   it('stops a run past its time limit and says so', async () => {
-    const error = await runTool(ffmpegPath(), ['-v', 'error', '-re', '-f', 'lavfi', '-i', 'sine=duration=60', '-f', 'null', '-'], { timeoutMs: 300 }).catch((caught: unknown) => caught);
+    const error = await runTool(ffmpegPath(), ['-v', 'error', '-re', '-f', 'lavfi', '-i', 'sine=duration=60', '-f', 'null', '-'], { timeoutMs: 300 }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(EncoderError);
     expect((error as Error).message).toMatch(/took longer than 300 ms/);
   });

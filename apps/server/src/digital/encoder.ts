@@ -27,12 +27,12 @@ export interface RunLimits {
 }
 
 export class EncoderError extends Error {
-  constructor(
-    message: string,
-    readonly detail: string,
-  ) {
+  readonly detail: string;
+
+  constructor(message: string, detail: string) {
     super(message);
     this.name = 'EncoderError';
+    this.detail = detail;
   }
 }
 

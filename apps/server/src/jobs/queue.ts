@@ -36,6 +36,7 @@ export const QUEUES = [
   'refund-retry',
   'refund-sweep',
   'password-reset-request',
+  'encode-track',
 ] as const;
 
 // Processes starting together on a new database would race to create pg-boss's schema
