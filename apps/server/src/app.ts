@@ -12,6 +12,7 @@ import { applyPaymentEvent } from './checkout/payment.flow.ts';
 import { applyRefundEvent } from './orders/refunds.service.ts';
 import { catalogArea } from './catalog/catalog.plugin.ts';
 import { contentArea } from './content/content.plugin.ts';
+import { digitalArea } from './digital/digital.plugin.ts';
 import { liveArea } from './live/live.plugin.ts';
 import { startLiveHub } from './live/live.hub.ts';
 import { oidcArea } from './oidc/oidc.plugin.ts';
@@ -84,6 +85,7 @@ export const AREAS: readonly Area[] = [
   serviceArea,
   liveArea,
   storageArea,
+  digitalArea,
   openapiArea,
 ];
 

@@ -88,6 +88,15 @@ const envSchema = z.object({
     .int()
     .positive()
     .default(20 * 1024 * 1024),
+  /** The largest lossless master (a track's WAV, AIFF or FLAC) an admin may upload (issue 28). */
+  MASTER_UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31 - 1)
+    .default(1024 * 1024 * 1024),
+  /** One ffmpeg run (one format of one track) is stopped after this many seconds (issue 28). */
+  ENCODE_TIMEOUT_SECONDS: z.coerce.number().int().positive().default(600),
   // Reverse proxies whose X-Forwarded-For is believed (decision 017); none by default.
   TRUSTED_PROXIES: nameList('').transform((entries, context) => {
     const parsed = parseTrustedProxies(entries);

@@ -13,7 +13,7 @@ export type { Logger };
 // tokens, OpenID codes and tokens. Their values never reach a log.
 const SECRET_PARAMS = new Set(['token', 'code', 'access_token', 'refresh_token', 'id_token', 'id_token_hint', 'client_secret', 'password']);
 // Path segments after these carry a token: /api/auth/reset-password/<token>.
-const SECRET_SEGMENT_AFTER = /(\/reset-password\/|\/verify-email\/|\/magic-link\/)[^/?#]+/gi;
+const SECRET_SEGMENT_AFTER = /(\/reset-password\/|\/verify-email\/|\/magic-link\/|^\/dl\/)[^/?#]+/gi;
 
 /** The URL as a log may show it: secret query values and path tokens replaced by [redacted]. */
 export function redactUrl(url: string): string {

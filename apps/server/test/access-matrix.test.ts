@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIGITAL_MESSAGES } from '@storefront/domain/digital.ts';
 import { UPLOAD_MESSAGES } from '@storefront/domain/storage.ts';
 import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient } from '@storefront/sdk/callable.ts';
@@ -81,6 +82,16 @@ const FUNCTIONS: Record<string, Access> = {
   saveTextPage: 'admin',
   saveHistory: 'admin',
   setContactEmail: 'admin',
+  saveRelease: 'admin',
+  listReleases: 'admin',
+  setTrackMaster: 'admin',
+  retryTrackEncoding: 'admin',
+  createDownloadCodes: 'admin',
+  listDownloadCodes: 'admin',
+  getRelease: 'public',
+  redeemDownloadCode: 'signed-in',
+  getLibrary: 'signed-in',
+  createDownloadLink: 'signed-in',
 };
 
 /** Who gets past authentication and authorisation, by access class. */
@@ -147,6 +158,9 @@ const ROUTES: Record<string, 'public' | 'service' | 'owner' | 'provider' | 'admi
   'PUT /v0/b/:bucket/o': 'admin-write',
   'GET /img/:bucket/*': 'public',
   'GET /content/covers/*': 'public',
+  // Digital releases (issue 28): previews of published releases; downloads by signed link, checked against the owner (IDOR below).
+  'GET /api/digital/tracks/:trackId/preview': 'public',
+  'GET /dl/*': 'owner',
 };
 
 let shop: TestApp;
@@ -354,5 +368,40 @@ describe('one user can never reach another user’s data (IDOR)', () => {
     expect(pending!.status).toBe('pending');
     const count = await database.db.execute(sql`SELECT count(*)::int AS n FROM "order" WHERE checkout_id = ${url.split('/').pop()}`);
     expect((count.rows[0] as { n: number }).n).toBe(0);
+  });
+
+  it('keeps digital releases, codes and download links to their owner', async () => {
+    const call = (role: Role, name: string, data: unknown) =>
+      fetch(`${base}/fn/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers[role] }, body: JSON.stringify({ data }) }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as { data?: Record<string, unknown>; error?: { message: string } },
+      }));
+    const release = (await call('admin', 'saveRelease', { kind: 'ep', title: 'Matrix EP', artist: 'A', releaseDate: '2026-01-01', priceCents: 500, tracks: [{ title: 'One' }] })).body.data!;
+    const trackId = (release.trackIds as number[])[0]!;
+    const code = ((await call('admin', 'createDownloadCodes', { releaseId: release.id, count: 1 })).body.data!.codes as string[])[0]!;
+    expect((await call('user', 'redeemDownloadCode', { code })).status).toBe(200);
+    // The code is spent; another user's library stays empty and they get no link to it.
+    expect((await call('otherUser', 'redeemDownloadCode', { code })).body.error?.message).toBe(DIGITAL_MESSAGES.codeUsed);
+    expect((await call('otherUser', 'getLibrary', null)).body.data).toEqual({ releases: [] });
+    expect(((await call('user', 'getLibrary', null)).body.data!.releases as { id: number }[]).map((entry) => entry.id)).toEqual([release.id]);
+    for (const data of [
+      { releaseId: release.id, format: 'flac' },
+      { releaseId: release.id, trackId, format: 'mp3-320' },
+    ]) {
+      expect(await call('otherUser', 'createDownloadLink', data)).toMatchObject({ status: 403, body: { error: { message: DIGITAL_MESSAGES.notOwned } } });
+    }
+    // The owner's link reaches the files (none encoded yet); one re-pointed at another user is refused.
+    const url = (await call('user', 'createDownloadLink', { releaseId: release.id, format: 'flac' })).body.data!.url as string;
+    const owner = await fetch(`${base}${url}`);
+    expect(await owner.json()).toMatchObject({ error: { message: DIGITAL_MESSAGES.notEncoded } });
+    const [payload, signature] = url.slice('/dl/'.length).split('.');
+    const [, ...rest] = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as unknown[];
+    const [other] = await database.db.execute(sql`SELECT id FROM "user" WHERE email = 'other@example.org'`).then((r) => r.rows as { id: string }[]);
+    const swapped = Buffer.from(JSON.stringify([other!.id, ...rest])).toString('base64url');
+    expect((await fetch(`${base}/dl/${swapped}.${signature}`, { headers: headers.otherUser })).status).toBe(404);
+    // Masters are the admins' alone.
+    for (const role of ['user', 'otherUser'] as const) {
+      expect((await fetch(`${base}/v0/b/storefront/o/${encodeURIComponent('masters/1/1.wav')}?alt=media`, { headers: headers[role] })).status).toBe(403);
+    }
   });
 });

@@ -75,6 +75,13 @@ export function isContentImagePath(path: string): boolean {
   return path.startsWith(`${CONTENT_IMAGES_FOLDER}/`) && path.length > CONTENT_IMAGES_FOLDER.length + 1;
 }
 
+/** The folder of digital releases' lossless masters (issue 28): admins write and read them, nobody else. */
+export const MASTERS_FOLDER = 'masters';
+
+export function isMasterPath(path: string): boolean {
+  return path.startsWith(`${MASTERS_FOLDER}/`) && path.length > MASTERS_FOLDER.length + 1;
+}
+
 /** The folders of public images, which admins write: products' and content pages'. */
 export function isPublicImagePath(path: string): boolean {
   return isProductImagePath(path) || isContentImagePath(path);

@@ -134,6 +134,7 @@ export const UPLOAD_MESSAGES = {
   wrongOffset: (expected: number) => `The upload offset does not match the ${expected} bytes received so far.`,
   sessionNotFound: 'This upload does not exist or has expired: start it again.',
   sessionClosed: 'This upload is already finished or canceled.',
+  notLosslessAudio: 'Only lossless masters can be uploaded here: WAV, AIFF or FLAC.',
 } as const;
 
 function formatMegabytes(bytes: number): string {

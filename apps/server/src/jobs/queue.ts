@@ -37,6 +37,7 @@ export const QUEUES = [
   'refund-sweep',
   'password-reset-request',
   'oidc-backchannel-logout',
+  'encode-track',
 ] as const;
 
 // Processes starting together on a new database would race to create pg-boss's schema

@@ -13,11 +13,19 @@ export interface StorageDriver {
   /** S3 only: multipart uploads, which hold the parts of resumable upload sessions. */
   readonly multipart?: MultipartStore;
   put(key: string, data: Buffer): Promise<void>;
-  /** The bytes as a stream, or null when there is no such key. */
-  get(key: string): Promise<{ stream: Readable; size: number } | null>;
+  /**
+   * The bytes as a stream, or null when there is no such key. With `range` (inclusive
+   * offsets inside the object), only those bytes, and `size` is their count.
+   */
+  get(key: string, range?: ByteRange): Promise<{ stream: Readable; size: number } | null>;
   stat(key: string): Promise<{ size: number } | null>;
   /** Deleting a missing key is not an error. */
   delete(key: string): Promise<void>;
+}
+
+export interface ByteRange {
+  start: number;
+  end: number;
 }
 
 /** One uploaded part of a multipart upload. */
@@ -69,10 +77,11 @@ export function createLocalDriver(root: string): StorageDriver {
         throw error;
       }
     },
-    async get(key) {
+    async get(key, range) {
       const file = fileOf(key);
       try {
         const handle = await fs.promises.open(file, 'r');
+        if (range) return { stream: handle.createReadStream({ start: range.start, end: range.end }), size: range.end - range.start + 1 };
         const { size } = await handle.stat();
         return { stream: handle.createReadStream(), size };
       } catch (error) {

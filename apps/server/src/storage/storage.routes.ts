@@ -20,12 +20,12 @@ import {
   findObject,
   listFolder,
   objectKey,
-  storeImage,
   toMetadata,
   updateObjectMetadata,
   variantKey,
   type StorageDeps,
 } from './storage.service.ts';
+import { storeUpload, uploadLimit } from './storage.masters.ts';
 import { cancelSession, findSession, OffsetMismatchError, receiveChunk, startSession, type UploadSession } from './storage.sessions.ts';
 
 /**
@@ -109,7 +109,7 @@ function originOf(request: FastifyRequest, config: Config): string {
 export async function storageRoutes(app: FastifyInstance, options: StorageRoutesOptions) {
   const deps: StorageDeps = createStorageDeps({ db: options.db, config: options.config, driver: options.driver, log: app.log });
   const { resolveCaller } = options;
-  const tooLarge = () => storageErrors.tooLarge(UPLOAD_MESSAGES.tooLarge(options.config.UPLOAD_MAX_BYTES));
+  const tooLarge = (maxBytes = options.config.UPLOAD_MAX_BYTES) => storageErrors.tooLarge(UPLOAD_MESSAGES.tooLarge(maxBytes));
 
   // Bodies stay raw streams: each handler checks the caller before reading a byte.
   app.removeAllContentTypeParsers();
@@ -219,22 +219,23 @@ export async function storageRoutes(app: FastifyInstance, options: StorageRoutes
   app.put('/v0/b/:bucket/o', upload);
 
   async function multipart(request: BucketRequest, bucket: string, path: string, caller: Caller) {
-    const limit = options.config.UPLOAD_MAX_BYTES + METADATA_LIMIT;
+    const maxBytes = uploadLimit(options.config, path);
+    const limit = maxBytes + METADATA_LIMIT;
     const length = declaredLength(header(request, 'content-length'));
-    if (length !== undefined && length > limit) throw tooLarge();
+    if (length !== undefined && length > limit) throw tooLarge(maxBytes);
     const contentType = header(request, 'content-type') ?? '';
     if (!/^multipart\/related\s*;/i.test(contentType)) throw storageErrors.invalid('Send a multipart upload as multipart/related.');
-    const body = await readBody(request.body as Readable, limit, tooLarge);
+    const body = await readBody(request.body as Readable, limit, () => tooLarge(maxBytes));
     const { metadataText, data } = parseMultipartRelated(body, contentType);
-    if (data.length > options.config.UPLOAD_MAX_BYTES) throw tooLarge();
+    if (data.length > maxBytes) throw tooLarge(maxBytes);
     const metadata = parseMetadataText(metadataText);
-    const row = await storeImage(deps, { bucket, path, bytes: data, metadata, createdBy: caller.userId });
+    const row = await storeUpload(deps, { bucket, path, bytes: data, metadata, createdBy: caller.userId });
     return toMetadata(row);
   }
 
   async function startResumable(request: BucketRequest, reply: FastifyReply, bucket: string, path: string, caller: Caller) {
     const totalSize = integerHeader(request, 'x-goog-upload-header-content-length', 'the final size of the upload');
-    if (totalSize > options.config.UPLOAD_MAX_BYTES) throw tooLarge();
+    if (totalSize > uploadLimit(options.config, path)) throw tooLarge(uploadLimit(options.config, path));
     const body = await readBody(request.body as Readable, METADATA_LIMIT, () => storageErrors.tooLarge('The metadata is too large.'));
     const metadata = parseMetadataText(body.toString('utf8'));
     const session = await startSession(deps, {

@@ -53,9 +53,9 @@ export function createS3Driver(settings: S3Settings, client: S3Client = createS3
     async put(key, data) {
       await client.send(new PutObjectCommand({ Bucket, Key: Key(key), Body: data, ContentLength: data.length }));
     },
-    async get(key) {
+    async get(key, range) {
       try {
-        const answer = await client.send(new GetObjectCommand({ Bucket, Key: Key(key) }));
+        const answer = await client.send(new GetObjectCommand({ Bucket, Key: Key(key), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }));
         return { stream: answer.Body as Readable, size: answer.ContentLength ?? 0 };
       } catch (error) {
         if (isMissing(error)) return null;

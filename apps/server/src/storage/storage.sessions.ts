@@ -10,7 +10,8 @@ import { runTransaction, type Tx } from '../db/transaction.ts';
 import { bodyToFile } from './storage.body.ts';
 import { storageErrors, StorageHttpError } from './storage.errors.ts';
 import type { UploadMetadata } from './storage.metadata.ts';
-import { findObject, storeImage, type StorageDeps, type StorageObjectRow } from './storage.service.ts';
+import { storeUpload, uploadLimit } from './storage.masters.ts';
+import { findObject, type StorageDeps, type StorageObjectRow } from './storage.service.ts';
 
 /**
  * Resumable uploads (spec section 4: start, query status, upload chunks, finalize). The
@@ -46,7 +47,7 @@ export class OffsetMismatchError extends StorageHttpError {
 
 const sessionNotFound = () => new StorageHttpError('object-not-found', UPLOAD_MESSAGES.sessionNotFound, 404);
 const sessionClosed = () => storageErrors.invalid(UPLOAD_MESSAGES.sessionClosed);
-const tooLarge = (deps: StorageDeps) => () => storageErrors.tooLarge(UPLOAD_MESSAGES.tooLarge(deps.config.UPLOAD_MAX_BYTES));
+const tooLarge = (maxBytes: number) => storageErrors.tooLarge(UPLOAD_MESSAGES.tooLarge(maxBytes));
 
 export interface StartSessionInput {
   bucket: string;
@@ -59,7 +60,7 @@ export interface StartSessionInput {
 
 export async function startSession(deps: StorageDeps, input: StartSessionInput): Promise<UploadSession> {
   if (input.totalSize === 0) throw storageErrors.invalid(UPLOAD_MESSAGES.empty);
-  if (input.totalSize > deps.config.UPLOAD_MAX_BYTES) throw tooLarge(deps)();
+  if (input.totalSize > uploadLimit(deps.config, input.path)) throw tooLarge(uploadLimit(deps.config, input.path));
   const id = randomBytes(24).toString('base64url');
   if (!deps.driver.multipart) {
     await fs.promises.mkdir(stagingDir(deps), { recursive: true });
@@ -296,7 +297,7 @@ async function finalizeSession(deps: StorageDeps, session: UploadSession): Promi
   const bytes = (deps.driver.multipart ? await readMultipart(deps, session.id) : await fs.promises.readFile(staging)).subarray(0, session.totalSize);
   let lostRace = false;
   try {
-    const object = await storeImage(
+    const object = await storeUpload(
       deps,
       { bucket: session.bucket, path: session.path, bytes, metadata: session.metadata as UploadMetadata, createdBy: session.createdBy },
       async (tx) => {

@@ -329,6 +329,26 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   saveTextPage: () => ({ slug: 'about', sections: [{ heading: 'The artist', paragraphs: ['Grew up on Fourth Street.'] }] }),
   saveHistory: () => ({ entries: [{ releasedOn: '1993-06-12', title: 'Basement Tapes Vol. 1', format: 'EP', note: 'The first.' }] }),
   setContactEmail: () => ({ email: 'info@example.org' }),
+  saveRelease: () => ({
+    kind: 'album',
+    title: 'Fuzz Tones',
+    artist: 'Saint Vinyl',
+    releaseDate: '2026-03-01',
+    priceCents: 900,
+    nameYourPrice: false,
+    previewSeconds: 30,
+    published: true,
+    tracks: [{ title: 'Side A', isrc: 'USSFR2600001', lyrics: 'La la.', priceCents: 100 }],
+  }),
+  listReleases: () => null,
+  setTrackMaster: () => ({ trackId: 1, path: 'masters/none.wav' }),
+  retryTrackEncoding: () => ({ trackId: 1 }),
+  createDownloadCodes: () => ({ releaseId: 1, count: 2 }),
+  listDownloadCodes: () => ({ releaseId: 1 }),
+  getRelease: () => ({ id: 1 }),
+  redeemDownloadCode: () => ({ code: 'AAAA-BBBB-CCCC' }),
+  getLibrary: () => null,
+  createDownloadLink: () => ({ releaseId: 1, trackId: 1, format: 'flac' }),
 };
 
 const SERVICE_EXAMPLES: Record<keyof typeof SERVICE_WRITES, () => Json> = {
@@ -773,6 +793,16 @@ describe('generated: same-id races on every idempotent function', () => {
       after: async (body) =>
         expect(await rowCount(`SELECT 1 FROM admin_audit WHERE action = 'content.edit' AND after->>'email' = $1`, [(body as { email: string }).email])).toBe(1),
     },
+    // n concurrent redemptions of one code by one fan: one claims it, the rest find it theirs; one grant.
+    redeemDownloadCode: {
+      same: true,
+      body: async () => {
+        const release = await callFn<{ id: number }>('saveRelease', { kind: 'single', title: freshId('Race single'), artist: 'Racer', releaseDate: '2026-01-01', priceCents: 100, tracks: [{ title: 'One' }] });
+        const codes = await callFn<{ codes: string[] }>('createDownloadCodes', { releaseId: release.data!.id, count: 1 });
+        return { code: codes.data!.codes[0]! };
+      },
+      after: async (body) => expect(await rowCount('SELECT 1 FROM digital_ownership WHERE source_ref = $1', [(body as { code: string }).code])).toBe(1),
+    },
     createAccount: {
       // Concurrent signups with one email: never a 5xx, and one account.
       same: false,
@@ -803,6 +833,11 @@ describe('generated: same-id races on every idempotent function', () => {
     renameCategory: 'sets the same name: last write wins, no counter',
     moveCategory: 'sets one position: last write wins, no counter',
     deleteCategory: 'one delete wins, the others find no category',
+    saveRelease: 'with an id it sets the same fields and track list: last write wins, no counter; without one each call creates a release',
+    setTrackMaster: 'points the track at one master generation and queues its job; duplicate jobs skip the formats already made and write the same keys (src/digital/digital.test.ts)',
+    retryTrackEncoding: 'a conditional update of a failed track: one wins and queues the job, the others find it queued',
+    createDownloadCodes: 'each call is a new batch of codes',
+    createDownloadLink: 'signs a new short-lived link each time; writes nothing',
     ...Object.fromEntries(
       [
         'getSalesOverview',
@@ -829,6 +864,10 @@ describe('generated: same-id races on every idempotent function', () => {
         'getOpenPayment',
         'listNeedsAttention',
         'listCategories',
+        'listReleases',
+        'listDownloadCodes',
+        'getRelease',
+        'getLibrary',
       ].map((name) => [name, 'reads only']),
     ),
   };

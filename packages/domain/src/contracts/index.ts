@@ -5,6 +5,7 @@ import { checkoutContracts } from './checkout.ts';
 import { consoleContracts } from './console.ts';
 import { contentContracts } from './content.ts';
 import type { Access } from './define.ts';
+import { digitalContracts } from './digital.ts';
 import { ordersContracts } from './orders.ts';
 import { payoutsContracts } from './payouts.ts';
 import { walletContracts } from './wallet.ts';
@@ -19,6 +20,7 @@ export const functionContracts = {
   ...checkoutContracts,
   ...consoleContracts,
   ...contentContracts,
+  ...digitalContracts,
   ...ordersContracts,
   ...payoutsContracts,
   ...walletContracts,

@@ -1,0 +1,133 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import sharp from 'sharp';
+import { STORAGE_BUCKET } from '@storefront/domain/storage.ts';
+import { parseDownloadUrl } from '@storefront/domain/storage-location.ts';
+import { releases, releaseTracks, trackFiles } from '../db/schema/index.ts';
+import type { StorageDeps } from '../storage/storage.service.ts';
+import { findByToken, findObject, objectKey } from '../storage/storage.service.ts';
+import { AUDIO_FORMATS, encode, FORMAT_FILES, probeAudio, type AudioFormat } from './encoder.ts';
+
+/**
+ * The `encode-track` job (issue 28, decision 056): a track's master into every format and
+ * the preview, one ffmpeg run per format, each file stored through the storage driver (local
+ * disk or S3) under a key made of the track, the master's generation and the format, then
+ * recorded. So a job that runs again (a retry, or a worker that died and the job expired to
+ * another instance) skips the formats already recorded and rewrites the same keys: the
+ * result is the same whoever runs it and however often. A job for an older generation (the
+ * master was replaced) does nothing. A failure is recorded on the track; the first
+ * ENCODE_ATTEMPTS failures are retried by the queue with backoff, after that the track shows
+ * Failed in the console with the error, and Retry starts a fresh set.
+ */
+export const ENCODE_ATTEMPTS = 3;
+
+export interface EncodeJob {
+  trackId: number;
+  generation: number;
+}
+
+export interface EncodeDeps {
+  storage: StorageDeps;
+  timeoutMs: number;
+  /** Tests: a run that fails on purpose. */
+  encodeFile?: typeof encode;
+}
+
+export const trackFileKey = (trackId: number, generation: number, format: AudioFormat) => `digital/${trackId}/${generation}/${format}.${FORMAT_FILES[format].extension}`;
+
+async function artworkFile(deps: EncodeDeps, artwork: string, dir: string): Promise<string | undefined> {
+  // The release's artwork is one of the shop's own uploaded images (or none).
+  const location = artwork ? parseDownloadUrl(artwork) : undefined;
+  if (!location || location.bucket !== STORAGE_BUCKET) return undefined;
+  const object = await findByToken(deps.storage.db, location.bucket, location.path, location.token);
+  const blob = object && (await deps.storage.driver.get(objectKey(object.blobKey)));
+  if (!blob) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of blob.stream) chunks.push(chunk as Buffer);
+  const file = path.join(dir, 'cover.jpg');
+  await sharp(Buffer.concat(chunks)).resize({ width: 600, height: 600, fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 88 }).toFile(file);
+  return file;
+}
+
+/** Runs one encode job; resolves when the track is done (or the job is stale), rejects when the queue should retry. */
+export async function runEncodeJob(deps: EncodeDeps, job: EncodeJob): Promise<'ready' | 'stale' | 'failed'> {
+  const { db } = deps.storage;
+  // Claimed for this generation only: a newer master has its own job.
+  const [track] = await db
+    .update(releaseTracks)
+    .set({ encodeStatus: 'encoding', encodeAttempts: sql`${releaseTracks.encodeAttempts} + 1`, updatedAt: new Date() })
+    .where(and(eq(releaseTracks.id, job.trackId), eq(releaseTracks.masterGeneration, job.generation), inArray(releaseTracks.encodeStatus, ['queued', 'encoding'])))
+    .returning();
+  if (!track) return 'stale';
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), `encode-${job.trackId}-`));
+  try {
+    const [release] = await db.select().from(releases).where(eq(releases.id, track.releaseId));
+    const [{ trackCount } = { trackCount: 1 }] = await db
+      .select({ trackCount: sql<number>`count(*)::int` })
+      .from(releaseTracks)
+      .where(eq(releaseTracks.releaseId, track.releaseId));
+    const master = track.masterPath ? await findObject(db, STORAGE_BUCKET, track.masterPath) : undefined;
+    if (!release || !master || master.generation !== job.generation) throw new Error('The master of this track is no longer stored: upload it again.');
+    const blob = await deps.storage.driver.get(objectKey(master.blobKey));
+    if (!blob) throw new Error('The master of this track is missing from storage: upload it again.');
+    const masterFile = path.join(dir, 'master');
+    await pipeline(blob.stream, fs.createWriteStream(masterFile));
+    const probe = await probeAudio(masterFile);
+    const artwork = await artworkFile(deps, release.artwork, dir);
+    const done = new Set(
+      (
+        await db
+          .select({ format: trackFiles.format })
+          .from(trackFiles)
+          .where(and(eq(trackFiles.trackId, track.id), eq(trackFiles.masterGeneration, job.generation)))
+      ).map((row) => row.format),
+    );
+    const tags = { title: track.title, artist: release.artist, album: release.title, trackNumber: track.position, trackCount, isrc: track.isrc };
+    for (const format of AUDIO_FORMATS) {
+      if (done.has(format)) continue;
+      const output = path.join(dir, `${format}.${FORMAT_FILES[format].extension}`);
+      await (deps.encodeFile ?? encode)({
+        master: masterFile,
+        output,
+        format,
+        tags,
+        ...(artwork ? { artwork } : {}),
+        ...(format === 'preview' && release.previewSeconds ? { previewSeconds: release.previewSeconds } : {}),
+        timeoutMs: deps.timeoutMs,
+      });
+      const bytes = await fs.promises.readFile(output);
+      const key = trackFileKey(track.id, job.generation, format);
+      await deps.storage.driver.put(key, bytes);
+      const values = { trackId: track.id, format, masterGeneration: job.generation, key, size: bytes.length, contentType: FORMAT_FILES[format].contentType, createdAt: new Date() };
+      await db
+        .insert(trackFiles)
+        .values(values)
+        .onConflictDoUpdate({ target: [trackFiles.trackId, trackFiles.format], set: values });
+      done.add(format);
+      await db
+        .update(releaseTracks)
+        .set({ encodeDone: done.size, updatedAt: new Date() })
+        .where(and(eq(releaseTracks.id, track.id), eq(releaseTracks.masterGeneration, job.generation)));
+    }
+    await db
+      .update(releaseTracks)
+      .set({ encodeStatus: 'ready', encodeDone: done.size, encodeError: null, durationSeconds: Math.round(probe.durationSeconds), updatedAt: new Date() })
+      .where(and(eq(releaseTracks.id, track.id), eq(releaseTracks.masterGeneration, job.generation)));
+    return 'ready';
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const final = track.encodeAttempts >= ENCODE_ATTEMPTS;
+    await db
+      .update(releaseTracks)
+      .set({ encodeStatus: final ? 'failed' : 'queued', encodeError: message.slice(0, 1000), updatedAt: new Date() })
+      .where(and(eq(releaseTracks.id, track.id), eq(releaseTracks.masterGeneration, job.generation)));
+    deps.storage.log?.warn({ err: error, trackId: track.id, attempt: track.encodeAttempts }, final ? 'encoding failed for good' : 'encoding failed, will retry');
+    if (final) return 'failed';
+    throw error;
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}

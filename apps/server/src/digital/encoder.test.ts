@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { AUDIO_FORMATS, checkMaster, encode, EncoderError, ffmpegPath, ffprobePath, probeAudio, runTool, sniffMasterFormat } from './encoder.ts';
+import { sineWav } from './testing/audio.ts';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'encoder-test-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function write(name: string, bytes: Buffer): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, bytes);
+  return file;
+}
+
+const TAGS = { title: 'First Light', artist: 'The Testers', album: 'Sine Waves', trackNumber: 2, trackCount: 5, isrc: 'USSFR2600001' };
+
+describe('masters are checked by their content', () => {
+  it('accepts a real WAV, whatever its name', async () => {
+    const wav = sineWav(1.5);
+    const file = write('master.txt', wav);
+    const checked = await checkMaster(file, wav.subarray(0, 64));
+    expect(checked?.format).toBe('wav');
+    expect(checked?.probe.codec).toBe('pcm_s16le');
+    expect(checked?.probe.durationSeconds).toBeCloseTo(1.5, 1);
+  });
+
+  it.each([
+    ['a text file named .wav', Buffer.from('hello, I am not audio at all\n'.repeat(20))],
+    ['a WAV header with nothing after it', sineWav(1).subarray(0, 44)],
+    ['a FLAC signature with garbage after it', Buffer.concat([Buffer.from('fLaC'), Buffer.alloc(256, 9)])],
+  ])('refuses %s', async (_name, bytes) => {
+    const file = write(`refused-${Math.random()}.wav`, bytes);
+    expect(await checkMaster(file, bytes.subarray(0, 64))).toBeUndefined();
+  });
+
+  it('knows the three lossless containers by their magic numbers', () => {
+    expect(sniffMasterFormat(Buffer.from('RIFF\0\0\0\0WAVEfmt ', 'latin1'))).toBe('wav');
+    expect(sniffMasterFormat(Buffer.from('FORM\0\0\0\0AIFFCOMM', 'latin1'))).toBe('aiff');
+    expect(sniffMasterFormat(Buffer.from('fLaC\0\0\0\x22', 'latin1'))).toBe('flac');
+    expect(sniffMasterFormat(Buffer.from('ID3\x04\0\0\0\0', 'latin1'))).toBeUndefined();
+  });
+});
+
+describe('encoding', () => {
+  it('makes every format, each decodable, with its tags', async () => {
+    const master = write('encode.wav', sineWav(3));
+    const expected = { 'mp3-320': 'mp3', 'mp3-v0': 'mp3', aac: 'aac', flac: 'flac', alac: 'alac', preview: 'mp3' } as const;
+    for (const format of AUDIO_FORMATS) {
+      const output = path.join(dir, `out-${format}.${format === 'aac' || format === 'alac' ? 'm4a' : format === 'flac' ? 'flac' : 'mp3'}`);
+      await encode({ master, output, format, tags: TAGS, previewSeconds: 1, timeoutMs: 60_000 });
+      const probe = await probeAudio(output);
+      expect(probe.codec).toBe(expected[format]);
+      expect(probe.tags).toMatchObject({ title: 'First Light', artist: 'The Testers', album: 'Sine Waves', track: '2/5' });
+      expect(probe.tags.tsrc ?? probe.tags.isrc).toBe('USSFR2600001');
+      if (format === 'preview') expect(probe.durationSeconds).toBeCloseTo(1, 0);
+      else expect(probe.durationSeconds).toBeCloseTo(3, 0);
+      // A full decode, not just a header read.
+      await runTool(ffmpegPath(), ['-v', 'error', '-xerror', '-i', output, '-f', 'null', '-'], { timeoutMs: 30_000 });
+    }
+  });
+
+  it('embeds the artwork in MP3 and FLAC', async () => {
+    const master = write('art.wav', sineWav(1));
+    const artwork = path.join(dir, 'cover.png');
+    await runTool(ffmpegPath(), ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=red:s=32x32', '-frames:v', '1', artwork], { timeoutMs: 30_000 });
+    for (const [format, output] of [
+      ['flac', path.join(dir, 'art.flac')],
+      ['mp3-320', path.join(dir, 'art.mp3')],
+    ] as const) {
+      await encode({ master, output, format, tags: TAGS, artwork, timeoutMs: 60_000 });
+      const out = await runTool(ffprobePath(), ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', output], { timeoutMs: 30_000 });
+      expect(out.toString().split('\n').filter(Boolean).sort()).toEqual(['audio', 'video']);
+    }
+  });
+
+  it('stops a run past its time limit and says so', async () => {
+    const error = await runTool(ffmpegPath(), ['-v', 'error', '-re', '-f', 'lavfi', '-i', 'sine=duration=60', '-f', 'null', '-'], { timeoutMs: 300 }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(EncoderError);
+    expect((error as Error).message).toMatch(/took longer than 300 ms/);
+  });
+
+  it('reports a failing run with ffmpeg’s own message', async () => {
+    const file = write('not-audio.wav', Buffer.from('plain text'));
+    const error = await encode({ master: file, output: path.join(dir, 'x.mp3'), format: 'mp3-320', tags: TAGS, timeoutMs: 30_000 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(EncoderError);
+    expect((error as Error).message).toMatch(/^ffmpeg failed \(exit \d+\)/);
+  });
+});

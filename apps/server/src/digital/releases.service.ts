@@ -1,0 +1,218 @@
+import { and, asc, count, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { adminReleaseOutput, publicReleaseOutput, saveReleaseInput } from '@storefront/domain/contracts/digital.ts';
+import { DIGITAL_MESSAGES } from '@storefront/domain/digital.ts';
+import type { Db } from '../db/client.ts';
+import { downloadCodes, releases, releaseTracks, trackFiles } from '../db/schema/index.ts';
+import { runTransaction, type Tx } from '../db/transaction.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import { AppError } from '../http/errors.ts';
+import { AUDIO_FORMATS } from './encoder.ts';
+
+/**
+ * Releases and their tracks (issue 28): the label's console writes them, the release page
+ * reads the published ones. Only this file and the other services of this folder touch the
+ * digital tables.
+ */
+export type SaveReleaseInput = z.output<typeof saveReleaseInput>;
+export type AdminRelease = z.input<typeof adminReleaseOutput>;
+export type PublicRelease = z.input<typeof publicReleaseOutput>;
+export type ReleaseRow = typeof releases.$inferSelect;
+export type TrackRow = typeof releaseTracks.$inferSelect;
+
+export const ENCODE_QUEUE = 'encode-track';
+
+/** Creates a release or replaces its fields and track list (tracks keep their masters by id; missing ones are removed). */
+export async function saveRelease(db: Db, input: SaveReleaseInput, artwork: string): Promise<{ id: number; trackIds: number[] }> {
+  return runTransaction(db, async (tx) => {
+    const fields = {
+      kind: input.kind,
+      title: input.title,
+      artist: input.artist,
+      releaseDate: input.releaseDate,
+      artwork,
+      credits: input.credits ?? '',
+      upc: input.upc ?? null,
+      priceCents: input.priceCents,
+      nameYourPrice: input.nameYourPrice,
+      previewSeconds: input.previewSeconds,
+      published: input.published,
+      updatedAt: new Date(),
+    };
+    let releaseId: number;
+    if (input.id) {
+      const [updated] = await tx.update(releases).set(fields).where(eq(releases.id, input.id)).returning({ id: releases.id });
+      if (!updated) throw new AppError('not-found', DIGITAL_MESSAGES.releaseNotFound);
+      releaseId = updated.id;
+    } else {
+      const [created] = await tx.insert(releases).values(fields).returning({ id: releases.id });
+      releaseId = created!.id;
+    }
+    const kept = input.tracks.flatMap((track) => (track.id ? [track.id] : []));
+    await tx.delete(releaseTracks).where(and(eq(releaseTracks.releaseId, releaseId), kept.length ? notInArray(releaseTracks.id, kept) : undefined));
+    // Positions are unique per release: park the kept tracks out of the way, then number them in order.
+    await tx
+      .update(releaseTracks)
+      .set({ position: sql`-${releaseTracks.id}` })
+      .where(eq(releaseTracks.releaseId, releaseId));
+    const trackIds: number[] = [];
+    for (const [index, track] of input.tracks.entries()) {
+      const values = { title: track.title, isrc: track.isrc ?? null, lyrics: track.lyrics ?? '', priceCents: track.priceCents ?? null, position: index + 1, updatedAt: new Date() };
+      if (track.id) {
+        const [row] = await tx
+          .update(releaseTracks)
+          .set(values)
+          .where(and(eq(releaseTracks.id, track.id), eq(releaseTracks.releaseId, releaseId)))
+          .returning({ id: releaseTracks.id });
+        if (!row) throw new AppError('not-found', DIGITAL_MESSAGES.trackNotFound);
+        trackIds.push(row.id);
+      } else {
+        const [row] = await tx
+          .insert(releaseTracks)
+          .values({ ...values, releaseId })
+          .returning({ id: releaseTracks.id });
+        trackIds.push(row!.id);
+      }
+    }
+    return { id: releaseId, trackIds };
+  });
+}
+
+function adminTrack(track: TrackRow) {
+  return {
+    id: track.id,
+    position: track.position,
+    title: track.title,
+    isrc: track.isrc,
+    lyrics: track.lyrics,
+    priceCents: track.priceCents,
+    masterPath: track.masterPath,
+    durationSeconds: track.durationSeconds,
+    encodeStatus: track.encodeStatus,
+    encodeDone: track.encodeDone,
+    encodeTotal: AUDIO_FORMATS.length,
+    encodeAttempts: track.encodeAttempts,
+    encodeError: track.encodeError,
+  };
+}
+
+export async function listReleasesForAdmin(db: Db): Promise<AdminRelease[]> {
+  const rows = await db
+    .select()
+    .from(releases)
+    .orderBy(sql`${releases.releaseDate} DESC`, sql`${releases.id} DESC`);
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const tracks = await db.select().from(releaseTracks).where(inArray(releaseTracks.releaseId, ids)).orderBy(asc(releaseTracks.position));
+  const codeCounts = await db
+    .select({ releaseId: downloadCodes.releaseId, total: count(), redeemed: count(downloadCodes.redeemedAt) })
+    .from(downloadCodes)
+    .where(inArray(downloadCodes.releaseId, ids))
+    .groupBy(downloadCodes.releaseId);
+  return rows.map((row) => {
+    const codes = codeCounts.find((entry) => entry.releaseId === row.id);
+    return {
+      id: row.id,
+      kind: row.kind,
+      title: row.title,
+      artist: row.artist,
+      releaseDate: row.releaseDate,
+      artwork: row.artwork,
+      credits: row.credits,
+      upc: row.upc,
+      priceCents: row.priceCents,
+      nameYourPrice: row.nameYourPrice,
+      previewSeconds: row.previewSeconds,
+      published: row.published,
+      tracks: tracks.filter((track) => track.releaseId === row.id).map(adminTrack),
+      codes: { total: codes?.total ?? 0, redeemed: codes?.redeemed ?? 0 },
+    };
+  });
+}
+
+export async function findRelease(db: Db, id: number): Promise<ReleaseRow | undefined> {
+  const [row] = await db.select().from(releases).where(eq(releases.id, id));
+  return row;
+}
+
+export async function findTrack(db: Db | Tx, id: number): Promise<TrackRow | undefined> {
+  const [row] = await db.select().from(releaseTracks).where(eq(releaseTracks.id, id));
+  return row;
+}
+
+export async function listTracks(db: Db, releaseId: number): Promise<TrackRow[]> {
+  return db.select().from(releaseTracks).where(eq(releaseTracks.releaseId, releaseId)).orderBy(asc(releaseTracks.position));
+}
+
+export const previewUrl = (trackId: number) => `/api/digital/tracks/${trackId}/preview`;
+
+/** A published release as the release page shows it; undefined when there is none (or it is a draft). */
+export async function getPublicRelease(db: Db, id: number, today = new Date()): Promise<PublicRelease | undefined> {
+  const release = await findRelease(db, id);
+  if (!release?.published) return undefined;
+  const tracks = await listTracks(db, id);
+  const previews = await db
+    .select({ trackId: trackFiles.trackId })
+    .from(trackFiles)
+    .where(
+      and(
+        inArray(
+          trackFiles.trackId,
+          tracks.map((track) => track.id),
+        ),
+        eq(trackFiles.format, 'preview'),
+      ),
+    );
+  const withPreview = new Set(previews.map((row) => row.trackId));
+  return {
+    id: release.id,
+    kind: release.kind,
+    title: release.title,
+    artist: release.artist,
+    releaseDate: release.releaseDate,
+    artwork: release.artwork,
+    credits: release.credits,
+    priceCents: release.priceCents,
+    nameYourPrice: release.nameYourPrice,
+    preorder: release.releaseDate > today.toISOString().slice(0, 10),
+    tracks: tracks.map((track) => ({
+      id: track.id,
+      position: track.position,
+      title: track.title,
+      durationSeconds: track.durationSeconds,
+      priceCents: track.priceCents,
+      previewUrl: withPreview.has(track.id) ? previewUrl(track.id) : null,
+    })),
+  };
+}
+
+/** Points a track at a stored master (its generation) and queues the encoding, in one transaction. */
+export async function setTrackMaster(db: Db, jobs: JobQueue, trackId: number, master: { path: string; generation: number }): Promise<void> {
+  await runTransaction(db, async (tx) => {
+    const [row] = await tx
+      .update(releaseTracks)
+      .set({ masterPath: master.path, masterGeneration: master.generation, encodeStatus: 'queued', encodeDone: 0, encodeAttempts: 0, encodeError: null, updatedAt: new Date() })
+      .where(eq(releaseTracks.id, trackId))
+      .returning({ id: releaseTracks.id });
+    if (!row) throw new AppError('not-found', DIGITAL_MESSAGES.trackNotFound);
+    await jobs.sendInTransaction(tx, ENCODE_QUEUE, { trackId, generation: master.generation });
+  });
+}
+
+/** The console's Retry on a failed encoding: a fresh set of attempts. */
+export async function retryTrackEncoding(db: Db, jobs: JobQueue, trackId: number): Promise<void> {
+  await runTransaction(db, async (tx) => {
+    const [row] = await tx
+      .update(releaseTracks)
+      .set({ encodeStatus: 'queued', encodeAttempts: 0, encodeError: null, updatedAt: new Date() })
+      .where(and(eq(releaseTracks.id, trackId), eq(releaseTracks.encodeStatus, 'failed')))
+      .returning({ generation: releaseTracks.masterGeneration });
+    if (!row) {
+      const track = await findTrack(tx, trackId);
+      if (!track) throw new AppError('not-found', DIGITAL_MESSAGES.trackNotFound);
+      // Not failed (queued, encoding or ready): nothing to retry.
+      return;
+    }
+    await jobs.sendInTransaction(tx, ENCODE_QUEUE, { trackId, generation: row.generation });
+  });
+}

@@ -1,0 +1,66 @@
+/**
+ * Digital releases (issue 28): formats a fan may download, the messages fans and the label
+ * read, and the shape of a download code. Pure: no I/O.
+ */
+export const DOWNLOAD_FORMATS = ['mp3-320', 'mp3-v0', 'aac', 'flac', 'alac'] as const;
+export type DownloadFormat = (typeof DOWNLOAD_FORMATS)[number];
+
+export const DOWNLOAD_FORMAT_LABELS: Record<DownloadFormat, string> = {
+  'mp3-320': 'MP3 320',
+  'mp3-v0': 'MP3 V0',
+  aac: 'AAC',
+  flac: 'FLAC',
+  alac: 'ALAC',
+};
+
+export const RELEASE_KINDS = ['album', 'ep', 'single'] as const;
+export type ReleaseKind = (typeof RELEASE_KINDS)[number];
+
+export const DIGITAL_MESSAGES = {
+  releaseNotFound: 'This release does not exist.',
+  trackNotFound: 'This track does not exist.',
+  masterNotFound: 'Upload the master first: no lossless master is stored at that path.',
+  notOwned: 'You do not own this release.',
+  notEncoded: 'This release is still being prepared for download: try again in a few minutes.',
+  codeNotFound: 'This code is not valid.',
+  codeUsed: 'This code has already been redeemed.',
+  linkExpired: 'This download link has expired: open your library for a new one.',
+  linkInvalid: 'This download link is not valid.',
+  isrc: 'An ISRC is 12 characters: 2 letters, 3 letters or digits, 7 digits (e.g. USSFR2600001).',
+  upc: 'A UPC is 12 or 13 digits.',
+  releaseDate: 'Enter the release date as YYYY-MM-DD.',
+  title: 'Enter a title.',
+  artist: 'Enter the artist.',
+  tracks: 'A release has 1 to 100 tracks.',
+  price: 'Prices are whole cents, 0 or more.',
+  previewSeconds: 'A preview is 5 to 120 seconds long, or the full track.',
+  codeCount: 'Generate 1 to 5000 codes at a time.',
+} as const;
+
+/** Codes as printed on a card: 12 characters from an alphabet without 0/O or 1/I/L, shown in groups of 4. */
+export const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+export const CODE_LENGTH = 12;
+
+/** What a fan types, made comparable: upper case, spaces and dashes dropped. */
+export function normalizeCode(input: string): string {
+  return input.toUpperCase().replace(/[\s-]/g, '');
+}
+
+export function formatCode(code: string): string {
+  return code.match(/.{1,4}/g)?.join('-') ?? code;
+}
+
+const ISRC = /^[A-Z]{2}[A-Z0-9]{3}\d{7}$/;
+export function isIsrc(value: string): boolean {
+  return ISRC.test(value.replace(/-/g, '').toUpperCase());
+}
+
+/** One CSV line per code, for the cards that go in a sleeve. */
+export function codesCsv(releaseTitle: string, codes: readonly { code: string; redeemedAt: string | null; redeemedBy: string | null }[]): string {
+  const cell = (value: string) => (/[",\n\r]/.test(value) || /^[=+\-@\t]/.test(value) ? `"${value.replace(/^([=+\-@\t])/, "'$1").replace(/"/g, '""')}"` : value);
+  const lines = [
+    'release,code,redeemed_at,redeemed_by',
+    ...codes.map((row) => [releaseTitle, formatCode(row.code), row.redeemedAt ?? '', row.redeemedBy ?? ''].map(cell).join(',')),
+  ];
+  return `${lines.join('\r\n')}\r\n`;
+}
