@@ -7,6 +7,7 @@ import { contentContracts } from './content.ts';
 import type { Access } from './define.ts';
 import { ordersContracts } from './orders.ts';
 import { payoutsContracts } from './payouts.ts';
+import { shippingContracts } from './shipping.ts';
 import { walletContracts } from './wallet.ts';
 
 /**
@@ -21,6 +22,7 @@ export const functionContracts = {
   ...contentContracts,
   ...ordersContracts,
   ...payoutsContracts,
+  ...shippingContracts,
   ...walletContracts,
 };
 
