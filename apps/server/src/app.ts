@@ -22,6 +22,7 @@ import { paymentProviderFor } from './payments/payment-provider.factory.ts';
 import { paymentsArea } from './payments/payments.plugin.ts';
 import { payoutsArea } from './payouts/payouts.plugin.ts';
 import { serviceArea } from './service/service.plugin.ts';
+import { shippingArea } from './shipping/shipping.plugin.ts';
 import { storageArea } from './storage/storage.plugin.ts';
 import { walletArea } from './wallet/wallet.plugin.ts';
 import { createPublicPages } from './web/public-pages.ts';
@@ -77,6 +78,7 @@ export const AREAS: readonly Area[] = [
   oidcArea,
   catalogArea,
   checkoutArea,
+  shippingArea,
   ordersArea,
   walletArea,
   adminArea,

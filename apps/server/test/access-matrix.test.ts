@@ -71,6 +71,8 @@ const FUNCTIONS: Record<string, Access> = {
   listAdmins: 'admin',
   setAdmin: 'admin',
   getSalesOverview: 'admin',
+  getShippingTaxConfig: 'admin',
+  saveShippingTaxConfig: 'admin',
   listCategories: 'public',
   createCategory: 'admin',
   renameCategory: 'admin',
@@ -310,7 +312,7 @@ describe('one user can never reach another user’s data (IDOR)', () => {
         body: (await r.json()) as { data?: Record<string, unknown> },
       }));
     const contact = { name: 'U', email: 'user@example.org', phone: '' };
-    const shipping = { name: 'U', line1: '1 St', city: 'X', postal_code: '1', country: 'US' };
+    const shipping = { name: 'U', line1: '1 St', city: 'X', state: 'IL', postal_code: '62701', country: 'US' };
     const quote = (await call('user', 'quoteCheckout', { items: [{ id: productId, qty: 1 }], useWallet: true })).body.data!;
     const placed = await call('user', 'completeWalletOnlyOrderStreetFlavor', { items: [{ id: productId, qty: 1 }], contact, shipping, quote, checkoutId: 'matrix-order-1' });
     expect(placed.status).toBe(200);

@@ -46,7 +46,21 @@ export const shippingSchema = z
   })
   .strict();
 
-export const quoteInputSchema = z.object({ items: cartItemsSchema, useWallet: z.boolean() }).strict();
+/** Where a quote ships to while the address is being typed (issue 26): the country decides the zone, a US state its tax. */
+export const destinationSchema = z
+  .object({
+    country: z.string().trim().length(2, 'Please choose the country.').toUpperCase(),
+    state: nullableDefault(z.string().trim().max(100), ''),
+    postal_code: nullableDefault(z.string().trim().max(20), ''),
+  })
+  .strict();
+
+/** The shipping method the buyer picked ("standard", "express"); absent: the zone's first. */
+const shippingMethodIdSchema = optionalNullable(z.string().trim().max(40));
+
+export const quoteInputSchema = z
+  .object({ items: cartItemsSchema, useWallet: z.boolean(), destination: optionalNullable(destinationSchema), shippingMethodId: shippingMethodIdSchema })
+  .strict();
 
 const quoteSchema = z.object({
   subtotalCents: z.number().int(),
@@ -59,7 +73,7 @@ const quoteSchema = z.object({
 export const checkoutIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'A checkout id is 8 to 64 letters, digits, _ or -.');
 
 export const walletOrderInputSchema = z
-  .object({ items: cartItemsSchema, contact: contactSchema, shipping: shippingSchema, quote: quoteSchema, checkoutId: checkoutIdSchema })
+  .object({ items: cartItemsSchema, contact: contactSchema, shipping: shippingSchema, quote: quoteSchema, checkoutId: checkoutIdSchema, shippingMethodId: shippingMethodIdSchema })
   .strict();
 
 export const paymentLinkInputSchema = z
@@ -70,9 +84,13 @@ export const paymentLinkInputSchema = z
     shipping: shippingSchema,
     redirectUrl: optionalNullable(z.string().max(500)),
     checkoutId: optionalNullable(checkoutIdSchema),
+    shippingMethodId: shippingMethodIdSchema,
+    /** The totals the buyer reviewed (issue 26): when given, a changed price, rate or tax is refused before payment. */
+    quote: optionalNullable(quoteSchema),
   })
   .strict();
 
 export type Contact = z.infer<typeof contactSchema>;
 export type Shipping = z.infer<typeof shippingSchema>;
+export type QuoteDestination = z.infer<typeof destinationSchema>;
 export type CartItems = z.infer<typeof cartItemsSchema>;

@@ -10,6 +10,17 @@ export const TAX_BASIS_POINTS = 925;
 export const CARD_FIXED_FEE_CENTS = 30;
 export const CARD_KEEP_PER_MILLE = 971;
 
+import {
+  DEFAULT_SHIPPING_TAX_CONFIG,
+  roundHalfUp,
+  shippingFor,
+  tableTax,
+  taxRuleFor,
+  type Destination,
+  type ShippingTaxConfig,
+  type TaxResult,
+} from './shipping-tax.ts';
+
 export const MAX_LINE_QTY = 99;
 export const MAX_CART_LINES = 50;
 /**
@@ -21,6 +32,30 @@ export const MAX_ORDER_TOTAL_CENTS = 10_000_000_000;
 export interface PricedLine {
   unitCents: number;
   qty: number;
+  /** Digital lines never add shipping and may be taxed at the digital rate (issue 26). */
+  digital?: boolean;
+  /** Weight of one unit, for weight-based rates; 0 or absent when unknown. */
+  weightGrams?: number;
+}
+
+/**
+ * What a quote needs besides the lines and the wallet (issue 26, decision 051); every part is
+ * optional and the defaults are the spec's (flat 999 cents, 9.25% on subtotal + shipping). Other
+ * adjustments (a discount, ...) belong here as further sub-objects, so `quote` stays the one place
+ * a total is computed.
+ */
+export interface PricingInput {
+  /** Where the order ships (and is taxed); absent: only a "*" zone and rule match. */
+  destination?: Destination;
+  /** The shipping method the buyer chose; absent: the zone's first. */
+  shippingMethodId?: string;
+  /** Zones, rates and the tax table; DEFAULT_SHIPPING_TAX_CONFIG when absent. */
+  shippingTax?: ShippingTaxConfig;
+  /**
+   * Tax calculated by an outside provider (Stripe Tax) for exactly these lines and shipping:
+   * used instead of the table when given.
+   */
+  externalTax?: TaxResult;
 }
 
 /**
@@ -43,11 +78,14 @@ export interface Quote {
   cardFeeCents: number;
   /** What the card is charged: amount due plus the fee, or 0. */
   chargeCents: number;
-}
-
-/** Rounds a non-negative ratio n/d to the nearest whole number, halves up. */
-function roundHalfUp(numerator: number, denominator: number): number {
-  return Math.floor((2 * numerator + denominator) / (2 * denominator));
+  /** Tax already inside prices (VAT-inclusive regions): shown, never added (issue 26). */
+  taxIncludedCents: number;
+  /** The tax line's jurisdiction ("California"); empty for the spec's default. */
+  taxJurisdiction: string;
+  /** The chosen shipping method and its zone; null when nothing ships (an empty or digital cart). */
+  shippingMethodId: string | null;
+  shippingMethodName: string | null;
+  shippingZoneId: string | null;
 }
 
 export function taxCents(taxableCents: number): number {
@@ -61,16 +99,23 @@ export function grossUpCents(amountCents: number): number {
   return Math.floor((numerator + CARD_KEEP_PER_MILLE - 1) / CARD_KEEP_PER_MILLE);
 }
 
-export function quote(lines: PricedLine[], walletBalanceCents: number, useWallet: boolean): Quote {
+/**
+ * The quote: subtotal + shipping + tax = total; the wallet is applied first, the rest is grossed
+ * up for the card. Throws RangeError for a malformed line and PricingRefusal (shipping-tax.ts)
+ * when the destination cannot be shipped to.
+ */
+export function quote(lines: PricedLine[], walletBalanceCents: number, useWallet: boolean, input: PricingInput = {}): Quote {
   for (const line of lines) {
     if (!Number.isSafeInteger(line.unitCents) || line.unitCents < 0 || !Number.isSafeInteger(line.qty) || line.qty < 1) {
       throw new RangeError('Prices and quantities must be non-negative whole numbers.');
     }
   }
+  const config = input.shippingTax ?? DEFAULT_SHIPPING_TAX_CONFIG;
   const subtotalCents = lines.reduce((sum, line) => sum + line.unitCents * line.qty, 0);
-  const shippingCents = lines.length > 0 ? SHIPPING_CENTS : 0;
-  const tax = taxCents(subtotalCents + shippingCents);
-  const totalCents = subtotalCents + shippingCents + tax;
+  const shipping = shippingFor(config, lines, input.destination, input.shippingMethodId);
+  const shippingCents = shipping.shippingCents;
+  const tax = input.externalTax ?? tableTax(taxRuleFor(config, input.destination), lines, shippingCents);
+  const totalCents = subtotalCents + shippingCents + tax.taxCents;
   const balance = Math.max(0, Math.floor(walletBalanceCents));
   const walletAppliedCents = useWallet ? Math.min(balance, totalCents) : 0;
   const amountDueCents = totalCents - walletAppliedCents;
@@ -78,12 +123,17 @@ export function quote(lines: PricedLine[], walletBalanceCents: number, useWallet
   return {
     subtotalCents,
     shippingCents,
-    taxCents: tax,
+    taxCents: tax.taxCents,
     totalCents,
     walletAppliedCents,
     amountDueCents,
     cardFeeCents: chargeCents - amountDueCents,
     chargeCents,
+    taxIncludedCents: tax.taxIncludedCents,
+    taxJurisdiction: tax.jurisdiction,
+    shippingMethodId: shipping.method?.id ?? null,
+    shippingMethodName: shipping.method?.name ?? null,
+    shippingZoneId: shipping.zone?.id ?? null,
   };
 }
 

@@ -108,6 +108,10 @@ export function salesCsv(overview: SalesOverview): string {
   for (const row of overview.byProduct) lines.push(`${quote(row.productId)},${quote(row.name)},${goodsCells(row)}`);
   lines.push('', `product_id,variant_id,product,variant,${goodsHeader}`);
   for (const row of overview.byVariant) lines.push(`${quote(row.productId)},${quote(row.variantId ?? '')},${quote(row.name)},${quote(row.variant)},${goodsCells(row)}`);
+  if (overview.byTaxJurisdiction) {
+    lines.push('', 'tax_jurisdiction,orders,tax_usd,tax_included_usd');
+    for (const row of overview.byTaxJurisdiction) lines.push(`${quote(row.jurisdiction || 'Tax')},${row.orders},${cents(row.taxCents)},${cents(row.taxIncludedCents)}`);
+  }
   lines.push('', `orders_to_ship,${overview.ordersToShip}`);
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -141,6 +141,11 @@ export async function salesOverview(db: Db, timeZone: string, period: Period): P
     byProduct.set(row.productId, product);
   }
 
+  // Issue 26: the tax line's jurisdiction of each order placed in the period.
+  const taxes = await db.execute<{ jurisdiction: string; orders: string; tax: string; included: string }>(sql`
+    SELECT tax_jurisdiction AS jurisdiction, count(*)::text AS orders, sum(tax_cents)::text AS tax, sum(tax_included_cents)::text AS included
+    FROM "order" WHERE created_at >= ${start} AND created_at < ${end} GROUP BY 1 ORDER BY 1`);
+
   const [toShip] = (await db.execute<{ count: string }>(sql`SELECT count(*)::text AS count FROM "order" WHERE NOT order_fulfilled`)).rows;
   return {
     timeZone,
@@ -151,5 +156,6 @@ export async function salesOverview(db: Db, timeZone: string, period: Period): P
     byProduct: [...byProduct.values()].sort((a, b) => b.grossSalesCents - a.grossSalesCents || a.name.localeCompare(b.name) || a.productId.localeCompare(b.productId)),
     byVariant: byVariant.map(({ position: _position, ...row }) => row),
     ordersToShip: Number(toShip?.count ?? 0),
+    byTaxJurisdiction: taxes.rows.map((row) => ({ jurisdiction: row.jurisdiction, orders: Number(row.orders), taxCents: Number(row.tax), taxIncludedCents: Number(row.included) })),
   };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { CartItems, Contact, Shipping } from '@storefront/domain/pricing-schemas.ts';
-import { CHECKOUT_MESSAGES, quote, sameQuote, type Quote } from '@storefront/domain/pricing.ts';
+import { CHECKOUT_MESSAGES, sameQuote, type Quote } from '@storefront/domain/pricing.ts';
 import { isSameSitePath } from '@storefront/domain/site-path.ts';
 import { rememberAddress } from '../accounts/addresses.service.ts';
 import { customerLimits, pricedVariants, shortStockOf, takeStock, takeStockStatement } from '../catalog/variants.service.ts';
@@ -28,6 +28,7 @@ import {
   type Checkout,
   type EndedCheckout,
 } from './checkouts.service.ts';
+import { checkAddress, loadPricing, methodsFor, priceOrRefuse, refuseStale, taxOfReceipt, type Where } from './pricing.step.ts';
 import { closeProviderSessions, releaseHolds } from './release.step.ts';
 
 /**
@@ -66,10 +67,17 @@ export async function priceCart(db: Db | Tx, items: CartItems): Promise<StockLin
   );
 }
 
-export async function quoteCheckout(db: Db, userId: string, items: CartItems, useWallet: boolean): Promise<Quote & { lines: OrderLine[] }> {
+/** The quote the checkout shows, for what is typed of the address so far and the chosen method (issue 26). */
+export async function quoteCheckout(db: Db, userId: string, items: CartItems, useWallet: boolean, where: Where = {}) {
   const lines = orderLines(await priceCart(db, items));
   const { balanceCents } = await getBalance(db, userId);
-  return { ...quote(lines, balanceCents, useWallet), lines };
+  const config = await loadPricing(db);
+  return { ...priceOrRefuse(lines, balanceCents, useWallet, where, config), lines, shippingMethods: methodsFor(lines, where, config) };
+}
+
+/** What an order and a checkout keep of the tax and shipping beside the totals (issue 26). */
+function taxRecordOf(priced: Quote) {
+  return { taxJurisdiction: priced.taxJurisdiction, taxIncludedCents: priced.taxIncludedCents, shippingMethod: priced.shippingMethodName };
 }
 
 function newPaymentIntentId(prefix: string): string {
@@ -125,8 +133,9 @@ async function refusalOf(db: Db, error: unknown, lines: StockLine[]): Promise<un
 export async function completeWalletOnlyOrder(
   deps: CheckoutDeps,
   userId: string,
-  input: { items: CartItems; contact: Contact; shipping: Shipping; quote: Partial<Quote>; checkoutId: string },
+  input: { items: CartItems; contact: Contact; shipping: Shipping; quote: Partial<Quote>; checkoutId: string; shippingMethodId?: string },
 ): Promise<{ orderId: string; paymentIntentId: string; created: boolean }> {
+  checkAddress(input.shipping);
   const checkoutId = `${userId}:${input.checkoutId}`;
   const start = await walletOrderStart(
     deps.db,
@@ -140,12 +149,12 @@ export async function completeWalletOnlyOrder(
   const lines = cartLines(input.items, start.products);
   const limited = start.products.some((variant) => variant.limited && lines.some((line) => line.variantId === variant.variantId));
   // This balance only prices the order: the conditional debit decides whether it is there.
-  const fresh = quote(lines, start.balanceCents ?? 0, true);
-  if (fresh.amountDueCents > 0) {
+  const fresh = priceOrRefuse(lines, start.balanceCents ?? 0, true, { destination: input.shipping, shippingMethodId: input.shippingMethodId }, await loadPricing(deps.db));
+  if (fresh.amountDueCents > 0 && sameQuote(fresh, input.quote)) {
     // Not enough credit any more, or it never was: this is a card checkout.
-    throw new AppError('failed-precondition', sameQuote(fresh, input.quote) ? CHECKOUT_MESSAGES.insufficientWallet : CHECKOUT_MESSAGES.quoteChanged);
+    throw new AppError('failed-precondition', CHECKOUT_MESSAGES.insufficientWallet);
   }
-  if (!sameQuote(fresh, input.quote)) throw new AppError('failed-precondition', CHECKOUT_MESSAGES.quoteChanged);
+  refuseStale(fresh, input.quote);
   const buyer = { email: start.email, name: start.name };
   return runTransactionEndingWith(
     deps.db,
@@ -165,6 +174,7 @@ export async function completeWalletOnlyOrder(
         taxCents: fresh.taxCents,
         walletAppliedCents: fresh.walletAppliedCents,
         chargedCents: 0,
+        ...taxRecordOf(fresh),
         contact: { ...input.contact, phone: input.contact.phone ?? '' },
         shipping: input.shipping,
       });
@@ -172,7 +182,12 @@ export async function completeWalletOnlyOrder(
       await deps.jobs.sendInTransaction(
         tx,
         'send-email',
-        receiptMail(buyer.email, buyer.name, { id: order.id, items: orderLines(lines), totals: { ...fresh, chargedCents: 0 } }, `${deps.publicUrl}/my-orders`),
+        receiptMail(
+          buyer.email,
+          buyer.name,
+          { id: order.id, items: orderLines(lines), totals: { ...fresh, chargedCents: 0 }, tax: taxOfReceipt(taxRecordOf(fresh)) },
+          `${deps.publicUrl}/my-orders`,
+        ),
       );
       await rememberAddress(tx, userId, input.shipping);
       // The conditional debit: it locks the wallet row until the commit, and one buyer's
@@ -196,9 +211,21 @@ export async function completeWalletOnlyOrder(
 export async function createPaymentLink(
   deps: CheckoutDeps,
   userId: string,
-  input: { items: CartItems; useWallet: boolean; contact: Contact; shipping: Shipping; redirectUrl?: string; checkoutId?: string },
+  input: {
+    items: CartItems;
+    useWallet: boolean;
+    contact: Contact;
+    shipping: Shipping;
+    redirectUrl?: string;
+    checkoutId?: string;
+    shippingMethodId?: string;
+    quote?: Partial<Quote>;
+  },
 ): Promise<{ url: string; checkoutId: string }> {
+  checkAddress(input.shipping);
   const lines = await priceCart(deps.db, input.items);
+  const pricing = await loadPricing(deps.db);
+  const where = { destination: input.shipping, shippingMethodId: input.shippingMethodId };
   const checkoutId = `${userId.slice(0, 8)}_${input.checkoutId ?? randomBytes(12).toString('base64url')}`;
   const returnUrl = safeReturnPath(input.redirectUrl);
   const expiresAt = new Date(Date.now() + (deps.holdMs ?? DEFAULT_HOLD_MS));
@@ -215,7 +242,8 @@ export async function createPaymentLink(
       await releaseHolds(tx, replaced);
       await checkLimits(tx, userId, lines);
       const { balanceCents } = await getBalance(tx, userId);
-      const fresh = quote(lines, balanceCents, input.useWallet);
+      const fresh = priceOrRefuse(lines, balanceCents, input.useWallet, where, pricing);
+      if (input.quote) refuseStale(fresh, input.quote);
       if (fresh.amountDueCents === 0) throw new AppError('failed-precondition', 'Your wallet covers this order: place it with your wallet instead.');
       await insertCheckout(tx, {
         id: checkoutId,
@@ -230,6 +258,7 @@ export async function createPaymentLink(
         walletHeldCents: fresh.walletAppliedCents,
         amountDueCents: fresh.amountDueCents,
         chargeCents: fresh.chargeCents,
+        ...taxRecordOf(fresh),
         returnUrl,
         expiresAt,
       });

@@ -7,6 +7,7 @@ import { recordProviderEventOnce } from '../payments/provider-events.service.ts'
 import { RefundRefusedError, type PaymentEvent } from '../payments/provider.ts';
 import { capture, debit, release } from '../wallet/wallet.service.ts';
 import { heldDemand } from './cart.ts';
+import { taxOfReceipt } from './pricing.step.ts';
 import { releaseHolds } from './release.step.ts';
 import { closeCheckout, type CheckoutDeps } from './checkout.flow.ts';
 import {
@@ -83,6 +84,10 @@ async function applySucceeded(deps: CheckoutDeps, tx: Tx, checkout: Checkout, ev
     taxCents: checkout.taxCents,
     walletAppliedCents: checkout.walletHeldCents,
     chargedCents: checkout.chargeCents,
+    taxJurisdiction: checkout.taxJurisdiction,
+    taxIncludedCents: checkout.taxIncludedCents,
+    shippingMethod: checkout.shippingMethod,
+    taxCalculationId: checkout.taxCalculationId,
     contact: checkout.contact,
     shipping: checkout.shipping,
   });
@@ -95,7 +100,7 @@ async function applySucceeded(deps: CheckoutDeps, tx: Tx, checkout: Checkout, ev
       walletAppliedCents: checkout.walletHeldCents,
       chargedCents: checkout.chargeCents,
     };
-    await deps.jobs.sendInTransaction(tx, 'send-email', receiptMail(buyer.email, buyer.name, { id: order.id, items: checkout.items, totals }, `${deps.publicUrl}/my-orders`));
+    await deps.jobs.sendInTransaction(tx, 'send-email', receiptMail(buyer.email, buyer.name, { id: order.id, items: checkout.items, totals, tax: taxOfReceipt(checkout) }, `${deps.publicUrl}/my-orders`));
   }
   return 'applied';
 }

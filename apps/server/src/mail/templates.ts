@@ -1,3 +1,4 @@
+import { taxLineLabel } from '@storefront/domain/shipping-tax.ts';
 import { trackingUrl } from '@storefront/domain/order-desk.ts';
 import type { Mail } from './mailer.ts';
 import { formatUsd } from '@storefront/domain/catalog.ts';
@@ -76,6 +77,8 @@ export interface ReceiptOrder {
   id: string;
   items: { name: string; qty: number; unitCents: number }[];
   totals: { subtotalCents: number; shippingCents: number; taxCents: number; walletAppliedCents: number; chargedCents: number };
+  /** Issue 26: the tax line names its jurisdiction; VAT already in the prices is shown, not added. */
+  tax?: { jurisdiction: string; includedCents: number; shippingMethod: string | null };
 }
 
 export function receiptMail(to: string, name: string, order: ReceiptOrder, ordersUrl: string): Mail {
@@ -83,8 +86,10 @@ export function receiptMail(to: string, name: string, order: ReceiptOrder, order
   const t = order.totals;
   const summary = [
     `Subtotal ${formatUsd(t.subtotalCents)}`,
-    `Shipping ${formatUsd(t.shippingCents)}`,
-    `Tax ${formatUsd(t.taxCents)}`,
+    `Shipping${order.tax?.shippingMethod ? ` (${order.tax.shippingMethod})` : ''} ${formatUsd(t.shippingCents)}`,
+    ...(order.tax && order.tax.includedCents > 0
+      ? [`${taxLineLabel(order.tax.jurisdiction, true)} ${formatUsd(order.tax.includedCents)}`]
+      : [`${taxLineLabel(order.tax?.jurisdiction)} ${formatUsd(t.taxCents)}`]),
     `Paid with wallet ${formatUsd(t.walletAppliedCents)}`,
     `Charged to card ${formatUsd(t.chargedCents)}`,
   ];

@@ -62,6 +62,7 @@ export interface OrderView {
   uid: string;
   items: OrderLine[];
   totals: { subtotalCents: number; shippingCents: number; taxCents: number; walletAppliedCents: number; chargedCents: number };
+  tax: { jurisdiction: string; includedCents: number; shippingMethod: string | null };
   shipping: { name: string; address: Record<string, string> };
   contact: { name: string; email: string; phone: string };
   orderFulfilled: boolean;
@@ -84,6 +85,11 @@ export interface NewOrder {
   taxCents: number;
   walletAppliedCents: number;
   chargedCents: number;
+  /** Issue 26 (decision 051); absent: the spec's default (no jurisdiction, nothing included). */
+  taxJurisdiction?: string;
+  taxIncludedCents?: number;
+  shippingMethod?: string | null;
+  taxCalculationId?: string | null;
   contact: { name: string; email: string; phone: string };
   shipping: Record<string, string>;
 }
@@ -99,7 +105,9 @@ export function newOrderId(): string {
  * and notifications come from the `inserted` row, so a checkout id already used adds none.
  */
 export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string; created: boolean }> {
-  const { items, ...fields } = order;
+  const { items, taxJurisdiction = '', taxIncludedCents = 0, shippingMethod = null, taxCalculationId = null, ...rest } = order;
+  // Every column always given: the statement below is prepared under one name.
+  const fields = { ...rest, taxJurisdiction, taxIncludedCents, shippingMethod, taxCalculationId };
   const id = newOrderId();
   const inserted = tx.$with('inserted').as(
     tx
@@ -158,6 +166,7 @@ export function orderView(row: OrderRow, items: OrderItemRow[], unsettled: Map<s
       walletAppliedCents: row.walletAppliedCents,
       chargedCents: row.chargedCents,
     },
+    tax: { jurisdiction: row.taxJurisdiction, includedCents: row.taxIncludedCents, shippingMethod: row.shippingMethod },
     shipping: { name: name ?? '', address },
     contact: row.contact,
     orderFulfilled: row.orderFulfilled,

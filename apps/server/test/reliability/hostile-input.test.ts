@@ -310,6 +310,15 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   listAdmins: () => null,
   setAdmin: () => ({ email: 'admin@example.org', isAdmin: true }),
   getSalesOverview: () => ({ days: 30 }),
+  getShippingTaxConfig: () => null,
+  saveShippingTaxConfig: () => ({
+    version: 0,
+    config: {
+      taxProvider: 'builtin',
+      zones: [{ id: 'us', name: 'US', regions: ['US'], ships: true, freeOverCents: 10000, methods: [{ id: 'standard', name: 'Standard', basis: 'item', firstCents: 600, extraCents: 150, stepGrams: 1000 }] }],
+      taxRules: [{ region: 'US-CA', name: 'California', physicalBasisPoints: 725, digitalBasisPoints: 0, shippingTaxable: false, pricesIncludeTax: false }],
+    },
+  }),
   getOpenPayment: () => null,
   cancelOpenPayment: () => ({ checkoutId: 'missing_checkout_id' }),
   listNeedsAttention: () => ({ open: true }),
@@ -838,9 +847,12 @@ describe('generated: same-id races on every idempotent function', () => {
     retryTrackEncoding: 'a conditional update of a failed track: one wins and queues the job, the others find it queued',
     createDownloadCodes: 'each call is a new batch of codes',
     createDownloadLink: 'signs a new short-lived link each time; writes nothing',
+    saveShippingTaxConfig:
+      'a save names the version it was read at and is a conditional upsert: one of n concurrent saves from one version wins, the others are refused as stale (src/shipping/shipping.test.ts)',
     ...Object.fromEntries(
       [
         'getSalesOverview',
+        'getShippingTaxConfig',
         'listAllProducts',
         'listAdminActivity',
         'listAdmins',

@@ -14,6 +14,13 @@ export const quoteOutput = z.object({
   cardFeeCents: z.number(),
   chargeCents: z.number(),
   lines: z.array(orderLineOutput),
+  /** Issue 26: tax inside VAT-inclusive prices, the tax line's jurisdiction, the chosen method and the zone's others. */
+  taxIncludedCents: z.number(),
+  taxJurisdiction: z.string(),
+  shippingMethodId: z.string().nullable(),
+  shippingMethodName: z.string().nullable(),
+  shippingZoneId: z.string().nullable(),
+  shippingMethods: z.array(z.object({ id: z.string(), name: z.string(), shippingCents: z.number() })),
 });
 
 /** The buyer's open card payment (decision 044): at most one; null when none is open. */

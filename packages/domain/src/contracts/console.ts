@@ -88,6 +88,8 @@ export const salesOverviewOutput = z.object({
   byProduct: z.array(salesGoods),
   byVariant: z.array(salesGoods.extend({ variantId: z.string().nullable(), variant: z.string() })),
   ordersToShip: z.number(),
+  /** Issue 26: the tax of the orders placed in the period by the jurisdiction their tax line names ('' for the spec's default). */
+  byTaxJurisdiction: z.array(z.object({ jurisdiction: z.string(), orders: z.number(), taxCents: z.number(), taxIncludedCents: z.number() })).optional(),
 });
 
 /** The label's console on /release (issue 18, decision 031): product tools, activity, admins, sales. */

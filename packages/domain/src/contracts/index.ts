@@ -8,6 +8,7 @@ import type { Access } from './define.ts';
 import { digitalContracts } from './digital.ts';
 import { ordersContracts } from './orders.ts';
 import { payoutsContracts } from './payouts.ts';
+import { shippingContracts } from './shipping.ts';
 import { walletContracts } from './wallet.ts';
 
 /**
@@ -23,6 +24,7 @@ export const functionContracts = {
   ...digitalContracts,
   ...ordersContracts,
   ...payoutsContracts,
+  ...shippingContracts,
   ...walletContracts,
 };
 

@@ -21,6 +21,8 @@ export const orderOutput = z.object({
     /** What the card was charged, card fee included; 0 for a wallet-only order. */
     chargedCents: z.number(),
   }),
+  /** Issue 26: the tax line's jurisdiction, tax already inside VAT-inclusive prices, the shipping method. */
+  tax: z.object({ jurisdiction: z.string(), includedCents: z.number(), shippingMethod: z.string().nullable() }).optional(),
   shipping: z.object({ name: z.string(), address: z.record(z.string(), z.string()) }),
   contact: z.object({ name: z.string(), email: z.string(), phone: z.string() }),
   orderFulfilled: z.boolean(),

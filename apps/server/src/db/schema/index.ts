@@ -11,3 +11,4 @@ export * from './order-desk.ts';
 export * from './addresses.ts';
 export * from './admin.ts';
 export * from './digital.ts';
+export * from './shipping.ts';

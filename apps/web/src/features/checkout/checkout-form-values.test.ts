@@ -3,7 +3,7 @@ import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { checkCheckoutForm, emptyShipping, type ContactValues, type ShippingValues } from './checkout-form-values.ts';
 
 const contact: ContactValues = { name: 'Ada Fan', email: 'ada@example.com', phone: '' };
-const shipping: ShippingValues = { ...emptyShipping('Ada Fan'), line1: '1 Record Row', city: 'Houston', postal_code: '77002' };
+const shipping: ShippingValues = { ...emptyShipping('Ada Fan'), line1: '1 Record Row', city: 'Houston', state: 'TX', postal_code: '77002' };
 
 describe('checkCheckoutForm (spec section 5, Checkout)', () => {
   it.each([
@@ -14,16 +14,18 @@ describe('checkCheckoutForm (spec section 5, Checkout)', () => {
     ['then the street', 1, contact, { ...shipping, line1: ' ' }, 'Please enter the street address.', 'shipping.line1'],
     ['then the city', 1, contact, { ...shipping, city: '' }, 'Please enter the city.', 'shipping.city'],
     ['then the postal code', 1, contact, { ...shipping, postal_code: '' }, 'Please enter the postal code.', 'shipping.postal_code'],
+    ['then the US state', 1, contact, { ...shipping, state: '' }, 'Please enter the state as its code (for example AL).', 'shipping.state'],
+    ['then the postal code of the country', 1, contact, { ...shipping, country: 'GB' }, 'Please enter a postal code of United Kingdom (for example N1 9GU).', 'shipping.postal_code'],
   ] as const)('%s', (_case, itemCount, contactValues, shippingValues, message, field) => {
     expect(checkCheckoutForm(itemCount, contactValues, shippingValues)).toEqual({ ok: false, message, field });
   });
 
   it('accepts a form without phone, line 2 or state, trimmed, with the country code upper case', () => {
-    const result = checkCheckoutForm(2, { ...contact, name: ' Ada Fan ' }, { ...shipping, country: 'gb' });
+    const result = checkCheckoutForm(2, { ...contact, name: ' Ada Fan ' }, { ...shipping, state: '', postal_code: 'N1 9GU', country: 'gb' });
     expect(result).toEqual({
       ok: true,
       contact: { name: 'Ada Fan', email: 'ada@example.com', phone: '' },
-      shipping: { name: 'Ada Fan', line1: '1 Record Row', line2: '', city: 'Houston', state: '', postal_code: '77002', country: 'GB' },
+      shipping: { name: 'Ada Fan', line1: '1 Record Row', line2: '', city: 'Houston', state: '', postal_code: 'N1 9GU', country: 'GB' },
     });
   });
 });

@@ -1,3 +1,4 @@
+import { addressProblem } from '@storefront/domain/address-rules.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { contactSchema, shippingSchema, type Contact, type Shipping } from '@storefront/domain/pricing-schemas.ts';
 import { DEFAULT_COUNTRY } from './countries.ts';
@@ -35,7 +36,7 @@ export type CheckoutCheck = { ok: true; contact: Contact; shipping: Shipping } |
 
 /**
  * The form's first problem, in the spec's order (section 5): an empty cart, the full
- * name, the email; then the shipping address. The domain's schemas are the server's,
+ * name, the email; then the shipping address and its country's rules. The domain's schemas are the server's,
  * so the browser shows the same messages the server would send.
  */
 export function checkCheckoutForm(itemCount: number, contact: ContactValues, shipping: ShippingValues): CheckoutCheck {
@@ -50,6 +51,9 @@ export function checkCheckoutForm(itemCount: number, contact: ContactValues, shi
     const issue = parsedShipping.error.issues[0];
     return { ok: false, message: issue?.message ?? 'Please check the shipping address.', field: fieldKey('shipping', issue?.path[0]) };
   }
+  // The server's per-country rules (issue 26): a state where one is required, the postal code's form.
+  const problem = addressProblem(parsedShipping.data);
+  if (problem) return { ok: false, message: problem, field: problem.includes('postal code') ? 'shipping.postal_code' : 'shipping.state' };
   return { ok: true, contact: parsedContact.data, shipping: parsedShipping.data };
 }
 

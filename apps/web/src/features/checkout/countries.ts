@@ -11,6 +11,8 @@ export const SHIPPING_COUNTRIES: readonly { code: string; name: string }[] = [
   { code: 'BR', name: 'Brazil' },
   { code: 'JP', name: 'Japan' },
   { code: 'NL', name: 'Netherlands' },
+  { code: 'IT', name: 'Italy' },
+  { code: 'ES', name: 'Spain' },
 ];
 
 export const DEFAULT_COUNTRY = 'US';

@@ -1,8 +1,9 @@
 import { trackingUrl } from '@storefront/domain/order-desk.ts';
 import { formatUsd } from '@storefront/domain/catalog.ts';
+import { taxLineLabel } from '@storefront/domain/shipping-tax.ts';
 import { Badge } from '../badge.tsx';
 import { orderBadge } from './order-status.ts';
-import type { Order, OrderAddress, OrderLine, OrderTotals } from './order-types.ts';
+import type { Order, OrderAddress, OrderLine, OrderTax, OrderTotals } from './order-types.ts';
 import './order-details.css';
 
 // Built on first use: the checkout page shows no dates, and a first Intl formatter is slow on phones.
@@ -38,15 +39,28 @@ export function OrderLines({ items }: { items: OrderLine[] }) {
 /**
  * The money of an order, as it was charged: wallet first, any rest (plus the card fee) to the card;
  * and what was given back so far, to each (decision 050: as the refund email says it).
+ * The tax line names its jurisdiction; tax inside VAT-inclusive prices is shown, not added (issue 26).
  */
-export function OrderTotalsList({ totals, refunded }: { totals: OrderTotals; refunded?: { walletCents: number; cardCents: number } }) {
+export function OrderTotalsList({
+  totals,
+  refunded,
+  tax,
+}: {
+  totals: OrderTotals;
+  refunded?: { walletCents: number; cardCents: number };
+  tax?: OrderTax | undefined;
+}) {
   const total = totals.subtotalCents + totals.shippingCents + totals.taxCents;
   const cardFee = totals.chargedCents > 0 ? totals.chargedCents - (total - totals.walletAppliedCents) : 0;
   return (
     <dl className="order-totals">
       <Row label="Subtotal" cents={totals.subtotalCents} />
-      <Row label="Shipping" cents={totals.shippingCents} />
-      <Row label="Tax" cents={totals.taxCents} />
+      <Row label={tax?.shippingMethod ? `Shipping (${tax.shippingMethod})` : 'Shipping'} cents={totals.shippingCents} />
+      {tax && tax.includedCents > 0 ? (
+        <Row label={taxLineLabel(tax.jurisdiction, true)} cents={tax.includedCents} />
+      ) : (
+        <Row label={taxLineLabel(tax?.jurisdiction)} cents={totals.taxCents} />
+      )}
       <Row label="Total" cents={total} strong />
       {totals.walletAppliedCents > 0 ? <Row label="Wallet applied" cents={-totals.walletAppliedCents} /> : null}
       {cardFee > 0 ? <Row label="Card processing fee" cents={cardFee} /> : null}

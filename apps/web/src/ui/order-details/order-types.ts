@@ -8,4 +8,5 @@ export type OrdersPage = FunctionOutput<'listMyOrders'>;
 export type Order = OrdersPage['items'][number];
 export type OrderLine = Order['items'][number];
 export type OrderTotals = Order['totals'];
+export type OrderTax = NonNullable<Order['tax']>;
 export type OrderAddress = Order['shipping']['address'];

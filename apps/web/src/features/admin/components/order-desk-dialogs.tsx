@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { formatUsd, usdToCents } from '@storefront/domain/catalog.ts';
+import { taxLineLabel } from '@storefront/domain/shipping-tax.ts';
 import { CARRIERS, type Carrier } from '@storefront/domain/order-desk.ts';
 import { planRefund, REFUND_MESSAGES, refundSplitReason, RefundRuleError, type RefundableOrder, type RefundPlan, type RefundRequest } from '@storefront/domain/refunds.ts';
 import { FunctionsError } from '@storefront/sdk/callable.ts';
@@ -114,6 +115,8 @@ export function OrderDetailDialog({ orderId, onClose }: { orderId: string | null
           <dl className="order-detail__totals">
             <dt>Total</dt>
             <dd>{formatUsd(order.totals.subtotalCents + order.totals.shippingCents + order.totals.taxCents)}</dd>
+            <dt>{order.tax && order.tax.includedCents > 0 ? taxLineLabel(order.tax.jurisdiction, true) : taxLineLabel(order.tax?.jurisdiction)}</dt>
+            <dd>{formatUsd(order.tax && order.tax.includedCents > 0 ? order.tax.includedCents : order.totals.taxCents)}</dd>
             <dt>Paid with wallet</dt>
             <dd>{formatUsd(order.totals.walletAppliedCents)}</dd>
             <dt>Charged to card</dt>

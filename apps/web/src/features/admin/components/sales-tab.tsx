@@ -190,6 +190,21 @@ export function SalesTab() {
               columns={[{ header: 'Product', rowHeader: true, cell: (row) => row.name }, { header: 'Variant', cell: (row) => row.variant || '—' }, ...goodsColumns]}
             />
           </Scroll>
+          {overview.byTaxJurisdiction && overview.byTaxJurisdiction.length > 0 ? (
+            <Scroll label="Tax by jurisdiction">
+              <DataTable
+                caption="Tax by jurisdiction"
+                rows={overview.byTaxJurisdiction}
+                rowKey={(row) => row.jurisdiction}
+                columns={[
+                  { header: 'Jurisdiction', rowHeader: true, cell: (row) => row.jurisdiction || 'Tax' },
+                  { header: 'Orders', cell: (row) => row.orders, className: 'console-sales__number' },
+                  { header: 'Tax added', cell: (row) => money(row.taxCents), className: 'console-sales__number' },
+                  { header: 'Tax included', cell: (row) => money(row.taxIncludedCents), className: 'console-sales__number' },
+                ]}
+              />
+            </Scroll>
+          ) : null}
         </>
       )}
     </div>

@@ -19,6 +19,8 @@ export interface OrderToPlace {
   contact: Contact;
   shipping: Shipping;
   quote: CheckoutQuote;
+  /** The shipping method picked (issue 26); absent: the zone's first. */
+  shippingMethodId?: string | undefined;
 }
 
 /** 32 random hex characters; getRandomValues works on plain http too, unlike randomUUID. */
@@ -71,7 +73,8 @@ export function usePlaceOrder() {
   }, []);
 
   const checkoutIdFor = (order: OrderToPlace) => {
-    const key = JSON.stringify([order.items, order.useWallet]);
+    // Another address or method is another checkout (issue 26).
+    const key = JSON.stringify([order.items, order.useWallet, order.shipping, order.shippingMethodId]);
     if (attempt.current?.key !== key) attempt.current = { key, id: newCheckoutId() };
     return attempt.current.id;
   };
@@ -82,7 +85,7 @@ export function usePlaceOrder() {
   const place = (order: OrderToPlace) => {
     setError(null);
     const checkoutId = checkoutIdFor(order);
-    const { items, contact, shipping, quote } = order;
+    const { items, contact, shipping, quote, shippingMethodId } = order;
     if (order.useWallet && quote.amountDueCents === 0) {
       walletOrder.mutate(
         {
@@ -91,6 +94,7 @@ export function usePlaceOrder() {
           shipping,
           quote: quotedTotals(quote),
           checkoutId,
+          shippingMethodId,
         },
         {
           onSuccess: (result) => {
@@ -108,7 +112,8 @@ export function usePlaceOrder() {
       return;
     }
     paymentLink.mutate(
-      { items, useWallet: order.useWallet, contact, shipping, checkoutId },
+      // The reviewed totals go along: changed rates or tax are refused before the payment page (issue 26).
+      { items, useWallet: order.useWallet, contact, shipping, checkoutId, shippingMethodId, quote: quotedTotals(quote) },
       {
         onSuccess: (answer) => {
           const url = paymentPageUrl(answer);

@@ -1,6 +1,7 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { Link } from '../../../lib/router.tsx';
 import { cartItemsOf, type CartLine } from '@storefront/domain/cart.ts';
+import { formatUsd } from '@storefront/domain/catalog.ts';
 import type { CurrentUser } from '@storefront/sdk/auth.ts';
 import { errorSentence } from '../../../lib/error-message.ts';
 import { useWalletPreference, writeWalletPreference } from '../../../lib/wallet-preference.ts';
@@ -52,7 +53,13 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
   const [problem, setProblem] = useState<{ message: string; field?: FieldKey | undefined } | null>(null);
 
   const items = useMemo(() => cartItemsOf(lines), [lines]);
-  const quote = useCheckoutQuote({ items, useWallet });
+  // The address decides the zone and the tax (issue 26): the quote follows the country and state as they change.
+  const [methodId, setMethodId] = useState<string | undefined>(undefined);
+  const destination = useMemo(() => ({ country: shipping.country, state: shipping.state.trim() }), [shipping.country, shipping.state]);
+  const quote = useCheckoutQuote({ items, useWallet, destination, shippingMethodId: methodId });
+  const methods = quote.data?.shippingMethods ?? [];
+  // A method of another zone (the country changed) falls back to the new zone's first.
+  if (methodId && quote.data && !quote.isPlaceholderData && !methods.some((method) => method.id === methodId)) setMethodId(undefined);
   const placement = usePlaceOrder();
   const unavailable = unavailableItems(quote.error);
   const short = outOfStockLines(quote.error);
@@ -85,7 +92,7 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
     setProblem(null);
     // The summary says why there is no total yet (loading, refused items, an error).
     if (!quote.data || quote.isPlaceholderData || quote.isError) return;
-    placement.place({ items, useWallet, contact: check.contact, shipping: check.shipping, quote: quote.data });
+    placement.place({ items, useWallet, contact: check.contact, shipping: check.shipping, quote: quote.data, shippingMethodId: quote.data.shippingMethodId ?? undefined });
   };
 
   const toggleWallet = (checked: boolean) => writeWalletPreference(checked ? 'wallet' : 'stripe');
@@ -121,7 +128,7 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
           <InputField label="Address line 2 (optional)" autoComplete="shipping address-line2" maxLength={200} {...shippingInput('line2')} />
           <div className="checkout-row">
             <InputField label="City" autoComplete="shipping address-level2" maxLength={100} {...shippingInput('city')} />
-            <InputField label="State / region (optional)" autoComplete="shipping address-level1" maxLength={100} {...shippingInput('state')} />
+            <InputField label="State / region" autoComplete="shipping address-level1" maxLength={100} {...shippingInput('state')} />
           </div>
           <div className="checkout-row">
             <InputField label="Postal code" autoComplete="shipping postal-code" maxLength={20} {...shippingInput('postal_code')} />
@@ -134,6 +141,26 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
             </SelectField>
           </div>
         </fieldset>
+        {methods.length > 0 ? (
+          <fieldset className="field-group checkout-fieldset">
+            <legend className="checkout-fieldset__legend">Shipping method</legend>
+            {methods.map((method) => (
+              <label key={method.id} className="checkout-method">
+                <input
+                  type="radio"
+                  name={`${formId}-method`}
+                  value={method.id}
+                  checked={(quote.data?.shippingMethodId ?? methods[0]?.id) === method.id}
+                  disabled={placement.busy}
+                  onChange={() => setMethodId(method.id)}
+                />
+                <span>
+                  {method.name} — {method.shippingCents === 0 ? 'Free' : formatUsd(method.shippingCents)}
+                </span>
+              </label>
+            ))}
+          </fieldset>
+        ) : null}
       </div>
 
       <aside className="panel checkout-summary" aria-labelledby={`${formId}-summary`}>

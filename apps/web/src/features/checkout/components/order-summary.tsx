@@ -19,6 +19,7 @@ export function OrderSummary({ quote }: { quote: CheckoutQuote }) {
           walletAppliedCents: quote.walletAppliedCents,
           chargedCents: quote.chargeCents,
         }}
+        tax={{ jurisdiction: quote.taxJurisdiction, includedCents: quote.taxIncludedCents, shippingMethod: quote.shippingMethodName }}
       />
       <p className="checkout-summary__due">{quote.amountDueCents === 0 ? CHECKOUT_TEXTS.walletCovers : CHECKOUT_TEXTS.cardNext(formatUsd(quote.chargeCents))}</p>
     </div>

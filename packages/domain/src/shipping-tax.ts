@@ -1,0 +1,207 @@
+/**
+ * Shipping zones and rates, and the built-in tax table (issue 26, decision 051). Pure functions
+ * in integer cents; pricing.ts's `quote` calls them, so it stays the one place a total is made.
+ *
+ * A region is a country code ("DE"), a US state ("US-CA") or "*" (everywhere else). The most
+ * specific region that matches a destination wins: "US-CA" before "US" before "*".
+ * The default configuration is the spec's: one zone everywhere, Standard at a flat 999 cents an
+ * order, 9.25% on subtotal + shipping, prices without tax; it quotes exactly as before.
+ */
+
+export const SHIPPING_TAX_MESSAGES = {
+  /** A country with no zone, or a zone that does not ship: said before any payment. */
+  noShipping: 'Sorry, we do not ship to this country yet. Please choose another shipping address.',
+  chooseMethod: 'Please choose a shipping method.',
+  addressNeeded: 'Please enter your shipping address to see shipping and tax.',
+  /** The quote the buyer reviewed is no longer what the server prices (rates or address changed). */
+  shippingChanged: 'Shipping or tax for your address changed since you reviewed this order. Please review the new total and try again.',
+} as const;
+
+export type RateBasis = 'order' | 'item' | 'weight';
+
+export interface ShippingMethod {
+  /** Stable id the checkout sends back ("standard", "express"). */
+  id: string;
+  name: string;
+  /**
+   * order: firstCents per order. item: firstCents for the first unit + extraCents for each
+   * further unit (Bandcamp's base + per-extra-item). weight: firstCents for the first stepGrams
+   * (or part of it) + extraCents for each further started step.
+   */
+  basis: RateBasis;
+  firstCents: number;
+  extraCents: number;
+  stepGrams: number;
+}
+
+export interface ShippingZone {
+  id: string;
+  name: string;
+  /** Countries ("DE"), US states ("US-CA") or "*". */
+  regions: string[];
+  /** False: the shop does not ship there; the checkout says so before payment. */
+  ships: boolean;
+  /** Shipping is free when the goods subtotal reaches this; null: never free. */
+  freeOverCents: number | null;
+  methods: ShippingMethod[];
+}
+
+export interface TaxRule {
+  /** Country ("DE"), US state ("US-CA") or "*". */
+  region: string;
+  /** The jurisdiction the tax line names ("California", "Germany"); empty for the spec's default. */
+  name: string;
+  /** Rates in basis points (925 = 9.25%). */
+  physicalBasisPoints: number;
+  digitalBasisPoints: number;
+  shippingTaxable: boolean;
+  /** Prices (and shipping) already include this tax (EU/UK VAT): the tax is reported, not added. */
+  pricesIncludeTax: boolean;
+}
+
+export type TaxProviderName = 'builtin' | 'stripe';
+
+export interface ShippingTaxConfig {
+  zones: ShippingZone[];
+  taxRules: TaxRule[];
+  /** Which provider calculates tax: the table below, or Stripe Tax (decision 051). */
+  taxProvider: TaxProviderName;
+}
+
+export const DEFAULT_SHIPPING_TAX_CONFIG: ShippingTaxConfig = {
+  zones: [
+    {
+      id: 'everywhere',
+      name: 'Everywhere',
+      regions: ['*'],
+      ships: true,
+      freeOverCents: null,
+      methods: [{ id: 'standard', name: 'Standard', basis: 'order', firstCents: 999, extraCents: 0, stepGrams: 1000 }],
+    },
+  ],
+  taxRules: [{ region: '*', name: '', physicalBasisPoints: 925, digitalBasisPoints: 925, shippingTaxable: true, pricesIncludeTax: false }],
+  taxProvider: 'builtin',
+};
+
+export interface Destination {
+  country: string;
+  /** A US state code for US addresses; otherwise ignored for matching. */
+  state?: string;
+}
+
+/** The regions a destination falls in, most specific first. */
+export function regionsOf(destination: Destination | undefined): string[] {
+  if (!destination) return ['*'];
+  const country = destination.country.trim().toUpperCase();
+  const state = (destination.state ?? '').trim().toUpperCase();
+  return [...(state ? [`${country}-${state}`] : []), country, '*'];
+}
+
+/** The most specific item whose regions include one of the destination's. */
+function mostSpecific<T>(items: T[], regionsOfItem: (item: T) => string[], destination: Destination | undefined): T | undefined {
+  for (const region of regionsOf(destination)) {
+    const found = items.find((item) => regionsOfItem(item).includes(region));
+    if (found) return found;
+  }
+  return undefined;
+}
+
+export function zoneFor(config: Pick<ShippingTaxConfig, 'zones'>, destination: Destination | undefined): ShippingZone | undefined {
+  return mostSpecific(config.zones, (zone) => zone.regions, destination);
+}
+
+export function taxRuleFor(config: Pick<ShippingTaxConfig, 'taxRules'>, destination: Destination | undefined): TaxRule | undefined {
+  return mostSpecific(config.taxRules, (rule) => [rule.region], destination);
+}
+
+/** A line as shipping and tax see it: digital lines never ship; weight per unit (0 when unknown). */
+export interface ShippableLine {
+  unitCents: number;
+  qty: number;
+  digital?: boolean;
+  weightGrams?: number;
+}
+
+/** Refusals of the pricing itself (no zone, no method): the server turns them into failed-precondition. */
+export class PricingRefusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PricingRefusal';
+  }
+}
+
+export interface ShippingChoice {
+  zone: ShippingZone | null;
+  method: ShippingMethod | null;
+  shippingCents: number;
+}
+
+/** The rate of one method for these lines, before any free-shipping threshold. */
+export function methodCents(method: ShippingMethod, lines: ShippableLine[]): number {
+  const physical = lines.filter((line) => !line.digital);
+  if (physical.length === 0) return 0;
+  if (method.basis === 'order') return method.firstCents;
+  if (method.basis === 'item') {
+    const units = physical.reduce((sum, line) => sum + line.qty, 0);
+    return method.firstCents + method.extraCents * (units - 1);
+  }
+  const grams = physical.reduce((sum, line) => sum + Math.max(0, line.weightGrams ?? 0) * line.qty, 0);
+  const steps = Math.max(1, Math.ceil(grams / Math.max(1, method.stepGrams)));
+  return method.firstCents + method.extraCents * (steps - 1);
+}
+
+/**
+ * Shipping for a cart to a destination with a chosen method (the zone's first when none is
+ * chosen). A cart of digital lines only ships nothing and needs no zone. Throws PricingRefusal
+ * when the destination has no zone that ships or the method is not the zone's.
+ */
+export function shippingFor(config: Pick<ShippingTaxConfig, 'zones'>, lines: ShippableLine[], destination: Destination | undefined, methodId?: string): ShippingChoice {
+  const physical = lines.filter((line) => !line.digital);
+  if (physical.length === 0) return { zone: null, method: null, shippingCents: 0 };
+  const zone = zoneFor(config, destination);
+  if (!zone) throw new PricingRefusal(destination ? SHIPPING_TAX_MESSAGES.noShipping : SHIPPING_TAX_MESSAGES.addressNeeded);
+  if (!zone.ships || zone.methods.length === 0) throw new PricingRefusal(SHIPPING_TAX_MESSAGES.noShipping);
+  const method = methodId ? zone.methods.find((candidate) => candidate.id === methodId) : zone.methods[0];
+  if (!method) throw new PricingRefusal(SHIPPING_TAX_MESSAGES.chooseMethod);
+  const subtotal = lines.reduce((sum, line) => sum + line.unitCents * line.qty, 0);
+  const free = zone.freeOverCents !== null && subtotal >= zone.freeOverCents;
+  return { zone, method, shippingCents: free ? 0 : methodCents(method, lines) };
+}
+
+/** Rounds a non-negative ratio n/d to the nearest whole number, halves up. */
+export function roundHalfUp(numerator: number, denominator: number): number {
+  return Math.floor((2 * numerator + denominator) / (2 * denominator));
+}
+
+export interface TaxResult {
+  /** Tax added on top of the prices (0 where prices include tax). */
+  taxCents: number;
+  /** Tax already inside the prices (VAT-inclusive regions); never added to the total. */
+  taxIncludedCents: number;
+  /** The tax line's jurisdiction ("California"); empty for the default rule or no rule. */
+  jurisdiction: string;
+}
+
+/**
+ * Built-in table tax. Rounding (decision 051): tax added on top is rounded once, half up, over
+ * the exact sum of base x rate of its parts (physical goods, digital goods, shipping if
+ * taxable), so the default (9.25% of subtotal + shipping) is rounded exactly as the spec says.
+ * Included tax is base x rate / (1 + rate), rounded half up per rate.
+ */
+export function tableTax(rule: TaxRule | undefined, lines: ShippableLine[], shippingCents: number): TaxResult {
+  if (!rule) return { taxCents: 0, taxIncludedCents: 0, jurisdiction: '' };
+  const physicalBase = lines.filter((line) => !line.digital).reduce((sum, line) => sum + line.unitCents * line.qty, 0) + (rule.shippingTaxable ? shippingCents : 0);
+  const digitalBase = lines.filter((line) => line.digital).reduce((sum, line) => sum + line.unitCents * line.qty, 0);
+  if (rule.pricesIncludeTax) {
+    const part = (base: number, bp: number) => (bp > 0 ? roundHalfUp(base * bp, 10_000 + bp) : 0);
+    return { taxCents: 0, taxIncludedCents: part(physicalBase, rule.physicalBasisPoints) + part(digitalBase, rule.digitalBasisPoints), jurisdiction: rule.name };
+  }
+  const numerator = physicalBase * rule.physicalBasisPoints + digitalBase * rule.digitalBasisPoints;
+  return { taxCents: roundHalfUp(numerator, 10_000), taxIncludedCents: 0, jurisdiction: rule.name };
+}
+
+/** "Tax", or "Tax (California)", or "VAT included (Germany)": the tax line's label everywhere. */
+export function taxLineLabel(jurisdiction: string | null | undefined, included = false): string {
+  const base = included ? 'Tax included' : 'Tax';
+  return jurisdiction ? `${base} (${jurisdiction})` : base;
+}
