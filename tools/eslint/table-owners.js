@@ -27,6 +27,7 @@ export const TABLE_OWNERS = {
   content: ['contentPages', 'timelineEntries', 'seedRuns'],
   wallet: ['wallets', 'ledgerEntries', 'datAssets', 'datEditions', 'tokenBlocks', 'walletEntries', 'creditSummaries', 'utilitySpend', 'rewardTokenWallets', 'platformMetrics'],
   checkout: ['checkouts', 'paymentRefunds', 'needsAttention'],
+  discounts: ['discountCodes', 'discountUses'],
   orders: ['orders', 'orderItems', 'orderSearchTerms', 'orderItemTerms', 'orderRefunds', 'orderEvents'],
   payments: ['processedEvents', 'localRefunds'],
   payouts: ['payoutAccounts', 'payoutRequests', 'datEarnings'],

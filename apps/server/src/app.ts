@@ -15,6 +15,7 @@ import { applyPaymentEvent } from './checkout/payment.flow.ts';
 import { applyRefundEvent } from './orders/refunds.service.ts';
 import { catalogArea } from './catalog/catalog.plugin.ts';
 import { contentArea } from './content/content.plugin.ts';
+import { discountsArea } from './discounts/discounts.plugin.ts';
 import { liveArea } from './live/live.plugin.ts';
 import { startLiveHub } from './live/live.hub.ts';
 import { oidcArea } from './oidc/oidc.plugin.ts';
@@ -80,6 +81,7 @@ export const AREAS: readonly Area[] = [
   oidcArea,
   catalogArea,
   checkoutArea,
+  discountsArea,
   ordersArea,
   walletArea,
   adminArea,

@@ -46,7 +46,10 @@ export const shippingSchema = z
   })
   .strict();
 
-export const quoteInputSchema = z.object({ items: cartItemsSchema, useWallet: z.boolean() }).strict();
+/** A discount code as typed at checkout (issue 27): optional; checked against the code's rules by the server. */
+export const discountCodeInput = optionalNullable(z.string().trim().max(64, 'This code is not valid.'));
+
+export const quoteInputSchema = z.object({ items: cartItemsSchema, useWallet: z.boolean(), discountCode: discountCodeInput }).strict();
 
 const quoteSchema = z.object({
   subtotalCents: z.number().int(),
@@ -54,12 +57,14 @@ const quoteSchema = z.object({
   taxCents: z.number().int(),
   walletAppliedCents: z.number().int(),
   totalCents: z.number().int(),
+  /** The reviewed discount (issue 27); absent: none. */
+  discountCents: optionalNullable(z.number().int()),
 });
 
 export const checkoutIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'A checkout id is 8 to 64 letters, digits, _ or -.');
 
 export const walletOrderInputSchema = z
-  .object({ items: cartItemsSchema, contact: contactSchema, shipping: shippingSchema, quote: quoteSchema, checkoutId: checkoutIdSchema })
+  .object({ items: cartItemsSchema, contact: contactSchema, shipping: shippingSchema, quote: quoteSchema, checkoutId: checkoutIdSchema, discountCode: discountCodeInput })
   .strict();
 
 export const paymentLinkInputSchema = z
@@ -70,6 +75,7 @@ export const paymentLinkInputSchema = z
     shipping: shippingSchema,
     redirectUrl: optionalNullable(z.string().max(500)),
     checkoutId: optionalNullable(checkoutIdSchema),
+    discountCode: discountCodeInput,
   })
   .strict();
 

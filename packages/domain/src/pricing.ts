@@ -24,16 +24,41 @@ export interface PricedLine {
 }
 
 /**
+ * A discount code's effect as the pricing function takes it (issue 27, decision 052): a
+ * percentage (1-100) or a fixed amount in cents, of the lines it applies to (`appliesTo`, in
+ * the order of the lines; absent: every line). The server has already judged whether the code
+ * applies at all (dates, uses, minimum subtotal).
+ */
+export interface QuoteDiscount {
+  kind: 'percent' | 'fixed';
+  value: number;
+  appliesTo?: readonly boolean[];
+}
+
+/** What a discount takes off the goods: never more than the lines it applies to. */
+export function discountCents(lines: readonly PricedLine[], discount: QuoteDiscount | undefined): number {
+  if (!discount) return 0;
+  if (!Number.isSafeInteger(discount.value) || discount.value < 0) throw new RangeError('A discount must be a non-negative whole number.');
+  const eligible = lines.reduce((sum, line, index) => (discount.appliesTo && !discount.appliesTo[index] ? sum : sum + line.unitCents * line.qty), 0);
+  if (discount.kind === 'percent') return Math.min(eligible, roundHalfUp(eligible * Math.min(discount.value, 100), 100));
+  return Math.min(eligible, discount.value);
+}
+
+/**
  * The totals a wallet-only order sends back (walletOrderInputSchema's `quote`): the server prices
  * the order again and refuses it if these differ from what the buyer was shown.
  */
-export function quotedTotals(quote: Pick<Quote, 'subtotalCents' | 'shippingCents' | 'taxCents' | 'walletAppliedCents' | 'totalCents'>) {
+export function quotedTotals(quote: Pick<Quote, 'subtotalCents' | 'shippingCents' | 'taxCents' | 'walletAppliedCents' | 'totalCents'> & { discountCents?: number }) {
   const { subtotalCents, shippingCents, taxCents, walletAppliedCents, totalCents } = quote;
-  return { subtotalCents, shippingCents, taxCents, walletAppliedCents, totalCents };
+  // Sent only with a discount: a quote without one reads as it always did.
+  return { subtotalCents, shippingCents, taxCents, walletAppliedCents, totalCents, ...(quote.discountCents ? { discountCents: quote.discountCents } : {}) };
 }
 
 export interface Quote {
+  /** The goods at their prices, before any discount. */
   subtotalCents: number;
+  /** Taken off the subtotal by a discount code (issue 27): 0 without one. Shipping and tax follow it. */
+  discountCents: number;
   shippingCents: number;
   taxCents: number;
   totalCents: number;
@@ -61,22 +86,25 @@ export function grossUpCents(amountCents: number): number {
   return Math.floor((numerator + CARD_KEEP_PER_MILLE - 1) / CARD_KEEP_PER_MILLE);
 }
 
-export function quote(lines: PricedLine[], walletBalanceCents: number, useWallet: boolean): Quote {
+export function quote(lines: PricedLine[], walletBalanceCents: number, useWallet: boolean, options: { discount?: QuoteDiscount } = {}): Quote {
   for (const line of lines) {
     if (!Number.isSafeInteger(line.unitCents) || line.unitCents < 0 || !Number.isSafeInteger(line.qty) || line.qty < 1) {
       throw new RangeError('Prices and quantities must be non-negative whole numbers.');
     }
   }
   const subtotalCents = lines.reduce((sum, line) => sum + line.unitCents * line.qty, 0);
+  // A discount lowers the goods before shipping, tax and the card's gross-up (decision 052).
+  const discount = discountCents(lines, options.discount);
   const shippingCents = lines.length > 0 ? SHIPPING_CENTS : 0;
-  const tax = taxCents(subtotalCents + shippingCents);
-  const totalCents = subtotalCents + shippingCents + tax;
+  const tax = taxCents(subtotalCents - discount + shippingCents);
+  const totalCents = subtotalCents - discount + shippingCents + tax;
   const balance = Math.max(0, Math.floor(walletBalanceCents));
   const walletAppliedCents = useWallet ? Math.min(balance, totalCents) : 0;
   const amountDueCents = totalCents - walletAppliedCents;
   const chargeCents = grossUpCents(amountDueCents);
   return {
     subtotalCents,
+    discountCents: discount,
     shippingCents,
     taxCents: tax,
     totalCents,
@@ -90,6 +118,7 @@ export function quote(lines: PricedLine[], walletBalanceCents: number, useWallet
 export function sameQuote(a: Quote, b: Partial<Quote>): boolean {
   return (
     a.subtotalCents === b.subtotalCents &&
+    a.discountCents === (b.discountCents ?? 0) &&
     a.shippingCents === b.shippingCents &&
     a.taxCents === b.taxCents &&
     a.walletAppliedCents === b.walletAppliedCents &&

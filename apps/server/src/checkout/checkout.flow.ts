@@ -28,6 +28,7 @@ import {
   type Checkout,
   type EndedCheckout,
 } from './checkouts.service.ts';
+import { checkOncePerAccount, codeFor, judgeCode, takeCodeUse } from './discount.step.ts';
 import { closeProviderSessions, releaseHolds } from './release.step.ts';
 
 /**
@@ -66,10 +67,28 @@ export async function priceCart(db: Db | Tx, items: CartItems): Promise<StockLin
   );
 }
 
-export async function quoteCheckout(db: Db, userId: string, items: CartItems, useWallet: boolean): Promise<Quote & { lines: OrderLine[] }> {
-  const lines = orderLines(await priceCart(db, items));
+/**
+ * The buyer's quote. With a discount code (issue 27): priced with it when it applies, and
+ * otherwise priced without it and `discountRefused` says why (the shop shows it by the code).
+ */
+export async function quoteCheckout(
+  db: Db,
+  userId: string,
+  items: CartItems,
+  useWallet: boolean,
+  discountCode?: string,
+): Promise<Quote & { lines: OrderLine[]; discountCode: string | null; discountRefused: string | null }> {
+  const priced = await priceCart(db, items);
+  const lines = orderLines(priced);
+  const judged = discountCode?.trim() ? await judgeCode(db, userId, discountCode, priced) : undefined;
+  const applied = judged && 'applied' in judged ? judged.applied : undefined;
   const { balanceCents } = await getBalance(db, userId);
-  return { ...quote(lines, balanceCents, useWallet), lines };
+  return {
+    ...quote(lines, balanceCents, useWallet, { discount: applied?.discount }),
+    lines,
+    discountCode: applied?.code ?? null,
+    discountRefused: judged && 'refused' in judged ? judged.refused : null,
+  };
 }
 
 function newPaymentIntentId(prefix: string): string {
@@ -125,7 +144,7 @@ async function refusalOf(db: Db, error: unknown, lines: StockLine[]): Promise<un
 export async function completeWalletOnlyOrder(
   deps: CheckoutDeps,
   userId: string,
-  input: { items: CartItems; contact: Contact; shipping: Shipping; quote: Partial<Quote>; checkoutId: string },
+  input: { items: CartItems; contact: Contact; shipping: Shipping; quote: Partial<Quote>; checkoutId: string; discountCode?: string },
 ): Promise<{ orderId: string; paymentIntentId: string; created: boolean }> {
   const checkoutId = `${userId}:${input.checkoutId}`;
   const start = await walletOrderStart(
@@ -139,8 +158,10 @@ export async function completeWalletOnlyOrder(
 
   const lines = cartLines(input.items, start.products);
   const limited = start.products.some((variant) => variant.limited && lines.some((line) => line.variantId === variant.variantId));
+  // A discount code (issue 27): judged now, its use taken in the transaction (none left: no order).
+  const code = await codeFor(deps.db, userId, input.discountCode, lines);
   // This balance only prices the order: the conditional debit decides whether it is there.
-  const fresh = quote(lines, start.balanceCents ?? 0, true);
+  const fresh = quote(lines, start.balanceCents ?? 0, true, { discount: code?.discount });
   if (fresh.amountDueCents > 0) {
     // Not enough credit any more, or it never was: this is a card checkout.
     throw new AppError('failed-precondition', sameQuote(fresh, input.quote) ? CHECKOUT_MESSAGES.insufficientWallet : CHECKOUT_MESSAGES.quoteChanged);
@@ -154,6 +175,7 @@ export async function completeWalletOnlyOrder(
         await lockBuyer(tx, userId);
         await checkLimits(tx, userId, lines);
       }
+      if (code) await checkOncePerAccount(tx, userId, code, limited);
       const paymentIntentId = newPaymentIntentId('wallet');
       const order = await insertOrder(tx, {
         userId,
@@ -165,6 +187,8 @@ export async function completeWalletOnlyOrder(
         taxCents: fresh.taxCents,
         walletAppliedCents: fresh.walletAppliedCents,
         chargedCents: 0,
+        discountCents: fresh.discountCents,
+        discountCode: code?.code ?? null,
         contact: { ...input.contact, phone: input.contact.phone ?? '' },
         shipping: input.shipping,
       });
@@ -172,12 +196,19 @@ export async function completeWalletOnlyOrder(
       await deps.jobs.sendInTransaction(
         tx,
         'send-email',
-        receiptMail(buyer.email, buyer.name, { id: order.id, items: orderLines(lines), totals: { ...fresh, chargedCents: 0 } }, `${deps.publicUrl}/my-orders`),
+        receiptMail(
+          buyer.email,
+          buyer.name,
+          { id: order.id, items: orderLines(lines), totals: { ...fresh, chargedCents: 0 }, discountCode: code?.code ?? null },
+          `${deps.publicUrl}/my-orders`,
+        ),
       );
       await rememberAddress(tx, userId, input.shipping);
       // The conditional debit: it locks the wallet row until the commit, and one buyer's
       // concurrent orders queue on that lock, so it comes late.
       await debit(tx, userId, fresh.walletAppliedCents, order.id);
+      // Step "take code use": after the wallet's row, before the variants' (the same order everywhere).
+      if (code) await takeCodeUse(tx, { code, userId, checkoutId, status: 'used', discountCents: fresh.discountCents });
       return { result: { orderId: order.id, paymentIntentId, created: true }, last: await takeStockLast(tx, lines, false) };
     },
     { isolationLevel: 'read committed' },
@@ -196,9 +227,10 @@ export async function completeWalletOnlyOrder(
 export async function createPaymentLink(
   deps: CheckoutDeps,
   userId: string,
-  input: { items: CartItems; useWallet: boolean; contact: Contact; shipping: Shipping; redirectUrl?: string; checkoutId?: string },
+  input: { items: CartItems; useWallet: boolean; contact: Contact; shipping: Shipping; redirectUrl?: string; checkoutId?: string; discountCode?: string },
 ): Promise<{ url: string; checkoutId: string }> {
   const lines = await priceCart(deps.db, input.items);
+  const code = await codeFor(deps.db, userId, input.discountCode, lines);
   const checkoutId = `${userId.slice(0, 8)}_${input.checkoutId ?? randomBytes(12).toString('base64url')}`;
   const returnUrl = safeReturnPath(input.redirectUrl);
   const expiresAt = new Date(Date.now() + (deps.holdMs ?? DEFAULT_HOLD_MS));
@@ -214,8 +246,9 @@ export async function createPaymentLink(
       const replaced = await endPending(tx, otherCheckoutsOf(userId, checkoutId), 'cancelled');
       await releaseHolds(tx, replaced);
       await checkLimits(tx, userId, lines);
+      if (code) await checkOncePerAccount(tx, userId, code, true);
       const { balanceCents } = await getBalance(tx, userId);
-      const fresh = quote(lines, balanceCents, input.useWallet);
+      const fresh = quote(lines, balanceCents, input.useWallet, { discount: code?.discount });
       if (fresh.amountDueCents === 0) throw new AppError('failed-precondition', 'Your wallet covers this order: place it with your wallet instead.');
       await insertCheckout(tx, {
         id: checkoutId,
@@ -230,6 +263,8 @@ export async function createPaymentLink(
         walletHeldCents: fresh.walletAppliedCents,
         amountDueCents: fresh.amountDueCents,
         chargeCents: fresh.chargeCents,
+        discountCents: fresh.discountCents,
+        discountCode: code?.code ?? null,
         returnUrl,
         expiresAt,
       });
@@ -238,6 +273,8 @@ export async function createPaymentLink(
       await hold(tx, userId, fresh.walletAppliedCents, checkoutId);
       // Step "release at the deadline": a job due when the hold ends (payment.flow.ts expireCheckout).
       await deps.jobs.sendInTransaction(tx, 'expire-checkout', { checkoutId }, { startAfter: expiresAt });
+      // Step "hold code use" (issue 27): held like the units, released with them, captured with the payment.
+      if (code) await takeCodeUse(tx, { code, userId, checkoutId, status: 'held', discountCents: fresh.discountCents });
       // Step "take stock", last: set aside until the payment event or the deadline.
       return { result: { created: true, priced: fresh, replaced }, last: await takeStockLast(tx, lines, true) };
     },
@@ -260,6 +297,7 @@ async function makeLink(deps: CheckoutDeps, checkoutId: string, lines: StockLine
       checkoutId,
       chargeCents: priced.chargeCents,
       walletAppliedCents: priced.walletAppliedCents,
+      discountCents: priced.discountCents,
       lines,
       shippingCents: priced.shippingCents,
       taxCents: priced.taxCents,
@@ -344,7 +382,7 @@ export async function openPaymentOf(deps: CheckoutDeps, userId: string) {
       items: checkout.items.map(({ id, variantId, name, qty, unitCents }) => ({ id, ...(variantId ? { variantId } : {}), name, qty, unitCents })),
       walletHeldCents: checkout.walletHeldCents,
       chargeCents: checkout.chargeCents,
-      totalCents: checkout.subtotalCents + checkout.shippingCents + checkout.taxCents,
+      totalCents: checkout.subtotalCents - checkout.discountCents + checkout.shippingCents + checkout.taxCents,
       expiresAt: checkout.expiresAt.toISOString(),
     },
   };

@@ -5,7 +5,7 @@ import { cancelCheckout, completeWalletOnlyOrder, createPaymentLink, openPayment
 /** The spec's checkout functions, quoteCheckout, and the buyer's open payment; every price comes from the database. */
 export function checkoutFunctions(deps: CheckoutDeps) {
   return [
-    defineFunction('quoteCheckout', async ({ items, useWallet }, { caller }) => quoteCheckout(deps.db, caller.userId, items, useWallet)),
+    defineFunction('quoteCheckout', async ({ items, useWallet, discountCode }, { caller }) => quoteCheckout(deps.db, caller.userId, items, useWallet, discountCode)),
     defineFunction('completeWalletOnlyOrderStreetFlavor', async (input, { caller }) => {
       const order = await completeWalletOnlyOrder(deps, caller.userId, input);
       const redirectUrl = `/order-confirmation?payment_intent=${encodeURIComponent(order.paymentIntentId)}&redirect_status=succeeded`;

@@ -75,7 +75,9 @@ export function accountExistsMail(to: string, name: string, loginUrl: string): M
 export interface ReceiptOrder {
   id: string;
   items: { name: string; qty: number; unitCents: number }[];
-  totals: { subtotalCents: number; shippingCents: number; taxCents: number; walletAppliedCents: number; chargedCents: number };
+  totals: { subtotalCents: number; shippingCents: number; taxCents: number; walletAppliedCents: number; chargedCents: number; discountCents?: number };
+  /** The discount code used (issue 27). */
+  discountCode?: string | null;
 }
 
 export function receiptMail(to: string, name: string, order: ReceiptOrder, ordersUrl: string): Mail {
@@ -83,6 +85,8 @@ export function receiptMail(to: string, name: string, order: ReceiptOrder, order
   const t = order.totals;
   const summary = [
     `Subtotal ${formatUsd(t.subtotalCents)}`,
+    // A discount code (issue 27): only when one was used, so other receipts read as before.
+    ...(t.discountCents ? [`Discount${order.discountCode ? ` (${order.discountCode})` : ''} -${formatUsd(t.discountCents)}`] : []),
     `Shipping ${formatUsd(t.shippingCents)}`,
     `Tax ${formatUsd(t.taxCents)}`,
     `Paid with wallet ${formatUsd(t.walletAppliedCents)}`,

@@ -4,6 +4,7 @@ import { catalogContracts } from './catalog.ts';
 import { checkoutContracts } from './checkout.ts';
 import { consoleContracts } from './console.ts';
 import { contentContracts } from './content.ts';
+import { discountContracts } from './discounts.ts';
 import type { Access } from './define.ts';
 import { ordersContracts } from './orders.ts';
 import { payoutsContracts } from './payouts.ts';
@@ -19,6 +20,7 @@ export const functionContracts = {
   ...checkoutContracts,
   ...consoleContracts,
   ...contentContracts,
+  ...discountContracts,
   ...ordersContracts,
   ...payoutsContracts,
   ...walletContracts,

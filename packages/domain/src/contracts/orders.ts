@@ -20,7 +20,11 @@ export const orderOutput = z.object({
     walletAppliedCents: z.number(),
     /** What the card was charged, card fee included; 0 for a wallet-only order. */
     chargedCents: z.number(),
+    /** Taken off the subtotal by a discount code (issue 27); absent or 0 without one. */
+    discountCents: z.number().optional(),
   }),
+  /** The discount code the order used (issue 27); absent or null without one. */
+  discountCode: z.string().nullable().optional(),
   shipping: z.object({ name: z.string(), address: z.record(z.string(), z.string()) }),
   contact: z.object({ name: z.string(), email: z.string(), phone: z.string() }),
   orderFulfilled: z.boolean(),

@@ -10,3 +10,4 @@ export * from './oidc.ts';
 export * from './order-desk.ts';
 export * from './addresses.ts';
 export * from './admin.ts';
+export * from './discounts.ts';

@@ -82,6 +82,9 @@ export const checkouts = pgTable(
     walletHeldCents: bigint('wallet_held_cents', { mode: 'number' }).notNull(),
     amountDueCents: bigint('amount_due_cents', { mode: 'number' }).notNull(),
     chargeCents: bigint('charge_cents', { mode: 'number' }).notNull(),
+    /** Taken off the subtotal by a discount code, held with the checkout (issue 27). */
+    discountCents: bigint('discount_cents', { mode: 'number' }).notNull().default(0),
+    discountCode: text('discount_code'),
     returnUrl: text('return_url').notNull().default('/order-confirmation'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -143,6 +146,9 @@ export const orders = pgTable(
     taxCents: bigint('tax_cents', { mode: 'number' }).notNull(),
     walletAppliedCents: bigint('wallet_applied_cents', { mode: 'number' }).notNull(),
     chargedCents: bigint('charged_cents', { mode: 'number' }).notNull(),
+    /** Taken off the subtotal by a discount code (issue 27): the goods paid are subtotal - discount. */
+    discountCents: bigint('discount_cents', { mode: 'number' }).notNull().default(0),
+    discountCode: text('discount_code'),
     contact: jsonb('contact').$type<{ name: string; email: string; phone: string }>().notNull(),
     shipping: jsonb('shipping').$type<Record<string, string>>().notNull(),
     orderFulfilled: boolean('order_fulfilled').notNull().default(false),
