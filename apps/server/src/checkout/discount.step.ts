@@ -2,7 +2,7 @@ import { applyDiscount, DISCOUNT_MESSAGES, type DiscountLine } from '@storefront
 import type { QuoteDiscount } from '@storefront/domain/pricing.ts';
 import { categoriesOfProducts } from '../catalog/categories.service.ts';
 import type { Db } from '../db/client.ts';
-import { buyerUsedCode, findCode, takeUse } from '../discounts/discounts.service.ts';
+import { buyerUsedCode, buyerUses, findCode, takeUse } from '../discounts/discounts.service.ts';
 import type { Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import { lockBuyer } from './checkouts.service.ts';
@@ -26,8 +26,9 @@ export async function judgeCode(db: Db, userId: string, typed: string, lines: St
   if (!code) return { refused: DISCOUNT_MESSAGES.unknown };
   const categories = code.scope === 'category' ? await categoriesOfProducts(db, [...new Set(lines.map((line) => line.id))]) : new Map<string, string | null>();
   const discountLines: DiscountLine[] = lines.map((line) => ({ productId: line.id, categoryId: categories.get(line.id) ?? null, unitCents: line.unitCents, qty: line.qty }));
-  const usedByBuyer = code.oncePerAccount ? await buyerUsedCode(db, code.id, userId, 'made') : false;
-  const judged = applyDiscount(code, discountLines, { now: new Date(), usedByBuyer });
+  // The buyer's own held use (their open card checkout, which a new one replaces) does not use the code up for them.
+  const mine = code.oncePerAccount || code.useLimit !== null ? await buyerUses(db, code.id, userId) : { made: 0, held: 0 };
+  const judged = applyDiscount({ ...code, uses: code.uses - mine.held }, discountLines, { now: new Date(), usedByBuyer: mine.made > 0 });
   if ('refused' in judged) return judged;
   return { applied: { codeId: code.id, code: code.code, oncePerAccount: code.oncePerAccount, discount: judged.discount } };
 }

@@ -38,6 +38,18 @@ function ruleOf(row: DiscountCodeRow): Code {
   };
 }
 
+/** The buyer's uses of this code: made by orders, and held by their open card checkouts (which a new one replaces). */
+export async function buyerUses(db: Reader, codeId: string, userId: string): Promise<{ made: number; held: number }> {
+  const [row] = await db
+    .select({
+      made: sql<number>`count(*) FILTER (WHERE ${discountUses.status} = 'used')`.mapWith(Number),
+      held: sql<number>`count(*) FILTER (WHERE ${discountUses.status} = 'held')`.mapWith(Number),
+    })
+    .from(discountUses)
+    .where(and(eq(discountUses.codeId, codeId), eq(discountUses.userId, userId)));
+  return { made: row?.made ?? 0, held: row?.held ?? 0 };
+}
+
 /** The code a shopper typed (without case), or undefined. */
 export async function findCode(db: Reader, typed: string): Promise<Code | undefined> {
   if (typed.trim() === '') return undefined;
