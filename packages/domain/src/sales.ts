@@ -73,6 +73,7 @@ export type SalesFigures = SalesOverview['totals'];
 export const SALES_FIGURES = [
   ['orders', 'Orders', false],
   ['grossSalesCents', 'Gross sales (goods)', true],
+  ['discountsCents', 'Discounts (codes)', true],
   ['shippingCents', 'Shipping', true],
   ['taxCents', 'Tax', true],
   ['cardFeesCents', 'Card fees', true],
@@ -108,6 +109,8 @@ export function salesCsv(overview: SalesOverview): string {
   for (const row of overview.byProduct) lines.push(`${quote(row.productId)},${quote(row.name)},${goodsCells(row)}`);
   lines.push('', `product_id,variant_id,product,variant,${goodsHeader}`);
   for (const row of overview.byVariant) lines.push(`${quote(row.productId)},${quote(row.variantId ?? '')},${quote(row.name)},${quote(row.variant)},${goodsCells(row)}`);
+  lines.push('', 'discount_code,orders,discounts_usd');
+  for (const row of overview.byCode) lines.push(`${quote(row.code)},${row.orders},${cents(row.discountsCents)}`);
   lines.push('', `orders_to_ship,${overview.ordersToShip}`);
   return `${lines.join('\r\n')}\r\n`;
 }

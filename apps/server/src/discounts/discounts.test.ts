@@ -207,7 +207,9 @@ describe('a code through the money path', () => {
     await refundOrder({ ...deps }, admin.userId, { orderId: order.orderId, idempotencyKey: 'code-refund-key' });
     // Refunded, and the label has not said so: the use still counts.
     expect(await codeRow(one.id)).toMatchObject({ uses: 1 });
-    expect(await returnUse.handler({ orderId: order.orderId }, context)).toEqual({ returned: true, code: one.code });
+    // The label says so, from 8 tabs at once: the use comes back once.
+    const answers = await Promise.allSettled(Array.from({ length: 8 }, () => returnUse.handler({ orderId: order.orderId }, context)));
+    expect(answers.filter((answer) => answer.status === 'fulfilled').map((answer) => answer.value)).toEqual([{ returned: true, code: one.code }]);
     expect(await codeRow(one.id)).toMatchObject({ uses: 0 });
     await expect(returnUse.handler({ orderId: order.orderId }, context)).rejects.toMatchObject({ message: DISCOUNT_MESSAGES.noUse });
     const listed = (await listCodes(database.db)).find((row) => row.id === one.id)!;
@@ -216,6 +218,12 @@ describe('a code through the money path', () => {
 });
 
 describe('uses are exact under concurrency', () => {
+  it('one of n concurrent creates of a code (without case) wins; the others are refused as taken', async () => {
+    const answers = await Promise.allSettled(['Race-Code', 'RACE-CODE', 'race-code', 'Race-Code', 'RACE-code'].map((text) => code({ code: text })));
+    expect(answers.filter((answer) => answer.status === 'fulfilled')).toHaveLength(1);
+    expect(new Set(answers.filter((answer) => answer.status === 'rejected').map((answer) => (answer.reason as Error).message))).toEqual(new Set([DISCOUNT_MESSAGES.codeTaken]));
+  });
+
   it('a code with one use left raced by 50 buyers (wallet orders and card checkouts) makes exactly one discounted order', async () => {
     const tee = await product(2000);
     const last = await code({ useLimit: 3 });

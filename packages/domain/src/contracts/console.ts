@@ -53,6 +53,8 @@ export const adminAccountOutput = z.object({
 const salesFigures = z.object({
   orders: z.number(),
   grossSalesCents: z.number(),
+  /** Taken off the goods by discount codes (issue 27): paid goods are gross sales - discounts. */
+  discountsCents: z.number(),
   shippingCents: z.number(),
   taxCents: z.number(),
   cardFeesCents: z.number(),
@@ -88,6 +90,8 @@ export const salesOverviewOutput = z.object({
   byProduct: z.array(salesGoods),
   byVariant: z.array(salesGoods.extend({ variantId: z.string().nullable(), variant: z.string() })),
   ordersToShip: z.number(),
+  /** The discount codes used by the orders placed in the period (issue 27): orders and what each code took off. */
+  byCode: z.array(z.object({ code: z.string(), orders: z.number(), discountsCents: z.number() })),
 });
 
 /** The label's console on /release (issue 18, decision 031): product tools, activity, admins, sales. */

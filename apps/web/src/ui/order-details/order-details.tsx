@@ -36,12 +36,15 @@ export function OrderLines({ items }: { items: OrderLine[] }) {
 }
 
 /** The money of an order, as it was charged: wallet first, any rest (plus the card fee) to the card. */
-export function OrderTotalsList({ totals }: { totals: OrderTotals }) {
-  const total = totals.subtotalCents + totals.shippingCents + totals.taxCents;
+export function OrderTotalsList({ totals, discountCode }: { totals: OrderTotals; discountCode?: string | null | undefined }) {
+  // A discount code's part (issue 27) lowers the subtotal before shipping and tax.
+  const discount = totals.discountCents ?? 0;
+  const total = totals.subtotalCents - discount + totals.shippingCents + totals.taxCents;
   const cardFee = totals.chargedCents > 0 ? totals.chargedCents - (total - totals.walletAppliedCents) : 0;
   return (
     <dl className="order-totals">
       <Row label="Subtotal" cents={totals.subtotalCents} />
+      {discount > 0 ? <Row label={discountCode ? `Discount (${discountCode})` : 'Discount'} cents={-discount} /> : null}
       <Row label="Shipping" cents={totals.shippingCents} />
       <Row label="Tax" cents={totals.taxCents} />
       <Row label="Total" cents={total} strong />

@@ -272,7 +272,7 @@ function AdminOrder({ order, pending, selected, onSelect, onMarkFulfilled, onDet
     >
       <OrderLines items={order.items} />
       <div className="admin-order__grid">
-        <OrderTotalsList totals={order.totals} />
+        <OrderTotalsList totals={order.totals} discountCode={order.discountCode} />
         <div>
           <p className="order-card__label">Contact</p>
           <p className="admin-order__contact">

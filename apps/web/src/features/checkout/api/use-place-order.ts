@@ -71,7 +71,7 @@ export function usePlaceOrder() {
   }, []);
 
   const checkoutIdFor = (order: OrderToPlace) => {
-    const key = JSON.stringify([order.items, order.useWallet]);
+    const key = JSON.stringify([order.items, order.useWallet, order.quote.discountCode]);
     if (attempt.current?.key !== key) attempt.current = { key, id: newCheckoutId() };
     return attempt.current.id;
   };
@@ -83,6 +83,8 @@ export function usePlaceOrder() {
     setError(null);
     const checkoutId = checkoutIdFor(order);
     const { items, contact, shipping, quote } = order;
+    // The code the quote applied (issue 27): the server judges it again and takes its use.
+    const discountCode = quote.discountCode ?? undefined;
     if (order.useWallet && quote.amountDueCents === 0) {
       walletOrder.mutate(
         {
@@ -91,6 +93,7 @@ export function usePlaceOrder() {
           shipping,
           quote: quotedTotals(quote),
           checkoutId,
+          ...(discountCode ? { discountCode } : {}),
         },
         {
           onSuccess: (result) => {
@@ -108,7 +111,7 @@ export function usePlaceOrder() {
       return;
     }
     paymentLink.mutate(
-      { items, useWallet: order.useWallet, contact, shipping, checkoutId },
+      { items, useWallet: order.useWallet, contact, shipping, checkoutId, ...(discountCode ? { discountCode } : {}) },
       {
         onSuccess: (answer) => {
           const url = paymentPageUrl(answer);
