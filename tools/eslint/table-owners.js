@@ -28,6 +28,7 @@ export const TABLE_OWNERS = {
   wallet: ['wallets', 'ledgerEntries', 'datAssets', 'datEditions', 'tokenBlocks', 'walletEntries', 'creditSummaries', 'utilitySpend', 'rewardTokenWallets', 'platformMetrics'],
   checkout: ['checkouts', 'paymentRefunds', 'needsAttention'],
   shipping: ['shippingTaxSettings'],
+  discounts: ['discountCodes', 'discountUses'],
   orders: ['orders', 'orderItems', 'orderSearchTerms', 'orderItemTerms', 'orderRefunds', 'orderEvents'],
   payments: ['processedEvents', 'localRefunds'],
   payouts: ['payoutAccounts', 'payoutRequests', 'datEarnings'],

@@ -13,6 +13,7 @@ import { applyRefundEvent } from './orders/refunds.service.ts';
 import { catalogArea } from './catalog/catalog.plugin.ts';
 import { contentArea } from './content/content.plugin.ts';
 import { digitalArea } from './digital/digital.plugin.ts';
+import { discountsArea } from './discounts/discounts.plugin.ts';
 import { liveArea } from './live/live.plugin.ts';
 import { startLiveHub } from './live/live.hub.ts';
 import { oidcArea } from './oidc/oidc.plugin.ts';
@@ -79,6 +80,7 @@ export const AREAS: readonly Area[] = [
   catalogArea,
   checkoutArea,
   shippingArea,
+  discountsArea,
   ordersArea,
   walletArea,
   adminArea,

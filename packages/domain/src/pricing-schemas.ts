@@ -58,8 +58,17 @@ export const destinationSchema = z
 /** The shipping method the buyer picked ("standard", "express"); absent: the zone's first. */
 const shippingMethodIdSchema = optionalNullable(z.string().trim().max(40));
 
+/** A discount code as typed at checkout (issue 27): optional; checked against the code's rules by the server. */
+export const discountCodeInput = optionalNullable(z.string().trim().max(64, 'This code is not valid.'));
+
 export const quoteInputSchema = z
-  .object({ items: cartItemsSchema, useWallet: z.boolean(), destination: optionalNullable(destinationSchema), shippingMethodId: shippingMethodIdSchema })
+  .object({
+    items: cartItemsSchema,
+    useWallet: z.boolean(),
+    destination: optionalNullable(destinationSchema),
+    shippingMethodId: shippingMethodIdSchema,
+    discountCode: discountCodeInput,
+  })
   .strict();
 
 const quoteSchema = z.object({
@@ -68,12 +77,22 @@ const quoteSchema = z.object({
   taxCents: z.number().int(),
   walletAppliedCents: z.number().int(),
   totalCents: z.number().int(),
+  /** The reviewed discount (issue 27); absent: none. */
+  discountCents: optionalNullable(z.number().int()),
 });
 
 export const checkoutIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'A checkout id is 8 to 64 letters, digits, _ or -.');
 
 export const walletOrderInputSchema = z
-  .object({ items: cartItemsSchema, contact: contactSchema, shipping: shippingSchema, quote: quoteSchema, checkoutId: checkoutIdSchema, shippingMethodId: shippingMethodIdSchema })
+  .object({
+    items: cartItemsSchema,
+    contact: contactSchema,
+    shipping: shippingSchema,
+    quote: quoteSchema,
+    checkoutId: checkoutIdSchema,
+    shippingMethodId: shippingMethodIdSchema,
+    discountCode: discountCodeInput,
+  })
   .strict();
 
 export const paymentLinkInputSchema = z
@@ -87,6 +106,7 @@ export const paymentLinkInputSchema = z
     shippingMethodId: shippingMethodIdSchema,
     /** The totals the buyer reviewed (issue 26): when given, a changed price, rate or tax is refused before payment. */
     quote: optionalNullable(quoteSchema),
+    discountCode: discountCodeInput,
   })
   .strict();
 

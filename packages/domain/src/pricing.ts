@@ -56,19 +56,69 @@ export interface PricingInput {
    * used instead of the table when given.
    */
   externalTax?: TaxResult;
+  /** A discount code's effect (issue 27); absent: none. */
+  discount?: QuoteDiscount;
+}
+
+/**
+ * A discount code's effect as the pricing function takes it (issue 27, decision 052): a
+ * percentage (1-100) or a fixed amount in cents, of the lines it applies to (`appliesTo`, in
+ * the order of the lines; absent: every line). The server has already judged whether the code
+ * applies at all (dates, uses, minimum subtotal).
+ */
+export interface QuoteDiscount {
+  kind: 'percent' | 'fixed';
+  value: number;
+  appliesTo?: readonly boolean[];
+}
+
+/** What a discount takes off the goods: never more than the lines it applies to. */
+export function discountCents(lines: readonly PricedLine[], discount: QuoteDiscount | undefined): number {
+  if (!discount) return 0;
+  if (!Number.isSafeInteger(discount.value) || discount.value < 0) throw new RangeError('A discount must be a non-negative whole number.');
+  const eligible = lines.reduce((sum, line, index) => (discount.appliesTo && !discount.appliesTo[index] ? sum : sum + line.unitCents * line.qty), 0);
+  if (discount.kind === 'percent') return Math.min(eligible, roundHalfUp(eligible * Math.min(discount.value, 100), 100));
+  return Math.min(eligible, discount.value);
+}
+
+/**
+ * The lines as tax sees them once a discount is taken off: each eligible line's share of the
+ * discount in proportion to its amount (largest remainder, so the shares sum to the discount
+ * exactly), one line per cart line with its amount as a single unit.
+ */
+export function discountedLines(lines: readonly PricedLine[], discount: QuoteDiscount | undefined, totalDiscountCents: number): PricedLine[] {
+  if (!discount || totalDiscountCents === 0) return [...lines];
+  const amounts = lines.map((line) => line.unitCents * line.qty);
+  const eligible = amounts.map((amount, index) => (discount.appliesTo && !discount.appliesTo[index] ? 0 : amount));
+  const base = eligible.reduce((sum, amount) => sum + amount, 0);
+  const shares = eligible.map((amount) => Math.floor((amount * totalDiscountCents) / base));
+  let left = totalDiscountCents - shares.reduce((sum, share) => sum + share, 0);
+  const byRemainder = eligible.map((amount, index) => ({ index, remainder: (amount * totalDiscountCents) % base })).sort((a, b) => b.remainder - a.remainder || a.index - b.index);
+  for (const { index } of byRemainder) {
+    if (left === 0) break;
+    if (eligible[index]! > shares[index]!) {
+      shares[index] = shares[index]! + 1;
+      left -= 1;
+    }
+  }
+  return lines.map((line, index) => ({ ...line, unitCents: amounts[index]! - shares[index]!, qty: 1 }));
 }
 
 /**
  * The totals a wallet-only order sends back (walletOrderInputSchema's `quote`): the server prices
  * the order again and refuses it if these differ from what the buyer was shown.
  */
-export function quotedTotals(quote: Pick<Quote, 'subtotalCents' | 'shippingCents' | 'taxCents' | 'walletAppliedCents' | 'totalCents'>) {
+export function quotedTotals(quote: Pick<Quote, 'subtotalCents' | 'shippingCents' | 'taxCents' | 'walletAppliedCents' | 'totalCents'> & { discountCents?: number }) {
   const { subtotalCents, shippingCents, taxCents, walletAppliedCents, totalCents } = quote;
-  return { subtotalCents, shippingCents, taxCents, walletAppliedCents, totalCents };
+  // Sent only with a discount: a quote without one reads as it always did.
+  return { subtotalCents, shippingCents, taxCents, walletAppliedCents, totalCents, ...(quote.discountCents ? { discountCents: quote.discountCents } : {}) };
 }
 
 export interface Quote {
+  /** The goods at their prices, before any discount. */
   subtotalCents: number;
+  /** Taken off the subtotal by a discount code (issue 27): 0 without one. Shipping and tax follow it. */
+  discountCents: number;
   shippingCents: number;
   taxCents: number;
   totalCents: number;
@@ -100,9 +150,10 @@ export function grossUpCents(amountCents: number): number {
 }
 
 /**
- * The quote: subtotal + shipping + tax = total; the wallet is applied first, the rest is grossed
- * up for the card. Throws RangeError for a malformed line and PricingRefusal (shipping-tax.ts)
- * when the destination cannot be shipped to.
+ * The quote: subtotal - discount + shipping + tax = total; the wallet is applied first, the rest
+ * is grossed up for the card. A discount lowers the goods before shipping's free threshold, tax
+ * and the card's gross-up (decisions 051, 052). Throws RangeError for a malformed line and
+ * PricingRefusal (shipping-tax.ts) when the destination cannot be shipped to.
  */
 export function quote(lines: PricedLine[], walletBalanceCents: number, useWallet: boolean, input: PricingInput = {}): Quote {
   for (const line of lines) {
@@ -112,16 +163,19 @@ export function quote(lines: PricedLine[], walletBalanceCents: number, useWallet
   }
   const config = input.shippingTax ?? DEFAULT_SHIPPING_TAX_CONFIG;
   const subtotalCents = lines.reduce((sum, line) => sum + line.unitCents * line.qty, 0);
-  const shipping = shippingFor(config, lines, input.destination, input.shippingMethodId);
+  const discount = discountCents(lines, input.discount);
+  const goods = discountedLines(lines, input.discount, discount);
+  const shipping = shippingFor(config, lines, input.destination, input.shippingMethodId, subtotalCents - discount);
   const shippingCents = shipping.shippingCents;
-  const tax = input.externalTax ?? tableTax(taxRuleFor(config, input.destination), lines, shippingCents);
-  const totalCents = subtotalCents + shippingCents + tax.taxCents;
+  const tax = input.externalTax ?? tableTax(taxRuleFor(config, input.destination), goods, shippingCents);
+  const totalCents = subtotalCents - discount + shippingCents + tax.taxCents;
   const balance = Math.max(0, Math.floor(walletBalanceCents));
   const walletAppliedCents = useWallet ? Math.min(balance, totalCents) : 0;
   const amountDueCents = totalCents - walletAppliedCents;
   const chargeCents = grossUpCents(amountDueCents);
   return {
     subtotalCents,
+    discountCents: discount,
     shippingCents,
     taxCents: tax.taxCents,
     totalCents,
@@ -140,6 +194,7 @@ export function quote(lines: PricedLine[], walletBalanceCents: number, useWallet
 export function sameQuote(a: Quote, b: Partial<Quote>): boolean {
   return (
     a.subtotalCents === b.subtotalCents &&
+    a.discountCents === (b.discountCents ?? 0) &&
     a.shippingCents === b.shippingCents &&
     a.taxCents === b.taxCents &&
     a.walletAppliedCents === b.walletAppliedCents &&

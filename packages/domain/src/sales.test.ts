@@ -4,6 +4,7 @@ import { periodDays, salesCsv, type SalesOverview } from './sales.ts';
 const zero = {
   orders: 0,
   grossSalesCents: 0,
+  discountsCents: 0,
   shippingCents: 0,
   taxCents: 0,
   cardFeesCents: 0,
@@ -32,12 +33,15 @@ describe('salesCsv', () => {
       ],
       byVariant: [{ productId: 'p1', variantId: 'v1', name: 'Tee; black', variant: 'L; tall', ...goods }],
       ordersToShip: 0,
+      byCode: [{ code: '=CODE', orders: 1, discountsCents: 150 }],
     };
     const csv = salesCsv(overview);
     expect(csv).toContain('p1,"Tee; black",1,1.00,0,0.00,1,1.00\r\n');
     expect(csv).toContain('p2,"Sales, ""Tee""",1,1.00,0,0.00,1,1.00\r\n');
     expect(csv).toContain("p3,'=1+1,1,1.00,0,0.00,1,1.00\r\n");
     expect(csv).toContain('p1,v1,"Tee; black","L; tall",1,1.00,0,0.00,1,1.00\r\n');
+    // The codes the period's orders used (issue 27), through the same escaper.
+    expect(csv).toContain("discount_code,orders,discounts_usd\r\n'=CODE,1,1.50\r\n");
   });
 });
 

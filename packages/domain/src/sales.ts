@@ -73,6 +73,7 @@ export type SalesFigures = SalesOverview['totals'];
 export const SALES_FIGURES = [
   ['orders', 'Orders', false],
   ['grossSalesCents', 'Gross sales (goods)', true],
+  ['discountsCents', 'Discounts (codes)', true],
   ['shippingCents', 'Shipping', true],
   ['taxCents', 'Tax', true],
   ['cardFeesCents', 'Card fees', true],
@@ -112,6 +113,8 @@ export function salesCsv(overview: SalesOverview): string {
     lines.push('', 'tax_jurisdiction,orders,tax_usd,tax_included_usd');
     for (const row of overview.byTaxJurisdiction) lines.push(`${quote(row.jurisdiction || 'Tax')},${row.orders},${cents(row.taxCents)},${cents(row.taxIncludedCents)}`);
   }
+  lines.push('', 'discount_code,orders,discounts_usd');
+  for (const row of overview.byCode) lines.push(`${quote(row.code)},${row.orders},${cents(row.discountsCents)}`);
   lines.push('', `orders_to_ship,${overview.ordersToShip}`);
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -155,7 +155,14 @@ export function methodCents(method: ShippingMethod, lines: ShippableLine[]): num
  * chosen). A cart of digital lines only ships nothing and needs no zone. Throws PricingRefusal
  * when the destination has no zone that ships or the method is not the zone's.
  */
-export function shippingFor(config: Pick<ShippingTaxConfig, 'zones'>, lines: ShippableLine[], destination: Destination | undefined, methodId?: string): ShippingChoice {
+/** `goodsCents`: the goods after any discount (issue 27), which the free-shipping threshold compares; absent: the lines' sum. */
+export function shippingFor(
+  config: Pick<ShippingTaxConfig, 'zones'>,
+  lines: ShippableLine[],
+  destination: Destination | undefined,
+  methodId?: string,
+  goodsCents?: number,
+): ShippingChoice {
   const physical = lines.filter((line) => !line.digital);
   if (physical.length === 0) return { zone: null, method: null, shippingCents: 0 };
   const zone = zoneFor(config, destination);
@@ -163,7 +170,7 @@ export function shippingFor(config: Pick<ShippingTaxConfig, 'zones'>, lines: Shi
   if (!zone.ships || zone.methods.length === 0) throw new PricingRefusal(SHIPPING_TAX_MESSAGES.noShipping);
   const method = methodId ? zone.methods.find((candidate) => candidate.id === methodId) : zone.methods[0];
   if (!method) throw new PricingRefusal(SHIPPING_TAX_MESSAGES.chooseMethod);
-  const subtotal = lines.reduce((sum, line) => sum + line.unitCents * line.qty, 0);
+  const subtotal = goodsCents ?? lines.reduce((sum, line) => sum + line.unitCents * line.qty, 0);
   const free = zone.freeOverCents !== null && subtotal >= zone.freeOverCents;
   return { zone, method, shippingCents: free ? 0 : methodCents(method, lines) };
 }

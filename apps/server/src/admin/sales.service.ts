@@ -7,6 +7,7 @@ type Period = { days?: number | undefined; from?: string | undefined; to?: strin
 const zero = (): SalesFigures => ({
   orders: 0,
   grossSalesCents: 0,
+  discountsCents: 0,
   shippingCents: 0,
   taxCents: 0,
   cardFeesCents: 0,
@@ -40,8 +41,8 @@ export async function salesOverview(db: Db, timeZone: string, period: Period): P
   const end = sql`(${to}::date + 1)::timestamp AT TIME ZONE ${timeZone}`;
   const dayOf = (column: ReturnType<typeof sql>) => sql`to_char(${column} AT TIME ZONE ${timeZone}, 'YYYY-MM-DD')`;
 
-  const orderDays = await db.execute<{ day: string; orders: string; goods: string; shipping: string; tax: string; wallet: string; card: string }>(sql`
-    SELECT ${dayOf(sql`created_at`)} AS day, count(*)::text AS orders, sum(subtotal_cents)::text AS goods, sum(shipping_cents)::text AS shipping,
+  const orderDays = await db.execute<{ day: string; orders: string; goods: string; discounts: string; shipping: string; tax: string; wallet: string; card: string }>(sql`
+    SELECT ${dayOf(sql`created_at`)} AS day, count(*)::text AS orders, sum(subtotal_cents)::text AS goods, sum(discount_cents)::text AS discounts, sum(shipping_cents)::text AS shipping,
            sum(tax_cents)::text AS tax, sum(wallet_applied_cents)::text AS wallet, sum(charged_cents)::text AS card
     FROM "order" WHERE created_at >= ${start} AND created_at < ${end} GROUP BY 1`);
 
@@ -95,6 +96,7 @@ export async function salesOverview(db: Db, timeZone: string, period: Period): P
     if (!figures) continue;
     figures.orders = Number(row.orders);
     figures.grossSalesCents = Number(row.goods);
+    figures.discountsCents = Number(row.discounts);
     figures.shippingCents = Number(row.shipping);
     figures.taxCents = Number(row.tax);
     figures.paidWalletCents = Number(row.wallet);
@@ -109,7 +111,7 @@ export async function salesOverview(db: Db, timeZone: string, period: Period): P
   const totals = zero();
   for (const figures of byDay.values()) {
     figures.paidCents = figures.paidWalletCents + figures.paidCardCents;
-    figures.cardFeesCents = figures.paidCents - figures.grossSalesCents - figures.shippingCents - figures.taxCents;
+    figures.cardFeesCents = figures.paidCents - (figures.grossSalesCents - figures.discountsCents) - figures.shippingCents - figures.taxCents;
     figures.refundsCents = figures.refundedWalletCents + figures.refundedCardCents;
     figures.netSalesCents = figures.paidCents - figures.refundsCents;
     for (const key of Object.keys(totals) as (keyof SalesFigures)[]) totals[key] += figures[key];
@@ -145,6 +147,10 @@ export async function salesOverview(db: Db, timeZone: string, period: Period): P
   const taxes = await db.execute<{ jurisdiction: string; orders: string; tax: string; included: string }>(sql`
     SELECT tax_jurisdiction AS jurisdiction, count(*)::text AS orders, sum(tax_cents)::text AS tax, sum(tax_included_cents)::text AS included
     FROM "order" WHERE created_at >= ${start} AND created_at < ${end} GROUP BY 1 ORDER BY 1`);
+  // The codes the period's orders used (issue 27).
+  const codes = await db.execute<{ code: string; orders: string; discounts: string }>(sql`
+    SELECT discount_code AS code, count(*)::text AS orders, sum(discount_cents)::text AS discounts
+    FROM "order" WHERE created_at >= ${start} AND created_at < ${end} AND discount_code IS NOT NULL GROUP BY 1 ORDER BY 3::bigint DESC, 1`);
 
   const [toShip] = (await db.execute<{ count: string }>(sql`SELECT count(*)::text AS count FROM "order" WHERE NOT order_fulfilled`)).rows;
   return {
@@ -157,5 +163,6 @@ export async function salesOverview(db: Db, timeZone: string, period: Period): P
     byVariant: byVariant.map(({ position: _position, ...row }) => row),
     ordersToShip: Number(toShip?.count ?? 0),
     byTaxJurisdiction: taxes.rows.map((row) => ({ jurisdiction: row.jurisdiction, orders: Number(row.orders), taxCents: Number(row.tax), taxIncludedCents: Number(row.included) })),
+    byCode: codes.rows.map((row) => ({ code: row.code, orders: Number(row.orders), discountsCents: Number(row.discounts) })),
   };
 }

@@ -240,6 +240,7 @@ describe('the sales overview', () => {
       const figures = expected.get(day) ?? {
         orders: 0,
         grossSalesCents: 0,
+        discountsCents: 0,
         shippingCents: 0,
         taxCents: 0,
         cardFeesCents: 0,
@@ -337,7 +338,7 @@ describe('the sales overview', () => {
     // The CSV holds the same cells.
     const csv = salesCsv(overview).split('\r\n');
     expect(csv).toContain(
-      `total,${totals.orders},${[totals.grossSalesCents, totals.shippingCents, totals.taxCents, totals.cardFeesCents, totals.paidCents, totals.paidWalletCents, totals.paidCardCents, totals.refundsCents, totals.refundedWalletCents, totals.refundedCardCents, totals.netSalesCents].map((cents) => (cents / 100).toFixed(2)).join(',')}`,
+      `total,${totals.orders},${[totals.grossSalesCents, totals.discountsCents, totals.shippingCents, totals.taxCents, totals.cardFeesCents, totals.paidCents, totals.paidWalletCents, totals.paidCardCents, totals.refundsCents, totals.refundedWalletCents, totals.refundedCardCents, totals.netSalesCents].map((cents) => (cents / 100).toFixed(2)).join(',')}`,
     );
     expect(csv.filter((line) => line.startsWith('2026-11-'))).toHaveLength(30);
   });

@@ -1,4 +1,4 @@
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { asc, count, eq, inArray, sql } from 'drizzle-orm';
 import { CATEGORY_MESSAGES, DEFAULT_CATEGORY, categorySlug, type Category } from '@storefront/domain/catalog.ts';
 import { recordAudit, type Actor } from '../admin/audit.service.ts';
 import type { Db } from '../db/client.ts';
@@ -21,6 +21,13 @@ export async function listCategories(db: Db | Tx): Promise<Category[]> {
 /** True when `id` names a category (the release and edit forms' check before the foreign key's). */
 export async function categoryExists(db: Db | Tx, id: string): Promise<boolean> {
   return (await db.select({ id: productCategories.id }).from(productCategories).where(eq(productCategories.id, id))).length > 0;
+}
+
+/** Each product's category (a discount code for a category judges a cart by it, issue 27). */
+export async function categoriesOfProducts(db: Db | Tx, productIds: string[]): Promise<Map<string, string | null>> {
+  if (productIds.length === 0) return new Map();
+  const rows = await db.select({ id: products.id, category: products.category }).from(products).where(inArray(products.id, productIds));
+  return new Map(rows.map((row) => [row.id, row.category]));
 }
 
 function nameTaken(error: unknown): boolean {

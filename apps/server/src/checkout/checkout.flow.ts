@@ -29,6 +29,7 @@ import {
   type EndedCheckout,
 } from './checkouts.service.ts';
 import { checkAddress, loadPricing, methodsFor, priceOrRefuse, refuseStale, taxOfReceipt, type Where } from './pricing.step.ts';
+import { checkOncePerAccount, codeFor, judgeCode, takeCodeUse } from './discount.step.ts';
 import { closeProviderSessions, releaseHolds } from './release.step.ts';
 
 /**
@@ -67,12 +68,25 @@ export async function priceCart(db: Db | Tx, items: CartItems): Promise<StockLin
   );
 }
 
-/** The quote the checkout shows, for what is typed of the address so far and the chosen method (issue 26). */
-export async function quoteCheckout(db: Db, userId: string, items: CartItems, useWallet: boolean, where: Where = {}) {
-  const lines = orderLines(await priceCart(db, items));
+/**
+ * The quote the checkout shows, for what is typed of the address so far and the chosen method
+ * (issue 26). With a discount code (issue 27): priced with it when it applies, and otherwise
+ * priced without it and `discountRefused` says why (the shop shows it by the code).
+ */
+export async function quoteCheckout(db: Db, userId: string, items: CartItems, useWallet: boolean, where: Where = {}, discountCode?: string) {
+  const priced = await priceCart(db, items);
+  const lines = orderLines(priced);
+  const judged = discountCode?.trim() ? await judgeCode(db, userId, discountCode, priced) : undefined;
+  const applied = judged && 'applied' in judged ? judged.applied : undefined;
   const { balanceCents } = await getBalance(db, userId);
   const config = await loadPricing(db);
-  return { ...priceOrRefuse(lines, balanceCents, useWallet, where, config), lines, shippingMethods: methodsFor(lines, where, config) };
+  return {
+    ...priceOrRefuse(lines, balanceCents, useWallet, where, config, applied?.discount),
+    lines,
+    shippingMethods: methodsFor(lines, where, config),
+    discountCode: applied?.code ?? null,
+    discountRefused: judged && 'refused' in judged ? judged.refused : null,
+  };
 }
 
 /** What an order and a checkout keep of the tax and shipping beside the totals (issue 26). */
@@ -133,7 +147,7 @@ async function refusalOf(db: Db, error: unknown, lines: StockLine[]): Promise<un
 export async function completeWalletOnlyOrder(
   deps: CheckoutDeps,
   userId: string,
-  input: { items: CartItems; contact: Contact; shipping: Shipping; quote: Partial<Quote>; checkoutId: string; shippingMethodId?: string },
+  input: { items: CartItems; contact: Contact; shipping: Shipping; quote: Partial<Quote>; checkoutId: string; shippingMethodId?: string; discountCode?: string },
 ): Promise<{ orderId: string; paymentIntentId: string; created: boolean }> {
   checkAddress(input.shipping);
   const checkoutId = `${userId}:${input.checkoutId}`;
@@ -148,8 +162,17 @@ export async function completeWalletOnlyOrder(
 
   const lines = cartLines(input.items, start.products);
   const limited = start.products.some((variant) => variant.limited && lines.some((line) => line.variantId === variant.variantId));
+  // A discount code (issue 27): judged now, its use taken in the transaction (none left: no order).
+  const code = await codeFor(deps.db, userId, input.discountCode, lines);
   // This balance only prices the order: the conditional debit decides whether it is there.
-  const fresh = priceOrRefuse(lines, start.balanceCents ?? 0, true, { destination: input.shipping, shippingMethodId: input.shippingMethodId }, await loadPricing(deps.db));
+  const fresh = priceOrRefuse(
+    lines,
+    start.balanceCents ?? 0,
+    true,
+    { destination: input.shipping, shippingMethodId: input.shippingMethodId },
+    await loadPricing(deps.db),
+    code?.discount,
+  );
   if (fresh.amountDueCents > 0 && sameQuote(fresh, input.quote)) {
     // Not enough credit any more, or it never was: this is a card checkout.
     throw new AppError('failed-precondition', CHECKOUT_MESSAGES.insufficientWallet);
@@ -163,6 +186,7 @@ export async function completeWalletOnlyOrder(
         await lockBuyer(tx, userId);
         await checkLimits(tx, userId, lines);
       }
+      if (code) await checkOncePerAccount(tx, userId, code, limited);
       const paymentIntentId = newPaymentIntentId('wallet');
       const order = await insertOrder(tx, {
         userId,
@@ -175,6 +199,8 @@ export async function completeWalletOnlyOrder(
         walletAppliedCents: fresh.walletAppliedCents,
         chargedCents: 0,
         ...taxRecordOf(fresh),
+        discountCents: fresh.discountCents,
+        discountCode: code?.code ?? null,
         contact: { ...input.contact, phone: input.contact.phone ?? '' },
         shipping: input.shipping,
       });
@@ -185,7 +211,7 @@ export async function completeWalletOnlyOrder(
         receiptMail(
           buyer.email,
           buyer.name,
-          { id: order.id, items: orderLines(lines), totals: { ...fresh, chargedCents: 0 }, tax: taxOfReceipt(taxRecordOf(fresh)) },
+          { id: order.id, items: orderLines(lines), totals: { ...fresh, chargedCents: 0 }, tax: taxOfReceipt(taxRecordOf(fresh)), discountCode: code?.code ?? null },
           `${deps.publicUrl}/my-orders`,
         ),
       );
@@ -193,6 +219,8 @@ export async function completeWalletOnlyOrder(
       // The conditional debit: it locks the wallet row until the commit, and one buyer's
       // concurrent orders queue on that lock, so it comes late.
       await debit(tx, userId, fresh.walletAppliedCents, order.id);
+      // Step "take code use": after the wallet's row, before the variants' (the same order everywhere).
+      if (code) await takeCodeUse(tx, { code, userId, checkoutId, status: 'used', discountCents: fresh.discountCents });
       return { result: { orderId: order.id, paymentIntentId, created: true }, last: await takeStockLast(tx, lines, false) };
     },
     { isolationLevel: 'read committed' },
@@ -220,12 +248,14 @@ export async function createPaymentLink(
     checkoutId?: string;
     shippingMethodId?: string;
     quote?: Partial<Quote>;
+    discountCode?: string;
   },
 ): Promise<{ url: string; checkoutId: string }> {
   checkAddress(input.shipping);
   const lines = await priceCart(deps.db, input.items);
   const pricing = await loadPricing(deps.db);
   const where = { destination: input.shipping, shippingMethodId: input.shippingMethodId };
+  const code = await codeFor(deps.db, userId, input.discountCode, lines);
   const checkoutId = `${userId.slice(0, 8)}_${input.checkoutId ?? randomBytes(12).toString('base64url')}`;
   const returnUrl = safeReturnPath(input.redirectUrl);
   const expiresAt = new Date(Date.now() + (deps.holdMs ?? DEFAULT_HOLD_MS));
@@ -241,8 +271,9 @@ export async function createPaymentLink(
       const replaced = await endPending(tx, otherCheckoutsOf(userId, checkoutId), 'cancelled');
       await releaseHolds(tx, replaced);
       await checkLimits(tx, userId, lines);
+      if (code) await checkOncePerAccount(tx, userId, code, true);
       const { balanceCents } = await getBalance(tx, userId);
-      const fresh = priceOrRefuse(lines, balanceCents, input.useWallet, where, pricing);
+      const fresh = priceOrRefuse(lines, balanceCents, input.useWallet, where, pricing, code?.discount);
       if (input.quote) refuseStale(fresh, input.quote);
       if (fresh.amountDueCents === 0) throw new AppError('failed-precondition', 'Your wallet covers this order: place it with your wallet instead.');
       await insertCheckout(tx, {
@@ -259,6 +290,8 @@ export async function createPaymentLink(
         amountDueCents: fresh.amountDueCents,
         chargeCents: fresh.chargeCents,
         ...taxRecordOf(fresh),
+        discountCents: fresh.discountCents,
+        discountCode: code?.code ?? null,
         returnUrl,
         expiresAt,
       });
@@ -267,6 +300,8 @@ export async function createPaymentLink(
       await hold(tx, userId, fresh.walletAppliedCents, checkoutId);
       // Step "release at the deadline": a job due when the hold ends (payment.flow.ts expireCheckout).
       await deps.jobs.sendInTransaction(tx, 'expire-checkout', { checkoutId }, { startAfter: expiresAt });
+      // Step "hold code use" (issue 27): held like the units, released with them, captured with the payment.
+      if (code) await takeCodeUse(tx, { code, userId, checkoutId, status: 'held', discountCents: fresh.discountCents });
       // Step "take stock", last: set aside until the payment event or the deadline.
       return { result: { created: true, priced: fresh, replaced }, last: await takeStockLast(tx, lines, true) };
     },
@@ -289,6 +324,7 @@ async function makeLink(deps: CheckoutDeps, checkoutId: string, lines: StockLine
       checkoutId,
       chargeCents: priced.chargeCents,
       walletAppliedCents: priced.walletAppliedCents,
+      discountCents: priced.discountCents,
       lines,
       shippingCents: priced.shippingCents,
       taxCents: priced.taxCents,
@@ -373,7 +409,7 @@ export async function openPaymentOf(deps: CheckoutDeps, userId: string) {
       items: checkout.items.map(({ id, variantId, name, qty, unitCents }) => ({ id, ...(variantId ? { variantId } : {}), name, qty, unitCents })),
       walletHeldCents: checkout.walletHeldCents,
       chargeCents: checkout.chargeCents,
-      totalCents: checkout.subtotalCents + checkout.shippingCents + checkout.taxCents,
+      totalCents: checkout.subtotalCents - checkout.discountCents + checkout.shippingCents + checkout.taxCents,
       expiresAt: checkout.expiresAt.toISOString(),
     },
   };

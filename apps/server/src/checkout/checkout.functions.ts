@@ -5,8 +5,8 @@ import { cancelCheckout, completeWalletOnlyOrder, createPaymentLink, openPayment
 /** The spec's checkout functions, quoteCheckout, and the buyer's open payment; every price comes from the database. */
 export function checkoutFunctions(deps: CheckoutDeps) {
   return [
-    defineFunction('quoteCheckout', async ({ items, useWallet, destination, shippingMethodId }, { caller }) =>
-      quoteCheckout(deps.db, caller.userId, items, useWallet, { destination, shippingMethodId }),
+    defineFunction('quoteCheckout', async ({ items, useWallet, destination, shippingMethodId, discountCode }, { caller }) =>
+      quoteCheckout(deps.db, caller.userId, items, useWallet, { destination, shippingMethodId }, discountCode),
     ),
     defineFunction('completeWalletOnlyOrderStreetFlavor', async (input, { caller }) => {
       const order = await completeWalletOnlyOrder(deps, caller.userId, input);

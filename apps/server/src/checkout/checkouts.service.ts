@@ -16,7 +16,7 @@ type Reader = Db | Tx;
 export type Checkout = typeof checkouts.$inferSelect;
 export type { CheckoutLine };
 export type NewCheckout = typeof checkouts.$inferInsert;
-export type EndedCheckout = Pick<Checkout, 'id' | 'userId' | 'walletHeldCents' | 'providerSessionId' | 'items'>;
+export type EndedCheckout = Pick<Checkout, 'id' | 'userId' | 'walletHeldCents' | 'providerSessionId' | 'items'> & Partial<Pick<Checkout, 'discountCode'>>;
 
 /**
  * Serialises one buyer's checkouts and limited orders (a transaction-scoped advisory lock):
@@ -71,7 +71,14 @@ export async function endPending(tx: Tx, where: SQL | undefined, status: 'failed
     .update(checkouts)
     .set({ status, settledAt: new Date() })
     .where(and(where, eq(checkouts.status, 'pending')))
-    .returning({ id: checkouts.id, userId: checkouts.userId, walletHeldCents: checkouts.walletHeldCents, providerSessionId: checkouts.providerSessionId, items: checkouts.items });
+    .returning({
+      id: checkouts.id,
+      userId: checkouts.userId,
+      walletHeldCents: checkouts.walletHeldCents,
+      providerSessionId: checkouts.providerSessionId,
+      items: checkouts.items,
+      discountCode: checkouts.discountCode,
+    });
 }
 
 export const checkoutIs = (checkoutId: string) => eq(checkouts.id, checkoutId);

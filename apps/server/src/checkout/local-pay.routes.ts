@@ -26,7 +26,7 @@ ${TEST_MODE_BANNER}
 <h1 style="font-size:22px">Pay Street Flavor Records</h1>
 <p>Test payment page (local provider). Card 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined.</p>
 <ul>${lines}</ul>
-<p>Wallet credit applied: ${formatUsd(checkout.walletHeldCents)}<br>Card processing fee: ${formatUsd(checkout.chargeCents - checkout.amountDueCents)}</p>
+<p>${checkout.discountCode ? `Discount (${escapeHtml(checkout.discountCode)}): -${formatUsd(checkout.discountCents)}<br>` : ''}Wallet credit applied: ${formatUsd(checkout.walletHeldCents)}<br>Card processing fee: ${formatUsd(checkout.chargeCents - checkout.amountDueCents)}</p>
 ${message ? `<p role="alert" style="color:#ff8a8a;font-weight:bold">${escapeHtml(message)}</p>` : ''}
 <form method="post" action="/pay/${encodeURIComponent(checkout.id)}">
 <label for="card" style="display:block;margin:12px 0 4px">Card number</label>

@@ -1,6 +1,7 @@
 import { contactOf } from '../accounts/accounts.service.ts';
 import { captureStock, releaseStock, takeStock } from '../catalog/variants.service.ts';
 import { isRetryableTransactionError, runTransaction, type Tx } from '../db/transaction.ts';
+import { captureUse, releaseUses, takeUse } from '../discounts/discounts.service.ts';
 import { lateRefundMail, receiptMail } from '../mail/templates.ts';
 import { insertOrder } from '../orders/orders.service.ts';
 import { recordProviderEventOnce } from '../payments/provider-events.service.ts';
@@ -88,6 +89,8 @@ async function applySucceeded(deps: CheckoutDeps, tx: Tx, checkout: Checkout, ev
     taxIncludedCents: checkout.taxIncludedCents,
     shippingMethod: checkout.shippingMethod,
     taxCalculationId: checkout.taxCalculationId,
+    discountCents: checkout.discountCents,
+    discountCode: checkout.discountCode,
     contact: checkout.contact,
     shipping: checkout.shipping,
   });
@@ -99,8 +102,10 @@ async function applySucceeded(deps: CheckoutDeps, tx: Tx, checkout: Checkout, ev
       taxCents: checkout.taxCents,
       walletAppliedCents: checkout.walletHeldCents,
       chargedCents: checkout.chargeCents,
+      discountCents: checkout.discountCents,
     };
-    await deps.jobs.sendInTransaction(tx, 'send-email', receiptMail(buyer.email, buyer.name, { id: order.id, items: checkout.items, totals, tax: taxOfReceipt(checkout) }, `${deps.publicUrl}/my-orders`));
+    const receipt = { id: order.id, items: checkout.items, totals, tax: taxOfReceipt(checkout), discountCode: checkout.discountCode };
+    await deps.jobs.sendInTransaction(tx, 'send-email', receiptMail(buyer.email, buyer.name, receipt, `${deps.publicUrl}/my-orders`));
   }
   return 'applied';
 }
@@ -120,6 +125,8 @@ async function inSavepoint(tx: Tx, step: () => Promise<void>): Promise<'ok' | st
 
 /** Step "apply payment" of a live checkout: its held credit is spent and its held units sold. */
 async function capturePayment(tx: Tx, checkout: Checkout): Promise<void> {
+  // Its discount code's held use becomes the order's (issue 27).
+  if (checkout.discountCode && !(await captureUse(tx, checkout.id))) throw new CannotFulfil('the held discount code use was not there');
   const demand = heldDemand(checkout.items);
   if (demand.length > 0) {
     const missing = await captureStock(tx, demand);
@@ -134,6 +141,11 @@ async function capturePayment(tx: Tx, checkout: Checkout): Promise<void> {
  * taken again now; otherwise the whole card payment is refunded.
  */
 async function takeLatePayment(tx: Tx, checkout: Checkout): Promise<void> {
+  // Its discount code's use was released with the hold: taken again, or the payment is refunded (issue 27).
+  if (checkout.discountCode) {
+    const use = { code: checkout.discountCode, userId: checkout.userId, checkoutId: checkout.id, status: 'used' as const, discountCents: checkout.discountCents };
+    if (!(await takeUse(tx, use))) throw new CannotFulfil('late payment: discount code used up');
+  }
   const demand = heldDemand(checkout.items);
   if (demand.length > 0 && (await takeStock(tx, demand, false)).length > 0) throw new CannotFulfil('late payment: sold out');
   try {
@@ -156,6 +168,7 @@ async function refundPayment(deps: CheckoutDeps, tx: Tx, checkout: Checkout, eve
     // Its holds, as far as they are there (the capture above was rolled back to its savepoint).
     await inSavepoint(tx, () => release(tx, checkout.userId, checkout.walletHeldCents, checkout.id).then(() => undefined));
     await inSavepoint(tx, () => releaseStock(tx, heldDemand(checkout.items)).then(() => undefined));
+    if (checkout.discountCode) await inSavepoint(tx, () => releaseUses(tx, [checkout.id]));
     console.error(`Paid checkout ${checkout.id} could not capture its holds (${reason}): its payment is refunded and recorded as needing attention.`);
     await recordAttention(tx, {
       kind: 'capture-failed',

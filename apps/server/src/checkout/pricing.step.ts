@@ -1,5 +1,5 @@
 import { addressProblem } from '@storefront/domain/address-rules.ts';
-import { CHECKOUT_MESSAGES, quote, sameQuote, type PricedLine, type Quote } from '@storefront/domain/pricing.ts';
+import { CHECKOUT_MESSAGES, quote, sameQuote, type PricedLine, type Quote, type QuoteDiscount } from '@storefront/domain/pricing.ts';
 import { PricingRefusal, SHIPPING_TAX_MESSAGES, shippingFor, type Destination, type ShippingTaxConfig } from '@storefront/domain/shipping-tax.ts';
 import type { Db } from '../db/client.ts';
 import type { Tx } from '../db/transaction.ts';
@@ -26,9 +26,9 @@ export async function loadPricing(db: Db | Tx): Promise<ShippingPricing> {
 }
 
 /** The quote, or the refusal as the buyer reads it (failed-precondition: nothing was taken). */
-export function priceOrRefuse(lines: PricedLine[], balanceCents: number, useWallet: boolean, where: Where, config: ShippingPricing): Quote {
+export function priceOrRefuse(lines: PricedLine[], balanceCents: number, useWallet: boolean, where: Where, config: ShippingPricing, discount?: QuoteDiscount): Quote {
   try {
-    return quote(lines, balanceCents, useWallet, { destination: where.destination, shippingMethodId: where.shippingMethodId, shippingTax: config });
+    return quote(lines, balanceCents, useWallet, { destination: where.destination, shippingMethodId: where.shippingMethodId, shippingTax: config, discount });
   } catch (error) {
     if (error instanceof PricingRefusal) throw new AppError('failed-precondition', error.message);
     throw error;

@@ -2,6 +2,7 @@ import { releaseStock } from '../catalog/variants.service.ts';
 import type { Db } from '../db/client.ts';
 import type { Tx } from '../db/transaction.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
+import { releaseUses } from '../discounts/discounts.service.ts';
 import { release } from '../wallet/wallet.service.ts';
 import { heldDemand } from './cart.ts';
 import { recordAttention, type EndedCheckout } from './checkouts.service.ts';
@@ -20,6 +21,8 @@ export interface ReleaseDeps {
 export async function releaseHolds(tx: Tx, ended: EndedCheckout[]): Promise<void> {
   for (const checkout of ended) {
     await release(tx, checkout.userId, checkout.walletHeldCents, checkout.id);
+    // Its discount code's held use (issue 27): after the wallet's row, before the variants'.
+    if (checkout.discountCode) await releaseUses(tx, [checkout.id]);
     const demand = heldDemand(checkout.items);
     if (demand.length === 0) continue;
     const missing = await releaseStock(tx, demand);

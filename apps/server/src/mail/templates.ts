@@ -76,9 +76,11 @@ export function accountExistsMail(to: string, name: string, loginUrl: string): M
 export interface ReceiptOrder {
   id: string;
   items: { name: string; qty: number; unitCents: number }[];
-  totals: { subtotalCents: number; shippingCents: number; taxCents: number; walletAppliedCents: number; chargedCents: number };
+  totals: { subtotalCents: number; shippingCents: number; taxCents: number; walletAppliedCents: number; chargedCents: number; discountCents?: number };
   /** Issue 26: the tax line names its jurisdiction; VAT already in the prices is shown, not added. */
   tax?: { jurisdiction: string; includedCents: number; shippingMethod: string | null };
+  /** The discount code used (issue 27). */
+  discountCode?: string | null;
 }
 
 export function receiptMail(to: string, name: string, order: ReceiptOrder, ordersUrl: string): Mail {
@@ -86,6 +88,8 @@ export function receiptMail(to: string, name: string, order: ReceiptOrder, order
   const t = order.totals;
   const summary = [
     `Subtotal ${formatUsd(t.subtotalCents)}`,
+    // A discount code (issue 27): only when one was used, so other receipts read as before.
+    ...(t.discountCents ? [`Discount${order.discountCode ? ` (${order.discountCode})` : ''} -${formatUsd(t.discountCents)}`] : []),
     `Shipping${order.tax?.shippingMethod ? ` (${order.tax.shippingMethod})` : ''} ${formatUsd(t.shippingCents)}`,
     ...(order.tax && order.tax.includedCents > 0
       ? [`${taxLineLabel(order.tax.jurisdiction, true)} ${formatUsd(order.tax.includedCents)}`]

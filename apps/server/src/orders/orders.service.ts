@@ -24,6 +24,12 @@ export interface OrderLine {
 }
 
 /** An order as the spec's clients read it (spec section 3). */
+/** What a discount's return needs of an order: its checkout and whether it was refunded in full (issue 27). */
+export async function orderRefundState(db: Db | Tx, orderId: string): Promise<{ checkoutId: string; refundStatus: string | null } | undefined> {
+  const [row] = await db.select({ checkoutId: orders.checkoutId, refundStatus: orders.refundStatus }).from(orders).where(eq(orders.id, orderId));
+  return row;
+}
+
 /** The order a checkout id made, if any. */
 export async function orderOfCheckout(db: Db | Tx, checkoutId: string): Promise<{ orderId: string; paymentIntentId: string } | undefined> {
   const [row] = await db.select({ orderId: orders.id, paymentIntentId: orders.paymentIntentId }).from(orders).where(eq(orders.checkoutId, checkoutId));
@@ -61,8 +67,10 @@ export interface OrderView {
   createdAt: string;
   uid: string;
   items: OrderLine[];
-  totals: { subtotalCents: number; shippingCents: number; taxCents: number; walletAppliedCents: number; chargedCents: number };
+  totals: { subtotalCents: number; shippingCents: number; taxCents: number; walletAppliedCents: number; chargedCents: number; discountCents?: number };
   tax: { jurisdiction: string; includedCents: number; shippingMethod: string | null };
+  /** The discount code the order used (issue 27), or null. */
+  discountCode?: string | null;
   shipping: { name: string; address: Record<string, string> };
   contact: { name: string; email: string; phone: string };
   orderFulfilled: boolean;
@@ -90,6 +98,9 @@ export interface NewOrder {
   taxIncludedCents?: number;
   shippingMethod?: string | null;
   taxCalculationId?: string | null;
+  /** A discount code's part (issue 27): absent, none. */
+  discountCents?: number;
+  discountCode?: string | null;
   contact: { name: string; email: string; phone: string };
   shipping: Record<string, string>;
 }
@@ -105,14 +116,15 @@ export function newOrderId(): string {
  * and notifications come from the `inserted` row, so a checkout id already used adds none.
  */
 export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string; created: boolean }> {
-  const { items, taxJurisdiction = '', taxIncludedCents = 0, shippingMethod = null, taxCalculationId = null, ...rest } = order;
+  const { items, taxJurisdiction = '', taxIncludedCents = 0, shippingMethod = null, taxCalculationId = null, discountCents, discountCode, ...rest } = order;
   // Every column always given: the statement below is prepared under one name.
   const fields = { ...rest, taxJurisdiction, taxIncludedCents, shippingMethod, taxCalculationId };
   const id = newOrderId();
   const inserted = tx.$with('inserted').as(
     tx
       .insert(orders)
-      .values({ id, ...fields })
+      // Every column always given (one prepared text): no discount is 0 and null.
+      .values({ id, ...fields, discountCents: discountCents ?? 0, discountCode: discountCode ?? null })
       .onConflictDoNothing({ target: orders.checkoutId })
       .returning({ id: orders.id }),
   );
@@ -165,8 +177,10 @@ export function orderView(row: OrderRow, items: OrderItemRow[], unsettled: Map<s
       taxCents: row.taxCents,
       walletAppliedCents: row.walletAppliedCents,
       chargedCents: row.chargedCents,
+      discountCents: row.discountCents,
     },
     tax: { jurisdiction: row.taxJurisdiction, includedCents: row.taxIncludedCents, shippingMethod: row.shippingMethod },
+    discountCode: row.discountCode,
     shipping: { name: name ?? '', address },
     contact: row.contact,
     orderFulfilled: row.orderFulfilled,

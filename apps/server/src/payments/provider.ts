@@ -7,6 +7,8 @@ export interface PaymentSessionRequest {
   checkoutId: string;
   chargeCents: number;
   walletAppliedCents: number;
+  /** A discount code's part (issue 27): the lines then no longer add up to the charge. */
+  discountCents?: number;
   lines: { name: string; qty: number; unitCents: number }[];
   shippingCents: number;
   taxCents: number;

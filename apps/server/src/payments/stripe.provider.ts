@@ -26,10 +26,13 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       const amountDue = request.chargeCents - request.cardFeeCents;
       // With wallet credit applied the card pays a remainder, which Stripe cannot show as
       // negative lines: then one line for the remainder.
+      // A discount (issue 27) likewise: one line for the discounted order.
       const lines =
         request.walletAppliedCents > 0
           ? [usd(`Order balance after ${formatUsd(request.walletAppliedCents)} wallet credit`, amountDue)]
-          : [...request.lines.map((line) => usd(line.name, line.unitCents, line.qty)), usd('Shipping', request.shippingCents), usd('Tax', request.taxCents)];
+          : request.discountCents
+            ? [usd(`Order total after ${formatUsd(request.discountCents)} discount`, amountDue)]
+            : [...request.lines.map((line) => usd(line.name, line.unitCents, line.qty)), usd('Shipping', request.shippingCents), usd('Tax', request.taxCents)];
       if (request.cardFeeCents > 0) lines.push(usd('Card processing fee', request.cardFeeCents));
       const session = await stripe.checkout.sessions.create(
         {

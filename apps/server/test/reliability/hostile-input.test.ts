@@ -249,7 +249,7 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   getAssetsSummary: () => null,
   getProfile: () => null,
   recordDeviceToken: () => ({ deviceToken: 'device-token-1' }),
-  quoteCheckout: () => ({ items: items(), useWallet: true }),
+  quoteCheckout: () => ({ items: items(), useWallet: true, discountCode: 'FUZZ10' }),
   completeWalletOnlyOrderStreetFlavor: () => ({ items: items(), contact, shipping, quote, checkoutId: 'fuzz-checkout-1' }),
   createPaymentLinkStreetFlavorMerch: () => ({ items: items(), useWallet: false, contact, shipping, redirectUrl: '/order-confirmation', checkoutId: 'fuzz-link-1' }),
   listMyOrders: () => ({ limit: 10, after: '1775044800123456|o_fuzz' }),
@@ -322,6 +322,21 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   getOpenPayment: () => null,
   cancelOpenPayment: () => ({ checkoutId: 'missing_checkout_id' }),
   listNeedsAttention: () => ({ open: true }),
+  createDiscountCode: () => ({
+    code: 'FUZZ10',
+    kind: 'percent',
+    value: 10,
+    scope: 'products',
+    productIds: [productId],
+    minSubtotalCents: 1000,
+    startsAt: '2026-01-01T00:00:00Z',
+    endsAt: '2027-01-01T00:00:00+01:00',
+    useLimit: 100,
+    oncePerAccount: true,
+  }),
+  listDiscountCodes: () => null,
+  setDiscountCodeActive: () => ({ codeId: 'dc_missing', active: false }),
+  returnDiscountUse: () => ({ orderId: 'o_missing' }),
   resolveNeedsAttention: () => ({ id: 1 }),
   listCategories: () => null,
   createCategory: () => ({ name: 'Fuzz Category' }),
@@ -849,6 +864,9 @@ describe('generated: same-id races on every idempotent function', () => {
     createDownloadLink: 'signs a new short-lived link each time; writes nothing',
     saveShippingTaxConfig:
       'a save names the version it was read at and is a conditional upsert: one of n concurrent saves from one version wins, the others are refused as stale (src/shipping/shipping.test.ts)',
+    createDiscountCode: 'a code is unique without case (an index): one of n concurrent creates with one code wins, the others are refused as taken (src/discounts/discounts.test.ts)',
+    setDiscountCodeActive: 'sets one flag: last write wins, no counter',
+    returnDiscountUse: 'a conditional update of a used use: one of n concurrent returns gives it back, the others find none (src/discounts/discounts.test.ts)',
     ...Object.fromEntries(
       [
         'getSalesOverview',
@@ -880,6 +898,7 @@ describe('generated: same-id races on every idempotent function', () => {
         'listDownloadCodes',
         'getRelease',
         'getLibrary',
+        'listDiscountCodes',
       ].map((name) => [name, 'reads only']),
     ),
   };

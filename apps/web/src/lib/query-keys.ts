@@ -82,6 +82,9 @@ export const salesOverviewKeys = {
 /** The console's "needs attention" list (decision 044), under the admins' keys: refetched with the activity. */
 export const attentionKeys = { all: ['admin', 'attention'] as const, list: (open: boolean) => ['admin', 'attention', open] as const };
 
+/** The console's discount codes (issue 27), under the admins' keys: any audited action refetches them. */
+export const discountCodeKeys = { all: ['admin', 'discount-codes'] as const };
+
 /** The console's admins and activity list: the admins' live topic refetches both (any audited action). */
 export const consoleKeys = {
   all: ['admin'] as const,

@@ -6,6 +6,12 @@ import { orderLineOutput } from './orders.ts';
 /** domain/pricing.ts's Quote with the priced lines (spec section 9). */
 export const quoteOutput = z.object({
   subtotalCents: z.number(),
+  /** Taken off the subtotal by the discount code (issue 27); 0 without one. */
+  discountCents: z.number(),
+  /** The code applied, as the label wrote it; null without one. */
+  discountCode: z.string().nullable(),
+  /** The code typed was not applied: why (the quote is then priced without it). */
+  discountRefused: z.string().nullable(),
   shippingCents: z.number(),
   taxCents: z.number(),
   totalCents: z.number(),

@@ -53,6 +53,8 @@ export const adminAccountOutput = z.object({
 const salesFigures = z.object({
   orders: z.number(),
   grossSalesCents: z.number(),
+  /** Taken off the goods by discount codes (issue 27): paid goods are gross sales - discounts. */
+  discountsCents: z.number(),
   shippingCents: z.number(),
   taxCents: z.number(),
   cardFeesCents: z.number(),
@@ -90,6 +92,8 @@ export const salesOverviewOutput = z.object({
   ordersToShip: z.number(),
   /** Issue 26: the tax of the orders placed in the period by the jurisdiction their tax line names ('' for the spec's default). */
   byTaxJurisdiction: z.array(z.object({ jurisdiction: z.string(), orders: z.number(), taxCents: z.number(), taxIncludedCents: z.number() })).optional(),
+  /** The discount codes used by the orders placed in the period (issue 27): orders and what each code took off. */
+  byCode: z.array(z.object({ code: z.string(), orders: z.number(), discountsCents: z.number() })),
 });
 
 /** The label's console on /release (issue 18, decision 031): product tools, activity, admins, sales. */

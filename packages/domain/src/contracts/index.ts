@@ -4,6 +4,7 @@ import { catalogContracts } from './catalog.ts';
 import { checkoutContracts } from './checkout.ts';
 import { consoleContracts } from './console.ts';
 import { contentContracts } from './content.ts';
+import { discountContracts } from './discounts.ts';
 import type { Access } from './define.ts';
 import { digitalContracts } from './digital.ts';
 import { ordersContracts } from './orders.ts';
@@ -22,6 +23,7 @@ export const functionContracts = {
   ...consoleContracts,
   ...contentContracts,
   ...digitalContracts,
+  ...discountContracts,
   ...ordersContracts,
   ...payoutsContracts,
   ...shippingContracts,

@@ -20,9 +20,13 @@ export const orderOutput = z.object({
     walletAppliedCents: z.number(),
     /** What the card was charged, card fee included; 0 for a wallet-only order. */
     chargedCents: z.number(),
+    /** Taken off the subtotal by a discount code (issue 27); absent or 0 without one. */
+    discountCents: z.number().optional(),
   }),
   /** Issue 26: the tax line's jurisdiction, tax already inside VAT-inclusive prices, the shipping method. */
   tax: z.object({ jurisdiction: z.string(), includedCents: z.number(), shippingMethod: z.string().nullable() }).optional(),
+  /** The discount code the order used (issue 27); absent or null without one. */
+  discountCode: z.string().nullable().optional(),
   shipping: z.object({ name: z.string(), address: z.record(z.string(), z.string()) }),
   contact: z.object({ name: z.string(), email: z.string(), phone: z.string() }),
   orderFulfilled: z.boolean(),

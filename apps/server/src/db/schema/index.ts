@@ -12,3 +12,4 @@ export * from './addresses.ts';
 export * from './admin.ts';
 export * from './digital.ts';
 export * from './shipping.ts';
+export * from './discounts.ts';

@@ -87,6 +87,9 @@ export const checkouts = pgTable(
     taxIncludedCents: bigint('tax_included_cents', { mode: 'number' }).notNull().default(0),
     shippingMethod: text('shipping_method'),
     taxCalculationId: text('tax_calculation_id'),
+    /** Taken off the subtotal by a discount code, held with the checkout (issue 27). */
+    discountCents: bigint('discount_cents', { mode: 'number' }).notNull().default(0),
+    discountCode: text('discount_code'),
     returnUrl: text('return_url').notNull().default('/order-confirmation'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -154,6 +157,9 @@ export const orders = pgTable(
     shippingMethod: text('shipping_method'),
     taxCalculationId: text('tax_calculation_id'),
     taxTransactionId: text('tax_transaction_id'),
+    /** Taken off the subtotal by a discount code (issue 27): the goods paid are subtotal - discount. */
+    discountCents: bigint('discount_cents', { mode: 'number' }).notNull().default(0),
+    discountCode: text('discount_code'),
     contact: jsonb('contact').$type<{ name: string; email: string; phone: string }>().notNull(),
     shipping: jsonb('shipping').$type<Record<string, string>>().notNull(),
     orderFulfilled: boolean('order_fulfilled').notNull().default(false),

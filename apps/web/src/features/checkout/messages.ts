@@ -17,4 +17,8 @@ export const CHECKOUT_TEXTS = {
   nothingToShow: 'There is no payment to show here. Your orders are listed under My Orders.',
   signInToSee: 'Log in to see the details of this order.',
   noPaymentPage: 'The payment page did not open, and nothing was charged. Please try again.',
+  discountLabel: 'Discount code',
+  discountApply: 'Apply',
+  discountRemove: 'Remove code',
+  discountApplied: (code: string) => `Code ${code} applied.`,
 } as const;

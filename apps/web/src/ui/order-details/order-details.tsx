@@ -40,21 +40,26 @@ export function OrderLines({ items }: { items: OrderLine[] }) {
  * The money of an order, as it was charged: wallet first, any rest (plus the card fee) to the card;
  * and what was given back so far, to each (decision 050: as the refund email says it).
  * The tax line names its jurisdiction; tax inside VAT-inclusive prices is shown, not added (issue 26).
+ * A discount code's part (issue 27) lowers the subtotal before shipping and tax.
  */
 export function OrderTotalsList({
   totals,
   refunded,
   tax,
+  discountCode,
 }: {
   totals: OrderTotals;
   refunded?: { walletCents: number; cardCents: number };
   tax?: OrderTax | undefined;
+  discountCode?: string | null | undefined;
 }) {
-  const total = totals.subtotalCents + totals.shippingCents + totals.taxCents;
+  const discount = totals.discountCents ?? 0;
+  const total = totals.subtotalCents - discount + totals.shippingCents + totals.taxCents;
   const cardFee = totals.chargedCents > 0 ? totals.chargedCents - (total - totals.walletAppliedCents) : 0;
   return (
     <dl className="order-totals">
       <Row label="Subtotal" cents={totals.subtotalCents} />
+      {discount > 0 ? <Row label={discountCode ? `Discount (${discountCode})` : 'Discount'} cents={-discount} /> : null}
       <Row label={tax?.shippingMethod ? `Shipping (${tax.shippingMethod})` : 'Shipping'} cents={totals.shippingCents} />
       {tax && tax.includedCents > 0 ? (
         <Row label={taxLineLabel(tax.jurisdiction, true)} cents={tax.includedCents} />

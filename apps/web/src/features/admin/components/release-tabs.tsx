@@ -11,6 +11,7 @@ const consoleTab = <P extends object>(load: () => Promise<ComponentType<P>>, nam
 const Products = consoleTab(() => import('./products-tab.tsx').then((m) => m.ProductsTab), 'the products');
 const Categories = consoleTab(() => import('./categories-tab.tsx').then((m) => m.CategoriesTab), 'the categories');
 const Admins = consoleTab(() => import('./admins-tab.tsx').then((m) => m.AdminsTab), 'the admins');
+const Discounts = consoleTab(() => import('./discounts-tab.tsx').then((m) => m.DiscountsTab), 'the discount codes');
 const Sales = consoleTab(() => import('./sales-tab.tsx').then((m) => m.SalesTab), 'the sales');
 const Activity = consoleTab(() => import('./activity-tab.tsx').then((m) => m.ActivityTab), 'the activity');
 const Content = consoleTab(() => import('./content/content-tab.tsx').then((m) => m.ContentTab), 'the content editor');
@@ -21,6 +22,7 @@ const LABELS: Record<ConsoleTab, string> = {
   products: 'Products',
   categories: 'Categories',
   content: 'Content',
+  discounts: 'Discount codes',
   sales: 'Sales',
   admins: 'Admins',
   activity: 'Activity',
@@ -116,6 +118,7 @@ export function ReleaseTabs() {
           ['products', Products.Part],
           ['categories', Categories.Part],
           ['content', Content.Part],
+          ['discounts', Discounts.Part],
           ['sales', Sales.Part],
           ['admins', Admins.Part],
           ['activity', Activity.Part],

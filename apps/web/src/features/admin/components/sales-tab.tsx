@@ -154,8 +154,8 @@ export function SalesTab() {
             <strong data-testid="net-sales">{money(overview.totals.netSalesCents)}</strong>
           </p>
           <p className="console__hint">
-            Orders count on the day they were placed, refunds on the day they were given, in the label’s time zone ({overview.timeZone}). Paid is gross sales + shipping + tax +
-            card fees; net sales are paid minus refunds. Products and variants are goods only, at their line price.
+            Orders count on the day they were placed, refunds on the day they were given, in the label’s time zone ({overview.timeZone}). Paid is gross sales − discounts +
+            shipping + tax + card fees; net sales are paid minus refunds. Products and variants are goods only, at their line price (before discounts).
           </p>
           <DataTable
             caption="Totals"
@@ -182,6 +182,22 @@ export function SalesTab() {
               columns={[{ header: 'Product', rowHeader: true, cell: (row) => row.name }, ...goodsColumns]}
             />
           </Scroll>
+          {overview.byCode.length === 0 ? (
+            <p className="console__hint">No discount codes were used in this period.</p>
+          ) : (
+            <Scroll label="Discount codes used">
+              <DataTable
+                caption="By discount code"
+                rows={overview.byCode}
+                rowKey={(row) => row.code}
+                columns={[
+                  { header: 'Code', rowHeader: true, cell: (row) => row.code },
+                  { header: 'Orders', cell: (row) => row.orders, className: 'console-sales__number' },
+                  { header: 'Discounts', cell: (row) => money(row.discountsCents), className: 'console-sales__number' },
+                ]}
+              />
+            </Scroll>
+          )}
           <Scroll label="Sales by variant">
             <DataTable
               caption="By variant (goods only)"

@@ -6,6 +6,7 @@ import { paths } from '../../../lib/paths.ts';
 import { useLocation, useNavigate, useParams } from '../../../lib/router.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { Modal } from '../../../ui/modal.tsx';
+import { ReturnCodeUse } from './return-code-use.tsx';
 import { formatOrderDate, OrderLines, OrderStatusBadge, OrderTotalsList, ShipTo } from '../../../ui/order-details/order-details.tsx';
 import { OrderCardFrame, OrderList, OrderListSkeleton } from '../../../ui/order-list/order-list.tsx';
 import { useDeskOrders, type DeskOrder } from '../api/list-orders.ts';
@@ -267,12 +268,13 @@ function AdminOrder({ order, pending, selected, onSelect, onMarkFulfilled, onDet
               Refund
             </button>
           ) : null}
+          {order.refundStatus === 'refunded' && order.discountCode ? <ReturnCodeUse orderId={order.id} code={order.discountCode} /> : null}
         </div>
       }
     >
       <OrderLines items={order.items} />
       <div className="admin-order__grid">
-        <OrderTotalsList totals={order.totals} tax={order.tax} />
+        <OrderTotalsList totals={order.totals} tax={order.tax} discountCode={order.discountCode} />
         <div>
           <p className="order-card__label">Contact</p>
           <p className="admin-order__contact">

@@ -73,8 +73,8 @@ export function usePlaceOrder() {
   }, []);
 
   const checkoutIdFor = (order: OrderToPlace) => {
-    // Another address or method is another checkout (issue 26).
-    const key = JSON.stringify([order.items, order.useWallet, order.shipping, order.shippingMethodId]);
+    // Another address, method or code is another checkout (issues 26, 27).
+    const key = JSON.stringify([order.items, order.useWallet, order.shipping, order.shippingMethodId, order.quote.discountCode]);
     if (attempt.current?.key !== key) attempt.current = { key, id: newCheckoutId() };
     return attempt.current.id;
   };
@@ -86,6 +86,8 @@ export function usePlaceOrder() {
     setError(null);
     const checkoutId = checkoutIdFor(order);
     const { items, contact, shipping, quote, shippingMethodId } = order;
+    // The code the quote applied (issue 27): the server judges it again and takes its use.
+    const discountCode = quote.discountCode ?? undefined;
     if (order.useWallet && quote.amountDueCents === 0) {
       walletOrder.mutate(
         {
@@ -95,6 +97,7 @@ export function usePlaceOrder() {
           quote: quotedTotals(quote),
           checkoutId,
           shippingMethodId,
+          ...(discountCode ? { discountCode } : {}),
         },
         {
           onSuccess: (result) => {
@@ -113,7 +116,7 @@ export function usePlaceOrder() {
     }
     paymentLink.mutate(
       // The reviewed totals go along: changed rates or tax are refused before the payment page (issue 26).
-      { items, useWallet: order.useWallet, contact, shipping, checkoutId, shippingMethodId, quote: quotedTotals(quote) },
+      { items, useWallet: order.useWallet, contact, shipping, checkoutId, shippingMethodId, quote: quotedTotals(quote), ...(discountCode ? { discountCode } : {}) },
       {
         onSuccess: (answer) => {
           const url = paymentPageUrl(answer);

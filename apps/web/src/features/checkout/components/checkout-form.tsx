@@ -56,10 +56,18 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
   // The address decides the zone and the tax (issue 26): the quote follows the country and state as they change.
   const [methodId, setMethodId] = useState<string | undefined>(undefined);
   const destination = useMemo(() => ({ country: shipping.country, state: shipping.state.trim() }), [shipping.country, shipping.state]);
-  const quote = useCheckoutQuote({ items, useWallet, destination, shippingMethodId: methodId });
+  // A discount code (issue 27): typed, then applied; the quote says whether it applies and why not.
+  const [codeDraft, setCodeDraft] = useState('');
+  const [discountCode, setDiscountCode] = useState('');
+  const quote = useCheckoutQuote({ items, useWallet, destination, shippingMethodId: methodId, ...(discountCode ? { discountCode } : {}) });
   const methods = quote.data?.shippingMethods ?? [];
   // A method of another zone (the country changed) falls back to the new zone's first.
   if (methodId && quote.data && !quote.isPlaceholderData && !methods.some((method) => method.id === methodId)) setMethodId(undefined);
+  const applyCode = () => setDiscountCode(codeDraft.trim());
+  const removeCode = () => {
+    setCodeDraft('');
+    setDiscountCode('');
+  };
   const placement = usePlaceOrder();
   const unavailable = unavailableItems(quote.error);
   const short = outOfStockLines(quote.error);
@@ -181,6 +189,46 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
           </label>
           <p id={`${formId}-wallet-hint`} className="checkout-toggle__hint">
             {CHECKOUT_TEXTS.walletToggleHint}
+          </p>
+        </div>
+
+        <div className="checkout-discount">
+          <label htmlFor={`${formId}-code`} className="checkout-field__label">
+            {CHECKOUT_TEXTS.discountLabel}
+          </label>
+          <div className="checkout-discount__row">
+            <input
+              id={`${formId}-code`}
+              className="field-control checkout-field__control"
+              value={codeDraft}
+              maxLength={64}
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              disabled={placement.busy}
+              aria-describedby={`${formId}-code-status`}
+              aria-invalid={quote.data?.discountRefused ? true : undefined}
+              onChange={(event) => setCodeDraft(event.target.value)}
+              onKeyDown={(event) => {
+                if (event.key !== 'Enter') return;
+                event.preventDefault();
+                applyCode();
+              }}
+            />
+            {discountCode && codeDraft.trim() === discountCode ? (
+              <button type="button" className="button button--secondary" disabled={placement.busy} onClick={removeCode}>
+                {CHECKOUT_TEXTS.discountRemove}
+              </button>
+            ) : (
+              <button type="button" className="button button--secondary" disabled={placement.busy || !codeDraft.trim()} onClick={applyCode}>
+                {CHECKOUT_TEXTS.discountApply}
+              </button>
+            )}
+          </div>
+          <p id={`${formId}-code-status`} role="status" className={quote.data?.discountRefused ? 'checkout-discount__status checkout-discount__status--refused' : 'checkout-discount__status'}>
+            {discountCode && quote.data && !quote.isPlaceholderData
+              ? (quote.data.discountRefused ?? (quote.data.discountCode ? CHECKOUT_TEXTS.discountApplied(quote.data.discountCode) : ''))
+              : ''}
           </p>
         </div>
 

@@ -109,7 +109,7 @@ function OrderDetails({ paymentIntent }: { paymentIntent: string }) {
         <h2 id="confirmation-order-title">Your order</h2> <OrderStatusBadge order={order} />
       </div>
       <OrderLines items={order.items} />
-      <OrderTotalsList totals={order.totals} tax={order.tax} />
+      <OrderTotalsList totals={order.totals} tax={order.tax} discountCode={order.discountCode} />
       <div>
         <p className="confirmation__label">Ships to</p>
         <PostalAddress name={order.shipping.name} address={order.shipping.address} />

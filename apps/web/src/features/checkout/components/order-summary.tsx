@@ -14,12 +14,14 @@ export function OrderSummary({ quote }: { quote: CheckoutQuote }) {
       <OrderTotalsList
         totals={{
           subtotalCents: quote.subtotalCents,
+          discountCents: quote.discountCents,
           shippingCents: quote.shippingCents,
           taxCents: quote.taxCents,
           walletAppliedCents: quote.walletAppliedCents,
           chargedCents: quote.chargeCents,
         }}
         tax={{ jurisdiction: quote.taxJurisdiction, includedCents: quote.taxIncludedCents, shippingMethod: quote.shippingMethodName }}
+        discountCode={quote.discountCode}
       />
       <p className="checkout-summary__due">{quote.amountDueCents === 0 ? CHECKOUT_TEXTS.walletCovers : CHECKOUT_TEXTS.cardNext(formatUsd(quote.chargeCents))}</p>
     </div>
