@@ -73,7 +73,8 @@ export async function priceCart(db: Db | Tx, items: CartItems): Promise<StockLin
  * (issue 26). With a discount code (issue 27): priced with it when it applies, and otherwise
  * priced without it and `discountRefused` says why (the shop shows it by the code).
  */
-export async function quoteCheckout(db: Db, userId: string, items: CartItems, useWallet: boolean, where: Where = {}, discountCode?: string) {
+export async function quoteCheckout(db: Db, userId: string, items: CartItems, useWallet: boolean, options: Where & { discountCode?: string | undefined } = {}) {
+  const { discountCode, ...where } = options;
   const priced = await priceCart(db, items);
   const lines = orderLines(priced);
   const judged = discountCode?.trim() ? await judgeCode(db, userId, discountCode, priced) : undefined;

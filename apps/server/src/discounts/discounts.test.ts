@@ -56,7 +56,7 @@ async function code(fields: Partial<CreateDiscountCodeInput> = {}) {
 
 type Items = { id: string; variantId?: string; qty: number }[];
 async function walletOrder(userId: string, items: Items, checkoutId: string, discountCode?: string) {
-  const reviewed = await quoteCheckout(database.db, userId, items, true, discountCode);
+  const reviewed = await quoteCheckout(database.db, userId, items, true, { discountCode });
   return completeWalletOnlyOrder(deps, userId, { items, contact, shipping, quote: reviewed, checkoutId, discountCode });
 }
 const cardCheckout = (userId: string, items: Items, checkoutId: string, discountCode?: string) =>
@@ -97,7 +97,7 @@ describe('pricing with a code', () => {
     const plain = await quoteCheckout(database.db, buyers[0]!, lp.items(), false);
     expect(plain).toMatchObject({ subtotalCents: 2500, discountCents: 0, shippingCents: 999, taxCents: 324, totalCents: 3823, chargeCents: 3969, discountCode: null, discountRefused: null });
     const twenty = await code({ value: 20 });
-    const discounted = await quoteCheckout(database.db, buyers[0]!, lp.items(), false, twenty.code.toLowerCase());
+    const discounted = await quoteCheckout(database.db, buyers[0]!, lp.items(), false, { discountCode: twenty.code.toLowerCase() });
     // 20% of 2500 = 500; tax = 9.25% of (2000 + 999) = 277.41 -> 277; total 3276; charge ceil((3276 + 30) / 0.971) = 3405.
     expect(discounted).toMatchObject({ subtotalCents: 2500, discountCents: 500, shippingCents: 999, taxCents: 277, totalCents: 3276, chargeCents: 3405, discountCode: twenty.code });
     expect(discounted).toMatchObject(quote([{ unitCents: 2500, qty: 1 }], 0, false, { discount: { kind: 'percent', value: 20 } }));
@@ -115,13 +115,13 @@ describe('pricing with a code', () => {
     ];
     for (const [fields, message] of cases) {
       const made = await code(fields);
-      const judged = await quoteCheckout(database.db, buyers[0]!, tee.items(), false, made.code);
+      const judged = await quoteCheckout(database.db, buyers[0]!, tee.items(), false, { discountCode: made.code });
       expect(judged).toMatchObject({ discountCents: 0, discountCode: null, discountRefused: message, totalCents: 1500 + 999 + 231 });
     }
-    expect((await quoteCheckout(database.db, buyers[0]!, tee.items(), false, 'NO-SUCH-CODE')).discountRefused).toBe(DISCOUNT_MESSAGES.unknown);
+    expect((await quoteCheckout(database.db, buyers[0]!, tee.items(), false, { discountCode: 'NO-SUCH-CODE' })).discountRefused).toBe(DISCOUNT_MESSAGES.unknown);
     // A category code discounts only that category's lines; a fixed amount never more than they cost.
     const music = await code({ scope: 'category', categoryId: 'music', kind: 'fixed', value: 5000 });
-    const mixed = await quoteCheckout(database.db, buyers[0]!, [...tee.items(), ...lp.items()], false, music.code);
+    const mixed = await quoteCheckout(database.db, buyers[0]!, [...tee.items(), ...lp.items()], false, { discountCode: music.code });
     expect(mixed).toMatchObject({ subtotalCents: 4500, discountCents: 3000, totalCents: 1500 + 999 + 231 });
     // An order placed with a refused code is not made: the shopper reviews first.
     await expect(walletOrder(buyers[0]!, tee.items(), 'refused-code-order', 'NO-SUCH-CODE')).rejects.toMatchObject({ message: DISCOUNT_MESSAGES.unknown });
@@ -188,7 +188,7 @@ describe('a code through the money path', () => {
     const tee = await product(2000);
     const once = await code({ oncePerAccount: true });
     await walletOrder(buyers[7]!, tee.items(), 'code-once-1', once.code);
-    expect((await quoteCheckout(database.db, buyers[7]!, tee.items(), true, once.code)).discountRefused).toBe(DISCOUNT_MESSAGES.usedByYou);
+    expect((await quoteCheckout(database.db, buyers[7]!, tee.items(), true, { discountCode: once.code })).discountRefused).toBe(DISCOUNT_MESSAGES.usedByYou);
     await expect(cardCheckout(buyers[7]!, tee.items(), 'code-once-2', once.code)).rejects.toMatchObject({ message: DISCOUNT_MESSAGES.usedByYou });
     // A held use (an open card checkout) counts for a wallet order, and a new checkout replacing it may use it.
     await cardCheckout(buyers[8]!, tee.items(), 'code-once-3', once.code);
@@ -231,7 +231,7 @@ describe('uses are exact under concurrency', () => {
     await walletOrder(buyers[10]!, tee.items(), 'race-pre-1', last.code);
     await walletOrder(buyers[11]!, tee.items(), 'race-pre-2', last.code);
     const racers = buyers.slice(0, 50);
-    const reviewed = await quoteCheckout(database.db, racers[0]!, tee.items(), true, last.code);
+    const reviewed = await quoteCheckout(database.db, racers[0]!, tee.items(), true, { discountCode: last.code });
     const results = await Promise.allSettled(
       racers.map((userId, i) =>
         i % 2 === 0
