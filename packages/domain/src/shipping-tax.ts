@@ -153,9 +153,10 @@ export function methodCents(method: ShippingMethod, lines: ShippableLine[]): num
 /**
  * Shipping for a cart to a destination with a chosen method (the zone's first when none is
  * chosen). A cart of digital lines only ships nothing and needs no zone. Throws PricingRefusal
- * when the destination has no zone that ships or the method is not the zone's.
+ * when the destination has no zone that ships or the method is not the zone's. `goodsCents`: the
+ * goods after any discount (issue 27), which the free-shipping threshold compares; absent: the
+ * lines' sum.
  */
-/** `goodsCents`: the goods after any discount (issue 27), which the free-shipping threshold compares; absent: the lines' sum. */
 export function shippingFor(
   config: Pick<ShippingTaxConfig, 'zones'>,
   lines: ShippableLine[],

@@ -39,7 +39,11 @@ export function priceOrRefuse(lines: PricedLine[], balanceCents: number, useWall
 export function methodsFor(lines: PricedLine[], where: Where, config: ShippingPricing): { id: string; name: string; shippingCents: number }[] {
   try {
     const chosen = shippingFor(config, lines, where.destination);
-    return (chosen.zone?.methods ?? []).map((method) => ({ id: method.id, name: method.name, shippingCents: shippingFor(config, lines, where.destination, method.id).shippingCents }));
+    return (chosen.zone?.methods ?? []).map((method) => ({
+      id: method.id,
+      name: method.name,
+      shippingCents: shippingFor(config, lines, where.destination, method.id).shippingCents,
+    }));
   } catch (error) {
     if (error instanceof PricingRefusal) return [];
     throw error;
