@@ -12,6 +12,7 @@ const Products = consoleTab(() => import('./products-tab.tsx').then((m) => m.Pro
 const Categories = consoleTab(() => import('./categories-tab.tsx').then((m) => m.CategoriesTab), 'the categories');
 const Admins = consoleTab(() => import('./admins-tab.tsx').then((m) => m.AdminsTab), 'the admins');
 const Sales = consoleTab(() => import('./sales-tab.tsx').then((m) => m.SalesTab), 'the sales');
+const Shipping = consoleTab(() => import('./shipping-tax-tab.tsx').then((m) => m.ShippingTaxTab), 'shipping and tax');
 const Activity = consoleTab(() => import('./activity-tab.tsx').then((m) => m.ActivityTab), 'the activity');
 const Content = consoleTab(() => import('./content/content-tab.tsx').then((m) => m.ContentTab), 'the content editor');
 
@@ -22,6 +23,7 @@ const LABELS: Record<ConsoleTab, string> = {
   categories: 'Categories',
   content: 'Content',
   sales: 'Sales',
+  shipping: 'Shipping & tax',
   admins: 'Admins',
   activity: 'Activity',
 };
@@ -117,6 +119,7 @@ export function ReleaseTabs() {
           ['categories', Categories.Part],
           ['content', Content.Part],
           ['sales', Sales.Part],
+          ['shipping', Shipping.Part],
           ['admins', Admins.Part],
           ['activity', Activity.Part],
         ] as const
