@@ -28,8 +28,10 @@ import {
   type Checkout,
   type EndedCheckout,
 } from './checkouts.service.ts';
-import { checkAddress, loadPricing, methodsFor, priceOrRefuse, refuseStale, taxOfReceipt, type Where } from './pricing.step.ts';
+import { checkAddress, externalTaxFor, loadPricing, methodsFor, priceOrRefuse, refuseStale, taxOfReceipt, type Where } from './pricing.step.ts';
+import type { TaxCalculator } from '../shipping/stripe-tax.ts';
 import { closeProviderSessions, releaseHolds } from './release.step.ts';
+import { scheduleTaxRecord } from './tax.step.ts';
 
 /**
  * Checkout as a flow of named steps (issue 23, decision 044). Each step calls the service that
@@ -54,6 +56,8 @@ export interface CheckoutDeps {
   publicUrl: string;
   /** How long a card checkout holds (CHECKOUT_HOLD_MINUTES); DEFAULT_HOLD_MS when unset. */
   holdMs?: number;
+  /** Stripe Tax (decision 051), used when the shipping-and-tax settings choose it; null without a Stripe key. */
+  tax?: TaxCalculator | null;
 }
 
 /** Current database prices of the cart; unknown or inactive items are named and refused, and lines that ran out too. */
@@ -68,11 +72,12 @@ export async function priceCart(db: Db | Tx, items: CartItems): Promise<StockLin
 }
 
 /** The quote the checkout shows, for what is typed of the address so far and the chosen method (issue 26). */
-export async function quoteCheckout(db: Db, userId: string, items: CartItems, useWallet: boolean, where: Where = {}) {
+export async function quoteCheckout(db: Db, userId: string, items: CartItems, useWallet: boolean, where: Where = {}, tax?: TaxCalculator | null) {
   const lines = orderLines(await priceCart(db, items));
   const { balanceCents } = await getBalance(db, userId);
   const config = await loadPricing(db);
-  return { ...priceOrRefuse(lines, balanceCents, useWallet, where, config), lines, shippingMethods: methodsFor(lines, where, config) };
+  const external = await externalTaxFor(tax, config, lines, where);
+  return { ...priceOrRefuse(lines, balanceCents, useWallet, where, config, external), lines, shippingMethods: methodsFor(lines, where, config) };
 }
 
 /** What an order and a checkout keep of the tax and shipping beside the totals (issue 26). */
@@ -149,7 +154,10 @@ export async function completeWalletOnlyOrder(
   const lines = cartLines(input.items, start.products);
   const limited = start.products.some((variant) => variant.limited && lines.some((line) => line.variantId === variant.variantId));
   // This balance only prices the order: the conditional debit decides whether it is there.
-  const fresh = priceOrRefuse(lines, start.balanceCents ?? 0, true, { destination: input.shipping, shippingMethodId: input.shippingMethodId }, await loadPricing(deps.db));
+  const where = { destination: input.shipping, shippingMethodId: input.shippingMethodId };
+  const pricing = await loadPricing(deps.db);
+  const external = await externalTaxFor(deps.tax, pricing, lines, where);
+  const fresh = priceOrRefuse(lines, start.balanceCents ?? 0, true, where, pricing, external);
   if (fresh.amountDueCents > 0 && sameQuote(fresh, input.quote)) {
     // Not enough credit any more, or it never was: this is a card checkout.
     throw new AppError('failed-precondition', CHECKOUT_MESSAGES.insufficientWallet);
@@ -175,6 +183,7 @@ export async function completeWalletOnlyOrder(
         walletAppliedCents: fresh.walletAppliedCents,
         chargedCents: 0,
         ...taxRecordOf(fresh),
+        taxCalculationId: external?.calculationId ?? null,
         contact: { ...input.contact, phone: input.contact.phone ?? '' },
         shipping: input.shipping,
       });
@@ -190,6 +199,7 @@ export async function completeWalletOnlyOrder(
         ),
       );
       await rememberAddress(tx, userId, input.shipping);
+      await scheduleTaxRecord(deps.jobs, tx, order.id, external?.calculationId ?? null);
       // The conditional debit: it locks the wallet row until the commit, and one buyer's
       // concurrent orders queue on that lock, so it comes late.
       await debit(tx, userId, fresh.walletAppliedCents, order.id);
@@ -226,6 +236,7 @@ export async function createPaymentLink(
   const lines = await priceCart(deps.db, input.items);
   const pricing = await loadPricing(deps.db);
   const where = { destination: input.shipping, shippingMethodId: input.shippingMethodId };
+  const external = await externalTaxFor(deps.tax, pricing, lines, where);
   const checkoutId = `${userId.slice(0, 8)}_${input.checkoutId ?? randomBytes(12).toString('base64url')}`;
   const returnUrl = safeReturnPath(input.redirectUrl);
   const expiresAt = new Date(Date.now() + (deps.holdMs ?? DEFAULT_HOLD_MS));
@@ -242,7 +253,7 @@ export async function createPaymentLink(
       await releaseHolds(tx, replaced);
       await checkLimits(tx, userId, lines);
       const { balanceCents } = await getBalance(tx, userId);
-      const fresh = priceOrRefuse(lines, balanceCents, input.useWallet, where, pricing);
+      const fresh = priceOrRefuse(lines, balanceCents, input.useWallet, where, pricing, external);
       if (input.quote) refuseStale(fresh, input.quote);
       if (fresh.amountDueCents === 0) throw new AppError('failed-precondition', 'Your wallet covers this order: place it with your wallet instead.');
       await insertCheckout(tx, {
@@ -259,6 +270,7 @@ export async function createPaymentLink(
         amountDueCents: fresh.amountDueCents,
         chargeCents: fresh.chargeCents,
         ...taxRecordOf(fresh),
+        taxCalculationId: external?.calculationId ?? null,
         returnUrl,
         expiresAt,
       });

@@ -36,6 +36,8 @@ export const QUEUES = [
   'refund-retry',
   'refund-sweep',
   'password-reset-request',
+  'record-tax',
+  'reverse-tax',
 ] as const;
 
 // Processes starting together on a new database would race to create pg-boss's schema
