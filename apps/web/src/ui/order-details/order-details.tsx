@@ -46,7 +46,7 @@ export function OrderTotalsList({ totals, tax }: { totals: OrderTotals; tax?: Or
   return (
     <dl className="order-totals">
       <Row label="Subtotal" cents={totals.subtotalCents} />
-      <Row label={tax?.shippingMethod ? `Shipping (${tax.shippingMethod})` : 'Shipping'} cents={totals.shippingCents} />
+      <Row label="Shipping" cents={totals.shippingCents} />
       {tax && tax.includedCents > 0 ? (
         <Row label={taxLineLabel(tax.jurisdiction, true)} cents={tax.includedCents} />
       ) : (
