@@ -17,7 +17,14 @@ const grossUp = (cents: number) => Math.ceil(((cents + 30) * 1000) / 971);
 const LABEL: ShippingTaxConfig = {
   taxProvider: 'builtin',
   zones: [
-    { id: 'us', name: 'United States', regions: ['US'], ships: true, freeOverCents: null, methods: [{ id: 'standard', name: 'Standard', basis: 'item', firstCents: 600, extraCents: 150, stepGrams: 1000 }] },
+    {
+      id: 'us',
+      name: 'United States',
+      regions: ['US'],
+      ships: true,
+      freeOverCents: null,
+      methods: [{ id: 'standard', name: 'Standard', basis: 'item', firstCents: 600, extraCents: 150, stepGrams: 1000 }],
+    },
     {
       id: 'eu',
       name: 'EU',

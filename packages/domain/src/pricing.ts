@@ -10,16 +10,7 @@ export const TAX_BASIS_POINTS = 925;
 export const CARD_FIXED_FEE_CENTS = 30;
 export const CARD_KEEP_PER_MILLE = 971;
 
-import {
-  DEFAULT_SHIPPING_TAX_CONFIG,
-  roundHalfUp,
-  shippingFor,
-  tableTax,
-  taxRuleFor,
-  type Destination,
-  type ShippingTaxConfig,
-  type TaxResult,
-} from './shipping-tax.ts';
+import { DEFAULT_SHIPPING_TAX_CONFIG, roundHalfUp, shippingFor, tableTax, taxRuleFor, type Destination, type ShippingTaxConfig, type TaxResult } from './shipping-tax.ts';
 
 export const MAX_LINE_QTY = 99;
 export const MAX_CART_LINES = 50;

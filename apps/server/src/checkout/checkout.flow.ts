@@ -9,7 +9,7 @@ import { runTransaction, runTransactionEndingWith, type Tx } from '../db/transac
 import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { receiptMail } from '../mail/templates.ts';
-import { insertOrder, orderOfCheckout, unitsBoughtBy, type OrderLine } from '../orders/orders.service.ts';
+import { insertOrder, orderOfCheckout, unitsBoughtBy } from '../orders/orders.service.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { debit, getBalance, hold } from '../wallet/wallet.service.ts';
 import { cartLines, checkoutLines, demandOf, orderLines, overLimit, ranOut, type StockLine } from './cart.ts';

@@ -102,7 +102,11 @@ async function applySucceeded(deps: CheckoutDeps, tx: Tx, checkout: Checkout, ev
       walletAppliedCents: checkout.walletHeldCents,
       chargedCents: checkout.chargeCents,
     };
-    await deps.jobs.sendInTransaction(tx, 'send-email', receiptMail(buyer.email, buyer.name, { id: order.id, items: checkout.items, totals, tax: taxOfReceipt(checkout) }, `${deps.publicUrl}/my-orders`));
+    await deps.jobs.sendInTransaction(
+      tx,
+      'send-email',
+      receiptMail(buyer.email, buyer.name, { id: order.id, items: checkout.items, totals, tax: taxOfReceipt(checkout) }, `${deps.publicUrl}/my-orders`),
+    );
   }
   return 'applied';
 }

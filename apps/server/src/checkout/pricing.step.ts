@@ -1,14 +1,6 @@
 import { addressProblem } from '@storefront/domain/address-rules.ts';
 import { CHECKOUT_MESSAGES, quote, sameQuote, type PricedLine, type Quote } from '@storefront/domain/pricing.ts';
-import {
-  PricingRefusal,
-  SHIPPING_TAX_MESSAGES,
-  shippingFor,
-  taxRuleFor,
-  type Destination,
-  type ShippingTaxConfig,
-  type TaxResult,
-} from '@storefront/domain/shipping-tax.ts';
+import { PricingRefusal, SHIPPING_TAX_MESSAGES, shippingFor, taxRuleFor, type Destination, type ShippingTaxConfig, type TaxResult } from '@storefront/domain/shipping-tax.ts';
 import type { Db } from '../db/client.ts';
 import type { Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
@@ -77,7 +69,11 @@ export function priceOrRefuse(lines: PricedLine[], balanceCents: number, useWall
 export function methodsFor(lines: PricedLine[], where: Where, config: ShippingPricing): { id: string; name: string; shippingCents: number }[] {
   try {
     const chosen = shippingFor(config, lines, where.destination);
-    return (chosen.zone?.methods ?? []).map((method) => ({ id: method.id, name: method.name, shippingCents: shippingFor(config, lines, where.destination, method.id).shippingCents }));
+    return (chosen.zone?.methods ?? []).map((method) => ({
+      id: method.id,
+      name: method.name,
+      shippingCents: shippingFor(config, lines, where.destination, method.id).shippingCents,
+    }));
   } catch (error) {
     if (error instanceof PricingRefusal) return [];
     throw error;

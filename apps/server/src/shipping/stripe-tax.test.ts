@@ -43,7 +43,13 @@ function calculationAnswer(form: URLSearchParams, id: string) {
     amount_total: inclusive ? base : base + tax,
     currency: 'usd',
     customer: null,
-    customer_details: { address: { country, state, postal_code: form.get('customer_details[address][postal_code]') }, address_source: 'shipping', ip_address: null, tax_ids: [], taxability_override: 'none' },
+    customer_details: {
+      address: { country, state, postal_code: form.get('customer_details[address][postal_code]') },
+      address_source: 'shipping',
+      ip_address: null,
+      tax_ids: [],
+      taxability_override: 'none',
+    },
     expires_at: Math.floor(Date.now() / 1000) + 90 * 24 * 3600,
     livemode: false,
     ship_from_details: null,
@@ -85,14 +91,18 @@ beforeAll(async () => {
       if (req.method === 'POST' && req.url === '/v1/tax/calculations') {
         if (failCalculations) {
           res.statusCode = 400;
-          res.end(JSON.stringify({ error: { type: 'invalid_request_error', code: 'customer_tax_location_invalid', message: 'We could not determine the customer’s tax location.' } }));
+          res.end(
+            JSON.stringify({ error: { type: 'invalid_request_error', code: 'customer_tax_location_invalid', message: 'We could not determine the customer’s tax location.' } }),
+          );
           return;
         }
         res.end(JSON.stringify(calculationAnswer(form, `taxcalc_${seen.length}`)));
       } else if (req.method === 'POST' && req.url === '/v1/tax/transactions/create_from_calculation') {
         res.end(JSON.stringify({ id: `tax_${form.get('calculation')}`, object: 'tax.transaction', reference: form.get('reference'), type: 'transaction', currency: 'usd' }));
       } else if (req.method === 'POST' && req.url === '/v1/tax/transactions/create_reversal') {
-        res.end(JSON.stringify({ id: `taxrev_${form.get('original_transaction')}`, object: 'tax.transaction', reference: form.get('reference'), type: 'reversal', currency: 'usd' }));
+        res.end(
+          JSON.stringify({ id: `taxrev_${form.get('original_transaction')}`, object: 'tax.transaction', reference: form.get('reference'), type: 'reversal', currency: 'usd' }),
+        );
       } else {
         res.statusCode = 404;
         res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: `No fake for ${req.method} ${req.url}` } }));
@@ -180,7 +190,12 @@ describe('Stripe Tax', () => {
     failCalculations = true;
     try {
       const error = (await fan()
-        .call('createPaymentLinkStreetFlavorMerch', { items: [{ id: lpId, qty: 1 }], useWallet: false, contact: { name: 'Fan', email: 'fan@example.org', phone: '' }, shipping: CA })
+        .call('createPaymentLinkStreetFlavorMerch', {
+          items: [{ id: lpId, qty: 1 }],
+          useWallet: false,
+          contact: { name: 'Fan', email: 'fan@example.org', phone: '' },
+          shipping: CA,
+        })
         .then(
           () => undefined,
           (e: unknown) => e,

@@ -54,18 +54,11 @@ export function ShippingTaxTab() {
   return (
     <form className="console-shipping" onSubmit={submit} noValidate>
       <h2 className="console__title">Shipping &amp; tax</h2>
-      <p className="console__hint">
-        Regions are country codes (DE), US states (US-CA) or * for everywhere else; the most specific wins. Amounts in USD, rates in percent.
-      </p>
+      <p className="console__hint">Regions are country codes (DE), US states (US-CA) or * for everywhere else; the most specific wins. Amounts in USD, rates in percent.</p>
       <h3>Zones</h3>
       {config.zones.length === 0 ? <p>No zones: nothing can be shipped.</p> : null}
       {config.zones.map((zone, index) => (
-        <ZoneEditor
-          key={index}
-          zone={zone}
-          onChange={(next) => setZone(index, next)}
-          onRemove={() => change({ ...config, zones: config.zones.filter((_, i) => i !== index) })}
-        />
+        <ZoneEditor key={index} zone={zone} onChange={(next) => setZone(index, next)} onRemove={() => change({ ...config, zones: config.zones.filter((_, i) => i !== index) })} />
       ))}
       <button type="button" className="button button--secondary" onClick={() => change({ ...config, zones: [...config.zones, newZone(config.zones.length + 1)] })}>
         Add zone
@@ -106,16 +99,34 @@ export function ShippingTaxTab() {
                   <input aria-label={`Rule ${index + 1} jurisdiction`} value={rule.name} size={12} onChange={(e) => setRule(index, { ...rule, name: e.target.value })} />
                 </td>
                 <td>
-                  <NumberInput label={`Rule ${index + 1} physical rate`} value={fromBasisPoints(rule.physicalBasisPoints)} onValue={(v) => setRule(index, { ...rule, physicalBasisPoints: toBasisPoints(v) })} />
+                  <NumberInput
+                    label={`Rule ${index + 1} physical rate`}
+                    value={fromBasisPoints(rule.physicalBasisPoints)}
+                    onValue={(v) => setRule(index, { ...rule, physicalBasisPoints: toBasisPoints(v) })}
+                  />
                 </td>
                 <td>
-                  <NumberInput label={`Rule ${index + 1} digital rate`} value={fromBasisPoints(rule.digitalBasisPoints)} onValue={(v) => setRule(index, { ...rule, digitalBasisPoints: toBasisPoints(v) })} />
+                  <NumberInput
+                    label={`Rule ${index + 1} digital rate`}
+                    value={fromBasisPoints(rule.digitalBasisPoints)}
+                    onValue={(v) => setRule(index, { ...rule, digitalBasisPoints: toBasisPoints(v) })}
+                  />
                 </td>
                 <td>
-                  <input type="checkbox" aria-label={`Rule ${index + 1} shipping taxed`} checked={rule.shippingTaxable} onChange={(e) => setRule(index, { ...rule, shippingTaxable: e.target.checked })} />
+                  <input
+                    type="checkbox"
+                    aria-label={`Rule ${index + 1} shipping taxed`}
+                    checked={rule.shippingTaxable}
+                    onChange={(e) => setRule(index, { ...rule, shippingTaxable: e.target.checked })}
+                  />
                 </td>
                 <td>
-                  <input type="checkbox" aria-label={`Rule ${index + 1} prices include tax`} checked={rule.pricesIncludeTax} onChange={(e) => setRule(index, { ...rule, pricesIncludeTax: e.target.checked })} />
+                  <input
+                    type="checkbox"
+                    aria-label={`Rule ${index + 1} prices include tax`}
+                    checked={rule.pricesIncludeTax}
+                    onChange={(e) => setRule(index, { ...rule, pricesIncludeTax: e.target.checked })}
+                  />
                 </td>
                 <td>
                   <button type="button" className="button button--secondary" onClick={() => change({ ...config, taxRules: config.taxRules.filter((_, i) => i !== index) })}>
@@ -194,10 +205,16 @@ function ZoneEditor({ zone, onChange, onRemove }: { zone: ShippingZone; onChange
               </select>
             )}
           </Field>
-          <Field label="First (USD)">{(id) => <NumberInput id={id} value={fromCents(method.firstCents)} onValue={(v) => setMethod(index, { ...method, firstCents: toCents(v) })} />}</Field>
-          <Field label="Each extra (USD)">{(id) => <NumberInput id={id} value={fromCents(method.extraCents)} onValue={(v) => setMethod(index, { ...method, extraCents: toCents(v) })} />}</Field>
+          <Field label="First (USD)">
+            {(id) => <NumberInput id={id} value={fromCents(method.firstCents)} onValue={(v) => setMethod(index, { ...method, firstCents: toCents(v) })} />}
+          </Field>
+          <Field label="Each extra (USD)">
+            {(id) => <NumberInput id={id} value={fromCents(method.extraCents)} onValue={(v) => setMethod(index, { ...method, extraCents: toCents(v) })} />}
+          </Field>
           {method.basis === 'weight' ? (
-            <Field label="Step (grams)">{(id) => <NumberInput id={id} value={String(method.stepGrams)} onValue={(v) => setMethod(index, { ...method, stepGrams: Math.round(Number(v) || 0) })} />}</Field>
+            <Field label="Step (grams)">
+              {(id) => <NumberInput id={id} value={String(method.stepGrams)} onValue={(v) => setMethod(index, { ...method, stepGrams: Math.round(Number(v) || 0) })} />}
+            </Field>
           ) : null}
           <button type="button" className="button button--secondary" onClick={() => onChange({ ...zone, methods: zone.methods.filter((_, i) => i !== index) })}>
             Remove method {method.name}
@@ -205,7 +222,11 @@ function ZoneEditor({ zone, onChange, onRemove }: { zone: ShippingZone; onChange
         </div>
       ))}
       <div className="console-shipping__actions">
-        <button type="button" className="button button--secondary" onClick={() => onChange({ ...zone, methods: [...zone.methods, { ...newMethod(), id: `method-${zone.methods.length + 1}`, name: 'Express' }] })}>
+        <button
+          type="button"
+          className="button button--secondary"
+          onClick={() => onChange({ ...zone, methods: [...zone.methods, { ...newMethod(), id: `method-${zone.methods.length + 1}`, name: 'Express' }] })}
+        >
           Add method to {zone.name || zone.id}
         </button>
         <button type="button" className="button button--secondary" onClick={onRemove}>
