@@ -24,6 +24,7 @@ import { paymentsArea } from './payments/payments.plugin.ts';
 import { payoutsArea } from './payouts/payouts.plugin.ts';
 import { serviceArea } from './service/service.plugin.ts';
 import { shippingArea } from './shipping/shipping.plugin.ts';
+import { createStripeTax, type TaxCalculator } from './shipping/stripe-tax.ts';
 import { storageArea } from './storage/storage.plugin.ts';
 import { walletArea } from './wallet/wallet.plugin.ts';
 import { createPublicPages } from './web/public-pages.ts';
@@ -61,6 +62,8 @@ export interface BuildAppOptions {
   functions?: CallableFunction[];
   /** The card provider; by default the one PAYMENT_PROVIDER names (tests pass a fake Stripe). */
   payments?: ReturnType<typeof paymentProviderFor>;
+  /** Stripe Tax (tests pass one pointed at a fake Stripe); by default made from STRIPE_SECRET_KEY, or none. */
+  tax?: TaxCalculator | null;
   /** Fastify's own logger options (tests pass `false`); by default the shop's logger. */
   logger?: FastifyServerOptions['logger'];
   /** The shop's logger (logger.ts): main.ts passes the one it writes start-up lines with. */
@@ -182,7 +185,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', () => hub.stop());
   hubIsListening = () => hub.isListening();
   const payments = options.payments ?? paymentProviderFor(config, db);
-  const checkout = { db, jobs, provider: payments.provider, publicUrl: publicUrl(config), holdMs: config.CHECKOUT_HOLD_MINUTES * 60_000 };
+  // Stripe Tax when a Stripe key is set (decision 051); the shipping-and-tax settings choose whether it is used.
+  const tax = options.tax !== undefined ? options.tax : config.STRIPE_SECRET_KEY ? createStripeTax({ secretKey: config.STRIPE_SECRET_KEY }) : null;
+  const checkout = { db, jobs, provider: payments.provider, publicUrl: publicUrl(config), holdMs: config.CHECKOUT_HOLD_MINUTES * 60_000, tax };
   const pages = createPublicPages();
   const context: AreaContext = {
     pages,

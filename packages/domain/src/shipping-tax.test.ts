@@ -19,7 +19,15 @@ import {
 
 const method = (over: Partial<ShippingMethod>): ShippingMethod => ({ id: 'standard', name: 'Standard', basis: 'order', firstCents: 0, extraCents: 0, stepGrams: 1000, ...over });
 const zone = (over: Partial<ShippingZone>): ShippingZone => ({ id: 'z', name: 'Z', regions: ['*'], ships: true, freeOverCents: null, methods: [method({})], ...over });
-const rule = (over: Partial<TaxRule>): TaxRule => ({ region: '*', name: '', physicalBasisPoints: 0, digitalBasisPoints: 0, shippingTaxable: false, pricesIncludeTax: false, ...over });
+const rule = (over: Partial<TaxRule>): TaxRule => ({
+  region: '*',
+  name: '',
+  physicalBasisPoints: 0,
+  digitalBasisPoints: 0,
+  shippingTaxable: false,
+  pricesIncludeTax: false,
+  ...over,
+});
 
 /** A label's configuration: US by state, the EU with VAT included, the UK, nowhere else. */
 const LABEL: ShippingTaxConfig = {
@@ -29,10 +37,7 @@ const LABEL: ShippingTaxConfig = {
       id: 'us',
       regions: ['US'],
       freeOverCents: 10_000,
-      methods: [
-        method({ id: 'standard', basis: 'item', firstCents: 600, extraCents: 150 }),
-        method({ id: 'express', name: 'Express', basis: 'order', firstCents: 2500 }),
-      ],
+      methods: [method({ id: 'standard', basis: 'item', firstCents: 600, extraCents: 150 }), method({ id: 'express', name: 'Express', basis: 'order', firstCents: 2500 })],
     }),
     zone({ id: 'eu', regions: ['DE', 'FR', 'NL'], methods: [method({ basis: 'weight', firstCents: 1500, extraCents: 500, stepGrams: 1000 })] }),
     zone({ id: 'uk', regions: ['GB'], ships: false }),
@@ -65,8 +70,28 @@ describe('shipping rates (table of cases)', () => {
     // basis, first, extra, step, lines as [qty, grams, digital], expected
     ['order', 999, 0, 1000, [[3, 0, false]], 999],
     ['item', 600, 150, 1000, [[1, 0, false]], 600],
-    ['item', 600, 150, 1000, [[2, 0, false], [1, 0, false]], 900],
-    ['item', 600, 150, 1000, [[2, 0, false], [5, 0, true]], 750],
+    [
+      'item',
+      600,
+      150,
+      1000,
+      [
+        [2, 0, false],
+        [1, 0, false],
+      ],
+      900,
+    ],
+    [
+      'item',
+      600,
+      150,
+      1000,
+      [
+        [2, 0, false],
+        [5, 0, true],
+      ],
+      750,
+    ],
     ['weight', 1500, 500, 1000, [[1, 300, false]], 1500],
     ['weight', 1500, 500, 1000, [[4, 300, false]], 2000],
     ['weight', 1500, 500, 1000, [[1, 2001, false]], 2500],

@@ -9,7 +9,7 @@ import { runTransaction, runTransactionEndingWith, type Tx } from '../db/transac
 import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { receiptMail } from '../mail/templates.ts';
-import { insertOrder, orderOfCheckout, unitsBoughtBy, type OrderLine } from '../orders/orders.service.ts';
+import { insertOrder, orderOfCheckout, unitsBoughtBy } from '../orders/orders.service.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { debit, getBalance, hold } from '../wallet/wallet.service.ts';
 import { cartLines, checkoutLines, demandOf, orderLines, overLimit, ranOut, type StockLine } from './cart.ts';
@@ -28,9 +28,11 @@ import {
   type Checkout,
   type EndedCheckout,
 } from './checkouts.service.ts';
-import { checkAddress, loadPricing, methodsFor, priceOrRefuse, refuseStale, taxOfReceipt, type Where } from './pricing.step.ts';
+import { checkAddress, externalTaxFor, loadPricing, methodsFor, priceOrRefuse, refuseStale, taxOfReceipt, type Where } from './pricing.step.ts';
+import type { TaxCalculator } from '../shipping/stripe-tax.ts';
 import { checkOncePerAccount, codeFor, judgeCode, takeCodeUse } from './discount.step.ts';
 import { closeProviderSessions, releaseHolds } from './release.step.ts';
+import { scheduleTaxRecord } from './tax.step.ts';
 
 /**
  * Checkout as a flow of named steps (issue 23, decision 044). Each step calls the service that
@@ -55,6 +57,8 @@ export interface CheckoutDeps {
   publicUrl: string;
   /** How long a card checkout holds (CHECKOUT_HOLD_MINUTES); DEFAULT_HOLD_MS when unset. */
   holdMs?: number;
+  /** Stripe Tax (decision 051), used when the shipping-and-tax settings choose it; null without a Stripe key. */
+  tax?: TaxCalculator | null;
 }
 
 /** Current database prices of the cart; unknown or inactive items are named and refused, and lines that ran out too. */
@@ -73,7 +77,14 @@ export async function priceCart(db: Db | Tx, items: CartItems): Promise<StockLin
  * (issue 26). With a discount code (issue 27): priced with it when it applies, and otherwise
  * priced without it and `discountRefused` says why (the shop shows it by the code).
  */
-export async function quoteCheckout(db: Db, userId: string, items: CartItems, useWallet: boolean, options: Where & { discountCode?: string | undefined } = {}) {
+export async function quoteCheckout(
+  db: Db,
+  userId: string,
+  items: CartItems,
+  useWallet: boolean,
+  options: Where & { discountCode?: string | undefined } = {},
+  tax?: TaxCalculator | null,
+) {
   const { discountCode, ...where } = options;
   const priced = await priceCart(db, items);
   const lines = orderLines(priced);
@@ -81,8 +92,9 @@ export async function quoteCheckout(db: Db, userId: string, items: CartItems, us
   const applied = judged && 'applied' in judged ? judged.applied : undefined;
   const { balanceCents } = await getBalance(db, userId);
   const config = await loadPricing(db);
+  const external = await externalTaxFor(tax, config, lines, where, applied?.discount);
   return {
-    ...priceOrRefuse(lines, balanceCents, useWallet, where, config, applied?.discount),
+    ...priceOrRefuse(lines, balanceCents, useWallet, where, config, external, applied?.discount),
     lines,
     shippingMethods: methodsFor(lines, where, config),
     discountCode: applied?.code ?? null,
@@ -166,14 +178,10 @@ export async function completeWalletOnlyOrder(
   // A discount code (issue 27): judged now, its use taken in the transaction (none left: no order).
   const code = await codeFor(deps.db, userId, input.discountCode, lines);
   // This balance only prices the order: the conditional debit decides whether it is there.
-  const fresh = priceOrRefuse(
-    lines,
-    start.balanceCents ?? 0,
-    true,
-    { destination: input.shipping, shippingMethodId: input.shippingMethodId },
-    await loadPricing(deps.db),
-    code?.discount,
-  );
+  const where = { destination: input.shipping, shippingMethodId: input.shippingMethodId };
+  const pricing = await loadPricing(deps.db);
+  const external = await externalTaxFor(deps.tax, pricing, lines, where, code?.discount);
+  const fresh = priceOrRefuse(lines, start.balanceCents ?? 0, true, where, pricing, external, code?.discount);
   if (fresh.amountDueCents > 0 && sameQuote(fresh, input.quote)) {
     // Not enough credit any more, or it never was: this is a card checkout.
     throw new AppError('failed-precondition', CHECKOUT_MESSAGES.insufficientWallet);
@@ -202,6 +210,7 @@ export async function completeWalletOnlyOrder(
         ...taxRecordOf(fresh),
         discountCents: fresh.discountCents,
         discountCode: code?.code ?? null,
+        taxCalculationId: external?.calculationId ?? null,
         contact: { ...input.contact, phone: input.contact.phone ?? '' },
         shipping: input.shipping,
       });
@@ -217,6 +226,7 @@ export async function completeWalletOnlyOrder(
         ),
       );
       await rememberAddress(tx, userId, input.shipping);
+      await scheduleTaxRecord(deps.jobs, tx, order.id, external?.calculationId ?? null);
       // The conditional debit: it locks the wallet row until the commit, and one buyer's
       // concurrent orders queue on that lock, so it comes late.
       await debit(tx, userId, fresh.walletAppliedCents, order.id);
@@ -257,6 +267,7 @@ export async function createPaymentLink(
   const pricing = await loadPricing(deps.db);
   const where = { destination: input.shipping, shippingMethodId: input.shippingMethodId };
   const code = await codeFor(deps.db, userId, input.discountCode, lines);
+  const external = await externalTaxFor(deps.tax, pricing, lines, where, code?.discount);
   const checkoutId = `${userId.slice(0, 8)}_${input.checkoutId ?? randomBytes(12).toString('base64url')}`;
   const returnUrl = safeReturnPath(input.redirectUrl);
   const expiresAt = new Date(Date.now() + (deps.holdMs ?? DEFAULT_HOLD_MS));
@@ -274,7 +285,7 @@ export async function createPaymentLink(
       await checkLimits(tx, userId, lines);
       if (code) await checkOncePerAccount(tx, userId, code, true);
       const { balanceCents } = await getBalance(tx, userId);
-      const fresh = priceOrRefuse(lines, balanceCents, input.useWallet, where, pricing, code?.discount);
+      const fresh = priceOrRefuse(lines, balanceCents, input.useWallet, where, pricing, external, code?.discount);
       if (input.quote) refuseStale(fresh, input.quote);
       if (fresh.amountDueCents === 0) throw new AppError('failed-precondition', 'Your wallet covers this order: place it with your wallet instead.');
       await insertCheckout(tx, {
@@ -293,6 +304,7 @@ export async function createPaymentLink(
         ...taxRecordOf(fresh),
         discountCents: fresh.discountCents,
         discountCode: code?.code ?? null,
+        taxCalculationId: external?.calculationId ?? null,
         returnUrl,
         expiresAt,
       });

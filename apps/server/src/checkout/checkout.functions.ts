@@ -6,7 +6,7 @@ import { cancelCheckout, completeWalletOnlyOrder, createPaymentLink, openPayment
 export function checkoutFunctions(deps: CheckoutDeps) {
   return [
     defineFunction('quoteCheckout', async ({ items, useWallet, destination, shippingMethodId, discountCode }, { caller }) =>
-      quoteCheckout(deps.db, caller.userId, items, useWallet, { destination, shippingMethodId, discountCode }),
+      quoteCheckout(deps.db, caller.userId, items, useWallet, { destination, shippingMethodId, discountCode }, deps.tax),
     ),
     defineFunction('completeWalletOnlyOrderStreetFlavor', async (input, { caller }) => {
       const order = await completeWalletOnlyOrder(deps, caller.userId, input);

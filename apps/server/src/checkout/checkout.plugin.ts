@@ -3,6 +3,7 @@ import { checkoutFunctions } from './checkout.functions.ts';
 import { localPayRoutes } from './local-pay.routes.ts';
 import { expireCheckout, sendRefund } from './payment.flow.ts';
 import { reconcileCheckouts } from './reconcile.flow.ts';
+import { recordTax, reverseTax } from './tax.step.ts';
 
 /**
  * The cart and its checkout (decision 044): each card checkout's hold ends at its deadline (a
@@ -17,6 +18,9 @@ export const checkoutArea = defineArea('checkout', async (app, { checkout, every
   await jobs.work<{ checkoutId: string }>('refund-payment', async ({ checkoutId }) => {
     await sendRefund(checkout, checkoutId);
   });
+  // Stripe Tax (decision 051): an order's calculation recorded as a transaction; a full refund reverses it.
+  await jobs.work<{ orderId: string }>('record-tax', async ({ orderId }) => recordTax(checkout, orderId));
+  await jobs.work<{ orderId: string }>('reverse-tax', async ({ orderId }) => reverseTax(checkout, orderId));
   if (payments.local) await app.register(localPayRoutes, { deps: checkout, local: payments.local, resolveCaller });
   return { functions: checkoutFunctions(checkout) };
 });

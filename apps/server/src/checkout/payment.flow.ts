@@ -10,6 +10,7 @@ import { capture, debit, release } from '../wallet/wallet.service.ts';
 import { heldDemand } from './cart.ts';
 import { taxOfReceipt } from './pricing.step.ts';
 import { releaseHolds } from './release.step.ts';
+import { scheduleTaxRecord } from './tax.step.ts';
 import { closeCheckout, type CheckoutDeps } from './checkout.flow.ts';
 import {
   checkoutIs,
@@ -94,6 +95,7 @@ async function applySucceeded(deps: CheckoutDeps, tx: Tx, checkout: Checkout, ev
     contact: checkout.contact,
     shipping: checkout.shipping,
   });
+  if (order.created) await scheduleTaxRecord(deps.jobs, tx, order.id, checkout.taxCalculationId);
   const buyer = order.created ? await contactOf(tx, checkout.userId) : undefined;
   if (buyer) {
     const totals = {

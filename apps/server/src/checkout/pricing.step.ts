@@ -1,10 +1,11 @@
 import { addressProblem } from '@storefront/domain/address-rules.ts';
-import { CHECKOUT_MESSAGES, quote, sameQuote, type PricedLine, type Quote, type QuoteDiscount } from '@storefront/domain/pricing.ts';
-import { PricingRefusal, SHIPPING_TAX_MESSAGES, shippingFor, type Destination, type ShippingTaxConfig } from '@storefront/domain/shipping-tax.ts';
+import { CHECKOUT_MESSAGES, discountCents, discountedLines, quote, sameQuote, type PricedLine, type Quote, type QuoteDiscount } from '@storefront/domain/pricing.ts';
+import { PricingRefusal, SHIPPING_TAX_MESSAGES, shippingFor, taxRuleFor, type Destination, type ShippingTaxConfig, type TaxResult } from '@storefront/domain/shipping-tax.ts';
 import type { Db } from '../db/client.ts';
 import type { Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import { shippingTaxConfig } from '../shipping/shipping.service.ts';
+import type { TaxCalculator } from '../shipping/stripe-tax.ts';
 
 /**
  * Step "price" (issue 26, decision 051): the cart at database prices, shipped to the buyer's
@@ -14,7 +15,7 @@ import { shippingTaxConfig } from '../shipping/shipping.service.ts';
 
 export interface Where {
   /** The shipping address (or, for a quote, what is typed of it so far). */
-  destination?: Destination;
+  destination?: Destination & { postal_code?: string; line1?: string; city?: string };
   shippingMethodId?: string;
 }
 
@@ -25,10 +26,56 @@ export async function loadPricing(db: Db | Tx): Promise<ShippingPricing> {
   return (await shippingTaxConfig(db)).config;
 }
 
-/** The quote, or the refusal as the buyer reads it (failed-precondition: nothing was taken). */
-export function priceOrRefuse(lines: PricedLine[], balanceCents: number, useWallet: boolean, where: Where, config: ShippingPricing, discount?: QuoteDiscount): Quote {
+/** Tax an outside provider calculated, with the calculation to record once the order exists. */
+export type ExternalTax = TaxResult & { calculationId: string };
+
+export const TAX_UNAVAILABLE = 'Tax could not be calculated right now. Please try again in a moment.';
+
+/**
+ * With Stripe Tax chosen (decision 051): its calculation for these lines, shipping and address,
+ * made before any transaction (a call to Stripe never holds a row lock). Undefined with the table.
+ */
+export async function externalTaxFor(
+  tax: TaxCalculator | null | undefined,
+  config: ShippingPricing,
+  lines: PricedLine[],
+  where: Where,
+  discount?: QuoteDiscount,
+): Promise<ExternalTax | undefined> {
+  if (config.taxProvider !== 'stripe') return undefined;
+  if (!where.destination) throw new AppError('failed-precondition', SHIPPING_TAX_MESSAGES.addressNeeded);
+  // A discount (issue 27) lowers the goods Stripe taxes and the free-shipping threshold sees, as in `quote`.
+  const off = discountCents(lines, discount);
+  const goodsCents = lines.reduce((sum, line) => sum + line.unitCents * line.qty, 0) - off;
+  let shippingCents: number;
   try {
-    return quote(lines, balanceCents, useWallet, { destination: where.destination, shippingMethodId: where.shippingMethodId, shippingTax: config, discount });
+    shippingCents = shippingFor(config, lines, where.destination, where.shippingMethodId, goodsCents).shippingCents;
+  } catch (error) {
+    if (error instanceof PricingRefusal) throw new AppError('failed-precondition', error.message);
+    throw error;
+  }
+  if (!tax) throw new AppError('unavailable', TAX_UNAVAILABLE);
+  const inclusive = taxRuleFor(config, where.destination)?.pricesIncludeTax ?? false;
+  try {
+    return await tax.calculate({ lines: discountedLines(lines, discount, off), shippingCents, address: where.destination, inclusive });
+  } catch (error) {
+    // The provider's own error stays attached for the log; the buyer reads the sentence.
+    throw Object.assign(new AppError('unavailable', TAX_UNAVAILABLE), { cause: error });
+  }
+}
+
+/** The quote, or the refusal as the buyer reads it (failed-precondition: nothing was taken). */
+export function priceOrRefuse(
+  lines: PricedLine[],
+  balanceCents: number,
+  useWallet: boolean,
+  where: Where,
+  config: ShippingPricing,
+  externalTax?: ExternalTax,
+  discount?: QuoteDiscount,
+): Quote {
+  try {
+    return quote(lines, balanceCents, useWallet, { destination: where.destination, shippingMethodId: where.shippingMethodId, shippingTax: config, externalTax, discount });
   } catch (error) {
     if (error instanceof PricingRefusal) throw new AppError('failed-precondition', error.message);
     throw error;

@@ -38,6 +38,8 @@ export const QUEUES = [
   'password-reset-request',
   'oidc-backchannel-logout',
   'encode-track',
+  'record-tax',
+  'reverse-tax',
 ] as const;
 
 // Processes starting together on a new database would race to create pg-boss's schema

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { orderCursor } from '@storefront/domain/contracts/orders.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { REFUND_MESSAGES } from '@storefront/domain/refunds.ts';
@@ -334,4 +334,21 @@ export async function markOrderFulfilled(db: Db, orderId: string, options: Fulfi
     },
     { maxAttempts: options.maxAttempts },
   );
+}
+
+/** An order's Stripe Tax calculation and recorded transaction (issue 26, decision 051). */
+export async function taxRecordOfOrder(db: Db, orderId: string) {
+  const [row] = await db
+    .select({ calculationId: orders.taxCalculationId, transactionId: orders.taxTransactionId, refundStatus: orders.refundStatus })
+    .from(orders)
+    .where(eq(orders.id, orderId));
+  return row;
+}
+
+/** Keeps the Stripe Tax transaction recorded for an order (once; a repeat changes nothing). */
+export async function setTaxTransaction(db: Db, orderId: string, transactionId: string): Promise<void> {
+  await db
+    .update(orders)
+    .set({ taxTransactionId: transactionId })
+    .where(and(eq(orders.id, orderId), isNull(orders.taxTransactionId)));
 }

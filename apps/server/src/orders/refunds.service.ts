@@ -437,6 +437,8 @@ async function completeRefund(tx: Tx, deps: RefundDeps, refund: RefundRow, provi
   if (creditWallet) await credit(tx, order!.userId, refund.walletCents, `refund:${refund.id}`, 'refund', `refund of order ${order!.id}`);
   const status = await buyerRefundStatus(tx, order!);
   await tx.update(orders).set({ refundStatus: status }).where(eq(orders.id, order!.id));
+  // Stripe Tax (decision 051): a fully refunded order's tax transaction is reversed, once.
+  if (status === 'refunded' && order!.refundStatus !== 'refunded' && order!.taxCalculationId) await deps.jobs.sendInTransaction(tx, 'reverse-tax', { orderId: order!.id });
   await tx.insert(orderEvents).values({
     orderId: order!.id,
     kind: 'refunded',

@@ -12,10 +12,7 @@ export const SHIPPING_SETTINGS_MESSAGES = {
 } as const;
 
 export async function shippingTaxConfig(db: Db | Tx): Promise<{ config: ShippingTaxConfig; version: number }> {
-  const [row] = await db
-    .select({ config: shippingTaxSettings.config, version: shippingTaxSettings.version })
-    .from(shippingTaxSettings)
-    .where(eq(shippingTaxSettings.id, 'main'));
+  const [row] = await db.select({ config: shippingTaxSettings.config, version: shippingTaxSettings.version }).from(shippingTaxSettings).where(eq(shippingTaxSettings.id, 'main'));
   return row ?? { config: DEFAULT_SHIPPING_TAX_CONFIG, version: 0 };
 }
 

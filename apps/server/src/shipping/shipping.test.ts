@@ -41,7 +41,14 @@ const LABEL: ShippingTaxConfig = {
         { id: 'express', name: 'Express', basis: 'order', firstCents: 2500, extraCents: 0, stepGrams: 1000 },
       ],
     },
-    { id: 'eu', name: 'EU', regions: ['DE', 'FR'], ships: true, freeOverCents: null, methods: [{ id: 'standard', name: 'Standard', basis: 'order', firstCents: 1500, extraCents: 0, stepGrams: 1000 }] },
+    {
+      id: 'eu',
+      name: 'EU',
+      regions: ['DE', 'FR'],
+      ships: true,
+      freeOverCents: null,
+      methods: [{ id: 'standard', name: 'Standard', basis: 'order', firstCents: 1500, extraCents: 0, stepGrams: 1000 }],
+    },
     { id: 'uk', name: 'UK', regions: ['GB'], ships: false, freeOverCents: null, methods: [] },
   ],
   taxRules: [
@@ -100,7 +107,12 @@ describe('zones, rates and tax by destination', () => {
       { id: 'standard', name: 'Standard', shippingCents: 750 },
       { id: 'express', name: 'Express', shippingCents: 2500 },
     ]);
-    const express = await fan().call('quoteCheckout', { items: [{ id: lpId, qty: 2 }], useWallet: false, destination: { country: 'US', state: 'CA' }, shippingMethodId: 'express' });
+    const express = await fan().call('quoteCheckout', {
+      items: [{ id: lpId, qty: 2 }],
+      useWallet: false,
+      destination: { country: 'US', state: 'CA' },
+      shippingMethodId: 'express',
+    });
     expect([express.shippingCents, express.totalCents]).toEqual([2500, 7863]);
     const de = await fan().call('quoteCheckout', { items: [{ id: lpId, qty: 2 }], useWallet: false, destination: { country: 'DE' } });
     // VAT included: 6500 x 19 / 119 = 1037.8 -> 1038, shown but not added.
@@ -114,15 +126,21 @@ describe('zones, rates and tax by destination', () => {
     }
     const error = await errorOf(fan().call('createPaymentLinkStreetFlavorMerch', { items: [{ id: lpId, qty: 1 }], useWallet: false, contact, shipping: JP }));
     expect([error.code, error.message]).toEqual(['failed-precondition', SHIPPING_TAX_MESSAGES.noShipping]);
-    const unknownMethod = await errorOf(fan().call('createPaymentLinkStreetFlavorMerch', { items: [{ id: lpId, qty: 1 }], useWallet: false, contact, shipping: US_CA, shippingMethodId: 'overnight' }));
+    const unknownMethod = await errorOf(
+      fan().call('createPaymentLinkStreetFlavorMerch', { items: [{ id: lpId, qty: 1 }], useWallet: false, contact, shipping: US_CA, shippingMethodId: 'overnight' }),
+    );
     expect(unknownMethod.message).toBe(SHIPPING_TAX_MESSAGES.chooseMethod);
     expect(await shop.db.select().from(checkouts)).toHaveLength(0);
   });
 
   it('checks postal codes and states per country', async () => {
-    const badZip = await errorOf(fan().call('createPaymentLinkStreetFlavorMerch', { items: [{ id: lpId, qty: 1 }], useWallet: false, contact, shipping: { ...US_CA, postal_code: '9000' } }));
+    const badZip = await errorOf(
+      fan().call('createPaymentLinkStreetFlavorMerch', { items: [{ id: lpId, qty: 1 }], useWallet: false, contact, shipping: { ...US_CA, postal_code: '9000' } }),
+    );
     expect([badZip.code, badZip.message]).toEqual(['invalid-argument', 'Please enter a postal code of United States (for example 62701 or 62701-1234).']);
-    const noState = await errorOf(fan().call('createPaymentLinkStreetFlavorMerch', { items: [{ id: lpId, qty: 1 }], useWallet: false, contact, shipping: { ...US_CA, state: '' } }));
+    const noState = await errorOf(
+      fan().call('createPaymentLinkStreetFlavorMerch', { items: [{ id: lpId, qty: 1 }], useWallet: false, contact, shipping: { ...US_CA, state: '' } }),
+    );
     expect(noState.message).toBe('Please enter the state as its code (for example AL).');
   });
 
@@ -160,11 +178,19 @@ describe('zones, rates and tax by destination', () => {
       fan().call('completeWalletOnlyOrderStreetFlavor', { items: [{ id: lpId, qty: 1 }], contact, shipping: US_CA, quote: reviewed, checkoutId: 'ship-stale-rates' }),
     );
     expect([stale.code, stale.message]).toEqual(['failed-precondition', SHIPPING_TAX_MESSAGES.shippingChanged]);
-    const staleCard = await errorOf(fan().call('createPaymentLinkStreetFlavorMerch', { items: [{ id: lpId, qty: 1 }], useWallet: false, contact, shipping: US_CA, quote: reviewed }));
+    const staleCard = await errorOf(
+      fan().call('createPaymentLinkStreetFlavorMerch', { items: [{ id: lpId, qty: 1 }], useWallet: false, contact, shipping: US_CA, quote: reviewed }),
+    );
     expect(staleCard.message).toBe(SHIPPING_TAX_MESSAGES.shippingChanged);
     // A changed price is still the spec's message.
     const tampered = await errorOf(
-      fan().call('completeWalletOnlyOrderStreetFlavor', { items: [{ id: lpId, qty: 1 }], contact, shipping: US_CA, quote: { ...reviewed, subtotalCents: 1 }, checkoutId: 'ship-tampered' }),
+      fan().call('completeWalletOnlyOrderStreetFlavor', {
+        items: [{ id: lpId, qty: 1 }],
+        contact,
+        shipping: US_CA,
+        quote: { ...reviewed, subtotalCents: 1 },
+        checkoutId: 'ship-tampered',
+      }),
     );
     expect(tampered.message).toBe(CHECKOUT_MESSAGES.quoteChanged);
     expect(await getBalance(shop.db, fanId)).toEqual(before);
@@ -197,9 +223,7 @@ describe('saving the settings', () => {
     const twice = { ...LABEL, zones: [LABEL.zones[0]!, { ...LABEL.zones[1]!, regions: ['US'] }] };
     const error = await errorOf(admin().call('saveShippingTaxConfig', { config: twice, version }));
     expect([error.code, error.message]).toEqual(['invalid-argument', expect.stringContaining('A region belongs to one zone only.')]);
-    const negative = await errorOf(
-      admin().callUntyped('saveShippingTaxConfig', { config: { ...LABEL, taxRules: [{ ...LABEL.taxRules[0]!, physicalBasisPoints: -5 }] }, version }),
-    );
+    const negative = await errorOf(admin().callUntyped('saveShippingTaxConfig', { config: { ...LABEL, taxRules: [{ ...LABEL.taxRules[0]!, physicalBasisPoints: -5 }] }, version }));
     expect(negative.message).toContain('Rates cannot be negative.');
   });
 });

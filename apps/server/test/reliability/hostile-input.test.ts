@@ -315,7 +315,16 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
     version: 0,
     config: {
       taxProvider: 'builtin',
-      zones: [{ id: 'us', name: 'US', regions: ['US'], ships: true, freeOverCents: 10000, methods: [{ id: 'standard', name: 'Standard', basis: 'item', firstCents: 600, extraCents: 150, stepGrams: 1000 }] }],
+      zones: [
+        {
+          id: 'us',
+          name: 'US',
+          regions: ['US'],
+          ships: true,
+          freeOverCents: 10000,
+          methods: [{ id: 'standard', name: 'Standard', basis: 'item', firstCents: 600, extraCents: 150, stepGrams: 1000 }],
+        },
+      ],
       taxRules: [{ region: 'US-CA', name: 'California', physicalBasisPoints: 725, digitalBasisPoints: 0, shippingTaxable: false, pricesIncludeTax: false }],
     },
   }),

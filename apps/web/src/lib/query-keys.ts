@@ -92,6 +92,9 @@ export const consoleKeys = {
   activity: ['admin', 'activity'] as const,
 };
 
+/** Shipping zones, rates and tax (issue 26), under the admins' keys: the admins' live topic refetches it after any save. */
+export const shippingTaxKeys = { all: ['admin', 'shipping-tax'] as const };
+
 /** The order desk (issue 16): its lists by status and search, and one order's detail. */
 export const deskOrdersKeys = {
   all: [...orderListKeys.all, 'desk'] as const,

@@ -15,7 +15,14 @@ describe('checkCheckoutForm (spec section 5, Checkout)', () => {
     ['then the city', 1, contact, { ...shipping, city: '' }, 'Please enter the city.', 'shipping.city'],
     ['then the postal code', 1, contact, { ...shipping, postal_code: '' }, 'Please enter the postal code.', 'shipping.postal_code'],
     ['then the US state', 1, contact, { ...shipping, state: '' }, 'Please enter the state as its code (for example AL).', 'shipping.state'],
-    ['then the postal code of the country', 1, contact, { ...shipping, country: 'GB' }, 'Please enter a postal code of United Kingdom (for example N1 9GU).', 'shipping.postal_code'],
+    [
+      'then the postal code of the country',
+      1,
+      contact,
+      { ...shipping, country: 'GB' },
+      'Please enter a postal code of United Kingdom (for example N1 9GU).',
+      'shipping.postal_code',
+    ],
   ] as const)('%s', (_case, itemCount, contactValues, shippingValues, message, field) => {
     expect(checkCheckoutForm(itemCount, contactValues, shippingValues)).toEqual({ ok: false, message, field });
   });

@@ -13,6 +13,7 @@ const Categories = consoleTab(() => import('./categories-tab.tsx').then((m) => m
 const Admins = consoleTab(() => import('./admins-tab.tsx').then((m) => m.AdminsTab), 'the admins');
 const Discounts = consoleTab(() => import('./discounts-tab.tsx').then((m) => m.DiscountsTab), 'the discount codes');
 const Sales = consoleTab(() => import('./sales-tab.tsx').then((m) => m.SalesTab), 'the sales');
+const Shipping = consoleTab(() => import('./shipping-tax-tab.tsx').then((m) => m.ShippingTaxTab), 'shipping and tax');
 const Activity = consoleTab(() => import('./activity-tab.tsx').then((m) => m.ActivityTab), 'the activity');
 const Content = consoleTab(() => import('./content/content-tab.tsx').then((m) => m.ContentTab), 'the content editor');
 
@@ -24,6 +25,7 @@ const LABELS: Record<ConsoleTab, string> = {
   content: 'Content',
   discounts: 'Discount codes',
   sales: 'Sales',
+  shipping: 'Shipping & tax',
   admins: 'Admins',
   activity: 'Activity',
 };
@@ -120,6 +122,7 @@ export function ReleaseTabs() {
           ['content', Content.Part],
           ['discounts', Discounts.Part],
           ['sales', Sales.Part],
+          ['shipping', Shipping.Part],
           ['admins', Admins.Part],
           ['activity', Activity.Part],
         ] as const
