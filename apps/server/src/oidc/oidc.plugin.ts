@@ -5,7 +5,7 @@ import { authSecretsOf, resignCredentials } from '../accounts/secret-rotation.ts
 import { defineArea } from '../http/area.ts';
 import { createExchangedSession } from '../accounts/exchanged-session.service.ts';
 import { deleteExpiredOidcModels } from './oidc.adapter.ts';
-import { BACKCHANNEL_LOGOUT_QUEUE, deliverLogoutNotice, type LogoutNotice } from './oidc.logout.ts';
+import { BACKCHANNEL_LOGOUT_QUEUE, deliverLogoutNotice, type LogoutNotice } from './logout.service.ts';
 import { createOidcProvider } from './oidc.provider.ts';
 import { oidcRoutes } from './oidc.routes.ts';
 

@@ -212,7 +212,11 @@ describe('item 5: token exchange (RFC 8693) gives single sign-on users the funct
     const auth = getAuth(app);
     connectAuthEmulator(auth, origin, { disableWarnings: true });
     expect((await refusal(signInWithCustomToken(auth, tokens.access_token))).code).toBe('auth/invalid-custom-token');
-    const call = await fetch(`${origin}/fn/getProfile`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.access_token}` }, body: '{"data":null}' });
+    const call = await fetch(`${origin}/fn/getProfile`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.access_token}` },
+      body: '{"data":null}',
+    });
     expect(call.status).toBe(401);
   });
 
