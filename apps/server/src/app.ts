@@ -33,7 +33,7 @@ import type { Area, AreaContext } from './http/area.ts';
 import { functionsRoutes } from './functions/functions.routes.ts';
 import type { CallableFunction } from './functions/registry.ts';
 import { startJobQueue } from './jobs/queue.ts';
-import { endSingleSignOn } from './oidc/oidc.logout.ts';
+import { endSingleSignOn } from './oidc/logout.service.ts';
 import { enqueueMail, startMailWorker } from './mail/mail.jobs.ts';
 import { createMailer, type Mail } from './mail/mailer.ts';
 import { errorBody, handleError } from './http/error-handler.ts';

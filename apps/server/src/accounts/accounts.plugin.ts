@@ -6,7 +6,7 @@ import { isAPIError } from 'better-auth/api';
 import { PASSWORD_RESET_QUEUE, type PasswordResetRequest } from './auth.ts';
 import { authRoutes } from './auth.routes.ts';
 import { firebaseAuthRoutes } from './firebase-auth.routes.ts';
-import { endSingleSignOn } from '../oidc/oidc.logout.ts';
+import { endSingleSignOn } from '../oidc/logout.service.ts';
 
 /** Sign-up, sign-in, sessions (Better Auth under /api/auth) and saved addresses. */
 export const accountsArea = defineArea('accounts', async (app, { auth, config, db, jobs, queueMail, resolveSession }) => {

@@ -108,7 +108,15 @@ async function followSignupAdmins(tx: Tx, config: Config, userId: string) {
 
 function sessionQuery(db: Db) {
   return db
-    .select({ sessionId: sessions.id, userId: sessions.userId, createdAt: sessions.createdAt, expiresAt: sessions.expiresAt, email: users.email, emailVerified: users.emailVerified, role: users.role })
+    .select({
+      sessionId: sessions.id,
+      userId: sessions.userId,
+      userAgent: sessions.userAgent,
+      expiresAt: sessions.expiresAt,
+      email: users.email,
+      emailVerified: users.emailVerified,
+      role: users.role,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.token, sql.placeholder('token')))

@@ -16,7 +16,7 @@ import { signInLockedMail } from '../mail/templates.ts';
 import { isOpenAuthPath, isShopPath, publicUrl, SESSION_EXPIRES_IN_SECONDS, SESSION_UPDATE_AGE_SECONDS, type Auth } from './auth.ts';
 import { authSecretsOf, resignCredentials, resignedVerificationToken, type AuthSecrets } from './secret-rotation.ts';
 import { findSession, findUserByEmail, hasPortalAccess, isAdmin } from './accounts.service.ts';
-import { isShortSession } from './exchanged-session.service.ts';
+import { isExchangedSession } from './exchanged-session.service.ts';
 import {
   beginAttempt,
   endAttempt,
@@ -64,9 +64,9 @@ function callerOf(config: Config, user: { userId: string; email: string; emailVe
   return { userId: user.userId, isAdmin: isAdmin(config, { email: user.email, emailVerified: user.emailVerified, role: user.role ?? 'user' }), sessionId };
 }
 
-/** Due for Better Auth's daily extension; an exchanged session (shorter than a day, decision 049) ends with the token it came from, never. */
-function extensionDue(session: { createdAt: Date; expiresAt: Date }): boolean {
-  return !isShortSession(session, SESSION_UPDATE_AGE_SECONDS) && session.expiresAt.getTime() - (SESSION_EXPIRES_IN_SECONDS - SESSION_UPDATE_AGE_SECONDS) * 1000 <= Date.now();
+/** Due for Better Auth's daily extension; an exchanged session (decision 049) ends with the token it came from, never. */
+function extensionDue(session: { userAgent?: string | null; expiresAt: Date }): boolean {
+  return !isExchangedSession(session) && session.expiresAt.getTime() - (SESSION_EXPIRES_IN_SECONDS - SESSION_UPDATE_AGE_SECONDS) * 1000 <= Date.now();
 }
 
 /** A signed-in credential's session: who it is (null when not allowed in, e.g. unverified), which session, until when. */
@@ -127,7 +127,7 @@ async function betterAuthSession(auth: Auth, headers: IncomingHttpHeaders, secre
     // Read without the library's extension first: it would stretch a short (exchanged) session
     // to 30 days. A long session due for its daily extension is then read again, which extends it.
     const session = await auth.api.getSession({ headers: authHeaders(headers, null, secrets), query: { disableRefresh: true } });
-    if (!session || !extensionDue({ createdAt: new Date(session.session.createdAt), expiresAt: new Date(session.session.expiresAt) })) return session;
+    if (!session || !extensionDue({ userAgent: session.session.userAgent, expiresAt: new Date(session.session.expiresAt) })) return session;
     return await auth.api.getSession({ headers: authHeaders(headers, null, secrets) });
   } catch (error) {
     if (isAPIError(error) && error.statusCode < 500) return null;

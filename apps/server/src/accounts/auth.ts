@@ -96,7 +96,7 @@ export function createAuth(
   /** Queues a reset request (PASSWORD_RESET_QUEUE); without it, requests are handled in line. */
   deferPasswordResetRequest?: (request: PasswordResetRequest) => Promise<void>,
   /**
-   * Ends the user's single sign-on and tells the sister products (oidc.logout.ts, decision 049);
+   * Ends the user's single sign-on and tells the sister products (oidc/logout.service.ts, decision 049);
    * without a job queue (the CLI, some tests) it only revokes.
    */
   endSingleSignOn: (userId: string) => Promise<unknown> = (userId) => revokeOidcForAccount(db, userId),

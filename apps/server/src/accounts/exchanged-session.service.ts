@@ -8,8 +8,10 @@ import type { Auth } from './auth.ts';
 /**
  * Shop sessions made by token exchange (decision 049): a sister product trades its user's
  * single sign-on access token for one of these, and hands it to `signInWithCustomToken`
- * like any shop token. They are marked by their user agent, which Better Auth never lets a
- * client set, so signing out of the shop can end them while other devices stay signed in.
+ * like any shop token. They are marked by their user agent, so that ending single sign-on
+ * ends them while the user's other shop sessions stay, and so that they are never extended.
+ * A browser signing in with such a User-Agent only marks its own session so: it then ends
+ * with the user's single sign-on and is not extended, which costs nobody else anything.
  */
 export const EXCHANGED_SESSION_AGENT = 'token-exchange:';
 
@@ -33,7 +35,7 @@ export async function endExchangedSessions(db: Db | Tx, userId: string): Promise
   return rows.length;
 }
 
-/** A session shorter than a day (an exchanged one) is never extended: it ends with the token it came from. */
-export function isShortSession(session: { createdAt: Date; expiresAt: Date }, updateAgeSeconds: number): boolean {
-  return session.expiresAt.getTime() - session.createdAt.getTime() <= updateAgeSeconds * 1000;
+/** A session made by token exchange: it ends with the token it came from, never extended. */
+export function isExchangedSession(session: { userAgent?: string | null }): boolean {
+  return session.userAgent?.startsWith(EXCHANGED_SESSION_AGENT) ?? false;
 }

@@ -67,7 +67,8 @@ export function registerTokenExchange(provider: Provider, options: TokenExchange
       if (token.clientId !== client.clientId) throw new errors.InvalidRequest('subject_token was issued to another client');
       if (token.aud !== undefined || !token.scopes.has('openid')) throw new errors.InvalidRequest('subject_token is not a single sign-on access token');
       const grant = token.grantId ? await provider.Grant.find(token.grantId) : undefined;
-      if (!grant?.accountId || grant.clientId !== client.clientId || grant.accountId !== token.accountId) throw new errors.InvalidRequest('subject_token is not an active access token of the shop');
+      if (!grant?.accountId || grant.clientId !== client.clientId || grant.accountId !== token.accountId)
+        throw new errors.InvalidRequest('subject_token is not an active access token of the shop');
       const user = await findUser(options.db, grant.accountId);
       if (!user || !user.emailVerified) throw new errors.InvalidRequest('subject_token belongs to an account that cannot sign in');
 

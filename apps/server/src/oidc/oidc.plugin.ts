@@ -5,7 +5,7 @@ import { authSecretsOf, resignCredentials } from '../accounts/secret-rotation.ts
 import { defineArea } from '../http/area.ts';
 import { createExchangedSession } from '../accounts/exchanged-session.service.ts';
 import { deleteExpiredOidcModels } from './oidc.adapter.ts';
-import { BACKCHANNEL_LOGOUT_QUEUE, deliverLogoutNotice, type LogoutNotice } from './oidc.logout.ts';
+import { BACKCHANNEL_LOGOUT_QUEUE, deliverLogoutNotice, type LogoutNotice } from './logout.service.ts';
 import { createOidcProvider } from './oidc.provider.ts';
 import { oidcRoutes } from './oidc.routes.ts';
 
@@ -30,7 +30,14 @@ export const oidcArea = defineArea('oidc', async (app, { config, db, auth, jobs,
     mintShopToken: (userId, clientId, expiresAt) => createExchangedSession(auth, userId, clientId, expiresAt),
   });
   // Logout tokens survive restarts and are retried until the sister product answers (decision 049).
-  await jobs.work<LogoutNotice>(BACKCHANNEL_LOGOUT_QUEUE, (notice) => deliverLogoutNotice(provider, notice));
+  await jobs.work<LogoutNotice>(BACKCHANNEL_LOGOUT_QUEUE, async (notice) => {
+    try {
+      await deliverLogoutNotice(provider, notice);
+    } catch (error) {
+      app.log.warn({ err: error, clientId: notice.clientId }, 'back-channel logout not delivered, will be retried');
+      throw error;
+    }
+  });
   await app.register(oidcRoutes, { provider, publicUrl: config.PUBLIC_URL, shopUserId });
   await every('oidc-cleanup', '17 * * * *', () => deleteExpiredOidcModels(db));
 });

@@ -147,7 +147,7 @@ export async function createOidcProvider(options: OidcOptions): Promise<Provider
       },
       // Back-channel logout (OpenID Connect Back-Channel Logout 1.0, decision 049): clients
       // registered with a URI get a logout token when the user signs out of the shop, changes
-      // or resets the password or deletes the account (oidc.logout.ts, a job with retries).
+      // or resets the password or deletes the account (oidc/logout.service.ts, a job with retries).
       // The library's own one-shot send after an RP-initiated logout stays; the shop sign-out
       // that follows it queues the durable one.
       backchannelLogout: { enabled: true },

@@ -242,4 +242,22 @@ describe('single sign-on for the sister products', () => {
     expect(await commands['revoke-oauth-client']!.run([clientId], { db: database.db, config })).toContain('revoked');
     await expect(commands['revoke-oauth-client']!.run([clientId], { db: database.db, config })).rejects.toThrow('No live single sign-on client');
   });
+
+  it('registers a back-channel logout URI and token-exchange scopes with the CLI, and only sound ones', async () => {
+    const run = (args: string[]) => commands['create-oauth-client']!.run(args, { db: database.db, config });
+    const output = await run(['SPN Music', 'https://music.example/callback', '--backchannel-logout-uri', 'https://music.example/sso/logout', '--exchange-scope', 'shop_api']);
+    expect(output).toContain('back-channel logout URI: https://music.example/sso/logout');
+    expect(output).toContain('token exchange scopes:   shop_api');
+    const clientId = /client_id:\s+(\S+)/.exec(output)![1]!;
+    const row = (await database.db.select().from(oauthClients)).find((r) => r.clientId === clientId)!;
+    expect([row.backchannelLogoutUri, row.exchangeScopes]).toEqual(['https://music.example/sso/logout', ['shop_api']]);
+    // Neither by default.
+    const plain = await run(['SPN Radio', 'https://radio.example/callback']);
+    expect(plain).toContain('(none: this client cannot exchange tokens)');
+    await expect(run(['Bad', 'https://x.example/cb', '--backchannel-logout-uri', 'http://evil.example/logout'])).rejects.toThrow('must use https');
+    await expect(run(['Bad', 'https://x.example/cb', '--backchannel-logout-uri', 'spnmusic://logout'])).rejects.toThrow('must use https');
+    await expect(run(['Bad', 'https://x.example/cb', '--exchange-scope', 'openid'])).rejects.toThrow('--exchange-scope is one of: shop_api');
+    await expect(run(['Bad', 'https://x.example/cb', '--exchange-scope'])).rejects.toThrow('needs a value');
+    await expect(run(['Bad', 'https://x.example/cb', '--sideways'])).rejects.toThrow('Usage');
+  });
 });

@@ -212,7 +212,11 @@ describe('item 5: token exchange (RFC 8693) gives single sign-on users the funct
     const auth = getAuth(app);
     connectAuthEmulator(auth, origin, { disableWarnings: true });
     expect((await refusal(signInWithCustomToken(auth, tokens.access_token))).code).toBe('auth/invalid-custom-token');
-    const call = await fetch(`${origin}/fn/getProfile`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.access_token}` }, body: '{"data":null}' });
+    const call = await fetch(`${origin}/fn/getProfile`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.access_token}` },
+      body: '{"data":null}',
+    });
     expect(call.status).toBe(401);
   });
 
@@ -229,6 +233,13 @@ describe('item 5: token exchange (RFC 8693) gives single sign-on users the funct
     expect(auth.currentUser?.uid).toBe(userIds.get('fan@example.org'));
     const profile = await httpsCallable<unknown, { username: string }>(functions, 'getProfile')();
     expect(profile.data.username).toBe('FanOne');
+    // Used, it is not extended: it still ends with the access token.
+    const { rows } = await database.pool.query<{ expires_at: Date }>(`SELECT expires_at FROM session WHERE user_id = $1 AND user_agent = $2`, [
+      userIds.get('fan@example.org'),
+      `token-exchange:${music.clientId}`,
+    ]);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row.expires_at.getTime()).toBeLessThanOrEqual(Date.now() + 3600_000);
     // A fan is still a fan: admin functions stay closed.
     const denied = await refusal(httpsCallable(functions, 'releaseBizarreProduct')({ name: 'A', description: 'B', priceCents: 1, images: [] }));
     expect((denied as FunctionsError).code).toBe('functions/permission-denied');

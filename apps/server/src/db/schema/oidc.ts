@@ -16,7 +16,10 @@ export const oauthClients = pgTable(
     secretSealed: text('secret_sealed').notNull(),
     redirectUris: text('redirect_uris').array().notNull(),
     /** Scopes the client may obtain by token exchange (RFC 8693, decision 049); empty: no exchange. */
-    exchangeScopes: text('exchange_scopes').array().notNull().default(sql`'{}'::text[]`),
+    exchangeScopes: text('exchange_scopes')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** Where the shop POSTs back-channel logout tokens (OpenID Connect Back-Channel Logout 1.0, decision 049). */
     backchannelLogoutUri: text('backchannel_logout_uri'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
