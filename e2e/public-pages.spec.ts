@@ -4,11 +4,11 @@ import type { Page, Request } from '@playwright/test';
 import { test, expect, DEMO_ADMIN } from './support/fixtures.ts';
 import { releaseProductAs, tokenOf } from './support/api.ts';
 
-/** Every request the page makes for catalogue data (GET /api/products...). */
-function catalogueReads(page: Page): Request[] {
+/** Every request the page makes for data under `prefix` (catalogue: GET /api/products...). */
+function catalogueReads(page: Page, prefix = '/api/products'): Request[] {
   const reads: Request[] = [];
   page.on('request', (request) => {
-    if (new URL(request.url()).pathname.startsWith('/api/products')) reads.push(request);
+    if (new URL(request.url()).pathname.startsWith(prefix)) reads.push(request);
   });
   return reads;
 }
@@ -40,4 +40,18 @@ test('the shop shows its first page from the HTML; a search still asks the serve
   await page.goto('/shop?q=tee');
   await expect(page.getByRole('list', { name: 'Products' }).getByRole('listitem').first()).toBeVisible();
   expect(reads.some((read) => read.url().includes('q=tee'))).toBe(true);
+});
+
+test('the home and About pages show the label’s text from the HTML, with no request for it', async ({ page }) => {
+  for (const [url, slug, heading] of [
+    ['/home', 'home', 'Street Flavor Records'],
+    ['/about', 'about', 'About'],
+  ] as const) {
+    const reads = catalogueReads(page, `/api/pages/${slug}`);
+    await page.goto(url);
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(reads.map((read) => read.url())).toEqual([]);
+    page.removeAllListeners('request');
+  }
 });

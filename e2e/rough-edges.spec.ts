@@ -257,6 +257,16 @@ test("content pages, the shop and a product read like the label's, with no instr
 
 test('a shop with no content yet shows designed empty states, and a failure still says it failed', async ({ page, consoleErrors }) => {
   consoleErrors.allow(/status of (404|500)/);
+  // The pages carry their text in the HTML (decision 058); without it, as after a click from
+  // another page, the web app asks /api/pages/<slug>, which these routes answer.
+  await page.route(
+    (url) => ['/home', '/about', '/privacy-policy'].includes(url.pathname),
+    async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace(/<script type="application\/json" id="page-data">[\s\S]*?<\/script>/, '');
+      await route.fulfill({ response, body: html });
+    },
+  );
   const notWritten = { status: 404, contentType: 'application/json', body: JSON.stringify({ error: { status: 'NOT_FOUND', message: 'There is no page named home.' } }) };
   await page.route('**/api/pages/*', (route) => route.fulfill(notWritten));
   await page.route('**/fn/listHistory', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ data: { entries: [] } }) }));

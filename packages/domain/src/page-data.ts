@@ -1,4 +1,5 @@
 import type { Product, ShopPage } from './catalog.ts';
+import type { ReadOutput } from './contracts/rest.ts';
 
 /**
  * The data a server-written public page carries for the web app (decision 058): what the
@@ -13,4 +14,6 @@ export type PageData =
   /** /product/:id of an active product: GET /api/products/:id's answer. */
   | { product: Product }
   /** /shop without a search: the first page of the shop or of one category (GET /api/products[?category=]). */
-  | { shop: { category: string; page: ShopPage } };
+  | { shop: { category: string; page: ShopPage } }
+  /** /home, /about, /privacy-policy: GET /api/pages/:slug's answer, null for a page not written yet. */
+  | { content: { slug: string; page: ReadOutput<'readPage'> | null } };

@@ -10,9 +10,15 @@ import { AppError } from '../http/errors.ts';
 import { publishLive } from '../live/live.publish.ts';
 
 export async function getPage(db: Db, slug: string) {
-  const [page] = await db.select().from(contentPages).where(eq(contentPages.slug, slug));
+  const page = await findPage(db, slug);
   if (!page) throw new AppError('not-found', `There is no page named ${slug}.`);
-  return { slug: page.slug, title: page.title, body: page.body, updatedAt: page.updatedAt.toISOString() };
+  return page;
+}
+
+/** The page as GET /api/pages/:slug answers it, or null for a page not written yet. */
+export async function findPage(db: Db, slug: string) {
+  const [page] = await db.select().from(contentPages).where(eq(contentPages.slug, slug));
+  return page ? { slug: page.slug, title: page.title, body: page.body, updatedAt: page.updatedAt.toISOString() } : null;
 }
 
 const timelineColumns = {

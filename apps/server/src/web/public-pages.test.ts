@@ -9,6 +9,7 @@ import { startTestApp, type TestApp } from '../../test/app.ts';
 import { makeTempDir } from '../../test/database.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
 import { TEST_MODE_BANNER } from '../http/test-mode.ts';
+import { contentSeeder, runSeeds } from '../seed/seed.ts';
 
 // The shape of apps/web/index.html: a generic title and description the server replaces.
 const INDEX_HTML =
@@ -27,6 +28,7 @@ beforeAll(async () => {
   shop = await startTestApp({
     config: { webDistDir: webDist.dir },
     seed: async ({ db, config }) => {
+      await runSeeds(db, { config, log: () => undefined }, [contentSeeder]);
       const form = { email: 'admin@example.org', username: 'Admin', name: 'Admin', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true };
       await createAccount(db, config, form, { emailVerified: true, role: 'admin', allowReservedUsername: true });
     },
@@ -212,6 +214,13 @@ describe('the other public pages', () => {
         },
       ]);
     }
+  });
+
+  it('the pages the label writes carry their text as GET /api/pages/:slug answers it', async () => {
+    const json = async (url: string) => (await fetch(`${shop.baseUrl}${url}`)).json();
+    for (const url of ['/', '/home']) expect(pageData((await page(url)).html)).toEqual({ content: { slug: 'home', page: await json('/api/pages/home') } });
+    for (const slug of ['about', 'privacy-policy']) expect(pageData((await page(`/${slug}`)).html)).toEqual({ content: { slug, page: await json(`/api/pages/${slug}`) } });
+    expect(pageData((await page('/contact')).html)).toBeUndefined();
   });
 
   it.each([

@@ -71,14 +71,17 @@ export async function registerWebApp(app: FastifyInstance, config: Config, pages
   const indexHtml = hasBuild ? fs.readFileSync(indexPath, 'utf8') : '';
   const page = takesTestPayments(config) ? withTestModeBanner(indexHtml) : indexHtml;
   const template = headTemplate(page);
+  const html = (answer: PageAnswer) => {
+    const data = answer.data ? pageDataScript(answer.data) : '';
+    return template!.before + renderHead(answer.head, origin) + data + template!.after;
+  };
   // A shared answer (one product in one catalogue snapshot) is rendered and compressed once.
   const rendered = new WeakMap<PageAnswer, Representation>();
   const render = (answer: PageAnswer): Representation => {
-    let kept = answer.shared ? rendered.get(answer) : undefined;
+    let kept = rendered.get(answer);
     if (!kept) {
-      const data = answer.data ? pageDataScript(answer.data) : '';
-      kept = representationOf(Buffer.from(template!.before + renderHead(answer.head, origin) + data + template!.after));
-      if (answer.shared) rendered.set(answer, kept);
+      kept = representationOf(Buffer.from(html(answer)));
+      rendered.set(answer, kept);
     }
     return kept;
   };
@@ -113,7 +116,9 @@ export async function registerWebApp(app: FastifyInstance, config: Config, pages
       const publicPage = template ? pages.match(pathOnly) : undefined;
       if (publicPage) {
         const answer = await publicPage.resolve(publicPage.params, new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1)));
-        return sendPage(request, reply, answer.status, render(answer));
+        if (answer.shared) return sendPage(request, reply, answer.status, render(answer));
+        // Made for this request (a content page read from the database): the compress hook compresses it.
+        return reply.code(answer.status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html(answer));
       }
       return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page);
     }

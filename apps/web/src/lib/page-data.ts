@@ -1,7 +1,7 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import type { ShopPage } from '@storefront/domain/catalog.ts';
 import { PAGE_DATA_ELEMENT_ID, type PageData } from '@storefront/domain/page-data.ts';
-import { productKeys, productListKeys } from './query-keys.ts';
+import { pageKeys, productKeys, productListKeys } from './query-keys.ts';
 
 /**
  * Puts the data the server wrote into a public page (decision 058) in the query cache
@@ -22,5 +22,6 @@ export function seedPageData(queryClient: QueryClient): QueryClient {
     const first: InfiniteData<ShopPage, string | null> = { pages: [data.shop.page], pageParams: [null] };
     queryClient.setQueryData(productListKeys.shop('', data.shop.category), first);
   }
+  if ('content' in data) queryClient.setQueryData(pageKeys.one(data.content.slug), data.content.page);
   return queryClient;
 }
