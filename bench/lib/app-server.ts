@@ -66,22 +66,26 @@ export async function startAppServer(logFile: string): Promise<AppServer> {
   // As root, postgres runs as its own user and must be able to enter the folder.
   fs.chmodSync(dataDir, 0o755);
   const log = fs.openSync(logFile, 'w');
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), '--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
-    stdio: ['ignore', log, log],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'warn',
-      ADMIN_EMAILS: 'admin@example.com',
-      // The hot-row section signs up and signs in a crowd of buyers from this one address.
-      SIGNUP_RATE_LIMIT: '100000',
-      SIGNIN_RATE_LIMIT: '100000',
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), '--import', 'tsx', 'apps/server/src/main.ts'],
+    {
+      cwd: root,
+      stdio: ['ignore', log, log],
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        NODE_ENV: 'development',
+        LOG_LEVEL: 'warn',
+        ADMIN_EMAILS: 'admin@example.com',
+        // The hot-row section signs up and signs in a crowd of buyers from this one address.
+        SIGNUP_RATE_LIMIT: '100000',
+        SIGNIN_RATE_LIMIT: '100000',
+      },
     },
-  });
+  );
   const base = `http://127.0.0.1:${port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
