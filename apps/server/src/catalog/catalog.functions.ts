@@ -5,6 +5,7 @@ import { defineFunction, type CallContext } from '../functions/registry.ts';
 import { AppError } from '../http/errors.ts';
 import { deleteProduct, editProduct, listAllProducts, moveProduct, releaseProduct, setProductActive } from './catalog.service.ts';
 import { createCategory, deleteCategory, listCategories, moveCategory, renameCategory } from './categories.service.ts';
+import { unitsSoldOf } from '../orders/orders.service.ts';
 import { listLowStock, setStock } from './variants.service.ts';
 
 /** A product naming a category that does not exist (or was just removed): the foreign key says so (decision 046). */
@@ -82,7 +83,7 @@ export function catalogFunctions(deps: { onChange: () => void }) {
     }),
     // Issue 15: a restock or stock correction (audited), and the /release low-stock list.
     defineFunction('setVariantStock', async (input, { db, caller }) => {
-      const change = await setStock(db, { userId: caller.userId }, input);
+      const change = await setStock(db, { userId: caller.userId }, input, unitsSoldOf);
       deps.onChange();
       return { ok: true, ...change };
     }),

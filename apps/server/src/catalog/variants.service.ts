@@ -69,14 +69,25 @@ export async function replaceVariants(tx: Tx, productId: string, wanted: Variant
     );
 }
 
-/** A restock or stock correction of one variant, audited (who, when, from, to) and announced live. */
-export async function setStock(db: Db, actor: Actor, input: SetStockInput): Promise<{ from: number | null; to: number | null }> {
+/**
+ * A restock or stock correction of one variant, audited (who, when, from, to) and announced live.
+ * A variant that sold unlimited and is now given a stock starts counting: its `sold` becomes what
+ * its orders bought (`soldByOrders`, from the orders area), so stock + held + sold holds from here on.
+ */
+export async function setStock(
+  db: Db,
+  actor: Actor,
+  input: SetStockInput,
+  soldByOrders: (tx: Tx, variantId: string) => Promise<number>,
+): Promise<{ from: number | null; to: number | null }> {
   return runTransaction(db, async (tx) => {
     const [row] = await tx.select().from(productVariants).where(eq(productVariants.id, input.variantId)).for('update');
     if (!row) throw new AppError('not-found', RELEASE_MESSAGES.notFound);
     // Already so (a repeated or concurrent request): nothing changed, nothing to audit.
     if (row.stock === input.stock) return { from: row.stock, to: input.stock };
-    await tx.update(productVariants).set({ stock: input.stock, updatedAt: new Date() }).where(eq(productVariants.id, row.id));
+    const startsCounting = row.stock === null && input.stock !== null;
+    const sold = startsCounting ? await soldByOrders(tx, row.id) : row.sold;
+    await tx.update(productVariants).set({ stock: input.stock, sold, updatedAt: new Date() }).where(eq(productVariants.id, row.id));
     const actorId = 'userId' in actor ? actor.userId : null;
     await tx.insert(stockMovements).values({ variantId: row.id, actorId, fromStock: row.stock, toStock: input.stock, reason: input.reason || 'restock' });
     // Also in the admin activity log (decision 031), beside the other admin changes.

@@ -5,6 +5,8 @@ import { expectConsoleError } from '../../test/console.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
 import { getProduct, releaseProduct } from '../catalog/catalog.service.ts';
+import { unitsSoldOf } from '../orders/orders.service.ts';
+import { setStock } from '../catalog/variants.service.ts';
 import { connectDatabase } from '../db/client.ts';
 import { checkouts, needsAttention, orders, paymentRefunds, productVariants } from '../db/schema/index.ts';
 import { startJobQueue, type JobQueue } from '../jobs/queue.ts';
@@ -316,5 +318,18 @@ describe('the reconciler heals and tells', () => {
     const [flag] = await database.db.select().from(needsAttention).where(eq(needsAttention.subject, tee.variantId));
     expect(flag).toMatchObject({ kind: 'stock-held', healed: true });
     await expectInvariant(tee.variantId, 5);
+  });
+
+  it('a variant sold unlimited, then given stock, counts what its orders bought: no false finding', async () => {
+    // Found by the hostile-input run: an unlimited variant with orders, restocked, then checked.
+    const tee = await limitedTee(3);
+    await setStock(database.db, { operator: 'cli' }, { variantId: tee.variantId, stock: null, reason: 'print on demand' }, unitsSoldOf);
+    await walletOrder(deps, buyers[0]!, tee.items(2), 'unlimited-then-counted-1');
+    await setStock(database.db, { operator: 'cli' }, { variantId: tee.variantId, stock: 4, reason: 'restock' }, unitsSoldOf);
+    expect(await variantRow(tee.variantId)).toMatchObject({ stock: 4, held: 0, sold: 2 });
+    expect(await checkInvariant(deps)).toBe(0);
+    await walletOrder(deps, buyers[2]!, tee.items(1), 'unlimited-then-counted-2');
+    // Restocked to 4 with 2 sold before: 6 units received in all.
+    await expectInvariant(tee.variantId, 6);
   });
 });

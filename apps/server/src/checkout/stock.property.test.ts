@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
 import { releaseProduct } from '../catalog/catalog.service.ts';
+import { unitsSoldOf } from '../orders/orders.service.ts';
 import { setStock } from '../catalog/variants.service.ts';
 import { checkouts, productVariants } from '../db/schema/index.ts';
 import { startJobQueue, type JobQueue } from '../jobs/queue.ts';
@@ -114,7 +115,7 @@ it('keeps stock + held + sold = received over random sequences', async () => {
           await applyPaymentEvent(deps, { eventId: `${id}-evt`, type: 'succeeded', checkoutId, sessionId: null, paymentIntentId: `pi_${id}`, amountCents: null });
         } else if (next.kind === 'restock') {
           const now = (await ledgerOf(variant!.id)).stock;
-          await setStock(database.db, { userId: admin }, { variantId: variant!.id, stock: now + next.qty, reason: 'restock' });
+          await setStock(database.db, { userId: admin }, { variantId: variant!.id, stock: now + next.qty, reason: 'restock' }, unitsSoldOf);
         }
         const state = await ledgerOf(variant!.id);
         expect(state.stock).toBeGreaterThanOrEqual(0);

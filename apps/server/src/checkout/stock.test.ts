@@ -6,6 +6,7 @@ import { createTestDatabase, testConfig, type TestDatabase } from '../../test/da
 import { createAccount } from '../accounts/accounts.service.ts';
 import { editProduct, getProduct, releaseProduct } from '../catalog/catalog.service.ts';
 import { listLowStock, setStock } from '../catalog/variants.service.ts';
+import { unitsSoldOf } from '../orders/orders.service.ts';
 import { checkouts, orderItems, orders, paymentRefunds, productVariants, stockMovements } from '../db/schema/index.ts';
 import { startJobQueue, type JobQueue } from '../jobs/queue.ts';
 import { createLocalProvider } from '../payments/local.provider.ts';
@@ -280,7 +281,7 @@ describe('variants and stock', () => {
   it('restocks are audited (who, from, to) and low stock is listed', async () => {
     const tee = await sizedTee({ S: 2, M: 9, L: null });
     const admin = buyers[8]!;
-    expect(await setStock(database.db, { userId: admin }, { variantId: tee.variant('S'), stock: 12, reason: 'restock' })).toEqual({ from: 2, to: 12 });
+    expect(await setStock(database.db, { userId: admin }, { variantId: tee.variant('S'), stock: 12, reason: 'restock' }, unitsSoldOf)).toEqual({ from: 2, to: 12 });
     const moves = await database.db
       .select()
       .from(stockMovements)
@@ -289,7 +290,7 @@ describe('variants and stock', () => {
       [null, null, 2, 'release'],
       [admin, 2, 12, 'restock'],
     ]);
-    await setStock(database.db, { userId: admin }, { variantId: tee.variant('M'), stock: 4, reason: '' });
+    await setStock(database.db, { userId: admin }, { variantId: tee.variant('M'), stock: 4, reason: '' }, unitsSoldOf);
     const low = await listLowStock(database.db);
     expect(low.some((row) => row.variantId === tee.variant('M') && row.stock === 4 && row.productName === 'Logo Tee')).toBe(true);
     expect(low.some((row) => row.variantId === tee.variant('S'))).toBe(false);

@@ -61,6 +61,11 @@ export async function unitsSold(db: Db | Tx, variantIds: string[]): Promise<Map<
   return new Map(rows.map((row) => [row.variantId!, row.qty]));
 }
 
+/** Units of one variant bought by all orders (a variant that starts counting its stock, variants.service.ts setStock). */
+export async function unitsSoldOf(tx: Tx, variantId: string): Promise<number> {
+  return (await unitsSold(tx, [variantId])).get(variantId) ?? 0;
+}
+
 export interface OrderView {
   id: string;
   paymentIntentId: string;
