@@ -18,6 +18,7 @@ const TABS = [
   ['Products', '/release/products'],
   ['Categories', '/release/categories'],
   ['Content', '/release/content'],
+  ['Discount codes', '/release/discounts'],
   ['Sales', '/release/sales'],
   ['Admins', '/release/admins'],
   ['Activity', '/release/activity'],

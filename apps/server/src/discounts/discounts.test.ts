@@ -65,7 +65,9 @@ const paid = (checkoutId: string, eventId: string) =>
   applyPaymentEvent(deps, { eventId, type: 'succeeded', checkoutId, sessionId: null, paymentIntentId: `pi_${checkoutId}`, amountCents: null });
 const codeRow = async (id: string) => (await database.db.select().from(discountCodes).where(eq(discountCodes.id, id)))[0]!;
 const usesOf = async (codeId: string) =>
-  (await database.db.select({ status: discountUses.status, checkoutId: discountUses.checkoutId }).from(discountUses).where(eq(discountUses.codeId, codeId))).map((row) => row.status).sort();
+  (await database.db.select({ status: discountUses.status, checkoutId: discountUses.checkoutId }).from(discountUses).where(eq(discountUses.codeId, codeId)))
+    .map((row) => row.status)
+    .sort();
 
 beforeAll(async () => {
   database = await createTestDatabase({ max: 60 });
@@ -95,11 +97,28 @@ describe('pricing with a code', () => {
   it('no code is the spec quote to the cent; a code lowers the subtotal before shipping, tax and the card fee', async () => {
     const lp = await product(2500);
     const plain = await quoteCheckout(database.db, buyers[0]!, lp.items(), false);
-    expect(plain).toMatchObject({ subtotalCents: 2500, discountCents: 0, shippingCents: 999, taxCents: 324, totalCents: 3823, chargeCents: 3969, discountCode: null, discountRefused: null });
+    expect(plain).toMatchObject({
+      subtotalCents: 2500,
+      discountCents: 0,
+      shippingCents: 999,
+      taxCents: 324,
+      totalCents: 3823,
+      chargeCents: 3969,
+      discountCode: null,
+      discountRefused: null,
+    });
     const twenty = await code({ value: 20 });
     const discounted = await quoteCheckout(database.db, buyers[0]!, lp.items(), false, twenty.code.toLowerCase());
     // 20% of 2500 = 500; tax = 9.25% of (2000 + 999) = 277.41 -> 277; total 3276; charge ceil((3276 + 30) / 0.971) = 3405.
-    expect(discounted).toMatchObject({ subtotalCents: 2500, discountCents: 500, shippingCents: 999, taxCents: 277, totalCents: 3276, chargeCents: 3405, discountCode: twenty.code });
+    expect(discounted).toMatchObject({
+      subtotalCents: 2500,
+      discountCents: 500,
+      shippingCents: 999,
+      taxCents: 277,
+      totalCents: 3276,
+      chargeCents: 3405,
+      discountCode: twenty.code,
+    });
     expect(discounted).toMatchObject(quote([{ unitCents: 2500, qty: 1 }], 0, false, { discount: { kind: 'percent', value: 20 } }));
   });
 
@@ -140,6 +159,11 @@ describe('a code through the money path', () => {
     expect((await getBalance(database.db, buyers[1]!)).balanceCents).toBe(before - 4369);
     expect(await codeRow(ten.id)).toMatchObject({ uses: 1 });
     expect(await usesOf(ten.id)).toEqual(['used']);
+    // The receipt names the code and its part.
+    const mails = await database.db.execute<{ text: string }>(
+      sql`SELECT data->>'text' AS text FROM pgboss.job WHERE name = 'send-email' AND data->>'text' LIKE ${`%${order.orderId}%`}`,
+    );
+    expect(mails.rows.map((row) => row.text).join('\n')).toContain(`Subtotal $40.00\nDiscount (${ten.code}) -$10.00\nShipping $9.99\nTax $3.70`);
     // The same checkout id again: the first order, no second use.
     expect(await walletOrder(buyers[1]!, lp.items(), 'code-wallet-1', ten.code)).toMatchObject({ orderId: order.orderId, created: false });
     expect(await codeRow(ten.id)).toMatchObject({ uses: 1 });
@@ -244,9 +268,7 @@ describe('uses are exact under concurrency', () => {
     expect(won).toHaveLength(1);
     expect(new Set(lost.map((result) => (result.reason as Error).message))).toEqual(new Set([DISCOUNT_MESSAGES.usedUp]));
     expect(await codeRow(last.id)).toMatchObject({ uses: 3 });
-    const live = await database.db.execute<{ n: number }>(
-      sql`SELECT count(*)::int AS n FROM discount_use WHERE code_id = ${last.id} AND status IN ('held', 'used')`,
-    );
+    const live = await database.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM discount_use WHERE code_id = ${last.id} AND status IN ('held', 'used')`);
     expect(live.rows[0]!.n).toBe(3);
     // Nothing of the losers stayed: no order, no open checkout, no held credit.
     const racedOrders = await database.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM "order" WHERE checkout_id LIKE ${'%race-%'} AND discount_code = ${last.code}`);
