@@ -818,7 +818,8 @@ describe('generated: same-id races on every idempotent function', () => {
     renameCategory: 'sets the same name: last write wins, no counter',
     moveCategory: 'sets one position: last write wins, no counter',
     deleteCategory: 'one delete wins, the others find no category',
-    createDiscountCode: 'a code is unique without case (an index): one of n concurrent creates with one code wins, the others are refused as taken (src/discounts/discounts.test.ts)',
+    createDiscountCode:
+      'a code is unique without case (an index): one of n concurrent creates with one code wins, the others are refused as taken (src/discounts/discounts.test.ts)',
     setDiscountCodeActive: 'sets one flag: last write wins, no counter',
     returnDiscountUse: 'a conditional update of a used use: one of n concurrent returns gives it back, the others find none (src/discounts/discounts.test.ts)',
     ...Object.fromEntries(
