@@ -49,7 +49,7 @@ test('a code made in the console, applied at checkout with its limits, on the co
   test.setTimeout(120_000);
   const admin = await tokenOf(request, DEMO_ADMIN);
   const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`.toUpperCase();
-  const [lp, tee] = await Promise.all(
+  const made = await Promise.all(
     [
       ['LP', 3000],
       ['Tee', 1500],
@@ -64,6 +64,8 @@ test('a code made in the console, applied at checkout with its limits, on the co
       return { id, name, priceCents: priceCents as number };
     }),
   );
+  const lp = made[0]!;
+  const tee = made[1]!;
   const code = `LP${suffix}`;
 
   // The label makes the code on the console: 20% off the LP only, one use, once per account.
