@@ -50,6 +50,8 @@ for (const viewport of VIEWPORTS) {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
 
     test('each console tab has its own address: bookmarkable, Back and Forward, axe finds nothing serious', async ({ page }) => {
+      // Nine tabs, each checked by axe (the first test of the file also warms the server).
+      test.setTimeout(120_000);
       await logInOnce(page, DEMO_ADMIN);
       await page.goto('/release');
       await expect(selectedTab(page)).toHaveText('Release Product');
