@@ -18,6 +18,7 @@ const TABS = [
   ['Products', '/release/products'],
   ['Categories', '/release/categories'],
   ['Content', '/release/content'],
+  ['Discount codes', '/release/discounts'],
   ['Sales', '/release/sales'],
   ['Admins', '/release/admins'],
   ['Activity', '/release/activity'],
@@ -49,6 +50,8 @@ for (const viewport of VIEWPORTS) {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
 
     test('each console tab has its own address: bookmarkable, Back and Forward, axe finds nothing serious', async ({ page }) => {
+      // Nine tabs, each checked by axe (the first test of the file also warms the server).
+      test.setTimeout(120_000);
       await logInOnce(page, DEMO_ADMIN);
       await page.goto('/release');
       await expect(selectedTab(page)).toHaveText('Release Product');

@@ -24,7 +24,8 @@ export const createDiscountCodeInput = z
     if (input.kind === 'percent' && input.value > 100) ctx.addIssue({ code: 'custom', path: ['value'], message: DISCOUNT_MESSAGES.percentRange });
     if (input.scope === 'category' && !input.categoryId) ctx.addIssue({ code: 'custom', path: ['categoryId'], message: DISCOUNT_MESSAGES.categoryNeeded });
     if (input.scope === 'products' && !input.productIds?.length) ctx.addIssue({ code: 'custom', path: ['productIds'], message: DISCOUNT_MESSAGES.productsNeeded });
-    if (input.startsAt && input.endsAt && Date.parse(input.endsAt) <= Date.parse(input.startsAt)) ctx.addIssue({ code: 'custom', path: ['endsAt'], message: DISCOUNT_MESSAGES.dates });
+    if (input.startsAt && input.endsAt && Date.parse(input.endsAt) <= Date.parse(input.startsAt))
+      ctx.addIssue({ code: 'custom', path: ['endsAt'], message: DISCOUNT_MESSAGES.dates });
   });
 
 export type CreateDiscountCodeInput = z.output<typeof createDiscountCodeInput>;

@@ -88,11 +88,7 @@ export function linesCodeAppliesTo(rule: Pick<DiscountRule, 'scope' | 'categoryI
  * a use of it already (held or made). Uses left are judged here for the message only: the
  * reservation's conditional update decides.
  */
-export function applyDiscount(
-  rule: DiscountRule,
-  lines: readonly DiscountLine[],
-  context: { now: Date; usedByBuyer: boolean },
-): { discount: QuoteDiscount } | { refused: string } {
+export function applyDiscount(rule: DiscountRule, lines: readonly DiscountLine[], context: { now: Date; usedByBuyer: boolean }): { discount: QuoteDiscount } | { refused: string } {
   if (!rule.active) return { refused: DISCOUNT_MESSAGES.unknown };
   if (rule.startsAt && context.now < rule.startsAt) return { refused: DISCOUNT_MESSAGES.notStarted };
   if (rule.endsAt && context.now >= rule.endsAt) return { refused: DISCOUNT_MESSAGES.ended };

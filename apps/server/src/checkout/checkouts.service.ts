@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNull, lte, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lte, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { checkouts, needsAttention, orders, paymentRefunds, products, productVariants, users, wallets, type CheckoutLine } from '../db/schema/index.ts';
 import { prepared } from '../db/prepared.ts';
@@ -101,6 +101,16 @@ export async function heldByBuyer(tx: Tx, userId: string, variantIds: string[]):
       )})
     GROUP BY 1`);
   return new Map(rows.rows.map((row) => [row.variant_id, row.qty]));
+}
+
+/** Which of these checkouts are pending (a held code use belongs to a pending checkout, decision 052). */
+export async function pendingAmong(db: Reader, checkoutIds: string[]): Promise<Set<string>> {
+  if (checkoutIds.length === 0) return new Set();
+  const rows = await db
+    .select({ id: checkouts.id })
+    .from(checkouts)
+    .where(and(inArray(checkouts.id, checkoutIds), eq(checkouts.status, 'pending')));
+  return new Set(rows.map((row) => row.id));
 }
 
 /** Units every open checkout holds, per variant (the reconciler's invariant: a variant's `held`). */

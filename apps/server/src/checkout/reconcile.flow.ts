@@ -1,9 +1,10 @@
 import { correctHeld, countedVariants } from '../catalog/variants.service.ts';
 import { runTransaction } from '../db/transaction.ts';
+import { checkoutsHoldingUses, codeUseBreaks, releaseUses } from '../discounts/discounts.service.ts';
 import { unitsSold } from '../orders/orders.service.ts';
 import { heldCredit } from '../wallet/wallet.service.ts';
 import type { CheckoutDeps } from './checkout.flow.ts';
-import { dueCheckouts, liveHeldCredit, liveHeldUnits, quietCheckouts, recordAttention, settledWithoutOutcome, type Checkout } from './checkouts.service.ts';
+import { dueCheckouts, liveHeldCredit, liveHeldUnits, pendingAmong, quietCheckouts, recordAttention, settledWithoutOutcome, type Checkout } from './checkouts.service.ts';
 import { applyPaymentEvent, expireCheckout, succeededEvent } from './payment.flow.ts';
 
 /**
@@ -134,6 +135,28 @@ export async function checkInvariant(deps: CheckoutDeps, now = new Date()): Prom
     if (held === live) continue;
     found += 1;
     await finding(deps, 'wallet-held', userId, `Wallet ${userId} holds ${held} cents but its open checkouts hold ${live}.`);
+  }
+  return found + (await checkCodeUses(deps));
+}
+
+/**
+ * Discount codes (decision 052): a use held for a checkout that is no longer pending is given
+ * back (healed, told); a code whose counter is not its live uses is told.
+ */
+async function checkCodeUses(deps: CheckoutDeps): Promise<number> {
+  let found = 0;
+  const holding = await checkoutsHoldingUses(deps.db);
+  const pending = await pendingAmong(deps.db, holding);
+  for (const checkoutId of holding.filter((id) => !pending.has(id))) {
+    // Released only if still held and its checkout still not pending, in one transaction.
+    const released = await runTransaction(deps.db, async (tx) => ((await pendingAmong(tx, [checkoutId])).size > 0 ? false : (await releaseUses(tx, [checkoutId]), true)));
+    if (!released) continue;
+    found += 1;
+    await finding(deps, 'discount-held', checkoutId, `Checkout ${checkoutId} ended but still held a discount code use: given back.`, true);
+  }
+  for (const code of await codeUseBreaks(deps.db)) {
+    found += 1;
+    await finding(deps, 'discount-uses', code.codeId, `Discount code ${code.code} counts ${code.uses} uses but has ${code.live} held or made.`);
   }
   return found;
 }

@@ -254,3 +254,21 @@ export async function setCodeActive(db: Db, actor: Actor, codeId: string, active
     return summaryOne(tx, codeId);
   });
 }
+
+// ---- The reconciler's invariant (decision 052) ----------------------------------------------
+
+/** Codes whose `uses` is not the number of their live (held or used) uses. */
+export async function codeUseBreaks(db: Reader): Promise<{ codeId: string; code: string; uses: number; live: number }[]> {
+  const rows = await db.execute<{ code_id: string; code: string; uses: number; live: number }>(sql`
+    SELECT c.id AS code_id, c.code, c.uses, coalesce(u.live, 0)::int AS live
+    FROM ${discountCodes} c
+    LEFT JOIN (SELECT code_id, count(*)::int AS live FROM ${discountUses} WHERE status IN ('held', 'used') GROUP BY code_id) u ON u.code_id = c.id
+    WHERE c.uses <> coalesce(u.live, 0)`);
+  return rows.rows.map((row) => ({ codeId: row.code_id, code: row.code, uses: row.uses, live: row.live }));
+}
+
+/** The checkouts holding a code use (each must be pending). */
+export async function checkoutsHoldingUses(db: Reader): Promise<string[]> {
+  const rows = await db.selectDistinct({ checkoutId: discountUses.checkoutId }).from(discountUses).where(eq(discountUses.status, 'held'));
+  return rows.map((row) => row.checkoutId);
+}

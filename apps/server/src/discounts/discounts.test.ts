@@ -2,12 +2,14 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISCOUNT_MESSAGES } from '@storefront/domain/discounts.ts';
 import { quote } from '@storefront/domain/pricing.ts';
+import { expectConsoleError } from '../../test/console.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
 import { getProduct, releaseProduct } from '../catalog/catalog.service.ts';
 import { cancelCheckout, completeWalletOnlyOrder, createPaymentLink, quoteCheckout, type CheckoutDeps } from '../checkout/checkout.flow.ts';
 import { applyPaymentEvent, expireCheckout } from '../checkout/payment.flow.ts';
-import { checkouts, discountCodes, discountUses, orders } from '../db/schema/index.ts';
+import { checkInvariant } from '../checkout/reconcile.flow.ts';
+import { checkouts, discountCodes, discountUses, needsAttention, orders } from '../db/schema/index.ts';
 import { startJobQueue, type JobQueue } from '../jobs/queue.ts';
 import { refundOrder } from '../orders/refunds.service.ts';
 import { createLocalProvider } from '../payments/local.provider.ts';
@@ -86,7 +88,8 @@ beforeAll(async () => {
   admin.userId = buyers[BUYERS - 1]!;
   jobs = await startJobQueue(database.db.$client, () => undefined);
   deps = { db: database.db, jobs, provider: createLocalProvider('code-test-secret'), publicUrl: 'http://127.0.0.1:9' };
-});
+  // 52 accounts, each with its password hashed: slow on a busy machine.
+}, 240_000);
 
 afterAll(async () => {
   await jobs?.stop();
@@ -159,6 +162,11 @@ describe('a code through the money path', () => {
     expect((await getBalance(database.db, buyers[1]!)).balanceCents).toBe(before - 4369);
     expect(await codeRow(ten.id)).toMatchObject({ uses: 1 });
     expect(await usesOf(ten.id)).toEqual(['used']);
+    // The receipt names the code and its part.
+    const mails = await database.db.execute<{ text: string }>(
+      sql`SELECT data->>'text' AS text FROM pgboss.job WHERE name = 'send-email' AND data->>'text' LIKE ${`%${order.orderId}%`}`,
+    );
+    expect(mails.rows.map((row) => row.text).join('\n')).toContain(`Subtotal $40.00\nDiscount (${ten.code}) -$10.00\nShipping $9.99\nTax $3.70`);
     // The same checkout id again: the first order, no second use.
     expect(await walletOrder(buyers[1]!, lp.items(), 'code-wallet-1', ten.code)).toMatchObject({ orderId: order.orderId, created: false });
     expect(await codeRow(ten.id)).toMatchObject({ uses: 1 });
@@ -233,6 +241,31 @@ describe('a code through the money path', () => {
     await expect(returnUse.handler({ orderId: order.orderId }, context)).rejects.toMatchObject({ message: DISCOUNT_MESSAGES.noUse });
     const listed = (await listCodes(database.db)).find((row) => row.id === one.id)!;
     expect(listed).toMatchObject({ uses: 0, usedInOrders: 0, returned: 1, discountedCents: 400 });
+  });
+});
+
+describe('the reconciler', () => {
+  it('gives back a use held for an ended checkout and tells of a counter that disagrees with the uses', async () => {
+    const tee = await product(2000);
+    const one = await code({ useLimit: 2 });
+    const link = await cardCheckout(buyers[12]!, tee.items(), 'code-reconcile-1', one.code);
+    expect(await checkInvariant(deps)).toBe(0);
+    // Broken by hand: the checkout ended without its use given back, and the counter drifted.
+    await database.db.update(checkouts).set({ status: 'expired' }).where(eq(checkouts.id, link.checkoutId));
+    await database.db.update(discountCodes).set({ uses: 2 }).where(eq(discountCodes.id, one.id));
+    const errors = expectConsoleError();
+    expect(await checkInvariant(deps)).toBe(2);
+    expect(errors).toHaveBeenCalled();
+    expect(await usesOf(one.id)).toEqual(['released']);
+    const found = await database.db
+      .select({ kind: needsAttention.kind, healed: needsAttention.healed })
+      .from(needsAttention)
+      .where(sql`${needsAttention.kind} LIKE 'discount-%'`);
+    expect(found.sort((a, b) => a.kind.localeCompare(b.kind))).toEqual([
+      { kind: 'discount-held', healed: true },
+      { kind: 'discount-uses', healed: false },
+    ]);
+    await database.db.update(discountCodes).set({ uses: 0 }).where(eq(discountCodes.id, one.id));
   });
 });
 

@@ -830,7 +830,14 @@ describe('generated: same-id races on every idempotent function', () => {
     redeemDownloadCode: {
       same: true,
       body: async () => {
-        const release = await callFn<{ id: number }>('saveRelease', { kind: 'single', title: freshId('Race single'), artist: 'Racer', releaseDate: '2026-01-01', priceCents: 100, tracks: [{ title: 'One' }] });
+        const release = await callFn<{ id: number }>('saveRelease', {
+          kind: 'single',
+          title: freshId('Race single'),
+          artist: 'Racer',
+          releaseDate: '2026-01-01',
+          priceCents: 100,
+          tracks: [{ title: 'One' }],
+        });
         const codes = await callFn<{ codes: string[] }>('createDownloadCodes', { releaseId: release.data!.id, count: 1 });
         return { code: codes.data!.codes[0]! };
       },
@@ -867,13 +874,15 @@ describe('generated: same-id races on every idempotent function', () => {
     moveCategory: 'sets one position: last write wins, no counter',
     deleteCategory: 'one delete wins, the others find no category',
     saveRelease: 'with an id it sets the same fields and track list: last write wins, no counter; without one each call creates a release',
-    setTrackMaster: 'points the track at one master generation and queues its job; duplicate jobs skip the formats already made and write the same keys (src/digital/digital.test.ts)',
+    setTrackMaster:
+      'points the track at one master generation and queues its job; duplicate jobs skip the formats already made and write the same keys (src/digital/digital.test.ts)',
     retryTrackEncoding: 'a conditional update of a failed track: one wins and queues the job, the others find it queued',
     createDownloadCodes: 'each call is a new batch of codes',
     createDownloadLink: 'signs a new short-lived link each time; writes nothing',
     saveShippingTaxConfig:
       'a save names the version it was read at and is a conditional upsert: one of n concurrent saves from one version wins, the others are refused as stale (src/shipping/shipping.test.ts)',
-    createDiscountCode: 'a code is unique without case (an index): one of n concurrent creates with one code wins, the others are refused as taken (src/discounts/discounts.test.ts)',
+    createDiscountCode:
+      'a code is unique without case (an index): one of n concurrent creates with one code wins, the others are refused as taken (src/discounts/discounts.test.ts)',
     setDiscountCodeActive: 'sets one flag: last write wins, no counter',
     returnDiscountUse: 'a conditional update of a used use: one of n concurrent returns gives it back, the others find none (src/discounts/discounts.test.ts)',
     ...Object.fromEntries(

@@ -154,8 +154,8 @@ export function SalesTab() {
             <strong data-testid="net-sales">{money(overview.totals.netSalesCents)}</strong>
           </p>
           <p className="console__hint">
-            Orders count on the day they were placed, refunds on the day they were given, in the label’s time zone ({overview.timeZone}). Paid is gross sales − discounts +
-            shipping + tax + card fees; net sales are paid minus refunds. Products and variants are goods only, at their line price (before discounts).
+            Orders count on the day they were placed, refunds on the day they were given, in the label’s time zone ({overview.timeZone}). Paid is gross sales − discounts + shipping
+            + tax + card fees; net sales are paid minus refunds. Products and variants are goods only, at their line price (before discounts).
           </p>
           <DataTable
             caption="Totals"

@@ -225,7 +225,11 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
               </button>
             )}
           </div>
-          <p id={`${formId}-code-status`} role="status" className={quote.data?.discountRefused ? 'checkout-discount__status checkout-discount__status--refused' : 'checkout-discount__status'}>
+          <p
+            id={`${formId}-code-status`}
+            role="status"
+            className={quote.data?.discountRefused ? 'checkout-discount__status checkout-discount__status--refused' : 'checkout-discount__status'}
+          >
             {discountCode && quote.data && !quote.isPlaceholderData
               ? (quote.data.discountRefused ?? (quote.data.discountCode ? CHECKOUT_TEXTS.discountApplied(quote.data.discountCode) : ''))
               : ''}
