@@ -21,6 +21,8 @@ export const MAX_ORDER_TOTAL_CENTS = 10_000_000_000;
 export interface PricedLine {
   unitCents: number;
   qty: number;
+  /** A digital item (issue 28): nothing to ship, so an all-digital order pays no shipping. */
+  digital?: boolean;
 }
 
 /**
@@ -68,7 +70,7 @@ export function quote(lines: PricedLine[], walletBalanceCents: number, useWallet
     }
   }
   const subtotalCents = lines.reduce((sum, line) => sum + line.unitCents * line.qty, 0);
-  const shippingCents = lines.length > 0 ? SHIPPING_CENTS : 0;
+  const shippingCents = lines.some((line) => !line.digital) ? SHIPPING_CENTS : 0;
   const tax = taxCents(subtotalCents + shippingCents);
   const totalCents = subtotalCents + shippingCents + tax;
   const balance = Math.max(0, Math.floor(walletBalanceCents));

@@ -9,6 +9,7 @@ import { runTransaction, runTransactionEndingWith, type Tx } from '../db/transac
 import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { receiptMail } from '../mail/templates.ts';
+import { grantForOrder } from '../digital/sales.service.ts';
 import { insertOrder, orderOfCheckout, unitsBoughtBy, type OrderLine } from '../orders/orders.service.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { debit, getBalance, hold } from '../wallet/wallet.service.ts';
@@ -67,9 +68,9 @@ export async function priceCart(db: Db | Tx, items: CartItems): Promise<StockLin
 }
 
 export async function quoteCheckout(db: Db, userId: string, items: CartItems, useWallet: boolean): Promise<Quote & { lines: OrderLine[] }> {
-  const lines = orderLines(await priceCart(db, items));
+  const priced = await priceCart(db, items);
   const { balanceCents } = await getBalance(db, userId);
-  return { ...quote(lines, balanceCents, useWallet), lines };
+  return { ...quote(priced, balanceCents, useWallet), lines: orderLines(priced) };
 }
 
 function newPaymentIntentId(prefix: string): string {
@@ -169,10 +170,18 @@ export async function completeWalletOnlyOrder(
         shipping: input.shipping,
       });
       if (!order.created) return { result: { ...(await orderOfCheckout(tx, checkoutId))!, created: false } };
+      // Step "grant downloads" (issue 28): digital items and what physical ones carry, in the order's transaction.
+      const digital = await grantForOrder(tx, { userId, orderId: order.id, productIds: lines.map((line) => line.id) });
       await deps.jobs.sendInTransaction(
         tx,
         'send-email',
-        receiptMail(buyer.email, buyer.name, { id: order.id, items: orderLines(lines), totals: { ...fresh, chargedCents: 0 } }, `${deps.publicUrl}/my-orders`),
+        receiptMail(
+          buyer.email,
+          buyer.name,
+          { id: order.id, items: orderLines(lines), totals: { ...fresh, chargedCents: 0 } },
+          `${deps.publicUrl}/my-orders`,
+          digital ? `${deps.publicUrl}/library` : undefined,
+        ),
       );
       await rememberAddress(tx, userId, input.shipping);
       // The conditional debit: it locks the wallet row until the commit, and one buyer's

@@ -2,6 +2,7 @@ import { contactOf } from '../accounts/accounts.service.ts';
 import { captureStock, releaseStock, takeStock } from '../catalog/variants.service.ts';
 import { isRetryableTransactionError, runTransaction, type Tx } from '../db/transaction.ts';
 import { lateRefundMail, receiptMail } from '../mail/templates.ts';
+import { grantForOrder } from '../digital/sales.service.ts';
 import { insertOrder } from '../orders/orders.service.ts';
 import { recordProviderEventOnce } from '../payments/provider-events.service.ts';
 import { RefundRefusedError, type PaymentEvent } from '../payments/provider.ts';
@@ -86,6 +87,8 @@ async function applySucceeded(deps: CheckoutDeps, tx: Tx, checkout: Checkout, ev
     contact: checkout.contact,
     shipping: checkout.shipping,
   });
+  // Step "grant downloads" (issue 28): digital items and what physical ones carry, in the order's transaction.
+  const digital = order.created && (await grantForOrder(tx, { userId: checkout.userId, orderId: order.id, productIds: checkout.items.map((item) => item.id) }));
   const buyer = order.created ? await contactOf(tx, checkout.userId) : undefined;
   if (buyer) {
     const totals = {
@@ -95,7 +98,11 @@ async function applySucceeded(deps: CheckoutDeps, tx: Tx, checkout: Checkout, ev
       walletAppliedCents: checkout.walletHeldCents,
       chargedCents: checkout.chargeCents,
     };
-    await deps.jobs.sendInTransaction(tx, 'send-email', receiptMail(buyer.email, buyer.name, { id: order.id, items: checkout.items, totals }, `${deps.publicUrl}/my-orders`));
+    await deps.jobs.sendInTransaction(
+      tx,
+      'send-email',
+      receiptMail(buyer.email, buyer.name, { id: order.id, items: checkout.items, totals }, `${deps.publicUrl}/my-orders`, digital ? `${deps.publicUrl}/library` : undefined),
+    );
   }
   return 'applied';
 }

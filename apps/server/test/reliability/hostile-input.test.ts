@@ -333,6 +333,7 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
     kind: 'album',
     title: 'Fuzz Tones',
     artist: 'Saint Vinyl',
+    artwork: '/content/covers/cover-01.svg',
     releaseDate: '2026-03-01',
     priceCents: 900,
     nameYourPrice: false,
@@ -349,6 +350,7 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   redeemDownloadCode: () => ({ code: 'AAAA-BBBB-CCCC' }),
   getLibrary: () => null,
   createDownloadLink: () => ({ releaseId: 1, trackId: 1, format: 'flac' }),
+  setProductRelease: () => ({ productId: 'no-such-product', releaseId: null }),
 };
 
 const SERVICE_EXAMPLES: Record<keyof typeof SERVICE_WRITES, () => Json> = {
@@ -797,7 +799,14 @@ describe('generated: same-id races on every idempotent function', () => {
     redeemDownloadCode: {
       same: true,
       body: async () => {
-        const release = await callFn<{ id: number }>('saveRelease', { kind: 'single', title: freshId('Race single'), artist: 'Racer', releaseDate: '2026-01-01', priceCents: 100, tracks: [{ title: 'One' }] });
+        const release = await callFn<{ id: number }>('saveRelease', {
+          kind: 'single',
+          title: freshId('Race single'),
+          artist: 'Racer',
+          releaseDate: '2026-01-01',
+          priceCents: 100,
+          tracks: [{ title: 'One' }],
+        });
         const codes = await callFn<{ codes: string[] }>('createDownloadCodes', { releaseId: release.data!.id, count: 1 });
         return { code: codes.data!.codes[0]! };
       },
@@ -834,10 +843,12 @@ describe('generated: same-id races on every idempotent function', () => {
     moveCategory: 'sets one position: last write wins, no counter',
     deleteCategory: 'one delete wins, the others find no category',
     saveRelease: 'with an id it sets the same fields and track list: last write wins, no counter; without one each call creates a release',
-    setTrackMaster: 'points the track at one master generation and queues its job; duplicate jobs skip the formats already made and write the same keys (src/digital/digital.test.ts)',
+    setTrackMaster:
+      'points the track at one master generation and queues its job; duplicate jobs skip the formats already made and write the same keys (src/digital/digital.test.ts)',
     retryTrackEncoding: 'a conditional update of a failed track: one wins and queues the job, the others find it queued',
     createDownloadCodes: 'each call is a new batch of codes',
     createDownloadLink: 'signs a new short-lived link each time; writes nothing',
+    setProductRelease: 'replaces the product’s one bundle link: last write wins, no counter',
     ...Object.fromEntries(
       [
         'getSalesOverview',

@@ -1,0 +1,1 @@
+ALTER TABLE "product" ADD COLUMN "digital" boolean DEFAULT false NOT NULL;
