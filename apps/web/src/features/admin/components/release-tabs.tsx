@@ -13,6 +13,7 @@ const Categories = consoleTab(() => import('./categories-tab.tsx').then((m) => m
 const Admins = consoleTab(() => import('./admins-tab.tsx').then((m) => m.AdminsTab), 'the admins');
 const Sales = consoleTab(() => import('./sales-tab.tsx').then((m) => m.SalesTab), 'the sales');
 const Activity = consoleTab(() => import('./activity-tab.tsx').then((m) => m.ActivityTab), 'the activity');
+const Music = consoleTab(() => import('./music-tab.tsx').then((m) => m.MusicTab), 'the music');
 const Content = consoleTab(() => import('./content/content-tab.tsx').then((m) => m.ContentTab), 'the content editor');
 
 const LABELS: Record<ConsoleTab, string> = {
@@ -20,6 +21,7 @@ const LABELS: Record<ConsoleTab, string> = {
   orders: 'View Orders',
   products: 'Products',
   categories: 'Categories',
+  music: 'Music',
   content: 'Content',
   sales: 'Sales',
   admins: 'Admins',
@@ -115,6 +117,7 @@ export function ReleaseTabs() {
         [
           ['products', Products.Part],
           ['categories', Categories.Part],
+          ['music', Music.Part],
           ['content', Content.Part],
           ['sales', Sales.Part],
           ['admins', Admins.Part],
