@@ -7,7 +7,8 @@ import { digitalKeys } from '../../../lib/query-keys.ts';
 export type ConsoleRelease = FunctionOutput<'listReleases'>['releases'][number];
 export type ConsoleCode = FunctionOutput<'listDownloadCodes'>['codes'][number];
 
-const busy = (releases: ConsoleRelease[] | undefined) => releases?.some((release) => release.tracks.some((track) => track.encodeStatus === 'queued' || track.encodeStatus === 'encoding')) ?? false;
+const busy = (releases: ConsoleRelease[] | undefined) =>
+  releases?.some((release) => release.tracks.some((track) => track.encodeStatus === 'queued' || track.encodeStatus === 'encoding')) ?? false;
 
 export const consoleReleasesQueryOptions = () =>
   queryOptions({

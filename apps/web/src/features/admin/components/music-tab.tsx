@@ -11,10 +11,25 @@ import { uploadErrorMessage, uploadMaster } from '../../../lib/uploads.ts';
 import { ErrorState } from '../../../ui/error-state.tsx';
 import { ProgressBar } from '../../../ui/progress-bar.tsx';
 import { LoadingRegion, SkeletonText } from '../../../ui/skeleton.tsx';
-import { codesQueryOptions, useConsoleReleases, useCreateCodes, useRetryEncoding, useSaveRelease, useSetProductRelease, useSetTrackMaster, type ConsoleRelease } from '../api/music.ts';
+import {
+  codesQueryOptions,
+  useConsoleReleases,
+  useCreateCodes,
+  useRetryEncoding,
+  useSaveRelease,
+  useSetProductRelease,
+  useSetTrackMaster,
+  type ConsoleRelease,
+} from '../api/music.ts';
 
 const cents = (dollars: string) => Math.round(Number(dollars) * 100);
-const STATUS: Record<ConsoleRelease['tracks'][number]['encodeStatus'], string> = { none: 'No master yet', queued: 'Queued', encoding: 'Encoding', ready: 'Ready', failed: 'Failed' };
+const STATUS: Record<ConsoleRelease['tracks'][number]['encodeStatus'], string> = {
+  none: 'No master yet',
+  queued: 'Queued',
+  encoding: 'Encoding',
+  ready: 'Ready',
+  failed: 'Failed',
+};
 
 /** The console's Music tab (issue 28): releases, their masters and encoding, prices, download codes. */
 export function MusicTab() {
@@ -42,7 +57,17 @@ function NewReleaseForm() {
   const id = useId();
   const save = useSaveRelease();
   const [kind, setKind] = useState<ReleaseKind>('album');
-  const [fields, setFields] = useState({ title: '', artist: '', releaseDate: new Date().toISOString().slice(0, 10), price: '8.00', trackPrice: '', tracks: '', upc: '', credits: '', artwork: '' });
+  const [fields, setFields] = useState({
+    title: '',
+    artist: '',
+    releaseDate: new Date().toISOString().slice(0, 10),
+    price: '8.00',
+    trackPrice: '',
+    tracks: '',
+    upc: '',
+    credits: '',
+    artwork: '',
+  });
   const [published, setPublished] = useState(true);
   const set = (name: keyof typeof fields) => (event: { currentTarget: { value: string } }) => setFields({ ...fields, [name]: event.currentTarget.value });
   const submit = async (event: FormEvent) => {
@@ -120,7 +145,8 @@ function ReleaseCard({ release }: { release: ConsoleRelease }) {
         {release.title} <small>{release.artist}</small>
       </h3>
       <p>
-        {release.kind.toUpperCase()} · {release.releaseDate} · {formatUsd(release.priceCents)} · {release.published ? <Link to={paths.music(release.id)}>Release page</Link> : 'Draft'}
+        {release.kind.toUpperCase()} · {release.releaseDate} · {formatUsd(release.priceCents)} ·{' '}
+        {release.published ? <Link to={paths.music(release.id)}>Release page</Link> : 'Draft'}
       </p>
       <ol className="music-release__tracks">
         {release.tracks.map((track) => (
@@ -173,7 +199,11 @@ function TrackRow({ releaseId, track }: { releaseId: number; track: ConsoleRelea
       </span>
       {encoding ? <ProgressBar value={(track.encodeDone / track.encodeTotal) * 100} label={`Encoding ${track.title}`} /> : null}
       {track.encodeStatus === 'failed' ? (
-        <button type="button" className="button button--secondary" onClick={() => void retry.mutateAsync({ trackId: track.id }).catch((error: unknown) => toast.error(errorSentence(error)))}>
+        <button
+          type="button"
+          className="button button--secondary"
+          onClick={() => void retry.mutateAsync({ trackId: track.id }).catch((error: unknown) => toast.error(errorSentence(error)))}
+        >
           Retry encoding
         </button>
       ) : null}
@@ -238,7 +268,8 @@ function Codes({ release }: { release: ConsoleRelease }) {
             .catch((error: unknown) => toast.error(errorSentence(error)));
         }}
       >
-        <label htmlFor={inputId}>Number of codes</label> <input id={inputId} type="number" min={1} max={5000} value={count} onChange={(event) => setCount(event.currentTarget.value)} />{' '}
+        <label htmlFor={inputId}>Number of codes</label>{' '}
+        <input id={inputId} type="number" min={1} max={5000} value={count} onChange={(event) => setCount(event.currentTarget.value)} />{' '}
         <button type="submit" className="button" disabled={create.isPending}>
           Generate codes
         </button>
@@ -288,7 +319,8 @@ function BundleForm({ releaseId }: { releaseId: number }) {
           .catch((error: unknown) => toast.error(errorSentence(error)));
       }}
     >
-      <label htmlFor={inputId}>Product that carries this release (its id)</label> <input id={inputId} value={productId} onChange={(event) => setProductId(event.currentTarget.value)} required />{' '}
+      <label htmlFor={inputId}>Product that carries this release (its id)</label>{' '}
+      <input id={inputId} value={productId} onChange={(event) => setProductId(event.currentTarget.value)} required />{' '}
       <button type="submit" className="button button--secondary" disabled={link.isPending}>
         Link product
       </button>

@@ -40,7 +40,12 @@ export function MusicPage() {
 }
 
 function Release({ release }: { release: MusicRelease }) {
-  const [current, setCurrent] = useState(() => Math.max(0, release.tracks.findIndex((track) => track.previewUrl)));
+  const [current, setCurrent] = useState(() =>
+    Math.max(
+      0,
+      release.tracks.findIndex((track) => track.previewUrl),
+    ),
+  );
   const buy = (productId: string, title: string, priceCents: number) => {
     cartStore.add({ lineId: productId, title, image: release.artwork, priceCents });
     toast.success(`${title} is in your cart.`);
