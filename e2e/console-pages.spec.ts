@@ -17,6 +17,7 @@ const TABS = [
   ['View Orders', '/release/orders'],
   ['Products', '/release/products'],
   ['Categories', '/release/categories'],
+  ['Music', '/release/music'],
   ['Content', '/release/content'],
   ['Discount codes', '/release/discounts'],
   ['Sales', '/release/sales'],

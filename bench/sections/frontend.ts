@@ -85,7 +85,10 @@ export function lazyPartJs(route: string, source: string) {
  * The console's tabs on /release that load their code when opened (issue 18), with the
  * budget of what opening one may add (decision 033: the content editor).
  */
-const CONSOLE_TABS: { name: string; source: string; budgetKb?: number }[] = [{ name: 'content', source: 'src/features/admin/components/content/content-tab.tsx', budgetKb: 8 }];
+const CONSOLE_TABS: { name: string; source: string; budgetKb?: number }[] = [
+  { name: 'content', source: 'src/features/admin/components/content/content-tab.tsx', budgetKb: 8 },
+  { name: 'music', source: 'src/features/admin/components/music-tab.tsx' },
+];
 
 /** First-load JavaScript a shopper's page may need, gzipped. */
 const SHOPPER_PAGE_BUDGET_KB = 100;
@@ -105,6 +108,10 @@ const SHOPPER_ROUTES = [
   '/account',
   '/wallet',
   '/my-orders',
+  // Digital releases (issue 28): the release page is held to the shop's budget, and so are the fan's library and redeem page.
+  '/music/:id',
+  '/library',
+  '/redeem',
 ];
 
 export function benchBundles(): { figures: Figure[]; details: Record<string, ReturnType<typeof initialJs>> } {

@@ -34,7 +34,7 @@ export const TABLE_OWNERS = {
   payouts: ['payoutAccounts', 'payoutRequests', 'datEarnings'],
   oidc: ['oauthClients', 'oidcModels', 'oidcSigningKeys'],
   storage: ['storageObjects', 'storageUploadSessions', 'storageUploadPending'],
-  digital: ['releases', 'releaseTracks', 'trackFiles', 'downloadCodes', 'digitalOwnership'],
+  digital: ['releases', 'releaseTracks', 'trackFiles', 'downloadCodes', 'digitalOwnership', 'releaseProducts'],
   service: ['serviceTokens', 'serviceWrites'],
 };
 

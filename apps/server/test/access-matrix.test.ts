@@ -98,6 +98,7 @@ const FUNCTIONS: Record<string, Access> = {
   redeemDownloadCode: 'signed-in',
   getLibrary: 'signed-in',
   createDownloadLink: 'signed-in',
+  setProductRelease: 'admin',
 };
 
 /** Who gets past authentication and authorisation, by access class. */
@@ -382,7 +383,8 @@ describe('one user can never reach another user’s data (IDOR)', () => {
         status: r.status,
         body: (await r.json()) as { data?: Record<string, unknown>; error?: { message: string } },
       }));
-    const release = (await call('admin', 'saveRelease', { kind: 'ep', title: 'Matrix EP', artist: 'A', releaseDate: '2026-01-01', priceCents: 500, tracks: [{ title: 'One' }] })).body.data!;
+    const release = (await call('admin', 'saveRelease', { kind: 'ep', title: 'Matrix EP', artist: 'A', releaseDate: '2026-01-01', priceCents: 500, tracks: [{ title: 'One' }] }))
+      .body.data!;
     const trackId = (release.trackIds as number[])[0]!;
     const code = ((await call('admin', 'createDownloadCodes', { releaseId: release.id, count: 1 })).body.data!.codes as string[])[0]!;
     expect((await call('user', 'redeemDownloadCode', { code })).status).toBe(200);

@@ -168,6 +168,31 @@ describe('quote (spec section 9)', () => {
     expect([result.amountDueCents, result.cardFeeCents, result.chargeCents]).toEqual([0, 0, 0]);
   });
 
+  // Issue 28: digital lines ship nothing; one physical line brings the flat shipping back.
+  it.each([
+    ['all digital', [{ unitCents: 800, qty: 1, digital: true }], [800, 0, 74, 874]],
+    [
+      'two digital',
+      [
+        { unitCents: 800, qty: 1, digital: true },
+        { unitCents: 150, qty: 2, digital: true },
+      ],
+      [1100, 0, 102, 1202],
+    ],
+    [
+      'digital and physical',
+      [
+        { unitCents: 800, qty: 1, digital: true },
+        { unitCents: 2500, qty: 1 },
+      ],
+      [3300, 999, 398, 4697],
+    ],
+    ['physical only', [{ unitCents: 2500, qty: 1, digital: false }], [2500, 999, 324, 3823]],
+  ])('%s', (_name, lines, expected) => {
+    const result = quote(lines, 0, false);
+    expect([result.subtotalCents, result.shippingCents, result.taxCents, result.totalCents]).toEqual(expected);
+  });
+
   it.each([[{ unitCents: 1.5, qty: 1 }], [{ unitCents: 100, qty: 0 }], [{ unitCents: -1, qty: 1 }], [{ unitCents: 100, qty: 1.5 }]])(
     'refuses fractional or negative figures %j',
     (line) => expect(() => quote([line], 0, false)).toThrow(RangeError),

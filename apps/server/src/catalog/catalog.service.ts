@@ -243,6 +243,11 @@ export async function listAllProducts(db: Db): Promise<(Product & { deleteBlocke
   return (await withImages(db, rows)).map((product) => ({ ...product, deleteBlocked: reason.get(product.id) ?? null }));
 }
 
+/** A product sold as files (issue 28): checkout charges no shipping for it. */
+export async function markProductDigital(db: Db, id: string): Promise<void> {
+  await db.update(products).set({ digital: true, updatedAt: new Date() }).where(eq(products.id, id));
+}
+
 /** Withdraw (isActive false: gone from the shop at once) or restore a product. */
 export async function setProductActive(db: Db, input: SetProductActiveInput, actor: Actor): Promise<void> {
   await runTransaction(

@@ -142,6 +142,8 @@ export interface PricedVariant {
   optionValues: string[];
   /** null: unlimited. */
   stock: number | null;
+  /** A digital item: no shipping (issue 28). */
+  digital?: boolean;
 }
 
 /** The variants of these products that are on sale, at their prices (checkout re-prices every cart from here). */
@@ -154,6 +156,7 @@ export async function pricedVariants(db: Db | Tx, productIds: string[]): Promise
       variantId: productVariants.id,
       optionValues: productVariants.optionValues,
       stock: productVariants.stock,
+      digital: products.digital,
     })
     .from(products)
     .innerJoin(productVariants, eq(productVariants.productId, products.id))

@@ -9,6 +9,7 @@ import { runTransaction, runTransactionEndingWith, type Tx } from '../db/transac
 import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { receiptMail } from '../mail/templates.ts';
+import { grantForOrder } from '../digital/sales.service.ts';
 import { insertOrder, orderOfCheckout, unitsBoughtBy } from '../orders/orders.service.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { debit, getBalance, hold } from '../wallet/wallet.service.ts';
@@ -92,11 +93,12 @@ export async function quoteCheckout(
   const applied = judged && 'applied' in judged ? judged.applied : undefined;
   const { balanceCents } = await getBalance(db, userId);
   const config = await loadPricing(db);
-  const external = await externalTaxFor(tax, config, lines, where, applied?.discount);
+  // Priced from the cart's lines as priced (their digital flags: issue 28), shown as order lines.
+  const external = await externalTaxFor(tax, config, priced, where, applied?.discount);
   return {
-    ...priceOrRefuse(lines, balanceCents, useWallet, where, config, external, applied?.discount),
+    ...priceOrRefuse(priced, balanceCents, useWallet, where, config, external, applied?.discount),
     lines,
-    shippingMethods: methodsFor(lines, where, config),
+    shippingMethods: methodsFor(priced, where, config),
     discountCode: applied?.code ?? null,
     discountRefused: judged && 'refused' in judged ? judged.refused : null,
   };
@@ -215,6 +217,8 @@ export async function completeWalletOnlyOrder(
         shipping: input.shipping,
       });
       if (!order.created) return { result: { ...(await orderOfCheckout(tx, checkoutId))!, created: false } };
+      // Step "grant downloads" (issue 28): digital items and what physical ones carry, in the order's transaction.
+      const digital = await grantForOrder(tx, { userId, orderId: order.id, productIds: lines.map((line) => line.id) });
       await deps.jobs.sendInTransaction(
         tx,
         'send-email',
@@ -223,6 +227,7 @@ export async function completeWalletOnlyOrder(
           buyer.name,
           { id: order.id, items: orderLines(lines), totals: { ...fresh, chargedCents: 0 }, tax: taxOfReceipt(taxRecordOf(fresh)), discountCode: code?.code ?? null },
           `${deps.publicUrl}/my-orders`,
+          digital ? `${deps.publicUrl}/library` : undefined,
         ),
       );
       await rememberAddress(tx, userId, input.shipping);

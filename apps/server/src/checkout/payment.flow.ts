@@ -3,6 +3,7 @@ import { captureStock, releaseStock, takeStock } from '../catalog/variants.servi
 import { isRetryableTransactionError, runTransaction, type Tx } from '../db/transaction.ts';
 import { captureUse, releaseUses, takeUse } from '../discounts/discounts.service.ts';
 import { lateRefundMail, receiptMail } from '../mail/templates.ts';
+import { grantForOrder } from '../digital/sales.service.ts';
 import { insertOrder } from '../orders/orders.service.ts';
 import { recordProviderEventOnce } from '../payments/provider-events.service.ts';
 import { RefundRefusedError, type PaymentEvent } from '../payments/provider.ts';
@@ -96,6 +97,8 @@ async function applySucceeded(deps: CheckoutDeps, tx: Tx, checkout: Checkout, ev
     shipping: checkout.shipping,
   });
   if (order.created) await scheduleTaxRecord(deps.jobs, tx, order.id, checkout.taxCalculationId);
+  // Step "grant downloads" (issue 28): digital items and what physical ones carry, in the order's transaction.
+  const digital = order.created && (await grantForOrder(tx, { userId: checkout.userId, orderId: order.id, productIds: checkout.items.map((item) => item.id) }));
   const buyer = order.created ? await contactOf(tx, checkout.userId) : undefined;
   if (buyer) {
     const totals = {
@@ -107,7 +110,11 @@ async function applySucceeded(deps: CheckoutDeps, tx: Tx, checkout: Checkout, ev
       discountCents: checkout.discountCents,
     };
     const receipt = { id: order.id, items: checkout.items, totals, tax: taxOfReceipt(checkout), discountCode: checkout.discountCode };
-    await deps.jobs.sendInTransaction(tx, 'send-email', receiptMail(buyer.email, buyer.name, receipt, `${deps.publicUrl}/my-orders`));
+    await deps.jobs.sendInTransaction(
+      tx,
+      'send-email',
+      receiptMail(buyer.email, buyer.name, receipt, `${deps.publicUrl}/my-orders`, digital ? `${deps.publicUrl}/library` : undefined),
+    );
   }
   return 'applied';
 }

@@ -2,6 +2,7 @@ import { ownImageUrl } from '@storefront/domain/catalog-schemas.ts';
 import { DIGITAL_MESSAGES } from '@storefront/domain/digital.ts';
 import { isMasterPath } from '@storefront/domain/storage-location.ts';
 import { STORAGE_BUCKET } from '@storefront/domain/storage.ts';
+import { getProduct } from '../catalog/catalog.service.ts';
 import type { Config } from '../config.ts';
 import { defineFunction, type CallableFunction } from '../functions/registry.ts';
 import { AppError } from '../http/errors.ts';
@@ -10,15 +11,24 @@ import { findObject } from '../storage/storage.service.ts';
 import { createDownloadCodes, listDownloadCodes, redeemDownloadCode } from './codes.service.ts';
 import { getLibrary, owns } from './library.service.ts';
 import { LINK_TTL_MS, signDownload } from './links.ts';
-import { findTrack, getPublicRelease, listReleasesForAdmin, retryTrackEncoding, saveRelease, setTrackMaster } from './releases.service.ts';
+import { saleProducts, setBundledRelease, syncReleaseProducts } from './sales.service.ts';
+import { findRelease, findTrack, getPublicRelease, listReleasesForAdmin, retryTrackEncoding, saveRelease, setTrackMaster } from './releases.service.ts';
 
 /** The callable functions of digital releases (issue 28): the label's console, the release page and the fan's library. */
 export function digitalFunctions(deps: { jobs: JobQueue; config: Config }): CallableFunction[] {
   return [
-    defineFunction('saveRelease', async (input, { db, origin }) => {
+    defineFunction('saveRelease', async (input, { db, origin, caller }) => {
       const artwork = input.artwork ? ownImageUrl(input.artwork, origin ?? '') : '';
       if (artwork === undefined) throw new AppError('invalid-argument', 'Artwork must be an image uploaded to the shop.');
-      return saveRelease(db, input, artwork);
+      const saved = await saveRelease(db, input, artwork);
+      await syncReleaseProducts(db, saved.id, { userId: caller.userId });
+      return saved;
+    }),
+    defineFunction('setProductRelease', async ({ productId, releaseId }, { db }) => {
+      await getProduct(db, productId, { includeInactive: true });
+      if (releaseId !== null && !(await findRelease(db, releaseId))) throw new AppError('not-found', DIGITAL_MESSAGES.releaseNotFound);
+      await setBundledRelease(db, productId, releaseId);
+      return { ok: true as const };
     }),
     defineFunction('listReleases', async (_input, { db }) => ({ releases: await listReleasesForAdmin(db) })),
     defineFunction('setTrackMaster', async ({ trackId, path }, { db }) => {
@@ -33,7 +43,7 @@ export function digitalFunctions(deps: { jobs: JobQueue; config: Config }): Call
     }),
     defineFunction('createDownloadCodes', async ({ releaseId, count }, { db }) => createDownloadCodes(db, releaseId, count)),
     defineFunction('listDownloadCodes', async ({ releaseId }, { db }) => ({ codes: await listDownloadCodes(db, releaseId) })),
-    defineFunction('getRelease', async ({ id }, { db }) => ({ release: (await getPublicRelease(db, id)) ?? null })),
+    defineFunction('getRelease', async ({ id }, { db }) => ({ release: (await getPublicRelease(db, id, await saleProducts(db, id))) ?? null })),
     defineFunction('redeemDownloadCode', async ({ code }, { db, caller }) => redeemDownloadCode(db, caller.userId, code)),
     defineFunction('getLibrary', async (_input, { db, caller }) => ({ releases: await getLibrary(db, caller.userId) })),
     defineFunction('createDownloadLink', async ({ releaseId, trackId, format }, { db, caller }) => {

@@ -2,7 +2,7 @@ import { defineArea } from '../http/area.ts';
 import { createStorageDeps } from '../storage/storage.service.ts';
 import { digitalFunctions } from './digital.functions.ts';
 import { digitalRoutes } from './digital.routes.ts';
-import { runEncodeJob, type EncodeJob } from './encode.job.ts';
+import { runEncodeJob, type EncodeJob } from './encode.service.ts';
 import { ENCODE_QUEUE } from './releases.service.ts';
 
 /**

@@ -43,9 +43,9 @@ export function parseRange(header: string | undefined, size: number): { start: n
 
 /** A file name that every browser and file system takes. */
 export function safeName(text: string): string {
-  // eslint-disable-next-line no-control-regex -- dropping control characters is the point
   return (
     text
+      // eslint-disable-next-line no-control-regex -- dropping control characters is the point
       .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]/g, '_')
       .trim()
       .slice(0, 120) || 'untitled'

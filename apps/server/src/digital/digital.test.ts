@@ -15,7 +15,7 @@ import type { JobQueue } from '../jobs/queue.ts';
 import { createStorageDeps } from '../storage/storage.service.ts';
 import { storageTestDriver } from '../storage/testing/driver-choice.ts';
 import { startTestS3Server, type TestS3Server } from '../storage/testing/s3-server.ts';
-import { ENCODE_ATTEMPTS, runEncodeJob } from './encode.job.ts';
+import { ENCODE_ATTEMPTS, runEncodeJob } from './encode.service.ts';
 import { probeAudio } from './encoder.ts';
 import { signDownload } from './links.ts';
 import { retryTrackEncoding, setTrackMaster } from './releases.service.ts';

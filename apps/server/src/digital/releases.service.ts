@@ -147,7 +147,7 @@ export async function listTracks(db: Db, releaseId: number): Promise<TrackRow[]>
 export const previewUrl = (trackId: number) => `/api/digital/tracks/${trackId}/preview`;
 
 /** A published release as the release page shows it; undefined when there is none (or it is a draft). */
-export async function getPublicRelease(db: Db, id: number, today = new Date()): Promise<PublicRelease | undefined> {
+export async function getPublicRelease(db: Db, id: number, products: { productId: string; trackId: number | null }[], today = new Date()): Promise<PublicRelease | undefined> {
   const release = await findRelease(db, id);
   if (!release?.published) return undefined;
   const tracks = await listTracks(db, id);
@@ -175,6 +175,7 @@ export async function getPublicRelease(db: Db, id: number, today = new Date()): 
     priceCents: release.priceCents,
     nameYourPrice: release.nameYourPrice,
     preorder: release.releaseDate > today.toISOString().slice(0, 10),
+    productId: products.find((entry) => entry.trackId === null)?.productId ?? null,
     tracks: tracks.map((track) => ({
       id: track.id,
       position: track.position,
@@ -182,6 +183,7 @@ export async function getPublicRelease(db: Db, id: number, today = new Date()): 
       durationSeconds: track.durationSeconds,
       priceCents: track.priceCents,
       previewUrl: withPreview.has(track.id) ? previewUrl(track.id) : null,
+      productId: products.find((entry) => entry.trackId === track.id)?.productId ?? null,
     })),
   };
 }

@@ -83,7 +83,7 @@ export interface ReceiptOrder {
   discountCode?: string | null;
 }
 
-export function receiptMail(to: string, name: string, order: ReceiptOrder, ordersUrl: string): Mail {
+export function receiptMail(to: string, name: string, order: ReceiptOrder, ordersUrl: string, libraryUrl?: string): Mail {
   const lines = order.items.map((item) => `${item.qty} × ${item.name} — ${formatUsd(item.unitCents * item.qty)}`);
   const t = order.totals;
   const summary = [
@@ -97,7 +97,9 @@ export function receiptMail(to: string, name: string, order: ReceiptOrder, order
     `Paid with wallet ${formatUsd(t.walletAppliedCents)}`,
     `Charged to card ${formatUsd(t.chargedCents)}`,
   ];
-  const paragraphs = [`Hi ${name},`, `Thank you for your order ${order.id}.`, ...lines, ...summary, 'We will let you know when it ships.'];
+  // Digital items (issue 28): the music is in the buyer's library at once.
+  const library = libraryUrl ? [`Your music is ready to download in your library: ${libraryUrl}`] : [];
+  const paragraphs = [`Hi ${name},`, `Thank you for your order ${order.id}.`, ...lines, ...summary, ...library, 'We will let you know when it ships.'];
   return {
     to,
     subject: `Your ${SHOP} order ${order.id}`,

@@ -25,7 +25,7 @@ import {
   variantKey,
   type StorageDeps,
 } from './storage.service.ts';
-import { storeUpload, uploadLimit } from './storage.masters.ts';
+import { storeUpload, uploadLimit } from './masters.service.ts';
 import { cancelSession, findSession, OffsetMismatchError, receiveChunk, startSession, type UploadSession } from './storage.sessions.ts';
 
 /**

@@ -10,7 +10,7 @@ import { runTransaction, type Tx } from '../db/transaction.ts';
 import { bodyToFile } from './storage.body.ts';
 import { storageErrors, StorageHttpError } from './storage.errors.ts';
 import type { UploadMetadata } from './storage.metadata.ts';
-import { storeUpload, uploadLimit } from './storage.masters.ts';
+import { storeUpload, uploadLimit } from './masters.service.ts';
 import { findObject, type StorageDeps, type StorageObjectRow } from './storage.service.ts';
 
 /**

@@ -366,6 +366,7 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
     kind: 'album',
     title: 'Fuzz Tones',
     artist: 'Saint Vinyl',
+    artwork: '/content/covers/cover-01.svg',
     releaseDate: '2026-03-01',
     priceCents: 900,
     nameYourPrice: false,
@@ -382,6 +383,7 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   redeemDownloadCode: () => ({ code: 'AAAA-BBBB-CCCC' }),
   getLibrary: () => null,
   createDownloadLink: () => ({ releaseId: 1, trackId: 1, format: 'flac' }),
+  setProductRelease: () => ({ productId: 'no-such-product', releaseId: null }),
 };
 
 const SERVICE_EXAMPLES: Record<keyof typeof SERVICE_WRITES, () => Json> = {
@@ -885,6 +887,7 @@ describe('generated: same-id races on every idempotent function', () => {
       'a code is unique without case (an index): one of n concurrent creates with one code wins, the others are refused as taken (src/discounts/discounts.test.ts)',
     setDiscountCodeActive: 'sets one flag: last write wins, no counter',
     returnDiscountUse: 'a conditional update of a used use: one of n concurrent returns gives it back, the others find none (src/discounts/discounts.test.ts)',
+    setProductRelease: 'replaces the product’s one bundle link: last write wins, no counter',
     ...Object.fromEntries(
       [
         'getSalesOverview',

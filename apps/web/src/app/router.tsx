@@ -49,6 +49,9 @@ const CheckoutPage = lazyPage(() => import('../features/checkout/components/chec
 });
 const OrderConfirmationPage = lazyPage(() => import('../features/checkout/components/order-confirmation-page.tsx').then((m) => m.OrderConfirmationPage));
 const MyOrdersPage = lazyPage(() => import('../features/orders/components/my-orders-page.tsx').then((m) => m.MyOrdersPage));
+const MusicPage = lazyPage(() => import('../features/digital/components/music-page.tsx').then((m) => m.MusicPage));
+const LibraryPage = lazyPage(() => import('../features/digital/components/library-page.tsx').then((m) => m.LibraryPage));
+const RedeemPage = lazyPage(() => import('../features/digital/components/redeem-page.tsx').then((m) => m.RedeemPage));
 const NotFoundPage = lazyPage(() => import('./not-found-page.tsx').then((m) => m.NotFoundPage));
 
 /** A route's page, which names the browser tab after itself. */
@@ -88,6 +91,9 @@ export const routes: RouteObject[] = [
       page(routePatterns.releaseTab, 'Release', ReleasePage),
       page(routePatterns.releaseOrder, 'Release', ReleasePage),
       page(paths.checkout, 'Checkout', CheckoutPage),
+      page(routePatterns.music, 'Music', MusicPage),
+      page(paths.library, 'My music', LibraryPage),
+      page(paths.redeem, 'Redeem a code', RedeemPage),
       page('*', 'Page not found', NotFoundPage),
     ],
   },

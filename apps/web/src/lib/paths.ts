@@ -1,5 +1,5 @@
 /** The console's tabs, in their order on /release (decision 031), each with its own address. */
-export const CONSOLE_TABS = ['release', 'orders', 'products', 'categories', 'content', 'discounts', 'sales', 'shipping', 'admins', 'activity'] as const;
+export const CONSOLE_TABS = ['release', 'orders', 'products', 'categories', 'music', 'content', 'discounts', 'sales', 'shipping', 'admins', 'activity'] as const;
 export type ConsoleTab = (typeof CONSOLE_TABS)[number];
 
 /**
@@ -34,6 +34,12 @@ export const paths = {
   /** One order opened on the console's order desk. */
   releaseOrder: (id: string) => `/release/orders/${encodeURIComponent(id)}`,
   checkout: '/checkout',
+  /** A digital release's page (issue 28): artwork, tracks, player, buy. */
+  music: (id: number) => `/music/${id}`,
+  /** The fan's owned music, to download. */
+  library: '/library',
+  /** Redeem a download code from a card. */
+  redeem: '/redeem',
 } as const;
 
 /** The router's patterns for the pages with a parameter. */
@@ -42,4 +48,5 @@ export const routePatterns = {
   dat: '/wallet/dat/:id',
   releaseTab: '/release/:tab',
   releaseOrder: '/release/orders/:orderId',
+  music: '/music/:id',
 } as const;

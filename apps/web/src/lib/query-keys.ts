@@ -104,3 +104,12 @@ export const deskOrderKeys = {
   all: ['order-desk'] as const,
   one: (orderId: string) => [...deskOrderKeys.all, orderId] as const,
 };
+
+/** Digital releases (issue 28): a release page, the fan's library, the console's releases and codes. */
+export const digitalKeys = {
+  all: ['digital'] as const,
+  release: (id: number) => ['digital', 'release', id] as const,
+  library: ['digital', 'library'] as const,
+  console: ['digital', 'console'] as const,
+  codes: (releaseId: number) => ['digital', 'codes', releaseId] as const,
+};

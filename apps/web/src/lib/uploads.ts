@@ -1,4 +1,4 @@
-import { contentImagePath, productImagePath } from '@storefront/domain/storage-location.ts';
+import { contentImagePath, MASTERS_FOLDER, productImagePath, safeFileName } from '@storefront/domain/storage-location.ts';
 import { StorageError } from '@storefront/domain/storage-error.ts';
 import { getDownloadURL } from '@storefront/sdk/storage/operations.ts';
 import { createStorage, ref, type Storage } from '@storefront/sdk/storage/storage.ts';
@@ -53,6 +53,17 @@ export function uploadContentImage(file: File, onProgress: (percent: number) => 
   task.on('state_changed', (snapshot) => onProgress(snapshot.percent));
   const url = task.then(({ ref: uploaded }) => getDownloadURL(uploaded));
   return { task, url };
+}
+
+/**
+ * A track's lossless master (issue 28): WAV, AIFF or FLAC under `masters/`, through the same
+ * resumable upload (pause, resume, retries); the server checks the bytes. Resolves with its path.
+ */
+export function uploadMaster(file: File, releaseId: number, trackId: number, onProgress: (percent: number) => void): { task: UploadTask; path: Promise<string> } {
+  const target = ref(productStorage(), `${MASTERS_FOLDER}/${releaseId}/${trackId}-${Date.now()}-${safeFileName(file.name)}`);
+  const task = uploadBytesResumable(target, file, { contentType: file.type || 'application/octet-stream' });
+  task.on('state_changed', (snapshot) => onProgress(snapshot.percent));
+  return { task, path: task.then(({ ref: uploaded }) => uploaded.fullPath) };
 }
 
 /** What to tell an admin about a failed upload: the storage client's own message. */

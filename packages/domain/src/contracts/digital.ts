@@ -103,6 +103,8 @@ export const publicTrackOutput = z.object({
   priceCents: z.number().nullable(),
   /** Where the player streams the preview from (HTTP ranges); null until it is encoded. */
   previewUrl: z.string().nullable(),
+  /** The catalogue product that sells this track alone (add it to the cart); null: album only. */
+  productId: z.string().nullable(),
 });
 
 export const publicReleaseOutput = z.object({
@@ -117,6 +119,8 @@ export const publicReleaseOutput = z.object({
   nameYourPrice: z.boolean(),
   /** A future date: a preorder. */
   preorder: z.boolean(),
+  /** The catalogue product that sells the whole release (add it to the cart); null: not for sale. */
+  productId: z.string().nullable(),
   tracks: z.array(publicTrackOutput),
 });
 
@@ -157,6 +161,12 @@ export const digitalContracts = {
     output: z.object({ batch: z.string(), codes: z.array(z.string()) }),
   }),
   listDownloadCodes: defineContract({ access: 'admin', input: z.object({ releaseId: id }).strict(), output: z.object({ codes: z.array(downloadCodeOutput) }) }),
+  /** A physical product that carries a release ("LP + instant download"): buying it grants the release; null unlinks. */
+  setProductRelease: defineContract({
+    access: 'admin',
+    input: z.object({ productId: z.string().min(1).max(64), releaseId: id.nullable() }).strict(),
+    output: okOutput,
+  }),
   getRelease: defineContract({ access: 'public', input: z.object({ id }).strict(), output: z.object({ release: publicReleaseOutput.nullable() }) }),
   redeemDownloadCode: defineContract({ access: 'signed-in', input: z.object({ code: codeText }).strict(), output: z.object({ releaseId: z.number(), title: z.string() }) }),
   getLibrary: defineContract({ access: 'signed-in', input: noInput, output: z.object({ releases: z.array(libraryReleaseOutput) }) }),

@@ -29,6 +29,8 @@ export const products = pgTable(
     priceCents: bigint('price_cents', { mode: 'number' }).notNull(),
     sortOrder: integer('sort_order').notNull().default(0),
     isActive: boolean('is_active').notNull().default(true),
+    /** A digital item (issue 28): a release or track sold as files; ships nothing, so checkout adds no shipping for it. */
+    digital: boolean('digital').notNull().default(false),
     /** Up to 3 options, e.g. [{ name: 'Size', values: ['S', 'M'] }]; [] for a product without options (issue 15). */
     options: jsonb('options').$type<{ name: string; values: string[] }[]>().notNull().default([]),
     /** The product's category (the shop's category filter); a category with products cannot be removed. */

@@ -124,3 +124,22 @@ export const digitalOwnership = pgTable(
     index('digital_ownership_user_idx').on(table.userId, table.releaseId),
   ],
 );
+
+/**
+ * Catalogue products that sell a release (or one track) as files, or carry it ("LP + instant
+ * download"): an order of the product grants the release to its buyer. The product itself,
+ * its price and stock are the catalogue's; this row is only the link.
+ */
+export const releaseProducts = pgTable(
+  'release_product',
+  {
+    productId: text('product_id').primaryKey(),
+    releaseId: integer('release_id')
+      .notNull()
+      .references(() => releases.id, { onDelete: 'cascade' }),
+    /** No foreign key: when a track is removed, the next sync finds its link and withdraws the product. */
+    trackId: integer('track_id'),
+    kind: text('kind', { enum: ['sale', 'bundle'] }).notNull(),
+  },
+  (table) => [index('release_product_release_idx').on(table.releaseId)],
+);

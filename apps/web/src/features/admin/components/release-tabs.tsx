@@ -15,6 +15,7 @@ const Discounts = consoleTab(() => import('./discounts-tab.tsx').then((m) => m.D
 const Sales = consoleTab(() => import('./sales-tab.tsx').then((m) => m.SalesTab), 'the sales');
 const Shipping = consoleTab(() => import('./shipping-tax-tab.tsx').then((m) => m.ShippingTaxTab), 'shipping and tax');
 const Activity = consoleTab(() => import('./activity-tab.tsx').then((m) => m.ActivityTab), 'the activity');
+const Music = consoleTab(() => import('./music-tab.tsx').then((m) => m.MusicTab), 'the music');
 const Content = consoleTab(() => import('./content/content-tab.tsx').then((m) => m.ContentTab), 'the content editor');
 
 const LABELS: Record<ConsoleTab, string> = {
@@ -22,6 +23,7 @@ const LABELS: Record<ConsoleTab, string> = {
   orders: 'View Orders',
   products: 'Products',
   categories: 'Categories',
+  music: 'Music',
   content: 'Content',
   discounts: 'Discount codes',
   sales: 'Sales',
@@ -119,6 +121,7 @@ export function ReleaseTabs() {
         [
           ['products', Products.Part],
           ['categories', Categories.Part],
+          ['music', Music.Part],
           ['content', Content.Part],
           ['discounts', Discounts.Part],
           ['sales', Sales.Part],

@@ -1,0 +1,87 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Actor } from '../admin/audit.service.ts';
+import { categoryExists } from '../catalog/categories.service.ts';
+import { editProduct, markProductDigital, releaseProduct, setProductActive } from '../catalog/catalog.service.ts';
+import type { Db } from '../db/client.ts';
+import { releaseProducts } from '../db/schema/index.ts';
+import type { Tx } from '../db/transaction.ts';
+import { AppError } from '../http/errors.ts';
+import { grantOwnership } from './library.service.ts';
+import { findRelease, listTracks } from './releases.service.ts';
+
+/**
+ * Selling releases through the shop's own cart and checkout (issue 28, decision 057): the
+ * album, and each track with a price, is a digital catalogue product (unlimited, no
+ * shipping) linked to the release here; a physical product may carry a release too. An
+ * order of a linked product grants the release (or track) to the buyer in the order's own
+ * transaction, so a paid order and its download never part.
+ */
+const FALLBACK_ART = '/content/covers/cover-01.svg';
+
+export async function syncReleaseProducts(db: Db, releaseId: number, actor: Actor): Promise<void> {
+  const release = await findRelease(db, releaseId);
+  if (!release) throw new AppError('not-found', 'This release does not exist.');
+  const tracks = await listTracks(db, releaseId);
+  const links = await db
+    .select()
+    .from(releaseProducts)
+    .where(and(eq(releaseProducts.releaseId, releaseId), eq(releaseProducts.kind, 'sale')));
+  const images = [release.artwork || FALLBACK_ART];
+  const wanted = [
+    ...(release.priceCents > 0 ? [{ trackId: null, name: `${release.title} (digital ${release.kind})`, priceCents: release.priceCents }] : []),
+    ...tracks.flatMap((track) => (track.priceCents && track.priceCents > 0 ? [{ trackId: track.id, name: `${track.title} (digital track)`, priceCents: track.priceCents }] : [])),
+  ];
+  for (const item of wanted) {
+    const name = item.name.slice(0, 120);
+    const description = `${release.artist}: ${release.title}. Download in MP3, AAC, FLAC or ALAC at once after purchase.`;
+    const link = links.find((entry) => entry.trackId === item.trackId);
+    if (link) {
+      await editProduct(db, { id: link.productId, name, description, priceCents: item.priceCents, images }, actor);
+      await setProductActive(db, { id: link.productId, isActive: release.published }, actor);
+    } else {
+      // In the shop's Music category while the label keeps one.
+      const category = (await categoryExists(db, 'music')) ? { category: 'music' } : {};
+      const productId = await releaseProduct(db, { name, description, priceCents: item.priceCents, images, ...category }, undefined, actor);
+      await markProductDigital(db, productId);
+      await db.insert(releaseProducts).values({ productId, releaseId, trackId: item.trackId, kind: 'sale' });
+      if (!release.published) await setProductActive(db, { id: productId, isActive: false }, actor);
+    }
+  }
+  // Products of tracks that lost their price or were removed, or of an album now free: withdrawn.
+  for (const link of links) {
+    if (!wanted.some((item) => item.trackId === link.trackId)) await setProductActive(db, { id: link.productId, isActive: false }, actor);
+  }
+}
+
+/** A physical product that carries the release ("LP + instant download"); null unlinks it. */
+export async function setBundledRelease(db: Db, productId: string, releaseId: number | null): Promise<void> {
+  await db.delete(releaseProducts).where(and(eq(releaseProducts.productId, productId), eq(releaseProducts.kind, 'bundle')));
+  if (releaseId !== null) await db.insert(releaseProducts).values({ productId, releaseId, trackId: null, kind: 'bundle' });
+}
+
+/** The release's products on sale: the album's and each track's, for the release page's Buy buttons. */
+export async function saleProducts(db: Db, releaseId: number): Promise<{ productId: string; trackId: number | null }[]> {
+  return db
+    .select({ productId: releaseProducts.productId, trackId: releaseProducts.trackId })
+    .from(releaseProducts)
+    .where(and(eq(releaseProducts.releaseId, releaseId), eq(releaseProducts.kind, 'sale')));
+}
+
+/** Step "grant downloads" of an order's transaction: what its products sell or carry; true when anything was granted. */
+export async function grantForOrder(tx: Tx, order: { userId: string; orderId: string; productIds: string[] }): Promise<boolean> {
+  if (order.productIds.length === 0) return false;
+  const links = await tx
+    .select()
+    .from(releaseProducts)
+    .where(inArray(releaseProducts.productId, [...new Set(order.productIds)]));
+  for (const link of links) {
+    await grantOwnership(tx, {
+      userId: order.userId,
+      releaseId: link.releaseId,
+      trackId: link.trackId,
+      source: link.kind === 'bundle' ? 'bundle' : 'purchase',
+      sourceRef: order.orderId,
+    });
+  }
+  return links.length > 0;
+}

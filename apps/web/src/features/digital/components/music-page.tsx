@@ -1,0 +1,91 @@
+import { useState } from 'react';
+import { formatUsd } from '@storefront/domain/catalog.ts';
+import { cartStore } from '../../../lib/cart.ts';
+import { paths } from '../../../lib/paths.ts';
+import { Link, useParams } from '../../../lib/router.tsx';
+import { toast } from '../../../lib/toast.ts';
+import { ErrorState } from '../../../ui/error-state.tsx';
+import { LoadingRegion, Skeleton } from '../../../ui/skeleton.tsx';
+import { useMusicRelease, type MusicRelease } from '../api/digital.ts';
+import { Player } from './player.tsx';
+import './digital.css';
+
+const duration = (seconds: number | null) => (seconds === null ? '' : `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`);
+
+/** A digital release's page (issue 28): artwork, track list, the preview player, and Buy for the album and priced tracks. */
+export function MusicPage() {
+  const id = Number(useParams().id);
+  const release = useMusicRelease(Number.isSafeInteger(id) && id > 0 ? id : 0);
+  if (release.isPending) {
+    return (
+      <section className="page music-page">
+        <LoadingRegion label="Loading the release…">
+          <Skeleton aspectRatio="1" width="min(100%, 360px)" />
+        </LoadingRegion>
+      </section>
+    );
+  }
+  if (release.isError) return <ErrorState headingLevel={1} title="The release could not be loaded." onRetry={() => void release.refetch()} />;
+  if (!release.data.release) {
+    return (
+      <section className="page music-page">
+        <h1>Release not found</h1>
+        <p>
+          <Link to={paths.shop}>Back to the shop</Link>
+        </p>
+      </section>
+    );
+  }
+  return <Release release={release.data.release} />;
+}
+
+function Release({ release }: { release: MusicRelease }) {
+  const [current, setCurrent] = useState(() =>
+    Math.max(
+      0,
+      release.tracks.findIndex((track) => track.previewUrl),
+    ),
+  );
+  const buy = (productId: string, title: string, priceCents: number) => {
+    cartStore.add({ lineId: productId, title, image: release.artwork, priceCents });
+    toast.success(`${title} is in your cart.`);
+  };
+  return (
+    <section className="page music-page">
+      <div className="music-page__head">
+        {release.artwork ? <img className="music-page__art" src={release.artwork} alt={`Artwork of ${release.title}`} width={360} height={360} /> : null}
+        <div>
+          <h1>{release.title}</h1>
+          <p className="music-page__artist">{release.artist}</p>
+          <p>
+            {release.kind.toUpperCase()} · {release.preorder ? `Out ${release.releaseDate} (preorder)` : release.releaseDate}
+          </p>
+          {release.productId ? (
+            <button type="button" className="button" onClick={() => buy(release.productId!, `${release.title} (digital ${release.kind})`, release.priceCents)}>
+              Buy the {release.kind} {formatUsd(release.priceCents)}
+              {release.nameYourPrice ? ' or more' : ''}
+            </button>
+          ) : null}
+          <p className="music-page__note">Instant download in MP3, AAC, FLAC or ALAC, kept in your library.</p>
+        </div>
+      </div>
+      <Player tracks={release.tracks} current={current} onSelect={setCurrent} />
+      <ol className="music-page__tracks">
+        {release.tracks.map((track, index) => (
+          <li key={track.id} className={index === current ? 'music-page__track is-current' : 'music-page__track'}>
+            <button type="button" className="link-button" onClick={() => setCurrent(index)} disabled={!track.previewUrl} aria-current={index === current ? 'true' : undefined}>
+              {track.position}. {track.title}
+            </button>
+            <span className="music-page__duration">{duration(track.durationSeconds)}</span>
+            {track.productId && track.priceCents !== null ? (
+              <button type="button" className="button button--secondary" onClick={() => buy(track.productId!, `${track.title} (digital track)`, track.priceCents!)}>
+                Buy {formatUsd(track.priceCents)}
+              </button>
+            ) : null}
+          </li>
+        ))}
+      </ol>
+      {release.credits ? <p className="music-page__credits">{release.credits}</p> : null}
+    </section>
+  );
+}

@@ -1,0 +1,100 @@
+import { useEffect, useRef, useState } from 'react';
+
+export interface PlayerTrack {
+  id: number;
+  position: number;
+  title: string;
+  previewUrl: string | null;
+}
+
+const time = (seconds: number) => (Number.isFinite(seconds) ? `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, '0')}` : '0:00');
+
+/**
+ * The release page's player (issue 28): one <audio> streaming the previews (the browser asks
+ * for byte ranges as it seeks), with play/pause, seek, previous and next as real buttons and
+ * a range input, so the keyboard and a phone's touch work as everywhere else.
+ */
+export function Player({ tracks, current, onSelect }: { tracks: PlayerTrack[]; current: number; onSelect: (index: number) => void }) {
+  const audio = useRef<HTMLAudioElement>(null);
+  const [playing, setPlaying] = useState(false);
+  const [position, setPosition] = useState(0);
+  const [duration, setDuration] = useState(0);
+  const playable = tracks.filter((track) => track.previewUrl);
+  const track = tracks[current];
+  const wantPlay = useRef(false);
+
+  useEffect(() => {
+    const element = audio.current;
+    if (!element || !track?.previewUrl) return;
+    setPosition(0);
+    if (wantPlay.current) void element.play().catch(() => setPlaying(false));
+  }, [track?.previewUrl]);
+
+  if (playable.length === 0) return <p className="player__empty">Previews are being prepared.</p>;
+
+  const step = (by: number) => {
+    for (let index = current + by; index >= 0 && index < tracks.length; index += by) {
+      if (tracks[index]?.previewUrl) {
+        onSelect(index);
+        return;
+      }
+    }
+  };
+  const toggle = () => {
+    const element = audio.current;
+    if (!element) return;
+    if (element.paused) {
+      wantPlay.current = true;
+      void element.play().catch(() => setPlaying(false));
+    } else {
+      wantPlay.current = false;
+      element.pause();
+    }
+  };
+
+  return (
+    <div className="player" role="group" aria-label="Preview player">
+      <audio
+        ref={audio}
+        src={track?.previewUrl ?? undefined}
+        preload="metadata"
+        onPlay={() => setPlaying(true)}
+        onPause={() => setPlaying(false)}
+        onTimeUpdate={(event) => setPosition(event.currentTarget.currentTime)}
+        onLoadedMetadata={(event) => setDuration(event.currentTarget.duration)}
+        onEnded={() => step(1)}
+      />
+      <p className="player__now" aria-live="polite">
+        {track ? `${track.position}. ${track.title}` : ''}
+      </p>
+      <div className="player__controls">
+        <button type="button" className="button button--secondary" onClick={() => step(-1)} aria-label="Previous track">
+          ⏮
+        </button>
+        <button type="button" className="button" onClick={toggle} aria-label={playing ? 'Pause' : 'Play'}>
+          {playing ? '❚❚' : '▶'}
+        </button>
+        <button type="button" className="button button--secondary" onClick={() => step(1)} aria-label="Next track">
+          ⏭
+        </button>
+        <input
+          className="player__seek"
+          type="range"
+          min={0}
+          max={duration || 0}
+          step={0.1}
+          value={Math.min(position, duration || 0)}
+          aria-label="Seek"
+          aria-valuetext={`${time(position)} of ${time(duration)}`}
+          onChange={(event) => {
+            const element = audio.current;
+            if (element) element.currentTime = Number(event.currentTarget.value);
+          }}
+        />
+        <span className="player__time">
+          {time(position)} / {time(duration)}
+        </span>
+      </div>
+    </div>
+  );
+}
