@@ -2,7 +2,8 @@
 // real browser: the admin reads why on the order and presses Retry refund, the refund completes
 // and the order shows Refunded; the buyer's My Orders follows each step live. The failure comes
 // from the local provider's test switch LOCAL_REFUND_FAILURES=1 (server.mjs): the run's first
-// card refund fails with a signed refund.failed, as Stripe's would. No other spec refunds a card.
+// card refund fails with a signed refund.failed, as Stripe's would. No spec that runs before it
+// (files run in name order on one worker) refunds a card; refunds-by-amount.spec.ts runs after it.
 import { callAs, releaseProductAs, tokenOf } from './support/api.ts';
 import { test, expect, DEMO_ADMIN, DEMO_SHIPPING, DEMO_SHOPPER, ORIGIN } from './support/fixtures.ts';
 import { logIn } from './support/login.ts';

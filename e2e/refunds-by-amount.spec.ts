@@ -25,11 +25,7 @@ function decodeEntities(html: string): string {
 }
 
 for (const viewport of VIEWPORTS) {
-  test(`a refund by amount at ${viewport.name}: the desk shows the split and why, My Orders, the email and the wallet history say the same`, async ({
-    page,
-    request,
-    browser,
-  }) => {
+  test(`a refund by amount at ${viewport.name}: the desk shows the split and why, My Orders, the email and the wallet history say the same`, async ({ page, request, browser }) => {
     await page.setViewportSize({ width: viewport.width, height: viewport.height });
     const admin = await tokenOf(request, DEMO_ADMIN);
     const buyer = await createVerifiedUser(request);

@@ -48,7 +48,7 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main
     SIGNIN_RATE_LIMIT: '1000',
     SIGNUP_RATE_LIMIT: '1000',
     // Test switch (refused in production): the run's first card refund is accepted and then
-    // fails, as Stripe's refund.failed (refund-retry.spec.ts; no other spec refunds a card).
+    // fails, as Stripe's refund.failed (refund-retry.spec.ts; no spec before it refunds a card).
     LOCAL_REFUND_FAILURES: process.env.LOCAL_REFUND_FAILURES ?? '1',
     // A sister product's page on another origin (firebase-sdk.spec.ts serves it on this port).
     CORS_ORIGINS: process.env.CORS_ORIGINS ?? (process.env.E2E_SISTER_PORT ? `http://127.0.0.1:${process.env.E2E_SISTER_PORT}` : ''),

@@ -3,6 +3,7 @@
 import { createVerifiedUser } from './support/accounts.ts';
 import { runCli } from './support/cli.ts';
 import { callAs, tokenOf } from './support/api.ts';
+import { seriousAxeProblems } from './support/axe.ts';
 import { test, expect, DEMO_ADMIN } from './support/fixtures.ts';
 
 const COVER = '/content/covers/cover-01.svg';
@@ -64,3 +65,55 @@ test('the wallet lists credits and an order paid from it, with running balances,
   await expect(page).toHaveURL(new RegExp(`/my-orders#order-${orderId}$`));
   await expect(page.locator(`#order-${orderId}`)).toBeVisible();
 });
+
+// Issue 29 item 7: a hold is a line only while its card payment is open; a cancelled checkout
+// leaves no "On hold" / "Hold released" pair behind, at 1366 px and on a 375 px phone.
+for (const viewport of [
+  { name: '1366 px', width: 1366, height: 900 },
+  { name: 'a 375 px phone', width: 375, height: 740 },
+]) {
+  test(`a hold shows while its card payment is open and leaves no lines once it is cancelled, at ${viewport.name}`, async ({ page, request }) => {
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    const user = await createVerifiedUser(request);
+    await runCli(['grant-credits', user.email, '20']);
+    const admin = await tokenOf(request, DEMO_ADMIN);
+    const { id: productId } = await callAs(request, admin, 'releaseBizarreProduct', {
+      name: `E2E Hold ${Date.now().toString(36)}`,
+      description: 'For the wallet history hold test.',
+      priceCents: 3000,
+      images: [COVER],
+    });
+    const asUser = await tokenOf(request, user);
+    const link = await callAs(request, asUser, 'createPaymentLinkStreetFlavorMerch', {
+      items: [{ id: productId, qty: 1 }],
+      useWallet: true,
+      contact: { name: user.name, email: user.email, phone: '' },
+      shipping: { name: user.name, line1: '1 Main St', line2: '', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' },
+    });
+
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    await expect(page).toHaveURL(/\/shop$/);
+    await page.goto('/wallet');
+    const history = page.getByRole('region', { name: 'History' });
+    const rows = history.getByRole('row');
+    await expect(rows).toHaveCount(3); // the header, the open hold and the credit
+    await expect(rows.nth(1)).toContainText('On hold for a card payment');
+    await expect(rows.nth(1)).toContainText('-$20.00');
+    await expect(rows.nth(1).getByRole('cell').last()).toHaveText('$0.00');
+    await expect(rows.nth(2)).toContainText('Credit');
+    expect(await seriousAxeProblems(page), `wallet at ${viewport.name}`).toEqual([]);
+    if (viewport.width === 375) expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+    // Cancelled: the hold is released; neither it nor its release is a line, the balance is back.
+    expect(await callAs(request, asUser, 'cancelOpenPayment', { checkoutId: link.checkoutId })).toEqual({ cancelled: true });
+    await page.reload();
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(1)).toContainText('Credit');
+    await expect(rows.nth(1).getByRole('cell').last()).toHaveText('$20.00');
+    await expect(history).not.toContainText('Hold released');
+    await expect(history).not.toContainText('On hold');
+  });
+}

@@ -41,7 +41,12 @@ describe('planRefund', () => {
       { lines: [{ lineId: 1, quantity: 1 }], shipping: true },
       { walletCents: 546, cardCents: 2729, shippingCents: 1091, lines: [{ lineId: 1, quantity: 1 }] },
     ],
-    ['the shipping, capped by what is left', order({ refundedCardCents: 5000, refundedWalletCents: 500 }), { shipping: true }, { walletCents: 500, cardCents: 0, shippingCents: 500 }],
+    [
+      'the shipping, capped by what is left',
+      order({ refundedCardCents: 5000, refundedWalletCents: 500 }),
+      { shipping: true },
+      { walletCents: 500, cardCents: 0, shippingCents: 500 },
+    ],
   ] as const)('%s', (_name, input, request, expected) => {
     expect(planRefund(input, request as Parameters<typeof planRefund>[1])).toMatchObject(expected);
   });

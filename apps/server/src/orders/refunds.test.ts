@@ -692,7 +692,9 @@ describe('card refunds against a local fake Stripe', () => {
     expect([final!.refundedCardCents, final!.refundedWalletCents, final!.refundStatus]).toEqual([order.chargedCents, order.walletAppliedCents, 'refunded']);
     const mine = (await client('card', stripeBase).call('listMyOrders', null)).items.find((item) => item.id === order.id);
     expect(mine).toMatchObject({ refundStatus: 'refunded', refunded: { walletCents: order.walletAppliedCents, cardCents: order.chargedCents } });
-    expect((await errorOf(client('admin', stripeBase).call('refundOrder', { orderId: order.id, amountCents: 1, idempotencyKey: key() }))).message).toBe(REFUND_MESSAGES.nothingLeft);
+    expect((await errorOf(client('admin', stripeBase).call('refundOrder', { orderId: order.id, amountCents: 1, idempotencyKey: key() }))).message).toBe(
+      REFUND_MESSAGES.nothingLeft,
+    );
     await expectLedgerConsistent();
   });
 

@@ -76,7 +76,9 @@ beforeAll(async () => {
     await capture(t, userId, 200, 'c_done');
   });
   await tx(async (t) => {
-    await t.insert(orderRefunds).values({ id: 'rf_hist', orderId: 'o_hist_3', idempotencyKey: 'hist-refund', adminId: otherId, walletCents: 50, cardCents: 250, lines: [], status: 'succeeded' });
+    await t
+      .insert(orderRefunds)
+      .values({ id: 'rf_hist', orderId: 'o_hist_3', idempotencyKey: 'hist-refund', adminId: otherId, walletCents: 50, cardCents: 250, lines: [], status: 'succeeded' });
     await credit(t, userId, 50, 'refund:rf_hist', 'refund', 'refund of order o_hist_3');
   });
 });
