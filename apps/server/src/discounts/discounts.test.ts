@@ -166,7 +166,7 @@ describe('a code through the money path', () => {
     const mails = await database.db.execute<{ text: string }>(
       sql`SELECT data->>'text' AS text FROM pgboss.job WHERE name = 'send-email' AND data->>'text' LIKE ${`%${order.orderId}%`}`,
     );
-    expect(mails.rows.map((row) => row.text).join('\n')).toContain(`Subtotal $40.00\nDiscount (${ten.code}) -$10.00\nShipping $9.99\nTax $3.70`);
+    expect(mails.rows.map((row) => row.text).join('\n')).toContain(`Subtotal $40.00\nDiscount (${ten.code}) -$10.00\nShipping (Standard) $9.99\nTax $3.70`);
     // The same checkout id again: the first order, no second use.
     expect(await walletOrder(buyers[1]!, lp.items(), 'code-wallet-1', ten.code)).toMatchObject({ orderId: order.orderId, created: false });
     expect(await codeRow(ten.id)).toMatchObject({ uses: 1 });
