@@ -379,6 +379,12 @@ const SERVICE_EXAMPLES: Record<keyof typeof SERVICE_WRITES, () => Json> = {
 };
 
 describe('hostile input to callable functions', () => {
+  // The fuzzed saveShippingTaxConfig calls it accepted leave some zones and rates behind: the
+  // generated checkouts below price with the spec's default again (no saved settings).
+  afterAll(async () => {
+    await database.pool.query('DELETE FROM shipping_tax_settings');
+  });
+
   it('covers every function the server serves', () => {
     expect(Object.keys(FUNCTION_EXAMPLES).sort()).toEqual(app.callableFunctions.map((fn) => fn.name).sort());
   });
