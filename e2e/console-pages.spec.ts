@@ -21,6 +21,7 @@ const TABS = [
   ['Content', '/release/content'],
   ['Discount codes', '/release/discounts'],
   ['Sales', '/release/sales'],
+  ['Shipping & tax', '/release/shipping'],
   ['Admins', '/release/admins'],
   ['Activity', '/release/activity'],
 ] as const;
@@ -69,7 +70,7 @@ for (const viewport of VIEWPORTS) {
       await expect(page).toHaveURL(/\/release\/admins$/);
       await expect(selectedTab(page)).toHaveText('Admins');
       await page.goBack();
-      await expect(selectedTab(page)).toHaveText('Sales');
+      await expect(selectedTab(page)).toHaveText('Shipping & tax');
       await page.goForward();
       await expect(selectedTab(page)).toHaveText('Admins');
       // A bookmark (a fresh load of the address) opens its tab; a tab's link opens in a new page.

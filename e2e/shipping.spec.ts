@@ -137,6 +137,14 @@ test.describe('shipping zones and tax by destination', () => {
     await expect(amount(summary, 'Total')).toHaveText(usd(4000));
     await page.getByRole('radio', { name: /Express/ }).check();
     await expect(amount(summary, 'Shipping')).toHaveText(usd(3000));
+    // A method is chosen for one destination: France (same zone, no tax rule) starts again from Standard.
+    await page.getByLabel('Country').selectOption('FR');
+    await expect(amount(summary, 'Shipping')).toHaveText(usd(1500));
+    await expect(amount(summary, 'Tax')).toHaveText(usd(0));
+    await page.getByLabel('Country').selectOption('DE');
+    await expect(page.getByRole('radio', { name: /Standard/ })).toBeChecked();
+    await page.getByRole('radio', { name: /Express/ }).check();
+    await expect(amount(summary, 'Shipping')).toHaveText(usd(3000));
     // 5500 x 19 / 119 = 878.15 -> 878.
     await expect(amount(summary, 'Tax included (Germany)')).toHaveText(usd(878));
     await expect(amount(summary, 'Charged to card')).toHaveText(usd(grossUp(5500)));

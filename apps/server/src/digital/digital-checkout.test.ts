@@ -14,7 +14,7 @@ let shop: TestApp;
 let lpId: string;
 const tokens: Record<string, string> = {};
 const contact = { name: 'Fan', email: 'fan@example.org', phone: '' };
-const shipping = { name: 'Fan', line1: '1 Main St', city: 'Springfield', postal_code: '62701', country: 'US' };
+const shipping = { name: 'Fan', line1: '1 Main St', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' };
 
 beforeAll(async () => {
   shop = await startTestApp({

@@ -54,15 +54,18 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
 
   const items = useMemo(() => cartItemsOf(lines), [lines]);
   // The address decides the zone and the tax (issue 26): the quote follows the country and state as they change.
-  const [methodId, setMethodId] = useState<string | undefined>(undefined);
   const destination = useMemo(() => ({ country: shipping.country, state: shipping.state.trim() }), [shipping.country, shipping.state]);
+  // A method is chosen for one destination: another country or state (maybe another zone) starts from the zone's first.
+  const [choice, setChoice] = useState<{ where: string; id: string } | null>(null);
+  const where = `${destination.country}|${destination.state}`;
+  if (choice && choice.where !== where) setChoice(null);
+  const methodId = choice?.where === where ? choice.id : undefined;
+  const setMethodId = (id: string) => setChoice({ where, id });
   // A discount code (issue 27): typed, then applied; the quote says whether it applies and why not.
   const [codeDraft, setCodeDraft] = useState('');
   const [discountCode, setDiscountCode] = useState('');
   const quote = useCheckoutQuote({ items, useWallet, destination, shippingMethodId: methodId, ...(discountCode ? { discountCode } : {}) });
   const methods = quote.data?.shippingMethods ?? [];
-  // A method of another zone (the country changed) falls back to the new zone's first.
-  if (methodId && quote.data && !quote.isPlaceholderData && !methods.some((method) => method.id === methodId)) setMethodId(undefined);
   const applyCode = () => setDiscountCode(codeDraft.trim());
   const removeCode = () => {
     setCodeDraft('');
@@ -158,7 +161,7 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
                   type="radio"
                   name={`${formId}-method`}
                   value={method.id}
-                  checked={(quote.data?.shippingMethodId ?? methods[0]?.id) === method.id}
+                  checked={(methodId ?? quote.data?.shippingMethodId ?? methods[0]?.id) === method.id}
                   disabled={placement.busy}
                   onChange={() => setMethodId(method.id)}
                 />
