@@ -60,7 +60,7 @@ export function OrderTotalsList({
     <dl className="order-totals">
       <Row label="Subtotal" cents={totals.subtotalCents} />
       {discount > 0 ? <Row label={discountCode ? `Discount (${discountCode})` : 'Discount'} cents={-discount} /> : null}
-      <Row label={tax?.shippingMethod ? `Shipping (${tax.shippingMethod})` : 'Shipping'} cents={totals.shippingCents} />
+      <Row label="Shipping" cents={totals.shippingCents} />
       {tax && tax.includedCents > 0 ? (
         <Row label={taxLineLabel(tax.jurisdiction, true)} cents={tax.includedCents} />
       ) : (
