@@ -9,7 +9,6 @@ import { DISCOUNT_MESSAGES } from '@storefront/domain/discounts.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { callAs, tokenOf } from './support/api.ts';
 import { seriousAxeProblems } from './support/axe.ts';
-import { runCli } from './support/cli.ts';
 import { test, expect, DEMO_ADMIN, DEMO_SHOPPER } from './support/fixtures.ts';
 import { rememberingLogIn } from './support/login.ts';
 
@@ -85,8 +84,7 @@ test('a code made in the console, applied at checkout with its limits, on the co
   await expect(row.getByTestId('discount-uses')).toHaveText('0 of 1');
   expect(await seriousAxeProblems(page)).toEqual([]);
 
-  // The shopper applies it at checkout, with credit for the whole order (specs before this one spend the demo wallet).
-  await runCli(['grant-credits', DEMO_SHOPPER.email, '100']);
+  // The shopper applies it at checkout.
   await page.context().clearCookies();
   await logIn(page, DEMO_SHOPPER);
   await seedCart(page, [lp, tee]);

@@ -4,15 +4,12 @@
 import fs from 'node:fs';
 import { quotedTotals } from '@storefront/domain/pricing.ts';
 import { callAs, releaseProductAs, tokenOf } from './support/api.ts';
-import { runCli } from './support/cli.ts';
 import { test, expect, DEMO_ADMIN, DEMO_SHIPPING, DEMO_SHOPPER } from './support/fixtures.ts';
 import { logIn } from './support/login.ts';
 
 test('the order desk: search, filters, tracking, bulk fulfil, packing list and a refund seen live by the buyer', async ({ page, request, browser }) => {
   const admin = await tokenOf(request, DEMO_ADMIN);
   const shopper = await tokenOf(request, DEMO_SHOPPER);
-  // Credit for the three orders: the specs before this one spend the demo wallet.
-  await runCli(['grant-credits', DEMO_SHOPPER.email, '50']);
   const name = `E2E Desk Tee ${Date.now().toString(36)}`;
   const productId = await releaseProductAs(request, admin, { name, description: 'For the desk test.', priceCents: 700 });
   for (let i = 0; i < 3; i += 1) {
