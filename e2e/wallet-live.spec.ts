@@ -43,6 +43,25 @@ test('an open wallet page shows credit granted with the CLI, without a reload', 
   expect(await page.evaluate(() => 'e2eSameDocument' in window), 'the page was not reloaded').toBe(true);
 });
 
+// The interleaving behind a console-products failure in CI: the page fetched its data, a change
+// was committed, and only then did the live stream start listening; the change was announced to
+// no one and the page kept the old figure. The stream is held back here until after the change.
+test('a change committed before the live stream opens still reaches the open page', async ({ page, request }) => {
+  const user = await createVerifiedUser(request);
+  await logIn(page, user);
+  let openStream = () => {};
+  const streamHeld = new Promise<void>((resolve) => (openStream = resolve));
+  await page.route('**/api/live**', async (route) => {
+    await streamHeld;
+    await route.continue();
+  });
+  await page.goto('/wallet');
+  await expect(balanceCard(page)).toContainText('$0.00');
+  expect(await runCli(['grant-credits', user.email, '3.25'])).toContain(user.email);
+  openStream();
+  await expect(balanceCard(page)).toContainText('$3.25');
+});
+
 test('back from the payment page, the wallet shows no hold and the next checkout uses the full wallet', async ({ page, request, consoleErrors }) => {
   // The server-rendered payment page names no icon, so Chromium asks for /favicon.ico.
   consoleErrors.allow(/status of 404 .*\[.*\/favicon\.ico\]$/);

@@ -52,13 +52,14 @@ export function useLiveUpdates() {
   const userId = user?.id ?? null;
   useEffect(() => {
     if (isLoading) return undefined;
-    let opened = false;
     const subscription = subscribeLive({
       onEvent: (topic) => refreshTopic(queryClient, topic),
-      // After a reconnect, anything may have changed while the stream was down.
+      // Whatever is on screen was fetched before the stream opened: a change committed between
+      // that fetch and the server's listening is announced to no one (a console opened while
+      // another admin releases a product kept the old list). The first open refetches too, as
+      // a reconnect without the missed events does.
       onOpen: () => {
-        if (opened) for (const topic of LIVE_TOPICS) refreshTopic(queryClient, topic);
-        opened = true;
+        for (const topic of LIVE_TOPICS) refreshTopic(queryClient, topic);
       },
     });
     return () => subscription.close();
