@@ -72,10 +72,10 @@ const QUERIES: { name: string; queryKey: readonly unknown[]; topics: LiveTopicNa
 ];
 
 /** The queries a topic's event marks for refetching, through the app's own refreshTopic. */
-function refreshedBy(topic: LiveTopicName): string[] {
+async function refreshedBy(topic: LiveTopicName): Promise<string[]> {
   const client = new QueryClient();
   for (const query of QUERIES) client.setQueryData(query.queryKey, { cached: true });
-  refreshTopic(client, topic);
+  await refreshTopic(client, topic);
   return QUERIES.filter((query) => client.getQueryState(query.queryKey)?.isInvalidated).map((query) => query.name);
 }
 
@@ -84,10 +84,10 @@ describe('live topics and the queries they refresh', () => {
     expect(Object.keys(LIVE_QUERY_KEYS).sort()).toEqual([...LIVE_TOPICS].sort());
   });
 
-  it.each([...LIVE_TOPICS])('%s refreshes exactly the queries that show its data', (topic) => {
+  it.each([...LIVE_TOPICS])('%s refreshes exactly the queries that show its data', async (topic) => {
     const expected = QUERIES.filter((query) => query.topics.includes(topic)).map((query) => query.name);
     expect(expected.length).toBeGreaterThan(0);
-    expect(refreshedBy(topic)).toEqual(expected);
+    expect(await refreshedBy(topic)).toEqual(expected);
   });
 
   it('every key a topic refreshes is one a real factory produces', () => {

@@ -1,4 +1,4 @@
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { LIVE_TOPICS, subscribeLive, type LiveTopicName } from '@storefront/sdk/live.ts';
 import {
@@ -40,9 +40,24 @@ export const LIVE_QUERY_KEYS: Record<LiveTopicName, readonly (readonly unknown[]
   admin: [consoleKeys.all],
 };
 
-/** Marks every query showing that topic's data stale and refetches the ones on screen. */
-export function refreshTopic(queryClient: QueryClient, topic: LiveTopicName): void {
-  for (const queryKey of LIVE_QUERY_KEYS[topic]) void queryClient.invalidateQueries({ queryKey });
+/** A query's first fetch, still running: an invalidation joins it instead of starting another. */
+const inFirstFetch = (query: Query) => query.state.data === undefined && query.state.fetchStatus === 'fetching';
+
+/**
+ * Marks every query showing that topic's data stale and refetches the ones on screen.
+ *
+ * TanStack Query restarts a running fetch on invalidation only when the query already has
+ * data; a first fetch is joined, and it may have read before the change (CI: the console's
+ * product list, mounting while the label released a product, never showed it). Such a fetch
+ * is cancelled, so the refetch reads after the change.
+ */
+export function refreshTopic(queryClient: QueryClient, topic: LiveTopicName): Promise<void> {
+  return Promise.all(
+    LIVE_QUERY_KEYS[topic].map(async (queryKey) => {
+      await queryClient.cancelQueries({ queryKey, predicate: inFirstFetch });
+      await queryClient.invalidateQueries({ queryKey });
+    }),
+  ).then(() => undefined);
 }
 
 /** One stream per signed-in state; reopened when the user changes. */
@@ -53,13 +68,13 @@ export function useLiveUpdates() {
   useEffect(() => {
     if (isLoading) return undefined;
     const subscription = subscribeLive({
-      onEvent: (topic) => refreshTopic(queryClient, topic),
+      onEvent: (topic) => void refreshTopic(queryClient, topic),
       // Whatever is on screen was fetched before the stream opened: a change committed between
       // that fetch and the server's listening is announced to no one (a console opened while
       // another admin releases a product kept the old list). The first open refetches too, as
       // a reconnect without the missed events does.
       onOpen: () => {
-        for (const topic of LIVE_TOPICS) refreshTopic(queryClient, topic);
+        for (const topic of LIVE_TOPICS) void refreshTopic(queryClient, topic);
       },
     });
     return () => subscription.close();
