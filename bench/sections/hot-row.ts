@@ -178,6 +178,17 @@ export async function benchHotRow(app: AppServer, options: { durationSeconds: nu
     durationSeconds: options.durationSeconds,
   });
 
+  // 1c. The cheapest signed-in call (GET /api/me: the HTTP request and the session check an
+  // order also makes, nothing else), by the same crowd: the floor under any order's cost.
+  const signedInRun = await runLoad({
+    url: `${app.base}/api/me`,
+    method: 'GET',
+    headers: { authorization: `Bearer ${shopperToken}` },
+    headerRotation: crowd,
+    connections: CONNECTIONS,
+    durationSeconds: options.durationSeconds,
+  });
+
   // 2. The bare conditional UPDATE of the same row at the same concurrency.
   const bare = await bareUpdates(app.databaseUrl, timed.variantId, CONNECTIONS, options.durationSeconds);
 
@@ -214,6 +225,14 @@ export async function benchHotRow(app: AppServer, options: { durationSeconds: nu
     // itself far below 0.5, an order's own work (HTTP, session, pricing, its statements), not
     // the hot row's lock, is what bounds a drop.
     figure('hotrow.unlimitedRatio', 'unlimited-product orders/s / bare updates/s (the ceiling of the ratio above)', round(unlimitedRun.okPerSecond / bare.perSecond, 3), ''),
+    figure(
+      'hotrow.signedInRatio',
+      'signed-in GET /api/me/s / bare updates/s (an HTTP call with its session check and nothing else: no order can beat it)',
+      round(signedInRun.okPerSecond / bare.perSecond, 3),
+      '',
+      undefined,
+      `${round(signedInRun.okPerSecond, 0)} calls/s`,
+    ),
     figure('hotrow.lockCost', 'hot-row orders/s / unlimited-product orders/s (what the hot row costs)', round(orderRun.okPerSecond / unlimitedRun.okPerSecond, 3), ''),
     figure(
       'hotrow.oversold',
@@ -232,5 +251,5 @@ export async function benchHotRow(app: AppServer, options: { durationSeconds: nu
       probeOk ? undefined : `${probeRun.ok} 2xx answers`,
     ),
   );
-  return { figures, runs: { orders: orderRun, unlimited: unlimitedRun, bare, probe: probeRun }, variants: { timed: afterTimed, probe: afterProbe } };
+  return { figures, runs: { orders: orderRun, unlimited: unlimitedRun, signedIn: signedInRun, bare, probe: probeRun }, variants: { timed: afterTimed, probe: afterProbe } };
 }
