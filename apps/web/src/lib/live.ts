@@ -18,6 +18,7 @@ import {
   siteKeys,
   walletKeys,
 } from './query-keys.ts';
+import { cameWithPage } from './page-data.ts';
 import { useSession } from './session.ts';
 
 /**
@@ -44,18 +45,19 @@ export const LIVE_QUERY_KEYS: Record<LiveTopicName, readonly (readonly unknown[]
 const inFirstFetch = (query: Query) => query.state.data === undefined && query.state.fetchStatus === 'fetching';
 
 /**
- * Marks every query showing that topic's data stale and refetches the ones on screen.
+ * Marks every query showing that topic's data stale and refetches the ones on screen
+ * (those `only` accepts, when given).
  *
  * TanStack Query restarts a running fetch on invalidation only when the query already has
  * data; a first fetch is joined, and it may have read before the change (CI: the console's
  * product list, mounting while the label released a product, never showed it). Such a fetch
  * is cancelled, so the refetch reads after the change.
  */
-export function refreshTopic(queryClient: QueryClient, topic: LiveTopicName): Promise<void> {
+export function refreshTopic(queryClient: QueryClient, topic: LiveTopicName, only?: (query: Query) => boolean): Promise<void> {
   return Promise.all(
     LIVE_QUERY_KEYS[topic].map(async (queryKey) => {
-      await queryClient.cancelQueries({ queryKey, predicate: inFirstFetch });
-      await queryClient.invalidateQueries({ queryKey });
+      await queryClient.cancelQueries({ queryKey, predicate: (query) => inFirstFetch(query) && (only?.(query) ?? true) });
+      await queryClient.invalidateQueries({ queryKey, ...(only ? { predicate: only } : {}) });
     }),
   ).then(() => undefined);
 }
@@ -67,14 +69,19 @@ export function useLiveUpdates() {
   const userId = user?.id ?? null;
   useEffect(() => {
     if (isLoading) return undefined;
+    let opened = false;
     const subscription = subscribeLive({
       onEvent: (topic) => void refreshTopic(queryClient, topic),
-      // Whatever is on screen was fetched before the stream opened: a change committed between
-      // that fetch and the server's listening is announced to no one (a console opened while
-      // another admin releases a product kept the old list). The first open refetches too, as
-      // a reconnect without the missed events does.
+      // What is on screen was fetched before the stream opened: a change committed between
+      // that fetch and the server's listening is announced to no one. The first open
+      // refetches what the page fetched itself, except the session read that opened this
+      // stream and the data that came with a public page's HTML (decision 058), so a page
+      // makes no second request for its data (that data's own window, from the HTML to the
+      // stream, stays). A reopen without the missed events refetches everything.
       onOpen: () => {
-        for (const topic of LIVE_TOPICS) void refreshTopic(queryClient, topic);
+        const only = opened ? undefined : (query: Query) => !cameWithPage(query) && query.queryKey[0] !== meKeys.all[0];
+        for (const topic of LIVE_TOPICS) void refreshTopic(queryClient, topic, only);
+        opened = true;
       },
     });
     return () => subscription.close();
