@@ -1,5 +1,6 @@
 import type { CartItems } from '@storefront/domain/pricing-schemas.ts';
 import { CHECKOUT_MESSAGES, MAX_ORDER_TOTAL_CENTS, quote } from '@storefront/domain/pricing.ts';
+import type { TaxParts } from '@storefront/domain/shipping-tax.ts';
 import { cartLineId, demandByVariant, lineName, lineRanOutMessage, overLimitMessage, resolveVariant } from '@storefront/domain/variants.ts';
 import type { PricedVariant } from '../catalog/variants.service.ts';
 import { sortedDemand, type ShortLine, type StockDemand } from '../catalog/variants.service.ts';
@@ -90,6 +91,14 @@ export function heldDemand(items: CheckoutLine[]): StockDemand {
 /** The checkout's stored lines: a counted line's stock is held with the checkout. */
 export function checkoutLines(lines: StockLine[]): CheckoutLine[] {
   return lines.map(({ counted, ...line }): CheckoutLine => (counted ? { ...line, stockHeld: true } : line));
+}
+
+/** Lines with the order's tax basis (decision 060), kept so a refund gives back what each line really paid. */
+export function withTaxParts<T extends { qty: number }>(lines: T[], parts: TaxParts): (T & { paidCents?: number; taxCents?: number })[] {
+  return lines.map((line, index) => {
+    const part = parts.lines[index];
+    return part ? { ...line, paidCents: part.paidCents, taxCents: part.taxCents } : line;
+  });
 }
 
 /** The order's lines (without the stock flag). */

@@ -93,6 +93,8 @@ export const productVariants = pgTable(
     sold: integer('sold').notNull().default(0),
     /** "Limit N per customer", counted across a buyer's orders and open checkouts; null: no limit. */
     perCustomerLimit: integer('per_customer_limit'),
+    /** Weight of one unit in grams, for weight-based shipping rates (decision 060); null: not weighed (0). */
+    weightGrams: integer('weight_grams'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -102,6 +104,7 @@ export const productVariants = pgTable(
     check('product_variant_sold_not_negative', sql`${table.sold} >= 0`),
     check('product_variant_limit_positive', sql`${table.perCustomerLimit} IS NULL OR ${table.perCustomerLimit} > 0`),
     check('product_variant_price_positive', sql`${table.priceCents} IS NULL OR ${table.priceCents} > 0`),
+    check('product_variant_weight_range', sql`${table.weightGrams} IS NULL OR ${table.weightGrams} BETWEEN 0 AND 100000`),
   ],
 );
 
