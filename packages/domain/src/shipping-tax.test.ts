@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { grossUpCents, quote, taxCents, type PricedLine } from './pricing.ts';
 import {
   DEFAULT_SHIPPING_TAX_CONFIG,
+  jurisdictionName,
   PricingRefusal,
   SHIPPING_TAX_MESSAGES,
   methodCents,
@@ -273,5 +274,19 @@ describe('properties over random carts, addresses and configurations', () => {
         expect(cents).toBe(physical.length === 0 || subtotal >= threshold ? 0 : methodCents(m, lines));
       }),
     );
+  });
+});
+
+describe('jurisdictionName (decision 060)', () => {
+  it.each([
+    [['US', 'CA', 'sales_tax'], 'California'],
+    [['us', 'ny', null], 'New York'],
+    [['DE', null, 'vat'], 'Germany VAT'],
+    [['GB', '', 'vat'], 'United Kingdom VAT'],
+    [['AU', 'NSW', 'gst'], 'Australia GST'],
+    [['CA', 'BC', 'sales_tax'], 'Canada'],
+    [['ZZ', null, null], 'ZZ'],
+  ] as const)('%j -> %s', ([country, state, type], expected) => {
+    expect(jurisdictionName(country, state, type)).toBe(expected);
   });
 });

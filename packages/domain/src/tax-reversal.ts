@@ -33,9 +33,7 @@ export interface ReversalRefund {
 }
 
 export type TaxReversal =
-  | { mode: 'full' }
-  | { mode: 'partial'; lines: { lineId: number; before: number; quantity: number; qty: number }[]; shipping: boolean }
-  | { mode: 'partial'; flatCents: number };
+  { mode: 'full' } | { mode: 'partial'; lines: { lineId: number; before: number; quantity: number; qty: number }[]; shipping: boolean } | { mode: 'partial'; flatCents: number };
 
 /** Units `before`+1 .. `before`+`quantity` of `qty`'s share of `total`: the shares of all units sum to it exactly. */
 export function unitsShare(total: number, before: number, quantity: number, qty: number): number {

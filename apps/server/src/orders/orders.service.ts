@@ -126,7 +126,17 @@ export function newOrderId(): string {
  * and notifications come from the `inserted` row, so a checkout id already used adds none.
  */
 export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string; created: boolean }> {
-  const { items, taxJurisdiction = '', taxIncludedCents = 0, shippingMethod = null, taxCalculationId = null, shippingTaxCents = null, discountCents, discountCode, ...rest } = order;
+  const {
+    items,
+    taxJurisdiction = '',
+    taxIncludedCents = 0,
+    shippingMethod = null,
+    taxCalculationId = null,
+    shippingTaxCents = null,
+    discountCents,
+    discountCode,
+    ...rest
+  } = order;
   // Every column always given: the statement below is prepared under one name.
   const fields = { ...rest, taxJurisdiction, taxIncludedCents, shippingMethod, taxCalculationId, shippingTaxCents };
   const id = newOrderId();

@@ -6,7 +6,7 @@ import type { FunctionsError } from '@storefront/sdk/callable.ts';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { startSmtpPeer } from '../../test/smtp.ts';
 import { releaseProduct } from '../catalog/catalog.service.ts';
-import { checkouts, orders } from '../db/schema/index.ts';
+import { checkouts, orderItems, orders } from '../db/schema/index.ts';
 import { grantCredits } from '../wallet/wallet.commands.ts';
 import { getBalance } from '../wallet/wallet.service.ts';
 import { SHIPPING_SETTINGS_MESSAGES } from './shipping.service.ts';
@@ -158,6 +158,40 @@ describe('zones, rates and tax by destination', () => {
     const [row] = await shop.db.select().from(checkouts).where(eq(checkouts.id, link.checkoutId));
     expect(row).toMatchObject({ shippingCents: 2500, taxCents: 181, chargeCents: quote.chargeCents, taxJurisdiction: 'California', shippingMethod: 'Express' });
     await fan().call('cancelOpenPayment', { checkoutId: link.checkoutId });
+  });
+
+  it("refunds lines and shipping with the tax the order paid at its own rate: California's 7.25%, Germany's VAT inside the price", async () => {
+    await grantCredits(shop.db, 'fan@example.org', '300', 'shipping-refunds');
+    const place = async (shipping: typeof US_CA, checkoutId: string) => {
+      const destination = { country: shipping.country, state: shipping.state, postal_code: shipping.postal_code };
+      const quote = await fan().call('quoteCheckout', { items: [{ id: lpId, qty: 2 }], useWallet: true, destination });
+      const placed = await fan().call('completeWalletOnlyOrderStreetFlavor', { items: [{ id: lpId, qty: 2 }], contact, shipping, quote, checkoutId });
+      return { quote, orderId: placed.orderId };
+    };
+    const refund = async (orderId: string, request: { lines?: { lineId: number; quantity: number }[]; shipping?: boolean }, key: string) => {
+      const { refund: made } = await admin().call('refundOrder', { orderId, ...request, idempotencyKey: key });
+      return made.walletCents + made.cardCents;
+    };
+    const us = await place(US_CA, 'ship-refund-us');
+    expect([us.quote.taxCents, us.quote.totalCents]).toEqual([363, 6113]);
+    const [usOrder] = await shop.db.select().from(orders).where(eq(orders.id, us.orderId));
+    expect(usOrder!.shippingTaxCents).toBe(0);
+    expect((await shop.db.select().from(orderItems).where(eq(orderItems.orderId, us.orderId))).map((item) => [item.paidCents, item.taxCents])).toEqual([[5000, 363]]);
+    // One LP: 2500 + its half of 7.25% of 5000 (362.5 -> 363; 181.5 -> 182), not 9.25% (231).
+    expect(await refund(us.orderId, { lines: [{ lineId: 0, quantity: 1 }] }, 'ship-refund-us-1')).toBe(2682);
+    // Shipping is not taxed in California: the shipping alone comes back.
+    expect(await refund(us.orderId, { shipping: true }, 'ship-refund-us-2')).toBe(750);
+    expect(await refund(us.orderId, { lines: [{ lineId: 0, quantity: 1 }] }, 'ship-refund-us-3')).toBe(2681);
+    const [usAfter] = await shop.db.select().from(orders).where(eq(orders.id, us.orderId));
+    expect([usAfter!.refundStatus, usAfter!.refundedWalletCents]).toEqual(['refunded', 6113]);
+
+    const de = await place(DE, 'ship-refund-de');
+    expect([de.quote.taxCents, de.quote.totalCents]).toEqual([0, 6500]);
+    // VAT is inside the 2500 and the 1500: nothing comes back on top of them.
+    expect(await refund(de.orderId, { lines: [{ lineId: 0, quantity: 1 }] }, 'ship-refund-de-1')).toBe(2500);
+    expect(await refund(de.orderId, { shipping: true }, 'ship-refund-de-2')).toBe(1500);
+    const detail = await admin().call('getOrder', { orderId: de.orderId });
+    expect(detail.refundable.lines).toEqual([{ lineId: 0, unitCents: 2500, qty: 2, refundedQty: 1, paidCents: 5000, taxCents: 0 }]);
   });
 
   it('refuses a quote made before the rates changed, or for another address, with a clear message', async () => {

@@ -79,7 +79,9 @@ function calculationAnswer(form: URLSearchParams, id: string) {
     expires_at: Math.floor(Date.now() / 1000) + 90 * 24 * 3600,
     livemode: false,
     ship_from_details: null,
-    shipping_cost: shipping ? { amount: shipping, amount_tax: taxOf(shipping), shipping_rate: null, tax_behavior: inclusive ? 'inclusive' : 'exclusive', tax_code: 'txcd_92010001' } : null,
+    shipping_cost: shipping
+      ? { amount: shipping, amount_tax: taxOf(shipping), shipping_rate: null, tax_behavior: inclusive ? 'inclusive' : 'exclusive', tax_code: 'txcd_92010001' }
+      : null,
     tax_amount_exclusive: inclusive ? 0 : tax,
     tax_amount_inclusive: inclusive ? tax : 0,
     tax_breakdown: [
@@ -146,7 +148,8 @@ function reversalAnswer(form: URLSearchParams): { status: number; body: unknown 
       const amount = Number(form.get('shipping_cost[amount]'));
       const amountTax = Number(form.get('shipping_cost[amount_tax]'));
       const before = transaction.reversed.get('shipping') ?? { amount: 0, amount_tax: 0 };
-      if (!transaction.shipping || amount > 0 || amountTax > 0 || before.amount - amount > transaction.shipping.amount) return refuse('The shipping reversal is more than is left.');
+      if (!transaction.shipping || amount > 0 || amountTax > 0 || before.amount - amount > transaction.shipping.amount)
+        return refuse('The shipping reversal is more than is left.');
       take.set('shipping', { amount: before.amount - amount, amount_tax: before.amount_tax - amountTax });
     }
   } else {

@@ -106,7 +106,8 @@ export function createStripeTax(options: StripeTaxOptions): TaxCalculator {
         });
         if (lineItems.length > 0) params.line_items = lineItems;
         const shipping = transaction.shipping_cost;
-        if (reversal.shipping && shipping && (shipping.amount > 0 || shipping.amount_tax > 0)) params.shipping_cost = { amount: -shipping.amount, amount_tax: -shipping.amount_tax };
+        if (reversal.shipping && shipping && (shipping.amount > 0 || shipping.amount_tax > 0))
+          params.shipping_cost = { amount: -shipping.amount, amount_tax: -shipping.amount_tax };
         if (!params.line_items && !params.shipping_cost) return '';
       }
       const reversed = await stripe.tax.transactions.createReversal(params, { idempotencyKey: key.idempotencyKey });
