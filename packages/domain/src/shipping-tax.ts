@@ -32,6 +32,17 @@ export interface ShippingMethod {
   firstCents: number;
   extraCents: number;
   stepGrams: number;
+  /**
+   * Weight brackets (decision 060), lightest first: an order up to `upToGrams` costs `cents` (the
+   * first bracket it fits). Heavier than the last: the last bracket's price + extraCents for each
+   * further started stepGrams. Absent or empty: firstCents for the first step, as above.
+   */
+  brackets?: WeightBracket[];
+}
+
+export interface WeightBracket {
+  upToGrams: number;
+  cents: number;
 }
 
 export interface ShippingZone {
@@ -136,6 +147,11 @@ export interface ShippingChoice {
   shippingCents: number;
 }
 
+/** What the order's physical lines weigh (grams of a unit x units); digital lines and lines not weighed count 0. */
+export function orderGrams(lines: ShippableLine[]): number {
+  return lines.filter((line) => !line.digital).reduce((sum, line) => sum + Math.max(0, line.weightGrams ?? 0) * line.qty, 0);
+}
+
 /** The rate of one method for these lines, before any free-shipping threshold. */
 export function methodCents(method: ShippingMethod, lines: ShippableLine[]): number {
   const physical = lines.filter((line) => !line.digital);
@@ -145,8 +161,16 @@ export function methodCents(method: ShippingMethod, lines: ShippableLine[]): num
     const units = physical.reduce((sum, line) => sum + line.qty, 0);
     return method.firstCents + method.extraCents * (units - 1);
   }
-  const grams = physical.reduce((sum, line) => sum + Math.max(0, line.weightGrams ?? 0) * line.qty, 0);
-  const steps = Math.max(1, Math.ceil(grams / Math.max(1, method.stepGrams)));
+  const grams = orderGrams(lines);
+  const step = Math.max(1, method.stepGrams);
+  const brackets = method.brackets ?? [];
+  if (brackets.length > 0) {
+    const fits = brackets.find((bracket) => grams <= bracket.upToGrams);
+    if (fits) return fits.cents;
+    const last = brackets[brackets.length - 1]!;
+    return last.cents + method.extraCents * Math.ceil((grams - last.upToGrams) / step);
+  }
+  const steps = Math.max(1, Math.ceil(grams / step));
   return method.firstCents + method.extraCents * (steps - 1);
 }
 

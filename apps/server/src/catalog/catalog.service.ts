@@ -18,7 +18,15 @@ type ProductRow = typeof products.$inferSelect;
 type VariantRow = typeof productVariants.$inferSelect;
 
 function toVariant(product: ProductRow, row: VariantRow): Variant {
-  return { id: row.id, options: row.optionValues, sku: row.sku, priceCents: row.priceCents ?? product.priceCents, stock: row.stock, perCustomerLimit: row.perCustomerLimit };
+  return {
+    id: row.id,
+    options: row.optionValues,
+    sku: row.sku,
+    priceCents: row.priceCents ?? product.priceCents,
+    stock: row.stock,
+    perCustomerLimit: row.perCustomerLimit,
+    weightGrams: row.weightGrams,
+  };
 }
 
 function toProduct(row: ProductRow, images: string[], variants: VariantRow[]): Product {

@@ -15,7 +15,7 @@ import type { OrderLine } from '../orders/orders.service.ts';
  */
 
 /** A priced cart line and whether its variant's stock is counted. */
-export type StockLine = OrderLine & { variantId: string; counted: boolean; digital?: boolean };
+export type StockLine = OrderLine & { variantId: string; counted: boolean; digital?: boolean; weightGrams?: number };
 
 /** The cart's lines at these prices; unknown or inactive items (and variants) are named and refused, and lines past what is left. */
 export function cartLines(items: CartItems, priced: PricedVariant[]): StockLine[] {
@@ -35,6 +35,8 @@ export function cartLines(items: CartItems, priced: PricedVariant[]): StockLine[
     counted: variant!.stock !== null,
     stock: variant!.stock,
     ...(variant!.digital ? { digital: true } : {}),
+    // Weight-based rates (decision 060) weigh each unit; a variant not weighed counts 0 g.
+    ...(variant!.weightGrams ? { weightGrams: variant!.weightGrams } : {}),
   }));
   // Lines drawing on the same variant are summed (a cart cannot oversell itself).
   const demand = demandByVariant(lines.filter((line) => line.counted));
@@ -103,5 +105,5 @@ export function withTaxParts<T extends { qty: number }>(lines: T[], parts: TaxPa
 
 /** The order's lines (without the stock flag). */
 export function orderLines(lines: StockLine[]): OrderLine[] {
-  return lines.map(({ counted: _counted, digital: _digital, ...line }) => line);
+  return lines.map(({ counted: _counted, digital: _digital, weightGrams: _weightGrams, ...line }) => line);
 }

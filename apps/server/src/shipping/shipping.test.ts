@@ -2,11 +2,12 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_MESSAGES, quote as priceQuote } from '@storefront/domain/pricing.ts';
 import { DEFAULT_SHIPPING_TAX_CONFIG, SHIPPING_TAX_MESSAGES, type ShippingTaxConfig } from '@storefront/domain/shipping-tax.ts';
+import { STOCK_MESSAGES } from '@storefront/domain/variants.ts';
 import type { FunctionsError } from '@storefront/sdk/callable.ts';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { startSmtpPeer } from '../../test/smtp.ts';
 import { releaseProduct } from '../catalog/catalog.service.ts';
-import { checkouts, orderItems, orders } from '../db/schema/index.ts';
+import { checkouts, orderItems, orders, productVariants } from '../db/schema/index.ts';
 import { grantCredits } from '../wallet/wallet.commands.ts';
 import { getBalance } from '../wallet/wallet.service.ts';
 import { SHIPPING_SETTINGS_MESSAGES } from './shipping.service.ts';
@@ -238,6 +239,69 @@ describe('zones, rates and tax by destination', () => {
     await smtp.waitForText('fan@example.org', 'Tax (California) $1.81');
     const mine = await fan().call('listMyOrders', null);
     expect(mine.items.find((item) => item.id === placed.orderId)?.tax).toEqual({ jurisdiction: 'California', includedCents: 0, shippingMethod: 'Standard' });
+  });
+});
+
+describe('weight-based rates (decision 060)', () => {
+  it('weighs each variant as the console set it and charges the weight bracket in the quote, the order and the receipt', async () => {
+    const release = (weightGrams: number) =>
+      admin().call('releaseBizarreProduct', {
+        name: `Heavy LP ${weightGrams}`,
+        description: 'A heavy record',
+        priceCents: 2000,
+        images: ['/content/covers/cover-01.svg'],
+        variants: [{ options: [], sku: '', priceCents: null, stock: null, weightGrams }],
+      });
+    // A weight outside 0..100000 grams is refused with a sentence, nothing released.
+    const wrong = await errorOf(release(100_001));
+    expect([wrong.code, wrong.message]).toEqual(['invalid-argument', STOCK_MESSAGES.weight]);
+    const { id: heavyId } = (await release(300)) as { id: string };
+    expect((await shop.db.select().from(productVariants).where(eq(productVariants.productId, heavyId)))[0]!.weightGrams).toBe(300);
+
+    const { version } = await admin().call('getShippingTaxConfig', null);
+    const byWeight = structuredClone(DEFAULT_SHIPPING_TAX_CONFIG);
+    byWeight.zones[0]!.methods = [
+      {
+        id: 'standard',
+        name: 'Parcel',
+        basis: 'weight',
+        firstCents: 0,
+        extraCents: 300,
+        stepGrams: 500,
+        brackets: [
+          { upToGrams: 500, cents: 600 },
+          { upToGrams: 1000, cents: 850 },
+          { upToGrams: 2000, cents: 1200 },
+        ],
+      },
+    ];
+    await admin().call('saveShippingTaxConfig', { config: byWeight, version });
+    const shippingFor = async (qty: number) =>
+      (await fan().call('quoteCheckout', { items: [{ id: heavyId, qty }], useWallet: false, destination: { country: 'US', state: 'IL', postal_code: '62701' } })).shippingCents;
+    // 300 g, 600 g, 1200 g, 2400 g (the last bracket's 12.00 + one started 500 g step), 3 kg (+ 2 steps).
+    expect([await shippingFor(1), await shippingFor(2), await shippingFor(4), await shippingFor(8), await shippingFor(10)]).toEqual([600, 850, 1200, 1500, 1800]);
+
+    await grantCredits(shop.db, 'fan@example.org', '200', 'shipping-weight');
+    const IL = { name: 'Fan', line1: '1 Main St', line2: '', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' };
+    const quote = await fan().call('quoteCheckout', { items: [{ id: heavyId, qty: 4 }], useWallet: true, destination: { country: 'US', state: 'IL', postal_code: '62701' } });
+    // The default tax still applies: 9.25% of 8000 + 1200.
+    expect(quote).toMatchObject({ subtotalCents: 8000, shippingCents: 1200, taxCents: 851, totalCents: 10051, shippingMethodName: 'Parcel' });
+    const placed = await fan().call('completeWalletOnlyOrderStreetFlavor', { items: [{ id: heavyId, qty: 4 }], contact, shipping: IL, quote, checkoutId: 'ship-weight' });
+    const [order] = await shop.db.select().from(orders).where(eq(orders.id, placed.orderId));
+    expect(order).toMatchObject({ shippingCents: 1200, taxCents: 851, shippingMethod: 'Parcel' });
+    await smtp.waitForText('fan@example.org', 'Shipping (Parcel) $12.00');
+
+    // The label weighs it again (edit): the next quote follows.
+    await admin().call('editBizarreProduct', {
+      id: heavyId,
+      name: 'Heavy LP 300',
+      description: 'A heavy record',
+      priceCents: 2000,
+      images: ['/content/covers/cover-01.svg'],
+      variants: [{ options: [], sku: '', priceCents: null, stock: null, weightGrams: 100 }],
+    });
+    expect(await shippingFor(4)).toBe(600);
+    await admin().call('saveShippingTaxConfig', { config: DEFAULT_SHIPPING_TAX_CONFIG, version: version + 1 });
   });
 });
 

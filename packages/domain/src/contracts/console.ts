@@ -24,6 +24,7 @@ export const productOutput = z.object({
       priceCents: z.number(),
       stock: z.number().nullable(),
       perCustomerLimit: z.number().nullable().optional(),
+      weightGrams: z.number().nullable().optional(),
     }),
   ),
 });
