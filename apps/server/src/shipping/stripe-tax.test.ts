@@ -372,6 +372,14 @@ describe('Stripe Tax', () => {
     expect(sent(one.id)).toMatchObject({ mode: 'partial', 'line_items[0][amount]': '-2500', 'line_items[0][amount_tax]': '-399' });
     expect(sent(amount.id)).toMatchObject({ mode: 'partial', flat_amount: '-1000' });
     expect(sent(amount.id)['line_items[0][amount]']).toBeUndefined();
+
+    // Stripe's codes (DE, vat; US, CA) are named for people wherever the tax line shows (decision 060).
+    const mine = await fan().call('listMyOrders', null);
+    expect(mine.items.find((item) => item.id === placed.orderId)?.tax.jurisdiction).toBe('Germany VAT');
+    const desk = await admin().call('getOrder', { orderId: placed.orderId });
+    expect(JSON.stringify(desk.order)).toContain('Germany VAT');
+    const overview = await admin().call('getSalesOverview', { days: 1 });
+    expect(overview.byTaxJurisdiction?.map((row) => row.jurisdiction)).toEqual(expect.arrayContaining(['California', 'Germany VAT']));
   });
 
   it('refuses to start a checkout when Stripe cannot calculate the tax: nothing is held', async () => {
