@@ -45,6 +45,14 @@ export const productInputSchema = z.object({
     .array(z.string().refine((url) => IMAGE_URL.test(url) || ABSOLUTE_IMAGE_URL.test(url), IMAGES_NOT_UPLOADED))
     .max(MAX_PRODUCT_IMAGES, `At most ${MAX_PRODUCT_IMAGES} images.`),
   category: optionalNullable(z.string({ error: CATEGORY_MESSAGES.id }).regex(CATEGORY_ID, CATEGORY_MESSAGES.id)),
+  /** The product's default weight in grams for its variants not weighed (decision 060); null: none; absent on an edit: unchanged. */
+  weightGrams: z
+    .number({ error: STOCK_MESSAGES.weight })
+    .int(STOCK_MESSAGES.weight)
+    .min(0, STOCK_MESSAGES.weight)
+    .max(MAX_WEIGHT_GRAMS, STOCK_MESSAGES.weight)
+    .nullable()
+    .optional(),
 });
 
 const optionText = z.string().trim().min(1, STOCK_MESSAGES.optionValues).max(40, 'An option or value must be at most 40 characters.');

@@ -161,7 +161,8 @@ export async function pricedVariants(db: Db | Tx, productIds: string[]): Promise
       optionValues: productVariants.optionValues,
       stock: productVariants.stock,
       digital: products.digital,
-      weightGrams: productVariants.weightGrams,
+      // A variant not weighed weighs its product's default (decision 060).
+      weightGrams: sql<number | null>`coalesce(${productVariants.weightGrams}, ${products.weightGrams})`,
     })
     .from(products)
     .innerJoin(productVariants, eq(productVariants.productId, products.id))

@@ -301,6 +301,30 @@ describe('weight-based rates (decision 060)', () => {
       variants: [{ options: [], sku: '', priceCents: null, stock: null, weightGrams: 100 }],
     });
     expect(await shippingFor(4)).toBe(600);
+
+    // A product's default weight weighs its variants that have none of their own.
+    const { id: boxId } = (await admin().call('releaseBizarreProduct', {
+      name: 'Box set',
+      description: 'Three LPs',
+      priceCents: 6000,
+      weightGrams: 1400,
+      images: ['/content/covers/cover-01.svg'],
+      options: [{ name: 'Colour', values: ['Black', 'Red'] }],
+      variants: [
+        { options: ['Black'], sku: '', priceCents: null, stock: null },
+        { options: ['Red'], sku: '', priceCents: null, stock: null, weightGrams: 400 },
+      ],
+    })) as { id: string };
+    const variants = await shop.db.select().from(productVariants).where(eq(productVariants.productId, boxId));
+    const boxQuote = async (colour: string) =>
+      (
+        await fan().call('quoteCheckout', {
+          items: [{ id: boxId, variantId: variants.find((variant) => variant.optionValues[0] === colour)!.id, qty: 1 }],
+          useWallet: false,
+          destination: { country: 'US', state: 'IL', postal_code: '62701' },
+        })
+      ).shippingCents;
+    expect([await boxQuote('Black'), await boxQuote('Red')]).toEqual([1200, 600]);
     await admin().call('saveShippingTaxConfig', { config: DEFAULT_SHIPPING_TAX_CONFIG, version: version + 1 });
   });
 });

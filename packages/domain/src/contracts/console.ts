@@ -9,6 +9,7 @@ export const productOutput = z.object({
   name: z.string(),
   description: z.string(),
   priceCents: z.number(),
+  weightGrams: z.number().nullable().optional(),
   images: z.array(z.string()),
   order: z.number(),
   isActive: z.boolean(),
