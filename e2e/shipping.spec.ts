@@ -245,6 +245,15 @@ test.describe('shipping zones and tax by destination', () => {
     await expect(admin.locator('.Toastify').getByText(RELEASE_MESSAGES.updated, { exact: true })).toBeVisible();
     await admin.getByRole('button', { name: 'Edit' }).click();
     await expect(admin.getByLabel('Weight in grams of Default')).toHaveValue('800');
+    // The product's default weight, for variants without their own: kept, and checked the same way.
+    await admin.getByLabel('Default weight (g)').fill('-5');
+    await admin.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(admin.getByRole('alert').filter({ hasText: STOCK_MESSAGES.weight })).toBeVisible();
+    await admin.getByLabel('Default weight (g)').fill('300');
+    await admin.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(admin.locator('.Toastify').getByText(RELEASE_MESSAGES.updated, { exact: true }).first()).toBeVisible();
+    await admin.getByRole('button', { name: 'Edit' }).click();
+    await expect(admin.getByLabel('Default weight (g)')).toHaveValue('300');
     await adminContext.close();
 
     // 800 g: the bracket up to 1 kg, $8.50; the spec's 9.25% on goods and shipping (309.875 -> 310).
