@@ -5,6 +5,8 @@
 import { type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { CART_STORAGE_KEY, WALLET_PREFERENCE_KEY } from '@storefront/domain/cart.ts';
 import { DEFAULT_SHIPPING_TAX_CONFIG, SHIPPING_TAX_MESSAGES, type ShippingTaxConfig } from '@storefront/domain/shipping-tax.ts';
+import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
+import { STOCK_MESSAGES } from '@storefront/domain/variants.ts';
 import { seriousAxeProblems } from './support/axe.ts';
 import { test, expect, DEMO_ADMIN, DEMO_SHOPPER, ORIGIN } from './support/fixtures.ts';
 import { rememberingLogIn } from './support/login.ts';
@@ -193,5 +195,80 @@ test.describe('shipping zones and tax by destination', () => {
     await expect(amount(summary, 'Shipping')).toHaveText(usd(725));
     await expect(amount(summary, 'Tax (California)')).toHaveText(usd(181));
     await expect(amount(summary, 'Total')).toHaveText(usd(2500 + 725 + 181));
+  });
+
+  test('the label weighs a record in the product form, and the checkout charges its weight bracket', async ({ page, browser, request, consoleErrors }) => {
+    const lp = await releaseLp(request);
+    const byWeight: ShippingTaxConfig = {
+      taxProvider: 'builtin',
+      zones: [
+        {
+          id: 'us',
+          name: 'United States',
+          regions: ['US'],
+          ships: true,
+          freeOverCents: null,
+          methods: [
+            {
+              id: 'parcel',
+              name: 'Parcel',
+              basis: 'weight',
+              firstCents: 0,
+              extraCents: 300,
+              stepGrams: 500,
+              brackets: [
+                { upToGrams: 500, cents: 600 },
+                { upToGrams: 1000, cents: 850 },
+              ],
+            },
+          ],
+        },
+      ],
+      taxRules: DEFAULT_SHIPPING_TAX_CONFIG.taxRules,
+    };
+    await saveSettings(request, byWeight);
+
+    // The admin weighs it on the product's edit form: a wrong weight is refused with a sentence.
+    const adminContext = await browser.newContext();
+    const admin = await adminContext.newPage();
+    consoleErrors.watch(admin);
+    await logIn(admin, DEMO_ADMIN);
+    await admin.goto(`/product/${lp.id}`);
+    await admin.getByRole('button', { name: 'Edit' }).click();
+    const weight = admin.getByLabel('Weight in grams of Default');
+    await expect(weight).toHaveValue('');
+    await weight.fill('1.5 kg');
+    await admin.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(admin.getByRole('alert').filter({ hasText: STOCK_MESSAGES.weight })).toBeVisible();
+    await weight.fill('800');
+    await admin.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(admin.locator('.Toastify').getByText(RELEASE_MESSAGES.updated, { exact: true })).toBeVisible();
+    await admin.getByRole('button', { name: 'Edit' }).click();
+    await expect(admin.getByLabel('Weight in grams of Default')).toHaveValue('800');
+    // The product's default weight, for variants without their own: kept, and checked the same way.
+    await admin.getByLabel('Default weight (g)').fill('-5');
+    await admin.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(admin.getByRole('alert').filter({ hasText: STOCK_MESSAGES.weight })).toBeVisible();
+    await admin.getByLabel('Default weight (g)').fill('300');
+    await admin.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(admin.locator('.Toastify').getByText(RELEASE_MESSAGES.updated, { exact: true }).first()).toBeVisible();
+    await admin.getByRole('button', { name: 'Edit' }).click();
+    await expect(admin.getByLabel('Default weight (g)')).toHaveValue('300');
+    await adminContext.close();
+
+    // 800 g: the bracket up to 1 kg, $8.50; the spec's 9.25% on goods and shipping (309.875 -> 310).
+    await logIn(page, DEMO_SHOPPER);
+    await openCheckout(page, lp);
+    await fillAddress(page, { line1: '1 Main St', city: 'Austin', state: 'TX', postal: '73301', country: 'US' });
+    const summary = summaryOf(page);
+    const total = 2500 + 850 + 310;
+    await expect(amount(summary, 'Shipping')).toHaveText(usd(850));
+    await expect(amount(summary, 'Tax')).toHaveText(usd(310));
+    await expect(amount(summary, 'Total')).toHaveText(usd(total));
+    await page.getByRole('button', { name: 'Place order' }).click();
+    await payOnLocalPage(page, grossUp(total));
+    const receipt = page.getByRole('region', { name: 'Your order' });
+    await expect(amount(receipt, 'Shipping')).toHaveText(usd(850));
+    await expect(amount(receipt, 'Charged to card')).toHaveText(usd(grossUp(total)));
   });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { optionalNullable } from './contracts/define.ts';
 import { CATEGORY_ID, CATEGORY_MESSAGES, MAX_PRICE_CENTS, MAX_PRODUCT_IMAGES, RELEASE_MESSAGES, SHOP_PAGE_MAX, SHOP_SEARCH_MAX } from './catalog.ts';
-import { combinations, MAX_OPTION_VALUES, MAX_OPTIONS, MAX_STOCK, MAX_VARIANTS, optionsProblem, sameValues, STOCK_MESSAGES } from './variants.ts';
+import { combinations, MAX_OPTION_VALUES, MAX_OPTIONS, MAX_STOCK, MAX_VARIANTS, MAX_WEIGHT_GRAMS, optionsProblem, sameValues, STOCK_MESSAGES } from './variants.ts';
 
 /**
  * The release and edit requests as the server checks them (spec sections 5 and 9), with
@@ -45,6 +45,14 @@ export const productInputSchema = z.object({
     .array(z.string().refine((url) => IMAGE_URL.test(url) || ABSOLUTE_IMAGE_URL.test(url), IMAGES_NOT_UPLOADED))
     .max(MAX_PRODUCT_IMAGES, `At most ${MAX_PRODUCT_IMAGES} images.`),
   category: optionalNullable(z.string({ error: CATEGORY_MESSAGES.id }).regex(CATEGORY_ID, CATEGORY_MESSAGES.id)),
+  /** The product's default weight in grams for its variants not weighed (decision 060); null: none; absent on an edit: unchanged. */
+  weightGrams: z
+    .number({ error: STOCK_MESSAGES.weight })
+    .int(STOCK_MESSAGES.weight)
+    .min(0, STOCK_MESSAGES.weight)
+    .max(MAX_WEIGHT_GRAMS, STOCK_MESSAGES.weight)
+    .nullable()
+    .optional(),
 });
 
 const optionText = z.string().trim().min(1, STOCK_MESSAGES.optionValues).max(40, 'An option or value must be at most 40 characters.');
@@ -74,6 +82,14 @@ export const variantInputSchema = z
       .int(STOCK_MESSAGES.perCustomerLimit)
       .min(1, STOCK_MESSAGES.perCustomerLimit)
       .max(1000, STOCK_MESSAGES.perCustomerLimit)
+      .nullable()
+      .optional(),
+    /** Grams of one unit for weight-based shipping (decision 060); null: not weighed; absent on an edit: unchanged. */
+    weightGrams: z
+      .number({ error: STOCK_MESSAGES.weight })
+      .int(STOCK_MESSAGES.weight)
+      .min(0, STOCK_MESSAGES.weight)
+      .max(MAX_WEIGHT_GRAMS, STOCK_MESSAGES.weight)
       .nullable()
       .optional(),
     /** Edit: the stock field was left as loaded, so an existing variant keeps its live count (sales since are not undone). */

@@ -138,6 +138,8 @@ export interface Product {
   name: string;
   description: string;
   priceCents: number;
+  /** The default weight of one unit in grams (decision 060); null or absent: none. */
+  weightGrams?: number | null;
   images: string[];
   order: number;
   isActive: boolean;

@@ -10,7 +10,19 @@ export const TAX_BASIS_POINTS = 925;
 export const CARD_FIXED_FEE_CENTS = 30;
 export const CARD_KEEP_PER_MILLE = 971;
 
-import { DEFAULT_SHIPPING_TAX_CONFIG, roundHalfUp, shippingFor, tableTax, taxRuleFor, type Destination, type ShippingTaxConfig, type TaxResult } from './shipping-tax.ts';
+import {
+  DEFAULT_SHIPPING_TAX_CONFIG,
+  roundHalfUp,
+  sharedTaxParts,
+  shippingFor,
+  tableTax,
+  tableTaxParts,
+  taxRuleFor,
+  type Destination,
+  type ShippingTaxConfig,
+  type TaxParts,
+  type TaxResult,
+} from './shipping-tax.ts';
 
 export const MAX_LINE_QTY = 99;
 export const MAX_CART_LINES = 50;
@@ -127,6 +139,8 @@ export interface Quote {
   shippingMethodId: string | null;
   shippingMethodName: string | null;
   shippingZoneId: string | null;
+  /** The tax basis per line and of the shipping (decision 060), kept with the order for refunds. */
+  taxParts: TaxParts;
 }
 
 export function taxCents(taxableCents: number): number {
@@ -158,7 +172,9 @@ export function quote(lines: PricedLine[], walletBalanceCents: number, useWallet
   const goods = discountedLines(lines, input.discount, discount);
   const shipping = shippingFor(config, lines, input.destination, input.shippingMethodId, subtotalCents - discount);
   const shippingCents = shipping.shippingCents;
-  const tax = input.externalTax ?? tableTax(taxRuleFor(config, input.destination), goods, shippingCents);
+  const rule = taxRuleFor(config, input.destination);
+  const tax = input.externalTax ?? tableTax(rule, goods, shippingCents);
+  const taxParts = input.externalTax ? (input.externalTax.parts ?? sharedTaxParts(input.externalTax.taxCents, goods, shippingCents)) : tableTaxParts(rule, goods, shippingCents);
   const totalCents = subtotalCents - discount + shippingCents + tax.taxCents;
   const balance = Math.max(0, Math.floor(walletBalanceCents));
   const walletAppliedCents = useWallet ? Math.min(balance, totalCents) : 0;
@@ -179,6 +195,7 @@ export function quote(lines: PricedLine[], walletBalanceCents: number, useWallet
     shippingMethodId: shipping.method?.id ?? null,
     shippingMethodName: shipping.method?.name ?? null,
     shippingZoneId: shipping.zone?.id ?? null,
+    taxParts,
   };
 }
 

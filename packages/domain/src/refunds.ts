@@ -1,4 +1,5 @@
 import { taxCents } from './pricing.ts';
+import { unitsShare } from './tax-reversal.ts';
 
 /**
  * Refunds (issue 16, decision 028): what an admin's refund gives back, per part. Pure
@@ -55,6 +56,13 @@ export interface RefundableLine {
   unitCents: number;
   qty: number;
   refundedQty: number;
+  /**
+   * The line's tax basis as the order kept it (decision 060): what the whole line paid for its
+   * goods after any discount, and the tax added on it at the order's rate (0 where prices include
+   * tax). Absent on orders made before it: the list price and 9.25%.
+   */
+  paidCents?: number;
+  taxCents?: number;
 }
 
 export interface RefundableOrder {
@@ -94,6 +102,17 @@ export class RefundRuleError extends Error {}
 export function lineRefundCents(unitCents: number, quantity: number): number {
   const goods = unitCents * quantity;
   return goods + taxCents(goods);
+}
+
+/**
+ * What refunding `quantity` more units of a line gives back (decision 060): their share of what
+ * the line paid and of the tax the order added on it, so a refund follows the order's own rate
+ * (none on top where prices included VAT) and its discount. A line without a kept basis (an
+ * older order): the list price and 9.25%, as before.
+ */
+export function lineRefundOf(line: RefundableLine, quantity: number): number {
+  if (line.paidCents === undefined || line.taxCents === undefined) return lineRefundCents(line.unitCents, quantity);
+  return unitsShare(line.paidCents, line.refundedQty, quantity, line.qty) + unitsShare(line.taxCents, line.refundedQty, quantity, line.qty);
 }
 
 /** What each part has left to give back. */
@@ -150,7 +169,7 @@ export function planRefund(order: RefundableOrder, request: RefundRequest = {}):
     const line = order.lines.find((candidate) => candidate.lineId === lineId);
     if (!line) throw new RefundRuleError(REFUND_MESSAGES.unknownLine);
     if (quantity > line.qty - line.refundedQty) throw new RefundRuleError(REFUND_MESSAGES.tooMany);
-    amount += lineRefundCents(line.unitCents, quantity);
+    amount += lineRefundOf(line, quantity);
     planned.push({ lineId, quantity });
   }
   let shippingCents = 0;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { grossUpCents, quote, taxCents, type PricedLine } from './pricing.ts';
 import {
   DEFAULT_SHIPPING_TAX_CONFIG,
+  jurisdictionName,
   PricingRefusal,
   SHIPPING_TAX_MESSAGES,
   methodCents,
@@ -271,6 +272,63 @@ describe('properties over random carts, addresses and configurations', () => {
         const subtotal = lines.reduce((s, l) => s + l.unitCents * l.qty, 0);
         const cents = shippingFor(config, lines, { country: 'US' }, m.id).shippingCents;
         expect(cents).toBe(physical.length === 0 || subtotal >= threshold ? 0 : methodCents(m, lines));
+      }),
+    );
+  });
+});
+
+describe('jurisdictionName (decision 060)', () => {
+  it.each([
+    [['US', 'CA', 'sales_tax'], 'California'],
+    [['us', 'ny', null], 'New York'],
+    [['DE', null, 'vat'], 'Germany VAT'],
+    [['GB', '', 'vat'], 'United Kingdom VAT'],
+    [['AU', 'NSW', 'gst'], 'Australia GST'],
+    [['CA', 'BC', 'sales_tax'], 'Canada'],
+    [['ZZ', null, null], 'ZZ'],
+  ] as const)('%j -> %s', ([country, state, type], expected) => {
+    expect(jurisdictionName(country, state, type)).toBe(expected);
+  });
+});
+
+describe('weight brackets (decision 060)', () => {
+  const parcel: ShippingMethod = {
+    id: 'parcel',
+    name: 'Parcel',
+    basis: 'weight',
+    firstCents: 0,
+    extraCents: 300,
+    stepGrams: 500,
+    brackets: [
+      { upToGrams: 500, cents: 600 },
+      { upToGrams: 1000, cents: 850 },
+      { upToGrams: 2000, cents: 1200 },
+    ],
+  };
+  it.each([
+    ['nothing weighed: the first bracket', [{ unitCents: 2000, qty: 3 }], 600],
+    ['exactly 500 g', [{ unitCents: 2000, qty: 2, weightGrams: 250 }], 600],
+    ['501 g', [{ unitCents: 2000, qty: 1, weightGrams: 501 }], 850],
+    ['2 kg', [{ unitCents: 2000, qty: 4, weightGrams: 500 }], 1200],
+    ['2001 g: the last bracket + one started step', [{ unitCents: 2000, qty: 1, weightGrams: 2001 }], 1500],
+    ['3 kg: + two steps', [{ unitCents: 2000, qty: 10, weightGrams: 300 }], 1800],
+    [
+      'digital lines weigh nothing',
+      [
+        { unitCents: 900, qty: 1, digital: true, weightGrams: 5000 },
+        { unitCents: 2000, qty: 1, weightGrams: 400 },
+      ],
+      600,
+    ],
+  ])('%s', (_name, lines, expected) => {
+    expect(methodCents(parcel, lines)).toBe(expected);
+  });
+
+  it('never charges less for a heavier order', () => {
+    fc.assert(
+      fc.property(fc.nat({ max: 20_000 }), fc.nat({ max: 20_000 }), (a, b) => {
+        const [light, heavy] = a <= b ? [a, b] : [b, a];
+        expect(methodCents(parcel, [{ unitCents: 1, qty: 1, weightGrams: light }])).toBeLessThanOrEqual(methodCents(parcel, [{ unitCents: 1, qty: 1, weightGrams: heavy }]));
       }),
     );
   });

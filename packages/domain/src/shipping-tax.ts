@@ -32,6 +32,17 @@ export interface ShippingMethod {
   firstCents: number;
   extraCents: number;
   stepGrams: number;
+  /**
+   * Weight brackets (decision 060), lightest first: an order up to `upToGrams` costs `cents` (the
+   * first bracket it fits). Heavier than the last: the last bracket's price + extraCents for each
+   * further started stepGrams. Absent or empty: firstCents for the first step, as above.
+   */
+  brackets?: WeightBracket[];
+}
+
+export interface WeightBracket {
+  upToGrams: number;
+  cents: number;
 }
 
 export interface ShippingZone {
@@ -136,6 +147,11 @@ export interface ShippingChoice {
   shippingCents: number;
 }
 
+/** What the order's physical lines weigh (grams of a unit x units); digital lines and lines not weighed count 0. */
+export function orderGrams(lines: ShippableLine[]): number {
+  return lines.filter((line) => !line.digital).reduce((sum, line) => sum + Math.max(0, line.weightGrams ?? 0) * line.qty, 0);
+}
+
 /** The rate of one method for these lines, before any free-shipping threshold. */
 export function methodCents(method: ShippingMethod, lines: ShippableLine[]): number {
   const physical = lines.filter((line) => !line.digital);
@@ -145,8 +161,16 @@ export function methodCents(method: ShippingMethod, lines: ShippableLine[]): num
     const units = physical.reduce((sum, line) => sum + line.qty, 0);
     return method.firstCents + method.extraCents * (units - 1);
   }
-  const grams = physical.reduce((sum, line) => sum + Math.max(0, line.weightGrams ?? 0) * line.qty, 0);
-  const steps = Math.max(1, Math.ceil(grams / Math.max(1, method.stepGrams)));
+  const grams = orderGrams(lines);
+  const step = Math.max(1, method.stepGrams);
+  const brackets = method.brackets ?? [];
+  if (brackets.length > 0) {
+    const fits = brackets.find((bracket) => grams <= bracket.upToGrams);
+    if (fits) return fits.cents;
+    const last = brackets[brackets.length - 1]!;
+    return last.cents + method.extraCents * Math.ceil((grams - last.upToGrams) / step);
+  }
+  const steps = Math.max(1, Math.ceil(grams / step));
   return method.firstCents + method.extraCents * (steps - 1);
 }
 
@@ -188,6 +212,54 @@ export interface TaxResult {
   taxIncludedCents: number;
   /** The tax line's jurisdiction ("California"); empty for the default rule or no rule. */
   jurisdiction: string;
+  /** Per line and for the shipping, from a provider that reports them (Stripe Tax's line items). */
+  parts?: TaxParts;
+}
+
+/**
+ * An order's tax basis (decision 060), kept with the order so a refund of some lines or the
+ * shipping gives back the tax the order really paid on them, at its own rate: per cart line, what
+ * the whole line paid for its goods (after any discount) and the tax added on top of it (0 where
+ * prices include tax: the gross price already holds it); and the tax added on the shipping.
+ */
+export interface TaxParts {
+  lines: { paidCents: number; taxCents: number }[];
+  shippingTaxCents: number;
+}
+
+/**
+ * The built-in table's parts: each line and the shipping taxed at the rule's rate, each rounded
+ * half up on its own (as refunds always rounded a part's tax; the order's tax line is rounded once
+ * over the sum, so the parts may differ from it by a cent or two). `goods`: the lines after any
+ * discount, one per cart line.
+ */
+export function tableTaxParts(rule: TaxRule | undefined, goods: ShippableLine[], shippingCents: number): TaxParts {
+  const onTop = rule !== undefined && !rule.pricesIncludeTax;
+  const lines = goods.map((line) => {
+    const paidCents = line.unitCents * line.qty;
+    const bp = line.digital ? (rule?.digitalBasisPoints ?? 0) : (rule?.physicalBasisPoints ?? 0);
+    return { paidCents, taxCents: onTop ? roundHalfUp(paidCents * bp, 10_000) : 0 };
+  });
+  const shippingTaxCents = onTop && rule.shippingTaxable ? roundHalfUp(shippingCents * rule.physicalBasisPoints, 10_000) : 0;
+  return { lines, shippingTaxCents };
+}
+
+/**
+ * An outside provider's tax without parts, shared over the lines and the shipping in proportion
+ * to their amounts (largest remainder: the shares sum to the tax exactly).
+ */
+export function sharedTaxParts(taxCents: number, goods: ShippableLine[], shippingCents: number): TaxParts {
+  const bases = [...goods.map((line) => line.unitCents * line.qty), shippingCents];
+  const total = bases.reduce((sum, base) => sum + base, 0);
+  const shares = bases.map((base) => (total === 0 ? 0 : Math.floor((base * taxCents) / total)));
+  let left = taxCents - shares.reduce((sum, share) => sum + share, 0);
+  const order = bases.map((base, index) => ({ index, remainder: total === 0 ? 0 : (base * taxCents) % total })).sort((a, b) => b.remainder - a.remainder || a.index - b.index);
+  for (const { index } of order) {
+    if (left <= 0) break;
+    shares[index] = shares[index]! + 1;
+    left -= 1;
+  }
+  return { lines: goods.map((line, index) => ({ paidCents: line.unitCents * line.qty, taxCents: shares[index]! })), shippingTaxCents: shares[bases.length - 1]! };
 }
 
 /**
@@ -206,6 +278,84 @@ export function tableTax(rule: TaxRule | undefined, lines: ShippableLine[], ship
   }
   const numerator = physicalBase * rule.physicalBasisPoints + digitalBase * rule.digitalBasisPoints;
   return { taxCents: roundHalfUp(numerator, 10_000), taxIncludedCents: 0, jurisdiction: rule.name };
+}
+
+const US_STATES: Record<string, string> = {
+  AL: 'Alabama',
+  AK: 'Alaska',
+  AZ: 'Arizona',
+  AR: 'Arkansas',
+  CA: 'California',
+  CO: 'Colorado',
+  CT: 'Connecticut',
+  DE: 'Delaware',
+  DC: 'District of Columbia',
+  FL: 'Florida',
+  GA: 'Georgia',
+  HI: 'Hawaii',
+  ID: 'Idaho',
+  IL: 'Illinois',
+  IN: 'Indiana',
+  IA: 'Iowa',
+  KS: 'Kansas',
+  KY: 'Kentucky',
+  LA: 'Louisiana',
+  ME: 'Maine',
+  MD: 'Maryland',
+  MA: 'Massachusetts',
+  MI: 'Michigan',
+  MN: 'Minnesota',
+  MS: 'Mississippi',
+  MO: 'Missouri',
+  MT: 'Montana',
+  NE: 'Nebraska',
+  NV: 'Nevada',
+  NH: 'New Hampshire',
+  NJ: 'New Jersey',
+  NM: 'New Mexico',
+  NY: 'New York',
+  NC: 'North Carolina',
+  ND: 'North Dakota',
+  OH: 'Ohio',
+  OK: 'Oklahoma',
+  OR: 'Oregon',
+  PA: 'Pennsylvania',
+  RI: 'Rhode Island',
+  SC: 'South Carolina',
+  SD: 'South Dakota',
+  TN: 'Tennessee',
+  TX: 'Texas',
+  UT: 'Utah',
+  VT: 'Vermont',
+  VA: 'Virginia',
+  WA: 'Washington',
+  WV: 'West Virginia',
+  WI: 'Wisconsin',
+  WY: 'Wyoming',
+  PR: 'Puerto Rico',
+};
+
+/** The tax types a name is suffixed with (Stripe's tax_type): "Germany VAT", "Australia GST". */
+const TAX_TYPE_WORDS: Record<string, string> = { vat: 'VAT', gst: 'GST', hst: 'HST', pst: 'PST', qst: 'QST', jct: 'JCT', igst: 'IGST', rst: 'RST' };
+
+/**
+ * A person-readable jurisdiction (decision 060) from a provider's codes: a US state by its name
+ * ("California"), a country by its English name with its tax type where that is how people call
+ * it ("Germany VAT", "Australia GST"). An unknown code is kept as it is.
+ */
+export function jurisdictionName(country: string, state?: string | null, taxType?: string | null): string {
+  const code = country.trim().toUpperCase();
+  const region = (state ?? '').trim().toUpperCase();
+  if (code === 'US' && region && US_STATES[region]) return US_STATES[region];
+  let name = code;
+  try {
+    const known = /^[A-Z]{2}$/.test(code) ? new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' }).of(code) : undefined;
+    name = known && known !== 'Unknown Region' ? known : code;
+  } catch {
+    // Not a region code Intl knows: shown as given.
+  }
+  const word = TAX_TYPE_WORDS[(taxType ?? '').toLowerCase()];
+  return word ? `${name} ${word}` : name;
 }
 
 /** "Tax", or "Tax (California)", or "VAT included (Germany)": the tax line's label everywhere. */

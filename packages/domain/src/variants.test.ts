@@ -113,11 +113,11 @@ describe('variants', () => {
 });
 
 describe('the admin form of options and variants', () => {
-  const build = (options: { name: string; values: string }[], rows: Record<string, { sku: string; price: string; stock: string; loadedStock?: string; limit?: string }> = {}) =>
+  const build = (options: { name: string; values: string }[], rows: Record<string, { sku: string; price: string; stock: string; loadedStock?: string; limit?: string; weight?: string }> = {}) =>
     variantsFromForm(options, rows, usdToCents, MAX_PRICE_CENTS);
 
   it('without options: one default variant, unlimited at the product price', () => {
-    expect(build([])).toEqual({ options: [], variants: [{ options: [], sku: '', priceCents: null, stock: null, perCustomerLimit: null }] });
+    expect(build([])).toEqual({ options: [], variants: [{ options: [], sku: '', priceCents: null, stock: null, perCustomerLimit: null, weightGrams: null }] });
   });
 
   it('a row per combination, values split at commas, with SKU, price override and stock', () => {
@@ -136,10 +136,10 @@ describe('the admin form of options and variants', () => {
         { name: 'Colour', values: ['Black', 'White'] },
       ],
       variants: [
-        { options: ['S', 'Black'], sku: '', priceCents: null, stock: null, perCustomerLimit: null },
-        { options: ['S', 'White'], sku: '', priceCents: null, stock: null, perCustomerLimit: null },
-        { options: ['L', 'Black'], sku: 'TEE-L-BLK', priceCents: 2750, stock: 3, perCustomerLimit: null },
-        { options: ['L', 'White'], sku: '', priceCents: null, stock: null, perCustomerLimit: null },
+        { options: ['S', 'Black'], sku: '', priceCents: null, stock: null, perCustomerLimit: null, weightGrams: null },
+        { options: ['S', 'White'], sku: '', priceCents: null, stock: null, perCustomerLimit: null, weightGrams: null },
+        { options: ['L', 'Black'], sku: 'TEE-L-BLK', priceCents: 2750, stock: 3, perCustomerLimit: null, weightGrams: null },
+        { options: ['L', 'White'], sku: '', priceCents: null, stock: null, perCustomerLimit: null, weightGrams: null },
       ],
     });
   });
@@ -166,14 +166,24 @@ describe('the admin form of options and variants', () => {
     [[], { [variantKey([])]: { sku: '', price: '', stock: '5', limit: '0' } }, STOCK_MESSAGES.perCustomerLimit],
     [[], { [variantKey([])]: { sku: '', price: '', stock: '5', limit: '1.5' } }, STOCK_MESSAGES.perCustomerLimit],
     [[], { [variantKey([])]: { sku: '', price: '', stock: '5', limit: '1001' } }, STOCK_MESSAGES.perCustomerLimit],
+    [[], { [variantKey([])]: { sku: '', price: '', stock: '', weight: '0.5' } }, STOCK_MESSAGES.weight],
+    [[], { [variantKey([])]: { sku: '', price: '', stock: '', weight: '-1' } }, STOCK_MESSAGES.weight],
+    [[], { [variantKey([])]: { sku: '', price: '', stock: '', weight: '100001' } }, STOCK_MESSAGES.weight],
   ])('refuses %j %j: %s', (options, rows, problem) => {
     expect(build(options, rows)).toEqual({ problem });
+  });
+
+  it('a weight in whole grams (decision 060): empty for none, 0 to 100000', () => {
+    expect(build([], { [variantKey([])]: { sku: '', price: '', stock: '', weight: ' 320 ' } })).toEqual({
+      options: [],
+      variants: [{ options: [], sku: '', priceCents: null, stock: null, perCustomerLimit: null, weightGrams: 320 }],
+    });
   });
 
   it('a per-customer limit: empty for none, a whole number from 1 to 1000', () => {
     expect(build([], { [variantKey([])]: { sku: '', price: '', stock: '300', limit: ' 2 ' } })).toEqual({
       options: [],
-      variants: [{ options: [], sku: '', priceCents: null, stock: 300, perCustomerLimit: 2 }],
+      variants: [{ options: [], sku: '', priceCents: null, stock: 300, perCustomerLimit: 2, weightGrams: null }],
     });
   });
 
@@ -185,14 +195,14 @@ describe('the admin form of options and variants', () => {
         { id: 'v2', options: ['M'], sku: 'M1', priceCents: 2700, stock: null },
       ],
     });
-    expect(rows[variantKey(['S'])]).toEqual({ sku: 'S1', price: '', stock: '4', loadedStock: '4', limit: '' });
-    expect(rows[variantKey(['M'])]).toEqual({ sku: 'M1', price: '27.00', stock: '', loadedStock: '', limit: '' });
+    expect(rows[variantKey(['S'])]).toEqual({ sku: 'S1', price: '', stock: '4', loadedStock: '4', limit: '', weight: '' });
+    expect(rows[variantKey(['M'])]).toEqual({ sku: 'M1', price: '27.00', stock: '', loadedStock: '', limit: '', weight: '' });
     const edited = { ...rows, [variantKey(['M'])]: { ...rows[variantKey(['M'])]!, stock: '10' } };
     expect(build([{ name: 'Size', values: 'S, M' }], edited)).toEqual({
       options: [{ name: 'Size', values: ['S', 'M'] }],
       variants: [
-        { options: ['S'], sku: 'S1', priceCents: null, stock: 4, perCustomerLimit: null, keepStock: true },
-        { options: ['M'], sku: 'M1', priceCents: 2700, stock: 10, perCustomerLimit: null },
+        { options: ['S'], sku: 'S1', priceCents: null, stock: 4, perCustomerLimit: null, weightGrams: null, keepStock: true },
+        { options: ['M'], sku: 'M1', priceCents: 2700, stock: 10, perCustomerLimit: null, weightGrams: null },
       ],
     });
   });

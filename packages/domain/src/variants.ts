@@ -24,7 +24,12 @@ export interface Variant {
   stock: number | null;
   /** "Limit N per customer" (decision 044); null or absent: no limit. */
   perCustomerLimit?: number | null;
+  /** Weight of one unit in grams, for weight-based shipping (decision 060); null or absent: not weighed. */
+  weightGrams?: number | null;
 }
+
+/** The heaviest unit a variant may weigh: 100 kg. */
+export const MAX_WEIGHT_GRAMS = 100_000;
 
 export const STOCK_MESSAGES = {
   soldOut: 'Sold out',
@@ -39,6 +44,7 @@ export const STOCK_MESSAGES = {
   stock: 'Please enter a stock count of 0 or more, or leave it empty for unlimited.',
   lateRefundSubject: 'Your payment was refunded',
   perCustomerLimit: 'Please enter a limit per customer from 1 to 1000, or leave it empty for no limit.',
+  weight: 'Please enter a weight in whole grams from 0 to 100000, or leave it empty.',
 } as const;
 
 export function onlyLeftMessage(left: number): string {
@@ -152,6 +158,8 @@ export interface VariantForm {
   loadedStock?: string;
   /** "Limit N per customer" (decision 044): empty for no limit. */
   limit?: string;
+  /** Grams of one unit (decision 060): empty when not weighed. */
+  weight?: string;
 }
 
 export const VARIANT_FORM_MESSAGES = {
@@ -159,6 +167,7 @@ export const VARIANT_FORM_MESSAGES = {
   stock: STOCK_MESSAGES.stock,
   sku: 'A SKU must be at most 64 characters.',
   limit: STOCK_MESSAGES.perCustomerLimit,
+  weight: STOCK_MESSAGES.weight,
 } as const;
 
 /** "S, M ,L" -> ["S", "M", "L"]; empty parts dropped. */
@@ -185,6 +194,7 @@ export interface VariantRequest {
   stock: number | null;
   keepStock?: boolean;
   perCustomerLimit?: number | null;
+  weightGrams?: number | null;
 }
 
 function parseStock(text: string): number | null | undefined {
@@ -225,7 +235,10 @@ export function variantsFromForm(
     const limitText = (row.limit ?? '').trim();
     const perCustomerLimit = limitText ? Number(limitText) : null;
     if (perCustomerLimit !== null && (!/^\d+$/.test(limitText) || perCustomerLimit < 1 || perCustomerLimit > 1000)) return { problem: VARIANT_FORM_MESSAGES.limit };
-    variants.push({ options: values, sku: row.sku.trim(), priceCents, stock, perCustomerLimit, ...(keep ? { keepStock: true } : {}) });
+    const weightText = (row.weight ?? '').trim();
+    const weightGrams = weightText ? Number(weightText) : null;
+    if (weightGrams !== null && (!/^\d+$/.test(weightText) || weightGrams > MAX_WEIGHT_GRAMS)) return { problem: VARIANT_FORM_MESSAGES.weight };
+    variants.push({ options: values, sku: row.sku.trim(), priceCents, stock, perCustomerLimit, weightGrams, ...(keep ? { keepStock: true } : {}) });
   }
   return { options, variants };
 }
@@ -242,6 +255,7 @@ export function variantFormRows(product: { priceCents: number; variants: readonl
       stock,
       loadedStock: stock,
       limit: variant.perCustomerLimit ? String(variant.perCustomerLimit) : '',
+      weight: variant.weightGrams === null || variant.weightGrams === undefined ? '' : String(variant.weightGrams),
     };
   }
   return rows;

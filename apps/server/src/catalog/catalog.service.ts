@@ -18,7 +18,15 @@ type ProductRow = typeof products.$inferSelect;
 type VariantRow = typeof productVariants.$inferSelect;
 
 function toVariant(product: ProductRow, row: VariantRow): Variant {
-  return { id: row.id, options: row.optionValues, sku: row.sku, priceCents: row.priceCents ?? product.priceCents, stock: row.stock, perCustomerLimit: row.perCustomerLimit };
+  return {
+    id: row.id,
+    options: row.optionValues,
+    sku: row.sku,
+    priceCents: row.priceCents ?? product.priceCents,
+    stock: row.stock,
+    perCustomerLimit: row.perCustomerLimit,
+    weightGrams: row.weightGrams,
+  };
 }
 
 function toProduct(row: ProductRow, images: string[], variants: VariantRow[]): Product {
@@ -29,6 +37,7 @@ function toProduct(row: ProductRow, images: string[], variants: VariantRow[]): P
     name: row.name,
     description: row.description,
     priceCents: row.priceCents,
+    weightGrams: row.weightGrams,
     images,
     order: row.sortOrder,
     isActive: row.isActive,
@@ -178,6 +187,7 @@ export async function releaseProduct(db: Db, input: ReleaseProductInput, id = ne
       name: input.name,
       description: input.description,
       priceCents: input.priceCents,
+      weightGrams: input.weightGrams ?? null,
       category: input.category ?? DEFAULT_CATEGORY,
       sortOrder: sql`(SELECT coalesce(max(${products.sortOrder}), 0) + 1 FROM ${products})`,
       options: input.options ?? [],
@@ -213,6 +223,7 @@ export async function editProduct(db: Db, input: EditProductInput, actor?: Actor
           ...(input.isActive === undefined ? {} : { isActive: input.isActive }),
           ...(input.options === undefined ? {} : { options: input.options }),
           ...(input.category === undefined ? {} : { category: input.category }),
+          ...(input.weightGrams === undefined ? {} : { weightGrams: input.weightGrams }),
           updatedAt: new Date(),
         })
         .where(eq(products.id, input.id))

@@ -35,6 +35,7 @@ export async function replaceVariants(tx: Tx, productId: string, wanted: Variant
           priceCents: variant.priceCents,
           stock,
           perCustomerLimit: variant.perCustomerLimit === undefined ? match.perCustomerLimit : variant.perCustomerLimit,
+          weightGrams: variant.weightGrams === undefined ? match.weightGrams : variant.weightGrams,
           updatedAt: new Date(),
         })
         .where(eq(productVariants.id, match.id));
@@ -53,6 +54,7 @@ export async function replaceVariants(tx: Tx, productId: string, wanted: Variant
       priceCents: variant.priceCents,
       stock: variant.stock,
       perCustomerLimit: variant.perCustomerLimit ?? null,
+      weightGrams: variant.weightGrams ?? null,
     });
     if (variant.stock !== null) await tx.insert(stockMovements).values({ variantId: id, actorId, fromStock: null, toStock: variant.stock, reason: 'release' });
   }
@@ -144,6 +146,8 @@ export interface PricedVariant {
   stock: number | null;
   /** A digital item: no shipping (issue 28). */
   digital?: boolean;
+  /** Grams of one unit (decision 060); null: not weighed. */
+  weightGrams?: number | null;
 }
 
 /** The variants of these products that are on sale, at their prices (checkout re-prices every cart from here). */
@@ -157,6 +161,8 @@ export async function pricedVariants(db: Db | Tx, productIds: string[]): Promise
       optionValues: productVariants.optionValues,
       stock: productVariants.stock,
       digital: products.digital,
+      // A variant not weighed weighs its product's default (decision 060).
+      weightGrams: sql<number | null>`coalesce(${productVariants.weightGrams}, ${products.weightGrams})`,
     })
     .from(products)
     .innerJoin(productVariants, eq(productVariants.productId, products.id))

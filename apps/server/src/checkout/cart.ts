@@ -1,5 +1,6 @@
 import type { CartItems } from '@storefront/domain/pricing-schemas.ts';
 import { CHECKOUT_MESSAGES, MAX_ORDER_TOTAL_CENTS, quote } from '@storefront/domain/pricing.ts';
+import type { TaxParts } from '@storefront/domain/shipping-tax.ts';
 import { cartLineId, demandByVariant, lineName, lineRanOutMessage, overLimitMessage, resolveVariant } from '@storefront/domain/variants.ts';
 import type { PricedVariant } from '../catalog/variants.service.ts';
 import { sortedDemand, type ShortLine, type StockDemand } from '../catalog/variants.service.ts';
@@ -14,7 +15,7 @@ import type { OrderLine } from '../orders/orders.service.ts';
  */
 
 /** A priced cart line and whether its variant's stock is counted. */
-export type StockLine = OrderLine & { variantId: string; counted: boolean; digital?: boolean };
+export type StockLine = OrderLine & { variantId: string; counted: boolean; digital?: boolean; weightGrams?: number };
 
 /** The cart's lines at these prices; unknown or inactive items (and variants) are named and refused, and lines past what is left. */
 export function cartLines(items: CartItems, priced: PricedVariant[]): StockLine[] {
@@ -34,6 +35,8 @@ export function cartLines(items: CartItems, priced: PricedVariant[]): StockLine[
     counted: variant!.stock !== null,
     stock: variant!.stock,
     ...(variant!.digital ? { digital: true } : {}),
+    // Weight-based rates (decision 060) weigh each unit; a variant not weighed counts 0 g.
+    ...(variant!.weightGrams ? { weightGrams: variant!.weightGrams } : {}),
   }));
   // Lines drawing on the same variant are summed (a cart cannot oversell itself).
   const demand = demandByVariant(lines.filter((line) => line.counted));
@@ -92,7 +95,15 @@ export function checkoutLines(lines: StockLine[]): CheckoutLine[] {
   return lines.map(({ counted, ...line }): CheckoutLine => (counted ? { ...line, stockHeld: true } : line));
 }
 
+/** Lines with the order's tax basis (decision 060), kept so a refund gives back what each line really paid. */
+export function withTaxParts<T extends { qty: number }>(lines: T[], parts: TaxParts): (T & { paidCents?: number; taxCents?: number })[] {
+  return lines.map((line, index) => {
+    const part = parts.lines[index];
+    return part ? { ...line, paidCents: part.paidCents, taxCents: part.taxCents } : line;
+  });
+}
+
 /** The order's lines (without the stock flag). */
 export function orderLines(lines: StockLine[]): OrderLine[] {
-  return lines.map(({ counted: _counted, digital: _digital, ...line }) => line);
+  return lines.map(({ counted: _counted, digital: _digital, weightGrams: _weightGrams, ...line }) => line);
 }

@@ -13,7 +13,7 @@ import { grantForOrder } from '../digital/sales.service.ts';
 import { insertOrder, orderOfCheckout, unitsBoughtBy } from '../orders/orders.service.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { debit, getBalance, hold } from '../wallet/wallet.service.ts';
-import { cartLines, checkoutLines, demandOf, orderLines, overLimit, ranOut, type StockLine } from './cart.ts';
+import { cartLines, checkoutLines, demandOf, orderLines, overLimit, ranOut, withTaxParts, type StockLine } from './cart.ts';
 import {
   checkoutIs,
   checkoutOf,
@@ -203,7 +203,8 @@ export async function completeWalletOnlyOrder(
         userId,
         checkoutId,
         paymentIntentId,
-        items: orderLines(lines),
+        items: withTaxParts(orderLines(lines), fresh.taxParts),
+        shippingTaxCents: fresh.taxParts.shippingTaxCents,
         subtotalCents: fresh.subtotalCents,
         shippingCents: fresh.shippingCents,
         taxCents: fresh.taxCents,
@@ -297,7 +298,8 @@ export async function createPaymentLink(
         id: checkoutId,
         userId,
         provider: deps.provider.name,
-        items: checkoutLines(lines),
+        items: withTaxParts(checkoutLines(lines), fresh.taxParts),
+        shippingTaxCents: fresh.taxParts.shippingTaxCents,
         contact: { ...input.contact, phone: input.contact.phone ?? '' },
         shipping: input.shipping,
         subtotalCents: fresh.subtotalCents,

@@ -20,7 +20,7 @@ export const checkoutArea = defineArea('checkout', async (app, { checkout, every
   });
   // Stripe Tax (decision 051): an order's calculation recorded as a transaction; a full refund reverses it.
   await jobs.work<{ orderId: string }>('record-tax', async ({ orderId }) => recordTax(checkout, orderId));
-  await jobs.work<{ orderId: string }>('reverse-tax', async ({ orderId }) => reverseTax(checkout, orderId));
+  await jobs.work<{ orderId: string; refundId?: string }>('reverse-tax', async ({ orderId, refundId }) => reverseTax(checkout, orderId, refundId));
   if (payments.local) await app.register(localPayRoutes, { deps: checkout, local: payments.local, resolveCaller });
   return { functions: checkoutFunctions(checkout) };
 });

@@ -91,6 +91,7 @@ async function applySucceeded(deps: CheckoutDeps, tx: Tx, checkout: Checkout, ev
     taxIncludedCents: checkout.taxIncludedCents,
     shippingMethod: checkout.shippingMethod,
     taxCalculationId: checkout.taxCalculationId,
+    shippingTaxCents: checkout.shippingTaxCents,
     discountCents: checkout.discountCents,
     discountCode: checkout.discountCode,
     contact: checkout.contact,

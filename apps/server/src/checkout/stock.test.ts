@@ -85,7 +85,7 @@ describe('variants and stock', () => {
   it('reads options and variants; a product without options has one unlimited default variant with its own id', async () => {
     const plain = await releaseProduct(database.db, { name: 'Cap', description: 'Cap', priceCents: 1999, images: ['/content/covers/cover-02.svg'] });
     expect((await getProduct(database.db, plain, { includeInactive: false })).variants).toEqual([
-      { id: plain, options: [], sku: '', priceCents: 1999, stock: null, perCustomerLimit: null },
+      { id: plain, options: [], sku: '', priceCents: 1999, stock: null, perCustomerLimit: null, weightGrams: null },
     ]);
     const tee = await sizedTee({ S: 1, M: null, L: 4 });
     const product = await getProduct(database.db, tee.id, { includeInactive: false });

@@ -1,7 +1,9 @@
 import type { Db } from '../db/client.ts';
 import type { Tx } from '../db/transaction.ts';
 import type { JobQueue } from '../jobs/queue.ts';
+import { taxReversals } from '@storefront/domain/tax-reversal.ts';
 import { setTaxTransaction, taxRecordOfOrder } from '../orders/orders.service.ts';
+import { reversalBasisOf } from '../orders/refunds.service.ts';
 import type { TaxCalculator } from '../shipping/stripe-tax.ts';
 
 /**
@@ -22,12 +24,27 @@ export async function recordTax(deps: { db: Db; tax?: TaxCalculator | null }, or
   await setTaxTransaction(deps.db, orderId, await deps.tax.record(order.calculationId, orderId));
 }
 
-export async function reverseTax(deps: { db: Db; tax?: TaxCalculator | null }, orderId: string): Promise<void> {
+/**
+ * Reverses what a refund gave back (decision 060): the whole transaction for a first refund of
+ * everything, else that refund's lines, shipping or amount (taxReversals). Without a refund id (a
+ * job sent before partial reversals): the whole transaction. Each reversal has its own reference
+ * and idempotency key, so a rerun is the same reversal at Stripe and a refund is reversed once.
+ */
+export async function reverseTax(deps: { db: Db; tax?: TaxCalculator | null }, orderId: string, refundId?: string): Promise<void> {
   const order = await taxRecordOfOrder(deps.db, orderId);
   if (!order?.calculationId) return;
   if (!deps.tax) throw new Error('Stripe Tax is not configured: set STRIPE_SECRET_KEY to reverse tax transactions.');
   // Recorded first if its own job has not run yet: the reversal needs the transaction.
   if (!order.transactionId) await recordTax(deps, orderId);
   const recorded = await taxRecordOfOrder(deps.db, orderId);
-  await deps.tax.reverse(recorded!.transactionId!, orderId);
+  const transactionId = recorded!.transactionId!;
+  if (!refundId) {
+    await deps.tax.reverse(transactionId, orderId);
+    return;
+  }
+  const basis = await reversalBasisOf(deps.db, orderId);
+  const reversal = taxReversals(basis.order, basis.refunds).get(refundId);
+  if (!reversal) return;
+  if (reversal.mode === 'full') await deps.tax.reverse(transactionId, orderId);
+  else await deps.tax.reversePart(transactionId, reversal, { reference: `${orderId}-${refundId}`, idempotencyKey: `tax-reverse-${refundId}` });
 }

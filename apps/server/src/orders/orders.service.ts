@@ -21,6 +21,9 @@ export interface OrderLine {
   name: string;
   qty: number;
   unitCents: number;
+  /** The line's tax basis (decision 060): its goods after any discount and the tax added on them. */
+  paidCents?: number;
+  taxCents?: number;
 }
 
 /** An order as the spec's clients read it (spec section 3). */
@@ -103,6 +106,8 @@ export interface NewOrder {
   taxIncludedCents?: number;
   shippingMethod?: string | null;
   taxCalculationId?: string | null;
+  /** The tax added on the shipping (decision 060); absent: not kept (refunds use 9.25%). */
+  shippingTaxCents?: number | null;
   /** A discount code's part (issue 27): absent, none. */
   discountCents?: number;
   discountCode?: string | null;
@@ -121,9 +126,19 @@ export function newOrderId(): string {
  * and notifications come from the `inserted` row, so a checkout id already used adds none.
  */
 export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string; created: boolean }> {
-  const { items, taxJurisdiction = '', taxIncludedCents = 0, shippingMethod = null, taxCalculationId = null, discountCents, discountCode, ...rest } = order;
+  const {
+    items,
+    taxJurisdiction = '',
+    taxIncludedCents = 0,
+    shippingMethod = null,
+    taxCalculationId = null,
+    shippingTaxCents = null,
+    discountCents,
+    discountCode,
+    ...rest
+  } = order;
   // Every column always given: the statement below is prepared under one name.
-  const fields = { ...rest, taxJurisdiction, taxIncludedCents, shippingMethod, taxCalculationId };
+  const fields = { ...rest, taxJurisdiction, taxIncludedCents, shippingMethod, taxCalculationId, shippingTaxCents };
   const id = newOrderId();
   const inserted = tx.$with('inserted').as(
     tx
@@ -134,14 +149,24 @@ export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string
       .returning({ id: orders.id }),
   );
   const lines = JSON.stringify(
-    items.map((item, position) => ({ position, product_id: item.id, variant_id: item.variantId ?? null, name: item.name, qty: item.qty, unit_cents: item.unitCents })),
+    items.map((item, position) => ({
+      position,
+      product_id: item.id,
+      variant_id: item.variantId ?? null,
+      name: item.name,
+      qty: item.qty,
+      unit_cents: item.unitCents,
+      paid_cents: item.paidCents ?? null,
+      tax_cents: item.taxCents ?? null,
+    })),
   );
   const insertedItems = tx.$with('inserted_items').as(
     tx
       .insert(orderItems)
       .select(
-        sql`SELECT ${inserted.id}, line.position, line.product_id, line.variant_id, line.name, line.qty, line.unit_cents
-            FROM ${inserted}, jsonb_to_recordset(${lines}::jsonb) AS line(position integer, product_id text, variant_id text, name text, qty integer, unit_cents bigint)`,
+        sql`SELECT ${inserted.id}, line.position, line.product_id, line.variant_id, line.name, line.qty, line.unit_cents, line.paid_cents, line.tax_cents
+            FROM ${inserted}, jsonb_to_recordset(${lines}::jsonb)
+              AS line(position integer, product_id text, variant_id text, name text, qty integer, unit_cents bigint, paid_cents bigint, tax_cents bigint)`,
       )
       .returning({ orderId: orderItems.orderId }),
   );

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { CHECKOUT_MESSAGES, taxCents } from '@storefront/domain/pricing.ts';
 import { planRefund, refundFailureReason, REFUND_MESSAGES, RefundRuleError, refundStatusOf, type RefundableOrder, type RefundStatus } from '@storefront/domain/refunds.ts';
+import type { ReversalOrder, ReversalRefund } from '@storefront/domain/tax-reversal.ts';
 import type { Db } from '../db/client.ts';
 import { orderEvents, orderItems, orderRefunds, orders, users } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
@@ -121,9 +122,16 @@ async function refundable(tx: Tx, order: OrderRow, view: 'reserved' | 'settled' 
     cardPaidCents: order.chargedCents,
     refundedWalletCents: Math.max(0, order.refundedWalletCents - unsettledWallet),
     refundedCardCents: Math.max(0, order.refundedCardCents - unsettledCard),
-    lines: items.map((item) => ({ lineId: item.position, unitCents: item.unitCents, qty: item.qty, refundedQty: refunded.get(item.position) ?? 0 })),
-    // What the buyer paid for the shipping: it and the tax on it (decision 050).
-    shippingCents: order.shippingCents > 0 ? order.shippingCents + taxCents(order.shippingCents) : 0,
+    lines: items.map((item) => ({
+      lineId: item.position,
+      unitCents: item.unitCents,
+      qty: item.qty,
+      refundedQty: refunded.get(item.position) ?? 0,
+      // The line's tax basis at the order's own rate (decision 060); older orders have none.
+      ...(item.paidCents !== null && item.taxCents !== null ? { paidCents: item.paidCents, taxCents: item.taxCents } : {}),
+    })),
+    // What the buyer paid for the shipping: it and the tax the order added on it (decisions 050, 060).
+    shippingCents: order.shippingCents > 0 ? order.shippingCents + (order.shippingTaxCents ?? taxCents(order.shippingCents)) : 0,
     shippingRefunded,
   };
 }
@@ -437,8 +445,8 @@ async function completeRefund(tx: Tx, deps: RefundDeps, refund: RefundRow, provi
   if (creditWallet) await credit(tx, order!.userId, refund.walletCents, `refund:${refund.id}`, 'refund', `refund of order ${order!.id}`);
   const status = await buyerRefundStatus(tx, order!);
   await tx.update(orders).set({ refundStatus: status }).where(eq(orders.id, order!.id));
-  // Stripe Tax (decision 051): a fully refunded order's tax transaction is reversed, once.
-  if (status === 'refunded' && order!.refundStatus !== 'refunded' && order!.taxCalculationId) await deps.jobs.sendInTransaction(tx, 'reverse-tax', { orderId: order!.id });
+  // Stripe Tax (decisions 051, 060): what this refund gave back is reversed from the order's tax transaction, once.
+  if (order!.taxCalculationId) await deps.jobs.sendInTransaction(tx, 'reverse-tax', { orderId: order!.id, refundId: refund.id });
   await tx.insert(orderEvents).values({
     orderId: order!.id,
     kind: 'refunded',
@@ -622,6 +630,34 @@ async function applyRefundFailure(deps: RefundDeps, event: PaymentEvent): Promis
     },
     { isolationLevel: 'read committed' },
   );
+}
+
+/**
+ * What the order's tax reversals are computed from (decision 060): its lines' and shipping's tax
+ * basis, and its succeeded refunds in the order they were made.
+ */
+export async function reversalBasisOf(db: Db, orderId: string): Promise<{ order: ReversalOrder; refunds: ReversalRefund[] }> {
+  const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
+  if (!order) throw new AppError('not-found', CHECKOUT_MESSAGES.orderNotFound);
+  const items = await db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.position));
+  const rows = await db
+    .select()
+    .from(orderRefunds)
+    .where(and(eq(orderRefunds.orderId, orderId), eq(orderRefunds.status, 'succeeded')))
+    .orderBy(asc(orderRefunds.createdAt), asc(orderRefunds.id));
+  return {
+    order: {
+      lines: items.map((item) => ({
+        lineId: item.position,
+        qty: item.qty,
+        paidCents: item.paidCents ?? item.unitCents * item.qty,
+        taxCents: item.taxCents ?? taxCents(item.unitCents * item.qty),
+      })),
+      shippingCents: order.shippingCents,
+      shippingTaxCents: order.shippingTaxCents ?? taxCents(order.shippingCents),
+    },
+    refunds: rows.map((row) => ({ id: row.id, lines: row.lines, shippingCents: row.shippingCents, amountCents: row.walletCents + row.cardCents })),
+  };
 }
 
 /** The refunds of an order, oldest first (the detail view). */

@@ -2,11 +2,12 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_MESSAGES, quote as priceQuote } from '@storefront/domain/pricing.ts';
 import { DEFAULT_SHIPPING_TAX_CONFIG, SHIPPING_TAX_MESSAGES, type ShippingTaxConfig } from '@storefront/domain/shipping-tax.ts';
+import { STOCK_MESSAGES } from '@storefront/domain/variants.ts';
 import type { FunctionsError } from '@storefront/sdk/callable.ts';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { startSmtpPeer } from '../../test/smtp.ts';
 import { releaseProduct } from '../catalog/catalog.service.ts';
-import { checkouts, orders } from '../db/schema/index.ts';
+import { checkouts, orderItems, orders, productVariants } from '../db/schema/index.ts';
 import { grantCredits } from '../wallet/wallet.commands.ts';
 import { getBalance } from '../wallet/wallet.service.ts';
 import { SHIPPING_SETTINGS_MESSAGES } from './shipping.service.ts';
@@ -160,6 +161,40 @@ describe('zones, rates and tax by destination', () => {
     await fan().call('cancelOpenPayment', { checkoutId: link.checkoutId });
   });
 
+  it("refunds lines and shipping with the tax the order paid at its own rate: California's 7.25%, Germany's VAT inside the price", async () => {
+    await grantCredits(shop.db, 'fan@example.org', '300', 'shipping-refunds');
+    const place = async (shipping: typeof US_CA, checkoutId: string) => {
+      const destination = { country: shipping.country, state: shipping.state, postal_code: shipping.postal_code };
+      const quote = await fan().call('quoteCheckout', { items: [{ id: lpId, qty: 2 }], useWallet: true, destination });
+      const placed = await fan().call('completeWalletOnlyOrderStreetFlavor', { items: [{ id: lpId, qty: 2 }], contact, shipping, quote, checkoutId });
+      return { quote, orderId: placed.orderId };
+    };
+    const refund = async (orderId: string, request: { lines?: { lineId: number; quantity: number }[]; shipping?: boolean }, key: string) => {
+      const { refund: made } = await admin().call('refundOrder', { orderId, ...request, idempotencyKey: key });
+      return made.walletCents + made.cardCents;
+    };
+    const us = await place(US_CA, 'ship-refund-us');
+    expect([us.quote.taxCents, us.quote.totalCents]).toEqual([363, 6113]);
+    const [usOrder] = await shop.db.select().from(orders).where(eq(orders.id, us.orderId));
+    expect(usOrder!.shippingTaxCents).toBe(0);
+    expect((await shop.db.select().from(orderItems).where(eq(orderItems.orderId, us.orderId))).map((item) => [item.paidCents, item.taxCents])).toEqual([[5000, 363]]);
+    // One LP: 2500 + its half of 7.25% of 5000 (362.5 -> 363; 181.5 -> 182), not 9.25% (231).
+    expect(await refund(us.orderId, { lines: [{ lineId: 0, quantity: 1 }] }, 'ship-refund-us-1')).toBe(2682);
+    // Shipping is not taxed in California: the shipping alone comes back.
+    expect(await refund(us.orderId, { shipping: true }, 'ship-refund-us-2')).toBe(750);
+    expect(await refund(us.orderId, { lines: [{ lineId: 0, quantity: 1 }] }, 'ship-refund-us-3')).toBe(2681);
+    const [usAfter] = await shop.db.select().from(orders).where(eq(orders.id, us.orderId));
+    expect([usAfter!.refundStatus, usAfter!.refundedWalletCents]).toEqual(['refunded', 6113]);
+
+    const de = await place(DE, 'ship-refund-de');
+    expect([de.quote.taxCents, de.quote.totalCents]).toEqual([0, 6500]);
+    // VAT is inside the 2500 and the 1500: nothing comes back on top of them.
+    expect(await refund(de.orderId, { lines: [{ lineId: 0, quantity: 1 }] }, 'ship-refund-de-1')).toBe(2500);
+    expect(await refund(de.orderId, { shipping: true }, 'ship-refund-de-2')).toBe(1500);
+    const detail = await admin().call('getOrder', { orderId: de.orderId });
+    expect(detail.refundable.lines).toEqual([{ lineId: 0, unitCents: 2500, qty: 2, refundedQty: 1, paidCents: 5000, taxCents: 0 }]);
+  });
+
   it('refuses a quote made before the rates changed, or for another address, with a clear message', async () => {
     await grantCredits(shop.db, 'fan@example.org', '500', 'shipping-test');
     const reviewed = await fan().call('quoteCheckout', { items: [{ id: lpId, qty: 1 }], useWallet: true, destination: CA_DEST });
@@ -204,6 +239,93 @@ describe('zones, rates and tax by destination', () => {
     await smtp.waitForText('fan@example.org', 'Tax (California) $1.81');
     const mine = await fan().call('listMyOrders', null);
     expect(mine.items.find((item) => item.id === placed.orderId)?.tax).toEqual({ jurisdiction: 'California', includedCents: 0, shippingMethod: 'Standard' });
+  });
+});
+
+describe('weight-based rates (decision 060)', () => {
+  it('weighs each variant as the console set it and charges the weight bracket in the quote, the order and the receipt', async () => {
+    const release = (weightGrams: number) =>
+      admin().call('releaseBizarreProduct', {
+        name: `Heavy LP ${weightGrams}`,
+        description: 'A heavy record',
+        priceCents: 2000,
+        images: ['/content/covers/cover-01.svg'],
+        variants: [{ options: [], sku: '', priceCents: null, stock: null, weightGrams }],
+      });
+    // A weight outside 0..100000 grams is refused with a sentence, nothing released.
+    const wrong = await errorOf(release(100_001));
+    expect([wrong.code, wrong.message]).toEqual(['invalid-argument', STOCK_MESSAGES.weight]);
+    const { id: heavyId } = (await release(300)) as { id: string };
+    expect((await shop.db.select().from(productVariants).where(eq(productVariants.productId, heavyId)))[0]!.weightGrams).toBe(300);
+
+    const { version } = await admin().call('getShippingTaxConfig', null);
+    const byWeight = structuredClone(DEFAULT_SHIPPING_TAX_CONFIG);
+    byWeight.zones[0]!.methods = [
+      {
+        id: 'standard',
+        name: 'Parcel',
+        basis: 'weight',
+        firstCents: 0,
+        extraCents: 300,
+        stepGrams: 500,
+        brackets: [
+          { upToGrams: 500, cents: 600 },
+          { upToGrams: 1000, cents: 850 },
+          { upToGrams: 2000, cents: 1200 },
+        ],
+      },
+    ];
+    await admin().call('saveShippingTaxConfig', { config: byWeight, version });
+    const shippingFor = async (qty: number) =>
+      (await fan().call('quoteCheckout', { items: [{ id: heavyId, qty }], useWallet: false, destination: { country: 'US', state: 'IL', postal_code: '62701' } })).shippingCents;
+    // 300 g, 600 g, 1200 g, 2400 g (the last bracket's 12.00 + one started 500 g step), 3 kg (+ 2 steps).
+    expect([await shippingFor(1), await shippingFor(2), await shippingFor(4), await shippingFor(8), await shippingFor(10)]).toEqual([600, 850, 1200, 1500, 1800]);
+
+    await grantCredits(shop.db, 'fan@example.org', '200', 'shipping-weight');
+    const IL = { name: 'Fan', line1: '1 Main St', line2: '', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' };
+    const quote = await fan().call('quoteCheckout', { items: [{ id: heavyId, qty: 4 }], useWallet: true, destination: { country: 'US', state: 'IL', postal_code: '62701' } });
+    // The default tax still applies: 9.25% of 8000 + 1200.
+    expect(quote).toMatchObject({ subtotalCents: 8000, shippingCents: 1200, taxCents: 851, totalCents: 10051, shippingMethodName: 'Parcel' });
+    const placed = await fan().call('completeWalletOnlyOrderStreetFlavor', { items: [{ id: heavyId, qty: 4 }], contact, shipping: IL, quote, checkoutId: 'ship-weight' });
+    const [order] = await shop.db.select().from(orders).where(eq(orders.id, placed.orderId));
+    expect(order).toMatchObject({ shippingCents: 1200, taxCents: 851, shippingMethod: 'Parcel' });
+    await smtp.waitForText('fan@example.org', 'Shipping (Parcel) $12.00');
+
+    // The label weighs it again (edit): the next quote follows.
+    await admin().call('editBizarreProduct', {
+      id: heavyId,
+      name: 'Heavy LP 300',
+      description: 'A heavy record',
+      priceCents: 2000,
+      images: ['/content/covers/cover-01.svg'],
+      variants: [{ options: [], sku: '', priceCents: null, stock: null, weightGrams: 100 }],
+    });
+    expect(await shippingFor(4)).toBe(600);
+
+    // A product's default weight weighs its variants that have none of their own.
+    const { id: boxId } = (await admin().call('releaseBizarreProduct', {
+      name: 'Box set',
+      description: 'Three LPs',
+      priceCents: 6000,
+      weightGrams: 1400,
+      images: ['/content/covers/cover-01.svg'],
+      options: [{ name: 'Colour', values: ['Black', 'Red'] }],
+      variants: [
+        { options: ['Black'], sku: '', priceCents: null, stock: null },
+        { options: ['Red'], sku: '', priceCents: null, stock: null, weightGrams: 400 },
+      ],
+    })) as { id: string };
+    const variants = await shop.db.select().from(productVariants).where(eq(productVariants.productId, boxId));
+    const boxQuote = async (colour: string) =>
+      (
+        await fan().call('quoteCheckout', {
+          items: [{ id: boxId, variantId: variants.find((variant) => variant.optionValues[0] === colour)!.id, qty: 1 }],
+          useWallet: false,
+          destination: { country: 'US', state: 'IL', postal_code: '62701' },
+        })
+      ).shippingCents;
+    expect([await boxQuote('Black'), await boxQuote('Red')]).toEqual([1200, 600]);
+    await admin().call('saveShippingTaxConfig', { config: DEFAULT_SHIPPING_TAX_CONFIG, version: version + 1 });
   });
 });
 

@@ -9,6 +9,7 @@ export const productOutput = z.object({
   name: z.string(),
   description: z.string(),
   priceCents: z.number(),
+  weightGrams: z.number().nullable().optional(),
   images: z.array(z.string()),
   order: z.number(),
   isActive: z.boolean(),
@@ -24,6 +25,7 @@ export const productOutput = z.object({
       priceCents: z.number(),
       stock: z.number().nullable(),
       perCustomerLimit: z.number().nullable().optional(),
+      weightGrams: z.number().nullable().optional(),
     }),
   ),
 });

@@ -96,7 +96,9 @@ export const refundableOutput = z.object({
   cardPaidCents: z.number(),
   refundedWalletCents: z.number(),
   refundedCardCents: z.number(),
-  lines: z.array(z.object({ lineId: z.number(), unitCents: z.number(), qty: z.number(), refundedQty: z.number() })),
+  lines: z.array(
+    z.object({ lineId: z.number(), unitCents: z.number(), qty: z.number(), refundedQty: z.number(), paidCents: z.number().optional(), taxCents: z.number().optional() }),
+  ),
   shippingCents: z.number(),
   shippingRefunded: z.boolean(),
 });

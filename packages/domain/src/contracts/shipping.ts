@@ -30,6 +30,15 @@ const methodSchema = z
     firstCents: cents,
     extraCents: cents,
     stepGrams: z.number().int().min(1).max(1_000_000),
+    /** Weight brackets, lightest first (decision 060). */
+    brackets: z
+      .array(z.object({ upToGrams: z.number().int().min(1, 'A weight bracket goes up to at least 1 gram.').max(1_000_000), cents }).strict())
+      .max(20, 'A method has at most 20 weight brackets.')
+      .refine(
+        (brackets) => brackets.every((bracket, i) => i === 0 || bracket.upToGrams > brackets[i - 1]!.upToGrams),
+        'Weight brackets go up: each one’s grams above the one before.',
+      )
+      .optional(),
   })
   .strict();
 

@@ -31,6 +31,8 @@ export const products = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     /** A digital item (issue 28): a release or track sold as files; ships nothing, so checkout adds no shipping for it. */
     digital: boolean('digital').notNull().default(false),
+    /** The default weight of one unit in grams (decision 060): a variant not weighed weighs this; null: 0. */
+    weightGrams: integer('weight_grams'),
     /** Up to 3 options, e.g. [{ name: 'Size', values: ['S', 'M'] }]; [] for a product without options (issue 15). */
     options: jsonb('options').$type<{ name: string; values: string[] }[]>().notNull().default([]),
     /** The product's category (the shop's category filter); a category with products cannot be removed. */
@@ -47,6 +49,7 @@ export const products = pgTable(
   },
   (table) => [
     check('product_price_positive', sql`${table.priceCents} > 0`),
+    check('product_weight_range', sql`${table.weightGrams} IS NULL OR ${table.weightGrams} BETWEEN 0 AND 100000`),
     // The shop's list: active products, `order` highest first, then name, then id (as its
     // ORDER BY, where DESC sorts nulls first).
     index('product_shop_order_idx').on(table.isActive, table.sortOrder.desc().nullsFirst(), table.name, table.id),
@@ -93,6 +96,8 @@ export const productVariants = pgTable(
     sold: integer('sold').notNull().default(0),
     /** "Limit N per customer", counted across a buyer's orders and open checkouts; null: no limit. */
     perCustomerLimit: integer('per_customer_limit'),
+    /** Weight of one unit in grams, for weight-based shipping rates (decision 060); null: not weighed (0). */
+    weightGrams: integer('weight_grams'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -102,6 +107,7 @@ export const productVariants = pgTable(
     check('product_variant_sold_not_negative', sql`${table.sold} >= 0`),
     check('product_variant_limit_positive', sql`${table.perCustomerLimit} IS NULL OR ${table.perCustomerLimit} > 0`),
     check('product_variant_price_positive', sql`${table.priceCents} IS NULL OR ${table.priceCents} > 0`),
+    check('product_variant_weight_range', sql`${table.weightGrams} IS NULL OR ${table.weightGrams} BETWEEN 0 AND 100000`),
   ],
 );
 

@@ -59,6 +59,9 @@ export interface CheckoutLine {
   unitCents: number;
   /** Stock of a counted variant was set aside for this line (released or captured with the checkout). */
   stockHeld?: boolean;
+  /** What the whole line paid for its goods after any discount, and the tax added on it (decision 060). */
+  paidCents?: number;
+  taxCents?: number;
 }
 
 export const checkouts = pgTable(
@@ -87,6 +90,8 @@ export const checkouts = pgTable(
     taxIncludedCents: bigint('tax_included_cents', { mode: 'number' }).notNull().default(0),
     shippingMethod: text('shipping_method'),
     taxCalculationId: text('tax_calculation_id'),
+    /** The tax added on the shipping (decision 060); null on checkouts made before it. */
+    shippingTaxCents: bigint('shipping_tax_cents', { mode: 'number' }),
     /** Taken off the subtotal by a discount code, held with the checkout (issue 27). */
     discountCents: bigint('discount_cents', { mode: 'number' }).notNull().default(0),
     discountCode: text('discount_code'),
@@ -157,6 +162,8 @@ export const orders = pgTable(
     shippingMethod: text('shipping_method'),
     taxCalculationId: text('tax_calculation_id'),
     taxTransactionId: text('tax_transaction_id'),
+    /** The tax added on the shipping, at the order's own rate (decision 060); null on orders made before it (9.25%). */
+    shippingTaxCents: bigint('shipping_tax_cents', { mode: 'number' }),
     /** Taken off the subtotal by a discount code (issue 27): the goods paid are subtotal - discount. */
     discountCents: bigint('discount_cents', { mode: 'number' }).notNull().default(0),
     discountCode: text('discount_code'),
@@ -209,6 +216,13 @@ export const orderItems = pgTable(
     name: text('name').notNull(),
     qty: integer('qty').notNull(),
     unitCents: bigint('unit_cents', { mode: 'number' }).notNull(),
+    /**
+     * The line's tax basis (decision 060): what the whole line paid for its goods after any discount,
+     * and the tax added on top of it at the order's own rate (0 where prices include tax). A refund
+     * of some units gives back their share of both. Null on orders made before it: list price and 9.25%.
+     */
+    paidCents: bigint('paid_cents', { mode: 'number' }),
+    taxCents: bigint('tax_cents', { mode: 'number' }),
   },
   (table) => [
     primaryKey({ columns: [table.orderId, table.position] }),

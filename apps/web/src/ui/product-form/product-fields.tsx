@@ -10,6 +10,8 @@ export interface ProductFieldValues {
   description: string;
   /** The category's id (issue 29 item 3): the shop's filter lists the product there. */
   category: string;
+  /** Default weight of one unit in grams (decision 060); empty: none. */
+  weight?: string;
 }
 
 export const EMPTY_PRODUCT_FIELDS: ProductFieldValues = { name: '', price: '', description: '', category: DEFAULT_CATEGORY };
@@ -97,6 +99,22 @@ export function ProductFields({ values, onChange, disabled = false, refs }: Prod
         </div>
         <p id={`${id}-price-hint`} className="product-field__hint">
           In US dollars, e.g. 24.99; rounded to whole cents.
+        </p>
+      </ProductField>
+      <ProductField id={`${id}-weight`} label="Default weight (g)">
+        <input
+          id={`${id}-weight`}
+          className="field-control product-field__control"
+          value={values.weight ?? ''}
+          onChange={set('weight')}
+          inputMode="numeric"
+          placeholder="Not weighed"
+          autoComplete="off"
+          aria-describedby={`${id}-weight-hint`}
+          disabled={disabled}
+        />
+        <p id={`${id}-weight-hint`} className="product-field__hint">
+          One unit, packed, for shipping by weight; a variant without its own weight weighs this.
         </p>
       </ProductField>
       <ProductField id={`${id}-category`} label="Category">

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { MAX_PRICE_CENTS, MAX_PRODUCT_IMAGES, productFormProblem, usdToCents } from '@storefront/domain/catalog.ts';
-import { variantsFromForm } from '@storefront/domain/variants.ts';
+import { MAX_WEIGHT_GRAMS, STOCK_MESSAGES, variantsFromForm } from '@storefront/domain/variants.ts';
 import { toast } from '../../lib/toast.ts';
 import { skippedFilesNotice, useImageList } from '../../lib/use-image-list.ts';
 import { ImageManager } from '../image-manager/image-manager.tsx';
@@ -70,6 +70,12 @@ export function useProductForm({ mode, fields: initialFields, variants: initialV
       report(variants.problem);
       return;
     }
+    // Decision 060: the product's default weight, whole grams (the server checks it again).
+    const weightText = (fields.weight ?? '').trim();
+    if (weightText && (!/^\d+$/.test(weightText) || Number(weightText) > MAX_WEIGHT_GRAMS)) {
+      report(STOCK_MESSAGES.weight);
+      return;
+    }
     const name = fields.name.trim();
     try {
       setPhase('uploading');
@@ -80,6 +86,7 @@ export function useProductForm({ mode, fields: initialFields, variants: initialV
         description: fields.description.trim(),
         priceCents: usdToCents(fields.price) ?? 0,
         category: fields.category,
+        weightGrams: weightText ? Number(weightText) : null,
         images: urls,
         options: variants.options,
         variants: variants.variants,

@@ -40,6 +40,7 @@ const VARIANT_CELLS = [
   { field: 'price', name: 'Price', inputMode: 'decimal', placeholder: 'Product price' },
   { field: 'stock', name: 'Stock', inputMode: 'numeric', placeholder: 'Unlimited' },
   { field: 'limit', name: 'Limit per customer', inputMode: 'numeric', placeholder: 'No limit' },
+  { field: 'weight', name: 'Weight in grams', inputMode: 'numeric', placeholder: 'Not weighed' },
 ] as const;
 
 interface VariantsEditorProps {
@@ -64,7 +65,7 @@ export function VariantsEditor({ values, onChange, disabled = false }: VariantsE
     onChange({ ...values, options: values.options.map((option, i) => (i === index ? { ...option, [field]: text } : option)) });
   const addOption = () => onChange({ ...values, options: [...values.options, { name: '', values: '' }] });
   const removeOption = (index: number) => onChange({ ...values, options: values.options.filter((_, i) => i !== index) });
-  const setRow = (key: string, field: 'sku' | 'price' | 'stock' | 'limit', text: string) =>
+  const setRow = (key: string, field: 'sku' | 'price' | 'stock' | 'limit' | 'weight', text: string) =>
     onChange({ ...values, rows: { ...values.rows, [key]: { ...(values.rows[key] ?? EMPTY_ROW), [field]: text } } });
 
   return (
@@ -72,7 +73,8 @@ export function VariantsEditor({ values, onChange, disabled = false }: VariantsE
       <legend className="product-field__label">Options and stock</legend>
       <p className="product-field__hint">
         Up to {MAX_OPTIONS} options, e.g. Size with values S, M, L. Each combination is a variant. Leave a price empty for the product’s price, a stock empty for unlimited (print
-        on demand, digital), and a limit empty to let a customer buy any number (a drop: “limit 2 per customer”).
+        on demand, digital), a limit empty to let a customer buy any number (a drop: “limit 2 per customer”), and give a weight in grams (one unit, packed) where shipping is
+        charged by weight.
       </p>
       {values.options.map((option, index) => (
         <div key={index} className="variants-editor__option" role="group" aria-label={`Option ${index + 1}`}>
@@ -110,6 +112,7 @@ export function VariantsEditor({ values, onChange, disabled = false }: VariantsE
             <span role="columnheader">Price (USD)</span>
             <span role="columnheader">Stock</span>
             <span role="columnheader">Limit per customer</span>
+            <span role="columnheader">Weight (g)</span>
           </div>
           {combos.map((combo) => {
             const key = variantKey(combo);

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import type { ShippingMethod, ShippingZone, TaxRule } from '@storefront/domain/shipping-tax.ts';
+import type { ShippingMethod, ShippingZone, TaxRule, WeightBracket } from '@storefront/domain/shipping-tax.ts';
 import { errorSentence } from '../../../lib/error-message.ts';
 import { useSaveShippingTax, useShippingTax, type ShippingTaxDocument } from '../api/shipping-tax.ts';
 import { LoadState } from './load-state.tsx';
@@ -201,7 +201,7 @@ function ZoneEditor({ zone, onChange, onRemove }: { zone: ShippingZone; onChange
               <select id={id} value={method.basis} onChange={(e) => setMethod(index, { ...method, basis: e.target.value as ShippingMethod['basis'] })}>
                 <option value="order">Order (flat)</option>
                 <option value="item">Item (first + each extra)</option>
-                <option value="weight">Weight (first step + each extra step)</option>
+                <option value="weight">Weight (brackets, then each extra step)</option>
               </select>
             )}
           </Field>
@@ -212,9 +212,14 @@ function ZoneEditor({ zone, onChange, onRemove }: { zone: ShippingZone; onChange
             {(id) => <NumberInput id={id} value={fromCents(method.extraCents)} onValue={(v) => setMethod(index, { ...method, extraCents: toCents(v) })} />}
           </Field>
           {method.basis === 'weight' ? (
-            <Field label="Step (grams)">
-              {(id) => <NumberInput id={id} value={String(method.stepGrams)} onValue={(v) => setMethod(index, { ...method, stepGrams: Math.round(Number(v) || 0) })} />}
-            </Field>
+            <>
+              <Field label="Step (grams)">
+                {(id) => <NumberInput id={id} value={String(method.stepGrams)} onValue={(v) => setMethod(index, { ...method, stepGrams: Math.round(Number(v) || 0) })} />}
+              </Field>
+              <Field label="Weight brackets (up to grams: USD)">
+                {(id) => <BracketsInput id={id} value={method.brackets ?? []} onValue={(brackets) => setMethod(index, { ...method, brackets })} />}
+              </Field>
+            </>
           ) : null}
           <button type="button" className="button button--secondary" onClick={() => onChange({ ...zone, methods: zone.methods.filter((_, i) => i !== index) })}>
             Remove method {method.name}
@@ -250,6 +255,38 @@ function NumberInput({ id, label, value, onValue }: { id?: string; label?: strin
       onChange={(e) => {
         setText(e.target.value);
         onValue(e.target.value);
+      }}
+    />
+  );
+}
+
+/**
+ * Weight brackets as typed, "500: 6.00, 1000: 8.50" (up to 500 g: $6.00, up to 1 kg: $8.50);
+ * heavier orders pay the last bracket and "Each extra" per further step. An unreadable pair is
+ * sent as -1 grams, which the server refuses with a sentence.
+ */
+const formatBrackets = (brackets: WeightBracket[]) => brackets.map((bracket) => `${bracket.upToGrams}: ${fromCents(bracket.cents)}`).join(', ');
+function parseBrackets(text: string): WeightBracket[] {
+  return text
+    .split(/[,;\n]/)
+    .map((pair) => pair.trim())
+    .filter(Boolean)
+    .map((pair) => {
+      const match = /^(\d+)\s*g?\s*:\s*\$?([\d.]+)$/.exec(pair);
+      return match ? { upToGrams: Number(match[1]), cents: toCents(match[2]!) } : { upToGrams: -1, cents: 0 };
+    });
+}
+
+function BracketsInput({ id, value, onValue }: { id: string; value: WeightBracket[]; onValue: (brackets: WeightBracket[]) => void }) {
+  const [text, setText] = useState(formatBrackets(value));
+  return (
+    <input
+      id={id}
+      placeholder="500: 6.00, 1000: 8.50"
+      value={text}
+      onChange={(e) => {
+        setText(e.target.value);
+        onValue(parseBrackets(e.target.value));
       }}
     />
   );

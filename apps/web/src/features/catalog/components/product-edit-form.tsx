@@ -22,7 +22,13 @@ export function ProductEditForm({ product, onDone, onCancel }: { product: Produc
   const edit = useEditProduct();
   const form = useProductForm({
     mode: 'edit',
-    fields: { name: product.name, price: priceText(product.priceCents), description: product.description, category: product.category },
+    fields: {
+      name: product.name,
+      price: priceText(product.priceCents),
+      description: product.description,
+      category: product.category,
+      weight: product.weightGrams === null || product.weightGrams === undefined ? '' : String(product.weightGrams),
+    },
     variants: variantsFormOf(product.options, variantFormRows(product)),
     images: product.images,
     report: (problem) => {

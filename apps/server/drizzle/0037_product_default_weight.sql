@@ -1,0 +1,2 @@
+ALTER TABLE "product" ADD COLUMN "weight_grams" integer;--> statement-breakpoint
+ALTER TABLE "product" ADD CONSTRAINT "product_weight_range" CHECK ("product"."weight_grams" IS NULL OR "product"."weight_grams" BETWEEN 0 AND 100000);
