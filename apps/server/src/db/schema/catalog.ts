@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 
 /**
@@ -39,6 +39,8 @@ export const products = pgTable(
       .default('merch')
       .references(() => productCategories.id),
     /** What the shop search looks in: the name and description in lower case, kept by Postgres. */
+    /** The street date of a preorder (issue 27, decision 054): set while it is in the future; the release job clears it on the day. */
+    releaseDate: date('release_date', { mode: 'string' }),
     searchText: text('search_text')
       .notNull()
       .generatedAlwaysAs(sql`lower(name || ' ' || description)`),
@@ -93,6 +95,8 @@ export const productVariants = pgTable(
     sold: integer('sold').notNull().default(0),
     /** "Limit N per customer", counted across a buyer's orders and open checkouts; null: no limit. */
     perCustomerLimit: integer('per_customer_limit'),
+    /** A variant's own street date (decision 054), over the product's; cleared by the release job on the day. */
+    releaseDate: date('release_date', { mode: 'string' }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
