@@ -24,6 +24,8 @@ export interface Variant {
   stock: number | null;
   /** "Limit N per customer" (decision 044); null or absent: no limit. */
   perCustomerLimit?: number | null;
+  /** The variant's own street date (decision 054); absent or null: the product's. */
+  releaseDate?: string | null | undefined;
 }
 
 export const STOCK_MESSAGES = {

@@ -35,6 +35,7 @@ export async function replaceVariants(tx: Tx, productId: string, wanted: Variant
           priceCents: variant.priceCents,
           stock,
           perCustomerLimit: variant.perCustomerLimit === undefined ? match.perCustomerLimit : variant.perCustomerLimit,
+          releaseDate: variant.releaseDate === undefined ? match.releaseDate : variant.releaseDate,
           updatedAt: new Date(),
         })
         .where(eq(productVariants.id, match.id));
@@ -53,6 +54,7 @@ export async function replaceVariants(tx: Tx, productId: string, wanted: Variant
       priceCents: variant.priceCents,
       stock: variant.stock,
       perCustomerLimit: variant.perCustomerLimit ?? null,
+      releaseDate: variant.releaseDate ?? null,
     });
     if (variant.stock !== null) await tx.insert(stockMovements).values({ variantId: id, actorId, fromStock: null, toStock: variant.stock, reason: 'release' });
   }
@@ -144,6 +146,8 @@ export interface PricedVariant {
   stock: number | null;
   /** A digital item: no shipping (issue 28). */
   digital?: boolean;
+  /** A preorder's street date, the variant's own or its product's (decision 054); null: out now. */
+  releaseDate?: string | null;
 }
 
 /** The variants of these products that are on sale, at their prices (checkout re-prices every cart from here). */
@@ -157,6 +161,7 @@ export async function pricedVariants(db: Db | Tx, productIds: string[]): Promise
       optionValues: productVariants.optionValues,
       stock: productVariants.stock,
       digital: products.digital,
+      releaseDate: sql<string | null>`coalesce(${productVariants.releaseDate}, ${products.releaseDate})::text`,
     })
     .from(products)
     .innerJoin(productVariants, eq(productVariants.productId, products.id))

@@ -34,6 +34,8 @@ export function cartLines(items: CartItems, priced: PricedVariant[]): StockLine[
     counted: variant!.stock !== null,
     stock: variant!.stock,
     ...(variant!.digital ? { digital: true } : {}),
+    // A preorder (decision 054): paid now, shipped on its street date; stock applies as to any line.
+    ...(variant!.releaseDate ? { shipsOn: variant!.releaseDate } : {}),
   }));
   // Lines drawing on the same variant are summed (a cart cannot oversell itself).
   const demand = demandByVariant(lines.filter((line) => line.counted));

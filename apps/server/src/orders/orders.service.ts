@@ -21,6 +21,10 @@ export interface OrderLine {
   name: string;
   qty: number;
   unitCents: number;
+  /** A preorder line (decision 054): the street date it ships on; absent once it is out. */
+  shipsOn?: string;
+  /** The parcel this line left in when the order ships in parts (decision 054). */
+  shipmentId?: string;
 }
 
 /** An order as the spec's clients read it (spec section 3). */
@@ -134,14 +138,14 @@ export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string
       .returning({ id: orders.id }),
   );
   const lines = JSON.stringify(
-    items.map((item, position) => ({ position, product_id: item.id, variant_id: item.variantId ?? null, name: item.name, qty: item.qty, unit_cents: item.unitCents })),
+    items.map((item, position) => ({ position, product_id: item.id, variant_id: item.variantId ?? null, name: item.name, qty: item.qty, unit_cents: item.unitCents, ships_on: item.shipsOn ?? null })),
   );
   const insertedItems = tx.$with('inserted_items').as(
     tx
       .insert(orderItems)
       .select(
-        sql`SELECT ${inserted.id}, line.position, line.product_id, line.variant_id, line.name, line.qty, line.unit_cents
-            FROM ${inserted}, jsonb_to_recordset(${lines}::jsonb) AS line(position integer, product_id text, variant_id text, name text, qty integer, unit_cents bigint)`,
+        sql`SELECT ${inserted.id}, line.position, line.product_id, line.variant_id, line.name, line.qty, line.unit_cents, line.ships_on, NULL::timestamptz, NULL::text
+            FROM ${inserted}, jsonb_to_recordset(${lines}::jsonb) AS line(position integer, product_id text, variant_id text, name text, qty integer, unit_cents bigint, ships_on date)`,
       )
       .returning({ orderId: orderItems.orderId }),
   );
@@ -175,7 +179,15 @@ export function orderView(row: OrderRow, items: OrderItemRow[], unsettled: Map<s
     paymentIntentId: row.paymentIntentId,
     createdAt: row.createdAt.toISOString(),
     uid: row.userId,
-    items: items.map((item) => ({ id: item.productId, ...(item.variantId ? { variantId: item.variantId } : {}), name: item.name, qty: item.qty, unitCents: item.unitCents })),
+    items: items.map((item) => ({
+      id: item.productId,
+      ...(item.variantId ? { variantId: item.variantId } : {}),
+      name: item.name,
+      qty: item.qty,
+      unitCents: item.unitCents,
+      ...(item.shipsOn && !item.releasedAt ? { shipsOn: item.shipsOn } : {}),
+      ...(item.shipmentId ? { shipmentId: item.shipmentId } : {}),
+    })),
     totals: {
       subtotalCents: row.subtotalCents,
       shippingCents: row.shippingCents,

@@ -4,7 +4,16 @@ import { MAX_CART_LINES, MAX_LINE_QTY } from '../pricing.ts';
 import { defineContract, nullableDefault, okOutput, optionalNullable } from './define.ts';
 
 /** One line of an order or a quote: the price is the server's at the time. */
-export const orderLineOutput = z.object({ id: z.string(), name: z.string(), qty: z.number(), unitCents: z.number() });
+export const orderLineOutput = z.object({
+  id: z.string(),
+  name: z.string(),
+  qty: z.number(),
+  unitCents: z.number(),
+  /** A preorder line (decision 054): the street date it ships on, YYYY-MM-DD; absent once it is out. */
+  shipsOn: z.string().optional(),
+  /** The parcel the line left in, when the order ships in parts (decision 054). */
+  shipmentId: z.string().optional(),
+});
 
 /** An order as the order functions return it (spec section 3, Order). */
 export const orderOutput = z.object({

@@ -59,6 +59,8 @@ export interface CheckoutLine {
   unitCents: number;
   /** Stock of a counted variant was set aside for this line (released or captured with the checkout). */
   stockHeld?: boolean;
+  /** A preorder line's street date (decision 054). */
+  shipsOn?: string;
 }
 
 export const checkouts = pgTable(
