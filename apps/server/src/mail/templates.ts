@@ -267,3 +267,27 @@ export function preorderMovedMail(to: string, name: string, item: { name: string
     html: layout('New release date', paragraphs, { label: 'View my orders', url: ordersUrl }),
   };
 }
+
+/** One parcel of an order shipped in parts (decision 054): its lines and tracking; the last one says so. */
+export function shippedPartMail(
+  to: string,
+  name: string,
+  part: { orderId: string; lines: { name: string; qty: number }[]; last: boolean },
+  ordersUrl: string,
+  tracking: { carrier: string; number: string } | null = null,
+): Mail {
+  const link = tracking ? trackingUrl(tracking.carrier, tracking.number) : null;
+  const paragraphs = [
+    `Hi ${name},`,
+    `Part of your order ${part.orderId} has shipped: ${part.lines.map((line) => `${line.qty} × ${line.name}`).join(', ')}.`,
+    part.last ? 'This is the last part: everything in your order is on its way.' : 'The rest of your order follows in its own parcel.',
+    ...(tracking ? [`Carrier: ${tracking.carrier}. Tracking number: ${tracking.number}.`] : []),
+    ...(link ? [`Track it: ${link}`] : []),
+  ];
+  return {
+    to,
+    subject: `Part of your ${SHOP} order ${part.orderId} has shipped`,
+    text: `${paragraphs.join('\n\n')}\n\n${ordersUrl}`,
+    html: layout('Part of your order has shipped', paragraphs, { label: 'View my orders', url: ordersUrl }),
+  };
+}

@@ -12,7 +12,9 @@ import { orderItems, preorderNotices } from '../db/schema/index.ts';
 import { startJobQueue, type JobQueue } from '../jobs/queue.ts';
 import { startMailWorker } from '../mail/mail.jobs.ts';
 import { createMailer } from '../mail/mailer.ts';
-import { listOrdersOf } from '../orders/orders.service.ts';
+import { listDeskOrders } from '../orders/desk.service.ts';
+import { listOrdersOf, markOrderFulfilled } from '../orders/orders.service.ts';
+import { shipOrderPart } from '../orders/shipments.service.ts';
 import { createLocalProvider } from '../payments/local.provider.ts';
 import { grantCredits } from '../wallet/wallet.commands.ts';
 import { labelToday, onDatesMoved, releaseDuePreorders, type PreorderDeps } from './preorders.flow.ts';
@@ -149,6 +151,40 @@ describe('selling a preorder', () => {
     await editProduct(database.db, { ...edit, releaseDate: '2099-05-01' }, undefined, { today });
     await editProduct(database.db, { ...edit, releaseDate: null }, undefined, { today });
     expect((await getProduct(database.db, lp.id, { includeInactive: false })).releaseDate).toBeUndefined();
+  });
+});
+
+describe('the order desk', () => {
+  it('ships a mixed order in parts, refuses a preorder line before its date unless confirmed, and filters what is ready', async () => {
+    const lp = await product({ releaseDate: '2099-02-02' });
+    const tee = await product();
+    const admin = { userId: buyers[2]!.userId };
+    const mail = { jobs: deps.jobs, publicUrl: 'http://127.0.0.1:9' };
+    const { orderId } = await walletOrder(buyers[2]!.userId, [...tee.items(), ...lp.items()], 'pre-desk-1');
+    const ready = async () => (await listDeskOrders(database.db, { status: 'ready', limit: 100 })).items.map((order) => order.id);
+    expect(await ready()).not.toContain(orderId);
+
+    await expect(markOrderFulfilled(database.db, orderId, { mail })).rejects.toThrow(PREORDER_MESSAGES.notYetOut('Feb 2, 2099'));
+    await expect(shipOrderPart({ db: database.db, ...mail }, admin, { orderId, lineIds: [1], tracking: null })).rejects.toThrow(PREORDER_MESSAGES.notYetOut('Feb 2, 2099'));
+    const first = await shipOrderPart({ db: database.db, ...mail }, admin, { orderId, lineIds: [0], tracking: { carrier: 'UPS', number: '1Z999AA10123456784' } });
+    expect(first.orderFulfilled).toBe(false);
+    await expect(shipOrderPart({ db: database.db, ...mail }, admin, { orderId, lineIds: [0], tracking: null })).rejects.toThrow(PREORDER_MESSAGES.lineNotInOrder);
+    // What is left waits for its date: still not ready; confirmed, it ships early as the second parcel.
+    expect(await ready()).not.toContain(orderId);
+    const second = await shipOrderPart({ db: database.db, ...mail }, admin, { orderId, lineIds: [1], tracking: { carrier: 'USPS', number: '9400111899223197428490' }, confirmPreorder: true });
+    expect(second.orderFulfilled).toBe(true);
+
+    const { items } = await listOrdersOf(database.db, buyers[2]!.userId, { limit: 20 });
+    const order = items.find((candidate) => candidate.id === orderId)!;
+    expect(order.orderFulfilled).toBe(true);
+    expect(order.shipments?.map((shipment) => shipment.trackingNumber)).toEqual(['1Z999AA10123456784', '9400111899223197428490']);
+    expect(order.items.map((line) => line.shipmentId)).toEqual([first.shipmentId, second.shipmentId]);
+    await smtp.waitForText(buyers[2]!.email, `Part of your order ${orderId} has shipped: 1`);
+    await smtp.waitForText(buyers[2]!.email, 'This is the last part: everything in your order is on its way.');
+
+    // An order whose preorder is out (or that has none) is ready.
+    const { orderId: plain } = await walletOrder(buyers[2]!.userId, tee.items(), 'pre-desk-2');
+    expect(await ready()).toContain(plain);
   });
 });
 
