@@ -22,7 +22,7 @@ export function ProductEditForm({ product, onDone, onCancel }: { product: Produc
   const edit = useEditProduct();
   const form = useProductForm({
     mode: 'edit',
-    fields: { name: product.name, price: priceText(product.priceCents), description: product.description, category: product.category },
+    fields: { name: product.name, price: priceText(product.priceCents), description: product.description, category: product.category, releaseDate: product.releaseDate ?? '' },
     variants: variantsFormOf(product.options, variantFormRows(product)),
     images: product.images,
     report: (problem) => {
