@@ -388,6 +388,16 @@ export async function markOrderFulfilled(db: Db, orderId: string, options: Fulfi
           .update(orders)
           .set({ orderFulfilled: true, orderStatus: 'shipped', fulfilledAt: new Date(), carrier: tracking?.carrier ?? null, trackingNumber: tracking?.number ?? null })
           .where(eq(orders.id, orderId));
+        // An order already shipped in parts (decision 054): what is left is its last parcel.
+        const [part] = await tx.select({ id: orderShipments.id }).from(orderShipments).where(eq(orderShipments.orderId, orderId)).limit(1);
+        if (part) {
+          const id = `sh_${randomBytes(9).toString('base64url')}`;
+          await tx.insert(orderShipments).values({ id, orderId, carrier: tracking?.carrier ?? null, trackingNumber: tracking?.number ?? null, actorId: options.actorId ?? null });
+          await tx
+            .update(orderItems)
+            .set({ shipmentId: id })
+            .where(and(eq(orderItems.orderId, orderId), isNull(orderItems.shipmentId)));
+        }
         await tx
           .insert(orderEvents)
           .values({ orderId, kind: 'fulfilled', actorId: options.actorId ?? null, detail: tracking ? { carrier: tracking.carrier, trackingNumber: tracking.number } : {} });
