@@ -47,11 +47,7 @@ export const productInputSchema = z.object({
     .max(MAX_PRODUCT_IMAGES, `At most ${MAX_PRODUCT_IMAGES} images.`),
   category: optionalNullable(z.string({ error: CATEGORY_MESSAGES.id }).regex(CATEGORY_ID, CATEGORY_MESSAGES.id)),
   /** A preorder's street date (decision 054); absent on an edit: unchanged; null: none. */
-  releaseDate: z
-    .string({ error: PREORDER_MESSAGES.releaseDate })
-    .refine(isCalendarDate, PREORDER_MESSAGES.releaseDate)
-    .nullable()
-    .optional(),
+  releaseDate: z.string({ error: PREORDER_MESSAGES.releaseDate }).refine(isCalendarDate, PREORDER_MESSAGES.releaseDate).nullable().optional(),
 });
 
 const optionText = z.string().trim().min(1, STOCK_MESSAGES.optionValues).max(40, 'An option or value must be at most 40 characters.');
@@ -86,11 +82,7 @@ export const variantInputSchema = z
     /** Edit: the stock field was left as loaded, so an existing variant keeps its live count (sales since are not undone). */
     keepStock: optionalNullable(z.boolean()),
     /** The variant's own street date (decision 054); absent on an edit: unchanged; null: the product's. */
-    releaseDate: z
-      .string({ error: PREORDER_MESSAGES.releaseDate })
-      .refine(isCalendarDate, PREORDER_MESSAGES.releaseDate)
-      .nullable()
-      .optional(),
+    releaseDate: z.string({ error: PREORDER_MESSAGES.releaseDate }).refine(isCalendarDate, PREORDER_MESSAGES.releaseDate).nullable().optional(),
   })
   .strict();
 

@@ -43,6 +43,8 @@ describe('preorder rules (decision 054)', () => {
     expect(notYetOut(lines, '2027-03-01')).toBe('Mar 5, 2027, Apr 1, 2027');
     expect(notYetOut(lines, '2027-03-05')).toBe('Apr 1, 2027');
     expect(notYetOut(lines, '2027-04-01')).toBeUndefined();
-    expect(PREORDER_MESSAGES.notYetOut('Apr 1, 2027')).toBe('This order has preorder items that are not out yet (ships Apr 1, 2027). Confirm to ship them before their release date.');
+    expect(PREORDER_MESSAGES.notYetOut('Apr 1, 2027')).toBe(
+      'This order has preorder items that are not out yet (ships Apr 1, 2027). Confirm to ship them before their release date.',
+    );
   });
 });

@@ -46,8 +46,11 @@ export function shipsWhen(lines: readonly { shipsOn?: string | null | undefined 
   if (dates.length === 0) return undefined;
   const last = formatShipDate(dates.at(-1)!);
   const inStock = lines.some((line) => !line.shipsOn);
-  if (inStock) return `This order mixes items in stock and preorders. It is one order, paid now; it ships on ${last}, when its last preorder is out, unless we send the items in stock ahead of it.`;
-  return dates.length === 1 ? `This is a preorder, paid now. It ships on ${last}, the release date.` : `This order holds preorders, paid now. It ships on ${last}, when its last preorder is out.`;
+  if (inStock)
+    return `This order mixes items in stock and preorders. It is one order, paid now; it ships on ${last}, when its last preorder is out, unless we send the items in stock ahead of it.`;
+  return dates.length === 1
+    ? `This is a preorder, paid now. It ships on ${last}, the release date.`
+    : `This order holds preorders, paid now. It ships on ${last}, when its last preorder is out.`;
 }
 
 /** The street dates of a desk's lines not yet out on `today`, as "Mar 5, 2027" joined, or undefined when none. */

@@ -247,7 +247,9 @@ export async function editProduct(db: Db, input: EditProductInput, actor?: Actor
       if (!locked) throw new AppError('not-found', RELEASE_MESSAGES.notFound);
       const datesBefore = await effectiveDates(tx, input.id);
       if (options.today !== undefined) {
-        const ownBefore = new Set((await tx.select({ date: productVariants.releaseDate }).from(productVariants).where(eq(productVariants.productId, input.id))).map((row) => row.date));
+        const ownBefore = new Set(
+          (await tx.select({ date: productVariants.releaseDate }).from(productVariants).where(eq(productVariants.productId, input.id))).map((row) => row.date),
+        );
         refuseDatesNotAfter(options.today, [
           input.releaseDate === locked.releaseDate ? null : input.releaseDate,
           ...(input.variants ?? []).map((variant) => (ownBefore.has(variant.releaseDate ?? null) ? null : variant.releaseDate)),
@@ -405,11 +407,7 @@ export async function deleteProduct(db: Db, id: string, actor: Actor): Promise<v
  * products changed (announced live, so the shop's cached pages refresh).
  */
 export async function clearDueReleaseDates(tx: Tx, today: string): Promise<string[]> {
-  const fromProducts = await tx
-    .update(products)
-    .set({ releaseDate: null, updatedAt: new Date() })
-    .where(lte(products.releaseDate, today))
-    .returning({ id: products.id });
+  const fromProducts = await tx.update(products).set({ releaseDate: null, updatedAt: new Date() }).where(lte(products.releaseDate, today)).returning({ id: products.id });
   const fromVariants = await tx
     .update(productVariants)
     .set({ releaseDate: null, updatedAt: new Date() })

@@ -148,7 +148,15 @@ export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string
       .returning({ id: orders.id }),
   );
   const lines = JSON.stringify(
-    items.map((item, position) => ({ position, product_id: item.id, variant_id: item.variantId ?? null, name: item.name, qty: item.qty, unit_cents: item.unitCents, ships_on: item.shipsOn ?? null })),
+    items.map((item, position) => ({
+      position,
+      product_id: item.id,
+      variant_id: item.variantId ?? null,
+      name: item.name,
+      qty: item.qty,
+      unit_cents: item.unitCents,
+      ships_on: item.shipsOn ?? null,
+    })),
   );
   const insertedItems = tx.$with('inserted_items').as(
     tx
@@ -180,12 +188,7 @@ type OrderItemRow = typeof orderItems.$inferSelect;
  * desk (desk.service.ts adds the line ids) share this mapping. Refunded amounts are what really
  * went back: a pending refund's parts count once the provider (or the ledger) gave them back.
  */
-export function orderView(
-  row: OrderRow,
-  items: OrderItemRow[],
-  unsettled: Map<string, { walletCents: number; cardCents: number }>,
-  shipments: ShipmentView[] = [],
-): OrderView {
+export function orderView(row: OrderRow, items: OrderItemRow[], unsettled: Map<string, { walletCents: number; cardCents: number }>, shipments: ShipmentView[] = []): OrderView {
   const { name, ...address } = row.shipping;
   const pending = unsettled.get(row.id);
   return {

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, eq, isNull, lte, sql } from 'drizzle-orm';
 import { orderItems, orders } from '../db/schema/index.ts';
 import type { Tx } from '../db/transaction.ts';
 import { publishLive } from '../live/live.publish.ts';
@@ -73,14 +73,4 @@ async function announce(tx: Tx, rows: PreorderLine[]): Promise<void> {
   for (const { orderId, userId } of new Map(rows.map((row) => [row.orderId, row])).values()) {
     await publishLive(tx, { topic: 'orders', userId, id: orderId }, { topic: 'all-orders', id: orderId });
   }
-}
-
-/** The lines of orders still waiting for a street date after `today` (the desk's "ready to ship" leaves them out). */
-export async function ordersWaitingForRelease(tx: Tx, orderIds: string[], today: string): Promise<Set<string>> {
-  if (orderIds.length === 0) return new Set();
-  const rows = await tx
-    .selectDistinct({ orderId: orderItems.orderId })
-    .from(orderItems)
-    .where(and(inArray(orderItems.orderId, orderIds), sql`${orderItems.shipsOn} > ${today}`, isNull(orderItems.releasedAt), isNull(orderItems.shipmentId)));
-  return new Set(rows.map((row) => row.orderId));
 }

@@ -42,7 +42,9 @@ export async function shipOrderPart(deps: { db: Db; jobs: JobQueue; publicUrl: s
       if (open.length !== input.lineIds.length) throw new AppError('failed-precondition', PREORDER_MESSAGES.lineNotInOrder);
       await refuseEarlyShipping(tx, order.id, input.confirmPreorder, input.lineIds);
       const id = `sh_${randomBytes(9).toString('base64url')}`;
-      await tx.insert(orderShipments).values({ id, orderId: order.id, carrier: input.tracking?.carrier ?? null, trackingNumber: input.tracking?.number ?? null, actorId: actor.userId });
+      await tx
+        .insert(orderShipments)
+        .values({ id, orderId: order.id, carrier: input.tracking?.carrier ?? null, trackingNumber: input.tracking?.number ?? null, actorId: actor.userId });
       await tx
         .update(orderItems)
         .set({ shipmentId: id })

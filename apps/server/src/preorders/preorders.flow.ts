@@ -56,9 +56,7 @@ export async function releaseDuePreorders(deps: PreorderDeps): Promise<{ items: 
         tx,
         groups.map((group) => ({ userId: group.userId, itemId: group.itemId, kind: 'released' as const, shipsOn: today })),
       );
-      const mails = await mailClaimed(tx, deps, claimed, groups, (buyer, group) =>
-        preorderReleasedMail(buyer.email, buyer.name, group, `${deps.publicUrl}/my-orders`),
-      );
+      const mails = await mailClaimed(tx, deps, claimed, groups, (buyer, group) => preorderReleasedMail(buyer.email, buyer.name, group, `${deps.publicUrl}/my-orders`));
       return { items: products.length, mails };
     },
     { isolationLevel: 'read committed' },
@@ -82,9 +80,7 @@ export function onDatesMoved(deps: PreorderDeps) {
         tx,
         groups.map((group) => ({ userId: group.userId, itemId: group.itemId, kind: 'moved' as const, shipsOn: to })),
       );
-      await mailClaimed(tx, deps, claimed, groups, (buyer, group) =>
-        preorderMovedMail(buyer.email, buyer.name, { ...group, from: move.from, to }, `${deps.publicUrl}/my-orders`),
-      );
+      await mailClaimed(tx, deps, claimed, groups, (buyer, group) => preorderMovedMail(buyer.email, buyer.name, { ...group, from: move.from, to }, `${deps.publicUrl}/my-orders`));
     }
   };
 }

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PREORDER_MESSAGES } from '@storefront/domain/preorders.ts';
 import { connectDatabase } from '../db/client.ts';
@@ -225,7 +225,10 @@ describe('the release job', () => {
     // Both run the job at the same moment, and one of them gets the same job delivered twice.
     const runs = await Promise.all([releaseDuePreorders(on(a.db, a.jobs)), releaseDuePreorders(on(b.db, b.jobs)), releaseDuePreorders(on(b.db, b.jobs))]);
     // Each buyer of each released item is mailed by exactly one of the three runs (earlier tests' dates are due too).
-    const notices = await database.db.select({ n: sql<number>`count(*)::int` }).from(preorderNotices).where(eq(preorderNotices.kind, 'released'));
+    const notices = await database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(preorderNotices)
+      .where(eq(preorderNotices.kind, 'released'));
     expect(runs.reduce((sum, run) => sum + run.mails, 0)).toBe(notices[0]!.n);
     // A restart: the instance stops and a new one runs the job again on the same day.
     await a.jobs.stop();

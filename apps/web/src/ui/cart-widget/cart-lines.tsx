@@ -81,7 +81,15 @@ export function CartLines({ lines, onLineRemoved }: { lines: CartLine[]; onLineR
             <div className="cart-line__body">
               <p className="cart-line__title">{title}</p>
               <p className="cart-line__price">{formatUsd(line.priceCents)}</p>
-              {product ? <PreorderNote date={effectiveReleaseDate(product, product.variants.find((variant) => variant.id === (line.variantId ?? line.lineId)))} as="p" /> : null}
+              {product ? (
+                <PreorderNote
+                  date={effectiveReleaseDate(
+                    product,
+                    product.variants.find((variant) => variant.id === (line.variantId ?? line.lineId)),
+                  )}
+                  as="p"
+                />
+              ) : null}
               {product && product.variants.length > 1 ? <VariantChoice line={line} product={product} title={title} lines={lines} /> : null}
               <div className="cart-line__controls">
                 <div className="cart-qty" role="group" aria-label={`Quantity of ${title}`}>

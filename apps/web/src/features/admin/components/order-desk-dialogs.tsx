@@ -23,7 +23,11 @@ export function FulfilFields({ value, onChange, idPrefix = 'fulfil' }: { value: 
   return (
     <div className="view-orders__tracking">
       <label htmlFor={`${idPrefix}-carrier`}>Carrier (optional)</label>
-      <select id={`${idPrefix}-carrier`} value={value.carrier} onChange={(event) => onChange({ ...value, carrier: CARRIERS.find((carrier) => carrier === event.target.value) ?? '' })}>
+      <select
+        id={`${idPrefix}-carrier`}
+        value={value.carrier}
+        onChange={(event) => onChange({ ...value, carrier: CARRIERS.find((carrier) => carrier === event.target.value) ?? '' })}
+      >
         <option value="">No tracking</option>
         {CARRIERS.map((carrier) => (
           <option key={carrier} value={carrier}>
@@ -32,7 +36,13 @@ export function FulfilFields({ value, onChange, idPrefix = 'fulfil' }: { value: 
         ))}
       </select>
       <label htmlFor={`${idPrefix}-tracking`}>Tracking number (optional)</label>
-      <input id={`${idPrefix}-tracking`} value={value.trackingNumber} maxLength={40} autoComplete="off" onChange={(event) => onChange({ ...value, trackingNumber: event.target.value })} />
+      <input
+        id={`${idPrefix}-tracking`}
+        value={value.trackingNumber}
+        maxLength={40}
+        autoComplete="off"
+        onChange={(event) => onChange({ ...value, trackingNumber: event.target.value })}
+      />
     </div>
   );
 }
