@@ -6,6 +6,7 @@ import { connectDatabase } from '../db/client.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
 import { startSmtpPeer } from '../../test/smtp.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
+import { productAvailability } from '../catalog/catalog.pages.ts';
 import { editProduct, getProduct, releaseProduct } from '../catalog/catalog.service.ts';
 import { completeWalletOnlyOrder, quoteCheckout, type CheckoutDeps } from '../checkout/checkout.flow.ts';
 import { orderItems, preorderNotices } from '../db/schema/index.ts';
@@ -133,6 +134,13 @@ describe('selling a preorder', () => {
     await walletOrder(buyers[1]!.userId, pressing.items(), 'pre-stock-1');
     await expect(walletOrder(buyers[2]!.userId, pressing.items(), 'pre-stock-2')).rejects.toThrow(/sold out/);
     expect((await getProduct(database.db, pressing.id, { includeInactive: false })).variants[0]!.stock).toBe(0);
+  });
+
+  it('tells search engines a preorder is a PreOrder, and sold out wins', async () => {
+    expect(productAvailability((await product({ releaseDate: '2099-03-08' })).row)).toBe('PreOrder');
+    expect(productAvailability((await product({ releaseDate: '2099-03-08', stock: 0 })).row)).toBe('OutOfStock');
+    expect(productAvailability((await product({ variantDates: [null, '2099-03-08'] })).row)).toBe('InStock');
+    expect(productAvailability((await product()).row)).toBe('InStock');
   });
 
   it('a variant’s own street date wins over its product’s', async () => {
