@@ -733,6 +733,8 @@ describe('generated: same-id races on every idempotent function', () => {
       // One parcel takes the line under the order's lock; the others find it shipped: one parcel, one mail.
       same: false,
       body: async () => {
+        // Its own credit: this race does not depend on what other tests left in the wallet.
+        await grantCredits(database.db, 'admin@example.org', '30', freshId('race-part-grant'));
         const placed = await callFn<{ orderId: string }>('completeWalletOnlyOrderStreetFlavor', {
           items: [{ id: tee, qty: 1 }],
           contact,
