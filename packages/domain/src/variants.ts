@@ -154,6 +154,8 @@ export interface VariantForm {
   loadedStock?: string;
   /** "Limit N per customer" (decision 044): empty for no limit. */
   limit?: string;
+  /** The variant's own street date, YYYY-MM-DD (decision 054): empty for the product's. */
+  releaseDate?: string;
 }
 
 export const VARIANT_FORM_MESSAGES = {
@@ -161,6 +163,7 @@ export const VARIANT_FORM_MESSAGES = {
   stock: STOCK_MESSAGES.stock,
   sku: 'A SKU must be at most 64 characters.',
   limit: STOCK_MESSAGES.perCustomerLimit,
+  releaseDate: 'Enter each variant’s release date as YYYY-MM-DD, or leave it empty for the product’s.',
 } as const;
 
 /** "S, M ,L" -> ["S", "M", "L"]; empty parts dropped. */
@@ -187,6 +190,14 @@ export interface VariantRequest {
   stock: number | null;
   keepStock?: boolean;
   perCustomerLimit?: number | null;
+  releaseDate?: string | null;
+}
+
+/** A real YYYY-MM-DD day (kept here so this module imports nothing). */
+function isDay(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const parsed = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === text;
 }
 
 function parseStock(text: string): number | null | undefined {
@@ -227,7 +238,18 @@ export function variantsFromForm(
     const limitText = (row.limit ?? '').trim();
     const perCustomerLimit = limitText ? Number(limitText) : null;
     if (perCustomerLimit !== null && (!/^\d+$/.test(limitText) || perCustomerLimit < 1 || perCustomerLimit > 1000)) return { problem: VARIANT_FORM_MESSAGES.limit };
-    variants.push({ options: values, sku: row.sku.trim(), priceCents, stock, perCustomerLimit, ...(keep ? { keepStock: true } : {}) });
+    const releaseDate = (row.releaseDate ?? '').trim() || null;
+    if (releaseDate !== null && !isDay(releaseDate)) return { problem: VARIANT_FORM_MESSAGES.releaseDate };
+    // Sent only once the row has a date field (typed, or loaded by an edit), so clearing it sends null.
+    variants.push({
+      options: values,
+      sku: row.sku.trim(),
+      priceCents,
+      stock,
+      perCustomerLimit,
+      ...(row.releaseDate !== undefined ? { releaseDate } : {}),
+      ...(keep ? { keepStock: true } : {}),
+    });
   }
   return { options, variants };
 }
@@ -244,6 +266,7 @@ export function variantFormRows(product: { priceCents: number; variants: readonl
       stock,
       loadedStock: stock,
       limit: variant.perCustomerLimit ? String(variant.perCustomerLimit) : '',
+      ...(variant.releaseDate ? { releaseDate: variant.releaseDate } : {}),
     };
   }
   return rows;
