@@ -14,6 +14,7 @@ import { catalogArea } from './catalog/catalog.plugin.ts';
 import { contentArea } from './content/content.plugin.ts';
 import { digitalArea } from './digital/digital.plugin.ts';
 import { discountsArea } from './discounts/discounts.plugin.ts';
+import { preordersArea } from './preorders/preorders.plugin.ts';
 import { liveArea } from './live/live.plugin.ts';
 import { startLiveHub } from './live/live.hub.ts';
 import { oidcArea } from './oidc/oidc.plugin.ts';
@@ -85,6 +86,7 @@ export const AREAS: readonly Area[] = [
   shippingArea,
   discountsArea,
   ordersArea,
+  preordersArea,
   walletArea,
   adminArea,
   payoutsArea,

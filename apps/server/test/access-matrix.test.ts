@@ -60,6 +60,7 @@ const FUNCTIONS: Record<string, Access> = {
   markOrderFulfilled: 'admin',
   refundOrder: 'admin',
   retryRefund: 'admin',
+  shipOrderPart: 'admin',
   markOrdersFulfilled: 'admin',
   listOrders: 'admin',
   getOrder: 'admin',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { optionalNullable } from './contracts/define.ts';
 import { CATEGORY_ID, CATEGORY_MESSAGES, MAX_PRICE_CENTS, MAX_PRODUCT_IMAGES, RELEASE_MESSAGES, SHOP_PAGE_MAX, SHOP_SEARCH_MAX } from './catalog.ts';
+import { isCalendarDate, PREORDER_MESSAGES } from './preorders.ts';
 import { combinations, MAX_OPTION_VALUES, MAX_OPTIONS, MAX_STOCK, MAX_VARIANTS, MAX_WEIGHT_GRAMS, optionsProblem, sameValues, STOCK_MESSAGES } from './variants.ts';
 
 /**
@@ -53,6 +54,8 @@ export const productInputSchema = z.object({
     .max(MAX_WEIGHT_GRAMS, STOCK_MESSAGES.weight)
     .nullable()
     .optional(),
+  /** A preorder's street date (decision 054); absent on an edit: unchanged; null: none. */
+  releaseDate: z.string({ error: PREORDER_MESSAGES.releaseDate }).refine(isCalendarDate, PREORDER_MESSAGES.releaseDate).nullable().optional(),
 });
 
 const optionText = z.string().trim().min(1, STOCK_MESSAGES.optionValues).max(40, 'An option or value must be at most 40 characters.');
@@ -94,6 +97,8 @@ export const variantInputSchema = z
       .optional(),
     /** Edit: the stock field was left as loaded, so an existing variant keeps its live count (sales since are not undone). */
     keepStock: optionalNullable(z.boolean()),
+    /** The variant's own street date (decision 054); absent on an edit: unchanged; null: the product's. */
+    releaseDate: z.string({ error: PREORDER_MESSAGES.releaseDate }).refine(isCalendarDate, PREORDER_MESSAGES.releaseDate).nullable().optional(),
   })
   .strict();
 

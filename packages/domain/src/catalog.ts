@@ -145,6 +145,8 @@ export interface Product {
   isActive: boolean;
   category: ProductCategory;
   updatedAt: string;
+  /** A preorder's street date, YYYY-MM-DD (issue 27, decision 054); absent or null: out now. */
+  releaseDate?: string | null | undefined;
 }
 
 export interface ShopPage {

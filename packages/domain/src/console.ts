@@ -55,6 +55,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'product.move': 'Moved a product in the shop',
   'product.delete': 'Deleted a product',
   'order.fulfil': 'Marked an order fulfilled',
+  'order.ship-part': 'Shipped part of an order',
   'order.refund': 'Refunded an order',
   'order.refund-retry': 'Retried a card refund',
   'admin.grant': 'Made an account admin',

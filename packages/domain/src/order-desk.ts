@@ -2,9 +2,10 @@
  * The label's order desk (issue 16): status filters, carriers and their tracking links, and
  * the packing list's CSV cells. Pure; shared by the server, the web and tests.
  */
-export const ORDER_FILTERS = ['unfulfilled', 'shipped', 'refunded', 'all'] as const;
+export const ORDER_FILTERS = ['unfulfilled', 'ready', 'shipped', 'refunded', 'all'] as const;
 export type OrderFilter = (typeof ORDER_FILTERS)[number];
-export const ORDER_FILTER_LABELS: Record<OrderFilter, string> = { unfulfilled: 'Unfulfilled', shipped: 'Shipped', refunded: 'Refunded', all: 'All' };
+// 'ready' (decision 054): unfulfilled, not refunded, and no line left waiting for its street date.
+export const ORDER_FILTER_LABELS: Record<OrderFilter, string> = { unfulfilled: 'Unfulfilled', ready: 'Ready to ship', shipped: 'Shipped', refunded: 'Refunded', all: 'All' };
 
 export const CARRIERS = ['USPS', 'UPS', 'FedEx', 'DHL', 'Other'] as const;
 export type Carrier = (typeof CARRIERS)[number];

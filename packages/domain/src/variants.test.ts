@@ -113,8 +113,10 @@ describe('variants', () => {
 });
 
 describe('the admin form of options and variants', () => {
-  const build = (options: { name: string; values: string }[], rows: Record<string, { sku: string; price: string; stock: string; loadedStock?: string; limit?: string; weight?: string }> = {}) =>
-    variantsFromForm(options, rows, usdToCents, MAX_PRICE_CENTS);
+  const build = (
+    options: { name: string; values: string }[],
+    rows: Record<string, { sku: string; price: string; stock: string; loadedStock?: string; limit?: string; weight?: string; releaseDate?: string }> = {},
+  ) => variantsFromForm(options, rows, usdToCents, MAX_PRICE_CENTS);
 
   it('without options: one default variant, unlimited at the product price', () => {
     expect(build([])).toEqual({ options: [], variants: [{ options: [], sku: '', priceCents: null, stock: null, perCustomerLimit: null, weightGrams: null }] });
@@ -142,6 +144,21 @@ describe('the admin form of options and variants', () => {
         { options: ['L', 'White'], sku: '', priceCents: null, stock: null, perCustomerLimit: null, weightGrams: null },
       ],
     });
+  });
+
+  it('a variant’s own release date: a real day, empty for the product’s (decision 054)', () => {
+    const size = [{ name: 'Size', values: 'S, L' }];
+    const dated = build(size, {
+      [variantKey(['S'])]: { sku: '', price: '', stock: '', releaseDate: '2099-03-05' },
+      [variantKey(['L'])]: { sku: '', price: '', stock: '', releaseDate: ' ' },
+    });
+    expect(dated).toMatchObject({
+      variants: [
+        { options: ['S'], releaseDate: '2099-03-05' },
+        { options: ['L'], releaseDate: null },
+      ],
+    });
+    expect(build(size, { [variantKey(['S'])]: { sku: '', price: '', stock: '', releaseDate: '2099-02-30' } })).toEqual({ problem: VARIANT_FORM_MESSAGES.releaseDate });
   });
 
   it.each([

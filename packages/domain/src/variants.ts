@@ -26,6 +26,8 @@ export interface Variant {
   perCustomerLimit?: number | null;
   /** Weight of one unit in grams, for weight-based shipping (decision 060); null or absent: not weighed. */
   weightGrams?: number | null;
+  /** The variant's own street date (decision 054); absent or null: the product's. */
+  releaseDate?: string | null | undefined;
 }
 
 /** The heaviest unit a variant may weigh: 100 kg. */
@@ -160,6 +162,8 @@ export interface VariantForm {
   limit?: string;
   /** Grams of one unit (decision 060): empty when not weighed. */
   weight?: string;
+  /** The variant's own street date, YYYY-MM-DD (decision 054): empty for the product's. */
+  releaseDate?: string;
 }
 
 export const VARIANT_FORM_MESSAGES = {
@@ -168,6 +172,7 @@ export const VARIANT_FORM_MESSAGES = {
   sku: 'A SKU must be at most 64 characters.',
   limit: STOCK_MESSAGES.perCustomerLimit,
   weight: STOCK_MESSAGES.weight,
+  releaseDate: 'Enter each variant’s release date as YYYY-MM-DD, or leave it empty for the product’s.',
 } as const;
 
 /** "S, M ,L" -> ["S", "M", "L"]; empty parts dropped. */
@@ -195,6 +200,14 @@ export interface VariantRequest {
   keepStock?: boolean;
   perCustomerLimit?: number | null;
   weightGrams?: number | null;
+  releaseDate?: string | null;
+}
+
+/** A real YYYY-MM-DD day (kept here so this module imports nothing). */
+function isDay(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const parsed = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === text;
 }
 
 function parseStock(text: string): number | null | undefined {
@@ -238,7 +251,19 @@ export function variantsFromForm(
     const weightText = (row.weight ?? '').trim();
     const weightGrams = weightText ? Number(weightText) : null;
     if (weightGrams !== null && (!/^\d+$/.test(weightText) || weightGrams > MAX_WEIGHT_GRAMS)) return { problem: VARIANT_FORM_MESSAGES.weight };
-    variants.push({ options: values, sku: row.sku.trim(), priceCents, stock, perCustomerLimit, weightGrams, ...(keep ? { keepStock: true } : {}) });
+    const releaseDate = (row.releaseDate ?? '').trim() || null;
+    if (releaseDate !== null && !isDay(releaseDate)) return { problem: VARIANT_FORM_MESSAGES.releaseDate };
+    // Sent only once the row has a date field (typed, or loaded by an edit), so clearing it sends null.
+    variants.push({
+      options: values,
+      sku: row.sku.trim(),
+      priceCents,
+      stock,
+      perCustomerLimit,
+      weightGrams,
+      ...(row.releaseDate !== undefined ? { releaseDate } : {}),
+      ...(keep ? { keepStock: true } : {}),
+    });
   }
   return { options, variants };
 }
@@ -256,6 +281,7 @@ export function variantFormRows(product: { priceCents: number; variants: readonl
       loadedStock: stock,
       limit: variant.perCustomerLimit ? String(variant.perCustomerLimit) : '',
       weight: variant.weightGrams === null || variant.weightGrams === undefined ? '' : String(variant.weightGrams),
+      ...(variant.releaseDate ? { releaseDate: variant.releaseDate } : {}),
     };
   }
   return rows;

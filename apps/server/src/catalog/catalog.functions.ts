@@ -6,6 +6,7 @@ import { AppError } from '../http/errors.ts';
 import { deleteProduct, editProduct, listAllProducts, moveProduct, releaseProduct, setProductActive } from './catalog.service.ts';
 import { createCategory, deleteCategory, listCategories, moveCategory, renameCategory } from './categories.service.ts';
 import { unitsSoldOf } from '../orders/orders.service.ts';
+import { labelToday, onDatesMoved, type PreorderDeps } from '../preorders/preorders.flow.ts';
 import { listLowStock, setStock } from './variants.service.ts';
 
 /** A product naming a category that does not exist (or was just removed): the foreign key says so (decision 046). */
@@ -32,15 +33,19 @@ function ownImages(images: string[], context: CallContext): string[] {
  * server decides who is an admin and audits each change. `onChange` runs after each
  * committed change, so this process's next read already sees it.
  */
-export function catalogFunctions(deps: { onChange: () => void }) {
+export function catalogFunctions(deps: { onChange: () => void; preorders: PreorderDeps }) {
   return [
     defineFunction('releaseBizarreProduct', async (input, context) => {
-      const id = await withKnownCategory(() => releaseProduct(context.db, { ...input, images: ownImages(input.images, context) }, undefined, { userId: context.caller.userId }));
+      const id = await withKnownCategory(() =>
+        releaseProduct(context.db, { ...input, images: ownImages(input.images, context) }, undefined, { userId: context.caller.userId }, labelToday(deps.preorders)),
+      );
       deps.onChange();
       return { ok: true, id };
     }),
     defineFunction('editBizarreProduct', async (input, context) => {
-      await withKnownCategory(() => editProduct(context.db, { ...input, images: ownImages(input.images, context) }, { userId: context.caller.userId }));
+      // A street date must be after the label's today; a moved one tells its preorder buyers once (decision 054).
+      const options = { today: labelToday(deps.preorders), onDatesMoved: onDatesMoved(deps.preorders) };
+      await withKnownCategory(() => editProduct(context.db, { ...input, images: ownImages(input.images, context) }, { userId: context.caller.userId }, options));
       deps.onChange();
       return { ok: true };
     }),

@@ -13,12 +13,15 @@ const SHOP_DESCRIPTION = `Records, merchandise and more from ${SITE_NAME}.`;
 const SCHEMA = 'https://schema.org/';
 
 /** Sold out only when every variant is: a product with one size left is in stock. */
-function variantAvailability(variant: Variant): Availability {
-  return variant.stock === null || variant.stock > 0 ? 'InStock' : 'OutOfStock';
+function variantAvailability(variant: Variant, product?: Pick<Product, 'releaseDate'>): Availability {
+  if (variant.stock !== null && variant.stock <= 0) return 'OutOfStock';
+  // A street date still to come (decision 054): sold now as a preorder.
+  return (variant.releaseDate ?? product?.releaseDate) ? 'PreOrder' : 'InStock';
 }
 
 export function productAvailability(product: Product): Availability {
-  return product.variants.some((variant) => variantAvailability(variant) === 'InStock') ? 'InStock' : 'OutOfStock';
+  const available = product.variants.map((variant) => variantAvailability(variant, product)).filter((availability) => availability !== 'OutOfStock');
+  return available.length === 0 ? 'OutOfStock' : available.includes('InStock') ? 'InStock' : 'PreOrder';
 }
 
 /** The address of a product's page, as the web app's paths.product writes it. */
@@ -44,7 +47,7 @@ export function productStructuredData(product: Product, origin: string): object 
     sku: variant.sku || variant.id,
     price: decimalPrice(variant.priceCents),
     priceCurrency: CURRENCY,
-    availability: `${SCHEMA}${variantAvailability(variant)}`,
+    availability: `${SCHEMA}${variantAvailability(variant, product)}`,
     itemCondition: `${SCHEMA}NewCondition`,
     url,
   });

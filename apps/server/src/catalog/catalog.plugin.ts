@@ -1,3 +1,4 @@
+import { publicUrl } from '../accounts/auth.ts';
 import { defineArea } from '../http/area.ts';
 import { shopOrigin } from '../web/web-app.ts';
 import { createCatalogCache } from './catalog.cache.ts';
@@ -7,9 +8,10 @@ import { catalogRoutes } from './catalog.routes.ts';
 import { listActiveProducts } from './catalog.service.ts';
 
 /** The shop's products: page data from a cache a 'products' NOTIFY empties, and the admin's edits. */
-export const catalogArea = defineArea('catalog', async (app, { db, hub, resolveCaller, pages, config }) => {
+export const catalogArea = defineArea('catalog', async (app, { db, hub, resolveCaller, pages, config, jobs }) => {
   const cache = createCatalogCache(() => listActiveProducts(db), hub);
   await app.register(catalogRoutes, { db, cache, resolveCaller });
   addCatalogPages(pages, cache, shopOrigin(config));
-  return { functions: catalogFunctions({ onChange: cache.invalidate }) };
+  const preorders = { db, jobs, publicUrl: publicUrl(config), timeZone: config.LABEL_TIME_ZONE };
+  return { functions: catalogFunctions({ onChange: cache.invalidate, preorders }) };
 });

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { EditProductInput, ReleaseProductInput } from '@storefront/domain/catalog-schemas.ts';
 import type { Variant } from '@storefront/domain/variants.ts';
 import { DEFAULT_CATEGORY, RELEASE_MESSAGES, SHOP_PAGE_SIZE, isProductCategory, type Product, type ProductCategory, type ShopPage } from '@storefront/domain/catalog.ts';
+import { PREORDER_MESSAGES } from '@storefront/domain/preorders.ts';
 import { CONSOLE_MESSAGES, type MoveProductInput, type SetProductActiveInput } from '@storefront/domain/console.ts';
 import { recordAudit, type Actor } from '../admin/audit.service.ts';
 import type { Db } from '../db/client.ts';
@@ -26,6 +27,7 @@ function toVariant(product: ProductRow, row: VariantRow): Variant {
     stock: row.stock,
     perCustomerLimit: row.perCustomerLimit,
     weightGrams: row.weightGrams,
+    ...(row.releaseDate ? { releaseDate: row.releaseDate } : {}),
   };
 }
 
@@ -43,6 +45,7 @@ function toProduct(row: ProductRow, images: string[], variants: VariantRow[]): P
     isActive: row.isActive,
     category: isProductCategory(row.category) ? row.category : DEFAULT_CATEGORY,
     updatedAt: row.updatedAt.toISOString(),
+    ...(row.releaseDate ? { releaseDate: row.releaseDate } : {}),
   };
 }
 
@@ -180,7 +183,8 @@ async function auditView(tx: Tx, id: string) {
  * A new release goes first in the shop (decision 031): its `order` is one above the
  * highest. An admin's release is audited in its transaction; the seed passes no actor.
  */
-export async function releaseProduct(db: Db, input: ReleaseProductInput, id = newProductId(), actor?: Actor): Promise<string> {
+export async function releaseProduct(db: Db, input: ReleaseProductInput, id = newProductId(), actor?: Actor, today?: string): Promise<string> {
+  if (today !== undefined) refuseDatesNotAfter(today, [input.releaseDate, ...(input.variants ?? []).map((variant) => variant.releaseDate)]);
   await runTransaction(db, async (tx) => {
     await tx.insert(products).values({
       id,
@@ -191,6 +195,7 @@ export async function releaseProduct(db: Db, input: ReleaseProductInput, id = ne
       category: input.category ?? DEFAULT_CATEGORY,
       sortOrder: sql`(SELECT coalesce(max(${products.sortOrder}), 0) + 1 FROM ${products})`,
       options: input.options ?? [],
+      releaseDate: input.releaseDate ?? null,
     });
     await replaceImages(tx, id, input.images);
     // Without options: one default variant, unlimited, at the product's price (decision 027).
@@ -201,17 +206,58 @@ export async function releaseProduct(db: Db, input: ReleaseProductInput, id = ne
   return id;
 }
 
+/** A street date the label sets must be after the label's today (decision 054); an unchanged one is left as it is. */
+function refuseDatesNotAfter(today: string, dates: (string | null | undefined)[]): void {
+  if (dates.some((date) => date && date <= today)) throw new AppError('invalid-argument', PREORDER_MESSAGES.releaseDateFuture);
+}
+
+/** A variant's street date moved by an edit (decision 054): its preorder buyers are told. `to` null: out now. */
+export interface DateMove {
+  productId: string;
+  productName: string;
+  variantId: string;
+  from: string;
+  to: string | null;
+}
+
+export interface EditOptions {
+  /** The label's day: a new or changed street date must be after it. */
+  today?: string;
+  /** Runs in the edit's transaction with the variants whose street date moved (preorder buyers are told once). */
+  onDatesMoved?: (tx: Tx, moves: DateMove[]) => Promise<void>;
+}
+
+/** Each variant's street date (its own, else its product's), by variant id. */
+async function effectiveDates(tx: Tx, productId: string): Promise<Map<string, string | null>> {
+  const rows = await tx
+    .select({ id: productVariants.id, date: sql<string | null>`coalesce(${productVariants.releaseDate}, ${products.releaseDate})::text` })
+    .from(productVariants)
+    .innerJoin(products, eq(products.id, productVariants.productId))
+    .where(eq(productVariants.productId, productId));
+  return new Map(rows.map((row) => [row.id, row.date]));
+}
+
 /**
  * The product row's update comes first and locks it: concurrent edits of one product queue
  * on that lock, each then replacing the images whole (read committed; under serializable,
  * a burst of identical edits ran out of retries, decision 019).
  */
-export async function editProduct(db: Db, input: EditProductInput, actor?: Actor): Promise<void> {
+export async function editProduct(db: Db, input: EditProductInput, actor?: Actor, options: EditOptions = {}): Promise<void> {
   await runTransaction(
     db,
     async (tx) => {
-      const [locked] = await tx.select({ id: products.id }).from(products).where(eq(products.id, input.id)).for('update');
+      const [locked] = await tx.select({ id: products.id, releaseDate: products.releaseDate }).from(products).where(eq(products.id, input.id)).for('update');
       if (!locked) throw new AppError('not-found', RELEASE_MESSAGES.notFound);
+      const datesBefore = await effectiveDates(tx, input.id);
+      if (options.today !== undefined) {
+        const ownBefore = new Set(
+          (await tx.select({ date: productVariants.releaseDate }).from(productVariants).where(eq(productVariants.productId, input.id))).map((row) => row.date),
+        );
+        refuseDatesNotAfter(options.today, [
+          input.releaseDate === locked.releaseDate ? null : input.releaseDate,
+          ...(input.variants ?? []).map((variant) => (ownBefore.has(variant.releaseDate ?? null) ? null : variant.releaseDate)),
+        ]);
+      }
       const before = actor ? await auditView(tx, input.id) : null;
       const updated = await tx
         .update(products)
@@ -224,6 +270,7 @@ export async function editProduct(db: Db, input: EditProductInput, actor?: Actor
           ...(input.options === undefined ? {} : { options: input.options }),
           ...(input.category === undefined ? {} : { category: input.category }),
           ...(input.weightGrams === undefined ? {} : { weightGrams: input.weightGrams }),
+          ...(input.releaseDate === undefined ? {} : { releaseDate: input.releaseDate }),
           updatedAt: new Date(),
         })
         .where(eq(products.id, input.id))
@@ -232,6 +279,13 @@ export async function editProduct(db: Db, input: EditProductInput, actor?: Actor
       await replaceImages(tx, input.id, input.images);
       // Without variants in the request (an edit made as before issue 15) they stay as they are.
       if (input.variants) await replaceVariants(tx, input.id, input.variants, actorIdOf(actor));
+      if (options.onDatesMoved) {
+        const after = await effectiveDates(tx, input.id);
+        const moves = [...datesBefore]
+          .filter(([variantId, from]) => from !== null && after.has(variantId) && after.get(variantId) !== from)
+          .map(([variantId, from]) => ({ productId: input.id, productName: input.name, variantId, from: from!, to: after.get(variantId) ?? null }));
+        if (moves.length > 0) await options.onDatesMoved(tx, moves);
+      }
       if (actor) await recordAudit(tx, { actor, action: 'product.edit', targetType: 'product', targetId: input.id, before, after: await auditView(tx, input.id) });
       await publishLive(tx, { topic: 'products', id: input.id });
     },
@@ -349,4 +403,21 @@ export async function deleteProduct(db: Db, id: string, actor: Actor): Promise<v
     },
     { isolationLevel: 'read committed' },
   );
+}
+
+/**
+ * The release job's first step (decision 054): street dates on or before the label's day are
+ * cleared, so those products and variants sell as ordinary items from now on. Returns the
+ * products changed (announced live, so the shop's cached pages refresh).
+ */
+export async function clearDueReleaseDates(tx: Tx, today: string): Promise<string[]> {
+  const fromProducts = await tx.update(products).set({ releaseDate: null, updatedAt: new Date() }).where(lte(products.releaseDate, today)).returning({ id: products.id });
+  const fromVariants = await tx
+    .update(productVariants)
+    .set({ releaseDate: null, updatedAt: new Date() })
+    .where(lte(productVariants.releaseDate, today))
+    .returning({ id: productVariants.productId });
+  const changed = [...new Set([...fromProducts, ...fromVariants].map((row) => row.id))];
+  for (const id of changed) await publishLive(tx, { topic: 'products', id });
+  return changed;
 }

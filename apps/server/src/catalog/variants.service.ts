@@ -36,6 +36,7 @@ export async function replaceVariants(tx: Tx, productId: string, wanted: Variant
           stock,
           perCustomerLimit: variant.perCustomerLimit === undefined ? match.perCustomerLimit : variant.perCustomerLimit,
           weightGrams: variant.weightGrams === undefined ? match.weightGrams : variant.weightGrams,
+          releaseDate: variant.releaseDate === undefined ? match.releaseDate : variant.releaseDate,
           updatedAt: new Date(),
         })
         .where(eq(productVariants.id, match.id));
@@ -55,6 +56,7 @@ export async function replaceVariants(tx: Tx, productId: string, wanted: Variant
       stock: variant.stock,
       perCustomerLimit: variant.perCustomerLimit ?? null,
       weightGrams: variant.weightGrams ?? null,
+      releaseDate: variant.releaseDate ?? null,
     });
     if (variant.stock !== null) await tx.insert(stockMovements).values({ variantId: id, actorId, fromStock: null, toStock: variant.stock, reason: 'release' });
   }
@@ -148,6 +150,8 @@ export interface PricedVariant {
   digital?: boolean;
   /** Grams of one unit (decision 060); null: not weighed. */
   weightGrams?: number | null;
+  /** A preorder's street date, the variant's own or its product's (decision 054); null: out now. */
+  releaseDate?: string | null;
 }
 
 /** The variants of these products that are on sale, at their prices (checkout re-prices every cart from here). */
@@ -163,6 +167,7 @@ export async function pricedVariants(db: Db | Tx, productIds: string[]): Promise
       digital: products.digital,
       // A variant not weighed weighs its product's default (decision 060).
       weightGrams: sql<number | null>`coalesce(${productVariants.weightGrams}, ${products.weightGrams})`,
+      releaseDate: sql<string | null>`coalesce(${productVariants.releaseDate}, ${products.releaseDate})::text`,
     })
     .from(products)
     .innerJoin(productVariants, eq(productVariants.productId, products.id))

@@ -37,6 +37,8 @@ export function cartLines(items: CartItems, priced: PricedVariant[]): StockLine[
     ...(variant!.digital ? { digital: true } : {}),
     // Weight-based rates (decision 060) weigh each unit; a variant not weighed counts 0 g.
     ...(variant!.weightGrams ? { weightGrams: variant!.weightGrams } : {}),
+    // A preorder (decision 054): paid now, shipped on its street date; stock applies as to any line.
+    ...(variant!.releaseDate ? { shipsOn: variant!.releaseDate } : {}),
   }));
   // Lines drawing on the same variant are summed (a cart cannot oversell itself).
   const demand = demandByVariant(lines.filter((line) => line.counted));

@@ -2,6 +2,7 @@ import { taxLineLabel } from '@storefront/domain/shipping-tax.ts';
 import { trackingUrl } from '@storefront/domain/order-desk.ts';
 import type { Mail } from './mailer.ts';
 import { formatUsd } from '@storefront/domain/catalog.ts';
+import { formatShipDate, preorderLabel, shipsWhen } from '@storefront/domain/preorders.ts';
 import { escapeHtml } from '../http/html.ts';
 
 /** The shop's plain transactional mails, as text and simple, well-formed HTML. */
@@ -75,7 +76,7 @@ export function accountExistsMail(to: string, name: string, loginUrl: string): M
 
 export interface ReceiptOrder {
   id: string;
-  items: { name: string; qty: number; unitCents: number }[];
+  items: { name: string; qty: number; unitCents: number; shipsOn?: string | undefined }[];
   totals: { subtotalCents: number; shippingCents: number; taxCents: number; walletAppliedCents: number; chargedCents: number; discountCents?: number };
   /** Issue 26: the tax line names its jurisdiction; VAT already in the prices is shown, not added. */
   tax?: { jurisdiction: string; includedCents: number; shippingMethod: string | null };
@@ -84,7 +85,9 @@ export interface ReceiptOrder {
 }
 
 export function receiptMail(to: string, name: string, order: ReceiptOrder, ordersUrl: string, libraryUrl?: string): Mail {
-  const lines = order.items.map((item) => `${item.qty} × ${item.name} — ${formatUsd(item.unitCents * item.qty)}`);
+  // A preorder line says when it ships (decision 054), and the order says when it all ships.
+  const lines = order.items.map((item) => `${item.qty} × ${item.name}${item.shipsOn ? ` (${preorderLabel(item.shipsOn)})` : ''} — ${formatUsd(item.unitCents * item.qty)}`);
+  const when = shipsWhen(order.items);
   const t = order.totals;
   const summary = [
     `Subtotal ${formatUsd(t.subtotalCents)}`,
@@ -99,7 +102,7 @@ export function receiptMail(to: string, name: string, order: ReceiptOrder, order
   ];
   // Digital items (issue 28): the music is in the buyer's library at once.
   const library = libraryUrl ? [`Your music is ready to download in your library: ${libraryUrl}`] : [];
-  const paragraphs = [`Hi ${name},`, `Thank you for your order ${order.id}.`, ...lines, ...summary, ...library, 'We will let you know when it ships.'];
+  const paragraphs = [`Hi ${name},`, `Thank you for your order ${order.id}.`, ...lines, ...summary, ...library, ...(when ? [when] : []), 'We will let you know when it ships.'];
   return {
     to,
     subject: `Your ${SHOP} order ${order.id}`,
@@ -233,4 +236,58 @@ export function accountDeletedMail(to: string, name: string): Mail {
     'You are welcome to create a new account with this address at any time.',
   ];
   return { to, subject: `Your ${SHOP} account was deleted`, text: lines.join('\n\n'), html: layout('Your account was deleted', lines) };
+}
+
+/** The release job's one mail per buyer and item (decision 054): the preorder is out and ships now. */
+export function preorderReleasedMail(to: string, name: string, item: { name: string; orderIds: string[] }, ordersUrl: string): Mail {
+  const paragraphs = [
+    `Hi ${name},`,
+    `It's out: ${item.name} is released today, and your preorder is shipping.`,
+    `Order${item.orderIds.length > 1 ? 's' : ''} ${item.orderIds.join(', ')}. We will send the tracking number when the parcel leaves.`,
+  ];
+  return {
+    to,
+    subject: `It's out: ${item.name} is shipping`,
+    text: `${paragraphs.join('\n\n')}\n\n${ordersUrl}`,
+    html: layout("It's out, it's shipping", paragraphs, { label: 'View my orders', url: ordersUrl }),
+  };
+}
+
+/** The label moved a preorder's street date (decision 054): its buyers are told once per new date. */
+export function preorderMovedMail(to: string, name: string, item: { name: string; from: string; to: string; orderIds: string[] }, ordersUrl: string): Mail {
+  const paragraphs = [
+    `Hi ${name},`,
+    `The release date of ${item.name} has moved from ${formatShipDate(item.from)} to ${formatShipDate(item.to)}. Your preorder now ships on ${formatShipDate(item.to)}.`,
+    `Order${item.orderIds.length > 1 ? 's' : ''} ${item.orderIds.join(', ')}. Nothing else changes; you have already paid.`,
+  ];
+  return {
+    to,
+    subject: `New release date for ${item.name}: ${formatShipDate(item.to)}`,
+    text: `${paragraphs.join('\n\n')}\n\n${ordersUrl}`,
+    html: layout('New release date', paragraphs, { label: 'View my orders', url: ordersUrl }),
+  };
+}
+
+/** One parcel of an order shipped in parts (decision 054): its lines and tracking; the last one says so. */
+export function shippedPartMail(
+  to: string,
+  name: string,
+  part: { orderId: string; lines: { name: string; qty: number }[]; last: boolean },
+  ordersUrl: string,
+  tracking: { carrier: string; number: string } | null = null,
+): Mail {
+  const link = tracking ? trackingUrl(tracking.carrier, tracking.number) : null;
+  const paragraphs = [
+    `Hi ${name},`,
+    `Part of your order ${part.orderId} has shipped: ${part.lines.map((line) => `${line.qty} × ${line.name}`).join(', ')}.`,
+    part.last ? 'This is the last part: everything in your order is on its way.' : 'The rest of your order follows in its own parcel.',
+    ...(tracking ? [`Carrier: ${tracking.carrier}. Tracking number: ${tracking.number}.`] : []),
+    ...(link ? [`Track it: ${link}`] : []),
+  ];
+  return {
+    to,
+    subject: `Part of your ${SHOP} order ${part.orderId} has shipped`,
+    text: `${paragraphs.join('\n\n')}\n\n${ordersUrl}`,
+    html: layout('Part of your order has shipped', paragraphs, { label: 'View my orders', url: ordersUrl }),
+  };
 }

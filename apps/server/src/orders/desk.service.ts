@@ -4,7 +4,7 @@ import type { OrderFilter } from '@storefront/domain/order-desk.ts';
 import type { Db } from '../db/client.ts';
 import { orderEvents, orderItems, orderItemTerms, orders, orderSearchTerms, orderSearchText, users } from '../db/schema/index.ts';
 import { AppError } from '../http/errors.ts';
-import { orderItemsOf, orderRowsPage, orderView, type OrderView, type Page } from './orders.service.ts';
+import { orderItemsOf, orderRowsPage, orderView, shipmentsOf, type OrderView, type Page, type ShipmentView } from './orders.service.ts';
 import type { RefundableOrder } from '@storefront/domain/refunds.ts';
 import { refundableOf, refundsOf, unsettledRefunds, type RefundView } from './refunds.service.ts';
 
@@ -13,11 +13,18 @@ import { refundableOf, refundsOf, unsettledRefunds, type RefundView } from './re
  * reference, buyer email, buyer or ship-to name, or product; newest first by the same
  * keyset cursor as My Orders; each filter has its own index, the search trigram indexes.
  */
+/** An order's lines still waiting for their street date: preorder lines not released and not shipped. */
+function waitingLines(orderId: SQL | typeof orders.id): SQL {
+  return sql`SELECT 1 FROM ${orderItems} WHERE ${orderItems.orderId} = ${orderId} AND ${orderItems.shipsOn} IS NOT NULL AND ${orderItems.releasedAt} IS NULL AND ${orderItems.shipmentId} IS NULL`;
+}
+
 const filters: Record<OrderFilter, SQL | undefined> = {
   unfulfilled: eq(orders.orderFulfilled, false),
   shipped: eq(orders.orderFulfilled, true),
   refunded: isNotNull(orders.refundStatus),
   all: undefined,
+  // Ready to ship (decision 054): what is left of it can all go now; a preorder line waits until the release job makes it ordinary.
+  ready: and(eq(orders.orderFulfilled, false), sql`${orders.refundStatus} IS DISTINCT FROM 'refunded'`, sql`NOT EXISTS (${waitingLines(orders.id)})`),
 };
 
 /** The most distinct buyer texts, and line names, one search matches. */
@@ -79,10 +86,15 @@ type OrderRow = typeof orders.$inferSelect;
 export type DeskOrder = OrderView & { lines: { lineId: number; productId: string; name: string; qty: number; unitCents: number }[] };
 
 /** The order as My Orders shows it (one mapping, orders.service.ts), with each line's id for refunds by line. */
-function deskView(row: OrderRow, items: (typeof orderItems.$inferSelect)[], unsettled: Map<string, { walletCents: number; cardCents: number }>): DeskOrder {
+function deskView(
+  row: OrderRow,
+  items: (typeof orderItems.$inferSelect)[],
+  unsettled: Map<string, { walletCents: number; cardCents: number }>,
+  shipments: Map<string, ShipmentView[]>,
+): DeskOrder {
   const own = items.filter((item) => item.orderId === row.id);
   return {
-    ...orderView(row, own, unsettled),
+    ...orderView(row, own, unsettled, shipments.get(row.id)),
     lines: own.map((item) => ({ lineId: item.position, productId: item.productId, name: item.name, qty: item.qty, unitCents: item.unitCents })),
   };
 }
@@ -90,8 +102,8 @@ function deskView(row: OrderRow, items: (typeof orderItems.$inferSelect)[], unse
 export async function listDeskOrders(db: Db, query: DeskQuery): Promise<Page<DeskOrder>> {
   const { rows, next } = await listDeskOrderRows(db, query);
   const ids = rows.map((row) => row.id);
-  const [items, unsettled] = [await orderItemsOf(db, ids), await unsettledRefunds(db, ids)];
-  return { items: rows.map((row) => deskView(row, items, unsettled)), next };
+  const [items, unsettled, shipments] = [await orderItemsOf(db, ids), await unsettledRefunds(db, ids), await shipmentsOf(db, ids)];
+  return { items: rows.map((row) => deskView(row, items, unsettled, shipments)), next };
 }
 
 export interface OrderHistoryEntry {
@@ -130,7 +142,7 @@ export async function getDeskOrder(
   ];
   const refundable = await refundableOf(db, orderId);
   return {
-    order: deskView(row, await orderItemsOf(db, [row.id]), await unsettledRefunds(db, [row.id])),
+    order: deskView(row, await orderItemsOf(db, [row.id]), await unsettledRefunds(db, [row.id]), await shipmentsOf(db, [row.id])),
     history,
     refunds: await refundsOf(db, orderId),
     refundable: { ...refundable, shippingCents: refundable.shippingCents ?? 0, shippingRefunded: refundable.shippingRefunded ?? false },

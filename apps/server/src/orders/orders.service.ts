@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { orderCursor } from '@storefront/domain/contracts/orders.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { REFUND_MESSAGES } from '@storefront/domain/refunds.ts';
+import { formatShipDate, PREORDER_MESSAGES } from '@storefront/domain/preorders.ts';
 import { recordAudit, type Actor } from '../admin/audit.service.ts';
 import type { Db } from '../db/client.ts';
-import { orderEvents, orderItems, orders, users } from '../db/schema/index.ts';
+import { orderEvents, orderItems, orderShipments, orders, users } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -24,6 +25,10 @@ export interface OrderLine {
   /** The line's tax basis (decision 060): its goods after any discount and the tax added on them. */
   paidCents?: number;
   taxCents?: number;
+  /** A preorder line (decision 054): the street date it ships on; absent once it is out. */
+  shipsOn?: string;
+  /** The parcel this line left in when the order ships in parts (decision 054). */
+  shipmentId?: string;
 }
 
 /** An order as the spec's clients read it (spec section 3). */
@@ -89,6 +94,15 @@ export interface OrderView {
   tracking: { carrier: string; number: string } | null;
   /** A refund is waiting for the payment provider (decision 034). */
   refundPending?: boolean;
+  /** The parcels of an order shipped in parts (decision 054), oldest first; each line names its parcel. */
+  shipments?: ShipmentView[];
+}
+
+export interface ShipmentView {
+  id: string;
+  carrier: string | null;
+  trackingNumber: string | null;
+  shippedAt: string;
 }
 
 export interface NewOrder {
@@ -158,15 +172,17 @@ export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string
       unit_cents: item.unitCents,
       paid_cents: item.paidCents ?? null,
       tax_cents: item.taxCents ?? null,
+      ships_on: item.shipsOn ?? null,
     })),
   );
   const insertedItems = tx.$with('inserted_items').as(
     tx
       .insert(orderItems)
       .select(
-        sql`SELECT ${inserted.id}, line.position, line.product_id, line.variant_id, line.name, line.qty, line.unit_cents, line.paid_cents, line.tax_cents
+        sql`SELECT ${inserted.id}, line.position, line.product_id, line.variant_id, line.name, line.qty, line.unit_cents, line.paid_cents, line.tax_cents,
+                   line.ships_on, NULL::timestamptz, NULL::text
             FROM ${inserted}, jsonb_to_recordset(${lines}::jsonb)
-              AS line(position integer, product_id text, variant_id text, name text, qty integer, unit_cents bigint, paid_cents bigint, tax_cents bigint)`,
+              AS line(position integer, product_id text, variant_id text, name text, qty integer, unit_cents bigint, paid_cents bigint, tax_cents bigint, ships_on date)`,
       )
       .returning({ orderId: orderItems.orderId }),
   );
@@ -191,7 +207,7 @@ type OrderItemRow = typeof orderItems.$inferSelect;
  * desk (desk.service.ts adds the line ids) share this mapping. Refunded amounts are what really
  * went back: a pending refund's parts count once the provider (or the ledger) gave them back.
  */
-export function orderView(row: OrderRow, items: OrderItemRow[], unsettled: Map<string, { walletCents: number; cardCents: number }>): OrderView {
+export function orderView(row: OrderRow, items: OrderItemRow[], unsettled: Map<string, { walletCents: number; cardCents: number }>, shipments: ShipmentView[] = []): OrderView {
   const { name, ...address } = row.shipping;
   const pending = unsettled.get(row.id);
   return {
@@ -200,7 +216,15 @@ export function orderView(row: OrderRow, items: OrderItemRow[], unsettled: Map<s
     paymentIntentId: row.paymentIntentId,
     createdAt: row.createdAt.toISOString(),
     uid: row.userId,
-    items: items.map((item) => ({ id: item.productId, ...(item.variantId ? { variantId: item.variantId } : {}), name: item.name, qty: item.qty, unitCents: item.unitCents })),
+    items: items.map((item) => ({
+      id: item.productId,
+      ...(item.variantId ? { variantId: item.variantId } : {}),
+      name: item.name,
+      qty: item.qty,
+      unitCents: item.unitCents,
+      ...(item.shipsOn && !item.releasedAt ? { shipsOn: item.shipsOn } : {}),
+      ...(item.shipmentId ? { shipmentId: item.shipmentId } : {}),
+    })),
     totals: {
       subtotalCents: row.subtotalCents,
       shippingCents: row.shippingCents,
@@ -221,7 +245,20 @@ export function orderView(row: OrderRow, items: OrderItemRow[], unsettled: Map<s
       cardCents: Math.max(0, row.refundedCardCents - (pending?.cardCents ?? 0)),
     },
     tracking: row.carrier && row.trackingNumber ? { carrier: row.carrier, number: row.trackingNumber } : null,
+    ...(shipments.length > 0 ? { shipments } : {}),
   };
+}
+
+/** The parcels of these orders (decision 054), oldest first, by order. */
+export async function shipmentsOf(db: Db | Tx, ids: string[]): Promise<Map<string, ShipmentView[]>> {
+  const byOrder = new Map<string, ShipmentView[]>();
+  if (ids.length === 0) return byOrder;
+  const rows = await db.select().from(orderShipments).where(inArray(orderShipments.orderId, ids)).orderBy(asc(orderShipments.createdAt), asc(orderShipments.id));
+  for (const row of rows) {
+    const view = { id: row.id, carrier: row.carrier, trackingNumber: row.trackingNumber, shippedAt: row.createdAt.toISOString() };
+    byOrder.set(row.orderId, [...(byOrder.get(row.orderId) ?? []), view]);
+  }
+  return byOrder;
 }
 
 /** The lines of these orders, in order. */
@@ -233,12 +270,13 @@ export async function orderItemsOf(db: Db, ids: string[]): Promise<OrderItemRow[
 async function views(db: Db, rows: OrderRow[]): Promise<OrderView[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
-  const [items, unsettled] = [await orderItemsOf(db, ids), await unsettledRefunds(db, ids)];
+  const [items, unsettled, shipments] = [await orderItemsOf(db, ids), await unsettledRefunds(db, ids), await shipmentsOf(db, ids)];
   return rows.map((row) =>
     orderView(
       row,
       items.filter((item) => item.orderId === row.id),
       unsettled,
+      shipments.get(row.id),
     ),
   );
 }
@@ -318,6 +356,35 @@ export interface FulfilOptions {
   tracking?: { carrier: string; number: string } | null;
   /** Queues the shipped email in the fulfilment's own transaction (once, with the change). */
   mail?: { jobs: JobQueue; publicUrl: string };
+  /** The admin confirmed shipping preorder lines before their street date (decision 054). */
+  confirmPreorder?: boolean;
+}
+
+/**
+ * An order's lines (all, or these positions) still waiting for their street date: not released
+ * by the release job and not shipped. The desk refuses to ship them without a confirmation.
+ */
+export async function waitingPreorderDates(tx: Tx, orderId: string, positions?: number[]): Promise<string[]> {
+  const rows = await tx
+    .selectDistinct({ shipsOn: orderItems.shipsOn })
+    .from(orderItems)
+    .where(
+      and(
+        eq(orderItems.orderId, orderId),
+        positions ? inArray(orderItems.position, positions) : undefined,
+        isNotNull(orderItems.shipsOn),
+        isNull(orderItems.releasedAt),
+        isNull(orderItems.shipmentId),
+      ),
+    );
+  return rows.map((row) => row.shipsOn!).sort();
+}
+
+/** Refuses to ship lines before their street date unless the admin confirmed it (decision 054). */
+export async function refuseEarlyShipping(tx: Tx, orderId: string, confirmed: boolean | undefined, positions?: number[]): Promise<void> {
+  if (confirmed) return;
+  const dates = await waitingPreorderDates(tx, orderId, positions);
+  if (dates.length > 0) throw new AppError('failed-precondition', PREORDER_MESSAGES.notYetOut(dates.map(formatShipDate).join(', ')), { preorderDates: dates });
 }
 
 /**
@@ -335,6 +402,7 @@ export async function markOrderFulfilled(db: Db, orderId: string, options: Fulfi
       // nor one whose refunds in flight or held for a Retry give all of it back.
       if (!order.orderFulfilled && (order.refundStatus === 'refunded' || (await refundsCoverOrder(tx, order))))
         throw new AppError('failed-precondition', REFUND_MESSAGES.refundedCannotFulfil);
+      if (!order.orderFulfilled) await refuseEarlyShipping(tx, orderId, options.confirmPreorder);
       const [buyer] = await tx.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, order.userId));
       if (!order.orderFulfilled) {
         const tracking = options.tracking ?? null;
@@ -342,6 +410,16 @@ export async function markOrderFulfilled(db: Db, orderId: string, options: Fulfi
           .update(orders)
           .set({ orderFulfilled: true, orderStatus: 'shipped', fulfilledAt: new Date(), carrier: tracking?.carrier ?? null, trackingNumber: tracking?.number ?? null })
           .where(eq(orders.id, orderId));
+        // An order already shipped in parts (decision 054): what is left is its last parcel.
+        const [part] = await tx.select({ id: orderShipments.id }).from(orderShipments).where(eq(orderShipments.orderId, orderId)).limit(1);
+        if (part) {
+          const id = `sh_${randomBytes(9).toString('base64url')}`;
+          await tx.insert(orderShipments).values({ id, orderId, carrier: tracking?.carrier ?? null, trackingNumber: tracking?.number ?? null, actorId: options.actorId ?? null });
+          await tx
+            .update(orderItems)
+            .set({ shipmentId: id })
+            .where(and(eq(orderItems.orderId, orderId), isNull(orderItems.shipmentId)));
+        }
         await tx
           .insert(orderEvents)
           .values({ orderId, kind: 'fulfilled', actorId: options.actorId ?? null, detail: tracking ? { carrier: tracking.carrier, trackingNumber: tracking.number } : {} });

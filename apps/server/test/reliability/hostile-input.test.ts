@@ -305,6 +305,7 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   getOrder: () => ({ orderId: 'o_missing' }),
   refundOrder: () => ({ orderId: 'o_missing', lines: [{ lineId: 0, quantity: 1 }], idempotencyKey: 'fuzz-refund-1' }),
   retryRefund: () => ({ orderId: 'o_missing', refundId: 'rf_missing' }),
+  shipOrderPart: () => ({ orderId: 'o_missing', lineIds: [0], carrier: 'UPS', trackingNumber: '1Z999AA10123456784', confirmPreorder: true }),
   listAllProducts: () => null,
   setProductActive: () => ({ id: productId, isActive: true }),
   moveProduct: () => ({ id: productId, position: 0 }),
@@ -725,6 +726,27 @@ describe('generated: same-id races on every idempotent function', () => {
       after: async (body) => {
         const { orderId } = body as { orderId: string };
         expect(await rowCount('SELECT 1 FROM "order" WHERE id = $1 AND order_fulfilled AND order_status = \'shipped\'', [orderId])).toBe(1);
+        expect(await rowCount("SELECT 1 FROM pgboss.job WHERE name = 'send-email' AND data->>'subject' LIKE $1", [`%order ${orderId} has shipped`])).toBe(1);
+      },
+    },
+    shipOrderPart: {
+      // One parcel takes the line under the order's lock; the others find it shipped: one parcel, one mail.
+      same: false,
+      body: async () => {
+        // Its own credit: this race does not depend on what other tests left in the wallet.
+        await grantCredits(database.db, 'admin@example.org', '30', freshId('race-part-grant'));
+        const placed = await callFn<{ orderId: string }>('completeWalletOnlyOrderStreetFlavor', {
+          items: [{ id: tee, qty: 1 }],
+          contact,
+          shipping,
+          quote: await walletQuote(),
+          checkoutId: freshId('race-part'),
+        });
+        return { orderId: placed.data!.orderId, lineIds: [0], carrier: 'UPS', trackingNumber: '1Z999AA10123456784' };
+      },
+      after: async (body) => {
+        const { orderId } = body as { orderId: string };
+        expect(await rowCount('SELECT 1 FROM order_shipment WHERE order_id = $1', [orderId])).toBe(1);
         expect(await rowCount("SELECT 1 FROM pgboss.job WHERE name = 'send-email' AND data->>'subject' LIKE $1", [`%order ${orderId} has shipped`])).toBe(1);
       },
     },

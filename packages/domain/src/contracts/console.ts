@@ -26,8 +26,12 @@ export const productOutput = z.object({
       stock: z.number().nullable(),
       perCustomerLimit: z.number().nullable().optional(),
       weightGrams: z.number().nullable().optional(),
+      /** The variant's own street date (decision 054); absent or null: the product's. */
+      releaseDate: z.string().nullable().optional(),
     }),
   ),
+  /** A preorder's street date, YYYY-MM-DD (decision 054); absent or null: the product is out. */
+  releaseDate: z.string().nullable().optional(),
 });
 
 /** One entry of the console's activity list (decision 031). */

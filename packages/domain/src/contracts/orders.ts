@@ -1,10 +1,20 @@
 import { z } from 'zod';
 import { CARRIERS, DESK_MESSAGES, ORDER_FILTERS, TRACKING_NUMBER_PATTERN } from '../order-desk.ts';
 import { MAX_CART_LINES, MAX_LINE_QTY } from '../pricing.ts';
+import { PREORDER_MESSAGES } from '../preorders.ts';
 import { defineContract, nullableDefault, okOutput, optionalNullable } from './define.ts';
 
 /** One line of an order or a quote: the price is the server's at the time. */
-export const orderLineOutput = z.object({ id: z.string(), name: z.string(), qty: z.number(), unitCents: z.number() });
+export const orderLineOutput = z.object({
+  id: z.string(),
+  name: z.string(),
+  qty: z.number(),
+  unitCents: z.number(),
+  /** A preorder line (decision 054): the street date it ships on, YYYY-MM-DD; absent once it is out. */
+  shipsOn: z.string().optional(),
+  /** The parcel the line left in, when the order ships in parts (decision 054). */
+  shipmentId: z.string().optional(),
+});
 
 /** An order as the order functions return it (spec section 3, Order). */
 export const orderOutput = z.object({
@@ -37,6 +47,8 @@ export const orderOutput = z.object({
   tracking: z.object({ carrier: z.string(), number: z.string() }).nullable(),
   /** A refund is waiting for the payment provider (retried in the background, decision 034). */
   refundPending: z.boolean().optional(),
+  /** The parcels of an order shipped in parts (decision 054), oldest first; each line's `shipmentId` names its parcel. */
+  shipments: z.array(z.object({ id: z.string(), carrier: z.string().nullable(), trackingNumber: z.string().nullable(), shippedAt: z.string() })).optional(),
 });
 
 /** One page of a keyset-paged order list; `next` goes back as `after`. */
@@ -124,6 +136,9 @@ function trackingComplete(value: { carrier?: string; trackingNumber?: string }, 
   if (value.carrier && !value.trackingNumber) context.addIssue({ code: 'custom', path: ['trackingNumber'], message: DESK_MESSAGES.trackingNumber });
 }
 
+/** The admin confirmed shipping preorder lines before their street date (decision 054); without it, that is refused. */
+const confirmPreorder = optionalNullable(z.boolean());
+
 export const ordersContracts = {
   listMyOrders: defineContract({ access: 'signed-in', input: pageInput, output: ordersPageOutput }),
   getMyOrder: defineContract({
@@ -136,7 +151,7 @@ export const ordersContracts = {
   markOrderFulfilled: defineContract({
     access: 'admin',
     input: z
-      .object({ orderId, maxAttempts: optionalNullable(z.number().int()), ...trackingFields })
+      .object({ orderId, maxAttempts: optionalNullable(z.number().int()), ...trackingFields, confirmPreorder })
       .strict()
       .superRefine(trackingComplete),
     output: okOutput,
@@ -149,7 +164,7 @@ export const ordersContracts = {
         orders: z
           .array(
             z
-              .object({ orderId, ...trackingFields })
+              .object({ orderId, ...trackingFields, confirmPreorder })
               .strict()
               .superRefine(trackingComplete),
           )
@@ -204,6 +219,27 @@ export const ordersContracts = {
       })
       .strict(),
     output: z.object({ refund: refundOutput }),
+  }),
+  /**
+   * Ships some of an order's lines as one parcel with its own tracking (decision 054): the buyer
+   * sees each parcel in My Orders and gets the shipped email for it; the last parcel fulfils the order.
+   */
+  shipOrderPart: defineContract({
+    access: 'admin',
+    input: z
+      .object({
+        orderId,
+        lineIds: z
+          .array(z.number().int().min(0).max(999))
+          .min(1, PREORDER_MESSAGES.noLinesToShip)
+          .max(MAX_CART_LINES)
+          .refine((ids) => new Set(ids).size === ids.length, PREORDER_MESSAGES.lineNotInOrder),
+        ...trackingFields,
+        confirmPreorder,
+      })
+      .strict()
+      .superRefine(trackingComplete),
+    output: z.object({ ok: z.literal(true), shipmentId: z.string(), orderFulfilled: z.boolean() }),
   }),
   /** A card refund whose background retries ran out, sent again with the same provider key (decision 034). */
   retryRefund: defineContract({

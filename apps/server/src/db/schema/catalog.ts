@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 
 /**
@@ -41,6 +41,8 @@ export const products = pgTable(
       .default('merch')
       .references(() => productCategories.id),
     /** What the shop search looks in: the name and description in lower case, kept by Postgres. */
+    /** The street date of a preorder (issue 27, decision 054): set while it is in the future; the release job clears it on the day. */
+    releaseDate: date('release_date', { mode: 'string' }),
     searchText: text('search_text')
       .notNull()
       .generatedAlwaysAs(sql`lower(name || ' ' || description)`),
@@ -98,6 +100,8 @@ export const productVariants = pgTable(
     perCustomerLimit: integer('per_customer_limit'),
     /** Weight of one unit in grams, for weight-based shipping rates (decision 060); null: not weighed (0). */
     weightGrams: integer('weight_grams'),
+    /** A variant's own street date (decision 054), over the product's; cleared by the release job on the day. */
+    releaseDate: date('release_date', { mode: 'string' }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [

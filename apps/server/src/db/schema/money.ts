@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigint, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 
 /**
@@ -62,6 +62,8 @@ export interface CheckoutLine {
   /** What the whole line paid for its goods after any discount, and the tax added on it (decision 060). */
   paidCents?: number;
   taxCents?: number;
+  /** A preorder line's street date (decision 054). */
+  shipsOn?: string;
 }
 
 export const checkouts = pgTable(
@@ -223,6 +225,12 @@ export const orderItems = pgTable(
      */
     paidCents: bigint('paid_cents', { mode: 'number' }),
     taxCents: bigint('tax_cents', { mode: 'number' }),
+    /** A preorder line (decision 054): the street date it was bought for (moved with the label's date); null: in stock. */
+    shipsOn: date('ships_on', { mode: 'string' }),
+    /** When the release job made this preorder line ordinary (its buyer was mailed "it's out"). */
+    releasedAt: timestamp('released_at', { withTimezone: true }),
+    /** The parcel this line left in (a split shipment, decision 054); null: not shipped yet. */
+    shipmentId: text('shipment_id'),
   },
   (table) => [
     primaryKey({ columns: [table.orderId, table.position] }),
@@ -232,7 +240,27 @@ export const orderItems = pgTable(
     index('order_item_variant_idx').on(table.variantId),
     // Whether a product was ever ordered (the console offers Delete only where it can succeed, issue 29 item 5).
     index('order_item_product_idx').on(table.productId),
+    // The release job's and a date move's lines: preorder lines not yet released (decision 054).
+    index('order_item_preorder_idx')
+      .on(table.shipsOn)
+      .where(sql`${table.shipsOn} IS NOT NULL AND ${table.releasedAt} IS NULL`),
   ],
+);
+
+/** One parcel of an order shipped in parts (decision 054): its own lines (order_item.shipment_id) and tracking. */
+export const orderShipments = pgTable(
+  'order_shipment',
+  {
+    id: text('id').primaryKey(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    carrier: text('carrier'),
+    trackingNumber: text('tracking_number'),
+    actorId: text('actor_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('order_shipment_order_idx').on(table.orderId, table.createdAt)],
 );
 
 /** Provider events already handled: a re-delivered event is acknowledged and ignored. */

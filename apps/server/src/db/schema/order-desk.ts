@@ -61,7 +61,18 @@ export const orderRefunds = pgTable(
   ],
 );
 
-export const ORDER_EVENT_KINDS = ['created', 'paid', 'fulfilled', 'refund-requested', 'refunded', 'refund-failed', 'provider-refund', 'refund-gave-up', 'refund-retried'] as const;
+export const ORDER_EVENT_KINDS = [
+  'created',
+  'paid',
+  'fulfilled',
+  'refund-requested',
+  'refunded',
+  'refund-failed',
+  'provider-refund',
+  'refund-gave-up',
+  'refund-retried',
+  'shipped-part',
+] as const;
 
 export const orderEvents = pgTable(
   'order_event',

@@ -5,6 +5,8 @@ import type { Product } from '@storefront/domain/catalog.ts';
 import { lineName, lineRanOutMessage, variantLabel } from '@storefront/domain/variants.ts';
 import { cartStore } from '../../lib/cart.ts';
 import { useCartStock } from './cart-stock.ts';
+import { effectiveReleaseDate } from '@storefront/domain/preorders.ts';
+import { PreorderNote } from '../preorder-note.tsx';
 
 /**
  * The line's variant, changed in place (issue 29 item 4): the product's variants, a sold-out one
@@ -79,6 +81,15 @@ export function CartLines({ lines, onLineRemoved }: { lines: CartLine[]; onLineR
             <div className="cart-line__body">
               <p className="cart-line__title">{title}</p>
               <p className="cart-line__price">{formatUsd(line.priceCents)}</p>
+              {product ? (
+                <PreorderNote
+                  date={effectiveReleaseDate(
+                    product,
+                    product.variants.find((variant) => variant.id === (line.variantId ?? line.lineId)),
+                  )}
+                  as="p"
+                />
+              ) : null}
               {product && product.variants.length > 1 ? <VariantChoice line={line} product={product} title={title} lines={lines} /> : null}
               <div className="cart-line__controls">
                 <div className="cart-qty" role="group" aria-label={`Quantity of ${title}`}>

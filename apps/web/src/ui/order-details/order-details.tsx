@@ -2,6 +2,7 @@ import { trackingUrl } from '@storefront/domain/order-desk.ts';
 import { formatUsd } from '@storefront/domain/catalog.ts';
 import { taxLineLabel } from '@storefront/domain/shipping-tax.ts';
 import { Badge } from '../badge.tsx';
+import { PreorderNote } from '../preorder-note.tsx';
 import { orderBadge } from './order-status.ts';
 import type { Order, OrderAddress, OrderLine, OrderTax, OrderTotals } from './order-types.ts';
 import './order-details.css';
@@ -28,6 +29,12 @@ export function OrderLines({ items }: { items: OrderLine[] }) {
         <li key={`${item.id}-${index}`} className="order-lines__line">
           <span className="order-lines__name">
             {item.name} <span className="order-lines__qty">× {item.qty}</span>
+            {item.shipsOn ? (
+              <>
+                {' '}
+                <PreorderNote date={item.shipsOn} />
+              </>
+            ) : null}
           </span>
           <span className="order-lines__amount">{formatUsd(item.unitCents * item.qty)}</span>
         </li>
@@ -134,6 +141,36 @@ export function ShipTo({
       <p className="order-card__label">{label}</p>
       <PostalAddress name={shipping.name} address={shipping.address} />
       {tracking ? <TrackingInfo tracking={tracking} /> : null}
+    </div>
+  );
+}
+
+/**
+ * An order shipped in parts (decision 054): each parcel with its lines and tracking, and what is
+ * still to ship. Nothing for an order shipped (or to be shipped) in one parcel.
+ */
+export function OrderShipments({ order }: { order: Pick<Order, 'items' | 'shipments'> }) {
+  const shipments = order.shipments ?? [];
+  if (shipments.length === 0) return null;
+  const waiting = order.items.filter((item) => !item.shipmentId);
+  return (
+    <div className="order-shipments">
+      <p className="order-card__label">Shipped in parts</p>
+      <ol className="order-shipments__list">
+        {shipments.map((shipment, index) => (
+          <li key={shipment.id} className="order-shipments__part">
+            <p>
+              Parcel {index + 1}, shipped {formatOrderDate(shipment.shippedAt)}:{' '}
+              {order.items
+                .filter((item) => item.shipmentId === shipment.id)
+                .map((item) => `${item.name} × ${item.qty}`)
+                .join(', ')}
+            </p>
+            {shipment.carrier && shipment.trackingNumber ? <TrackingInfo tracking={{ carrier: shipment.carrier, number: shipment.trackingNumber }} /> : null}
+          </li>
+        ))}
+      </ol>
+      {waiting.length > 0 ? <p className="order-shipments__waiting">Still to ship: {waiting.map((item) => `${item.name} × ${item.qty}`).join(', ')}</p> : null}
     </div>
   );
 }

@@ -12,6 +12,8 @@ export interface ProductFieldValues {
   category: string;
   /** Default weight of one unit in grams (decision 060); empty: none. */
   weight?: string;
+  /** A preorder's street date, YYYY-MM-DD (decision 054); empty: out now. */
+  releaseDate?: string;
 }
 
 export const EMPTY_PRODUCT_FIELDS: ProductFieldValues = { name: '', price: '', description: '', category: DEFAULT_CATEGORY };
@@ -125,6 +127,20 @@ export function ProductFields({ values, onChange, disabled = false, refs }: Prod
             </option>
           ))}
         </select>
+      </ProductField>
+      <ProductField id={`${id}-release-date`} label="Release date (preorder)">
+        <input
+          id={`${id}-release-date`}
+          type="date"
+          className="field-control product-field__control"
+          value={values.releaseDate ?? ''}
+          onChange={set('releaseDate')}
+          disabled={disabled}
+          aria-describedby={`${id}-release-date-hint`}
+        />
+        <p id={`${id}-release-date-hint`} className="product-field__hint">
+          A future street date sells it as a preorder; leave empty for an item that is out.
+        </p>
       </ProductField>
       {/* An input and a text area: alike in their attribute lists by design, each element keeps its own limits. */}
       <ProductField id={`${id}-description`} label="Description" wide>

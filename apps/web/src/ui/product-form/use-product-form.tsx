@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { MAX_PRICE_CENTS, MAX_PRODUCT_IMAGES, productFormProblem, usdToCents } from '@storefront/domain/catalog.ts';
 import { MAX_WEIGHT_GRAMS, STOCK_MESSAGES, variantsFromForm } from '@storefront/domain/variants.ts';
+import { isCalendarDate, PREORDER_MESSAGES } from '@storefront/domain/preorders.ts';
 import { toast } from '../../lib/toast.ts';
 import { skippedFilesNotice, useImageList } from '../../lib/use-image-list.ts';
 import { ImageManager } from '../image-manager/image-manager.tsx';
@@ -18,6 +19,8 @@ export interface ProductFormInput {
   description: string;
   priceCents: number;
   category: string;
+  /** A preorder's street date (decision 054); null: none. */
+  releaseDate: string | null;
   images: string[];
   options: BuiltVariants['options'];
   variants: BuiltVariants['variants'];
@@ -76,6 +79,12 @@ export function useProductForm({ mode, fields: initialFields, variants: initialV
       report(STOCK_MESSAGES.weight);
       return;
     }
+    // A street date (decision 054): a real day or nothing; the server checks it is after today.
+    const releaseDate = fields.releaseDate?.trim() || null;
+    if (releaseDate && !isCalendarDate(releaseDate)) {
+      report(PREORDER_MESSAGES.releaseDate);
+      return;
+    }
     const name = fields.name.trim();
     try {
       setPhase('uploading');
@@ -87,6 +96,7 @@ export function useProductForm({ mode, fields: initialFields, variants: initialV
         priceCents: usdToCents(fields.price) ?? 0,
         category: fields.category,
         weightGrams: weightText ? Number(weightText) : null,
+        releaseDate,
         images: urls,
         options: variants.options,
         variants: variants.variants,

@@ -41,6 +41,8 @@ const VARIANT_CELLS = [
   { field: 'stock', name: 'Stock', inputMode: 'numeric', placeholder: 'Unlimited' },
   { field: 'limit', name: 'Limit per customer', inputMode: 'numeric', placeholder: 'No limit' },
   { field: 'weight', name: 'Weight in grams', inputMode: 'numeric', placeholder: 'Not weighed' },
+  // A variant's own street date (decision 054); offered only for products with options.
+  { field: 'releaseDate', name: 'Release date', type: 'date' },
 ] as const;
 
 interface VariantsEditorProps {
@@ -65,7 +67,8 @@ export function VariantsEditor({ values, onChange, disabled = false }: VariantsE
     onChange({ ...values, options: values.options.map((option, i) => (i === index ? { ...option, [field]: text } : option)) });
   const addOption = () => onChange({ ...values, options: [...values.options, { name: '', values: '' }] });
   const removeOption = (index: number) => onChange({ ...values, options: values.options.filter((_, i) => i !== index) });
-  const setRow = (key: string, field: 'sku' | 'price' | 'stock' | 'limit' | 'weight', text: string) =>
+  const cells = options.length > 0 ? VARIANT_CELLS : VARIANT_CELLS.filter((cell) => cell.field !== 'releaseDate');
+  const setRow = (key: string, field: (typeof VARIANT_CELLS)[number]['field'], text: string) =>
     onChange({ ...values, rows: { ...values.rows, [key]: { ...(values.rows[key] ?? EMPTY_ROW), [field]: text } } });
 
   return (
@@ -105,7 +108,7 @@ export function VariantsEditor({ values, onChange, disabled = false }: VariantsE
           {problem}
         </p>
       ) : (
-        <div className="variants-editor__rows" role="table" aria-label="Variants">
+        <div className={options.length > 0 ? 'variants-editor__rows variants-editor__rows--dated' : 'variants-editor__rows'} role="table" aria-label="Variants">
           <div role="row" className="variants-editor__row variants-editor__row--head">
             <span role="columnheader">Variant</span>
             <span role="columnheader">SKU</span>
@@ -113,6 +116,7 @@ export function VariantsEditor({ values, onChange, disabled = false }: VariantsE
             <span role="columnheader">Stock</span>
             <span role="columnheader">Limit per customer</span>
             <span role="columnheader">Weight (g)</span>
+            {options.length > 0 ? <span role="columnheader">Release date</span> : null}
           </div>
           {combos.map((combo) => {
             const key = variantKey(combo);
@@ -123,7 +127,7 @@ export function VariantsEditor({ values, onChange, disabled = false }: VariantsE
                 <span role="rowheader" className="variants-editor__label">
                   {label}
                 </span>
-                {VARIANT_CELLS.map(({ field, name, ...input }) => (
+                {cells.map(({ field, name, ...input }) => (
                   <span role="cell" key={field}>
                     <input
                       className="field-control product-field__control"

@@ -19,11 +19,15 @@ export interface Tracking {
 }
 
 /** Mark Fulfilled's optional carrier and tracking number (issue 16.2). */
-export function FulfilFields({ value, onChange }: { value: Tracking; onChange: (value: Tracking) => void }) {
+export function FulfilFields({ value, onChange, idPrefix = 'fulfil' }: { value: Tracking; onChange: (value: Tracking) => void; idPrefix?: string }) {
   return (
     <div className="view-orders__tracking">
-      <label htmlFor="fulfil-carrier">Carrier (optional)</label>
-      <select id="fulfil-carrier" value={value.carrier} onChange={(event) => onChange({ ...value, carrier: CARRIERS.find((carrier) => carrier === event.target.value) ?? '' })}>
+      <label htmlFor={`${idPrefix}-carrier`}>Carrier (optional)</label>
+      <select
+        id={`${idPrefix}-carrier`}
+        value={value.carrier}
+        onChange={(event) => onChange({ ...value, carrier: CARRIERS.find((carrier) => carrier === event.target.value) ?? '' })}
+      >
         <option value="">No tracking</option>
         {CARRIERS.map((carrier) => (
           <option key={carrier} value={carrier}>
@@ -31,8 +35,14 @@ export function FulfilFields({ value, onChange }: { value: Tracking; onChange: (
           </option>
         ))}
       </select>
-      <label htmlFor="fulfil-tracking">Tracking number (optional)</label>
-      <input id="fulfil-tracking" value={value.trackingNumber} maxLength={40} autoComplete="off" onChange={(event) => onChange({ ...value, trackingNumber: event.target.value })} />
+      <label htmlFor={`${idPrefix}-tracking`}>Tracking number (optional)</label>
+      <input
+        id={`${idPrefix}-tracking`}
+        value={value.trackingNumber}
+        maxLength={40}
+        autoComplete="off"
+        onChange={(event) => onChange({ ...value, trackingNumber: event.target.value })}
+      />
     </div>
   );
 }
@@ -47,6 +57,7 @@ const HISTORY_LABELS: Record<string, string> = {
   'provider-refund': 'Card refund reported by the payment provider',
   'refund-gave-up': 'Card refund failed: no answer from the payment provider',
   'refund-retried': 'Card refund retried',
+  'shipped-part': 'Part shipped',
 };
 
 type RefundEntry = NonNullable<ReturnType<typeof useOrderDetail>['data']>['refunds'][number];

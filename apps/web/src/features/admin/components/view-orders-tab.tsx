@@ -7,12 +7,13 @@ import { useLocation, useNavigate, useParams } from '../../../lib/router.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { Modal } from '../../../ui/modal.tsx';
 import { ReturnCodeUse } from './return-code-use.tsx';
-import { formatOrderDate, OrderLines, OrderStatusBadge, OrderTotalsList, ShipTo } from '../../../ui/order-details/order-details.tsx';
+import { formatOrderDate, OrderLines, OrderShipments, OrderStatusBadge, OrderTotalsList, ShipTo } from '../../../ui/order-details/order-details.tsx';
 import { OrderCardFrame, OrderList, OrderListSkeleton } from '../../../ui/order-list/order-list.tsx';
 import { useDeskOrders, type DeskOrder } from '../api/list-orders.ts';
 import { useMarkOrderFulfilled } from '../api/mark-order-fulfilled.ts';
 import { useMarkOrdersFulfilled } from '../api/mark-orders-fulfilled.ts';
 import { FulfilFields, OrderDetailDialog, RefundDialog, type Tracking } from './order-desk-dialogs.tsx';
+import { ConfirmEarly, ShipPartDialog, waitingDates } from './ship-part-dialog.tsx';
 import './view-orders-tab.css';
 
 const NO_OPEN_ORDERS = 'No open orders.';
@@ -44,6 +45,9 @@ export function ViewOrdersTab() {
     else navigate(paths.releaseTab('orders'), { replace: true, state: { keepFocus: true }, preventScrollReset: true });
   };
   const [refunding, setRefunding] = useState<DeskOrder | null>(null);
+  // Decision 054: a parcel of some lines, and the explicit "ship before the release date".
+  const [shippingPart, setShippingPart] = useState<DeskOrder | null>(null);
+  const [early, setEarly] = useState(false);
   const [announcement, setAnnouncement] = useState('');
   const failed = orders.isError;
   const error = orders.error;
@@ -55,6 +59,7 @@ export function ViewOrdersTab() {
 
   const openFulfil = (order: DeskOrder) => {
     setTracking({ carrier: '', trackingNumber: '' });
+    setEarly(false);
     setConfirming(order);
   };
 
@@ -66,7 +71,7 @@ export function ViewOrdersTab() {
     if (tracking.carrier && !number) return toast.error(DESK_MESSAGES.trackingNumber);
     setConfirming(null);
     markFulfilled.mutate(
-      { orderId: order.id, ...(tracking.carrier && number ? { carrier: tracking.carrier, trackingNumber: number } : {}) },
+      { orderId: order.id, ...(tracking.carrier && number ? { carrier: tracking.carrier, trackingNumber: number } : {}), ...(early ? { confirmPreorder: true } : {}) },
       {
         onSuccess: () => setAnnouncement(`Order ${order.id} marked fulfilled.`),
         onError: (failure) => {
@@ -183,6 +188,7 @@ export function ViewOrdersTab() {
               onMarkFulfilled={() => openFulfil(order)}
               onDetails={() => openDetail(order.id)}
               onRefund={() => setRefunding(order)}
+              onShipPart={() => setShippingPart(order)}
             />
           )}
         />
@@ -194,6 +200,7 @@ export function ViewOrdersTab() {
           </p>
         ) : null}
         <FulfilFields value={tracking} onChange={setTracking} />
+        {confirming ? <ConfirmEarly dates={waitingDates(confirming.items.filter((item) => !item.shipmentId))} checked={early} onChange={setEarly} id="fulfil-early" /> : null}
         <ConfirmFulfilActions onConfirm={confirm} onCancel={() => setConfirming(null)} />
       </Modal>
       <Modal open={confirmingBulk} onClose={() => setConfirmingBulk(false)} title={`Mark ${selected.size} orders fulfilled?`}>
@@ -201,6 +208,7 @@ export function ViewOrdersTab() {
         <ConfirmFulfilActions onConfirm={confirmBulk} onCancel={() => setConfirmingBulk(false)} />
       </Modal>
       <OrderDetailDialog orderId={detailId} onClose={closeDetail} />
+      {shippingPart ? <ShipPartDialog key={shippingPart.id} order={shippingPart} onClose={() => setShippingPart(null)} onShipped={setAnnouncement} /> : null}
       {refunding ? <RefundDialog key={refunding.id} order={refunding} onClose={() => setRefunding(null)} onRefunded={(text) => setAnnouncement(text)} /> : null}
     </div>
   );
@@ -214,6 +222,7 @@ interface AdminOrderProps {
   onMarkFulfilled: () => void;
   onDetails: () => void;
   onRefund: () => void;
+  onShipPart: () => void;
 }
 
 /** The two buttons under a Mark Fulfilled question (one order, or the selected ones). */
@@ -230,7 +239,7 @@ function ConfirmFulfilActions({ onConfirm, onCancel }: { onConfirm: () => void; 
   );
 }
 
-function AdminOrder({ order, pending, selected, onSelect, onMarkFulfilled, onDetails, onRefund }: AdminOrderProps) {
+function AdminOrder({ order, pending, selected, onSelect, onMarkFulfilled, onDetails, onRefund, onShipPart }: AdminOrderProps) {
   const titleId = `admin-order-${order.id}`;
   const canFulfil = !order.orderFulfilled && order.refundStatus !== 'refunded';
   return (
@@ -260,6 +269,11 @@ function AdminOrder({ order, pending, selected, onSelect, onMarkFulfilled, onDet
               {pending ? 'Marking…' : 'Mark Fulfilled'}
             </button>
           ) : null}
+          {canFulfil && order.items.filter((item) => !item.shipmentId).length > 1 ? (
+            <button type="button" className="button button--secondary" onClick={onShipPart} aria-label={`Ship part of order ${order.id}`}>
+              Ship part
+            </button>
+          ) : null}
           <button type="button" className="button button--secondary" onClick={onDetails} aria-label={`Details of order ${order.id}`}>
             Details
           </button>
@@ -283,8 +297,9 @@ function AdminOrder({ order, pending, selected, onSelect, onMarkFulfilled, onDet
             {order.contact.phone ? <span>{order.contact.phone}</span> : null}
           </p>
         </div>
-        <ShipTo label="Ship to" shipping={order.shipping} tracking={order.tracking} />
+        <ShipTo label="Ship to" shipping={order.shipping} tracking={order.shipments?.length ? null : order.tracking} />
       </div>
+      <OrderShipments order={order} />
     </OrderCardFrame>
   );
 }

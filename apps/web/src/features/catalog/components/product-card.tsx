@@ -3,6 +3,7 @@ import { Link, useNavigate } from '../../../lib/router.tsx';
 import { formatUsd, type Product } from '@storefront/domain/catalog.ts';
 import { productSoldOut, STOCK_MESSAGES } from '@storefront/domain/variants.ts';
 import { paths } from '../../../lib/paths.ts';
+import { PreorderNote } from '../../../ui/preorder-note.tsx';
 import { ProductImage } from '../../../ui/product-image.tsx';
 
 /** Shop cards: two columns on phones, a column of about 15rem on wider screens. */
@@ -33,6 +34,7 @@ export function ProductCard({ product, priority }: { product: Product; priority:
         {formatUsd(product.priceCents)}
         {productSoldOut(product.variants) ? <span className="product-card__sold-out"> {STOCK_MESSAGES.soldOut}</span> : null}
       </p>
+      <PreorderNote date={product.releaseDate ?? product.variants.find((variant) => variant.releaseDate)?.releaseDate} as="p" />
     </Link>
   );
 }

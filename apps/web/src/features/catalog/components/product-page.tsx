@@ -3,6 +3,8 @@ import { Link, useParams } from '../../../lib/router.tsx';
 import { formatUsd, RELEASE_MESSAGES, type Product } from '@storefront/domain/catalog.ts';
 import { lineName, lowStockNote, perCustomerLimitNote, noMoreMessage, addableQty, isSoldOut, productSoldOut, sameValues, STOCK_MESSAGES } from '@storefront/domain/variants.ts';
 import { cartStore, useCart } from '../../../lib/cart.ts';
+import { effectiveReleaseDate } from '@storefront/domain/preorders.ts';
+import { PreorderNote } from '../../../ui/preorder-note.tsx';
 import { lazyPart } from '../../../lib/lazy-part.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast.ts';
@@ -127,6 +129,7 @@ function ProductDetails({ product, isAdmin, editButtonRef, onEdit }: ProductDeta
       <div className="product__info">
         <h1 className="product__name">{product.name}</h1>
         <p className="product__price">{formatUsd(variant?.priceCents ?? product.priceCents)}</p>
+        <PreorderNote date={effectiveReleaseDate(product, variant)} as="p" />
         {!product.isActive ? <Badge tone="pending">Hidden from the shop</Badge> : null}
         {product.options.length > 0 ? <VariantPicker product={product} chosen={chosen} onChange={setChosen} /> : null}
         <p className="product__stock" aria-live="polite">

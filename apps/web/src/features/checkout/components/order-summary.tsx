@@ -1,4 +1,5 @@
 import { formatUsd } from '@storefront/domain/catalog.ts';
+import { shipsWhen } from '@storefront/domain/preorders.ts';
 import { OrderLines, OrderTotalsList } from '../../../ui/order-details/order-details.tsx';
 import type { CheckoutQuote } from '../api/quote-checkout.ts';
 import { CHECKOUT_TEXTS } from '../messages.ts';
@@ -11,6 +12,8 @@ export function OrderSummary({ quote }: { quote: CheckoutQuote }) {
   return (
     <div className="checkout-summary__body">
       <OrderLines items={quote.lines} />
+      {/* A preorder in the cart (decision 054): when this one order ships, said plainly. */}
+      {shipsWhen(quote.lines) ? <p className="checkout-summary__ships">{shipsWhen(quote.lines)}</p> : null}
       <OrderTotalsList
         totals={{
           subtotalCents: quote.subtotalCents,

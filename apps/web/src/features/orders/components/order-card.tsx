@@ -1,4 +1,4 @@
-import { formatOrderDate, OrderLines, OrderStatusBadge, OrderTotalsList, ShipTo } from '../../../ui/order-details/order-details.tsx';
+import { formatOrderDate, OrderLines, OrderShipments, OrderStatusBadge, OrderTotalsList, ShipTo } from '../../../ui/order-details/order-details.tsx';
 import type { Order } from '../../../ui/order-details/order-types.ts';
 import { OrderCardFrame } from '../../../ui/order-list/order-list.tsx';
 
@@ -22,7 +22,8 @@ export function OrderCard({ order }: { order: Order }) {
       <div className="order-card__body">
         <OrderLines items={order.items} />
         <OrderTotalsList totals={order.totals} refunded={order.refunded} tax={order.tax} discountCode={order.discountCode} />
-        <ShipTo className="order-card__ship" label="Ships to" shipping={order.shipping} tracking={order.tracking} />
+        <ShipTo className="order-card__ship" label="Ships to" shipping={order.shipping} tracking={order.shipments?.length ? null : order.tracking} />
+        <OrderShipments order={order} />
       </div>
     </OrderCardFrame>
   );
