@@ -87,7 +87,8 @@ export const walletOrderInputSchema = z
   .object({
     items: cartItemsSchema,
     contact: contactSchema,
-    shipping: shippingSchema,
+    /** Absent only for a cart of digital lines (issue 28): the server refuses a cart that ships without it. */
+    shipping: optionalNullable(shippingSchema),
     quote: quoteSchema,
     checkoutId: checkoutIdSchema,
     shippingMethodId: shippingMethodIdSchema,
@@ -100,7 +101,8 @@ export const paymentLinkInputSchema = z
     items: cartItemsSchema,
     useWallet: z.boolean(),
     contact: contactSchema,
-    shipping: shippingSchema,
+    /** Absent only for a cart of digital lines (issue 28). */
+    shipping: optionalNullable(shippingSchema),
     redirectUrl: optionalNullable(z.string().max(500)),
     checkoutId: optionalNullable(checkoutIdSchema),
     shippingMethodId: shippingMethodIdSchema,

@@ -182,6 +182,11 @@ export function quote(lines: PricedLine[], walletBalanceCents: number, useWallet
   };
 }
 
+/** Whether a cart's lines need a shipping address: any line that is not digital (issue 28). */
+export function needsShipping(lines: readonly { digital?: boolean }[]): boolean {
+  return lines.some((line) => !line.digital);
+}
+
 export function sameQuote(a: Quote, b: Partial<Quote>): boolean {
   return (
     a.subtotalCents === b.subtotalCents &&
@@ -211,5 +216,7 @@ export const CHECKOUT_MESSAGES = {
   checkoutClosed: 'This checkout is already closed. Please start again from your cart.',
   openPayment: 'You have a payment in progress.',
   openPaymentCancelled: 'Your payment was cancelled and your wallet credit is available again.',
+  /** A cart with something that ships, sent without an address (issue 28: only an all-digital cart needs none). */
+  shippingAddressNeeded: 'Please enter the shipping address: some items in your cart ship.',
   orderTooLarge: 'This order is too large: an order may total at most $100,000,000.00. Please split it into smaller orders.',
 } as const;

@@ -92,7 +92,7 @@ export function checkoutLines(lines: StockLine[]): CheckoutLine[] {
   return lines.map(({ counted, ...line }): CheckoutLine => (counted ? { ...line, stockHeld: true } : line));
 }
 
-/** The order's lines (without the stock flag). */
+/** The order's lines (without the stock flag; a digital line says so, issue 28). */
 export function orderLines(lines: StockLine[]): OrderLine[] {
-  return lines.map(({ counted: _counted, digital: _digital, ...line }) => line);
+  return lines.map(({ counted: _counted, digital, ...line }) => (digital ? { ...line, digital: true } : line));
 }

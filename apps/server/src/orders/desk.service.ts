@@ -4,7 +4,7 @@ import type { OrderFilter } from '@storefront/domain/order-desk.ts';
 import type { Db } from '../db/client.ts';
 import { orderEvents, orderItems, orderItemTerms, orders, orderSearchTerms, orderSearchText, users } from '../db/schema/index.ts';
 import { AppError } from '../http/errors.ts';
-import { orderItemsOf, orderRowsPage, orderView, type OrderView, type Page } from './orders.service.ts';
+import { DELIVERED_STATUS, orderItemsOf, orderRowsPage, orderView, type OrderView, type Page } from './orders.service.ts';
 import type { RefundableOrder } from '@storefront/domain/refunds.ts';
 import { refundableOf, refundsOf, unsettledRefunds, type RefundView } from './refunds.service.ts';
 
@@ -15,7 +15,8 @@ import { refundableOf, refundsOf, unsettledRefunds, type RefundView } from './re
  */
 const filters: Record<OrderFilter, SQL | undefined> = {
   unfulfilled: eq(orders.orderFulfilled, false),
-  shipped: eq(orders.orderFulfilled, true),
+  // Fulfilled and shipped: an all-digital order (fulfilled when placed, issue 28) shipped nothing.
+  shipped: and(eq(orders.orderFulfilled, true), sql`${orders.orderStatus} IS DISTINCT FROM ${DELIVERED_STATUS}`),
   refunded: isNotNull(orders.refundStatus),
   all: undefined,
 };
@@ -76,14 +77,21 @@ export async function listDeskOrderRows(db: Db, query: DeskQuery) {
 
 type OrderRow = typeof orders.$inferSelect;
 
-export type DeskOrder = OrderView & { lines: { lineId: number; productId: string; name: string; qty: number; unitCents: number }[] };
+export type DeskOrder = OrderView & { lines: { lineId: number; productId: string; name: string; qty: number; unitCents: number; digital?: boolean }[] };
 
 /** The order as My Orders shows it (one mapping, orders.service.ts), with each line's id for refunds by line. */
 function deskView(row: OrderRow, items: (typeof orderItems.$inferSelect)[], unsettled: Map<string, { walletCents: number; cardCents: number }>): DeskOrder {
   const own = items.filter((item) => item.orderId === row.id);
   return {
     ...orderView(row, own, unsettled),
-    lines: own.map((item) => ({ lineId: item.position, productId: item.productId, name: item.name, qty: item.qty, unitCents: item.unitCents })),
+    lines: own.map((item) => ({
+      lineId: item.position,
+      productId: item.productId,
+      name: item.name,
+      qty: item.qty,
+      unitCents: item.unitCents,
+      ...(item.digital ? { digital: true } : {}),
+    })),
   };
 }
 
@@ -137,7 +145,7 @@ export async function getDeskOrder(
   };
 }
 
-/** The packing list: every line of every order the filter and search select, a page at a time. */
+/** The packing list: every line that ships of every order the filter and search select, a page at a time (digital lines have nothing to pack, issue 28). */
 export async function* packingListRows(db: Db, query: Omit<DeskQuery, 'limit' | 'after'>) {
   let after: string | undefined;
   for (;;) {
@@ -147,7 +155,7 @@ export async function* packingListRows(db: Db, query: Omit<DeskQuery, 'limit' | 
       page.rows.map((row) => row.id),
     );
     for (const row of page.rows) {
-      for (const item of items.filter((candidate) => candidate.orderId === row.id)) yield { order: row, item };
+      for (const item of items.filter((candidate) => candidate.orderId === row.id && !candidate.digital)) yield { order: row, item };
     }
     if (!page.next) return;
     after = page.next;

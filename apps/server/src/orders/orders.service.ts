@@ -21,9 +21,21 @@ export interface OrderLine {
   name: string;
   qty: number;
   unitCents: number;
+  /** Files, not a parcel (issue 28): absent for a line that ships. */
+  digital?: boolean;
 }
 
-/** An order as the spec's clients read it (spec section 3). */
+/**
+ * The status of an order with nothing to ship (issue 28, decision 061): it is complete when
+ * placed, so it is fulfilled at once and never waits on the desk's "to ship" list.
+ */
+export const DELIVERED_STATUS = 'delivered';
+
+/** Whether an order's lines are all digital (nothing to pack). */
+export function allDigital(items: readonly { digital?: boolean }[]): boolean {
+  return items.length > 0 && items.every((item) => item.digital === true);
+}
+
 /** What a discount's return needs of an order: its checkout and whether it was refunded in full (issue 27). */
 export async function orderRefundState(db: Db | Tx, orderId: string): Promise<{ checkoutId: string; refundStatus: string | null } | undefined> {
   const [row] = await db.select({ checkoutId: orders.checkoutId, refundStatus: orders.refundStatus }).from(orders).where(eq(orders.id, orderId));
@@ -125,23 +137,32 @@ export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string
   // Every column always given: the statement below is prepared under one name.
   const fields = { ...rest, taxJurisdiction, taxIncludedCents, shippingMethod, taxCalculationId };
   const id = newOrderId();
+  const delivered = allDigital(items);
   const inserted = tx.$with('inserted').as(
     tx
       .insert(orders)
       // Every column always given (one prepared text): no discount is 0 and null.
-      .values({ id, ...fields, discountCents: discountCents ?? 0, discountCode: discountCode ?? null })
+      .values({
+        id,
+        ...fields,
+        discountCents: discountCents ?? 0,
+        discountCode: discountCode ?? null,
+        orderFulfilled: delivered,
+        orderStatus: delivered ? DELIVERED_STATUS : null,
+        fulfilledAt: delivered ? new Date() : null,
+      })
       .onConflictDoNothing({ target: orders.checkoutId })
       .returning({ id: orders.id }),
   );
   const lines = JSON.stringify(
-    items.map((item, position) => ({ position, product_id: item.id, variant_id: item.variantId ?? null, name: item.name, qty: item.qty, unit_cents: item.unitCents })),
+    items.map((item, position) => ({ position, product_id: item.id, variant_id: item.variantId ?? null, name: item.name, qty: item.qty, unit_cents: item.unitCents, digital: item.digital === true })),
   );
   const insertedItems = tx.$with('inserted_items').as(
     tx
       .insert(orderItems)
       .select(
-        sql`SELECT ${inserted.id}, line.position, line.product_id, line.variant_id, line.name, line.qty, line.unit_cents
-            FROM ${inserted}, jsonb_to_recordset(${lines}::jsonb) AS line(position integer, product_id text, variant_id text, name text, qty integer, unit_cents bigint)`,
+        sql`SELECT ${inserted.id}, line.position, line.product_id, line.variant_id, line.name, line.qty, line.unit_cents, line.digital
+            FROM ${inserted}, jsonb_to_recordset(${lines}::jsonb) AS line(position integer, product_id text, variant_id text, name text, qty integer, unit_cents bigint, digital boolean)`,
       )
       .returning({ orderId: orderItems.orderId }),
   );
@@ -175,7 +196,14 @@ export function orderView(row: OrderRow, items: OrderItemRow[], unsettled: Map<s
     paymentIntentId: row.paymentIntentId,
     createdAt: row.createdAt.toISOString(),
     uid: row.userId,
-    items: items.map((item) => ({ id: item.productId, ...(item.variantId ? { variantId: item.variantId } : {}), name: item.name, qty: item.qty, unitCents: item.unitCents })),
+    items: items.map((item) => ({
+      id: item.productId,
+      ...(item.variantId ? { variantId: item.variantId } : {}),
+      name: item.name,
+      qty: item.qty,
+      unitCents: item.unitCents,
+      ...(item.digital ? { digital: true } : {}),
+    })),
     totals: {
       subtotalCents: row.subtotalCents,
       shippingCents: row.shippingCents,

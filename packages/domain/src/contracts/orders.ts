@@ -4,7 +4,14 @@ import { MAX_CART_LINES, MAX_LINE_QTY } from '../pricing.ts';
 import { defineContract, nullableDefault, okOutput, optionalNullable } from './define.ts';
 
 /** One line of an order or a quote: the price is the server's at the time. */
-export const orderLineOutput = z.object({ id: z.string(), name: z.string(), qty: z.number(), unitCents: z.number() });
+export const orderLineOutput = z.object({
+  id: z.string(),
+  name: z.string(),
+  qty: z.number(),
+  unitCents: z.number(),
+  /** Files in the buyer's library, nothing to ship (issue 28); absent for a line that ships. */
+  digital: z.boolean().optional(),
+});
 
 /** An order as the order functions return it (spec section 3, Order). */
 export const orderOutput = z.object({
@@ -69,7 +76,7 @@ export const pageInput = z
 
 /** An order on the desk: its lines by position, which a refund by line names. */
 export const deskOrderOutput = orderOutput.extend({
-  lines: z.array(z.object({ lineId: z.number(), productId: z.string(), name: z.string(), qty: z.number(), unitCents: z.number() })),
+  lines: z.array(z.object({ lineId: z.number(), productId: z.string(), name: z.string(), qty: z.number(), unitCents: z.number(), digital: z.boolean().optional() })),
 });
 
 /** One refund of an order (decision 028). */

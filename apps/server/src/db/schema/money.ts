@@ -59,6 +59,8 @@ export interface CheckoutLine {
   unitCents: number;
   /** Stock of a counted variant was set aside for this line (released or captured with the checkout). */
   stockHeld?: boolean;
+  /** Files, not a parcel (issue 28): nothing to ship. */
+  digital?: boolean;
 }
 
 export const checkouts = pgTable(
@@ -209,6 +211,8 @@ export const orderItems = pgTable(
     name: text('name').notNull(),
     qty: integer('qty').notNull(),
     unitCents: bigint('unit_cents', { mode: 'number' }).notNull(),
+    /** A digital line (issue 28): files in the buyer's library, never on a packing list. */
+    digital: boolean('digital').notNull().default(false),
   },
   (table) => [
     primaryKey({ columns: [table.orderId, table.position] }),
