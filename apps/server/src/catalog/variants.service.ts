@@ -144,6 +144,8 @@ export interface PricedVariant {
   stock: number | null;
   /** A digital item: no shipping (issue 28). */
   digital?: boolean;
+  /** The buyer names the price, at least priceCents (issue 28). */
+  nameYourPrice?: boolean;
 }
 
 /** The variants of these products that are on sale, at their prices (checkout re-prices every cart from here). */
@@ -157,6 +159,7 @@ export async function pricedVariants(db: Db | Tx, productIds: string[]): Promise
       optionValues: productVariants.optionValues,
       stock: productVariants.stock,
       digital: products.digital,
+      nameYourPrice: products.nameYourPrice,
     })
     .from(products)
     .innerJoin(productVariants, eq(productVariants.productId, products.id))

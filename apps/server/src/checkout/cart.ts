@@ -1,5 +1,5 @@
 import type { CartItems } from '@storefront/domain/pricing-schemas.ts';
-import { CHECKOUT_MESSAGES, MAX_ORDER_TOTAL_CENTS, quote } from '@storefront/domain/pricing.ts';
+import { CHECKOUT_MESSAGES, MAX_ORDER_TOTAL_CENTS, namedUnitCents, quote } from '@storefront/domain/pricing.ts';
 import { cartLineId, demandByVariant, lineName, lineRanOutMessage, overLimitMessage, resolveVariant } from '@storefront/domain/variants.ts';
 import type { PricedVariant } from '../catalog/variants.service.ts';
 import { sortedDemand, type ShortLine, type StockDemand } from '../catalog/variants.service.ts';
@@ -25,12 +25,16 @@ export function cartLines(items: CartItems, priced: PricedVariant[]): StockLine[
   if (missing.length > 0) {
     throw new AppError('failed-precondition', `Some items in your cart are no longer available (${missing.join(', ')}). Remove them to continue.`, { unavailable: missing });
   }
-  const lines = resolved.map(({ item, variant }) => ({
+  // "Name your price" (issue 28): the buyer's amount, at least the item's price, or refused by name.
+  const named = resolved.map(({ item, variant }) => namedUnitCents(item, { ...variant!, name: lineName(variant!.name, variant!.optionValues) }));
+  const refused = named.flatMap((price) => ('refused' in price ? [price.refused] : []));
+  if (refused.length > 0) throw new AppError('invalid-argument', refused.join(' '));
+  const lines = resolved.map(({ item, variant }, index) => ({
     id: item.id,
     variantId: variant!.variantId,
     name: lineName(variant!.name, variant!.optionValues),
     qty: item.qty,
-    unitCents: variant!.priceCents,
+    unitCents: (named[index] as { unitCents: number }).unitCents,
     counted: variant!.stock !== null,
     stock: variant!.stock,
     ...(variant!.digital ? { digital: true } : {}),

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DIGITAL_MESSAGES } from '@storefront/domain/digital.ts';
-import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
+import { CHECKOUT_MESSAGES, MAX_NAMED_PRICE_CENTS } from '@storefront/domain/pricing.ts';
 import { salesCsv } from '@storefront/domain/sales.ts';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { releaseProduct } from '../catalog/catalog.service.ts';
-import { digitalOwnership, orderEvents, orders, users } from '../db/schema/index.ts';
+import { devMailbox, digitalOwnership, orderEvents, orders, users } from '../db/schema/index.ts';
 import { grantCredits } from '../wallet/wallet.commands.ts';
 
 /**
@@ -18,7 +18,7 @@ let lpId: string;
 const tokens: Record<string, string> = {};
 const contact = { name: 'Fan', email: 'fan@example.org', phone: '' };
 const shipping = { name: 'Fan', line1: '1 Main St', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' };
-const BUYERS = ['nobox', 'mixed', 'refundee', 'liner', 'carder'];
+const BUYERS = ['nobox', 'mixed', 'refundee', 'liner', 'carder', 'generous'];
 
 beforeAll(async () => {
   shop = await startTestApp({
@@ -105,7 +105,15 @@ describe('an all-digital order ships nothing', () => {
     // Anything that ships needs the address, for a wallet order and for a card checkout alike.
     for (const call of [
       () => walletOrder('nobox', [{ id: lpId, qty: 1 }], 'nobox-lp-1'),
-      () => walletOrder('nobox', [{ id: release.productId!, qty: 1 }, { id: lpId, qty: 1 }], 'nobox-mixed-1'),
+      () =>
+        walletOrder(
+          'nobox',
+          [
+            { id: release.productId!, qty: 1 },
+            { id: lpId, qty: 1 },
+          ],
+          'nobox-mixed-1',
+        ),
       () => as('nobox').call('createPaymentLinkStreetFlavorMerch', { items: [{ id: lpId, qty: 1 }], useWallet: false, contact, checkoutId: 'nobox-card-lp-1' }),
     ]) {
       const refused = await fails(call());
@@ -228,5 +236,64 @@ describe('a refund takes back the downloads it paid for', () => {
     expect(whole.refund.status).toBe('succeeded');
     expect((await as('liner').call('getLibrary', null)).releases).toEqual([]);
     expect(await shop.db.select().from(digitalOwnership).where(eq(digitalOwnership.sourceRef, placed.orderId))).toEqual([]);
+  });
+});
+
+describe('name your price', () => {
+  it('charges the fan’s amount, at least the minimum, re-priced by the server, in the quote, the order and the receipt', async () => {
+    const { id } = await as('label').call('saveRelease', {
+      kind: 'ep',
+      title: 'Pay What You Like',
+      artist: 'The Squares',
+      releaseDate: '2026-01-15',
+      priceCents: 500,
+      nameYourPrice: true,
+      published: true,
+      tracks: [{ title: 'Only', priceCents: 100 }],
+    });
+    const { release } = await shop.functions().call('getRelease', { id });
+    const album = release!.productId!;
+    const track = release!.tracks[0]!.productId!;
+
+    const quote = await as('generous').call('quoteCheckout', { items: [{ id: album, qty: 1, amountCents: 1234 }], useWallet: true });
+    expect(quote).toMatchObject({ subtotalCents: 1234, lines: [{ id: album, unitCents: 1234, digital: true }] });
+    // Without an amount: the minimum.
+    expect((await as('generous').call('quoteCheckout', { items: [{ id: album, qty: 1 }], useWallet: true })).subtotalCents).toBe(500);
+
+    // Below the minimum, on a fixed-price item, or not whole cents: refused, by the server.
+    const low = await fails(as('generous').call('quoteCheckout', { items: [{ id: album, qty: 1, amountCents: 499 }], useWallet: true }));
+    expect(low).toMatchObject({ code: 'invalid-argument', message: CHECKOUT_MESSAGES.belowMinimum('Pay What You Like (digital ep)', 500) });
+    const fixed = await fails(as('generous').call('quoteCheckout', { items: [{ id: track, qty: 1, amountCents: 5000 }], useWallet: true }));
+    expect(fixed).toMatchObject({ code: 'invalid-argument', message: CHECKOUT_MESSAGES.fixedPrice('Only (digital track)') });
+    const fraction = await fails(as('generous').call('quoteCheckout', { items: [{ id: album, qty: 1, amountCents: 700.5 }], useWallet: true }));
+    expect(fraction).toMatchObject({ code: 'invalid-argument', message: expect.stringContaining(CHECKOUT_MESSAGES.namedPriceCents) });
+    const huge = await fails(as('generous').call('quoteCheckout', { items: [{ id: album, qty: 1, amountCents: MAX_NAMED_PRICE_CENTS + 1 }], useWallet: true }));
+    expect(huge).toMatchObject({ code: 'invalid-argument', message: expect.stringContaining(CHECKOUT_MESSAGES.namedPriceTooHigh) });
+
+    // A reviewed quote at the minimum does not buy at the higher amount: the server prices the amount sent.
+    const atMinimum = { subtotalCents: 500, shippingCents: 0, taxCents: 46, walletAppliedCents: 546, totalCents: 546 };
+    const stale = await fails(
+      as('generous').call('completeWalletOnlyOrderStreetFlavor', { items: [{ id: album, qty: 1, amountCents: 1234 }], contact, quote: atMinimum, checkoutId: 'generous-stale-1' }),
+    );
+    expect(stale.message).toBe(CHECKOUT_MESSAGES.quoteChanged);
+
+    const { subtotalCents, shippingCents, taxCents, walletAppliedCents, totalCents } = quote;
+    const placed = await as('generous').call('completeWalletOnlyOrderStreetFlavor', {
+      items: [{ id: album, qty: 1, amountCents: 1234 }],
+      contact,
+      quote: { subtotalCents, shippingCents, taxCents, walletAppliedCents, totalCents },
+      checkoutId: 'generous-1',
+    });
+    const [row] = await shop.db.select().from(orders).where(eq(orders.id, placed.orderId));
+    expect(row).toMatchObject({ subtotalCents: 1234, walletAppliedCents: totalCents });
+    const { order } = await as('label').call('getOrder', { orderId: placed.orderId });
+    expect(order.lines).toMatchObject([{ unitCents: 1234, digital: true }]);
+    await vi.waitFor(
+      async () => {
+        const mails = await shop.db.select().from(devMailbox).where(eq(devMailbox.to, 'generous@example.org'));
+        expect(mails.find((mail) => mail.subject.includes(placed.orderId))?.text).toContain('$12.34');
+      },
+      { timeout: 20_000, interval: 100 },
+    );
   });
 });

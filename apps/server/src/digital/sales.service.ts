@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { Actor } from '../admin/audit.service.ts';
 import { categoryExists } from '../catalog/categories.service.ts';
-import { editProduct, markProductDigital, releaseProduct, setProductActive } from '../catalog/catalog.service.ts';
+import { editProduct, markProductDigital, releaseProduct, setProductActive, setProductNameYourPrice } from '../catalog/catalog.service.ts';
 import type { Db } from '../db/client.ts';
 import { digitalOwnership, releaseProducts } from '../db/schema/index.ts';
 import type { Tx } from '../db/transaction.ts';
@@ -38,11 +38,14 @@ export async function syncReleaseProducts(db: Db, releaseId: number, actor: Acto
     if (link) {
       await editProduct(db, { id: link.productId, name, description, priceCents: item.priceCents, images }, actor);
       await setProductActive(db, { id: link.productId, isActive: release.published }, actor);
+      await setProductNameYourPrice(db, link.productId, item.trackId === null && release.nameYourPrice);
     } else {
       // In the shop's Music category while the label keeps one.
       const category = (await categoryExists(db, 'music')) ? { category: 'music' } : {};
       const productId = await releaseProduct(db, { name, description, priceCents: item.priceCents, images, ...category }, undefined, actor);
       await markProductDigital(db, productId);
+      // The whole release may be "name your price" (its price the minimum); tracks sell at theirs.
+      if (item.trackId === null && release.nameYourPrice) await setProductNameYourPrice(db, productId, true);
       await db.insert(releaseProducts).values({ productId, releaseId, trackId: item.trackId, kind: 'sale' });
       if (!release.published) await setProductActive(db, { id: productId, isActive: false }, actor);
     }
@@ -95,11 +98,7 @@ export async function grantForOrder(tx: Tx, order: { userId: string; orderId: st
  * already issued stops working, since a download checks ownership again.
  */
 export async function revokeForOrder(tx: Tx, order: { userId: string; orderId: string; productIds: string[] | 'all' }): Promise<number> {
-  const ofOrder = and(
-    eq(digitalOwnership.userId, order.userId),
-    eq(digitalOwnership.sourceRef, order.orderId),
-    inArray(digitalOwnership.source, ['purchase', 'bundle']),
-  );
+  const ofOrder = and(eq(digitalOwnership.userId, order.userId), eq(digitalOwnership.sourceRef, order.orderId), inArray(digitalOwnership.source, ['purchase', 'bundle']));
   if (order.productIds === 'all') return (await tx.delete(digitalOwnership).where(ofOrder).returning({ id: digitalOwnership.id })).length;
   if (order.productIds.length === 0) return 0;
   const links = await tx

@@ -31,6 +31,8 @@ export const products = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     /** A digital item (issue 28): a release or track sold as files; ships nothing, so checkout adds no shipping for it. */
     digital: boolean('digital').notNull().default(false),
+    /** "Name your price" (issue 28): the buyer may pay more than priceCents, which is then the minimum. */
+    nameYourPrice: boolean('name_your_price').notNull().default(false),
     /** Up to 3 options, e.g. [{ name: 'Size', values: ['S', 'M'] }]; [] for a product without options (issue 15). */
     options: jsonb('options').$type<{ name: string; values: string[] }[]>().notNull().default([]),
     /** The product's category (the shop's category filter); a category with products cannot be removed. */

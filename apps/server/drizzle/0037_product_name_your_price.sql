@@ -1,0 +1,1 @@
+ALTER TABLE "product" ADD COLUMN "name_your_price" boolean DEFAULT false NOT NULL;
