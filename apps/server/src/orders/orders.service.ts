@@ -155,7 +155,15 @@ export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string
       .returning({ id: orders.id }),
   );
   const lines = JSON.stringify(
-    items.map((item, position) => ({ position, product_id: item.id, variant_id: item.variantId ?? null, name: item.name, qty: item.qty, unit_cents: item.unitCents, digital: item.digital === true })),
+    items.map((item, position) => ({
+      position,
+      product_id: item.id,
+      variant_id: item.variantId ?? null,
+      name: item.name,
+      qty: item.qty,
+      unit_cents: item.unitCents,
+      digital: item.digital === true,
+    })),
   );
   const insertedItems = tx.$with('inserted_items').as(
     tx
