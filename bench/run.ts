@@ -3,7 +3,7 @@ import type { Product } from '@storefront/domain/catalog.ts';
 // embedded database, seeds a realistic catalogue, measures every figure of issue 8 next
 // to its target, writes bench/results/latest.json (and latest.md) and prints the table.
 // Options: --quick (short runs, smaller scale: for working on the bench itself),
-//          --skip=http,checkout,hotrow,live,frontend,scale (leave sections out).
+//          --skip=http,checkout,hotrow,live,digital,frontend,scale (leave sections out).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +12,7 @@ import { root, startAppServer, type AppServer } from './lib/app-server.ts';
 import { ADMIN, callFunction, SHOPPER, signIn, signInCookie } from './lib/client.ts';
 import { failedFigure, markdownTable, textTable, type Figure } from './lib/figures.ts';
 import { benchCheckout } from './sections/checkout.ts';
+import { benchDigital } from './sections/digital.ts';
 import { benchBundles, benchLighthouse, checkDelivery } from './sections/frontend.ts';
 import { benchHotRow } from './sections/hot-row.ts';
 import { benchHttpReads } from './sections/http-reads.ts';
@@ -32,6 +33,7 @@ const settings = quick
       http: { rounds: 1, durationSeconds: 3, warmupSeconds: 1 },
       checkout: { durationSeconds: 3, warmupSeconds: 1 },
       live: { clients: 200, rounds: 3 },
+      digital: { seconds: 10, downloads: 20 },
       scale: {
         products: 2000,
         orders: 50_000,
@@ -50,6 +52,7 @@ const settings = quick
       http: { rounds: 3, durationSeconds: 8, warmupSeconds: 2 },
       checkout: { durationSeconds: 10, warmupSeconds: 2 },
       live: { clients: 1000, rounds: 10 },
+      digital: { seconds: 60, downloads: 50 },
       scale: {
         products: 10_000,
         orders: 1_000_000,
@@ -180,6 +183,7 @@ async function main() {
     await section('checkout', figures, details, () => benchCheckout(app, product.id, settings.checkout));
     await section('hotrow', figures, details, () => benchHotRow(app, settings.checkout));
     await section('live', figures, details, () => benchLiveFanOut(app, product, settings.live));
+    await section('digital', figures, details, () => benchDigital(app, settings.digital));
     await section('frontend', figures, details, async () => {
       const bundles = benchBundles();
       const delivery = await checkDelivery(app.base);

@@ -86,7 +86,9 @@ test('a fan previews a track with the keyboard, buys the album with wallet and c
   await expect(page).toHaveURL(/\/checkout$/);
   const summary = page.getByRole('complementary', { name: 'Order summary' });
   await expect(summary.locator('dt', { hasText: /^Shipping$/ }).locator('xpath=following-sibling::dd[1]')).toHaveText('$0.00');
-  await fillShipping(page);
+  // Nothing ships (decision 061): no address is asked for.
+  await expect(page.getByText(/nothing ships, so no shipping address is needed/)).toBeVisible();
+  await expect(page.getByLabel('Address line 1')).toHaveCount(0);
   await page.getByRole('button', { name: 'Place order' }).click();
   await expect(page).toHaveURL(/\/pay\/[^/]+$/);
   await page.getByLabel('Card number').fill('4242 4242 4242 4242');

@@ -169,3 +169,13 @@ describe('changing a line’s variant (issue 29 item 4)', () => {
     expect(next.qty).toBe(expected.reduce((sum, [, qty]) => sum + qty, 0));
   });
 });
+
+describe('a named price in the cart (issue 28)', () => {
+  it('keeps the amount through a save and sends it with the line; a malformed amount is dropped', () => {
+    const cart = addToCart(EMPTY_CART, { lineId: 'album-1', title: 'Sines (digital album)', image: '', priceCents: 1234, amountCents: 1234 });
+    const saved = parseSavedCart(JSON.stringify(cart));
+    expect(cartItemsOf(saved.lines)).toEqual([{ id: 'album-1', qty: 1, amountCents: 1234 }]);
+    const broken = parseSavedCart(JSON.stringify({ lines: [{ lineId: 'album-1', title: 'x', image: '', priceCents: 800, qty: 1, amountCents: 12.5 }] }));
+    expect(cartItemsOf(broken.lines)).toEqual([{ id: 'album-1', qty: 1 }]);
+  });
+});

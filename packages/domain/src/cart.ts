@@ -17,6 +17,8 @@ export interface CartLine {
   image: string;
   priceCents: number;
   qty: number;
+  /** The price the buyer named for a "name your price" item (issue 28); the server takes it if it is at least the minimum. */
+  amountCents?: number;
 }
 
 export interface CartState {
@@ -84,7 +86,7 @@ export function parseSavedCart(raw: string | null): CartState {
     const parsed: CartLine[] = [];
     for (const line of lines) {
       if (typeof line !== 'object' || line === null) continue;
-      const { lineId, productId, variantId, title, image, priceCents, qty } = line as Record<string, unknown>;
+      const { lineId, productId, variantId, title, image, priceCents, qty, amountCents } = line as Record<string, unknown>;
       if (typeof lineId !== 'string' || !lineId || parsed.some((p) => p.lineId === lineId)) continue;
       parsed.push({
         lineId,
@@ -94,6 +96,7 @@ export function parseSavedCart(raw: string | null): CartState {
         image: typeof image === 'string' ? image : '',
         priceCents: typeof priceCents === 'number' && Number.isSafeInteger(priceCents) && priceCents >= 0 ? priceCents : Number.NaN,
         qty: coerceQty(qty),
+        ...(typeof amountCents === 'number' && Number.isSafeInteger(amountCents) && amountCents >= 0 ? { amountCents } : {}),
       });
     }
     return withTotals(parsed);
@@ -107,6 +110,9 @@ export function parseWalletPreference(raw: string | null): WalletPreference | nu
 }
 
 /** What the server is sent for the cart's lines: the product, and the variant when it is not the default one. */
-export function cartItemsOf(lines: readonly CartLine[]): { id: string; variantId?: string; qty: number }[] {
-  return lines.map((line) => (line.productId && line.variantId ? { id: line.productId, variantId: line.variantId, qty: line.qty } : { id: line.lineId, qty: line.qty }));
+export function cartItemsOf(lines: readonly CartLine[]): { id: string; variantId?: string; qty: number; amountCents?: number }[] {
+  return lines.map((line) => {
+    const named = line.amountCents !== undefined ? { amountCents: line.amountCents } : {};
+    return line.productId && line.variantId ? { id: line.productId, variantId: line.variantId, qty: line.qty, ...named } : { id: line.lineId, qty: line.qty, ...named };
+  });
 }

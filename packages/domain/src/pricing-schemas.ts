@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nullableDefault, optionalNullable } from './contracts/define.ts';
-import { CHECKOUT_MESSAGES, MAX_CART_LINES, MAX_LINE_QTY } from './pricing.ts';
+import { CHECKOUT_MESSAGES, MAX_CART_LINES, MAX_LINE_QTY, MAX_NAMED_PRICE_CENTS } from './pricing.ts';
 
 /**
  * The checkout requests as the server checks them (spec sections 5 and 9), with the
@@ -15,6 +15,13 @@ export const cartItemsSchema = z
         /** The variant (issue 15); absent: the product's default variant, as in carts saved before variants. */
         variantId: z.string().min(1).max(80).optional(),
         qty: z.number().int('Quantities must be whole numbers.').min(1, 'Quantities must be at least 1.').max(MAX_LINE_QTY, `At most ${MAX_LINE_QTY} of one item.`),
+        /** The buyer's price for a "name your price" item (issue 28), in whole cents; at least the item's price. */
+        amountCents: z
+          .number()
+          .int(CHECKOUT_MESSAGES.namedPriceCents)
+          .min(0, CHECKOUT_MESSAGES.namedPriceCents)
+          .max(MAX_NAMED_PRICE_CENTS, CHECKOUT_MESSAGES.namedPriceTooHigh)
+          .optional(),
       })
       .strict(),
   )
@@ -87,7 +94,8 @@ export const walletOrderInputSchema = z
   .object({
     items: cartItemsSchema,
     contact: contactSchema,
-    shipping: shippingSchema,
+    /** Absent only for a cart of digital lines (issue 28): the server refuses a cart that ships without it. */
+    shipping: optionalNullable(shippingSchema),
     quote: quoteSchema,
     checkoutId: checkoutIdSchema,
     shippingMethodId: shippingMethodIdSchema,
@@ -100,7 +108,8 @@ export const paymentLinkInputSchema = z
     items: cartItemsSchema,
     useWallet: z.boolean(),
     contact: contactSchema,
-    shipping: shippingSchema,
+    /** Absent only for a cart of digital lines (issue 28). */
+    shipping: optionalNullable(shippingSchema),
     redirectUrl: optionalNullable(z.string().max(500)),
     checkoutId: optionalNullable(checkoutIdSchema),
     shippingMethodId: shippingMethodIdSchema,

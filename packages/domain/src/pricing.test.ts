@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { grossUpCents, quote, taxCents } from './pricing.ts';
+import { CHECKOUT_MESSAGES, grossUpCents, MAX_NAMED_PRICE_CENTS, namedUnitCents, quote, taxCents } from './pricing.ts';
 
 /**
  * [lines as [unitCents, qty], wallet balance, use wallet, expected
@@ -220,4 +220,23 @@ describe('rounding edges', () => {
     [970, 1030],
     [9_709, 10_030],
   ])('gross-up of %i is %i', (amount, gross) => expect(grossUpCents(amount)).toBe(gross));
+});
+
+describe('namedUnitCents: "name your price" (issue 28, decision 061)', () => {
+  const album = { name: 'Sines (digital album)', priceCents: 800, nameYourPrice: true };
+  const fixed = { name: 'Tee', priceCents: 2000 };
+  it.each([
+    ['no amount: the price', {}, album, { unitCents: 800 }],
+    ['the minimum itself', { amountCents: 800 }, album, { unitCents: 800 }],
+    ['more than the minimum', { amountCents: 1234 }, album, { unitCents: 1234 }],
+    ['the most a fan may name', { amountCents: MAX_NAMED_PRICE_CENTS }, album, { unitCents: MAX_NAMED_PRICE_CENTS }],
+    ['a cent below the minimum', { amountCents: 799 }, album, { refused: 'Please pay at least $8.00 for Sines (digital album).' }],
+    ['above the most', { amountCents: MAX_NAMED_PRICE_CENTS + 1 }, album, { refused: CHECKOUT_MESSAGES.namedPriceTooHigh }],
+    ['not whole cents', { amountCents: 800.5 }, album, { refused: CHECKOUT_MESSAGES.namedPriceCents }],
+    ['below zero', { amountCents: -1 }, album, { refused: CHECKOUT_MESSAGES.namedPriceCents }],
+    ['an amount for a fixed price', { amountCents: 5000 }, fixed, { refused: CHECKOUT_MESSAGES.fixedPrice('Tee') }],
+    ['no amount for a fixed price', {}, fixed, { unitCents: 2000 }],
+  ])('%s', (_case, item, product, expected) => {
+    expect(namedUnitCents(item, product)).toEqual(expected);
+  });
 });

@@ -25,6 +25,28 @@ import {
 } from './shipping-tax.ts';
 
 export const MAX_LINE_QTY = 99;
+/** The most a fan may name for one item ("name your price", issue 28): $10,000.00. */
+export const MAX_NAMED_PRICE_CENTS = 1_000_000;
+
+/** "$8.00": cents as the messages show them (pricing loads no formatter). */
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+/**
+ * The unit price of a cart line (issue 28, decision 061): the catalogue's price, or, for a
+ * "name your price" item, the buyer's amount when it is at least that price (the minimum). A
+ * message when the amount cannot be taken; the server re-prices every cart through this.
+ */
+export function namedUnitCents(
+  item: { amountCents?: number | undefined },
+  product: { name: string; priceCents: number; nameYourPrice?: boolean | undefined },
+): { unitCents: number } | { refused: string } {
+  if (item.amountCents === undefined) return { unitCents: product.priceCents };
+  if (!product.nameYourPrice) return { refused: CHECKOUT_MESSAGES.fixedPrice(product.name) };
+  if (!Number.isSafeInteger(item.amountCents) || item.amountCents < 0) return { refused: CHECKOUT_MESSAGES.namedPriceCents };
+  if (item.amountCents > MAX_NAMED_PRICE_CENTS) return { refused: CHECKOUT_MESSAGES.namedPriceTooHigh };
+  if (item.amountCents < product.priceCents) return { refused: CHECKOUT_MESSAGES.belowMinimum(product.name, product.priceCents) };
+  return { unitCents: item.amountCents };
+}
 export const MAX_CART_LINES = 50;
 /**
  * The largest order total: $100,000,000.00 (decision 019). Money columns are bigint, and with
@@ -199,6 +221,11 @@ export function quote(lines: PricedLine[], walletBalanceCents: number, useWallet
   };
 }
 
+/** Whether a cart's lines need a shipping address: any line that is not digital (issue 28). */
+export function needsShipping(lines: readonly { digital?: boolean }[]): boolean {
+  return lines.some((line) => !line.digital);
+}
+
 export function sameQuote(a: Quote, b: Partial<Quote>): boolean {
   return (
     a.subtotalCents === b.subtotalCents &&
@@ -228,5 +255,12 @@ export const CHECKOUT_MESSAGES = {
   checkoutClosed: 'This checkout is already closed. Please start again from your cart.',
   openPayment: 'You have a payment in progress.',
   openPaymentCancelled: 'Your payment was cancelled and your wallet credit is available again.',
+  /** "Name your price" (issue 28). */
+  belowMinimum: (name: string, minimumCents: number) => `Please pay at least ${dollars(minimumCents)} for ${name}.`,
+  fixedPrice: (name: string) => `${name} has a fixed price: remove it and add it to your cart again.`,
+  namedPriceCents: 'Prices are whole cents.',
+  namedPriceTooHigh: `You can name a price of at most ${dollars(MAX_NAMED_PRICE_CENTS)}.`,
+  /** A cart with something that ships, sent without an address (issue 28: only an all-digital cart needs none). */
+  shippingAddressNeeded: 'Please enter the shipping address: some items in your cart ship.',
   orderTooLarge: 'This order is too large: an order may total at most $100,000,000.00. Please split it into smaller orders.',
 } as const;

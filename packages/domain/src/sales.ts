@@ -96,7 +96,7 @@ export function salesCsv(overview: SalesOverview): string {
   lines.push(`day,${figureHeader}`);
   for (const day of overview.byDay) lines.push(`${day.day},${figureCells(day)}`);
   const goodsHeader = 'units_sold,gross_sales_usd,units_refunded,refunded_goods_usd,net_units,net_goods_usd';
-  const goodsCells = (row: SalesOverview['byProduct'][number]) =>
+  const goodsCells = (row: Pick<SalesOverview['byProduct'][number], 'unitsSold' | 'grossSalesCents' | 'unitsRefunded' | 'refundedGoodsCents'>) =>
     [
       row.unitsSold,
       cents(row.grossSalesCents),
@@ -115,6 +115,10 @@ export function salesCsv(overview: SalesOverview): string {
   }
   lines.push('', 'discount_code,orders,discounts_usd');
   for (const row of overview.byCode) lines.push(`${quote(row.code)},${row.orders},${cents(row.discountsCents)}`);
+  if (overview.byKind) {
+    lines.push('', `kind,${goodsHeader}`);
+    for (const row of overview.byKind) lines.push(`${row.kind},${goodsCells(row)}`);
+  }
   lines.push('', `orders_to_ship,${overview.ordersToShip}`);
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -59,20 +59,35 @@ export async function salesOverview(db: Db, timeZone: string, period: Period): P
     SELECT ${dayOf(sql`at`)} AS day, sum(wallet)::text AS wallet, sum(card)::text AS card
     FROM given WHERE at >= ${start} AND at < ${end} AND wallet + card > 0 GROUP BY 1`);
 
-  const goods = await db.execute<{ product_id: string; variant_id: string | null; line_name: string; sold: string; gross: string; refunded: string; refunded_goods: string }>(sql`
+  // Grouped by the line's kind too (issue 28): a product is sold as files or as a parcel.
+  const goods = await db.execute<{
+    product_id: string;
+    variant_id: string | null;
+    digital: boolean;
+    line_name: string;
+    sold: string;
+    gross: string;
+    refunded: string;
+    refunded_goods: string;
+  }>(sql`
     WITH lines AS (
-      SELECT i.product_id, i.variant_id, i.name, o.created_at AS at, i.qty AS sold, i.qty * i.unit_cents AS gross, 0 AS refunded, 0 AS refunded_goods
+      SELECT i.product_id, i.variant_id, i.digital, i.name, o.created_at AS at, i.qty AS sold, i.qty * i.unit_cents AS gross, 0 AS refunded, 0 AS refunded_goods
       FROM order_item i JOIN "order" o ON o.id = i.order_id
       WHERE o.created_at >= ${start} AND o.created_at < ${end}
       UNION ALL
-      SELECT i.product_id, i.variant_id, i.name, r.created_at, 0, 0, (line->>'quantity')::int, (line->>'quantity')::int * i.unit_cents
+      SELECT i.product_id, i.variant_id, i.digital, i.name, r.created_at, 0, 0, (line->>'quantity')::int, (line->>'quantity')::int * i.unit_cents
       FROM order_refund r CROSS JOIN LATERAL jsonb_array_elements(r.lines) AS line
       JOIN order_item i ON i.order_id = r.order_id AND i.position = (line->>'lineId')::int
       WHERE r.status <> 'failed' AND r.created_at >= ${start} AND r.created_at < ${end}
     )
-    SELECT product_id, variant_id, (array_agg(name ORDER BY at DESC))[1] AS line_name, sum(sold)::text AS sold, sum(gross)::text AS gross,
+    SELECT product_id, variant_id, digital, (array_agg(name ORDER BY at DESC))[1] AS line_name, sum(sold)::text AS sold, sum(gross)::text AS gross,
            sum(refunded)::text AS refunded, sum(refunded_goods)::text AS refunded_goods
-    FROM lines GROUP BY product_id, variant_id`);
+    FROM lines GROUP BY product_id, variant_id, digital`);
+  const byKind = (['digital', 'physical'] as const).map((kind) => {
+    const rows = goods.rows.filter((row) => row.digital === (kind === 'digital'));
+    const sum = (key: 'sold' | 'gross' | 'refunded' | 'refunded_goods') => rows.reduce((total, row) => total + Number(row[key]), 0);
+    return { kind, unitsSold: sum('sold'), grossSalesCents: sum('gross'), unitsRefunded: sum('refunded'), refundedGoodsCents: sum('refunded_goods') };
+  });
 
   // Names as the catalogue has them now (a line's name carries its variant: "Tour Tee 2026 - M").
   const productIds = [...new Set(goods.rows.map((row) => row.product_id))];
@@ -117,7 +132,22 @@ export async function salesOverview(db: Db, timeZone: string, period: Period): P
     for (const key of Object.keys(totals) as (keyof SalesFigures)[]) totals[key] += figures[key];
   }
 
-  const byVariant = goods.rows
+  // One row per product and variant, whatever the kind of its lines.
+  const merged = new Map<string, (typeof goods.rows)[number]>();
+  for (const row of goods.rows) {
+    const key = `${row.product_id}\u0000${row.variant_id ?? ''}`;
+    const seen = merged.get(key);
+    if (!seen) merged.set(key, { ...row });
+    else
+      merged.set(key, {
+        ...seen,
+        sold: String(Number(seen.sold) + Number(row.sold)),
+        gross: String(Number(seen.gross) + Number(row.gross)),
+        refunded: String(Number(seen.refunded) + Number(row.refunded)),
+        refunded_goods: String(Number(seen.refunded_goods) + Number(row.refunded_goods)),
+      });
+  }
+  const byVariant = [...merged.values()]
     .map((row) => {
       const variant = row.variant_id ? variantOf.get(row.variant_id) : undefined;
       return {
@@ -164,5 +194,6 @@ export async function salesOverview(db: Db, timeZone: string, period: Period): P
     ordersToShip: Number(toShip?.count ?? 0),
     byTaxJurisdiction: taxes.rows.map((row) => ({ jurisdiction: row.jurisdiction, orders: Number(row.orders), taxCents: Number(row.tax), taxIncludedCents: Number(row.included) })),
     byCode: codes.rows.map((row) => ({ code: row.code, orders: Number(row.orders), discountsCents: Number(row.discounts) })),
+    byKind,
   };
 }

@@ -313,6 +313,11 @@ export async function markProductDigital(db: Db, id: string): Promise<void> {
   await db.update(products).set({ digital: true, updatedAt: new Date() }).where(eq(products.id, id));
 }
 
+/** "Name your price" on or off (issue 28): the price becomes the minimum a buyer may pay. */
+export async function setProductNameYourPrice(db: Db, id: string, nameYourPrice: boolean): Promise<void> {
+  await db.update(products).set({ nameYourPrice, updatedAt: new Date() }).where(eq(products.id, id));
+}
+
 /** Withdraw (isActive false: gone from the shop at once) or restore a product. */
 export async function setProductActive(db: Db, input: SetProductActiveInput, actor: Actor): Promise<void> {
   await runTransaction(

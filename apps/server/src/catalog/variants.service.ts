@@ -152,6 +152,8 @@ export interface PricedVariant {
   weightGrams?: number | null;
   /** A preorder's street date, the variant's own or its product's (decision 054); null: out now. */
   releaseDate?: string | null;
+  /** The buyer names the price, at least priceCents (issue 28). */
+  nameYourPrice?: boolean;
 }
 
 /** The variants of these products that are on sale, at their prices (checkout re-prices every cart from here). */
@@ -168,6 +170,7 @@ export async function pricedVariants(db: Db | Tx, productIds: string[]): Promise
       // A variant not weighed weighs its product's default (decision 060).
       weightGrams: sql<number | null>`coalesce(${productVariants.weightGrams}, ${products.weightGrams})`,
       releaseDate: sql<string | null>`coalesce(${productVariants.releaseDate}, ${products.releaseDate})::text`,
+      nameYourPrice: products.nameYourPrice,
     })
     .from(products)
     .innerJoin(productVariants, eq(productVariants.productId, products.id))

@@ -1,5 +1,5 @@
 import type { CartItems } from '@storefront/domain/pricing-schemas.ts';
-import { CHECKOUT_MESSAGES, MAX_ORDER_TOTAL_CENTS, quote } from '@storefront/domain/pricing.ts';
+import { CHECKOUT_MESSAGES, MAX_ORDER_TOTAL_CENTS, namedUnitCents, quote } from '@storefront/domain/pricing.ts';
 import type { TaxParts } from '@storefront/domain/shipping-tax.ts';
 import { cartLineId, demandByVariant, lineName, lineRanOutMessage, overLimitMessage, resolveVariant } from '@storefront/domain/variants.ts';
 import type { PricedVariant } from '../catalog/variants.service.ts';
@@ -26,12 +26,16 @@ export function cartLines(items: CartItems, priced: PricedVariant[]): StockLine[
   if (missing.length > 0) {
     throw new AppError('failed-precondition', `Some items in your cart are no longer available (${missing.join(', ')}). Remove them to continue.`, { unavailable: missing });
   }
-  const lines = resolved.map(({ item, variant }) => ({
+  // "Name your price" (issue 28): the buyer's amount, at least the item's price, or refused by name.
+  const named = resolved.map(({ item, variant }) => namedUnitCents(item, { ...variant!, name: lineName(variant!.name, variant!.optionValues) }));
+  const refused = named.flatMap((price) => ('refused' in price ? [price.refused] : []));
+  if (refused.length > 0) throw new AppError('invalid-argument', refused.join(' '));
+  const lines = resolved.map(({ item, variant }, index) => ({
     id: item.id,
     variantId: variant!.variantId,
     name: lineName(variant!.name, variant!.optionValues),
     qty: item.qty,
-    unitCents: variant!.priceCents,
+    unitCents: (named[index] as { unitCents: number }).unitCents,
     counted: variant!.stock !== null,
     stock: variant!.stock,
     ...(variant!.digital ? { digital: true } : {}),
@@ -105,7 +109,7 @@ export function withTaxParts<T extends { qty: number }>(lines: T[], parts: TaxPa
   });
 }
 
-/** The order's lines (without the stock flag). */
+/** The order's lines (without the stock flag; a digital line says so, issue 28). */
 export function orderLines(lines: StockLine[]): OrderLine[] {
-  return lines.map(({ counted: _counted, digital: _digital, weightGrams: _weightGrams, ...line }) => line);
+  return lines.map(({ counted: _counted, digital, weightGrams: _weightGrams, ...line }) => (digital ? { ...line, digital: true } : line));
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { CartItems, Contact, Shipping } from '@storefront/domain/pricing-schemas.ts';
-import { CHECKOUT_MESSAGES, sameQuote, type Quote } from '@storefront/domain/pricing.ts';
+import { CHECKOUT_MESSAGES, needsShipping, sameQuote, type Quote } from '@storefront/domain/pricing.ts';
 import { isSameSitePath } from '@storefront/domain/site-path.ts';
 import { rememberAddress } from '../accounts/addresses.service.ts';
 import { customerLimits, pricedVariants, shortStockOf, takeStock, takeStockStatement } from '../catalog/variants.service.ts';
@@ -109,6 +109,11 @@ function taxRecordOf(priced: Quote) {
   return { taxJurisdiction: priced.taxJurisdiction, taxIncludedCents: priced.taxIncludedCents, shippingMethod: priced.shippingMethodName };
 }
 
+/** A cart with anything that ships needs the address; an all-digital one does not (issue 28, decision 061). */
+function refuseWithoutAddress(lines: StockLine[], shipping: Shipping | undefined): void {
+  if (!shipping && needsShipping(lines)) throw new AppError('invalid-argument', CHECKOUT_MESSAGES.shippingAddressNeeded);
+}
+
 function newPaymentIntentId(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString('base64url')}`;
 }
@@ -162,9 +167,9 @@ async function refusalOf(db: Db, error: unknown, lines: StockLine[]): Promise<un
 export async function completeWalletOnlyOrder(
   deps: CheckoutDeps,
   userId: string,
-  input: { items: CartItems; contact: Contact; shipping: Shipping; quote: Partial<Quote>; checkoutId: string; shippingMethodId?: string; discountCode?: string },
+  input: { items: CartItems; contact: Contact; shipping?: Shipping | undefined; quote: Partial<Quote>; checkoutId: string; shippingMethodId?: string; discountCode?: string },
 ): Promise<{ orderId: string; paymentIntentId: string; created: boolean }> {
-  checkAddress(input.shipping);
+  if (input.shipping) checkAddress(input.shipping);
   const checkoutId = `${userId}:${input.checkoutId}`;
   const start = await walletOrderStart(
     deps.db,
@@ -176,6 +181,7 @@ export async function completeWalletOnlyOrder(
   if (start.orderId && start.paymentIntentId) return { orderId: start.orderId, paymentIntentId: start.paymentIntentId, created: false };
 
   const lines = cartLines(input.items, start.products);
+  refuseWithoutAddress(lines, input.shipping);
   const limited = start.products.some((variant) => variant.limited && lines.some((line) => line.variantId === variant.variantId));
   // A discount code (issue 27): judged now, its use taken in the transaction (none left: no order).
   const code = await codeFor(deps.db, userId, input.discountCode, lines);
@@ -215,7 +221,7 @@ export async function completeWalletOnlyOrder(
         discountCode: code?.code ?? null,
         taxCalculationId: external?.calculationId ?? null,
         contact: { ...input.contact, phone: input.contact.phone ?? '' },
-        shipping: input.shipping,
+        shipping: input.shipping ?? {},
       });
       if (!order.created) return { result: { ...(await orderOfCheckout(tx, checkoutId))!, created: false } };
       // Step "grant downloads" (issue 28): digital items and what physical ones carry, in the order's transaction.
@@ -231,7 +237,7 @@ export async function completeWalletOnlyOrder(
           digital ? `${deps.publicUrl}/library` : undefined,
         ),
       );
-      await rememberAddress(tx, userId, input.shipping);
+      if (input.shipping) await rememberAddress(tx, userId, input.shipping);
       await scheduleTaxRecord(deps.jobs, tx, order.id, external?.calculationId ?? null);
       // The conditional debit: it locks the wallet row until the commit, and one buyer's
       // concurrent orders queue on that lock, so it comes late.
@@ -260,7 +266,7 @@ export async function createPaymentLink(
     items: CartItems;
     useWallet: boolean;
     contact: Contact;
-    shipping: Shipping;
+    shipping?: Shipping | undefined;
     redirectUrl?: string;
     checkoutId?: string;
     shippingMethodId?: string;
@@ -268,8 +274,9 @@ export async function createPaymentLink(
     discountCode?: string;
   },
 ): Promise<{ url: string; checkoutId: string }> {
-  checkAddress(input.shipping);
+  if (input.shipping) checkAddress(input.shipping);
   const lines = await priceCart(deps.db, input.items);
+  refuseWithoutAddress(lines, input.shipping);
   const pricing = await loadPricing(deps.db);
   const where = { destination: input.shipping, shippingMethodId: input.shippingMethodId };
   const code = await codeFor(deps.db, userId, input.discountCode, lines);
@@ -301,7 +308,7 @@ export async function createPaymentLink(
         items: withTaxParts(checkoutLines(lines), fresh.taxParts),
         shippingTaxCents: fresh.taxParts.shippingTaxCents,
         contact: { ...input.contact, phone: input.contact.phone ?? '' },
-        shipping: input.shipping,
+        shipping: input.shipping ?? {},
         subtotalCents: fresh.subtotalCents,
         shippingCents: fresh.shippingCents,
         taxCents: fresh.taxCents,
@@ -315,7 +322,7 @@ export async function createPaymentLink(
         returnUrl,
         expiresAt,
       });
-      await rememberAddress(tx, userId, input.shipping);
+      if (input.shipping) await rememberAddress(tx, userId, input.shipping);
       // Step "take wallet".
       await hold(tx, userId, fresh.walletAppliedCents, checkoutId);
       // Step "release at the deadline": a job due when the hold ends (payment.flow.ts expireCheckout).

@@ -243,7 +243,8 @@ function walletOrderStartQuery(db: Db) {
         SELECT coalesce(json_agg(json_build_object('id', p.id, 'name', p.name, 'priceCents', coalesce(v.price_cents, p.price_cents),
           'variantId', v.id, 'optionValues', v.option_values, 'stock', v.stock, 'limited', v.per_customer_limit IS NOT NULL, 'digital', p.digital,
           'weightGrams', coalesce(v.weight_grams, p.weight_grams),
-          'releaseDate', coalesce(v.release_date, p.release_date)::text)), '[]')
+          'releaseDate', coalesce(v.release_date, p.release_date)::text,
+          'nameYourPrice', p.name_your_price)), '[]')
         FROM ${products} p JOIN ${productVariants} v ON v.product_id = p.id
         WHERE p.id = ANY(${sql.placeholder('productIds')}::text[]) AND p.is_active)`,
     })

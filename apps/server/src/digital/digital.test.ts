@@ -10,7 +10,7 @@ import { createStorage, ref } from '@storefront/sdk/storage/storage.ts';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { makeTempDir } from '../../test/database.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
-import { digitalOwnership, releaseTracks } from '../db/schema/index.ts';
+import { digitalOwnership, releaseTracks, trackFiles } from '../db/schema/index.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { createStorageDeps } from '../storage/storage.service.ts';
 import { storageTestDriver } from '../storage/testing/driver-choice.ts';
@@ -321,5 +321,31 @@ describe('the encoding job', () => {
     expect(await runEncodeJob(counted, { trackId, generation })).toBe('ready');
     // 3 made, 1 failed, then only the 3 missing ones: 7 runs for 6 formats.
     expect(runs).toBe(7);
+  });
+
+  it('removes the files of a replaced master once the new one is encoded', async () => {
+    const { trackIds } = await newRelease('Replaced', 1, false);
+    const trackId = trackIds[0]!;
+    const objectPath = `masters/replaced/${trackId}.wav`;
+    const deps = {
+      storage: createStorageDeps({ db: shop.db, config: shop.config }),
+      timeoutMs: 60_000,
+      // Bytes that name their master: enough to tell the two generations' files apart.
+      encodeFile: async (input: { output: string; master: string }) => fs.promises.writeFile(input.output, await fs.promises.readFile(input.master)),
+    };
+    const keysOf = async () => (await shop.db.select().from(trackFiles).where(eq(trackFiles.trackId, trackId))).map((row) => row.key).sort();
+    const first = Number((await uploadMaster(objectPath, sineWav(1))).metadata!.generation);
+    await setTrackMaster(shop.db, jobs, trackId, { path: objectPath, generation: first });
+    expect(await runEncodeJob(deps, { trackId, generation: first })).toBe('ready');
+    const oldKeys = await keysOf();
+    expect(oldKeys).toHaveLength(6);
+
+    const second = Number((await uploadMaster(objectPath, sineWav(2))).metadata!.generation);
+    await setTrackMaster(shop.db, jobs, trackId, { path: objectPath, generation: second });
+    expect(await runEncodeJob(deps, { trackId, generation: second })).toBe('ready');
+    const newKeys = await keysOf();
+    expect(newKeys.every((key) => key.includes(`/${second}/`))).toBe(true);
+    for (const key of oldKeys) expect(await deps.storage.driver.stat(key)).toBeNull();
+    for (const key of newKeys) expect(await deps.storage.driver.stat(key)).not.toBeNull();
   });
 });

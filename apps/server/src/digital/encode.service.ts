@@ -6,6 +6,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { STORAGE_BUCKET } from '@storefront/domain/storage.ts';
 import { parseDownloadUrl } from '@storefront/domain/storage-location.ts';
+import { warnCleanup } from '../cleanup.ts';
 import { releases, releaseTracks, trackFiles } from '../db/schema/index.ts';
 import type { StorageDeps } from '../storage/storage.service.ts';
 import { findByToken, findObject, objectKey } from '../storage/storage.service.ts';
@@ -102,10 +103,18 @@ export async function runEncodeJob(deps: EncodeDeps, job: EncodeJob): Promise<'r
       const key = trackFileKey(track.id, job.generation, format);
       await deps.storage.driver.put(key, bytes);
       const values = { trackId: track.id, format, masterGeneration: job.generation, key, size: bytes.length, contentType: FORMAT_FILES[format].contentType, createdAt: new Date() };
+      const [previous] = await db
+        .select({ key: trackFiles.key })
+        .from(trackFiles)
+        .where(and(eq(trackFiles.trackId, track.id), eq(trackFiles.format, format)));
       await db
         .insert(trackFiles)
         .values(values)
         .onConflictDoUpdate({ target: [trackFiles.trackId, trackFiles.format], set: values });
+      // The file of the master this one replaces is no longer served: its bytes go (decision 061).
+      if (previous && previous.key !== key) {
+        await deps.storage.driver.delete(previous.key).catch(warnCleanup(`delete the replaced encoding ${previous.key}`));
+      }
       done.add(format);
       await db
         .update(releaseTracks)

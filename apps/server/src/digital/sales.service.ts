@@ -1,9 +1,9 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { Actor } from '../admin/audit.service.ts';
 import { categoryExists } from '../catalog/categories.service.ts';
-import { editProduct, markProductDigital, releaseProduct, setProductActive } from '../catalog/catalog.service.ts';
+import { editProduct, markProductDigital, releaseProduct, setProductActive, setProductNameYourPrice } from '../catalog/catalog.service.ts';
 import type { Db } from '../db/client.ts';
-import { releaseProducts } from '../db/schema/index.ts';
+import { digitalOwnership, releaseProducts } from '../db/schema/index.ts';
 import type { Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import { grantOwnership } from './library.service.ts';
@@ -38,11 +38,14 @@ export async function syncReleaseProducts(db: Db, releaseId: number, actor: Acto
     if (link) {
       await editProduct(db, { id: link.productId, name, description, priceCents: item.priceCents, images }, actor);
       await setProductActive(db, { id: link.productId, isActive: release.published }, actor);
+      await setProductNameYourPrice(db, link.productId, item.trackId === null && release.nameYourPrice);
     } else {
       // In the shop's Music category while the label keeps one.
       const category = (await categoryExists(db, 'music')) ? { category: 'music' } : {};
       const productId = await releaseProduct(db, { name, description, priceCents: item.priceCents, images, ...category }, undefined, actor);
       await markProductDigital(db, productId);
+      // The whole release may be "name your price" (its price the minimum); tracks sell at theirs.
+      if (item.trackId === null && release.nameYourPrice) await setProductNameYourPrice(db, productId, true);
       await db.insert(releaseProducts).values({ productId, releaseId, trackId: item.trackId, kind: 'sale' });
       if (!release.published) await setProductActive(db, { id: productId, isActive: false }, actor);
     }
@@ -84,4 +87,33 @@ export async function grantForOrder(tx: Tx, order: { userId: string; orderId: st
     });
   }
   return links.length > 0;
+}
+
+/**
+ * Step "revoke downloads" of a refund's transaction (issue 28, decision 061): what a refunded
+ * order granted is taken back. `all` (the order is refunded in full): every grant whose source is
+ * this order, whatever its products link to now; otherwise the grants of these refunded products'
+ * releases and tracks. A code's grant, or another order's, is never touched. Deleting is its own
+ * "once": a second call finds nothing. Returns how many grants were taken back. A signed link
+ * already issued stops working, since a download checks ownership again.
+ */
+export async function revokeForOrder(tx: Tx, order: { userId: string; orderId: string; productIds: string[] | 'all' }): Promise<number> {
+  const ofOrder = and(eq(digitalOwnership.userId, order.userId), eq(digitalOwnership.sourceRef, order.orderId), inArray(digitalOwnership.source, ['purchase', 'bundle']));
+  if (order.productIds === 'all') return (await tx.delete(digitalOwnership).where(ofOrder).returning({ id: digitalOwnership.id })).length;
+  if (order.productIds.length === 0) return 0;
+  const links = await tx
+    .select()
+    .from(releaseProducts)
+    .where(inArray(releaseProducts.productId, [...new Set(order.productIds)]));
+  if (links.length === 0) return 0;
+  const granted = or(
+    ...links.map((link) =>
+      and(
+        eq(digitalOwnership.releaseId, link.releaseId),
+        link.trackId === null ? isNull(digitalOwnership.trackId) : eq(digitalOwnership.trackId, link.trackId),
+        eq(digitalOwnership.source, link.kind === 'bundle' ? 'bundle' : 'purchase'),
+      ),
+    ),
+  );
+  return (await tx.delete(digitalOwnership).where(and(ofOrder, granted)).returning({ id: digitalOwnership.id })).length;
 }

@@ -4,7 +4,7 @@ import type { OrderFilter } from '@storefront/domain/order-desk.ts';
 import type { Db } from '../db/client.ts';
 import { orderEvents, orderItems, orderItemTerms, orders, orderSearchTerms, orderSearchText, users } from '../db/schema/index.ts';
 import { AppError } from '../http/errors.ts';
-import { orderItemsOf, orderRowsPage, orderView, shipmentsOf, type OrderView, type Page, type ShipmentView } from './orders.service.ts';
+import { DELIVERED_STATUS, orderItemsOf, orderRowsPage, orderView, shipmentsOf, type OrderView, type Page, type ShipmentView } from './orders.service.ts';
 import type { RefundableOrder } from '@storefront/domain/refunds.ts';
 import { refundableOf, refundsOf, unsettledRefunds, type RefundView } from './refunds.service.ts';
 
@@ -20,7 +20,8 @@ function waitingLines(orderId: SQL | typeof orders.id): SQL {
 
 const filters: Record<OrderFilter, SQL | undefined> = {
   unfulfilled: eq(orders.orderFulfilled, false),
-  shipped: eq(orders.orderFulfilled, true),
+  // Fulfilled and shipped: an all-digital order (fulfilled when placed, issue 28) shipped nothing.
+  shipped: and(eq(orders.orderFulfilled, true), sql`${orders.orderStatus} IS DISTINCT FROM ${DELIVERED_STATUS}`),
   refunded: isNotNull(orders.refundStatus),
   all: undefined,
   // Ready to ship (decision 054): what is left of it can all go now; a preorder line waits until the release job makes it ordinary.
@@ -83,7 +84,7 @@ export async function listDeskOrderRows(db: Db, query: DeskQuery) {
 
 type OrderRow = typeof orders.$inferSelect;
 
-export type DeskOrder = OrderView & { lines: { lineId: number; productId: string; name: string; qty: number; unitCents: number }[] };
+export type DeskOrder = OrderView & { lines: { lineId: number; productId: string; name: string; qty: number; unitCents: number; digital?: boolean }[] };
 
 /** The order as My Orders shows it (one mapping, orders.service.ts), with each line's id for refunds by line. */
 function deskView(
@@ -95,7 +96,14 @@ function deskView(
   const own = items.filter((item) => item.orderId === row.id);
   return {
     ...orderView(row, own, unsettled, shipments.get(row.id)),
-    lines: own.map((item) => ({ lineId: item.position, productId: item.productId, name: item.name, qty: item.qty, unitCents: item.unitCents })),
+    lines: own.map((item) => ({
+      lineId: item.position,
+      productId: item.productId,
+      name: item.name,
+      qty: item.qty,
+      unitCents: item.unitCents,
+      ...(item.digital ? { digital: true } : {}),
+    })),
   };
 }
 
@@ -149,7 +157,7 @@ export async function getDeskOrder(
   };
 }
 
-/** The packing list: every line of every order the filter and search select, a page at a time. */
+/** The packing list: every line that ships of every order the filter and search select, a page at a time (digital lines have nothing to pack, issue 28). */
 export async function* packingListRows(db: Db, query: Omit<DeskQuery, 'limit' | 'after'>) {
   let after: string | undefined;
   for (;;) {
@@ -159,7 +167,7 @@ export async function* packingListRows(db: Db, query: Omit<DeskQuery, 'limit' | 
       page.rows.map((row) => row.id),
     );
     for (const row of page.rows) {
-      for (const item of items.filter((candidate) => candidate.orderId === row.id)) yield { order: row, item };
+      for (const item of items.filter((candidate) => candidate.orderId === row.id && !candidate.digital)) yield { order: row, item };
     }
     if (!page.next) return;
     after = page.next;

@@ -29,9 +29,21 @@ export interface OrderLine {
   shipsOn?: string;
   /** The parcel this line left in when the order ships in parts (decision 054). */
   shipmentId?: string;
+  /** Files, not a parcel (issue 28): absent for a line that ships. */
+  digital?: boolean;
 }
 
-/** An order as the spec's clients read it (spec section 3). */
+/**
+ * The status of an order with nothing to ship (issue 28, decision 061): it is complete when
+ * placed, so it is fulfilled at once and never waits on the desk's "to ship" list.
+ */
+export const DELIVERED_STATUS = 'delivered';
+
+/** Whether an order's lines are all digital (nothing to pack). */
+export function allDigital(items: readonly { digital?: boolean }[]): boolean {
+  return items.length > 0 && items.every((item) => item.digital === true);
+}
+
 /** What a discount's return needs of an order: its checkout and whether it was refunded in full (issue 27). */
 export async function orderRefundState(db: Db | Tx, orderId: string): Promise<{ checkoutId: string; refundStatus: string | null } | undefined> {
   const [row] = await db.select({ checkoutId: orders.checkoutId, refundStatus: orders.refundStatus }).from(orders).where(eq(orders.id, orderId));
@@ -154,11 +166,20 @@ export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string
   // Every column always given: the statement below is prepared under one name.
   const fields = { ...rest, taxJurisdiction, taxIncludedCents, shippingMethod, taxCalculationId, shippingTaxCents };
   const id = newOrderId();
+  const delivered = allDigital(items);
   const inserted = tx.$with('inserted').as(
     tx
       .insert(orders)
       // Every column always given (one prepared text): no discount is 0 and null.
-      .values({ id, ...fields, discountCents: discountCents ?? 0, discountCode: discountCode ?? null })
+      .values({
+        id,
+        ...fields,
+        discountCents: discountCents ?? 0,
+        discountCode: discountCode ?? null,
+        orderFulfilled: delivered,
+        orderStatus: delivered ? DELIVERED_STATUS : null,
+        fulfilledAt: delivered ? new Date() : null,
+      })
       .onConflictDoNothing({ target: orders.checkoutId })
       .returning({ id: orders.id }),
   );
@@ -173,6 +194,7 @@ export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string
       paid_cents: item.paidCents ?? null,
       tax_cents: item.taxCents ?? null,
       ships_on: item.shipsOn ?? null,
+      digital: item.digital === true,
     })),
   );
   const insertedItems = tx.$with('inserted_items').as(
@@ -180,9 +202,9 @@ export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string
       .insert(orderItems)
       .select(
         sql`SELECT ${inserted.id}, line.position, line.product_id, line.variant_id, line.name, line.qty, line.unit_cents, line.paid_cents, line.tax_cents,
-                   line.ships_on, NULL::timestamptz, NULL::text
+                   line.ships_on, NULL::timestamptz, NULL::text, line.digital
             FROM ${inserted}, jsonb_to_recordset(${lines}::jsonb)
-              AS line(position integer, product_id text, variant_id text, name text, qty integer, unit_cents bigint, paid_cents bigint, tax_cents bigint, ships_on date)`,
+              AS line(position integer, product_id text, variant_id text, name text, qty integer, unit_cents bigint, paid_cents bigint, tax_cents bigint, ships_on date, digital boolean)`,
       )
       .returning({ orderId: orderItems.orderId }),
   );
@@ -224,6 +246,7 @@ export function orderView(row: OrderRow, items: OrderItemRow[], unsettled: Map<s
       unitCents: item.unitCents,
       ...(item.shipsOn && !item.releasedAt ? { shipsOn: item.shipsOn } : {}),
       ...(item.shipmentId ? { shipmentId: item.shipmentId } : {}),
+      ...(item.digital ? { digital: true } : {}),
     })),
     totals: {
       subtotalCents: row.subtotalCents,

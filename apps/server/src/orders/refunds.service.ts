@@ -6,6 +6,7 @@ import type { ReversalOrder, ReversalRefund } from '@storefront/domain/tax-rever
 import type { Db } from '../db/client.ts';
 import { orderEvents, orderItems, orderRefunds, orders, users } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
+import { revokeForOrder } from '../digital/sales.service.ts';
 import { recordAudit } from '../admin/audit.service.ts';
 import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -414,6 +415,21 @@ export async function retryRefund(deps: RefundDeps, adminId: string, input: { or
 }
 
 /**
+ * Step "revoke downloads" (issue 28, decision 061), in the transaction that completes a refund:
+ * an order refunded in full gives back every download it granted; otherwise each line refunded
+ * in full (by the succeeded refunds, this one included) gives back its release or track. A refund
+ * of an amount alone, short of the whole order, leaves the downloads. How many grants went.
+ */
+async function revokeRefundedDownloads(tx: Tx, order: OrderRow, status: RefundStatus | null): Promise<number> {
+  if (status === 'refunded') return revokeForOrder(tx, { userId: order.userId, orderId: order.id, productIds: 'all' });
+  const settled = await refundable(tx, order, 'settled');
+  const refundedLines = new Set(settled.lines.filter((line) => line.refundedQty >= line.qty).map((line) => line.lineId));
+  if (refundedLines.size === 0) return 0;
+  const items = await tx.select({ position: orderItems.position, productId: orderItems.productId }).from(orderItems).where(eq(orderItems.orderId, order.id));
+  return revokeForOrder(tx, { userId: order.userId, orderId: order.id, productIds: items.filter((item) => refundedLines.has(item.position)).map((item) => item.productId) });
+}
+
+/**
  * Pending -> succeeded, once per card round: credits the wallet part (once for the refund, even when
  * a later round completes it again after the provider failed a card refund) and tells the buyer.
  * Null if another call got there first, or the provider failed this round meanwhile.
@@ -447,11 +463,12 @@ async function completeRefund(tx: Tx, deps: RefundDeps, refund: RefundRow, provi
   await tx.update(orders).set({ refundStatus: status }).where(eq(orders.id, order!.id));
   // Stripe Tax (decisions 051, 060): what this refund gave back is reversed from the order's tax transaction, once.
   if (order!.taxCalculationId) await deps.jobs.sendInTransaction(tx, 'reverse-tax', { orderId: order!.id, refundId: refund.id });
+  const revokedDownloads = await revokeRefundedDownloads(tx, order!, status);
   await tx.insert(orderEvents).values({
     orderId: order!.id,
     kind: 'refunded',
     actorId: refund.adminId,
-    detail: { refundId: refund.id, walletCents: creditWallet ? refund.walletCents : 0, cardCents: refund.cardCents, lines: refund.lines, providerRefundId },
+    detail: { refundId: refund.id, walletCents: creditWallet ? refund.walletCents : 0, cardCents: refund.cardCents, lines: refund.lines, providerRefundId, revokedDownloads },
   });
   const [buyer] = await tx.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, order!.userId));
   if (buyer) {
@@ -555,6 +572,8 @@ async function applyChargeRefunded(deps: RefundDeps, event: PaymentEvent): Promi
       await tx.update(orders).set({ refundedCardCents: total }).where(eq(orders.id, order.id));
       const status = await buyerRefundStatus(tx, { ...order, refundedCardCents: total });
       await tx.update(orders).set({ refundStatus: status }).where(eq(orders.id, order.id));
+      // Refunded in full at the provider: the downloads it granted go too (issue 28).
+      if (status === 'refunded') await revokeForOrder(tx, { userId: order.userId, orderId: order.id, productIds: 'all' });
       await publishLive(tx, { topic: 'orders', userId: order.userId, id: order.id }, { topic: 'all-orders', id: order.id });
       return 'applied';
     },

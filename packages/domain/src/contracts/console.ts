@@ -100,6 +100,8 @@ export const salesOverviewOutput = z.object({
   byTaxJurisdiction: z.array(z.object({ jurisdiction: z.string(), orders: z.number(), taxCents: z.number(), taxIncludedCents: z.number() })).optional(),
   /** The discount codes used by the orders placed in the period (issue 27): orders and what each code took off. */
   byCode: z.array(z.object({ code: z.string(), orders: z.number(), discountsCents: z.number() })),
+  /** Issue 28: the goods split into digital (files) and physical (parcels) lines; the two add up to the goods of byProduct. */
+  byKind: z.array(salesGoods.omit({ productId: true, name: true }).extend({ kind: z.enum(['digital', 'physical']) })).optional(),
 });
 
 /** The label's console on /release (issue 18, decision 031): product tools, activity, admins, sales. */

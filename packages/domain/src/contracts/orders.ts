@@ -14,6 +14,8 @@ export const orderLineOutput = z.object({
   shipsOn: z.string().optional(),
   /** The parcel the line left in, when the order ships in parts (decision 054). */
   shipmentId: z.string().optional(),
+  /** Files in the buyer's library, nothing to ship (issue 28); absent for a line that ships. */
+  digital: z.boolean().optional(),
 });
 
 /** An order as the order functions return it (spec section 3, Order). */
@@ -81,7 +83,7 @@ export const pageInput = z
 
 /** An order on the desk: its lines by position, which a refund by line names. */
 export const deskOrderOutput = orderOutput.extend({
-  lines: z.array(z.object({ lineId: z.number(), productId: z.string(), name: z.string(), qty: z.number(), unitCents: z.number() })),
+  lines: z.array(z.object({ lineId: z.number(), productId: z.string(), name: z.string(), qty: z.number(), unitCents: z.number(), digital: z.boolean().optional() })),
 });
 
 /** One refund of an order (decision 028). */

@@ -33,6 +33,8 @@ export const products = pgTable(
     digital: boolean('digital').notNull().default(false),
     /** The default weight of one unit in grams (decision 060): a variant not weighed weighs this; null: 0. */
     weightGrams: integer('weight_grams'),
+    /** "Name your price" (issue 28): the buyer may pay more than priceCents, which is then the minimum. */
+    nameYourPrice: boolean('name_your_price').notNull().default(false),
     /** Up to 3 options, e.g. [{ name: 'Size', values: ['S', 'M'] }]; [] for a product without options (issue 15). */
     options: jsonb('options').$type<{ name: string; values: string[] }[]>().notNull().default([]),
     /** The product's category (the shop's category filter); a category with products cannot be removed. */

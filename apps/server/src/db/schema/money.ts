@@ -64,6 +64,8 @@ export interface CheckoutLine {
   taxCents?: number;
   /** A preorder line's street date (decision 054). */
   shipsOn?: string;
+  /** Files, not a parcel (issue 28): nothing to ship. */
+  digital?: boolean;
 }
 
 export const checkouts = pgTable(
@@ -231,6 +233,8 @@ export const orderItems = pgTable(
     releasedAt: timestamp('released_at', { withTimezone: true }),
     /** The parcel this line left in (a split shipment, decision 054); null: not shipped yet. */
     shipmentId: text('shipment_id'),
+    /** A digital line (issue 28): files in the buyer's library, never on a packing list. */
+    digital: boolean('digital').notNull().default(false),
   },
   (table) => [
     primaryKey({ columns: [table.orderId, table.position] }),

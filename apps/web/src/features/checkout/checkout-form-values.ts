@@ -32,20 +32,22 @@ export const emptyShipping = (name: string): ShippingValues => ({
   country: DEFAULT_COUNTRY,
 });
 
-export type CheckoutCheck = { ok: true; contact: Contact; shipping: Shipping } | { ok: false; message: string; field?: FieldKey };
+export type CheckoutCheck = { ok: true; contact: Contact; shipping?: Shipping } | { ok: false; message: string; field?: FieldKey };
 
 /**
  * The form's first problem, in the spec's order (section 5): an empty cart, the full
- * name, the email; then the shipping address and its country's rules. The domain's schemas are the server's,
- * so the browser shows the same messages the server would send.
+ * name, the email; then the shipping address and its country's rules, unless nothing ships (an
+ * all-digital cart, issue 28). The domain's schemas are the server's, so the browser shows the
+ * same messages the server would send.
  */
-export function checkCheckoutForm(itemCount: number, contact: ContactValues, shipping: ShippingValues): CheckoutCheck {
+export function checkCheckoutForm(itemCount: number, contact: ContactValues, shipping: ShippingValues, needsAddress = true): CheckoutCheck {
   if (itemCount === 0) return { ok: false, message: CHECKOUT_MESSAGES.emptyCart };
   const parsedContact = contactSchema.safeParse(contact);
   if (!parsedContact.success) {
     const issue = parsedContact.error.issues[0];
     return { ok: false, message: issue?.message ?? CHECKOUT_MESSAGES.fullName, field: fieldKey('contact', issue?.path[0]) };
   }
+  if (!needsAddress) return { ok: true, contact: parsedContact.data };
   const parsedShipping = shippingSchema.safeParse(shipping);
   if (!parsedShipping.success) {
     const issue = parsedShipping.error.issues[0];

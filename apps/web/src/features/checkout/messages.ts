@@ -9,6 +9,8 @@ export const CHECKOUT_TEXTS = {
   walletCovers: 'Your wallet credit covers this order.',
   cardNext: (amount: string) => `You will pay ${amount} by card on the next page.`,
   walletToggle: 'Pay with my wallet credit first',
+  /** An all-digital cart (issue 28). */
+  nothingShips: 'Everything in your cart is a download: nothing ships, so no shipping address is needed. Your music will be in your library at once.',
   walletToggleHint: 'Anything your wallet does not cover is charged to your card.',
   thanks: 'Thank you! Your payment went through and your order is placed.',
   confirming: 'Your payment is being confirmed. Your order will appear here in a moment.',

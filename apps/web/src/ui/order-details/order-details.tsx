@@ -17,6 +17,12 @@ export function formatOrderDate(iso: string): string {
   return dateFormat.format(date);
 }
 
+/** Texts of the order views the spec does not word (issue 28). */
+export const ORDER_TEXTS = {
+  digitalLine: 'Digital download',
+  nothingShips: 'Nothing to ship: downloads only.',
+} as const;
+
 export function OrderStatusBadge({ order }: { order: Pick<Order, 'orderFulfilled' | 'orderStatus' | 'refundStatus'> & { refundPending?: boolean | undefined } }) {
   const { label, tone } = orderBadge(order);
   return <Badge tone={tone}>{label}</Badge>;
@@ -35,6 +41,7 @@ export function OrderLines({ items }: { items: OrderLine[] }) {
                 <PreorderNote date={item.shipsOn} />
               </>
             ) : null}
+            {item.digital ? <span className="order-lines__kind">{ORDER_TEXTS.digitalLine}</span> : null}
           </span>
           <span className="order-lines__amount">{formatUsd(item.unitCents * item.qty)}</span>
         </li>
@@ -96,6 +103,8 @@ function Row({ label, cents, strong = false }: { label: string; cents: number; s
 export function PostalAddress({ name, address }: { name?: string; address: OrderAddress }) {
   const cityLine = [address.city, address.state, address.postal_code].filter(Boolean).join(', ');
   const lines = [name, address.line1, address.line2, cityLine, address.country].filter((line): line is string => Boolean(line));
+  // An all-digital order has no address (issue 28).
+  if (lines.length === 0) return <p className="order-address order-address--none">{ORDER_TEXTS.nothingShips}</p>;
   return (
     <address className="order-address">
       {lines.map((line, index) => (

@@ -9,6 +9,8 @@ describe('orderBadge (spec section 4, Order status shown to buyer)', () => {
     [true, 'shipped', 'Shipped', 'success'],
     // The shipped mark wins even on a copy whose fulfilled flag lags behind.
     [false, 'shipped', 'Shipped', 'success'],
+    // An all-digital order (issue 28) is complete when placed.
+    [true, 'delivered', 'Delivered', 'success'],
   ])('fulfilled %s, status %s -> %s (%s)', (orderFulfilled, orderStatus, label, tone) => {
     expect(orderBadge({ orderFulfilled, orderStatus, refundStatus: null })).toEqual({ label, tone });
   });

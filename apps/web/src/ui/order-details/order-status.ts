@@ -11,6 +11,8 @@ export function orderBadge(order: Pick<Order, 'orderFulfilled' | 'orderStatus' |
   if (order.refundPending) return { label: 'Refund in progress', tone: 'pending' };
   if (order.refundStatus === 'partially_refunded') return { label: 'Partially refunded', tone: 'neutral' };
   if (order.orderStatus === 'shipped') return { label: 'Shipped', tone: 'success' };
+  // All digital (issue 28): complete when placed, nothing shipped.
+  if (order.orderStatus === 'delivered') return { label: 'Delivered', tone: 'success' };
   if (order.orderFulfilled) return { label: 'Fulfilled', tone: 'success' };
   return { label: 'Processing', tone: 'pending' };
 }

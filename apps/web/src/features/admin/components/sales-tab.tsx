@@ -84,7 +84,7 @@ const figureColumns: DataColumn<SalesFigures>[] = SALES_FIGURES.map(([key, label
   className: 'console-sales__number',
 }));
 
-type GoodsRow = SalesOverview['byProduct'][number];
+type GoodsRow = Pick<SalesOverview['byProduct'][number], 'unitsSold' | 'grossSalesCents' | 'unitsRefunded' | 'refundedGoodsCents'>;
 const goodsColumns: DataColumn<GoodsRow>[] = [
   { header: 'Units sold', cell: (row) => row.unitsSold, className: 'console-sales__number' },
   { header: 'Gross sales', cell: (row) => money(row.grossSalesCents), className: 'console-sales__number' },
@@ -174,6 +174,16 @@ export function SalesTab() {
           <Scroll label="Sales by day">
             <DataTable caption="By day" rows={overview.byDay} rowKey={(day) => day.day} columns={[{ header: 'Day', rowHeader: true, cell: (day) => day.day }, ...figureColumns]} />
           </Scroll>
+          {overview.byKind ? (
+            <Scroll label="Digital and physical sales">
+              <DataTable
+                caption="Digital vs physical (goods only)"
+                rows={overview.byKind}
+                rowKey={(row) => row.kind}
+                columns={[{ header: 'Kind', rowHeader: true, cell: (row) => (row.kind === 'digital' ? 'Digital' : 'Physical') }, ...goodsColumns]}
+              />
+            </Scroll>
+          ) : null}
           <Scroll label="Sales by product">
             <DataTable
               caption="By product (goods only)"

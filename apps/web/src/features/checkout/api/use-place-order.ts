@@ -17,7 +17,8 @@ export interface OrderToPlace {
   items: CartItems;
   useWallet: boolean;
   contact: Contact;
-  shipping: Shipping;
+  /** Absent for a cart of digital lines only (issue 28): nothing ships. */
+  shipping?: Shipping | undefined;
   quote: CheckoutQuote;
   /** The shipping method picked (issue 26); absent: the zone's first. */
   shippingMethodId?: string | undefined;

@@ -53,11 +53,13 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
   const [problem, setProblem] = useState<{ message: string; field?: FieldKey | undefined } | null>(null);
 
   const items = useMemo(() => cartItemsOf(lines), [lines]);
+  // Nothing ships (issue 28): the server's quote says each line is digital; no address is asked for then.
+  const [digitalOnly, setDigitalOnly] = useState(false);
   // The address decides the zone and the tax (issue 26): the quote follows the country and state as they change.
-  const destination = useMemo(() => ({ country: shipping.country, state: shipping.state.trim() }), [shipping.country, shipping.state]);
+  const destination = useMemo(() => (digitalOnly ? undefined : { country: shipping.country, state: shipping.state.trim() }), [digitalOnly, shipping.country, shipping.state]);
   // A method is chosen for one destination: another country or state (maybe another zone) starts from the zone's first.
   const [choice, setChoice] = useState<{ where: string; id: string } | null>(null);
-  const where = `${destination.country}|${destination.state}`;
+  const where = destination ? `${destination.country}|${destination.state}` : '';
   if (choice && choice.where !== where) setChoice(null);
   const methodId = choice?.where === where ? choice.id : undefined;
   const setMethodId = (id: string) => setChoice({ where, id });
@@ -66,6 +68,8 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
   const [discountCode, setDiscountCode] = useState('');
   const quote = useCheckoutQuote({ items, useWallet, destination, shippingMethodId: methodId, ...(discountCode ? { discountCode } : {}) });
   const methods = quote.data?.shippingMethods ?? [];
+  const quotedDigitalOnly = quote.data && !quote.isPlaceholderData ? shipsNothing(quote.data.lines) : digitalOnly;
+  if (quotedDigitalOnly !== digitalOnly) setDigitalOnly(quotedDigitalOnly);
   const applyCode = () => setDiscountCode(codeDraft.trim());
   const removeCode = () => {
     setCodeDraft('');
@@ -94,7 +98,7 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
     event.preventDefault();
     if (placement.busy) return;
     placement.setError(null);
-    const check = checkCheckoutForm(items.length, contact, shipping);
+    const check = checkCheckoutForm(items.length, contact, shipping, !digitalOnly);
     if (!check.ok) {
       setProblem(check);
       if (check.field) document.getElementById(idOf(check.field))?.focus();
@@ -117,41 +121,45 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
           <InputField label="Email" type="email" autoComplete="email" inputMode="email" spellCheck={false} maxLength={254} {...contactInput('email')} />
           <InputField label="Phone (optional)" type="tel" autoComplete="tel" maxLength={40} {...contactInput('phone')} />
         </fieldset>
-        <fieldset className="field-group checkout-fieldset">
-          <legend className="checkout-fieldset__legend">Shipping address</legend>
-          {saved.data && saved.data.length > 0 ? (
-            <SelectField label="Saved addresses" id={`${formId}-saved`} value={savedChoice} onChange={(event) => chooseSaved(event.target.value)}>
-              {saved.data.map((address) => (
-                <option key={address.id} value={address.id}>
-                  {addressLabel(address)}
-                </option>
-              ))}
-              <option value="">A new address</option>
-            </SelectField>
-          ) : null}
-          {saved.data && saved.data.length > 0 ? (
-            <p className="checkout-saved-note">
-              <Link to={paths.account}>Delete saved addresses in My account</Link>
-            </p>
-          ) : null}
-          <InputField label="Recipient name" autoComplete="shipping name" maxLength={100} {...shippingInput('name')} />
-          <InputField label="Address line 1" autoComplete="shipping address-line1" maxLength={200} {...shippingInput('line1')} />
-          <InputField label="Address line 2 (optional)" autoComplete="shipping address-line2" maxLength={200} {...shippingInput('line2')} />
-          <div className="checkout-row">
-            <InputField label="City" autoComplete="shipping address-level2" maxLength={100} {...shippingInput('city')} />
-            <InputField label="State / region" autoComplete="shipping address-level1" maxLength={100} {...shippingInput('state')} />
-          </div>
-          <div className="checkout-row">
-            <InputField label="Postal code" autoComplete="shipping postal-code" maxLength={20} {...shippingInput('postal_code')} />
-            <SelectField label="Country" autoComplete="shipping country" {...shippingInput('country')}>
-              {SHIPPING_COUNTRIES.map((country) => (
-                <option key={country.code} value={country.code}>
-                  {country.name}
-                </option>
-              ))}
-            </SelectField>
-          </div>
-        </fieldset>
+        {digitalOnly ? (
+          <p className="checkout-digital-note">{CHECKOUT_TEXTS.nothingShips}</p>
+        ) : (
+          <fieldset className="field-group checkout-fieldset">
+            <legend className="checkout-fieldset__legend">Shipping address</legend>
+            {saved.data && saved.data.length > 0 ? (
+              <SelectField label="Saved addresses" id={`${formId}-saved`} value={savedChoice} onChange={(event) => chooseSaved(event.target.value)}>
+                {saved.data.map((address) => (
+                  <option key={address.id} value={address.id}>
+                    {addressLabel(address)}
+                  </option>
+                ))}
+                <option value="">A new address</option>
+              </SelectField>
+            ) : null}
+            {saved.data && saved.data.length > 0 ? (
+              <p className="checkout-saved-note">
+                <Link to={paths.account}>Delete saved addresses in My account</Link>
+              </p>
+            ) : null}
+            <InputField label="Recipient name" autoComplete="shipping name" maxLength={100} {...shippingInput('name')} />
+            <InputField label="Address line 1" autoComplete="shipping address-line1" maxLength={200} {...shippingInput('line1')} />
+            <InputField label="Address line 2 (optional)" autoComplete="shipping address-line2" maxLength={200} {...shippingInput('line2')} />
+            <div className="checkout-row">
+              <InputField label="City" autoComplete="shipping address-level2" maxLength={100} {...shippingInput('city')} />
+              <InputField label="State / region" autoComplete="shipping address-level1" maxLength={100} {...shippingInput('state')} />
+            </div>
+            <div className="checkout-row">
+              <InputField label="Postal code" autoComplete="shipping postal-code" maxLength={20} {...shippingInput('postal_code')} />
+              <SelectField label="Country" autoComplete="shipping country" {...shippingInput('country')}>
+                {SHIPPING_COUNTRIES.map((country) => (
+                  <option key={country.code} value={country.code}>
+                    {country.name}
+                  </option>
+                ))}
+              </SelectField>
+            </div>
+          </fieldset>
+        )}
         {methods.length > 0 ? (
           <fieldset className="field-group checkout-fieldset">
             <legend className="checkout-fieldset__legend">Shipping method</legend>
@@ -264,6 +272,11 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
       </aside>
     </form>
   );
+}
+
+/** Every line is files (issue 28): nothing to ship, so no address. */
+function shipsNothing(lines: readonly { digital?: boolean | undefined }[]): boolean {
+  return lines.length > 0 && lines.every((line) => line.digital === true);
 }
 
 function shippingOf(address: SavedAddress): ShippingValues {

@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { formatUsd } from '@storefront/domain/catalog.ts';
+import { CHECKOUT_MESSAGES, MAX_NAMED_PRICE_CENTS } from '@storefront/domain/pricing.ts';
 import { cartStore } from '../../../lib/cart.ts';
 import { paths } from '../../../lib/paths.ts';
 import { Link, useParams } from '../../../lib/router.tsx';
@@ -46,10 +47,11 @@ function Release({ release }: { release: MusicRelease }) {
       release.tracks.findIndex((track) => track.previewUrl),
     ),
   );
-  const buy = (productId: string, title: string, priceCents: number) => {
-    cartStore.add({ lineId: productId, title, image: release.artwork, priceCents });
+  const buy = (productId: string, title: string, priceCents: number, amountCents?: number) => {
+    cartStore.add({ lineId: productId, title, image: release.artwork, priceCents: amountCents ?? priceCents, ...(amountCents !== undefined ? { amountCents } : {}) });
     toast.success(`${title} is in your cart.`);
   };
+  const albumTitle = `${release.title} (digital ${release.kind})`;
   return (
     <section className="page music-page">
       <div className="music-page__head">
@@ -60,10 +62,16 @@ function Release({ release }: { release: MusicRelease }) {
           <p>
             {release.kind.toUpperCase()} · {release.preorder ? `Out ${release.releaseDate} (preorder)` : release.releaseDate}
           </p>
-          {release.productId ? (
-            <button type="button" className="button" onClick={() => buy(release.productId!, `${release.title} (digital ${release.kind})`, release.priceCents)}>
+          {release.productId && release.nameYourPrice ? (
+            <NameYourPrice
+              kind={release.kind}
+              minimumCents={release.priceCents}
+              onBuy={(amountCents) => buy(release.productId!, albumTitle, release.priceCents, amountCents)}
+              title={albumTitle}
+            />
+          ) : release.productId ? (
+            <button type="button" className="button" onClick={() => buy(release.productId!, albumTitle, release.priceCents)}>
               Buy the {release.kind} {formatUsd(release.priceCents)}
-              {release.nameYourPrice ? ' or more' : ''}
             </button>
           ) : null}
           <p className="music-page__note">Instant download in MP3, AAC, FLAC or ALAC, kept in your library.</p>
@@ -87,5 +95,56 @@ function Release({ release }: { release: MusicRelease }) {
       </ol>
       {release.credits ? <p className="music-page__credits">{release.credits}</p> : null}
     </section>
+  );
+}
+
+/**
+ * "Name your price" (issue 28): the fan types an amount in dollars, at least the label's minimum;
+ * the cart keeps it in whole cents and the server prices the order with it (or refuses it).
+ */
+function NameYourPrice({ kind, minimumCents, title, onBuy }: { kind: string; minimumCents: number; title: string; onBuy: (amountCents: number) => void }) {
+  const id = useId();
+  const [text, setText] = useState((minimumCents / 100).toFixed(2));
+  const [problem, setProblem] = useState<string | null>(null);
+  const submit = () => {
+    const cents = /^\d{1,6}(\.\d{1,2})?$/.test(text.trim()) ? Math.round(Number(text.trim()) * 100) : Number.NaN;
+    if (!Number.isSafeInteger(cents)) return setProblem('Please enter an amount in dollars and cents, like 12.50.');
+    if (cents > MAX_NAMED_PRICE_CENTS) return setProblem(CHECKOUT_MESSAGES.namedPriceTooHigh);
+    if (cents < minimumCents) return setProblem(CHECKOUT_MESSAGES.belowMinimum(title, minimumCents));
+    setProblem(null);
+    onBuy(cents);
+  };
+  return (
+    <form
+      className="music-page__nyp"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <label htmlFor={id}>Name your price (at least {formatUsd(minimumCents)})</label>
+      <div className="music-page__nyp-row">
+        <span aria-hidden="true">$</span>
+        <input
+          id={id}
+          className="field-control"
+          inputMode="decimal"
+          value={text}
+          maxLength={9}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? `${id}-problem` : undefined}
+          onChange={(event) => setText(event.target.value)}
+        />
+        <button type="submit" className="button">
+          Buy the {kind}
+        </button>
+      </div>
+      {problem ? (
+        <p id={`${id}-problem`} role="alert" className="notice notice--error">
+          {problem}
+        </p>
+      ) : null}
+    </form>
   );
 }
