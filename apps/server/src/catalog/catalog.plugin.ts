@@ -4,12 +4,12 @@ import { createCatalogCache } from './catalog.cache.ts';
 import { catalogFunctions } from './catalog.functions.ts';
 import { addCatalogPages } from './catalog.pages.ts';
 import { catalogRoutes } from './catalog.routes.ts';
-import { listActiveProducts } from './catalog.service.ts';
+import { listActiveProducts, listShopPage } from './catalog.service.ts';
 
 /** The shop's products: page data from a cache a 'products' NOTIFY empties, and the admin's edits. */
 export const catalogArea = defineArea('catalog', async (app, { db, hub, resolveCaller, pages, config }) => {
   const cache = createCatalogCache(() => listActiveProducts(db), hub);
   await app.register(catalogRoutes, { db, cache, resolveCaller });
-  addCatalogPages(pages, cache, shopOrigin(config));
+  addCatalogPages(pages, cache, shopOrigin(config), (filter) => listShopPage(db, filter));
   return { functions: catalogFunctions({ onChange: cache.invalidate }) };
 });

@@ -1,6 +1,7 @@
 import { useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { LIVE_TOPICS, subscribeLive, type LiveTopicName } from '@storefront/sdk/live.ts';
+import { LIVE_POSITION_ATTRIBUTE } from '@storefront/domain/page-data.ts';
 import {
   accountKeys,
   checkoutQuoteKeys,
@@ -60,6 +61,12 @@ export function refreshTopic(queryClient: QueryClient, topic: LiveTopicName): Pr
   ).then(() => undefined);
 }
 
+/**
+ * A server-rendered page's live position (decision 062), for the app's first stream only:
+ * its data is as new as that position, so the stream resumes there instead of refetching.
+ */
+let pagePosition: string | undefined = typeof document === 'undefined' ? undefined : (document.getElementById('root')?.getAttribute(LIVE_POSITION_ATTRIBUTE) ?? undefined);
+
 /** One stream per signed-in state; reopened when the user changes. */
 export function useLiveUpdates() {
   const queryClient = useQueryClient();
@@ -67,7 +74,10 @@ export function useLiveUpdates() {
   const userId = user?.id ?? null;
   useEffect(() => {
     if (isLoading) return undefined;
+    const lastEventId = pagePosition;
+    pagePosition = undefined;
     const subscription = subscribeLive({
+      lastEventId,
       onEvent: (topic) => void refreshTopic(queryClient, topic),
       // Whatever is on screen was fetched before the stream opened: a change committed between
       // that fetch and the server's listening is announced to no one (a console opened while

@@ -17,10 +17,18 @@ export function seedPageData(queryClient: QueryClient): QueryClient {
   } catch {
     return queryClient; // the page asks for its data as it would without it
   }
+  return seedQueryClient(queryClient, data);
+}
+
+/**
+ * The cache entries a page's data makes. The server's rendering (entry-server.tsx) seeds
+ * its query client with the same call, so both first renders read the same data (decision 062).
+ */
+export function seedQueryClient(queryClient: QueryClient, data: PageData): QueryClient {
   if ('product' in data) queryClient.setQueryData(productKeys.one(data.product.id), data.product);
   if ('shop' in data) {
     const first: InfiniteData<ShopPage, string | null> = { pages: [data.shop.page], pageParams: [null] };
-    queryClient.setQueryData(productListKeys.shop('', data.shop.category), first);
+    queryClient.setQueryData(productListKeys.shop(data.shop.q ?? '', data.shop.category), first);
   }
   if ('content' in data) queryClient.setQueryData(pageKeys.one(data.content.slug), data.content.page);
   return queryClient;
