@@ -30,14 +30,15 @@ test('a product page shows its product from the HTML, with no second request for
   expect(reads.map((read) => read.url())).toEqual([]);
 });
 
-test('the shop shows its first page from the HTML; a search still asks the server', async ({ page }) => {
+test('the shop shows its first page from the HTML; a search typed in the page asks the server', async ({ page }) => {
   const reads = catalogueReads(page);
   await page.goto('/shop');
   await expect(page.getByRole('list', { name: 'Products' }).getByRole('listitem').first()).toBeVisible();
   await page.waitForLoadState('networkidle');
   expect(reads.map((read) => read.url())).toEqual([]);
 
-  await page.goto('/shop?q=tee');
+  await page.getByRole('searchbox').fill('tee');
+  await expect(page).toHaveURL(/q=tee/);
   await expect(page.getByRole('list', { name: 'Products' }).getByRole('listitem').first()).toBeVisible();
   expect(reads.some((read) => read.url().includes('q=tee'))).toBe(true);
 });
@@ -54,4 +55,68 @@ test('the home and About pages show the label’s text from the HTML, with no re
     expect(reads.map((read) => read.url())).toEqual([]);
     page.removeAllListeners('request');
   }
+});
+
+/**
+ * Server rendering (decision 062): the page's body comes in the HTML and React takes it
+ * over. An init script keeps the server's <h1>; after hydration the same element is still
+ * there (a mismatch would make React render anew, and log an error the console guard sees),
+ * the page works, and the page's data was not asked for again.
+ */
+async function keepServerHeading(page: Page) {
+  await page.addInitScript(() => {
+    document.addEventListener('readystatechange', () => {
+      if (document.readyState !== 'interactive') return;
+      (window as unknown as { serverHeading: Element | null }).serverHeading = document.querySelector('#root[data-server-rendered] h1');
+    });
+  });
+}
+
+const sameHeading = (page: Page) =>
+  page.evaluate(() => {
+    const kept = (window as unknown as { serverHeading: Element | null }).serverHeading;
+    return kept !== null && kept === document.querySelector('h1') && kept.isConnected;
+  });
+
+test('a product page is rendered on the server and hydrated without a second request or a new render', async ({ page, request }) => {
+  const name = `E2E Hydrated Tee ${Date.now().toString(36)}`;
+  const id = await releaseProductAs(request, await tokenOf(request, DEMO_ADMIN), { name, description: 'Rendered before any script.', priceCents: 3150 });
+  const body = (await (await request.get(`/product/${id}`)).text()).split(/<div id="root" data-server-rendered[^>]*>/)[1] ?? '';
+  expect(body).toContain(`<h1`);
+  expect(body).toContain(name);
+  expect(body).toContain('$31.50');
+
+  await keepServerHeading(page);
+  const reads = catalogueReads(page);
+  await page.goto(`/product/${id}`);
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await page.getByRole('button', { name: /add to cart/i }).click();
+  await expect(page.getByRole('button', { name: 'Cart, 1 item' })).toBeVisible();
+  expect(await sameHeading(page)).toBe(true);
+  await page.waitForLoadState('networkidle');
+  expect(reads.map((read) => read.url())).toEqual([]);
+});
+
+test('the home page and a shop search are rendered on the server and hydrated without asking for their data', async ({ page }) => {
+  await keepServerHeading(page);
+  const homeReads = catalogueReads(page, '/api/pages/home');
+  await page.goto('/home');
+  await expect(page.getByRole('heading', { level: 1, name: 'Street Flavor Records' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(await sameHeading(page)).toBe(true);
+  expect(homeReads.map((read) => read.url())).toEqual([]);
+  page.removeAllListeners('request');
+
+  const reads = catalogueReads(page);
+  await page.goto('/shop?q=tee');
+  const products = page.getByRole('list', { name: 'Products' });
+  await expect(products.getByRole('listitem').first()).toBeVisible();
+  await expect(page.getByRole('searchbox')).toHaveValue('tee');
+  await page.waitForLoadState('networkidle');
+  expect(await sameHeading(page)).toBe(true);
+  expect(reads.map((read) => read.url())).toEqual([]);
+  // Hydrated: a new search is the app's, in place.
+  await page.getByRole('searchbox').fill('logo');
+  await expect(page).toHaveURL(/q=logo/);
+  await expect(products.getByRole('listitem').first()).toBeVisible();
 });

@@ -20,6 +20,8 @@ export const webDist = path.join(root, 'apps/web/dist');
 export const serverBundle = path.join(root, 'apps/server/dist/main.mjs');
 const serverDist = path.dirname(serverBundle);
 const STATE_FILE = '.build.json';
+/** apps/web/dist/ssr: the server-side rendering module, never served (web-app.ts). */
+export const SSR_DIR = 'ssr';
 export const KEEP_OLD_ASSETS_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -105,14 +107,24 @@ export function buildWeb() {
     stdio: 'inherit',
   });
   if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status ?? result.signal}).`);
+  // The server's rendering of public pages (decision 062), beside the page it fills.
+  const ssr = spawnSync(process.execPath, [vite, 'build', '--ssr', 'src/entry-server.tsx', '--outDir', path.join(next, SSR_DIR), '--emptyOutDir', '--logLevel', 'warn'], {
+    cwd: path.join(root, 'apps/web'),
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdio: 'inherit',
+  });
+  if (ssr.status !== 0) throw new Error(`vite build --ssr failed (exit ${ssr.status ?? ssr.signal}).`);
 
   const previous = readState(webDist);
   const built = listFiles(next);
   const now = Date.now();
   // Hashed assets of earlier builds: kept for a while, each from the day it was replaced.
   const retired = {};
-  if (fs.existsSync(path.join(webDist, 'assets'))) {
-    for (const file of listFiles(path.join(webDist, 'assets')).map((name) => `assets/${name}`)) {
+  // The server's rendering module loads its chunks when first used: a server still running
+  // the previous build needs them for as long as a browser does.
+  for (const folder of ['assets', `${SSR_DIR}/assets`]) {
+    if (!fs.existsSync(path.join(webDist, folder))) continue;
+    for (const file of listFiles(path.join(webDist, folder)).map((name) => `${folder}/${name}`)) {
       if (built.includes(file)) continue;
       const since = previous?.retired?.[file] ?? now;
       if (now - since < KEEP_OLD_ASSETS_DAYS * DAY_MS) retired[file] = since;

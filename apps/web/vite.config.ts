@@ -37,9 +37,18 @@ const config: UserConfig = {
   },
 };
 
-export default defineConfig(({ command }) => {
+// The server's rendering of public pages (decision 062): `vite build --ssr src/entry-server.tsx`
+// makes an ES module for Node. Packages stay in node_modules; our workspace packages
+// (TypeScript) go into it. No manifest and no shell chunk: nothing there is downloaded.
+const ssrConfig: UserConfig = {
+  plugins: [react()],
+  ssr: { noExternal: [/^@storefront\//] },
+  build: { target: 'node24', manifest: false, copyPublicDir: false },
+};
+
+export default defineConfig(({ command, isSsrBuild }) => {
   // A build is always React's production build, even with NODE_ENV=development in the shell
   // (its development bundle is 545 KB instead of 322 KB and behaves differently; issue 13).
   if (command === 'build') process.env.NODE_ENV = 'production';
-  return config;
+  return isSsrBuild ? ssrConfig : config;
 });

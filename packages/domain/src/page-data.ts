@@ -13,7 +13,16 @@ export const PAGE_DATA_ELEMENT_ID = 'page-data';
 export type PageData =
   /** /product/:id of an active product: GET /api/products/:id's answer. */
   | { product: Product }
-  /** /shop without a search: the first page of the shop or of one category (GET /api/products[?category=]). */
-  | { shop: { category: string; page: ShopPage } }
+  /**
+   * /shop: the first page of the shop, of one category or of a search (GET
+   * /api/products[?q=][&category=]); `q` as the web app trims and cuts it, absent for none.
+   */
+  | { shop: { category: string; q?: string; page: ShopPage } }
   /** /home, /about, /privacy-policy: GET /api/pages/:slug's answer, null for a page not written yet. */
   | { content: { slug: string; page: ReadOutput<'readPage'> | null } };
+
+/** On the page's root element when the server rendered the page's body (decision 062): the web app hydrates it. */
+export const SERVER_RENDERED_ATTRIBUTE = 'data-server-rendered';
+
+/** Beside it: the live stream's last event id when the page's data was read (decision 062). */
+export const LIVE_POSITION_ATTRIBUTE = 'data-live-position';

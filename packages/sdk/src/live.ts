@@ -18,6 +18,8 @@ export interface LiveOptions {
   /** Called when the stream is opened, and when it is reopened without the missed events: refetch what you show. */
   onOpen?(): void;
   onError?(error: unknown): void;
+  /** Where to resume from: the id of the last event the data on screen already reflects (a server-rendered page's). */
+  lastEventId?: string;
   /** For tests: the EventSource implementation and the delay function. */
   EventSourceImpl?: typeof EventSource;
 }
@@ -42,7 +44,7 @@ function resumedIn(data: string): boolean {
 export function subscribeLive(options: LiveOptions): LiveSubscription {
   const Impl = options.EventSourceImpl ?? globalThis.EventSource;
   const base = `${(options.baseUrl ?? '').replace(/\/$/, '')}/api/live`;
-  let lastEventId = '';
+  let lastEventId = options.lastEventId ?? '';
   const url = () => {
     const query = new URLSearchParams();
     if (options.topics?.length) query.set('topics', options.topics.join(','));

@@ -1,4 +1,4 @@
-import { CATEGORY_ID, type Product, type ShopPage } from '@storefront/domain/catalog.ts';
+import { CATEGORY_ID, SHOP_SEARCH_MAX, type Product, type ShopPage } from '@storefront/domain/catalog.ts';
 import { responsiveImage } from '@storefront/domain/storage-images.ts';
 import type { Variant } from '@storefront/domain/variants.ts';
 import { absoluteUrl, decimalPrice, shortDescription, SITE_NAME, type Availability, type PageHead } from '../web/page-head.ts';
@@ -105,7 +105,7 @@ const NOT_FOUND: PageAnswer = {
  * catalogue snapshot, so it costs what the cached JSON read costs; a withdrawn or unknown
  * product answers 404 (the web app still runs: an admin sees a withdrawn product there).
  */
-export function addCatalogPages(pages: PublicPages, cache: CatalogCache, origin: string) {
+export function addCatalogPages(pages: PublicPages, cache: CatalogCache, origin: string, search: (filter: { q: string; category?: string }) => Promise<ShopPage>) {
   const productPages = new WeakMap<CatalogSnapshot, Map<string, PageAnswer>>();
   const productPage = (snapshot: CatalogSnapshot, id: string): PageAnswer => {
     let answers = productPages.get(snapshot);
@@ -146,8 +146,17 @@ export function addCatalogPages(pages: PublicPages, cache: CatalogCache, origin:
   pages.add('/shop', (_params, query) => {
     const category = query.get('category') ?? '';
     const validCategory = CATEGORY_ID.test(category) ? category : '';
-    // A search's results are the shop's products again: only the shop and its categories are kept.
-    if ((query.get('q') ?? '').trim()) return { status: 200, head: shopHead(validCategory, true) };
+    // A search's results are the shop's products again: only the shop and its categories are
+    // kept. Its first page is read as GET /api/products?q= reads it, for the server's
+    // rendering and the web app's first render (decision 062); `q` as the web app cuts it.
+    const q = (query.get('q') ?? '').trim().slice(0, SHOP_SEARCH_MAX);
+    if (q) {
+      return search({ q, category: validCategory || undefined }).then(
+        (page): PageAnswer => ({ status: 200, head: shopHead(validCategory, true), data: { shop: { category: validCategory, q, page } } }),
+        // The page goes out without its data; the web app's own read then shows the error.
+        (): PageAnswer => ({ status: 200, head: shopHead(validCategory, true) }),
+      );
+    }
     const loaded = cache.loaded();
     if (loaded) return shopPage(loaded, validCategory);
     return cache.snapshot().then((snapshot) => shopPage(snapshot, validCategory));

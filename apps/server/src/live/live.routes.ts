@@ -62,6 +62,8 @@ export async function liveRoutes(
     resolveSession: (request: FastifyRequest) => Promise<ResolvedSession | null>;
     /** The session's expiry as it is now (null: gone), without extending it: an open stream is not activity. */
     sessionExpiresAt: (sessionId: string) => Promise<Date | null>;
+    /** Receives a reader of the id of the last event sent: a page that embeds it lets its stream resume from there (decision 062). */
+    position?: (read: () => string) => void;
   },
 ) {
   const { hub, resolveSession, sessionExpiresAt } = options;
@@ -80,6 +82,7 @@ export async function liveRoutes(
   // before notifications were lost gets `event: resync` and refetches everything.
   const epoch = randomBytes(6).toString('hex');
   let sequence = 0;
+  options.position?.(() => `${epoch}-${sequence}`);
   let lastGapAt = 0;
   const recent: { sequence: number; event: LiveEvent }[] = [];
   const sequenceOf = new WeakMap<LiveEvent, number>();

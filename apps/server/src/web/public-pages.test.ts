@@ -245,7 +245,8 @@ describe('the other public pages', () => {
     const search = await page('/shop?q=tee');
     expect(search.html).toContain(`<link rel="canonical" href="${shop.baseUrl}/shop">`);
     expect(metaContent(search.html, 'robots')).toBe('noindex');
-    expect(pageData(search.html)).toBeUndefined(); // a search is read from the database, by the web app
+    // A search's first page, read as GET /api/products?q= reads it (decision 062).
+    expect(pageData(search.html)).toEqual({ shop: { category: '', q: 'tee', page: await (await fetch(`${shop.baseUrl}/api/products?q=tee`)).json() } });
   });
 
   it('the shop and a category carry their first page as the JSON read answers it', async () => {

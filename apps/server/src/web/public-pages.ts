@@ -32,18 +32,31 @@ export interface PublicPages {
   /** `pattern` is an address such as `/shop` or `/product/:id` (one `:name` a segment). */
   add(pattern: string, resolve: PageResolver): void;
   addToSitemap(source: () => SitemapEntry[] | Promise<SitemapEntry[]>): void;
+  /**
+   * The live stream's position (its last event id), read before a page's data: the web app
+   * opens its stream from there and hears what changed since, instead of refetching (decision 062).
+   */
+  readLivePosition(read: () => string): void;
 }
 
 export interface PublicPageRegistry extends PublicPages {
   match(pathname: string): { resolve: PageResolver; params: Record<string, string> } | undefined;
   sitemapEntries(): Promise<SitemapEntry[]>;
+  livePosition(): string | undefined;
 }
 
 export function createPublicPages(): PublicPageRegistry {
   const exact = new Map<string, PageResolver>();
   const patterns: { segments: string[]; resolve: PageResolver }[] = [];
   const sources: (() => SitemapEntry[] | Promise<SitemapEntry[]>)[] = [];
+  let position: (() => string) | undefined;
   return {
+    readLivePosition(read) {
+      position = read;
+    },
+    livePosition() {
+      return position?.();
+    },
     add(pattern, resolve) {
       if (pattern.includes(':')) patterns.push({ segments: pattern.split('/'), resolve });
       else exact.set(pattern, resolve);

@@ -10,6 +10,8 @@ import { withTestModeBanner } from '../http/test-mode.ts';
 import { sendStorageError } from '../storage/storage.errors.ts';
 import { pageDataScript, renderHead } from './page-head.ts';
 import type { PageAnswer, PublicPageRegistry } from './public-pages.ts';
+import { loadPageRenderer, SSR_DIR } from './page-renderer.ts';
+import { LIVE_POSITION_ATTRIBUTE, SERVER_RENDERED_ATTRIBUTE } from '@storefront/domain/page-data.ts';
 import { crawlerRoutes } from './crawler.routes.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -36,14 +38,38 @@ export function shopOrigin(config: Config): string {
 }
 
 /**
- * index.html cut where a page's own <head> tags go: its generic title and description are
- * replaced by the page's (decision 058). Undefined when the file has no </head>.
+ * index.html cut where a page's own <head> tags go (its generic title and description are
+ * replaced by the page's, decision 058) and where the server-rendered body goes: the inside
+ * of <div id="root"> (decision 062). Undefined when the file has no </head>.
  */
-function headTemplate(html: string): { before: string; after: string } | undefined {
+interface PageTemplate {
+  /** Up to </head>. */
+  head: string;
+  /** From </head> up to the root element's opening tag, without it. */
+  beforeRoot: string;
+  /** The root's contents without JavaScript: the loading shell. */
+  shell: string;
+  /** From the root's closing tag on. */
+  afterRoot: string;
+}
+
+const ROOT_TAG = '<div id="root">';
+
+function pageTemplate(html: string): PageTemplate | undefined {
   const stripped = html.replace(/<title>[^<]*<\/title>\s*/i, '').replace(/<meta name="description"[^>]*>\s*/i, '');
   const at = stripped.search(/<\/head>/i);
   if (at < 0) return undefined;
-  return { before: stripped.slice(0, at), after: stripped.slice(at) };
+  const rest = stripped.slice(at);
+  const rootAt = rest.indexOf(ROOT_TAG);
+  // The root's closing tag is the one right before the page's <noscript> or first <script>.
+  const closeAt = rootAt < 0 ? -1 : rest.slice(rootAt).search(/<\/div>\s*<(noscript|script)/i);
+  if (closeAt < 0) return { head: stripped.slice(0, at), beforeRoot: rest, shell: '', afterRoot: '' };
+  return {
+    head: stripped.slice(0, at),
+    beforeRoot: rest.slice(0, rootAt),
+    shell: rest.slice(rootAt + ROOT_TAG.length, rootAt + closeAt),
+    afterRoot: rest.slice(rootAt + closeAt),
+  };
 }
 
 /** Sends a kept page: 304 when the client has it, else compressed as the client allows. */
@@ -70,17 +96,25 @@ export async function registerWebApp(app: FastifyInstance, config: Config, pages
   // installed beside it (old assets stay, decision 021). Fake payments: the TEST MODE banner.
   const indexHtml = hasBuild ? fs.readFileSync(indexPath, 'utf8') : '';
   const page = takesTestPayments(config) ? withTestModeBanner(indexHtml) : indexHtml;
-  const template = headTemplate(page);
-  const html = (answer: PageAnswer) => {
+  const template = pageTemplate(page);
+  const renderBody = hasBuild && template?.afterRoot ? await loadPageRenderer(config.webDistDir, (err, message) => app.log.warn({ err }, message)) : undefined;
+  const html = async (answer: PageAnswer, url: string, position: string | undefined) => {
     const data = answer.data ? pageDataScript(answer.data) : '';
-    return template!.before + renderHead(answer.head, origin) + data + template!.after;
+    const head = template!.head + renderHead(answer.head, origin) + data;
+    // A page that is there is rendered on the server; a 404 keeps the shell (the browser says why).
+    const body = renderBody && answer.status === 200 ? await renderBody(url, answer.data) : undefined;
+    if (body === undefined) return head + template!.beforeRoot + (template!.afterRoot ? ROOT_TAG + template!.shell + template!.afterRoot : '');
+    // The stream's position when the data was read (taken before it): the app's stream
+    // resumes from there, so it hears a change made since instead of refetching all.
+    const live = position && /^[a-z0-9-]+$/.test(position) ? ` ${LIVE_POSITION_ATTRIBUTE}="${position}"` : '';
+    return `${head}${template!.beforeRoot}<div id="root" ${SERVER_RENDERED_ATTRIBUTE}${live}>${body}${template!.afterRoot}`;
   };
   // A shared answer (one product in one catalogue snapshot) is rendered and compressed once.
-  const rendered = new WeakMap<PageAnswer, Representation>();
-  const render = (answer: PageAnswer): Representation => {
+  const rendered = new WeakMap<PageAnswer, Promise<Representation>>();
+  const render = (answer: PageAnswer, url: string, position: string | undefined): Promise<Representation> => {
     let kept = rendered.get(answer);
     if (!kept) {
-      kept = representationOf(Buffer.from(html(answer)));
+      kept = html(answer, url, position).then((text) => representationOf(Buffer.from(text)));
       rendered.set(answer, kept);
     }
     return kept;
@@ -92,8 +126,9 @@ export async function registerWebApp(app: FastifyInstance, config: Config, pages
       prefix: '/',
       wildcard: false,
       index: false,
-      // /index.html too is the page below (with the banner when payments are fake).
-      allowedPath: (pathName) => pathName !== '/index.html',
+      // /index.html too is the page below (with the banner when payments are fake); the
+      // server's rendering module is not for browsers.
+      allowedPath: (pathName) => pathName !== '/index.html' && !pathName.startsWith(`/${SSR_DIR}/`),
       cacheControl: false,
       preCompressed: false,
       setHeaders(res, filePath) {
@@ -115,10 +150,14 @@ export async function registerWebApp(app: FastifyInstance, config: Config, pages
     if (wantsPage && hasBuild) {
       const publicPage = template ? pages.match(pathOnly) : undefined;
       if (publicPage) {
+        const position = pages.livePosition();
         const answer = await publicPage.resolve(publicPage.params, new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1)));
-        if (answer.shared) return sendPage(request, reply, answer.status, render(answer));
+        // The address the app renders: the path and its query (the shop's search and category).
+        const renderUrl = queryAt < 0 ? pathOnly : pathOnly + url.slice(queryAt);
+        if (answer.shared) return sendPage(request, reply, answer.status, await render(answer, renderUrl, position));
         // Made for this request (a content page read from the database): the compress hook compresses it.
-        return reply.code(answer.status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html(answer));
+        const text = await html(answer, renderUrl, position);
+        return reply.code(answer.status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(text);
       }
       return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page);
     }

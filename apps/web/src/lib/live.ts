@@ -1,6 +1,7 @@
 import { useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { LIVE_TOPICS, subscribeLive, type LiveTopicName } from '@storefront/sdk/live.ts';
+import { LIVE_POSITION_ATTRIBUTE } from '@storefront/domain/page-data.ts';
 import {
   accountKeys,
   checkoutQuoteKeys,
@@ -18,7 +19,6 @@ import {
   siteKeys,
   walletKeys,
 } from './query-keys.ts';
-import { cameWithPage } from './page-data.ts';
 import { useSession } from './session.ts';
 
 /**
@@ -45,22 +45,27 @@ export const LIVE_QUERY_KEYS: Record<LiveTopicName, readonly (readonly unknown[]
 const inFirstFetch = (query: Query) => query.state.data === undefined && query.state.fetchStatus === 'fetching';
 
 /**
- * Marks every query showing that topic's data stale and refetches the ones on screen
- * (those `only` accepts, when given).
+ * Marks every query showing that topic's data stale and refetches the ones on screen.
  *
  * TanStack Query restarts a running fetch on invalidation only when the query already has
  * data; a first fetch is joined, and it may have read before the change (CI: the console's
  * product list, mounting while the label released a product, never showed it). Such a fetch
  * is cancelled, so the refetch reads after the change.
  */
-export function refreshTopic(queryClient: QueryClient, topic: LiveTopicName, only?: (query: Query) => boolean): Promise<void> {
+export function refreshTopic(queryClient: QueryClient, topic: LiveTopicName): Promise<void> {
   return Promise.all(
     LIVE_QUERY_KEYS[topic].map(async (queryKey) => {
-      await queryClient.cancelQueries({ queryKey, predicate: (query) => inFirstFetch(query) && (only?.(query) ?? true) });
-      await queryClient.invalidateQueries({ queryKey, ...(only ? { predicate: only } : {}) });
+      await queryClient.cancelQueries({ queryKey, predicate: inFirstFetch });
+      await queryClient.invalidateQueries({ queryKey });
     }),
   ).then(() => undefined);
 }
+
+/**
+ * A server-rendered page's live position (decision 062), for the app's first stream only:
+ * its data is as new as that position, so the stream resumes there instead of refetching.
+ */
+let pagePosition: string | undefined = typeof document === 'undefined' ? undefined : (document.getElementById('root')?.getAttribute(LIVE_POSITION_ATTRIBUTE) ?? undefined);
 
 /** One stream per signed-in state; reopened when the user changes. */
 export function useLiveUpdates() {
@@ -69,19 +74,17 @@ export function useLiveUpdates() {
   const userId = user?.id ?? null;
   useEffect(() => {
     if (isLoading) return undefined;
-    let opened = false;
+    const lastEventId = pagePosition;
+    pagePosition = undefined;
     const subscription = subscribeLive({
+      lastEventId,
       onEvent: (topic) => void refreshTopic(queryClient, topic),
-      // What is on screen was fetched before the stream opened: a change committed between
-      // that fetch and the server's listening is announced to no one. The first open
-      // refetches what the page fetched itself, except the session read that opened this
-      // stream and the data that came with a public page's HTML (decision 058), so a page
-      // makes no second request for its data (that data's own window, from the HTML to the
-      // stream, stays). A reopen without the missed events refetches everything.
+      // Whatever is on screen was fetched before the stream opened: a change committed between
+      // that fetch and the server's listening is announced to no one (a console opened while
+      // another admin releases a product kept the old list). The first open refetches too, as
+      // a reconnect without the missed events does.
       onOpen: () => {
-        const only = opened ? undefined : (query: Query) => !cameWithPage(query) && query.queryKey[0] !== meKeys.all[0];
-        for (const topic of LIVE_TOPICS) void refreshTopic(queryClient, topic, only);
-        opened = true;
+        for (const topic of LIVE_TOPICS) void refreshTopic(queryClient, topic);
       },
     });
     return () => subscription.close();

@@ -1,11 +1,7 @@
-import type { InfiniteData, Query, QueryClient, QueryKey } from '@tanstack/react-query';
+import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import type { ShopPage } from '@storefront/domain/catalog.ts';
 import { PAGE_DATA_ELEMENT_ID, type PageData } from '@storefront/domain/page-data.ts';
 import { pageKeys, productKeys, productListKeys } from './query-keys.ts';
-
-/** The queries whose data came with the page (the live stream's first open does not refetch them). */
-const fromPage = new WeakSet<Query>();
-export const cameWithPage = (query: Query): boolean => fromPage.has(query);
 
 /**
  * Puts the data the server wrote into a public page (decision 058) in the query cache
@@ -21,16 +17,19 @@ export function seedPageData(queryClient: QueryClient): QueryClient {
   } catch {
     return queryClient; // the page asks for its data as it would without it
   }
-  const seed = (queryKey: QueryKey, value: unknown) => {
-    queryClient.setQueryData(queryKey, value);
-    const query = queryClient.getQueryCache().find({ queryKey, exact: true });
-    if (query) fromPage.add(query);
-  };
-  if ('product' in data) seed(productKeys.one(data.product.id), data.product);
+  return seedQueryClient(queryClient, data);
+}
+
+/**
+ * The cache entries a page's data makes. The server's rendering (entry-server.tsx) seeds
+ * its query client with the same call, so both first renders read the same data (decision 062).
+ */
+export function seedQueryClient(queryClient: QueryClient, data: PageData): QueryClient {
+  if ('product' in data) queryClient.setQueryData(productKeys.one(data.product.id), data.product);
   if ('shop' in data) {
     const first: InfiniteData<ShopPage, string | null> = { pages: [data.shop.page], pageParams: [null] };
-    seed(productListKeys.shop('', data.shop.category), first);
+    queryClient.setQueryData(productListKeys.shop(data.shop.q ?? '', data.shop.category), first);
   }
-  if ('content' in data) seed(pageKeys.one(data.content.slug), data.content.page);
+  if ('content' in data) queryClient.setQueryData(pageKeys.one(data.content.slug), data.content.page);
   return queryClient;
 }

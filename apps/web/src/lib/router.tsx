@@ -116,6 +116,23 @@ export function BrowserRouter({ children }: { children: ReactNode }) {
   return <RouterContext.Provider value={value}>{children}</RouterContext.Provider>;
 }
 
+/**
+ * The router for a page rendered on the server (decision 062): the address is fixed, and
+ * nothing navigates (effects, where navigation happens, do not run there).
+ */
+export function StaticRouter({ location, children }: { location: string; children: ReactNode }) {
+  const value = useMemo<RouterValue>(() => {
+    const url = new URL(location, 'http://server.invalid');
+    return {
+      location: { pathname: url.pathname, search: url.search, hash: '', state: null, key: 'default' },
+      navigationType: 'POP',
+      preventScrollReset: false,
+      navigate: (() => undefined) as NavigateFunction,
+    };
+  }, [location]);
+  return <RouterContext.Provider value={value}>{children}</RouterContext.Provider>;
+}
+
 export function useLocation(): Location {
   return useRouter('useLocation').location;
 }

@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FunctionInput } from '@storefront/domain/contracts/index.ts';
+import { createAuthClient } from '@storefront/sdk/auth.ts';
+import { createFunctionsClient } from '@storefront/sdk/callable.ts';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import { makeTempDir } from '../../test/database.ts';
+import { createAccount } from '../accounts/accounts.service.ts';
+import { contentSeeder, runSeeds } from '../seed/seed.ts';
+import { SSR_ENTRY } from './page-renderer.ts';
+
+// Server rendering of public pages (issue 30, decision 062): the page's body is in the HTML.
+// The shape of apps/web/index.html: the root holds a loading shell the server replaces.
+const INDEX_HTML =
+  '<!doctype html><html lang="en"><head><meta charset="UTF-8" /><title>Street Flavor Records</title></head><body>' +
+  '<div id="root"><div class="app-shell">Loading page…</div></div><script type="module" src="/assets/app.js"></script></body></html>';
+
+const repoRoot = path.resolve(import.meta.dirname, '../../../..');
+
+let shop: TestApp;
+let webDist: { dir: string; remove(): void };
+let admin: ReturnType<typeof createFunctionsClient>;
+
+/**
+ * The web app's entry-server.tsx as `npm run build` makes it, bundled here with its packages
+ * (the temporary folder has no node_modules to load them from).
+ */
+async function buildRenderer(outfile: string) {
+  await build({
+    entryPoints: [path.join(repoRoot, 'apps/web/src/entry-server.tsx')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    jsx: 'automatic',
+    loader: { '.css': 'empty' },
+    define: { 'process.env.NODE_ENV': '"production"' },
+    // React's server build is CommonJS and requires Node's modules.
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    logLevel: 'warning',
+  });
+}
+
+beforeAll(async () => {
+  webDist = makeTempDir('web-dist-ssr');
+  fs.writeFileSync(path.join(webDist.dir, 'index.html'), INDEX_HTML);
+  await buildRenderer(path.join(webDist.dir, SSR_ENTRY));
+  shop = await startTestApp({
+    config: { webDistDir: webDist.dir },
+    seed: async ({ db, config }) => {
+      await runSeeds(db, { config, log: () => undefined }, [contentSeeder]);
+      const form = { email: 'admin@example.org', username: 'Admin', name: 'Admin', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true };
+      await createAccount(db, config, form, { emailVerified: true, role: 'admin', allowReservedUsername: true });
+    },
+  });
+  const functions = createFunctionsClient({ baseUrl: shop.baseUrl });
+  const { token } = await createAuthClient({ baseUrl: shop.baseUrl, functions }).signIn('admin@example.org', 'pass words');
+  admin = createFunctionsClient({ baseUrl: shop.baseUrl, getAuthToken: () => token! });
+}, 120_000);
+
+afterAll(async () => {
+  await shop?.close();
+  webDist?.remove();
+});
+
+/** The page's body: what is inside <div id="root">, and whether the server rendered it. */
+async function body(url: string) {
+  const response = await fetch(`${shop.baseUrl}${url}`);
+  const html = await response.text();
+  const root = /<div id="root"( data-server-rendered)?( data-live-position="[a-z0-9-]+")?>([\s\S]*)<\/div><script/.exec(html);
+  return { status: response.status, html, rendered: Boolean(root?.[1]), live: Boolean(root?.[2]), text: root?.[3] ?? '' };
+}
+
+async function release(input: FunctionInput<'releaseBizarreProduct'>): Promise<string> {
+  return (await admin.call('releaseBizarreProduct', input)).id;
+}
+
+const tee = { name: 'Crawled Tee', description: 'Black cotton tee, found by a search engine.', priceCents: 2750, images: ['/content/covers/cover-04.svg'] };
+
+describe('public pages rendered on the server (no JavaScript needed to read them)', () => {
+  it('a product page holds its name, price and image in the body, with the live position to resume from', async () => {
+    const id = await release(tee);
+    const page = await body(`/product/${id}`);
+    expect(page.status).toBe(200);
+    expect(page.rendered).toBe(true);
+    expect(page.live).toBe(true);
+    expect(page.text).toMatch(/<h1[^>]*>Crawled Tee<\/h1>/);
+    expect(page.text).toContain('$27.50');
+    expect(page.text).toMatch(/<img[^>]+src="\/content\/covers\/cover-04\.svg/);
+    expect(page.text).toContain('Black cotton tee, found by a search engine.');
+    expect(page.text).not.toContain('Loading page…');
+    // The same product page again is the kept one (rendered once per catalogue snapshot).
+    expect((await body(`/product/${id}`)).html).toBe(page.html);
+  });
+
+  it('a withdrawn product is not rendered: the body is the loading shell', async () => {
+    const id = await release({ ...tee, name: 'Withdrawn Crawled Poster' });
+    expect((await body(`/product/${id}`)).rendered).toBe(true);
+    await admin.call('setProductActive', { id, isActive: false });
+    const page = await body(`/product/${id}`);
+    expect(page.status).toBe(404);
+    expect(page.rendered).toBe(false);
+    expect(page.html).not.toContain('Withdrawn Crawled Poster');
+    expect(page.text).toContain('Loading page…');
+  });
+
+  it('the shop with a search in its address lists what the search finds', async () => {
+    await release({ ...tee, name: 'Searchable Zebra Mug', images: ['/content/covers/cover-05.svg'] });
+    const page = await body('/shop?q=zebra');
+    expect(page.rendered).toBe(true);
+    expect(page.text).toMatch(/<h1[^>]*>Shop<\/h1>/);
+    expect(page.text).toContain('Searchable Zebra Mug');
+    expect(page.text).not.toContain('Crawled Tee');
+    expect(page.html).toContain('"q":"zebra"');
+  });
+
+  it('the home and content pages are rendered with the label’s text', async () => {
+    const home = await body('/home');
+    expect(home.rendered).toBe(true);
+    expect(home.text).toMatch(/<h1[^>]*>Street Flavor Records<\/h1>/);
+    const about = await body('/about');
+    expect(about.rendered).toBe(true);
+    expect(about.text).toMatch(/<h1[^>]*>About<\/h1>/);
+  });
+
+  it('pages that are a visitor’s own stay rendered in the browser', async () => {
+    for (const url of ['/login', '/checkout', '/account', '/release']) {
+      const page = await body(url);
+      expect(page.rendered, url).toBe(false);
+      expect(page.text, url).toContain('Loading page…');
+    }
+  });
+});
