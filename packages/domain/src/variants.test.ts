@@ -113,8 +113,10 @@ describe('variants', () => {
 });
 
 describe('the admin form of options and variants', () => {
-  const build = (options: { name: string; values: string }[], rows: Record<string, { sku: string; price: string; stock: string; loadedStock?: string; limit?: string; weight?: string }> = {}) =>
-    variantsFromForm(options, rows, usdToCents, MAX_PRICE_CENTS);
+  const build = (
+    options: { name: string; values: string }[],
+    rows: Record<string, { sku: string; price: string; stock: string; loadedStock?: string; limit?: string; weight?: string }> = {},
+  ) => variantsFromForm(options, rows, usdToCents, MAX_PRICE_CENTS);
 
   it('without options: one default variant, unlimited at the product price', () => {
     expect(build([])).toEqual({ options: [], variants: [{ options: [], sku: '', priceCents: null, stock: null, perCustomerLimit: null, weightGrams: null }] });
