@@ -18,6 +18,8 @@ export interface ProductFormInput {
   description: string;
   priceCents: number;
   category: string;
+  /** The product's default weight in grams (decision 060); null: none. */
+  weightGrams: number | null;
   images: string[];
   options: BuiltVariants['options'];
   variants: BuiltVariants['variants'];
