@@ -375,7 +375,7 @@ describe('Stripe Tax', () => {
 
     // Stripe's codes (DE, vat; US, CA) are named for people wherever the tax line shows (decision 060).
     const mine = await fan().call('listMyOrders', null);
-    expect(mine.items.find((item) => item.id === placed.orderId)?.tax.jurisdiction).toBe('Germany VAT');
+    expect(mine.items.find((item) => item.id === placed.orderId)?.tax?.jurisdiction).toBe('Germany VAT');
     const desk = await admin().call('getOrder', { orderId: placed.orderId });
     expect(JSON.stringify(desk.order)).toContain('Germany VAT');
     const overview = await admin().call('getSalesOverview', { days: 1 });

@@ -21,6 +21,8 @@ export interface ProductFormInput {
   category: string;
   /** A preorder's street date (decision 054); null: none. */
   releaseDate: string | null;
+  /** The product's default weight in grams (decision 060); null: none. */
+  weightGrams: number | null;
   images: string[];
   options: BuiltVariants['options'];
   variants: BuiltVariants['variants'];

@@ -28,8 +28,8 @@ export function ProductEditForm({ product, onDone, onCancel }: { product: Produc
       description: product.description,
       category: product.category,
       weight: product.weightGrams === null || product.weightGrams === undefined ? '' : String(product.weightGrams),
+      releaseDate: product.releaseDate ?? '',
     },
-    fields: { name: product.name, price: priceText(product.priceCents), description: product.description, category: product.category, releaseDate: product.releaseDate ?? '' },
     variants: variantsFormOf(product.options, variantFormRows(product)),
     images: product.images,
     report: (problem) => {
