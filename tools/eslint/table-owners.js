@@ -29,6 +29,7 @@ export const TABLE_OWNERS = {
   checkout: ['checkouts', 'paymentRefunds', 'needsAttention'],
   shipping: ['shippingTaxSettings'],
   discounts: ['discountCodes', 'discountUses'],
+  giftcards: ['giftCards'],
   orders: ['orders', 'orderItems', 'orderSearchTerms', 'orderItemTerms', 'orderRefunds', 'orderEvents'],
   payments: ['processedEvents', 'localRefunds'],
   payouts: ['payoutAccounts', 'payoutRequests', 'datEarnings'],

@@ -14,6 +14,7 @@ import { catalogArea } from './catalog/catalog.plugin.ts';
 import { contentArea } from './content/content.plugin.ts';
 import { digitalArea } from './digital/digital.plugin.ts';
 import { discountsArea } from './discounts/discounts.plugin.ts';
+import { giftCardsArea } from './giftcards/giftcards.plugin.ts';
 import { liveArea } from './live/live.plugin.ts';
 import { startLiveHub } from './live/live.hub.ts';
 import { oidcArea } from './oidc/oidc.plugin.ts';
@@ -84,6 +85,7 @@ export const AREAS: readonly Area[] = [
   checkoutArea,
   shippingArea,
   discountsArea,
+  giftCardsArea,
   ordersArea,
   walletArea,
   adminArea,

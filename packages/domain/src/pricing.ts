@@ -27,6 +27,11 @@ export interface PricedLine {
   digital?: boolean;
   /** Weight of one unit, for weight-based rates; 0 or absent when unknown. */
   weightGrams?: number;
+  /**
+   * A gift card (issue 27, decision 053): stored value, not a sale of goods, so never taxed; it
+   * is also `digital` (ships nothing). The server refuses wallet credit and codes for it.
+   */
+  giftCard?: boolean;
 }
 
 /**
@@ -158,7 +163,8 @@ export function quote(lines: PricedLine[], walletBalanceCents: number, useWallet
   const goods = discountedLines(lines, input.discount, discount);
   const shipping = shippingFor(config, lines, input.destination, input.shippingMethodId, subtotalCents - discount);
   const shippingCents = shipping.shippingCents;
-  const tax = input.externalTax ?? tableTax(taxRuleFor(config, input.destination), goods, shippingCents);
+  // Gift cards are taxed when they are spent, not when they are sold (decision 053).
+  const tax = input.externalTax ?? tableTax(taxRuleFor(config, input.destination), goods.filter((line) => !line.giftCard), shippingCents);
   const totalCents = subtotalCents - discount + shippingCents + tax.taxCents;
   const balance = Math.max(0, Math.floor(walletBalanceCents));
   const walletAppliedCents = useWallet ? Math.min(balance, totalCents) : 0;

@@ -144,6 +144,8 @@ export interface PricedVariant {
   stock: number | null;
   /** A digital item: no shipping (issue 28). */
   digital?: boolean;
+  /** A gift card (issue 27, decision 053): ships nothing, never taxed, bought by card alone. */
+  giftCard?: boolean;
 }
 
 /** The variants of these products that are on sale, at their prices (checkout re-prices every cart from here). */
@@ -156,7 +158,9 @@ export async function pricedVariants(db: Db | Tx, productIds: string[]): Promise
       variantId: productVariants.id,
       optionValues: productVariants.optionValues,
       stock: productVariants.stock,
-      digital: products.digital,
+      // A gift card ships nothing either (decision 053).
+      digital: sql<boolean>`${products.digital} OR ${products.giftCard}`,
+      giftCard: products.giftCard,
     })
     .from(products)
     .innerJoin(productVariants, eq(productVariants.productId, products.id))

@@ -14,7 +14,7 @@ import type { OrderLine } from '../orders/orders.service.ts';
  */
 
 /** A priced cart line and whether its variant's stock is counted. */
-export type StockLine = OrderLine & { variantId: string; counted: boolean; digital?: boolean };
+export type StockLine = OrderLine & { variantId: string; counted: boolean; digital?: boolean; giftCard?: boolean };
 
 /** The cart's lines at these prices; unknown or inactive items (and variants) are named and refused, and lines past what is left. */
 export function cartLines(items: CartItems, priced: PricedVariant[]): StockLine[] {
@@ -34,6 +34,7 @@ export function cartLines(items: CartItems, priced: PricedVariant[]): StockLine[
     counted: variant!.stock !== null,
     stock: variant!.stock,
     ...(variant!.digital ? { digital: true } : {}),
+    ...(variant!.giftCard ? { giftCard: true } : {}),
   }));
   // Lines drawing on the same variant are summed (a cart cannot oversell itself).
   const demand = demandByVariant(lines.filter((line) => line.counted));
@@ -94,5 +95,5 @@ export function checkoutLines(lines: StockLine[]): CheckoutLine[] {
 
 /** The order's lines (without the stock flag). */
 export function orderLines(lines: StockLine[]): OrderLine[] {
-  return lines.map(({ counted: _counted, digital: _digital, ...line }) => line);
+  return lines.map(({ counted: _counted, digital: _digital, giftCard: _giftCard, ...line }) => line);
 }

@@ -40,6 +40,7 @@ export const QUEUES = [
   'encode-track',
   'record-tax',
   'reverse-tax',
+  'send-gift-card',
 ] as const;
 
 // Processes starting together on a new database would race to create pg-boss's schema

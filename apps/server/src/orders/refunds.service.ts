@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { CHECKOUT_MESSAGES, taxCents } from '@storefront/domain/pricing.ts';
+import { GIFT_CARD_MESSAGES } from '@storefront/domain/gift-cards.ts';
 import { planRefund, refundFailureReason, REFUND_MESSAGES, RefundRuleError, refundStatusOf, type RefundableOrder, type RefundStatus } from '@storefront/domain/refunds.ts';
 import type { Db } from '../db/client.ts';
 import { orderEvents, orderItems, orderRefunds, orders, users } from '../db/schema/index.ts';
@@ -13,6 +14,7 @@ import { refundFailedMail, refundMail } from '../mail/templates.ts';
 import { recordProviderEventOnce } from '../payments/provider-events.service.ts';
 import { RefundRefusedError, type PaymentEvent, type PaymentProvider } from '../payments/provider.ts';
 import { credit } from '../wallet/wallet.service.ts';
+import { orderHasLiveGiftCards, voidGiftCardsForRefund } from '../giftcards/giftcards.service.ts';
 
 /**
  * Refunds exactly once (decision 028). 1: under the order's row lock, the refund row (unique
@@ -158,6 +160,30 @@ async function buyerRefundStatus(tx: Tx, order: OrderRow): Promise<RefundStatus 
   return refundStatusOf(await refundable(tx, order, 'settled'));
 }
 
+/**
+ * The gift cards a refund takes back (decision 053): by line, that many of the line's unredeemed
+ * cards are voided in the refund's transaction (none left unredeemed: refused, the money stays).
+ * A refund by amount names no units, so it is refused while the order has cards not voided.
+ */
+async function voidRefundedGiftCards(tx: Tx, orderId: string, lines: { lineId: number; quantity: number }[], byAmount: boolean): Promise<void> {
+  if (byAmount) {
+    if (await orderHasLiveGiftCards(tx, orderId)) throw new AppError('failed-precondition', GIFT_CARD_MESSAGES.refundByLine);
+    return;
+  }
+  if (lines.length === 0) return;
+  const items = await tx
+    .select({ position: orderItems.position, variantId: orderItems.variantId, productId: orderItems.productId })
+    .from(orderItems)
+    .where(and(eq(orderItems.orderId, orderId), inArray(orderItems.position, lines.map((line) => line.lineId))));
+  const units = new Map<string, number>();
+  for (const line of lines) {
+    const item = items.find((candidate) => candidate.position === line.lineId);
+    const variantId = item?.variantId ?? item?.productId;
+    if (variantId) units.set(variantId, (units.get(variantId) ?? 0) + line.quantity);
+  }
+  await voidGiftCardsForRefund(tx, orderId, units);
+}
+
 /** The provider key of the refund's current card round: `refund-<id>`, then `refund-<id>-2`, ... (decision 034). */
 const cardKey = (row: RefundRow) => (row.cardRound === 1 ? `refund-${row.id}` : `refund-${row.id}-${row.cardRound}`);
 
@@ -185,6 +211,8 @@ export async function refundOrder(
         if (error instanceof RefundRuleError) throw new AppError('failed-precondition', error.message);
         throw error;
       }
+      // Gift cards (decision 053): the refunded units' unredeemed cards are voided; a redeemed one is refused.
+      await voidRefundedGiftCards(tx, order.id, plan.lines, input.amountCents !== undefined);
       const id = `rf_${randomBytes(9).toString('base64url')}`;
       // Reserved under the lock, and conditional anyway: the check constraints are the last word.
       const reserved = await tx

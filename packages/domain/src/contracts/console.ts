@@ -94,6 +94,13 @@ export const salesOverviewOutput = z.object({
   byTaxJurisdiction: z.array(z.object({ jurisdiction: z.string(), orders: z.number(), taxCents: z.number(), taxIncludedCents: z.number() })).optional(),
   /** The discount codes used by the orders placed in the period (issue 27): orders and what each code took off. */
   byCode: z.array(z.object({ code: z.string(), orders: z.number(), discountsCents: z.number() })),
+  /**
+   * Gift cards as a liability (issue 27, decision 053): paid, redeemed and voided in the period,
+   * and sold but neither redeemed nor voided at its end.
+   */
+  giftCards: z
+    .object({ soldCents: z.number(), soldCount: z.number(), redeemedCents: z.number(), voidedCents: z.number(), outstandingCents: z.number() })
+    .optional(),
 });
 
 /** The label's console on /release (issue 18, decision 031): product tools, activity, admins, sales. */

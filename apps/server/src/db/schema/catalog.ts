@@ -31,6 +31,8 @@ export const products = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     /** A digital item (issue 28): a release or track sold as files; ships nothing, so checkout adds no shipping for it. */
     digital: boolean('digital').notNull().default(false),
+    /** A gift card (issue 27, decision 053): its variants' prices are the amounts; each unit bought is a card with a code. */
+    giftCard: boolean('gift_card').notNull().default(false),
     /** Up to 3 options, e.g. [{ name: 'Size', values: ['S', 'M'] }]; [] for a product without options (issue 15). */
     options: jsonb('options').$type<{ name: string; values: string[] }[]>().notNull().default([]),
     /** The product's category (the shop's category filter); a category with products cannot be removed. */

@@ -13,3 +13,4 @@ export * from './admin.ts';
 export * from './digital.ts';
 export * from './shipping.ts';
 export * from './discounts.ts';
+export * from './gift-cards.ts';
