@@ -77,3 +77,6 @@ export interface GiftCardLiability {
   voidedCents: number;
   outstandingCents: number;
 }
+
+/** The wallet history's note on a redeemed gift card's credit (the line the recipient sees). */
+export const GIFT_CARD_HISTORY_NOTE = 'Gift card redeemed';

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { formatUsd } from '@storefront/domain/catalog.ts';
-import { formatGiftCardCode, GIFT_CARD_ALPHABET, GIFT_CARD_CODE_LENGTH, GIFT_CARD_MESSAGES, normalizeGiftCardCode, type GiftCardLiability } from '@storefront/domain/gift-cards.ts';
+import { formatGiftCardCode, GIFT_CARD_ALPHABET, GIFT_CARD_HISTORY_NOTE, GIFT_CARD_CODE_LENGTH, GIFT_CARD_MESSAGES, normalizeGiftCardCode, type GiftCardLiability } from '@storefront/domain/gift-cards.ts';
 import type { GiftInput } from '@storefront/domain/gift-card-schemas.ts';
 import { contactOf } from '../accounts/accounts.service.ts';
 import type { Db } from '../db/client.ts';
@@ -117,7 +117,7 @@ export async function redeemGiftCard(db: Db, userId: string, typed: string): Pro
         if (!card) throw new AppError('not-found', GIFT_CARD_MESSAGES.codeInvalid);
         throw new AppError('failed-precondition', card.status === 'void' ? GIFT_CARD_MESSAGES.codeVoid : GIFT_CARD_MESSAGES.codeUsed);
       }
-      await credit(tx, userId, claimed.amountCents, `gift-card:${claimed.id}`, 'grant', 'Gift card redeemed');
+      await credit(tx, userId, claimed.amountCents, `gift-card:${claimed.id}`, 'grant', GIFT_CARD_HISTORY_NOTE);
       const { balanceCents } = await getBalance(tx, userId);
       return { amountCents: claimed.amountCents, balanceCents };
     },

@@ -6,6 +6,7 @@ import { useWallet } from '../api/get-wallet.ts';
 import { WALLET_TEXTS } from '../wallet-format.ts';
 import { LoginRedirect } from './login-redirect.tsx';
 import { OwnedDats } from './owned-dats.tsx';
+import { RedeemGiftCard } from './redeem-gift-card.tsx';
 import { WalletHistory } from './wallet-history.tsx';
 import { WalletSettings } from './wallet-settings.tsx';
 import { WalletTotals } from './wallet-totals.tsx';
@@ -42,6 +43,7 @@ function WalletContent() {
   return (
     <>
       <WalletTotals wallet={wallet.data} />
+      <RedeemGiftCard />
       <OwnedDats dats={wallet.data.ownedDats} />
       <WalletHistory />
     </>
