@@ -4,7 +4,7 @@
 // recipient's email carries the code (read from the shop's mailbox: the e2e server sends mail
 // there, the server tests read the same mail from a real SMTP peer); the recipient redeems it on
 // /wallet, sees the credit and its history line, and a second try is refused.
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { GIFT_CARD_MESSAGES } from '@storefront/domain/gift-cards.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { createVerifiedUser } from './support/accounts.ts';
@@ -14,6 +14,12 @@ import { test, expect, DEMO_ADMIN } from './support/fixtures.ts';
 import { logIn } from './support/login.ts';
 
 const CODE = /[A-HJKMNP-Z2-9]{4}-[A-HJKMNP-Z2-9]{4}-[A-HJKMNP-Z2-9]{4}-[A-HJKMNP-Z2-9]{4}/;
+
+/** Signed out: the session cookie and what the page remembers of the user. */
+async function signOut(page: Page) {
+  await page.evaluate(() => localStorage.clear());
+  await page.context().clearCookies();
+}
 
 /** The gift card code in the newest mail to `to` from the shop's mailbox. */
 async function giftCodeMailedTo(request: APIRequestContext, to: string): Promise<string> {
@@ -46,9 +52,18 @@ test('a gift card bought by card, mailed to its recipient and redeemed once on /
       { options: ['$50.00'], priceCents: 5000 },
     ],
   });
-  await callAs(request, admin, 'setProductGiftCard', { productId: id, giftCard: true });
   const buyer = await createVerifiedUser(request);
   const recipient = await createVerifiedUser(request);
+
+  // The label marks it a gift card on the console's Products tab.
+  await logIn(page, DEMO_ADMIN);
+  await page.goto('/release/products');
+  const giftToggle = page.getByRole('button', { name: `Gift card: ${name}` });
+  await expect(giftToggle).toHaveAttribute('aria-pressed', 'false');
+  await giftToggle.click();
+  await expect(giftToggle).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('console-product').filter({ hasText: name })).toContainText('Gift card');
+  await signOut(page);
 
   await logIn(page, buyer);
   await page.goto(`/product/${id}`);
@@ -86,7 +101,7 @@ test('a gift card bought by card, mailed to its recipient and redeemed once on /
   const code = await giftCodeMailedTo(request, recipient.email);
 
   // The recipient redeems it on /wallet.
-  await page.context().clearCookies();
+  await signOut(page);
   await logIn(page, recipient);
   await page.goto('/wallet');
   const redeem = page.getByRole('region', { name: 'Redeem a gift card' });

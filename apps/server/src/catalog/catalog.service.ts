@@ -229,7 +229,7 @@ export async function editProduct(db: Db, input: EditProductInput, actor?: Actor
 }
 
 /** Every product, withdrawn ones too, in the shop's order: the console's list. */
-export async function listAllProducts(db: Db): Promise<(Product & { deleteBlocked: 'ordered' | 'held' | null })[]> {
+export async function listAllProducts(db: Db): Promise<(Product & { deleteBlocked: 'ordered' | 'held' | null; giftCard: boolean })[]> {
   const rows = await db.select().from(products).orderBy(desc(products.sortOrder), asc(products.name), asc(products.id));
   // What deleteProduct would refuse, so the console offers Delete only where it can succeed (issue 29 item 5).
   const blocked = await db
@@ -240,7 +240,8 @@ export async function listAllProducts(db: Db): Promise<(Product & { deleteBlocke
     })
     .from(products);
   const reason = new Map(blocked.map((row) => [row.id, row.ordered ? ('ordered' as const) : row.held ? ('held' as const) : null]));
-  return (await withImages(db, rows)).map((product) => ({ ...product, deleteBlocked: reason.get(product.id) ?? null }));
+  const giftCards = new Set(rows.filter((row) => row.giftCard).map((row) => row.id));
+  return (await withImages(db, rows)).map((product) => ({ ...product, deleteBlocked: reason.get(product.id) ?? null, giftCard: giftCards.has(product.id) }));
 }
 
 /** A product sold as files (issue 28): checkout charges no shipping for it. */

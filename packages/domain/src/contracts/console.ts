@@ -122,11 +122,11 @@ export const consoleContracts = {
     output: z.object({ items: z.array(attentionOutput) }),
   }),
   resolveNeedsAttention: defineContract({ access: 'admin', input: z.object({ id: z.number().int().positive() }).strict(), output: z.object({ resolved: z.boolean() }) }),
-  /** deleteBlocked: why Delete would be refused (ordered, or held by an open card checkout); null when it can succeed (issue 29 item 5). */
+  /** giftCard: the product is a gift card (issue 27, decision 053). deleteBlocked: why Delete would be refused (ordered, or held by an open card checkout); null when it can succeed (issue 29 item 5). */
   listAllProducts: defineContract({
     access: 'admin',
     input: noInput,
-    output: z.object({ products: z.array(productOutput.extend({ deleteBlocked: z.enum(['ordered', 'held']).nullable() })) }),
+    output: z.object({ products: z.array(productOutput.extend({ deleteBlocked: z.enum(['ordered', 'held']).nullable(), giftCard: z.boolean().optional() })) }),
   }),
   setProductActive: defineContract({ access: 'admin', input: setProductActiveInput, output: okOutput }),
   moveProduct: defineContract({ access: 'admin', input: moveProductInput, output: okOutput }),
