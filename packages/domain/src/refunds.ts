@@ -55,6 +55,13 @@ export interface RefundableLine {
   unitCents: number;
   qty: number;
   refundedQty: number;
+  /**
+   * What the whole line paid for its goods once a discount code took its share (issue 27);
+   * absent: unitCents x qty (no discount).
+   */
+  paidCents?: number;
+  /** false: no tax was charged on the line (a gift card, decision 053); absent: taxed. */
+  taxed?: boolean;
 }
 
 export interface RefundableOrder {
@@ -94,6 +101,16 @@ export class RefundRuleError extends Error {}
 export function lineRefundCents(unitCents: number, quantity: number): number {
   const goods = unitCents * quantity;
   return goods + taxCents(goods);
+}
+
+/**
+ * What `quantity` units of a line give back (issue 27): their share of what the line paid for
+ * its goods (rounded down: never more than was paid), and the tax on it unless none was charged.
+ */
+export function lineShareCents(line: Pick<RefundableLine, 'unitCents' | 'qty' | 'paidCents' | 'taxed'>, quantity: number): number {
+  const paid = line.paidCents ?? line.unitCents * line.qty;
+  const goods = quantity >= line.qty ? paid : Math.floor((paid * quantity) / line.qty);
+  return line.taxed === false ? goods : goods + taxCents(goods);
 }
 
 /** What each part has left to give back. */
@@ -150,7 +167,7 @@ export function planRefund(order: RefundableOrder, request: RefundRequest = {}):
     const line = order.lines.find((candidate) => candidate.lineId === lineId);
     if (!line) throw new RefundRuleError(REFUND_MESSAGES.unknownLine);
     if (quantity > line.qty - line.refundedQty) throw new RefundRuleError(REFUND_MESSAGES.tooMany);
-    amount += lineRefundCents(line.unitCents, quantity);
+    amount += lineShareCents(line, quantity);
     planned.push({ lineId, quantity });
   }
   let shippingCents = 0;

@@ -151,6 +151,12 @@ export async function voidGiftCardsForRefund(tx: Tx, orderId: string, units: Map
   return voided;
 }
 
+/** The variants of an order's lines that are gift cards (no tax was charged on them). */
+export async function giftCardVariantsOf(tx: Tx, orderId: string): Promise<Set<string>> {
+  const rows = await tx.selectDistinct({ variantId: giftCards.variantId }).from(giftCards).where(eq(giftCards.orderId, orderId));
+  return new Set(rows.map((row) => row.variantId));
+}
+
 /** Whether an order has gift cards that are not void (a refund by amount cannot say which to void). */
 export async function orderHasLiveGiftCards(tx: Tx, orderId: string): Promise<boolean> {
   const [row] = await tx

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
-import { CHECKOUT_MESSAGES, taxCents } from '@storefront/domain/pricing.ts';
+import { CHECKOUT_MESSAGES, discountedLines, taxCents } from '@storefront/domain/pricing.ts';
+import { linesCodeAppliesTo } from '@storefront/domain/discounts.ts';
 import { GIFT_CARD_MESSAGES } from '@storefront/domain/gift-cards.ts';
-import { planRefund, refundFailureReason, REFUND_MESSAGES, RefundRuleError, refundStatusOf, type RefundableOrder, type RefundStatus } from '@storefront/domain/refunds.ts';
+import { planRefund, refundFailureReason, REFUND_MESSAGES, RefundRuleError, refundStatusOf, type RefundableLine, type RefundableOrder, type RefundStatus } from '@storefront/domain/refunds.ts';
 import type { Db } from '../db/client.ts';
 import { orderEvents, orderItems, orderRefunds, orders, users } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
@@ -14,7 +15,9 @@ import { refundFailedMail, refundMail } from '../mail/templates.ts';
 import { recordProviderEventOnce } from '../payments/provider-events.service.ts';
 import { RefundRefusedError, type PaymentEvent, type PaymentProvider } from '../payments/provider.ts';
 import { credit } from '../wallet/wallet.service.ts';
-import { orderHasLiveGiftCards, voidGiftCardsForRefund } from '../giftcards/giftcards.service.ts';
+import { giftCardVariantsOf, orderHasLiveGiftCards, voidGiftCardsForRefund } from '../giftcards/giftcards.service.ts';
+import { findCode } from '../discounts/discounts.service.ts';
+import { categoriesOfProducts } from '../catalog/categories.service.ts';
 
 /**
  * Refunds exactly once (decision 028). 1: under the order's row lock, the refund row (unique
@@ -123,11 +126,45 @@ async function refundable(tx: Tx, order: OrderRow, view: 'reserved' | 'settled' 
     cardPaidCents: order.chargedCents,
     refundedWalletCents: Math.max(0, order.refundedWalletCents - unsettledWallet),
     refundedCardCents: Math.max(0, order.refundedCardCents - unsettledCard),
-    lines: items.map((item) => ({ lineId: item.position, unitCents: item.unitCents, qty: item.qty, refundedQty: refunded.get(item.position) ?? 0 })),
+    lines: await withPaidShares(tx, order, items, refunded),
     // What the buyer paid for the shipping: it and the tax on it (decision 050).
     shippingCents: order.shippingCents > 0 ? order.shippingCents + taxCents(order.shippingCents) : 0,
     shippingRefunded,
   };
+}
+
+/**
+ * The order's lines as a refund sees them (issue 27): what each line paid once the order's
+ * discount code took its share (spread over the lines the code applies to, in proportion,
+ * exactly as pricing spread it), and whether tax was charged on it (not on a gift card).
+ */
+async function withPaidShares(tx: Tx, order: OrderRow, items: (typeof orderItems.$inferSelect)[], refunded: Map<number, number>): Promise<RefundableLine[]> {
+  const giftCardVariants = await giftCardVariantsOf(tx, order.id);
+  let paid: number[] | undefined;
+  if (order.discountCents > 0) {
+    const code = order.discountCode ? await findCode(tx, order.discountCode) : undefined;
+    let appliesTo: boolean[] | undefined;
+    if (code) {
+      const categories = code.scope === 'category' ? await categoriesOfProducts(tx, [...new Set(items.map((item) => item.productId))]) : new Map<string, string | null>();
+      const lines = items.map((item) => ({ productId: item.productId, categoryId: categories.get(item.productId) ?? null, unitCents: item.unitCents, qty: item.qty }));
+      appliesTo = linesCodeAppliesTo(code, lines);
+    }
+    // The code is gone or no longer names these lines: its discount is spread over every line.
+    const discount = { kind: 'fixed' as const, value: order.discountCents, ...(appliesTo?.some(Boolean) ? { appliesTo } : {}) };
+    paid = discountedLines(
+      items.map((item) => ({ unitCents: item.unitCents, qty: item.qty })),
+      discount,
+      order.discountCents,
+    ).map((line) => line.unitCents);
+  }
+  return items.map((item, index) => ({
+    lineId: item.position,
+    unitCents: item.unitCents,
+    qty: item.qty,
+    refundedQty: refunded.get(item.position) ?? 0,
+    ...(paid ? { paidCents: paid[index]! } : {}),
+    ...(giftCardVariants.has(item.variantId ?? item.productId) ? { taxed: false } : {}),
+  }));
 }
 
 /** What the desk plans a refund from (decision 050): the same counts the server plans with, read outside a refund. */
