@@ -15,7 +15,12 @@ export const giftInputSchema = z
   .strict()
   .superRefine((gift, ctx) => {
     const problem = giftRecipientProblem(gift);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [problem === GIFT_CARD_MESSAGES.recipientNeeded || problem === GIFT_CARD_MESSAGES.recipientInvalid ? 'recipientEmail' : 'message'] });
+    if (problem)
+      ctx.addIssue({
+        code: 'custom',
+        message: problem,
+        path: [problem === GIFT_CARD_MESSAGES.recipientNeeded || problem === GIFT_CARD_MESSAGES.recipientInvalid ? 'recipientEmail' : 'message'],
+      });
   });
 
 export const giftOption = optionalNullable(giftInputSchema);

@@ -164,7 +164,13 @@ export function quote(lines: PricedLine[], walletBalanceCents: number, useWallet
   const shipping = shippingFor(config, lines, input.destination, input.shippingMethodId, subtotalCents - discount);
   const shippingCents = shipping.shippingCents;
   // Gift cards are taxed when they are spent, not when they are sold (decision 053).
-  const tax = input.externalTax ?? tableTax(taxRuleFor(config, input.destination), goods.filter((line) => !line.giftCard), shippingCents);
+  const tax =
+    input.externalTax ??
+    tableTax(
+      taxRuleFor(config, input.destination),
+      goods.filter((line) => !line.giftCard),
+      shippingCents,
+    );
   const totalCents = subtotalCents - discount + shippingCents + tax.taxCents;
   const balance = Math.max(0, Math.floor(walletBalanceCents));
   const walletAppliedCents = useWallet ? Math.min(balance, totalCents) : 0;

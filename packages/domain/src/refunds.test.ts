@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { lineRefundCents, lineShareCents, planRefund, refundFailureReason, REFUND_MESSAGES, refundSplitReason, refundStatusOf, splitRefund, type RefundableOrder } from './refunds.ts';
+import {
+  lineRefundCents,
+  lineShareCents,
+  planRefund,
+  refundFailureReason,
+  REFUND_MESSAGES,
+  refundSplitReason,
+  refundStatusOf,
+  splitRefund,
+  type RefundableOrder,
+} from './refunds.ts';
 
 const order = (over: Partial<RefundableOrder> = {}): RefundableOrder => ({
   walletPaidCents: 1000,

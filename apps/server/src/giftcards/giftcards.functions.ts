@@ -24,5 +24,3 @@ export const giftCardFunctions = [
   }),
   defineFunction('redeemGiftCard', async ({ code }, { db, caller }) => redeemGiftCard(db, caller.userId, code)),
 ];
-
-

@@ -1,7 +1,15 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { formatUsd } from '@storefront/domain/catalog.ts';
-import { formatGiftCardCode, GIFT_CARD_ALPHABET, GIFT_CARD_HISTORY_NOTE, GIFT_CARD_CODE_LENGTH, GIFT_CARD_MESSAGES, normalizeGiftCardCode, type GiftCardLiability } from '@storefront/domain/gift-cards.ts';
+import {
+  formatGiftCardCode,
+  GIFT_CARD_ALPHABET,
+  GIFT_CARD_HISTORY_NOTE,
+  GIFT_CARD_CODE_LENGTH,
+  GIFT_CARD_MESSAGES,
+  normalizeGiftCardCode,
+  type GiftCardLiability,
+} from '@storefront/domain/gift-cards.ts';
 import type { GiftInput } from '@storefront/domain/gift-card-schemas.ts';
 import { contactOf } from '../accounts/accounts.service.ts';
 import type { Db } from '../db/client.ts';
@@ -95,7 +103,15 @@ export async function sendGiftCardMail(deps: GiftMailDeps, giftCardId: string): 
     code = matching;
   }
   const buyer = await contactOf(deps.db, card.buyerId);
-  await deps.send(giftCardMail(card.recipientEmail, { fromName: buyer?.name ?? '', amount: formatUsd(card.amountCents), code: formatGiftCardCode(code), message: card.message, walletUrl: `${deps.publicUrl}/wallet` }));
+  await deps.send(
+    giftCardMail(card.recipientEmail, {
+      fromName: buyer?.name ?? '',
+      amount: formatUsd(card.amountCents),
+      code: formatGiftCardCode(code),
+      message: card.message,
+      walletUrl: `${deps.publicUrl}/wallet`,
+    }),
+  );
   await deps.db.update(giftCards).set({ mailedAt: new Date() }).where(eq(giftCards.id, card.id));
 }
 

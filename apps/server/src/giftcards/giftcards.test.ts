@@ -82,7 +82,9 @@ describe('gift cards', () => {
 
   it('lets only an admin make a product a gift card, with amounts in bounds', async () => {
     expect((await errorOf(as('giver').call('setProductGiftCard', { productId: giftId, giftCard: true }))).code).toBe('permission-denied');
-    expect((await errorOf(as('boss').call('setProductGiftCard', { productId: tooBigId, giftCard: true }))).message).toBe('Each gift card amount must be between $5.00 and $1,000.00.');
+    expect((await errorOf(as('boss').call('setProductGiftCard', { productId: tooBigId, giftCard: true }))).message).toBe(
+      'Each gift card amount must be between $5.00 and $1,000.00.',
+    );
     await expect(as('boss').call('setProductGiftCard', { productId: giftId, giftCard: true })).resolves.toEqual({ ok: true });
     const variants = await shop.db.select().from(productVariants).where(eq(productVariants.productId, giftId));
     const byAmount = new Map(variants.map((variant) => [variant.optionValues[0], variant.id]));
@@ -109,7 +111,9 @@ describe('gift cards', () => {
     const base = { items, contact, shipping, gift };
     expect((await errorOf(as('giver').call('createPaymentLinkStreetFlavorMerch', { ...base, useWallet: true }))).message).toBe(GIFT_CARD_MESSAGES.noWallet);
     expect((await errorOf(as('giver').call('createPaymentLinkStreetFlavorMerch', { ...base, useWallet: false, discountCode: 'SAVE10' }))).message).toBe(GIFT_CARD_MESSAGES.noCode);
-    expect((await errorOf(as('giver').call('createPaymentLinkStreetFlavorMerch', { items, contact, shipping, useWallet: false }))).message).toBe(GIFT_CARD_MESSAGES.recipientNeeded);
+    expect((await errorOf(as('giver').call('createPaymentLinkStreetFlavorMerch', { items, contact, shipping, useWallet: false }))).message).toBe(
+      GIFT_CARD_MESSAGES.recipientNeeded,
+    );
     const badEmail = await errorOf(as('giver').call('createPaymentLinkStreetFlavorMerch', { ...base, useWallet: false, gift: { recipientEmail: 'not an email', message: '' } }));
     expect(badEmail.code).toBe('invalid-argument');
     expect(badEmail.message).toContain(GIFT_CARD_MESSAGES.recipientInvalid);
@@ -154,7 +158,12 @@ describe('gift cards', () => {
   });
 
   it('redeems a code exactly once when many accounts race on two instances', async () => {
-    const fifty = codes.find((code) => smtp.mailsTo(gift.recipientEmail).find((mail) => mail.decoded.includes(code))!.decoded.includes('$50.00'))!;
+    const fifty = codes.find((code) =>
+      smtp
+        .mailsTo(gift.recipientEmail)
+        .find((mail) => mail.decoded.includes(code))!
+        .decoded.includes('$50.00'),
+    )!;
     const attempts = Array.from({ length: 40 }, (_, index) => {
       const who = REDEEMERS[index % REDEEMERS.length]!;
       return as(who, index % 2 ? second : shop)
@@ -199,7 +208,12 @@ describe('gift cards', () => {
     const { refund } = await as('boss').call('refundOrder', { orderId, lines: [{ lineId: 1, quantity: 1 }], idempotencyKey: 'gift-refund-1' });
     // What the card paid for it: $25.00, no tax (none was charged on a gift card).
     expect(refund).toMatchObject({ cardCents: 2500, walletCents: 0 });
-    const twentyFive = codes.find((code) => smtp.mailsTo(gift.recipientEmail).find((mail) => mail.decoded.includes(code))!.decoded.includes('$25.00'))!;
+    const twentyFive = codes.find((code) =>
+      smtp
+        .mailsTo(gift.recipientEmail)
+        .find((mail) => mail.decoded.includes(code))!
+        .decoded.includes('$25.00'),
+    )!;
     expect((await errorOf(as('r1').call('redeemGiftCard', { code: twentyFive }))).message).toBe(GIFT_CARD_MESSAGES.codeVoid);
     const after = await as('boss').call('getSalesOverview', { days: 2 });
     expect(after.giftCards).toEqual({ soldCents: 7500, soldCount: 2, redeemedCents: 5000, voidedCents: 2500, outstandingCents: 0 });

@@ -3,7 +3,16 @@ import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { CHECKOUT_MESSAGES, discountedLines, taxCents } from '@storefront/domain/pricing.ts';
 import { linesCodeAppliesTo } from '@storefront/domain/discounts.ts';
 import { GIFT_CARD_MESSAGES } from '@storefront/domain/gift-cards.ts';
-import { planRefund, refundFailureReason, REFUND_MESSAGES, RefundRuleError, refundStatusOf, type RefundableLine, type RefundableOrder, type RefundStatus } from '@storefront/domain/refunds.ts';
+import {
+  planRefund,
+  refundFailureReason,
+  REFUND_MESSAGES,
+  RefundRuleError,
+  refundStatusOf,
+  type RefundableLine,
+  type RefundableOrder,
+  type RefundStatus,
+} from '@storefront/domain/refunds.ts';
 import type { Db } from '../db/client.ts';
 import { orderEvents, orderItems, orderRefunds, orders, users } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
@@ -211,7 +220,15 @@ async function voidRefundedGiftCards(tx: Tx, orderId: string, lines: { lineId: n
   const items = await tx
     .select({ position: orderItems.position, variantId: orderItems.variantId, productId: orderItems.productId })
     .from(orderItems)
-    .where(and(eq(orderItems.orderId, orderId), inArray(orderItems.position, lines.map((line) => line.lineId))));
+    .where(
+      and(
+        eq(orderItems.orderId, orderId),
+        inArray(
+          orderItems.position,
+          lines.map((line) => line.lineId),
+        ),
+      ),
+    );
   const units = new Map<string, number>();
   for (const line of lines) {
     const item = items.find((candidate) => candidate.position === line.lineId);

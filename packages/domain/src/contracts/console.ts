@@ -98,9 +98,7 @@ export const salesOverviewOutput = z.object({
    * Gift cards as a liability (issue 27, decision 053): paid, redeemed and voided in the period,
    * and sold but neither redeemed nor voided at its end.
    */
-  giftCards: z
-    .object({ soldCents: z.number(), soldCount: z.number(), redeemedCents: z.number(), voidedCents: z.number(), outstandingCents: z.number() })
-    .optional(),
+  giftCards: z.object({ soldCents: z.number(), soldCount: z.number(), redeemedCents: z.number(), voidedCents: z.number(), outstandingCents: z.number() }).optional(),
 });
 
 /** The label's console on /release (issue 18, decision 031): product tools, activity, admins, sales. */

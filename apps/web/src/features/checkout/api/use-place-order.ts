@@ -118,7 +118,17 @@ export function usePlaceOrder() {
     }
     paymentLink.mutate(
       // The reviewed totals go along: changed rates or tax are refused before the payment page (issue 26).
-      { items, useWallet: order.useWallet, contact, shipping, checkoutId, shippingMethodId, quote: quotedTotals(quote), ...(discountCode ? { discountCode } : {}), ...(order.gift ? { gift: order.gift } : {}) },
+      {
+        items,
+        useWallet: order.useWallet,
+        contact,
+        shipping,
+        checkoutId,
+        shippingMethodId,
+        quote: quotedTotals(quote),
+        ...(discountCode ? { discountCode } : {}),
+        ...(order.gift ? { gift: order.gift } : {}),
+      },
       {
         onSuccess: (answer) => {
           const url = paymentPageUrl(answer);

@@ -172,9 +172,7 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
             </SelectField>
           </div>
         </fieldset>
-        {giftCard ? (
-          <GiftCardFields idPrefix={formId} value={gift} onChange={setGift} errorId={giftProblem ? messageId : undefined} disabled={placement.busy} />
-        ) : null}
+        {giftCard ? <GiftCardFields idPrefix={formId} value={gift} onChange={setGift} errorId={giftProblem ? messageId : undefined} disabled={placement.busy} /> : null}
         {methods.length > 0 ? (
           <fieldset className="field-group checkout-fieldset">
             <legend className="checkout-fieldset__legend">Shipping method</legend>
