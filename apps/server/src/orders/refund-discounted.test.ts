@@ -38,7 +38,7 @@ afterAll(async () => {
 const as = (name: string) => shop.functions(() => tokens[name]);
 
 describe('a line refund of a discounted order', () => {
-  it('gives back what each line paid after the discount, with its tax', async () => {
+  it('gives back what each line paid after the discount, with its tax; the packing list names the code', async () => {
     await as('seller').call('createDiscountCode', { code: 'LPSHARE', kind: 'percent', value: 20, scope: 'products', productIds: [lpId] });
     const items = [
       { id: lpId, qty: 1 },
@@ -56,6 +56,16 @@ describe('a line refund of a discounted order', () => {
       checkoutId: 'refund-discounted-1',
       discountCode: 'LPSHARE',
     });
+    // The packing list names the code (issue 27).
+    const csv = await (await fetch(`${shop.baseUrl}/api/admin/packing-list?status=all`, { headers: { authorization: `Bearer ${tokens.seller}` } })).text();
+    expect(csv.split('\r\n')[0]).toMatch(/,unit_price_usd,discount_code$/);
+    expect(csv).toContain(`${orderId},`);
+    expect(
+      csv
+        .split('\r\n')
+        .filter((line) => line.startsWith(`${orderId},`))
+        .every((line) => line.endsWith(',LPSHARE')),
+    ).toBe(true);
     // The LP paid $24.00 (+ $2.22 tax), not $30.00 (+ $2.78).
     const lp = await as('seller').call('refundOrder', { orderId, lines: [{ lineId: 0, quantity: 1 }], idempotencyKey: 'share-lp' });
     expect(lp.refund).toMatchObject({ walletCents: 2400 + 222, cardCents: 0 });
