@@ -38,7 +38,7 @@ afterAll(async () => {
 const as = (name: string) => shop.functions(() => tokens[name]);
 
 describe('a line refund of a discounted order', () => {
-  it('gives back what each line paid after the discount, with its tax; the packing list names the code', async () => {
+  it('gives back what each line paid after the discount, with its tax; the packing list and the data export name the code', async () => {
     await as('seller').call('createDiscountCode', { code: 'LPSHARE', kind: 'percent', value: 20, scope: 'products', productIds: [lpId] });
     const items = [
       { id: lpId, qty: 1 },
@@ -56,6 +56,9 @@ describe('a line refund of a discounted order', () => {
       checkoutId: 'refund-discounted-1',
       discountCode: 'LPSHARE',
     });
+    // The buyer's data export names it.
+    const exported = await as('fan').call('exportMyData', null);
+    expect(exported.orders[0]).toMatchObject({ id: orderId, totals: { discountCents: 600, discountCode: 'LPSHARE' } });
     // The packing list names the code (issue 27).
     const csv = await (await fetch(`${shop.baseUrl}/api/admin/packing-list?status=all`, { headers: { authorization: `Bearer ${tokens.seller}` } })).text();
     expect(csv.split('\r\n')[0]).toMatch(/,unit_price_usd,discount_code$/);
