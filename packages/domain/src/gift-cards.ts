@@ -78,5 +78,5 @@ export interface GiftCardLiability {
   outstandingCents: number;
 }
 
-/** The wallet history's note on a redeemed gift card's credit (the line the recipient sees). */
-export const GIFT_CARD_HISTORY_NOTE = 'Gift card redeemed';
+/** The wallet history's note on a redeemed gift card's credit: kept with the wallet's texts (the /wallet bundle loads them). */
+export { GIFT_CARD_HISTORY_NOTE } from './wallet.ts';

@@ -1,7 +1,7 @@
 import { Link } from '../../../lib/router.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { useWalletHistory, type WalletHistoryEntry } from '../api/list-wallet-history.ts';
-import { GIFT_CARD_HISTORY_NOTE } from '@storefront/domain/gift-cards.ts';
+import { GIFT_CARD_HISTORY_NOTE } from '@storefront/domain/wallet.ts';
 import { formatCents } from '../wallet-format.ts';
 import { DataTable } from '../../../ui/data-table.tsx';
 import { LoadMoreButton } from '../../../ui/load-more-button.tsx';
