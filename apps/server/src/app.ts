@@ -15,6 +15,7 @@ import { contentArea } from './content/content.plugin.ts';
 import { digitalArea } from './digital/digital.plugin.ts';
 import { discountsArea } from './discounts/discounts.plugin.ts';
 import { preordersArea } from './preorders/preorders.plugin.ts';
+import { giftCardsArea } from './giftcards/giftcards.plugin.ts';
 import { liveArea } from './live/live.plugin.ts';
 import { startLiveHub } from './live/live.hub.ts';
 import { oidcArea } from './oidc/oidc.plugin.ts';
@@ -85,6 +86,7 @@ export const AREAS: readonly Area[] = [
   checkoutArea,
   shippingArea,
   discountsArea,
+  giftCardsArea,
   ordersArea,
   preordersArea,
   walletArea,

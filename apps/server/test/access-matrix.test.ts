@@ -85,6 +85,8 @@ const FUNCTIONS: Record<string, Access> = {
   listDiscountCodes: 'admin',
   setDiscountCodeActive: 'admin',
   returnDiscountUse: 'admin',
+  setProductGiftCard: 'admin',
+  redeemGiftCard: 'signed-in',
   saveHomePage: 'admin',
   saveTextPage: 'admin',
   saveHistory: 'admin',

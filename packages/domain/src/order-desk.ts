@@ -71,4 +71,6 @@ export const PACKING_LIST_COLUMNS = [
   'product',
   'quantity',
   'unit_price_usd',
+  /** The order's discount code (issue 27); empty without one. */
+  'discount_code',
 ] as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { nullableDefault, optionalNullable } from './contracts/define.ts';
+import { giftOption } from './gift-card-schemas.ts';
 import { CHECKOUT_MESSAGES, MAX_CART_LINES, MAX_LINE_QTY, MAX_NAMED_PRICE_CENTS } from './pricing.ts';
 
 /**
@@ -116,6 +117,8 @@ export const paymentLinkInputSchema = z
     /** The totals the buyer reviewed (issue 26): when given, a changed price, rate or tax is refused before payment. */
     quote: optionalNullable(quoteSchema),
     discountCode: discountCodeInput,
+    /** The gift cards' recipient and message (issue 27, decision 053): required with a gift card, refused without. */
+    gift: giftOption,
   })
   .strict();
 

@@ -61,6 +61,11 @@ export interface PricedLine {
   digital?: boolean;
   /** Weight of one unit, for weight-based rates; 0 or absent when unknown. */
   weightGrams?: number;
+  /**
+   * A gift card (issue 27, decision 053): stored value, not a sale of goods, so never taxed; it
+   * is also `digital` (ships nothing). The server refuses wallet credit and codes for it.
+   */
+  giftCard?: boolean;
 }
 
 /**
@@ -195,8 +200,11 @@ export function quote(lines: PricedLine[], walletBalanceCents: number, useWallet
   const shipping = shippingFor(config, lines, input.destination, input.shippingMethodId, subtotalCents - discount);
   const shippingCents = shipping.shippingCents;
   const rule = taxRuleFor(config, input.destination);
-  const tax = input.externalTax ?? tableTax(rule, goods, shippingCents);
-  const taxParts = input.externalTax ? (input.externalTax.parts ?? sharedTaxParts(input.externalTax.taxCents, goods, shippingCents)) : tableTaxParts(rule, goods, shippingCents);
+  // Gift cards are taxed when they are spent, not when they are sold (decision 053): their lines carry no tax.
+  const taxed = goods.map((line) => (line.giftCard ? { ...line, unitCents: 0 } : line));
+  const tax = input.externalTax ?? tableTax(rule, taxed, shippingCents);
+  const parts = input.externalTax ? (input.externalTax.parts ?? sharedTaxParts(input.externalTax.taxCents, taxed, shippingCents)) : tableTaxParts(rule, taxed, shippingCents);
+  const taxParts = { ...parts, lines: parts.lines.map((part, index) => (goods[index]!.giftCard ? { paidCents: goods[index]!.unitCents * goods[index]!.qty, taxCents: 0 } : part)) };
   const totalCents = subtotalCents - discount + shippingCents + tax.taxCents;
   const balance = Math.max(0, Math.floor(walletBalanceCents));
   const walletAppliedCents = useWallet ? Math.min(balance, totalCents) : 0;

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { lineRefundCents, planRefund, refundFailureReason, REFUND_MESSAGES, refundSplitReason, refundStatusOf, splitRefund, type RefundableOrder } from './refunds.ts';
+import {
+  lineRefundCents,
+  lineShareCents,
+  planRefund,
+  refundFailureReason,
+  REFUND_MESSAGES,
+  refundSplitReason,
+  refundStatusOf,
+  splitRefund,
+  type RefundableOrder,
+} from './refunds.ts';
 
 const order = (over: Partial<RefundableOrder> = {}): RefundableOrder => ({
   walletPaidCents: 1000,
@@ -110,6 +120,31 @@ describe('planRefund', () => {
   it('line amounts are goods plus rounded tax', () => {
     expect(lineRefundCents(2500, 1)).toBe(2731);
     expect(lineRefundCents(1999, 1)).toBe(2184);
+  });
+});
+
+describe('lineShareCents (issue 27: what a line paid, not its list price)', () => {
+  it.each([
+    ['no discount: list price and tax', { unitCents: 2500, qty: 2 }, 1, 2500 + 231],
+    ['a discounted line: its share of what it paid, and the tax on that', { unitCents: 3000, qty: 1, paidCents: 2400 }, 1, 2400 + 222],
+    ['part of a discounted line: rounded down, never more than paid', { unitCents: 1000, qty: 3, paidCents: 2000 }, 1, 666 + 62],
+    ['the rest of it: the whole line', { unitCents: 1000, qty: 3, paidCents: 2000 }, 3, 2000 + 185],
+    ['a gift card: no tax was charged, none given back', { unitCents: 2500, qty: 1, taxed: false }, 1, 2500],
+  ] as const)('%s', (_name, line, quantity, expected) => {
+    expect(lineShareCents(line, quantity)).toBe(expected);
+  });
+
+  it('plans a line refund of a discounted order from what the line paid', () => {
+    const discounted = order({
+      walletPaidCents: 4100,
+      cardPaidCents: 0,
+      lines: [
+        { lineId: 0, unitCents: 3000, qty: 1, refundedQty: 0, paidCents: 2400 },
+        { lineId: 1, unitCents: 1500, qty: 1, refundedQty: 0, paidCents: 1500 },
+      ],
+    });
+    expect(planRefund(discounted, { lines: [{ lineId: 0, quantity: 1 }] })).toMatchObject({ walletCents: 2622, cardCents: 0 });
+    expect(planRefund(discounted, { lines: [{ lineId: 1, quantity: 1 }] })).toMatchObject({ walletCents: 1639, cardCents: 0 });
   });
 });
 

@@ -59,10 +59,13 @@ export interface RefundableLine {
   /**
    * The line's tax basis as the order kept it (decision 060): what the whole line paid for its
    * goods after any discount, and the tax added on it at the order's rate (0 where prices include
-   * tax). Absent on orders made before it: the list price and 9.25%.
+   * tax). On orders made before it, taxCents is absent and paidCents, when given, is the line's
+   * share of a discount code (issue 27); absent: unitCents x qty.
    */
   paidCents?: number;
   taxCents?: number;
+  /** false: no tax was charged on the line (a gift card, decision 053); absent: taxed. */
+  taxed?: boolean;
 }
 
 export interface RefundableOrder {
@@ -108,11 +111,22 @@ export function lineRefundCents(unitCents: number, quantity: number): number {
  * What refunding `quantity` more units of a line gives back (decision 060): their share of what
  * the line paid and of the tax the order added on it, so a refund follows the order's own rate
  * (none on top where prices included VAT) and its discount. A line without a kept basis (an
- * older order): the list price and 9.25%, as before.
+ * older order): its share of what it paid (issue 27) and 9.25% on it, unless it was not taxed.
  */
 export function lineRefundOf(line: RefundableLine, quantity: number): number {
-  if (line.paidCents === undefined || line.taxCents === undefined) return lineRefundCents(line.unitCents, quantity);
+  if (line.paidCents === undefined || line.taxCents === undefined) return lineShareCents(line, quantity);
   return unitsShare(line.paidCents, line.refundedQty, quantity, line.qty) + unitsShare(line.taxCents, line.refundedQty, quantity, line.qty);
+}
+
+/**
+ * What `quantity` units of a line without a kept tax basis give back (issue 27): their share of
+ * what the line paid for its goods (rounded down: never more than was paid), and the tax on it
+ * unless none was charged.
+ */
+export function lineShareCents(line: Pick<RefundableLine, 'unitCents' | 'qty' | 'paidCents' | 'taxed'>, quantity: number): number {
+  const paid = line.paidCents ?? line.unitCents * line.qty;
+  const goods = quantity >= line.qty ? paid : Math.floor((paid * quantity) / line.qty);
+  return line.taxed === false ? goods : goods + taxCents(goods);
 }
 
 /** What each part has left to give back. */

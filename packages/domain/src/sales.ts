@@ -119,6 +119,11 @@ export function salesCsv(overview: SalesOverview): string {
     lines.push('', `kind,${goodsHeader}`);
     for (const row of overview.byKind) lines.push(`${row.kind},${goodsCells(row)}`);
   }
+  if (overview.giftCards) {
+    const cards = overview.giftCards;
+    lines.push('', 'gift_cards_sold,gift_cards_sold_usd,gift_cards_redeemed_usd,gift_cards_voided_usd,gift_card_liability_usd');
+    lines.push(`${cards.soldCount},${cents(cards.soldCents)},${cents(cards.redeemedCents)},${cents(cards.voidedCents)},${cents(cards.outstandingCents)}`);
+  }
   lines.push('', `orders_to_ship,${overview.ordersToShip}`);
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -113,3 +113,6 @@ export const WALLET_MESSAGES = {
   stripeFailed: 'Unable to open Stripe – try again.',
   balanceCap: 'This would take the balance over the largest amount it can hold ($10,000,000,000,000.00).',
 } as const;
+
+/** The wallet history's note on a redeemed gift card's credit (issue 27, decision 053): the line the recipient sees. */
+export const GIFT_CARD_HISTORY_NOTE = 'Gift card redeemed';

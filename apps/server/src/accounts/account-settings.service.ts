@@ -304,6 +304,9 @@ export async function exportMyData(db: Db, userId: string) {
         taxCents: order.taxCents,
         walletAppliedCents: order.walletAppliedCents,
         chargedCents: order.chargedCents,
+        // The discount code used (issue 27), if any.
+        discountCents: order.discountCents,
+        discountCode: order.discountCode,
       },
       contact: order.contact,
       shipping: order.shipping,

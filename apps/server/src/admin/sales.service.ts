@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { addDays, daysOf, todayIn, type SalesFigures, type SalesOverview } from '@storefront/domain/sales.ts';
 import type { Db } from '../db/client.ts';
+import { giftCardLiability } from '../giftcards/giftcards.service.ts';
 
 type Period = { days?: number | undefined; from?: string | undefined; to?: string | undefined };
 
@@ -182,6 +183,8 @@ export async function salesOverview(db: Db, timeZone: string, period: Period): P
     SELECT discount_code AS code, count(*)::text AS orders, sum(discount_cents)::text AS discounts
     FROM "order" WHERE created_at >= ${start} AND created_at < ${end} AND discount_code IS NOT NULL GROUP BY 1 ORDER BY 3::bigint DESC, 1`);
 
+  // Gift cards sold and not yet redeemed: a liability (decision 053).
+  const giftCards = await giftCardLiability(db, start, end);
   const [toShip] = (await db.execute<{ count: string }>(sql`SELECT count(*)::text AS count FROM "order" WHERE NOT order_fulfilled`)).rows;
   return {
     timeZone,
@@ -195,5 +198,6 @@ export async function salesOverview(db: Db, timeZone: string, period: Period): P
     byTaxJurisdiction: taxes.rows.map((row) => ({ jurisdiction: row.jurisdiction, orders: Number(row.orders), taxCents: Number(row.tax), taxIncludedCents: Number(row.included) })),
     byCode: codes.rows.map((row) => ({ code: row.code, orders: Number(row.orders), discountsCents: Number(row.discounts) })),
     byKind,
+    giftCards,
   };
 }

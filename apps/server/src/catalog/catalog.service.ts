@@ -294,7 +294,7 @@ export async function editProduct(db: Db, input: EditProductInput, actor?: Actor
 }
 
 /** Every product, withdrawn ones too, in the shop's order: the console's list. */
-export async function listAllProducts(db: Db): Promise<(Product & { deleteBlocked: 'ordered' | 'held' | null })[]> {
+export async function listAllProducts(db: Db): Promise<(Product & { deleteBlocked: 'ordered' | 'held' | null; giftCard: boolean })[]> {
   const rows = await db.select().from(products).orderBy(desc(products.sortOrder), asc(products.name), asc(products.id));
   // What deleteProduct would refuse, so the console offers Delete only where it can succeed (issue 29 item 5).
   const blocked = await db
@@ -305,7 +305,8 @@ export async function listAllProducts(db: Db): Promise<(Product & { deleteBlocke
     })
     .from(products);
   const reason = new Map(blocked.map((row) => [row.id, row.ordered ? ('ordered' as const) : row.held ? ('held' as const) : null]));
-  return (await withImages(db, rows)).map((product) => ({ ...product, deleteBlocked: reason.get(product.id) ?? null }));
+  const giftCards = new Set(rows.filter((row) => row.giftCard).map((row) => row.id));
+  return (await withImages(db, rows)).map((product) => ({ ...product, deleteBlocked: reason.get(product.id) ?? null, giftCard: giftCards.has(product.id) }));
 }
 
 /** A product sold as files (issue 28): checkout charges no shipping for it. */
@@ -316,6 +317,21 @@ export async function markProductDigital(db: Db, id: string): Promise<void> {
 /** "Name your price" on or off (issue 28): the price becomes the minimum a buyer may pay. */
 export async function setProductNameYourPrice(db: Db, id: string, nameYourPrice: boolean): Promise<void> {
   await db.update(products).set({ nameYourPrice, updatedAt: new Date() }).where(eq(products.id, id));
+}
+
+/** A product's variant prices (a gift card's amounts: issue 27, decision 053); [] when there is no such product. */
+export async function variantPricesOf(db: Db, id: string): Promise<number[]> {
+  const prices = await db
+    .select({ cents: sql<number>`coalesce(${productVariants.priceCents}, ${products.priceCents})`.mapWith(Number) })
+    .from(products)
+    .innerJoin(productVariants, eq(productVariants.productId, products.id))
+    .where(eq(products.id, id));
+  return prices.map((row) => row.cents);
+}
+
+/** Makes a product a gift card or an ordinary product again (issue 27, decision 053). */
+export async function setProductGiftCard(db: Db | Tx, id: string, giftCard: boolean): Promise<void> {
+  await db.update(products).set({ giftCard, updatedAt: new Date() }).where(eq(products.id, id));
 }
 
 /** Withdraw (isActive false: gone from the shop at once) or restore a product. */

@@ -154,6 +154,8 @@ export interface PricedVariant {
   releaseDate?: string | null;
   /** The buyer names the price, at least priceCents (issue 28). */
   nameYourPrice?: boolean;
+  /** A gift card (issue 27, decision 053): ships nothing, never taxed, bought by card alone. */
+  giftCard?: boolean;
 }
 
 /** The variants of these products that are on sale, at their prices (checkout re-prices every cart from here). */
@@ -166,7 +168,9 @@ export async function pricedVariants(db: Db | Tx, productIds: string[]): Promise
       variantId: productVariants.id,
       optionValues: productVariants.optionValues,
       stock: productVariants.stock,
-      digital: products.digital,
+      // A gift card ships nothing either (decision 053).
+      digital: sql<boolean>`${products.digital} OR ${products.giftCard}`,
+      giftCard: products.giftCard,
       // A variant not weighed weighs its product's default (decision 060).
       weightGrams: sql<number | null>`coalesce(${productVariants.weightGrams}, ${products.weightGrams})`,
       releaseDate: sql<string | null>`coalesce(${productVariants.releaseDate}, ${products.releaseDate})::text`,

@@ -15,7 +15,7 @@ import type { OrderLine } from '../orders/orders.service.ts';
  */
 
 /** A priced cart line and whether its variant's stock is counted. */
-export type StockLine = OrderLine & { variantId: string; counted: boolean; digital?: boolean; weightGrams?: number };
+export type StockLine = OrderLine & { variantId: string; counted: boolean; digital?: boolean; weightGrams?: number; giftCard?: boolean };
 
 /** The cart's lines at these prices; unknown or inactive items (and variants) are named and refused, and lines past what is left. */
 export function cartLines(items: CartItems, priced: PricedVariant[]): StockLine[] {
@@ -43,6 +43,7 @@ export function cartLines(items: CartItems, priced: PricedVariant[]): StockLine[
     ...(variant!.weightGrams ? { weightGrams: variant!.weightGrams } : {}),
     // A preorder (decision 054): paid now, shipped on its street date; stock applies as to any line.
     ...(variant!.releaseDate ? { shipsOn: variant!.releaseDate } : {}),
+    ...(variant!.giftCard ? { giftCard: true } : {}),
   }));
   // Lines drawing on the same variant are summed (a cart cannot oversell itself).
   const demand = demandByVariant(lines.filter((line) => line.counted));
@@ -111,5 +112,5 @@ export function withTaxParts<T extends { qty: number }>(lines: T[], parts: TaxPa
 
 /** The order's lines (without the stock flag; a digital line says so, issue 28). */
 export function orderLines(lines: StockLine[]): OrderLine[] {
-  return lines.map(({ counted: _counted, digital, weightGrams: _weightGrams, ...line }) => (digital ? { ...line, digital: true } : line));
+  return lines.map(({ counted: _counted, digital, weightGrams: _weightGrams, giftCard: _giftCard, ...line }) => (digital ? { ...line, digital: true } : line));
 }

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { CartItems, Contact, Shipping } from '@storefront/domain/pricing-schemas.ts';
 import { CHECKOUT_MESSAGES, needsShipping, sameQuote, type Quote } from '@storefront/domain/pricing.ts';
 import { isSameSitePath } from '@storefront/domain/site-path.ts';
+import { GIFT_CARD_MESSAGES } from '@storefront/domain/gift-cards.ts';
+import type { GiftInput } from '@storefront/domain/gift-card-schemas.ts';
 import { rememberAddress } from '../accounts/addresses.service.ts';
 import { customerLimits, pricedVariants, shortStockOf, takeStock, takeStockStatement } from '../catalog/variants.service.ts';
 import type { Db } from '../db/client.ts';
@@ -10,6 +12,7 @@ import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { receiptMail } from '../mail/templates.ts';
 import { grantForOrder } from '../digital/sales.service.ts';
+import { reserveGiftCards } from '../giftcards/giftcards.service.ts';
 import { insertOrder, orderOfCheckout, unitsBoughtBy } from '../orders/orders.service.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { debit, getBalance, hold } from '../wallet/wallet.service.ts';
@@ -89,7 +92,12 @@ export async function quoteCheckout(
   const { discountCode, ...where } = options;
   const priced = await priceCart(db, items);
   const lines = orderLines(priced);
-  const judged = discountCode?.trim() ? await judgeCode(db, userId, discountCode, priced) : undefined;
+  // A gift card (issue 27, decision 053) is paid by card alone: the quote says why the wallet or the code is not used.
+  const giftCard = priced.some((line) => line.giftCard);
+  const walletRefused = giftCard && useWallet ? GIFT_CARD_MESSAGES.noWallet : null;
+  if (giftCard) useWallet = false;
+  const codeRefused = giftCard && discountCode?.trim() ? GIFT_CARD_MESSAGES.noCode : null;
+  const judged = discountCode?.trim() && !codeRefused ? await judgeCode(db, userId, discountCode, priced) : undefined;
   const applied = judged && 'applied' in judged ? judged.applied : undefined;
   const { balanceCents } = await getBalance(db, userId);
   const config = await loadPricing(db);
@@ -100,7 +108,9 @@ export async function quoteCheckout(
     lines,
     shippingMethods: methodsFor(priced, where, config),
     discountCode: applied?.code ?? null,
-    discountRefused: judged && 'refused' in judged ? judged.refused : null,
+    discountRefused: codeRefused ?? (judged && 'refused' in judged ? judged.refused : null),
+    giftCard,
+    walletRefused,
   };
 }
 
@@ -182,6 +192,7 @@ export async function completeWalletOnlyOrder(
 
   const lines = cartLines(input.items, start.products);
   refuseWithoutAddress(lines, input.shipping);
+  if (lines.some((line) => line.giftCard)) throw new AppError('failed-precondition', GIFT_CARD_MESSAGES.noWallet);
   const limited = start.products.some((variant) => variant.limited && lines.some((line) => line.variantId === variant.variantId));
   // A discount code (issue 27): judged now, its use taken in the transaction (none left: no order).
   const code = await codeFor(deps.db, userId, input.discountCode, lines);
@@ -272,11 +283,13 @@ export async function createPaymentLink(
     shippingMethodId?: string;
     quote?: Partial<Quote>;
     discountCode?: string;
+    gift?: GiftInput;
   },
 ): Promise<{ url: string; checkoutId: string }> {
   if (input.shipping) checkAddress(input.shipping);
   const lines = await priceCart(deps.db, input.items);
   refuseWithoutAddress(lines, input.shipping);
+  const gifts = giftCardLinesOf(lines, input);
   const pricing = await loadPricing(deps.db);
   const where = { destination: input.shipping, shippingMethodId: input.shippingMethodId };
   const code = await codeFor(deps.db, userId, input.discountCode, lines);
@@ -329,6 +342,8 @@ export async function createPaymentLink(
       await deps.jobs.sendInTransaction(tx, 'expire-checkout', { checkoutId }, { startAfter: expiresAt });
       // Step "hold code use" (issue 27): held like the units, released with them, captured with the payment.
       if (code) await takeCodeUse(tx, { code, userId, checkoutId, status: 'held', discountCents: fresh.discountCents });
+      // Step "reserve gift cards" (decision 053): one pending card per unit, made live by the payment.
+      if (gifts) await reserveGiftCards(tx, { checkoutId, buyerId: userId, lines: gifts.lines, gift: gifts.gift });
       // Step "take stock", last: set aside until the payment event or the deadline.
       return { result: { created: true, priced: fresh, replaced }, last: await takeStockLast(tx, lines, true) };
     },
@@ -342,6 +357,23 @@ export async function createPaymentLink(
     return { url: await existingPaymentUrl(deps, checkoutId), checkoutId };
   }
   return { url: await makeLink(deps, checkoutId, lines, start.priced, input.contact.email, expiresAt), checkoutId };
+}
+
+/**
+ * The gift card lines of a card checkout and their recipient (decision 053): a gift card is
+ * paid by card alone (no wallet credit, no code) and needs a recipient; a recipient without
+ * a gift card is refused too.
+ */
+function giftCardLinesOf(lines: StockLine[], input: { useWallet: boolean; discountCode?: string | undefined; gift?: GiftInput | undefined }) {
+  const gifts = lines.filter((line) => line.giftCard);
+  if (gifts.length === 0) {
+    if (input.gift) throw new AppError('invalid-argument', GIFT_CARD_MESSAGES.notForOrder);
+    return undefined;
+  }
+  if (input.useWallet) throw new AppError('failed-precondition', GIFT_CARD_MESSAGES.noWallet);
+  if (input.discountCode?.trim()) throw new AppError('failed-precondition', GIFT_CARD_MESSAGES.noCode, { discountCode: GIFT_CARD_MESSAGES.noCode });
+  if (!input.gift) throw new AppError('invalid-argument', GIFT_CARD_MESSAGES.recipientNeeded);
+  return { gift: input.gift, lines: gifts.map((line) => ({ productId: line.id, variantId: line.variantId, unitCents: line.unitCents, qty: line.qty })) };
 }
 
 /** Step "make link": the provider's hosted page; if that fails, the checkout ends and releases what it held. */

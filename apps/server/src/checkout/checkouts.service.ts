@@ -241,7 +241,8 @@ function walletOrderStartQuery(db: Db) {
       paymentIntentId: orders.paymentIntentId,
       products: sql<(PricedVariant & { limited: boolean })[]>`(
         SELECT coalesce(json_agg(json_build_object('id', p.id, 'name', p.name, 'priceCents', coalesce(v.price_cents, p.price_cents),
-          'variantId', v.id, 'optionValues', v.option_values, 'stock', v.stock, 'limited', v.per_customer_limit IS NOT NULL, 'digital', p.digital,
+          'variantId', v.id, 'optionValues', v.option_values, 'stock', v.stock, 'limited', v.per_customer_limit IS NOT NULL, 'digital', p.digital OR p.gift_card,
+          'giftCard', p.gift_card,
           'weightGrams', coalesce(v.weight_grams, p.weight_grams),
           'releaseDate', coalesce(v.release_date, p.release_date)::text,
           'nameYourPrice', p.name_your_price)), '[]')

@@ -4,6 +4,7 @@ import { isRetryableTransactionError, runTransaction, type Tx } from '../db/tran
 import { captureUse, releaseUses, takeUse } from '../discounts/discounts.service.ts';
 import { lateRefundMail, receiptMail } from '../mail/templates.ts';
 import { grantForOrder } from '../digital/sales.service.ts';
+import { activateGiftCards } from '../giftcards/giftcards.service.ts';
 import { insertOrder } from '../orders/orders.service.ts';
 import { recordProviderEventOnce } from '../payments/provider-events.service.ts';
 import { RefundRefusedError, type PaymentEvent } from '../payments/provider.ts';
@@ -100,6 +101,8 @@ async function applySucceeded(deps: CheckoutDeps, tx: Tx, checkout: Checkout, ev
   if (order.created) await scheduleTaxRecord(deps.jobs, tx, order.id, checkout.taxCalculationId);
   // Step "grant downloads" (issue 28): digital items and what physical ones carry, in the order's transaction.
   const digital = order.created && (await grantForOrder(tx, { userId: checkout.userId, orderId: order.id, productIds: checkout.items.map((item) => item.id) }));
+  // Step "activate gift cards" (decision 053): live with the order; their emails are queued with it.
+  if (order.created) await activateGiftCards(tx, deps.jobs, checkout.id, order.id);
   const buyer = order.created ? await contactOf(tx, checkout.userId) : undefined;
   if (buyer) {
     const totals = {

@@ -57,7 +57,8 @@ export async function externalTaxFor(
   if (!tax) throw new AppError('unavailable', TAX_UNAVAILABLE);
   const inclusive = taxRuleFor(config, where.destination)?.pricesIncludeTax ?? false;
   try {
-    return await tax.calculate({ lines: discountedLines(lines, discount, off), shippingCents, address: where.destination, inclusive });
+    // Gift cards are not taxed when sold (decision 053), as in `quote`.
+    return await tax.calculate({ lines: discountedLines(lines, discount, off).filter((line) => !line.giftCard), shippingCents, address: where.destination, inclusive });
   } catch (error) {
     // The provider's own error stays attached for the log; the buyer reads the sentence.
     throw Object.assign(new AppError('unavailable', TAX_UNAVAILABLE), { cause: error });

@@ -41,6 +41,7 @@ export const QUEUES = [
   'record-tax',
   'reverse-tax',
   'preorder-release',
+  'send-gift-card',
 ] as const;
 
 // Processes starting together on a new database would race to create pg-boss's schema

@@ -48,6 +48,7 @@ export async function deskRoutes(app: FastifyInstance, options: { db: Db; resolv
           item.name,
           item.qty,
           (item.unitCents / 100).toFixed(2),
+          order.discountCode ?? '',
         ]);
       }
     }

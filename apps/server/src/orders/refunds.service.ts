@@ -1,7 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
-import { CHECKOUT_MESSAGES, taxCents } from '@storefront/domain/pricing.ts';
-import { planRefund, refundFailureReason, REFUND_MESSAGES, RefundRuleError, refundStatusOf, type RefundableOrder, type RefundStatus } from '@storefront/domain/refunds.ts';
+import { CHECKOUT_MESSAGES, discountedLines, taxCents } from '@storefront/domain/pricing.ts';
+import { linesCodeAppliesTo } from '@storefront/domain/discounts.ts';
+import { GIFT_CARD_MESSAGES } from '@storefront/domain/gift-cards.ts';
+import {
+  planRefund,
+  refundFailureReason,
+  REFUND_MESSAGES,
+  RefundRuleError,
+  refundStatusOf,
+  type RefundableLine,
+  type RefundableOrder,
+  type RefundStatus,
+} from '@storefront/domain/refunds.ts';
 import type { ReversalOrder, ReversalRefund } from '@storefront/domain/tax-reversal.ts';
 import type { Db } from '../db/client.ts';
 import { orderEvents, orderItems, orderRefunds, orders, users } from '../db/schema/index.ts';
@@ -15,6 +26,9 @@ import { refundFailedMail, refundMail } from '../mail/templates.ts';
 import { recordProviderEventOnce } from '../payments/provider-events.service.ts';
 import { RefundRefusedError, type PaymentEvent, type PaymentProvider } from '../payments/provider.ts';
 import { credit } from '../wallet/wallet.service.ts';
+import { giftCardVariantsOf, orderHasLiveGiftCards, voidGiftCardsForRefund } from '../giftcards/giftcards.service.ts';
+import { findCode } from '../discounts/discounts.service.ts';
+import { categoriesOfProducts } from '../catalog/categories.service.ts';
 
 /**
  * Refunds exactly once (decision 028). 1: under the order's row lock, the refund row (unique
@@ -123,18 +137,47 @@ async function refundable(tx: Tx, order: OrderRow, view: 'reserved' | 'settled' 
     cardPaidCents: order.chargedCents,
     refundedWalletCents: Math.max(0, order.refundedWalletCents - unsettledWallet),
     refundedCardCents: Math.max(0, order.refundedCardCents - unsettledCard),
-    lines: items.map((item) => ({
-      lineId: item.position,
-      unitCents: item.unitCents,
-      qty: item.qty,
-      refundedQty: refunded.get(item.position) ?? 0,
-      // The line's tax basis at the order's own rate (decision 060); older orders have none.
-      ...(item.paidCents !== null && item.taxCents !== null ? { paidCents: item.paidCents, taxCents: item.taxCents } : {}),
-    })),
+    lines: await withPaidShares(tx, order, items, refunded),
     // What the buyer paid for the shipping: it and the tax the order added on it (decisions 050, 060).
     shippingCents: order.shippingCents > 0 ? order.shippingCents + (order.shippingTaxCents ?? taxCents(order.shippingCents)) : 0,
     shippingRefunded,
   };
+}
+
+/**
+ * The order's lines as a refund sees them (issue 27): what each line paid once the order's
+ * discount code took its share (spread over the lines the code applies to, in proportion,
+ * exactly as pricing spread it), and whether tax was charged on it (not on a gift card).
+ */
+async function withPaidShares(tx: Tx, order: OrderRow, items: (typeof orderItems.$inferSelect)[], refunded: Map<number, number>): Promise<RefundableLine[]> {
+  const giftCardVariants = await giftCardVariantsOf(tx, order.id);
+  let paid: number[] | undefined;
+  if (order.discountCents > 0) {
+    const code = order.discountCode ? await findCode(tx, order.discountCode) : undefined;
+    let appliesTo: boolean[] | undefined;
+    if (code) {
+      const categories = code.scope === 'category' ? await categoriesOfProducts(tx, [...new Set(items.map((item) => item.productId))]) : new Map<string, string | null>();
+      const lines = items.map((item) => ({ productId: item.productId, categoryId: categories.get(item.productId) ?? null, unitCents: item.unitCents, qty: item.qty }));
+      appliesTo = linesCodeAppliesTo(code, lines);
+    }
+    // The code is gone or no longer names these lines: its discount is spread over every line.
+    const discount = { kind: 'fixed' as const, value: order.discountCents, ...(appliesTo?.some(Boolean) ? { appliesTo } : {}) };
+    paid = discountedLines(
+      items.map((item) => ({ unitCents: item.unitCents, qty: item.qty })),
+      discount,
+      order.discountCents,
+    ).map((line) => line.unitCents);
+  }
+  return items.map((item, index) => ({
+    lineId: item.position,
+    unitCents: item.unitCents,
+    qty: item.qty,
+    refundedQty: refunded.get(item.position) ?? 0,
+    ...(paid ? { paidCents: paid[index]! } : {}),
+    ...(giftCardVariants.has(item.variantId ?? item.productId) ? { taxed: false } : {}),
+    // The line's tax basis at the order's own rate (decision 060), over the shares above; older orders have none.
+    ...(item.paidCents !== null && item.taxCents !== null ? { paidCents: item.paidCents, taxCents: item.taxCents } : {}),
+  }));
 }
 
 /** What the desk plans a refund from (decision 050): the same counts the server plans with, read outside a refund. */
@@ -167,6 +210,38 @@ async function buyerRefundStatus(tx: Tx, order: OrderRow): Promise<RefundStatus 
   return refundStatusOf(await refundable(tx, order, 'settled'));
 }
 
+/**
+ * The gift cards a refund takes back (decision 053): by line, that many of the line's unredeemed
+ * cards are voided in the refund's transaction (none left unredeemed: refused, the money stays).
+ * A refund by amount names no units, so it is refused while the order has cards not voided.
+ */
+async function voidRefundedGiftCards(tx: Tx, orderId: string, lines: { lineId: number; quantity: number }[], byAmount: boolean): Promise<void> {
+  if (byAmount) {
+    if (await orderHasLiveGiftCards(tx, orderId)) throw new AppError('failed-precondition', GIFT_CARD_MESSAGES.refundByLine);
+    return;
+  }
+  if (lines.length === 0) return;
+  const items = await tx
+    .select({ position: orderItems.position, variantId: orderItems.variantId, productId: orderItems.productId })
+    .from(orderItems)
+    .where(
+      and(
+        eq(orderItems.orderId, orderId),
+        inArray(
+          orderItems.position,
+          lines.map((line) => line.lineId),
+        ),
+      ),
+    );
+  const units = new Map<string, number>();
+  for (const line of lines) {
+    const item = items.find((candidate) => candidate.position === line.lineId);
+    const variantId = item?.variantId ?? item?.productId;
+    if (variantId) units.set(variantId, (units.get(variantId) ?? 0) + line.quantity);
+  }
+  await voidGiftCardsForRefund(tx, orderId, units);
+}
+
 /** The provider key of the refund's current card round: `refund-<id>`, then `refund-<id>-2`, ... (decision 034). */
 const cardKey = (row: RefundRow) => (row.cardRound === 1 ? `refund-${row.id}` : `refund-${row.id}-${row.cardRound}`);
 
@@ -194,6 +269,8 @@ export async function refundOrder(
         if (error instanceof RefundRuleError) throw new AppError('failed-precondition', error.message);
         throw error;
       }
+      // Gift cards (decision 053): the refunded units' unredeemed cards are voided; a redeemed one is refused.
+      await voidRefundedGiftCards(tx, order.id, plan.lines, input.amountCents !== undefined);
       const id = `rf_${randomBytes(9).toString('base64url')}`;
       // Reserved under the lock, and conditional anyway: the check constraints are the last word.
       const reserved = await tx

@@ -350,6 +350,8 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   listDiscountCodes: () => null,
   setDiscountCodeActive: () => ({ codeId: 'dc_missing', active: false }),
   returnDiscountUse: () => ({ orderId: 'o_missing' }),
+  setProductGiftCard: () => ({ productId: 'no-such-product', giftCard: true }),
+  redeemGiftCard: () => ({ code: 'AAAA-BBBB-CCCC-DDDD' }),
   resolveNeedsAttention: () => ({ id: 1 }),
   listCategories: () => null,
   createCategory: () => ({ name: 'Fuzz Category' }),
@@ -919,6 +921,9 @@ describe('generated: same-id races on every idempotent function', () => {
     setDiscountCodeActive: 'sets one flag: last write wins, no counter',
     returnDiscountUse: 'a conditional update of a used use: one of n concurrent returns gives it back, the others find none (src/discounts/discounts.test.ts)',
     setProductRelease: 'replaces the product’s one bundle link: last write wins, no counter',
+    setProductGiftCard: 'sets one flag: last write wins, no counter',
+    redeemGiftCard:
+      'a conditional update of an active card: one of n concurrent redemptions (many accounts, two instances) credits the wallet, the others are refused as redeemed (src/giftcards/giftcards.test.ts)',
     ...Object.fromEntries(
       [
         'getSalesOverview',

@@ -12,6 +12,10 @@ export const quoteOutput = z.object({
   discountCode: z.string().nullable(),
   /** The code typed was not applied: why (the quote is then priced without it). */
   discountRefused: z.string().nullable(),
+  /** The cart holds a gift card (issue 27): checkout asks for its recipient; no wallet credit, no code. */
+  giftCard: z.boolean(),
+  /** The wallet was asked for and refused (a gift card cannot be paid with it): why; the quote is priced without it. */
+  walletRefused: z.string().nullable(),
   shippingCents: z.number(),
   taxCents: z.number(),
   totalCents: z.number(),

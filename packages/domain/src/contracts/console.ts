@@ -102,6 +102,11 @@ export const salesOverviewOutput = z.object({
   byCode: z.array(z.object({ code: z.string(), orders: z.number(), discountsCents: z.number() })),
   /** Issue 28: the goods split into digital (files) and physical (parcels) lines; the two add up to the goods of byProduct. */
   byKind: z.array(salesGoods.omit({ productId: true, name: true }).extend({ kind: z.enum(['digital', 'physical']) })).optional(),
+  /**
+   * Gift cards as a liability (issue 27, decision 053): paid, redeemed and voided in the period,
+   * and sold but neither redeemed nor voided at its end.
+   */
+  giftCards: z.object({ soldCents: z.number(), soldCount: z.number(), redeemedCents: z.number(), voidedCents: z.number(), outstandingCents: z.number() }).optional(),
 });
 
 /** The label's console on /release (issue 18, decision 031): product tools, activity, admins, sales. */
@@ -123,11 +128,11 @@ export const consoleContracts = {
     output: z.object({ items: z.array(attentionOutput) }),
   }),
   resolveNeedsAttention: defineContract({ access: 'admin', input: z.object({ id: z.number().int().positive() }).strict(), output: z.object({ resolved: z.boolean() }) }),
-  /** deleteBlocked: why Delete would be refused (ordered, or held by an open card checkout); null when it can succeed (issue 29 item 5). */
+  /** giftCard: the product is a gift card (issue 27, decision 053). deleteBlocked: why Delete would be refused (ordered, or held by an open card checkout); null when it can succeed (issue 29 item 5). */
   listAllProducts: defineContract({
     access: 'admin',
     input: noInput,
-    output: z.object({ products: z.array(productOutput.extend({ deleteBlocked: z.enum(['ordered', 'held']).nullable() })) }),
+    output: z.object({ products: z.array(productOutput.extend({ deleteBlocked: z.enum(['ordered', 'held']).nullable(), giftCard: z.boolean().optional() })) }),
   }),
   setProductActive: defineContract({ access: 'admin', input: setProductActiveInput, output: okOutput }),
   moveProduct: defineContract({ access: 'admin', input: moveProductInput, output: okOutput }),

@@ -7,6 +7,7 @@ import { contentContracts } from './content.ts';
 import { discountContracts } from './discounts.ts';
 import type { Access } from './define.ts';
 import { digitalContracts } from './digital.ts';
+import { giftCardContracts } from './gift-cards.ts';
 import { ordersContracts } from './orders.ts';
 import { payoutsContracts } from './payouts.ts';
 import { shippingContracts } from './shipping.ts';
@@ -24,6 +25,7 @@ export const functionContracts = {
   ...contentContracts,
   ...digitalContracts,
   ...discountContracts,
+  ...giftCardContracts,
   ...ordersContracts,
   ...payoutsContracts,
   ...shippingContracts,

@@ -35,6 +35,8 @@ export const products = pgTable(
     weightGrams: integer('weight_grams'),
     /** "Name your price" (issue 28): the buyer may pay more than priceCents, which is then the minimum. */
     nameYourPrice: boolean('name_your_price').notNull().default(false),
+    /** A gift card (issue 27, decision 053): its variants' prices are the amounts; each unit bought is a card with a code. */
+    giftCard: boolean('gift_card').notNull().default(false),
     /** Up to 3 options, e.g. [{ name: 'Size', values: ['S', 'M'] }]; [] for a product without options (issue 15). */
     options: jsonb('options').$type<{ name: string; values: string[] }[]>().notNull().default([]),
     /** The product's category (the shop's category filter); a category with products cannot be removed. */

@@ -14,3 +14,4 @@ export * from './digital.ts';
 export * from './shipping.ts';
 export * from './discounts.ts';
 export * from './preorders.ts';
+export * from './gift-cards.ts';

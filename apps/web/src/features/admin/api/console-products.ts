@@ -28,6 +28,9 @@ function useConsoleMutation<Input>(call: (input: Input) => Promise<unknown>) {
   });
 }
 
+/** Makes a product a gift card or an ordinary one again (issue 27, decision 053). */
+export const useSetProductGiftCard = () => useConsoleMutation((input: { productId: string; giftCard: boolean }) => functionsClient.call('setProductGiftCard', input));
+
 export const useSetProductActive = () => useConsoleMutation((input: SetProductActiveInput) => functionsClient.call('setProductActive', input));
 
 export function useMoveProduct() {

@@ -8,7 +8,7 @@ import { toast } from '../../../lib/toast.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Modal } from '../../../ui/modal.tsx';
 import { MoveButtons } from '../../../ui/move-buttons.tsx';
-import { useAllProducts, useDeleteProduct, useMoveProduct, useSetProductActive } from '../api/console-products.ts';
+import { useAllProducts, useDeleteProduct, useMoveProduct, useSetProductActive, useSetProductGiftCard } from '../api/console-products.ts';
 import { LoadState } from './load-state.tsx';
 import './console.css';
 import { paths } from '../../../lib/paths.ts';
@@ -63,6 +63,18 @@ export function ProductsTab() {
       { id: product.id, isActive: !product.isActive },
       {
         onSuccess: () => setAnnouncement(`${product.name} ${product.isActive ? 'withdrawn from' : 'restored to'} the shop.`),
+        onError: (error) => toast.error(errorSentence(error, 'Could not change the product.')),
+      },
+    );
+  };
+
+  const setGiftCard = useSetProductGiftCard();
+  const toggleGiftCard = (product: Product) => {
+    const giftCard = !product.giftCard;
+    setGiftCard.mutate(
+      { productId: product.id, giftCard },
+      {
+        onSuccess: () => setAnnouncement(`${product.name} is ${giftCard ? 'now a gift card' : 'no longer a gift card'}.`),
         onError: (error) => toast.error(errorSentence(error, 'Could not change the product.')),
       },
     );
@@ -153,6 +165,7 @@ export function ProductsTab() {
                 <Link to={paths.product(product.id)}>{product.name}</Link>
                 <span className="console-product__price">{formatUsd(product.priceCents)}</span>
                 {product.isActive ? null : <Badge tone="pending">Withdrawn</Badge>}
+                {product.giftCard ? <Badge tone="success">Gift card</Badge> : null}
               </span>
               <span className="console-product__actions">
                 <MoveButtons name={product.name} index={index} count={list.length} onMove={(by) => moveTo(product, index + by)} />
@@ -163,6 +176,15 @@ export function ProductsTab() {
                   onClick={() => toggle(product)}
                 >
                   {product.isActive ? 'Withdraw' : 'Restore'}
+                </button>
+                <button
+                  type="button"
+                  className="button button--secondary button--small"
+                  aria-pressed={product.giftCard === true}
+                  aria-label={`Gift card: ${product.name}`}
+                  onClick={() => toggleGiftCard(product)}
+                >
+                  Gift card
                 </button>
                 <button
                   type="button"

@@ -22,6 +22,8 @@ export interface OrderToPlace {
   quote: CheckoutQuote;
   /** The shipping method picked (issue 26); absent: the zone's first. */
   shippingMethodId?: string | undefined;
+  /** A gift card's recipient and message (issue 27); only with a gift card in the cart. */
+  gift?: { recipientEmail: string; message: string } | undefined;
 }
 
 /** 32 random hex characters; getRandomValues works on plain http too, unlike randomUUID. */
@@ -117,7 +119,17 @@ export function usePlaceOrder() {
     }
     paymentLink.mutate(
       // The reviewed totals go along: changed rates or tax are refused before the payment page (issue 26).
-      { items, useWallet: order.useWallet, contact, shipping, checkoutId, shippingMethodId, quote: quotedTotals(quote), ...(discountCode ? { discountCode } : {}) },
+      {
+        items,
+        useWallet: order.useWallet,
+        contact,
+        shipping,
+        checkoutId,
+        shippingMethodId,
+        quote: quotedTotals(quote),
+        ...(discountCode ? { discountCode } : {}),
+        ...(order.gift ? { gift: order.gift } : {}),
+      },
       {
         onSuccess: (answer) => {
           const url = paymentPageUrl(answer);

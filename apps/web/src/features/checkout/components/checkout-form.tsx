@@ -2,6 +2,7 @@ import { useId, useMemo, useState, type FormEvent } from 'react';
 import { Link } from '../../../lib/router.tsx';
 import { cartItemsOf, type CartLine } from '@storefront/domain/cart.ts';
 import { formatUsd } from '@storefront/domain/catalog.ts';
+import { giftRecipientProblem } from '@storefront/domain/gift-cards.ts';
 import type { CurrentUser } from '@storefront/sdk/auth.ts';
 import { errorSentence } from '../../../lib/error-message.ts';
 import { useWalletPreference, writeWalletPreference } from '../../../lib/wallet-preference.ts';
@@ -14,6 +15,7 @@ import { checkCheckoutForm, emptyShipping, type ContactValues, type FieldKey, ty
 import { SHIPPING_COUNTRIES } from '../countries.ts';
 import { CHECKOUT_TEXTS } from '../messages.ts';
 import { InputField, SelectField } from './checkout-fields.tsx';
+import { GiftCardFields, type GiftValues } from './gift-card-fields.tsx';
 import { OrderSummary } from './order-summary.tsx';
 import { OutOfStockItems } from './out-of-stock-items.tsx';
 import { UnavailableItems } from './unavailable-items.tsx';
@@ -75,10 +77,14 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
     setCodeDraft('');
     setDiscountCode('');
   };
+  // A gift card (issue 27): its recipient and message; paid by card alone (the quote says why).
+  const giftCard = quote.data?.giftCard === true;
+  const [gift, setGift] = useState<GiftValues>({ recipientEmail: '', message: '' });
+  const [giftProblem, setGiftProblem] = useState<string | null>(null);
   const placement = usePlaceOrder();
   const unavailable = unavailableItems(quote.error);
   const short = outOfStockLines(quote.error);
-  const message = problem?.message ?? placement.error;
+  const message = problem?.message ?? giftProblem ?? placement.error;
   const errorFor = (key: FieldKey) => (problem?.field === key ? messageId : undefined);
 
   const contactInput = (key: keyof ContactValues) => ({
@@ -105,9 +111,23 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
       return;
     }
     setProblem(null);
+    const giftCheck = giftCard ? giftRecipientProblem(gift) : null;
+    setGiftProblem(giftCheck);
+    if (giftCheck) {
+      document.getElementById(`${formId}-gift-email`)?.focus();
+      return;
+    }
     // The summary says why there is no total yet (loading, refused items, an error).
     if (!quote.data || quote.isPlaceholderData || quote.isError) return;
-    placement.place({ items, useWallet, contact: check.contact, shipping: check.shipping, quote: quote.data, shippingMethodId: quote.data.shippingMethodId ?? undefined });
+    placement.place({
+      items,
+      useWallet: useWallet && !giftCard,
+      contact: check.contact,
+      shipping: check.shipping,
+      quote: quote.data,
+      shippingMethodId: quote.data.shippingMethodId ?? undefined,
+      ...(giftCard ? { gift: { recipientEmail: gift.recipientEmail.trim(), message: gift.message } } : {}),
+    });
   };
 
   const toggleWallet = (checked: boolean) => writeWalletPreference(checked ? 'wallet' : 'stripe');
@@ -160,6 +180,7 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
             </div>
           </fieldset>
         )}
+        {giftCard ? <GiftCardFields idPrefix={formId} value={gift} onChange={setGift} errorId={giftProblem ? messageId : undefined} disabled={placement.busy} /> : null}
         {methods.length > 0 ? (
           <fieldset className="field-group checkout-fieldset">
             <legend className="checkout-fieldset__legend">Shipping method</legend>
@@ -199,7 +220,7 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
             <span>{CHECKOUT_TEXTS.walletToggle}</span>
           </label>
           <p id={`${formId}-wallet-hint`} className="checkout-toggle__hint">
-            {CHECKOUT_TEXTS.walletToggleHint}
+            {quote.data?.walletRefused ?? CHECKOUT_TEXTS.walletToggleHint}
           </p>
         </div>
 

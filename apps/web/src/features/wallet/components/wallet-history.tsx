@@ -1,6 +1,7 @@
 import { Link } from '../../../lib/router.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { useWalletHistory, type WalletHistoryEntry } from '../api/list-wallet-history.ts';
+import { GIFT_CARD_HISTORY_NOTE } from '@storefront/domain/wallet.ts';
 import { formatCents } from '../wallet-format.ts';
 import { DataTable } from '../../../ui/data-table.tsx';
 import { LoadMoreButton } from '../../../ui/load-more-button.tsx';
@@ -26,6 +27,11 @@ const KIND_LABELS: Record<WalletHistoryEntry['kind'], string> = {
 };
 
 const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** The line's meaning; a redeemed gift card (issue 27) says so instead of "Credit". */
+function whatText(entry: WalletHistoryEntry): string {
+  return entry.kind === 'grant' && entry.note === GIFT_CARD_HISTORY_NOTE ? GIFT_CARD_HISTORY_NOTE : KIND_LABELS[entry.kind];
+}
 
 /** "+$10.00", "-$5.00"; a capture moves no spendable credit, so it shows what left the hold. */
 function amountText(entry: WalletHistoryEntry): string {
@@ -61,7 +67,7 @@ export function WalletHistory() {
               rowKey={(entry) => entry.id}
               columns={[
                 { header: 'Date', cell: (entry) => dateTime.format(new Date(entry.createdAt)) },
-                { header: 'What', cell: (entry) => KIND_LABELS[entry.kind] },
+                { header: 'What', cell: whatText },
                 { header: 'Amount', className: 'wallet-history__money', cell: amountText },
                 {
                   header: 'Order',

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Link } from '../../../lib/router.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { ErrorState } from '../../../ui/error-state.tsx';
@@ -11,6 +12,9 @@ import { WalletSettings } from './wallet-settings.tsx';
 import { WalletTotals } from './wallet-totals.tsx';
 import './wallet.css';
 import { paths } from '../../../lib/paths.ts';
+
+// Loaded after the page (issue 27): keeps /wallet's first load within its budget.
+const RedeemGiftCard = lazy(() => import('./redeem-gift-card.tsx').then((module) => ({ default: module.RedeemGiftCard })));
 
 /** Wallet (spec section 2): totals, owned DATs, Cash Out and Wallet Settings; live. */
 export function WalletPage() {
@@ -42,6 +46,9 @@ function WalletContent() {
   return (
     <>
       <WalletTotals wallet={wallet.data} />
+      <Suspense fallback={null}>
+        <RedeemGiftCard />
+      </Suspense>
       <OwnedDats dats={wallet.data.ownedDats} />
       <WalletHistory />
     </>
