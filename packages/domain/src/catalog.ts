@@ -143,6 +143,8 @@ export interface Product {
   isActive: boolean;
   category: ProductCategory;
   updatedAt: string;
+  /** A bundle (issue 27, decision 055): what it includes (its fixed parts, then each component the buyer picks); absent for other products. */
+  includes?: string[];
 }
 
 export interface ShopPage {

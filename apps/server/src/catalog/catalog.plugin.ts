@@ -1,6 +1,7 @@
 import { defineArea } from '../http/area.ts';
 import { shopOrigin } from '../web/web-app.ts';
 import { createCatalogCache } from './catalog.cache.ts';
+import { bundleFunctions } from './bundles.functions.ts';
 import { catalogFunctions } from './catalog.functions.ts';
 import { addCatalogPages } from './catalog.pages.ts';
 import { catalogRoutes } from './catalog.routes.ts';
@@ -11,5 +12,5 @@ export const catalogArea = defineArea('catalog', async (app, { db, hub, resolveC
   const cache = createCatalogCache(() => listActiveProducts(db), hub);
   await app.register(catalogRoutes, { db, cache, resolveCaller });
   addCatalogPages(pages, cache, shopOrigin(config));
-  return { functions: catalogFunctions({ onChange: cache.invalidate }) };
+  return { functions: [...catalogFunctions({ onChange: cache.invalidate }), ...bundleFunctions({ onChange: cache.invalidate })] };
 });

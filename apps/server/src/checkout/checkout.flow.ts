@@ -3,7 +3,7 @@ import type { CartItems, Contact, Shipping } from '@storefront/domain/pricing-sc
 import { CHECKOUT_MESSAGES, sameQuote, type Quote } from '@storefront/domain/pricing.ts';
 import { isSameSitePath } from '@storefront/domain/site-path.ts';
 import { rememberAddress } from '../accounts/addresses.service.ts';
-import { customerLimits, pricedVariants, shortStockOf, takeStock, takeStockStatement } from '../catalog/variants.service.ts';
+import { customerLimits, pricedVariants, shortStockOf, takeStock, takeStockStatement, withParts } from '../catalog/variants.service.ts';
 import type { Db } from '../db/client.ts';
 import { runTransaction, runTransactionEndingWith, type Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
@@ -175,7 +175,8 @@ export async function completeWalletOnlyOrder(
   if (!start) throw new AppError('unauthenticated', 'Please sign in first.');
   if (start.orderId && start.paymentIntentId) return { orderId: start.orderId, paymentIntentId: start.paymentIntentId, created: false };
 
-  const lines = cartLines(input.items, start.products);
+  // A bundle's parts (issue 27): one more read, only when the cart has a bundle.
+  const lines = cartLines(input.items, start.products.some((variant) => variant.bundle) ? await withParts(deps.db, start.products) : start.products);
   const limited = start.products.some((variant) => variant.limited && lines.some((line) => line.variantId === variant.variantId));
   // A discount code (issue 27): judged now, its use taken in the transaction (none left: no order).
   const code = await codeFor(deps.db, userId, input.discountCode, lines);

@@ -7,6 +7,7 @@ import { recordAudit, type Actor } from '../admin/audit.service.ts';
 import type { Db } from '../db/client.ts';
 import { orderEvents, orderItems, orders, users } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
+import type { BundlePart } from '@storefront/domain/bundles.ts';
 import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { liveNotification, publishLive } from '../live/live.publish.ts';
@@ -21,6 +22,8 @@ export interface OrderLine {
   name: string;
   qty: number;
   unitCents: number;
+  /** A bundle line (issue 27, decision 055): the component variants it took, per bundle. */
+  components?: BundlePart[];
 }
 
 /** An order as the spec's clients read it (spec section 3). */
@@ -53,12 +56,22 @@ export async function unitsBoughtBy(tx: Tx, userId: string, variantIds: string[]
 /** Units sold of each of these variants by all orders (the reconciler's invariant: a variant's `sold`). */
 export async function unitsSold(db: Db | Tx, variantIds: string[]): Promise<Map<string, number>> {
   if (variantIds.length === 0) return new Map();
-  const rows = await db
-    .select({ variantId: orderItems.variantId, qty: sql<number>`sum(${orderItems.qty})`.mapWith(Number) })
-    .from(orderItems)
-    .where(inArray(orderItems.variantId, variantIds))
-    .groupBy(orderItems.variantId);
-  return new Map(rows.map((row) => [row.variantId!, row.qty]));
+  // A bundle line sold its parts (issue 27, decision 055): qty of each part per bundle.
+  const rows = await db.execute<{ variant_id: string; qty: number }>(sql`
+    SELECT variant_id, sum(qty)::int AS qty FROM (
+      SELECT ${orderItems.variantId} AS variant_id, ${orderItems.qty} AS qty FROM ${orderItems}
+      WHERE ${orderItems.variantId} IN (${sql.join(
+        variantIds.map((id) => sql`${id}`),
+        sql`, `,
+      )}) AND ${orderItems.components} IS NULL
+      UNION ALL
+      SELECT part->>'variantId', ${orderItems.qty} * (part->>'qty')::int FROM ${orderItems}, jsonb_array_elements(${orderItems.components}) AS part
+      WHERE ${orderItems.components} IS NOT NULL AND part->>'variantId' IN (${sql.join(
+        variantIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})
+    ) AS sold GROUP BY variant_id`);
+  return new Map(rows.rows.map((row) => [row.variant_id, Number(row.qty)]));
 }
 
 /** Units of one variant bought by all orders (a variant that starts counting its stock, variants.service.ts setStock). */
@@ -134,14 +147,22 @@ export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string
       .returning({ id: orders.id }),
   );
   const lines = JSON.stringify(
-    items.map((item, position) => ({ position, product_id: item.id, variant_id: item.variantId ?? null, name: item.name, qty: item.qty, unit_cents: item.unitCents })),
+    items.map((item, position) => ({
+      position,
+      product_id: item.id,
+      variant_id: item.variantId ?? null,
+      name: item.name,
+      qty: item.qty,
+      unit_cents: item.unitCents,
+      components: item.components ?? null,
+    })),
   );
   const insertedItems = tx.$with('inserted_items').as(
     tx
       .insert(orderItems)
       .select(
-        sql`SELECT ${inserted.id}, line.position, line.product_id, line.variant_id, line.name, line.qty, line.unit_cents
-            FROM ${inserted}, jsonb_to_recordset(${lines}::jsonb) AS line(position integer, product_id text, variant_id text, name text, qty integer, unit_cents bigint)`,
+        sql`SELECT ${inserted.id}, line.position, line.product_id, line.variant_id, line.name, line.qty, line.unit_cents, line.components
+            FROM ${inserted}, jsonb_to_recordset(${lines}::jsonb) AS line(position integer, product_id text, variant_id text, name text, qty integer, unit_cents bigint, components jsonb)`,
       )
       .returning({ orderId: orderItems.orderId }),
   );
@@ -175,7 +196,14 @@ export function orderView(row: OrderRow, items: OrderItemRow[], unsettled: Map<s
     paymentIntentId: row.paymentIntentId,
     createdAt: row.createdAt.toISOString(),
     uid: row.userId,
-    items: items.map((item) => ({ id: item.productId, ...(item.variantId ? { variantId: item.variantId } : {}), name: item.name, qty: item.qty, unitCents: item.unitCents })),
+    items: items.map((item) => ({
+      id: item.productId,
+      ...(item.variantId ? { variantId: item.variantId } : {}),
+      name: item.name,
+      qty: item.qty,
+      unitCents: item.unitCents,
+      ...(item.components ? { components: item.components } : {}),
+    })),
     totals: {
       subtotalCents: row.subtotalCents,
       shippingCents: row.shippingCents,

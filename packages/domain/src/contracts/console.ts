@@ -26,6 +26,8 @@ export const productOutput = z.object({
       perCustomerLimit: z.number().nullable().optional(),
     }),
   ),
+  /** A bundle (issue 27, decision 055): what it includes; a bundle variant's stock is what its parts allow. */
+  includes: z.array(z.string()).optional(),
 });
 
 /** One entry of the console's activity list (decision 031). */

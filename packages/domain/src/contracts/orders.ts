@@ -4,7 +4,14 @@ import { MAX_CART_LINES, MAX_LINE_QTY } from '../pricing.ts';
 import { defineContract, nullableDefault, okOutput, optionalNullable } from './define.ts';
 
 /** One line of an order or a quote: the price is the server's at the time. */
-export const orderLineOutput = z.object({ id: z.string(), name: z.string(), qty: z.number(), unitCents: z.number() });
+export const orderLineOutput = z.object({
+  id: z.string(),
+  name: z.string(),
+  qty: z.number(),
+  unitCents: z.number(),
+  /** A bundle line (issue 27, decision 055): the component variants it takes, `qty` of each per bundle. */
+  components: z.array(z.object({ productId: z.string(), variantId: z.string(), name: z.string(), qty: z.number() })).optional(),
+});
 
 /** An order as the order functions return it (spec section 3, Order). */
 export const orderOutput = z.object({

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type AnyPgColumn, bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
+import type { BundlePart } from '@storefront/domain/bundles.ts';
 
 /**
  * Money: a wallet per user (available and held cents, never negative), an append-only
@@ -59,6 +60,8 @@ export interface CheckoutLine {
   unitCents: number;
   /** Stock of a counted variant was set aside for this line (released or captured with the checkout). */
   stockHeld?: boolean;
+  /** A bundle line (issue 27, decision 055): the component variants it takes per bundle; its counted parts are what `stockHeld` set aside. */
+  components?: BundlePart[];
 }
 
 export const checkouts = pgTable(
@@ -209,6 +212,8 @@ export const orderItems = pgTable(
     name: text('name').notNull(),
     qty: integer('qty').notNull(),
     unitCents: bigint('unit_cents', { mode: 'number' }).notNull(),
+    /** A bundle line (issue 27, decision 055): the component variants it took per bundle; null for any other line. */
+    components: jsonb('components').$type<BundlePart[]>(),
   },
   (table) => [
     primaryKey({ columns: [table.orderId, table.position] }),
