@@ -52,7 +52,10 @@ export function cartLines(items: CartItems, priced: PricedVariant[]): StockLine[
     if (!line.components && line.stock !== null) stockOf.set(line.variantId, line.stock);
   }
   const shortVariants = new Set([...demand].filter(([variantId, qty]) => qty > (stockOf.get(variantId) ?? Infinity)).map(([variantId]) => variantId));
-  const short = lines.filter((line) => (line.components ? line.components.some((part) => shortVariants.has(part.variantId)) : shortVariants.has(line.variantId)));
+  // A bundle line is also short when it alone wants more than its parts allow (a withdrawn part allows none).
+  const short = lines.filter((line) =>
+    line.components ? line.components.some((part) => shortVariants.has(part.variantId)) || (line.stock !== null && line.qty > line.stock) : shortVariants.has(line.variantId),
+  );
   if (short.length > 0) throw outOfStock(short.map((line) => ({ lineId: lineIdOf(line), name: line.name, left: Math.max(0, line.stock ?? 0) })));
   if (quote(lines, 0, false).totalCents > MAX_ORDER_TOTAL_CENTS) throw new AppError('invalid-argument', CHECKOUT_MESSAGES.orderTooLarge);
   return lines.map(({ stock: _stock, partStock: _partStock, ...line }) => line);
