@@ -84,6 +84,8 @@ const FUNCTIONS: Record<string, Access> = {
   listDiscountCodes: 'admin',
   setDiscountCodeActive: 'admin',
   returnDiscountUse: 'admin',
+  saveBundle: 'admin',
+  listBundles: 'admin',
   saveHomePage: 'admin',
   saveTextPage: 'admin',
   saveHistory: 'admin',
