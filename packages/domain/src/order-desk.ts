@@ -70,4 +70,6 @@ export const PACKING_LIST_COLUMNS = [
   'product',
   'quantity',
   'unit_price_usd',
+  /** A bundle line's parts, per bundle (issue 27, decision 055); empty for other lines. */
+  'includes',
 ] as const;

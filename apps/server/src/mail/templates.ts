@@ -1,3 +1,4 @@
+import { BUNDLE_MESSAGES, partsText } from '@storefront/domain/bundles.ts';
 import { taxLineLabel } from '@storefront/domain/shipping-tax.ts';
 import { trackingUrl } from '@storefront/domain/order-desk.ts';
 import type { Mail } from './mailer.ts';
@@ -75,7 +76,8 @@ export function accountExistsMail(to: string, name: string, loginUrl: string): M
 
 export interface ReceiptOrder {
   id: string;
-  items: { name: string; qty: number; unitCents: number }[];
+  /** A bundle line lists its parts (issue 27, decision 055). */
+  items: { name: string; qty: number; unitCents: number; components?: { name: string; qty: number }[] | undefined }[];
   totals: { subtotalCents: number; shippingCents: number; taxCents: number; walletAppliedCents: number; chargedCents: number; discountCents?: number };
   /** Issue 26: the tax line names its jurisdiction; VAT already in the prices is shown, not added. */
   tax?: { jurisdiction: string; includedCents: number; shippingMethod: string | null };
@@ -84,7 +86,9 @@ export interface ReceiptOrder {
 }
 
 export function receiptMail(to: string, name: string, order: ReceiptOrder, ordersUrl: string, libraryUrl?: string): Mail {
-  const lines = order.items.map((item) => `${item.qty} × ${item.name} — ${formatUsd(item.unitCents * item.qty)}`);
+  const lines = order.items.map(
+    (item) => `${item.qty} × ${item.name} — ${formatUsd(item.unitCents * item.qty)}${item.components?.length ? ` (${BUNDLE_MESSAGES.includes.toLowerCase()}: ${partsText(item.components)})` : ''}`,
+  );
   const t = order.totals;
   const summary = [
     `Subtotal ${formatUsd(t.subtotalCents)}`,

@@ -28,6 +28,12 @@ export function OrderLines({ items }: { items: OrderLine[] }) {
         <li key={`${item.id}-${index}`} className="order-lines__line">
           <span className="order-lines__name">
             {item.name} <span className="order-lines__qty">× {item.qty}</span>
+            {item.components && item.components.length > 0 ? (
+              // A bundle's parts (issue 27, decision 055): what goes in the parcel.
+              <span className="order-lines__parts" data-testid="bundle-parts">
+                Includes: {item.components.map((part) => (part.qty > 1 ? `${part.qty} × ${part.name}` : part.name)).join(', ')}
+              </span>
+            ) : null}
           </span>
           <span className="order-lines__amount">{formatUsd(item.unitCents * item.qty)}</span>
         </li>
