@@ -115,6 +115,10 @@ export function salesCsv(overview: SalesOverview): string {
   }
   lines.push('', 'discount_code,orders,discounts_usd');
   for (const row of overview.byCode) lines.push(`${quote(row.code)},${row.orders},${cents(row.discountsCents)}`);
+  if (overview.byBundlePart && overview.byBundlePart.length > 0) {
+    lines.push('', 'bundle_id,bundle,part_variant_id,part,units');
+    for (const row of overview.byBundlePart) lines.push(`${quote(row.bundleId)},${quote(row.bundle)},${quote(row.variantId)},${quote(row.part)},${row.units}`);
+  }
   lines.push('', `orders_to_ship,${overview.ordersToShip}`);
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -152,6 +152,12 @@ export async function salesOverview(db: Db, timeZone: string, period: Period): P
     SELECT discount_code AS code, count(*)::text AS orders, sum(discount_cents)::text AS discounts
     FROM "order" WHERE created_at >= ${start} AND created_at < ${end} AND discount_code IS NOT NULL GROUP BY 1 ORDER BY 3::bigint DESC, 1`);
 
+  // The parts the period's bundles sent out (issue 27, decision 055), from the bundle lines' components.
+  const parts = await db.execute<{ bundle_id: string; bundle: string; variant_id: string; part: string; units: string }>(sql`
+    SELECT i.product_id AS bundle_id, min(i.name) AS bundle, part->>'variantId' AS variant_id, part->>'name' AS part, sum(i.qty * (part->>'qty')::int)::text AS units
+    FROM "order" o JOIN order_item i ON i.order_id = o.id, jsonb_array_elements(i.components) AS part
+    WHERE o.created_at >= ${start} AND o.created_at < ${end} AND i.components IS NOT NULL
+    GROUP BY 1, 3, 4 ORDER BY 1, 4`);
   const [toShip] = (await db.execute<{ count: string }>(sql`SELECT count(*)::text AS count FROM "order" WHERE NOT order_fulfilled`)).rows;
   return {
     timeZone,
@@ -164,5 +170,12 @@ export async function salesOverview(db: Db, timeZone: string, period: Period): P
     ordersToShip: Number(toShip?.count ?? 0),
     byTaxJurisdiction: taxes.rows.map((row) => ({ jurisdiction: row.jurisdiction, orders: Number(row.orders), taxCents: Number(row.tax), taxIncludedCents: Number(row.included) })),
     byCode: codes.rows.map((row) => ({ code: row.code, orders: Number(row.orders), discountsCents: Number(row.discounts) })),
+    byBundlePart: parts.rows.map((row) => ({
+      bundleId: row.bundle_id,
+      bundle: productName.get(row.bundle_id) ?? row.bundle,
+      variantId: row.variant_id,
+      part: row.part,
+      units: Number(row.units),
+    })),
   };
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_MESSAGES } from '@storefront/domain/bundles.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
+import { salesOverview } from '../admin/sales.service.ts';
 import { listBundles, saveBundle } from '../catalog/bundles.service.ts';
 import { editProduct, getProduct, releaseProduct } from '../catalog/catalog.service.ts';
 import { orderItems, orders, products, productVariants } from '../db/schema/index.ts';
@@ -180,6 +181,14 @@ describe('buying a bundle', () => {
     await expectInvariant(b.lp, 4);
     await expectInvariant(b.teeVariant('M'), 4);
     expect(await checkInvariant(deps)).toBe(0);
+    // The receipt lists the parts; the sales overview counts the parts the bundle sent out.
+    const receipt = await database.db.execute<{ data: { text: string } }>(sql`SELECT data FROM pgboss.job WHERE name = 'send-email' AND data::text LIKE ${`%${order.orderId}%`}`);
+    expect(JSON.stringify(receipt.rows.map((row) => row.data))).toContain(`(includes: Debut LP ${serial}, 2 × Logo Tee ${serial} - M)`);
+    const overview = await salesOverview(database.db, 'UTC', { days: 1 });
+    expect(overview.byBundlePart?.filter((row) => row.bundleId === b.bundle)).toEqual([
+      { bundleId: b.bundle, bundle: `Summer Bundle ${serial}`, variantId: b.lp, part: `Debut LP ${serial}`, units: 1 },
+      { bundleId: b.bundle, bundle: `Summer Bundle ${serial}`, variantId: b.teeVariant('M'), part: `Logo Tee ${serial} - M`, units: 2 },
+    ]);
   });
 
   it('by card holds every part; a cancel gives them back, a payment sells them', async () => {

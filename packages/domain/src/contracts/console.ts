@@ -96,6 +96,8 @@ export const salesOverviewOutput = z.object({
   byTaxJurisdiction: z.array(z.object({ jurisdiction: z.string(), orders: z.number(), taxCents: z.number(), taxIncludedCents: z.number() })).optional(),
   /** The discount codes used by the orders placed in the period (issue 27): orders and what each code took off. */
   byCode: z.array(z.object({ code: z.string(), orders: z.number(), discountsCents: z.number() })),
+  /** The components the period's bundles sent out (issue 27, decision 055): units of each part, by bundle. */
+  byBundlePart: z.array(z.object({ bundleId: z.string(), bundle: z.string(), variantId: z.string(), part: z.string(), units: z.number() })).optional(),
 });
 
 /** The label's console on /release (issue 18, decision 031): product tools, activity, admins, sales. */
