@@ -35,10 +35,22 @@ describe('planBundle', () => {
       { name: 'Cap', values: ['Red / One size', 'Blue / One size'] },
     ]);
     expect(plan.variants.map((variant) => [variant.options, variant.parts.map((part) => `${part.qty}×${part.variantId}:${part.name}`)])).toEqual([
-      [['S', 'Red / One size'], ['1×lp:Debut LP', '2×tee~s:Logo Tee - S', '1×cap~r:Cap - Red / One size']],
-      [['S', 'Blue / One size'], ['1×lp:Debut LP', '2×tee~s:Logo Tee - S', '1×cap~b:Cap - Blue / One size']],
-      [['M', 'Red / One size'], ['1×lp:Debut LP', '2×tee~m:Logo Tee - M', '1×cap~r:Cap - Red / One size']],
-      [['M', 'Blue / One size'], ['1×lp:Debut LP', '2×tee~m:Logo Tee - M', '1×cap~b:Cap - Blue / One size']],
+      [
+        ['S', 'Red / One size'],
+        ['1×lp:Debut LP', '2×tee~s:Logo Tee - S', '1×cap~r:Cap - Red / One size'],
+      ],
+      [
+        ['S', 'Blue / One size'],
+        ['1×lp:Debut LP', '2×tee~s:Logo Tee - S', '1×cap~b:Cap - Blue / One size'],
+      ],
+      [
+        ['M', 'Red / One size'],
+        ['1×lp:Debut LP', '2×tee~m:Logo Tee - M', '1×cap~r:Cap - Red / One size'],
+      ],
+      [
+        ['M', 'Blue / One size'],
+        ['1×lp:Debut LP', '2×tee~m:Logo Tee - M', '1×cap~b:Cap - Blue / One size'],
+      ],
     ]);
   });
 
@@ -57,11 +69,32 @@ describe('planBundle', () => {
   it.each([
     ['no component', [], BUNDLE_MESSAGES.noComponents],
     ['one component once', [{ productId: 'lp', variantId: 'lp', qty: 1 }], BUNDLE_MESSAGES.noComponents],
-    ['a quantity of 0', [{ productId: 'lp', variantId: 'lp', qty: 0 }, { productId: 'tee', variantId: null, qty: 1 }], BUNDLE_MESSAGES.componentQty],
+    [
+      'a quantity of 0',
+      [
+        { productId: 'lp', variantId: 'lp', qty: 0 },
+        { productId: 'tee', variantId: null, qty: 1 },
+      ],
+      BUNDLE_MESSAGES.componentQty,
+    ],
     ['a quantity past the limit', [{ productId: 'lp', variantId: 'lp', qty: 21 }], BUNDLE_MESSAGES.componentQty],
-    ['an unknown product', [{ productId: 'nope', variantId: null, qty: 1 }, { productId: 'lp', variantId: 'lp', qty: 1 }], BUNDLE_MESSAGES.componentNotFound],
+    [
+      'an unknown product',
+      [
+        { productId: 'nope', variantId: null, qty: 1 },
+        { productId: 'lp', variantId: 'lp', qty: 1 },
+      ],
+      BUNDLE_MESSAGES.componentNotFound,
+    ],
     ['a variant of another product', [{ productId: 'lp', variantId: 'tee~s', qty: 2 }], BUNDLE_MESSAGES.variantOfOtherProduct],
-    ['one product picked twice', [{ productId: 'tee', variantId: null, qty: 1 }, { productId: 'tee', variantId: null, qty: 1 }], BUNDLE_MESSAGES.duplicatePick],
+    [
+      'one product picked twice',
+      [
+        { productId: 'tee', variantId: null, qty: 1 },
+        { productId: 'tee', variantId: null, qty: 1 },
+      ],
+      BUNDLE_MESSAGES.duplicatePick,
+    ],
   ] as const)('refuses %s', (_case, choices, message) => {
     expect(() => planBundle(choices, products)).toThrow(message);
   });
@@ -69,18 +102,50 @@ describe('planBundle', () => {
   it('refuses more picked components than options, and more combinations than variants', () => {
     const big = (id: string, n: number): ComponentProduct => ({ id, name: id, variants: Array.from({ length: n }, (_, i) => ({ id: `${id}~${i}`, options: [String(i)] })) });
     const many = new Map(['a', 'b', 'c', 'd'].map((id) => [id, big(id, 2)]));
-    expect(() => planBundle(['a', 'b', 'c', 'd'].map((productId) => ({ productId, variantId: null, qty: 1 })), many)).toThrow(BUNDLE_MESSAGES.tooManyPicks);
+    expect(() =>
+      planBundle(
+        ['a', 'b', 'c', 'd'].map((productId) => ({ productId, variantId: null, qty: 1 })),
+        many,
+      ),
+    ).toThrow(BUNDLE_MESSAGES.tooManyPicks);
     const wide = new Map(['a', 'b'].map((id) => [id, big(id, 11)]));
-    expect(() => planBundle(['a', 'b'].map((productId) => ({ productId, variantId: null, qty: 1 })), wide)).toThrow(BUNDLE_MESSAGES.tooManyVariants);
+    expect(() =>
+      planBundle(
+        ['a', 'b'].map((productId) => ({ productId, variantId: null, qty: 1 })),
+        wide,
+      ),
+    ).toThrow(BUNDLE_MESSAGES.tooManyVariants);
   });
 });
 
 describe('bundleStock: what a bundle variant can still sell', () => {
   it.each([
-    ['every part unlimited', [{ qty: 1, stock: null }, { qty: 2, stock: null }], null],
-    ['the fewest counted part decides', [{ qty: 1, stock: 7 }, { qty: 1, stock: 3 }, { qty: 1, stock: null }], 3],
+    [
+      'every part unlimited',
+      [
+        { qty: 1, stock: null },
+        { qty: 2, stock: null },
+      ],
+      null,
+    ],
+    [
+      'the fewest counted part decides',
+      [
+        { qty: 1, stock: 7 },
+        { qty: 1, stock: 3 },
+        { qty: 1, stock: null },
+      ],
+      3,
+    ],
     ['two per bundle halve it, rounded down', [{ qty: 2, stock: 5 }], 2],
-    ['a sold-out part sells it out', [{ qty: 1, stock: 0 }, { qty: 1, stock: 9 }], 0],
+    [
+      'a sold-out part sells it out',
+      [
+        { qty: 1, stock: 0 },
+        { qty: 1, stock: 9 },
+      ],
+      0,
+    ],
     ['a part short of one bundle sells it out', [{ qty: 3, stock: 2 }], 0],
   ] as const)('%s', (_case, parts, expected) => {
     expect(bundleStock(parts)).toBe(expected);

@@ -67,7 +67,10 @@ const partName = (product: ComponentProduct, options: string[]) => (options.leng
  * component (named by the product, its values the variants' labels), every combination a
  * variant taking the fixed components and the picked ones. Throws the first problem's message.
  */
-export function planBundle(choices: readonly ComponentChoice[], productsById: ReadonlyMap<string, ComponentProduct>): { options: ProductOption[]; variants: PlannedBundleVariant[] } {
+export function planBundle(
+  choices: readonly ComponentChoice[],
+  productsById: ReadonlyMap<string, ComponentProduct>,
+): { options: ProductOption[]; variants: PlannedBundleVariant[] } {
   if (choices.length === 0 || (choices.length === 1 && choices[0]!.qty < 2)) throw new Error(BUNDLE_MESSAGES.noComponents);
   if (choices.length > MAX_BUNDLE_COMPONENTS) throw new Error(BUNDLE_MESSAGES.tooManyComponents);
   if (choices.some((choice) => !Number.isInteger(choice.qty) || choice.qty < 1 || choice.qty > MAX_COMPONENT_QTY)) throw new Error(BUNDLE_MESSAGES.componentQty);
@@ -120,7 +123,9 @@ export function bundleStock(parts: readonly { qty: number; stock: number | null 
  * each of its counted parts per bundle, any other counted line its own variant. Lines on the
  * same variant (a bundle's tee and a tee bought alone) are summed: a cart cannot oversell itself.
  */
-export function expandDemand(lines: readonly { variantId?: string | undefined; qty: number; counted?: boolean | undefined; components?: readonly BundlePart[] | undefined }[]): Map<string, number> {
+export function expandDemand(
+  lines: readonly { variantId?: string | undefined; qty: number; counted?: boolean | undefined; components?: readonly BundlePart[] | undefined }[],
+): Map<string, number> {
   const demand = new Map<string, number>();
   const add = (variantId: string, qty: number) => demand.set(variantId, (demand.get(variantId) ?? 0) + qty);
   for (const line of lines) {

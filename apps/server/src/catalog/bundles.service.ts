@@ -1,5 +1,5 @@
 import { asc, eq, inArray } from 'drizzle-orm';
-import { BUNDLE_MESSAGES, bundleStock, planBundle, type BundlePart, type ComponentChoice, type ComponentProduct } from '@storefront/domain/bundles.ts';
+import { BUNDLE_MESSAGES, bundleStock, planBundle, type ComponentChoice, type ComponentProduct } from '@storefront/domain/bundles.ts';
 import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
 import { recordAudit, type Actor } from '../admin/audit.service.ts';
 import type { Db } from '../db/client.ts';
@@ -29,7 +29,15 @@ async function componentProducts(tx: Db | Tx, productIds: string[]): Promise<Map
   const map = new Map<string, ComponentProduct & { bundle: boolean; digital: boolean; limited: boolean }>();
   if (productIds.length === 0) return map;
   const rows = await tx
-    .select({ id: products.id, name: products.name, bundle: products.bundle, digital: products.digital, variantId: productVariants.id, options: productVariants.optionValues, limit: productVariants.perCustomerLimit })
+    .select({
+      id: products.id,
+      name: products.name,
+      bundle: products.bundle,
+      digital: products.digital,
+      variantId: productVariants.id,
+      options: productVariants.optionValues,
+      limit: productVariants.perCustomerLimit,
+    })
     .from(products)
     .innerJoin(productVariants, eq(productVariants.productId, products.id))
     .where(inArray(products.id, productIds))
@@ -90,7 +98,10 @@ export async function saveBundle(db: Db, actor: Actor, input: { productId: strin
         plan.variants.map((variant) => ({ options: variant.options, sku: '', priceCents: null, stock: null })),
         actorId,
       );
-      const variants = await tx.select({ id: productVariants.id, options: productVariants.optionValues }).from(productVariants).where(eq(productVariants.productId, input.productId));
+      const variants = await tx
+        .select({ id: productVariants.id, options: productVariants.optionValues })
+        .from(productVariants)
+        .where(eq(productVariants.productId, input.productId));
       await tx.delete(bundleComponents).where(
         inArray(
           bundleComponents.bundleVariantId,
@@ -102,7 +113,14 @@ export async function saveBundle(db: Db, actor: Actor, input: { productId: strin
         return planned.parts.map((part, position) => ({ bundleVariantId: variant.id, position, componentVariantId: part.variantId, qty: part.qty }));
       });
       await tx.insert(bundleComponents).values(rows);
-      await recordAudit(tx, { actor, action: 'bundle.save', targetType: 'product', targetId: input.productId, before, after: { bundle: true, options: plan.options, components: input.components } });
+      await recordAudit(tx, {
+        actor,
+        action: 'bundle.save',
+        targetType: 'product',
+        targetId: input.productId,
+        before,
+        after: { bundle: true, options: plan.options, components: input.components },
+      });
       await publishLive(tx, { topic: 'products', id: input.productId });
     },
     { isolationLevel: 'read committed' },
@@ -132,7 +150,9 @@ export interface BundleView {
 }
 
 /** The bundles with their components, and the products a bundle may take (the console's Bundles tab). */
-export async function listBundles(db: Db): Promise<{ bundles: BundleView[]; products: { id: string; name: string; bundle: boolean; variants: { id: string; label: string }[] }[] }> {
+export async function listBundles(
+  db: Db,
+): Promise<{ bundles: BundleView[]; products: { id: string; name: string; bundle: boolean; variants: { id: string; label: string }[] }[] }> {
   const rows = await db
     .select({ id: products.id, name: products.name, bundle: products.bundle, isActive: products.isActive })
     .from(products)
@@ -145,7 +165,12 @@ export async function listBundles(db: Db): Promise<{ bundles: BundleView[]; prod
   const bundles: BundleView[] = [];
   for (const row of rows.filter((candidate) => candidate.bundle)) {
     const choices = await choicesOf(db, row.id);
-    bundles.push({ productId: row.id, name: row.name, isActive: row.isActive, components: choices.map((choice) => ({ ...choice, name: all.get(choice.productId)?.name ?? choice.productId })) });
+    bundles.push({
+      productId: row.id,
+      name: row.name,
+      isActive: row.isActive,
+      components: choices.map((choice) => ({ ...choice, name: all.get(choice.productId)?.name ?? choice.productId })),
+    });
   }
   return {
     bundles,

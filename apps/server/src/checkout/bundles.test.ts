@@ -37,7 +37,13 @@ let serial = 0;
 /** An LP (one variant), a tee in S and M, and a bundle of the LP and the tee in the size the buyer picks. */
 async function bundleOf(lpStock: number | null, teeStock: { S: number | null; M: number | null }, teePerBundle = 1) {
   serial += 1;
-  const lp = await releaseProduct(database.db, { name: `Debut LP ${serial}`, description: 'LP', priceCents: 2500, images: image, variants: [{ options: [], sku: '', priceCents: null, stock: lpStock }] });
+  const lp = await releaseProduct(database.db, {
+    name: `Debut LP ${serial}`,
+    description: 'LP',
+    priceCents: 2500,
+    images: image,
+    variants: [{ options: [], sku: '', priceCents: null, stock: lpStock }],
+  });
   const tee = await releaseProduct(database.db, {
     name: `Logo Tee ${serial}`,
     description: 'Tee',
@@ -224,11 +230,15 @@ describe('buying a bundle', () => {
     await expect(walletOrder(buyers[0]!, [...b.bundleItems('S'), ...b.teeItems('S')], `bundle-self-${serial}`)).rejects.toThrow(
       `Only 1 of "Summer Bundle ${serial} - S" is left. Reduce the quantity to continue. Only 1 of "Logo Tee ${serial} - S" is left. Reduce the quantity to continue.`,
     );
-    await expect(quoteCheckout(database.db, buyers[0]!, b.bundleItems('M', 4), true)).rejects.toThrow(`Only 3 of "Summer Bundle ${serial} - M" are left. Reduce the quantity to continue.`);
+    await expect(quoteCheckout(database.db, buyers[0]!, b.bundleItems('M', 4), true)).rejects.toThrow(
+      `Only 3 of "Summer Bundle ${serial} - M" are left. Reduce the quantity to continue.`,
+    );
     expect(await variantRow(b.teeVariant('S'))).toMatchObject({ stock: 1, held: 0, sold: 0 });
     // The part sold out: the bundle line is named as sold out.
     await walletOrder(buyers[2]!, b.teeItems('S'), `bundle-tee-${serial}`);
-    await expect(walletOrder(buyers[0]!, b.bundleItems('S'), `bundle-after-${serial}`)).rejects.toThrow(`"Summer Bundle ${serial} - S" is sold out. Remove it from your cart to continue.`);
+    await expect(walletOrder(buyers[0]!, b.bundleItems('S'), `bundle-after-${serial}`)).rejects.toThrow(
+      `"Summer Bundle ${serial} - S" is sold out. Remove it from your cart to continue.`,
+    );
   });
 });
 
@@ -236,14 +246,32 @@ describe('the console’s rules', () => {
   it('refuses a bundle in a bundle, a limited part, a digital bundle part and the removal of a part', async () => {
     const b = await bundleOf(5, { S: 5, M: 5 });
     const other = await releaseProduct(database.db, { name: 'Other Bundle', description: 'x', priceCents: 100, images: image });
-    await expect(saveBundle(database.db, admin, { productId: other, components: [{ productId: b.bundle, variantId: null, qty: 1 }, { productId: b.lp, variantId: b.lp, qty: 1 }] })).rejects.toThrow(
+    await expect(
+      saveBundle(database.db, admin, {
+        productId: other,
+        components: [
+          { productId: b.bundle, variantId: null, qty: 1 },
+          { productId: b.lp, variantId: b.lp, qty: 1 },
+        ],
+      }),
+    ).rejects.toThrow(BUNDLE_MESSAGES.componentIsBundle);
+    await expect(saveBundle(database.db, admin, { productId: b.lp, components: [{ productId: b.tee, variantId: null, qty: 2 }] })).rejects.toThrow(
       BUNDLE_MESSAGES.componentIsBundle,
     );
-    await expect(saveBundle(database.db, admin, { productId: b.lp, components: [{ productId: b.tee, variantId: null, qty: 2 }] })).rejects.toThrow(BUNDLE_MESSAGES.componentIsBundle);
-    const limited = await releaseProduct(database.db, { name: 'Limited', description: 'x', priceCents: 100, images: image, variants: [{ options: [], sku: '', priceCents: null, stock: 5, perCustomerLimit: 1 }] });
-    await expect(saveBundle(database.db, admin, { productId: other, components: [{ productId: limited, variantId: limited, qty: 2 }] })).rejects.toThrow(BUNDLE_MESSAGES.componentLimited);
+    const limited = await releaseProduct(database.db, {
+      name: 'Limited',
+      description: 'x',
+      priceCents: 100,
+      images: image,
+      variants: [{ options: [], sku: '', priceCents: null, stock: 5, perCustomerLimit: 1 }],
+    });
+    await expect(saveBundle(database.db, admin, { productId: other, components: [{ productId: limited, variantId: limited, qty: 2 }] })).rejects.toThrow(
+      BUNDLE_MESSAGES.componentLimited,
+    );
     await expect(saveBundle(database.db, admin, { productId: other, components: [{ productId: b.lp, variantId: b.lp, qty: 1 }] })).rejects.toThrow(BUNDLE_MESSAGES.noComponents);
-    await expect(saveBundle(database.db, admin, { productId: other, components: [{ productId: b.lp, variantId: b.tee, qty: 2 }] })).rejects.toThrow(BUNDLE_MESSAGES.variantOfOtherProduct);
+    await expect(saveBundle(database.db, admin, { productId: other, components: [{ productId: b.lp, variantId: b.tee, qty: 2 }] })).rejects.toThrow(
+      BUNDLE_MESSAGES.variantOfOtherProduct,
+    );
     // The tee's M cannot go while a bundle takes it.
     await expect(
       editProduct(database.db, {
@@ -257,7 +285,15 @@ describe('the console’s rules', () => {
       }),
     ).rejects.toThrow(BUNDLE_MESSAGES.componentInBundle);
     // A product edit of the bundle keeps its variants: stock cannot be given to a bundle there.
-    await editProduct(database.db, { id: b.bundle, name: 'Renamed', description: 'd', priceCents: 4100, images: image, options: [], variants: [{ options: [], sku: '', priceCents: null, stock: 1 }] });
+    await editProduct(database.db, {
+      id: b.bundle,
+      name: 'Renamed',
+      description: 'd',
+      priceCents: 4100,
+      images: image,
+      options: [],
+      variants: [{ options: [], sku: '', priceCents: null, stock: 1 }],
+    });
     const product = await getProduct(database.db, b.bundle, { includeInactive: false });
     expect(product.variants.map((variant) => variant.options)).toEqual([['S'], ['M']]);
   });
@@ -270,7 +306,9 @@ describe('bundles and single parts raced for the last units', () => {
     const carts = buyers.map((_, i) => (i % 3 === 0 ? b.bundleItems('M') : i % 3 === 1 ? b.lpItems() : b.teeItems('M')));
     const results = await Promise.allSettled(
       buyers.map((userId, i) =>
-        i % 2 === 0 ? walletOrder(userId, carts[i]!, `race-${serial}-${i}`) : cardCheckout(userId, carts[i]!, `race-${serial}-${i}`).then((link) => ({ checkoutId: link.checkoutId })),
+        i % 2 === 0
+          ? walletOrder(userId, carts[i]!, `race-${serial}-${i}`)
+          : cardCheckout(userId, carts[i]!, `race-${serial}-${i}`).then((link) => ({ checkoutId: link.checkoutId })),
       ),
     );
     for (const result of results) {

@@ -43,7 +43,8 @@ export function cartLines(items: CartItems, priced: PricedVariant[]): StockLine[
   });
   // A bundle without parts (never expected) is not sold.
   const empty = lines.filter((line) => line.components?.length === 0).map(lineIdOf);
-  if (empty.length > 0) throw new AppError('failed-precondition', `Some items in your cart are no longer available (${empty.join(', ')}). Remove them to continue.`, { unavailable: empty });
+  if (empty.length > 0)
+    throw new AppError('failed-precondition', `Some items in your cart are no longer available (${empty.join(', ')}). Remove them to continue.`, { unavailable: empty });
   // Lines drawing on the same variant are summed (a cart cannot oversell itself), a bundle's parts with the rest.
   const demand = expandDemand(lines);
   const stockOf = new Map<string, number>();
@@ -114,5 +115,7 @@ export function checkoutLines(lines: StockLine[]): CheckoutLine[] {
 
 /** The order's lines (without the stock flag). */
 export function orderLines(lines: StockLine[]): OrderLine[] {
-  return lines.map(({ counted: _counted, digital: _digital, components, ...line }) => (components ? { ...line, components: components.map(({ counted: _c, ...part }) => part) } : line));
+  return lines.map(({ counted: _counted, digital: _digital, components, ...line }) =>
+    components ? { ...line, components: components.map(({ counted: _c, ...part }) => part) } : line,
+  );
 }

@@ -87,7 +87,8 @@ export interface ReceiptOrder {
 
 export function receiptMail(to: string, name: string, order: ReceiptOrder, ordersUrl: string, libraryUrl?: string): Mail {
   const lines = order.items.map(
-    (item) => `${item.qty} × ${item.name} — ${formatUsd(item.unitCents * item.qty)}${item.components?.length ? ` (${BUNDLE_MESSAGES.includes.toLowerCase()}: ${partsText(item.components)})` : ''}`,
+    (item) =>
+      `${item.qty} × ${item.name} — ${formatUsd(item.unitCents * item.qty)}${item.components?.length ? ` (${BUNDLE_MESSAGES.includes.toLowerCase()}: ${partsText(item.components)})` : ''}`,
   );
   const t = order.totals;
   const summary = [

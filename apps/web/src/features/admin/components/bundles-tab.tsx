@@ -22,7 +22,8 @@ const describe = (components: BundleList['bundles'][number]['components'], produ
     .map((component) => {
       const product = products.find((candidate) => candidate.id === component.productId);
       const variant = product?.variants.find((candidate) => candidate.id === component.variantId);
-      const what = component.variantId === null ? `${component.name} (buyer picks)` : variant && variant.label !== product?.name ? `${component.name} - ${variant.label}` : component.name;
+      const what =
+        component.variantId === null ? `${component.name} (buyer picks)` : variant && variant.label !== product?.name ? `${component.name} - ${variant.label}` : component.name;
       return component.qty > 1 ? `${component.qty} × ${what}` : what;
     })
     .join(', ');
@@ -146,7 +147,11 @@ export function BundlesTab() {
               </select>
               <label htmlFor={`bundle-qty-${row.key}`}>Per bundle</label>
               <input id={`bundle-qty-${row.key}`} inputMode="numeric" value={row.qty} onChange={(event) => setRow(row.key, { qty: event.target.value })} />
-              <button type="button" className="button button--secondary button--small" onClick={() => setRows((current) => current.filter((candidate) => candidate.key !== row.key))}>
+              <button
+                type="button"
+                className="button button--secondary button--small"
+                onClick={() => setRows((current) => current.filter((candidate) => candidate.key !== row.key))}
+              >
                 Remove <span className="visually-hidden">component {index + 1}</span>
               </button>
             </fieldset>
