@@ -16,6 +16,7 @@ const TABS = [
   ['Release Product', '/release'],
   ['View Orders', '/release/orders'],
   ['Products', '/release/products'],
+  ['Bundles', '/release/bundles'],
   ['Categories', '/release/categories'],
   ['Music', '/release/music'],
   ['Content', '/release/content'],

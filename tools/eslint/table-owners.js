@@ -23,7 +23,7 @@ export const TABLE_OWNERS = {
   ],
   mail: ['devMailbox'],
   admin: ['adminAudit'],
-  catalog: ['products', 'productImages', 'productVariants', 'stockMovements', 'productCategories'],
+  catalog: ['products', 'productImages', 'productVariants', 'stockMovements', 'productCategories', 'bundleComponents'],
   content: ['contentPages', 'timelineEntries', 'seedRuns'],
   wallet: ['wallets', 'ledgerEntries', 'datAssets', 'datEditions', 'tokenBlocks', 'walletEntries', 'creditSummaries', 'utilitySpend', 'rewardTokenWallets', 'platformMetrics'],
   checkout: ['checkouts', 'paymentRefunds', 'needsAttention'],

@@ -147,6 +147,8 @@ export interface Product {
   updatedAt: string;
   /** A preorder's street date, YYYY-MM-DD (issue 27, decision 054); absent or null: out now. */
   releaseDate?: string | null | undefined;
+  /** A bundle (issue 27, decision 055): what it includes (its fixed parts, then each component the buyer picks); absent for other products. */
+  includes?: string[];
 }
 
 export interface ShopPage {

@@ -73,4 +73,6 @@ export const PACKING_LIST_COLUMNS = [
   'unit_price_usd',
   /** The order's discount code (issue 27); empty without one. */
   'discount_code',
+  /** A bundle line's parts, per bundle (issue 27, decision 055); empty for other lines. */
+  'includes',
 ] as const;

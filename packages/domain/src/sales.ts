@@ -124,6 +124,10 @@ export function salesCsv(overview: SalesOverview): string {
     lines.push('', 'gift_cards_sold,gift_cards_sold_usd,gift_cards_redeemed_usd,gift_cards_voided_usd,gift_card_liability_usd');
     lines.push(`${cards.soldCount},${cents(cards.soldCents)},${cents(cards.redeemedCents)},${cents(cards.voidedCents)},${cents(cards.outstandingCents)}`);
   }
+  if (overview.byBundlePart && overview.byBundlePart.length > 0) {
+    lines.push('', 'bundle_id,bundle,part_variant_id,part,units');
+    for (const row of overview.byBundlePart) lines.push(`${quote(row.bundleId)},${quote(row.bundle)},${quote(row.variantId)},${quote(row.part)},${row.units}`);
+  }
   lines.push('', `orders_to_ship,${overview.ordersToShip}`);
   return `${lines.join('\r\n')}\r\n`;
 }

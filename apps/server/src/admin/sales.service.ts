@@ -185,6 +185,12 @@ export async function salesOverview(db: Db, timeZone: string, period: Period): P
 
   // Gift cards sold and not yet redeemed: a liability (decision 053).
   const giftCards = await giftCardLiability(db, start, end);
+  // The parts the period's bundles sent out (issue 27, decision 055), from the bundle lines' components.
+  const parts = await db.execute<{ bundle_id: string; bundle: string; variant_id: string; part: string; units: string }>(sql`
+    SELECT i.product_id AS bundle_id, min(i.name) AS bundle, part->>'variantId' AS variant_id, part->>'name' AS part, sum(i.qty * (part->>'qty')::int)::text AS units
+    FROM "order" o JOIN order_item i ON i.order_id = o.id, jsonb_array_elements(i.components) AS part
+    WHERE o.created_at >= ${start} AND o.created_at < ${end} AND i.components IS NOT NULL
+    GROUP BY 1, 3, 4 ORDER BY 1, 4`);
   const [toShip] = (await db.execute<{ count: string }>(sql`SELECT count(*)::text AS count FROM "order" WHERE NOT order_fulfilled`)).rows;
   return {
     timeZone,
@@ -199,5 +205,12 @@ export async function salesOverview(db: Db, timeZone: string, period: Period): P
     byCode: codes.rows.map((row) => ({ code: row.code, orders: Number(row.orders), discountsCents: Number(row.discounts) })),
     byKind,
     giftCards,
+    byBundlePart: parts.rows.map((row) => ({
+      bundleId: row.bundle_id,
+      bundle: productName.get(row.bundle_id) ?? row.bundle,
+      variantId: row.variant_id,
+      part: row.part,
+      units: Number(row.units),
+    })),
   };
 }

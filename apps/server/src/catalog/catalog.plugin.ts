@@ -2,6 +2,7 @@ import { publicUrl } from '../accounts/auth.ts';
 import { defineArea } from '../http/area.ts';
 import { shopOrigin } from '../web/web-app.ts';
 import { createCatalogCache } from './catalog.cache.ts';
+import { bundleFunctions } from './bundles.functions.ts';
 import { catalogFunctions } from './catalog.functions.ts';
 import { addCatalogPages } from './catalog.pages.ts';
 import { catalogRoutes } from './catalog.routes.ts';
@@ -13,5 +14,5 @@ export const catalogArea = defineArea('catalog', async (app, { db, hub, resolveC
   await app.register(catalogRoutes, { db, cache, resolveCaller });
   addCatalogPages(pages, cache, shopOrigin(config), (filter) => listShopPage(db, filter));
   const preorders = { db, jobs, publicUrl: publicUrl(config), timeZone: config.LABEL_TIME_ZONE };
-  return { functions: catalogFunctions({ onChange: cache.invalidate, preorders }) };
+  return { functions: [...catalogFunctions({ onChange: cache.invalidate, preorders }), ...bundleFunctions({ onChange: cache.invalidate })] };
 });

@@ -12,30 +12,41 @@ import { checkouts, orderItems, productImages, products, productVariants } from 
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
 import { publishLive } from '../live/live.publish.ts';
-import { replaceVariants } from './variants.service.ts';
+import { shownStock } from './bundles.service.ts';
+import { partsOf, replaceVariants, type PartWithStock } from './variants.service.ts';
 
 type ProductRow = typeof products.$inferSelect;
 
 type VariantRow = typeof productVariants.$inferSelect;
 
-function toVariant(product: ProductRow, row: VariantRow): Variant {
+function toVariant(product: ProductRow, row: VariantRow, parts: Map<string, PartWithStock[]>): Variant {
+  // A bundle's variant shows what its parts allow (issue 27, decision 055): Sold out when a needed part is.
+  const stock = product.bundle ? shownStock(parts.get(row.id)) : row.stock;
   return {
     id: row.id,
     options: row.optionValues,
     sku: row.sku,
     priceCents: row.priceCents ?? product.priceCents,
-    stock: row.stock,
+    stock,
     perCustomerLimit: row.perCustomerLimit,
     weightGrams: row.weightGrams,
     ...(row.releaseDate ? { releaseDate: row.releaseDate } : {}),
   };
 }
 
-function toProduct(row: ProductRow, images: string[], variants: VariantRow[]): Product {
+/** What a bundle includes, as the product page lists it: its fixed parts, and each component the buyer picks by name. */
+function includesOf(row: ProductRow, variants: VariantRow[], parts: Map<string, PartWithStock[]>): string[] {
+  const all = variants.map((variant) => parts.get(variant.id) ?? []);
+  const fixed = (all[0] ?? []).filter((part, position) => all.every((variantParts) => variantParts[position]?.variantId === part.variantId));
+  return [...fixed.map((part) => (part.qty > 1 ? `${part.qty} × ${part.name}` : part.name)), ...row.options.map((option) => option.name)];
+}
+
+function toProduct(row: ProductRow, images: string[], variants: VariantRow[], parts: Map<string, PartWithStock[]> = new Map()): Product {
   return {
     id: row.id,
     options: row.options,
-    variants: variants.map((variant) => toVariant(row, variant)),
+    variants: variants.map((variant) => toVariant(row, variant, parts)),
+    ...(row.bundle ? { includes: includesOf(row, variants, parts) } : {}),
     name: row.name,
     description: row.description,
     priceCents: row.priceCents,
@@ -75,7 +86,12 @@ async function withImages(db: Db | Tx, rows: ProductRow[]): Promise<Product[]> {
   for (const image of images) byProduct.set(image.productId, [...(byProduct.get(image.productId) ?? []), image.url]);
   const variantsOf = new Map<string, VariantRow[]>();
   for (const variant of variants) variantsOf.set(variant.productId, [...(variantsOf.get(variant.productId) ?? []), variant]);
-  return rows.map((row) => toProduct(row, byProduct.get(row.id) ?? [], variantsOf.get(row.id) ?? []));
+  const bundles = new Set(rows.filter((row) => row.bundle).map((row) => row.id));
+  const parts = await partsOf(
+    db,
+    variants.filter((variant) => bundles.has(variant.productId)).map((variant) => variant.id),
+  );
+  return rows.map((row) => toProduct(row, byProduct.get(row.id) ?? [], variantsOf.get(row.id) ?? [], parts));
 }
 
 /** The shop: active products, `order` highest first, then name. */
@@ -246,7 +262,11 @@ export async function editProduct(db: Db, input: EditProductInput, actor?: Actor
   await runTransaction(
     db,
     async (tx) => {
-      const [locked] = await tx.select({ id: products.id, releaseDate: products.releaseDate }).from(products).where(eq(products.id, input.id)).for('update');
+      const [locked] = await tx
+        .select({ id: products.id, releaseDate: products.releaseDate, bundle: products.bundle })
+        .from(products)
+        .where(eq(products.id, input.id))
+        .for('update');
       if (!locked) throw new AppError('not-found', RELEASE_MESSAGES.notFound);
       const datesBefore = await effectiveDates(tx, input.id);
       if (options.today !== undefined) {
@@ -258,6 +278,8 @@ export async function editProduct(db: Db, input: EditProductInput, actor?: Actor
           ...(input.variants ?? []).map((variant) => (ownBefore.has(variant.releaseDate ?? null) ? null : variant.releaseDate)),
         ]);
       }
+      // A bundle's options and variants are its components' (issue 27): changed in the Bundles tab only.
+      if (locked.bundle) input = { ...input, options: undefined, variants: undefined };
       const before = actor ? await auditView(tx, input.id) : null;
       const updated = await tx
         .update(products)

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { SetStockInput, VariantInput } from '@storefront/domain/catalog-schemas.ts';
+import { BUNDLE_MESSAGES, type BundlePart } from '@storefront/domain/bundles.ts';
 import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
-import { LOW_STOCK_THRESHOLD, sameValues } from '@storefront/domain/variants.ts';
+import { LOW_STOCK_THRESHOLD, lineName, sameValues } from '@storefront/domain/variants.ts';
 import { recordAudit, type Actor } from '../admin/audit.service.ts';
 import type { Db } from '../db/client.ts';
-import { products, productVariants, stockMovements } from '../db/schema/index.ts';
+import { bundleComponents, products, productVariants, stockMovements } from '../db/schema/index.ts';
 import { sqlState } from '../db/errors.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
@@ -63,6 +64,20 @@ export async function replaceVariants(tx: Tx, productId: string, wanted: Variant
   const removed = existing.filter((row) => !kept.has(row.id));
   if (removed.some((row) => row.held > 0)) {
     throw new AppError('failed-precondition', 'A variant with unpaid checkouts cannot be removed yet. Please try again once they are paid or expired.');
+  }
+  if (removed.length > 0) {
+    // A bundle never sells without one of its parts (issue 27, decision 055).
+    const [inBundle] = await tx
+      .select({ id: bundleComponents.componentVariantId })
+      .from(bundleComponents)
+      .where(
+        inArray(
+          bundleComponents.componentVariantId,
+          removed.map((row) => row.id),
+        ),
+      )
+      .limit(1);
+    if (inBundle) throw new AppError('failed-precondition', BUNDLE_MESSAGES.componentInBundle);
   }
   if (removed.length > 0)
     await tx.delete(productVariants).where(
@@ -136,6 +151,44 @@ export async function listLowStock(db: Db): Promise<LowStockRow[]> {
   return rows.map((row) => ({ ...row, stock: row.stock ?? 0 }));
 }
 
+/** A bundle part with what is left of it now (null: unlimited; 0 when its product is withdrawn). */
+export type PartWithStock = BundlePart & { stock: number | null };
+
+/** The parts of these bundle variants, in position order, with their components' stock. */
+export async function partsOf(db: Db | Tx, bundleVariantIds: string[]): Promise<Map<string, PartWithStock[]>> {
+  const parts = new Map<string, PartWithStock[]>();
+  if (bundleVariantIds.length === 0) return parts;
+  const rows = await db
+    .select({
+      bundleVariantId: bundleComponents.bundleVariantId,
+      qty: bundleComponents.qty,
+      productId: products.id,
+      productName: products.name,
+      isActive: products.isActive,
+      variantId: productVariants.id,
+      optionValues: productVariants.optionValues,
+      stock: productVariants.stock,
+    })
+    .from(bundleComponents)
+    .innerJoin(productVariants, eq(productVariants.id, bundleComponents.componentVariantId))
+    .innerJoin(products, eq(products.id, productVariants.productId))
+    .where(inArray(bundleComponents.bundleVariantId, bundleVariantIds))
+    .orderBy(asc(bundleComponents.bundleVariantId), asc(bundleComponents.position));
+  for (const row of rows) {
+    const part: PartWithStock = {
+      productId: row.productId,
+      variantId: row.variantId,
+      name: lineName(row.productName, row.optionValues),
+      qty: row.qty,
+      counted: row.stock !== null,
+      // A withdrawn component cannot be sold: its bundle is sold out until it is back.
+      stock: row.isActive ? row.stock : 0,
+    };
+    parts.set(row.bundleVariantId, [...(parts.get(row.bundleVariantId) ?? []), part]);
+  }
+  return parts;
+}
+
 /** One variant of an active product, at its database price (issue 15). */
 export interface PricedVariant {
   /** The product. */
@@ -156,11 +209,13 @@ export interface PricedVariant {
   nameYourPrice?: boolean;
   /** A gift card (issue 27, decision 053): ships nothing, never taxed, bought by card alone. */
   giftCard?: boolean;
+  /** A bundle's variant (issue 27): the parts it takes, with their stock. */
+  components?: PartWithStock[];
 }
 
 /** The variants of these products that are on sale, at their prices (checkout re-prices every cart from here). */
 export async function pricedVariants(db: Db | Tx, productIds: string[]): Promise<PricedVariant[]> {
-  return db
+  const rows = await db
     .select({
       id: products.id,
       name: products.name,
@@ -175,10 +230,19 @@ export async function pricedVariants(db: Db | Tx, productIds: string[]): Promise
       weightGrams: sql<number | null>`coalesce(${productVariants.weightGrams}, ${products.weightGrams})`,
       releaseDate: sql<string | null>`coalesce(${productVariants.releaseDate}, ${products.releaseDate})::text`,
       nameYourPrice: products.nameYourPrice,
+      bundle: products.bundle,
     })
     .from(products)
     .innerJoin(productVariants, eq(productVariants.productId, products.id))
     .where(and(inArray(products.id, productIds), eq(products.isActive, true)));
+  return withParts(db, rows);
+}
+
+/** A bundle's variants with their parts (one more read, only when the cart has a bundle). */
+export async function withParts<T extends { variantId: string; bundle?: boolean }>(db: Db | Tx, rows: T[]): Promise<(Omit<T, 'bundle'> & { components?: PartWithStock[] })[]> {
+  const bundled = rows.filter((row) => row.bundle).map((row) => row.variantId);
+  const parts = await partsOf(db, bundled);
+  return rows.map(({ bundle, ...row }) => (bundle ? { ...row, components: parts.get(row.variantId) ?? [] } : row));
 }
 
 /** The quantities a cart takes from each counted variant, sorted by id: rows are always locked in this order, so two carts never deadlock. */

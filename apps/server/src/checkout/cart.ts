@@ -1,3 +1,4 @@
+import { bundleStock, expandDemand, type BundlePart } from '@storefront/domain/bundles.ts';
 import type { CartItems } from '@storefront/domain/pricing-schemas.ts';
 import { CHECKOUT_MESSAGES, MAX_ORDER_TOTAL_CENTS, namedUnitCents, quote } from '@storefront/domain/pricing.ts';
 import type { TaxParts } from '@storefront/domain/shipping-tax.ts';
@@ -15,7 +16,7 @@ import type { OrderLine } from '../orders/orders.service.ts';
  */
 
 /** A priced cart line and whether its variant's stock is counted. */
-export type StockLine = OrderLine & { variantId: string; counted: boolean; digital?: boolean; weightGrams?: number; giftCard?: boolean };
+export type StockLine = OrderLine & { variantId: string; counted: boolean; digital?: boolean; weightGrams?: number; giftCard?: boolean; components?: BundlePart[] };
 
 /** The cart's lines at these prices; unknown or inactive items (and variants) are named and refused, and lines past what is left. */
 export function cartLines(items: CartItems, priced: PricedVariant[]): StockLine[] {
@@ -30,27 +31,45 @@ export function cartLines(items: CartItems, priced: PricedVariant[]): StockLine[
   const named = resolved.map(({ item, variant }) => namedUnitCents(item, { ...variant!, name: lineName(variant!.name, variant!.optionValues) }));
   const refused = named.flatMap((price) => ('refused' in price ? [price.refused] : []));
   if (refused.length > 0) throw new AppError('invalid-argument', refused.join(' '));
-  const lines = resolved.map(({ item, variant }, index) => ({
-    id: item.id,
-    variantId: variant!.variantId,
-    name: lineName(variant!.name, variant!.optionValues),
-    qty: item.qty,
-    unitCents: (named[index] as { unitCents: number }).unitCents,
-    counted: variant!.stock !== null,
-    stock: variant!.stock,
-    ...(variant!.digital ? { digital: true } : {}),
-    // Weight-based rates (decision 060) weigh each unit; a variant not weighed counts 0 g.
-    ...(variant!.weightGrams ? { weightGrams: variant!.weightGrams } : {}),
-    // A preorder (decision 054): paid now, shipped on its street date; stock applies as to any line.
-    ...(variant!.releaseDate ? { shipsOn: variant!.releaseDate } : {}),
-    ...(variant!.giftCard ? { giftCard: true } : {}),
-  }));
-  // Lines drawing on the same variant are summed (a cart cannot oversell itself).
-  const demand = demandByVariant(lines.filter((line) => line.counted));
-  const short = lines.filter((line) => line.stock !== null && demand.get(line.variantId)! > line.stock);
-  if (short.length > 0) throw outOfStock(short.map((line) => ({ lineId: lineIdOf(line), name: line.name, left: line.stock ?? 0 })));
+  const lines = resolved.map(({ item, variant }, index) => {
+    const parts = variant!.components;
+    return {
+      id: item.id,
+      variantId: variant!.variantId,
+      name: lineName(variant!.name, variant!.optionValues),
+      qty: item.qty,
+      unitCents: (named[index] as { unitCents: number }).unitCents,
+      // A bundle (issue 27, decision 055): no stock of its own; counted when a part is.
+      counted: parts ? parts.some((part) => part.counted) : variant!.stock !== null,
+      stock: parts ? bundleStock(parts) : variant!.stock,
+      ...(variant!.digital ? { digital: true } : {}),
+      // Weight-based rates (decision 060) weigh each unit; a variant not weighed counts 0 g.
+      ...(variant!.weightGrams ? { weightGrams: variant!.weightGrams } : {}),
+      // A preorder (decision 054): paid now, shipped on its street date; stock applies as to any line.
+      ...(variant!.releaseDate ? { shipsOn: variant!.releaseDate } : {}),
+      ...(variant!.giftCard ? { giftCard: true } : {}),
+      ...(parts ? { components: parts.map(({ stock: _stock, ...part }) => part), partStock: parts } : {}),
+    };
+  });
+  // A bundle without parts (never expected) is not sold.
+  const empty = lines.filter((line) => line.components?.length === 0).map(lineIdOf);
+  if (empty.length > 0)
+    throw new AppError('failed-precondition', `Some items in your cart are no longer available (${empty.join(', ')}). Remove them to continue.`, { unavailable: empty });
+  // Lines drawing on the same variant are summed (a cart cannot oversell itself), a bundle's parts with the rest.
+  const demand = expandDemand(lines);
+  const stockOf = new Map<string, number>();
+  for (const line of lines) {
+    if (line.partStock) for (const part of line.partStock) if (part.stock !== null) stockOf.set(part.variantId, part.stock);
+    if (!line.components && line.stock !== null) stockOf.set(line.variantId, line.stock);
+  }
+  const shortVariants = new Set([...demand].filter(([variantId, qty]) => qty > (stockOf.get(variantId) ?? Infinity)).map(([variantId]) => variantId));
+  // A bundle line is also short when it alone wants more than its parts allow (a withdrawn part allows none).
+  const short = lines.filter((line) =>
+    line.components ? line.components.some((part) => shortVariants.has(part.variantId)) || (line.stock !== null && line.qty > line.stock) : shortVariants.has(line.variantId),
+  );
+  if (short.length > 0) throw outOfStock(short.map((line) => ({ lineId: lineIdOf(line), name: line.name, left: Math.max(0, line.stock ?? 0) })));
   if (quote(lines, 0, false).totalCents > MAX_ORDER_TOTAL_CENTS) throw new AppError('invalid-argument', CHECKOUT_MESSAGES.orderTooLarge);
-  return lines.map(({ stock: _stock, ...line }) => line);
+  return lines.map(({ stock: _stock, partStock: _partStock, ...line }) => line);
 }
 
 const lineIdOf = (line: { id: string; variantId: string }) => cartLineId(line.id, line.variantId === line.id ? undefined : line.variantId);
@@ -66,8 +85,10 @@ export function outOfStock(lines: { lineId: string; name: string; left: number }
 export function ranOut(lines: StockLine[], short: ShortLine[]): AppError {
   return outOfStock(
     short.map(({ variantId, left }) => {
-      const line = lines.find((candidate) => candidate.variantId === variantId)!;
-      return { lineId: lineIdOf(line), name: line.name, left };
+      // The line that takes the variant: its own, or a bundle's part (issue 27).
+      const line = lines.find((candidate) => candidate.variantId === variantId) ?? lines.find((candidate) => candidate.components?.some((part) => part.variantId === variantId))!;
+      const part = line.components?.find((candidate) => candidate.variantId === variantId);
+      return { lineId: lineIdOf(line), name: line.name, left: part ? Math.floor(left / part.qty) : left };
     }),
   );
 }
@@ -87,9 +108,9 @@ export function overLimit(lines: StockLine[], limits: Map<string, number>, alrea
   });
 }
 
-/** What a cart takes from counted variants, in lock order. */
-export function demandOf(lines: { variantId?: string; qty: number; counted?: boolean }[]): StockDemand {
-  return sortedDemand(demandByVariant(lines.filter((line) => line.counted && line.variantId).map((line) => ({ variantId: line.variantId!, qty: line.qty }))));
+/** What a cart takes from counted variants (a bundle's counted parts for a bundle line), in lock order. */
+export function demandOf(lines: { variantId?: string; qty: number; counted?: boolean; components?: BundlePart[] }[]): StockDemand {
+  return sortedDemand(expandDemand(lines.filter((line) => line.counted)));
 }
 
 /** What a checkout set aside (its lines marked as held), in lock order. */
@@ -110,7 +131,11 @@ export function withTaxParts<T extends { qty: number }>(lines: T[], parts: TaxPa
   });
 }
 
-/** The order's lines (without the stock flag; a digital line says so, issue 28). */
+/** The order's lines (without the stock flag; a digital line says so, issue 28; a bundle line keeps its parts, decision 055). */
 export function orderLines(lines: StockLine[]): OrderLine[] {
-  return lines.map(({ counted: _counted, digital, weightGrams: _weightGrams, giftCard: _giftCard, ...line }) => (digital ? { ...line, digital: true } : line));
+  return lines.map(({ counted: _counted, digital, weightGrams: _weightGrams, giftCard: _giftCard, components, ...line }) => ({
+    ...line,
+    ...(digital ? { digital: true } : {}),
+    ...(components ? { components: components.map(({ counted: _c, ...part }) => part) } : {}),
+  }));
 }

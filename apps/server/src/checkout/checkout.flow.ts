@@ -5,7 +5,7 @@ import { isSameSitePath } from '@storefront/domain/site-path.ts';
 import { GIFT_CARD_MESSAGES } from '@storefront/domain/gift-cards.ts';
 import type { GiftInput } from '@storefront/domain/gift-card-schemas.ts';
 import { rememberAddress } from '../accounts/addresses.service.ts';
-import { customerLimits, pricedVariants, shortStockOf, takeStock, takeStockStatement } from '../catalog/variants.service.ts';
+import { customerLimits, pricedVariants, shortStockOf, takeStock, takeStockStatement, withParts } from '../catalog/variants.service.ts';
 import type { Db } from '../db/client.ts';
 import { runTransaction, runTransactionEndingWith, type Tx } from '../db/transaction.ts';
 import { AppError } from '../http/errors.ts';
@@ -190,7 +190,8 @@ export async function completeWalletOnlyOrder(
   if (!start) throw new AppError('unauthenticated', 'Please sign in first.');
   if (start.orderId && start.paymentIntentId) return { orderId: start.orderId, paymentIntentId: start.paymentIntentId, created: false };
 
-  const lines = cartLines(input.items, start.products);
+  // A bundle's parts (issue 27): one more read, only when the cart has a bundle.
+  const lines = cartLines(input.items, start.products.some((variant) => variant.bundle) ? await withParts(deps.db, start.products) : start.products);
   refuseWithoutAddress(lines, input.shipping);
   if (lines.some((line) => line.giftCard)) throw new AppError('failed-precondition', GIFT_CARD_MESSAGES.noWallet);
   const limited = start.products.some((variant) => variant.limited && lines.some((line) => line.variantId === variant.variantId));

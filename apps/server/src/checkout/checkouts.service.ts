@@ -115,10 +115,17 @@ export async function pendingAmong(db: Reader, checkoutIds: string[]): Promise<S
 
 /** Units every open checkout holds, per variant (the reconciler's invariant: a variant's `held`). */
 export async function liveHeldUnits(db: Reader, variantId?: string): Promise<Map<string, number>> {
+  // A bundle line (issue 27, decision 055) holds its counted parts, qty of each per bundle.
   const rows = await db.execute<{ variant_id: string; qty: number }>(sql`
-    SELECT line->>'variantId' AS variant_id, sum((line->>'qty')::int)::int AS qty
-    FROM ${checkouts} c, jsonb_array_elements(c.items) AS line
-    WHERE c.status = 'pending' AND (line->>'stockHeld')::boolean IS TRUE ${variantId ? sql`AND line->>'variantId' = ${variantId}` : sql``}
+    SELECT held.variant_id, sum(held.qty)::int AS qty FROM (
+      SELECT line->>'variantId' AS variant_id, (line->>'qty')::int AS qty
+      FROM ${checkouts} c, jsonb_array_elements(c.items) AS line
+      WHERE c.status = 'pending' AND (line->>'stockHeld')::boolean IS TRUE AND line->'components' IS NULL
+      UNION ALL
+      SELECT part->>'variantId', (line->>'qty')::int * (part->>'qty')::int
+      FROM ${checkouts} c, jsonb_array_elements(c.items) AS line, jsonb_array_elements(line->'components') AS part
+      WHERE c.status = 'pending' AND (line->>'stockHeld')::boolean IS TRUE AND jsonb_typeof(line->'components') = 'array' AND (part->>'counted')::boolean IS TRUE
+    ) AS held ${variantId ? sql`WHERE held.variant_id = ${variantId}` : sql``}
     GROUP BY 1`);
   return new Map(rows.rows.map((row) => [row.variant_id, row.qty]));
 }
@@ -239,13 +246,14 @@ function walletOrderStartQuery(db: Db) {
       balanceCents: wallets.balanceCents,
       orderId: orders.id,
       paymentIntentId: orders.paymentIntentId,
-      products: sql<(PricedVariant & { limited: boolean })[]>`(
+      products: sql<(PricedVariant & { limited: boolean; bundle: boolean })[]>`(
         SELECT coalesce(json_agg(json_build_object('id', p.id, 'name', p.name, 'priceCents', coalesce(v.price_cents, p.price_cents),
           'variantId', v.id, 'optionValues', v.option_values, 'stock', v.stock, 'limited', v.per_customer_limit IS NOT NULL, 'digital', p.digital OR p.gift_card,
           'giftCard', p.gift_card,
           'weightGrams', coalesce(v.weight_grams, p.weight_grams),
           'releaseDate', coalesce(v.release_date, p.release_date)::text,
-          'nameYourPrice', p.name_your_price)), '[]')
+          'nameYourPrice', p.name_your_price,
+          'bundle', p.bundle)), '[]')
         FROM ${products} p JOIN ${productVariants} v ON v.product_id = p.id
         WHERE p.id = ANY(${sql.placeholder('productIds')}::text[]) AND p.is_active)`,
     })

@@ -1,3 +1,4 @@
+import { BUNDLE_MESSAGES, partsText } from '@storefront/domain/bundles.ts';
 import { taxLineLabel } from '@storefront/domain/shipping-tax.ts';
 import { trackingUrl } from '@storefront/domain/order-desk.ts';
 import type { Mail } from './mailer.ts';
@@ -76,7 +77,8 @@ export function accountExistsMail(to: string, name: string, loginUrl: string): M
 
 export interface ReceiptOrder {
   id: string;
-  items: { name: string; qty: number; unitCents: number; shipsOn?: string | undefined }[];
+  /** A preorder line says when it ships; a bundle line lists its parts (issue 27, decisions 054, 055). */
+  items: { name: string; qty: number; unitCents: number; shipsOn?: string | undefined; components?: { name: string; qty: number }[] | undefined }[];
   totals: { subtotalCents: number; shippingCents: number; taxCents: number; walletAppliedCents: number; chargedCents: number; discountCents?: number };
   /** Issue 26: the tax line names its jurisdiction; VAT already in the prices is shown, not added. */
   tax?: { jurisdiction: string; includedCents: number; shippingMethod: string | null };
@@ -86,7 +88,11 @@ export interface ReceiptOrder {
 
 export function receiptMail(to: string, name: string, order: ReceiptOrder, ordersUrl: string, libraryUrl?: string): Mail {
   // A preorder line says when it ships (decision 054), and the order says when it all ships.
-  const lines = order.items.map((item) => `${item.qty} × ${item.name}${item.shipsOn ? ` (${preorderLabel(item.shipsOn)})` : ''} — ${formatUsd(item.unitCents * item.qty)}`);
+  // A preorder line says when it ships (decision 054), and the order says when it all ships; a bundle line lists its parts (decision 055).
+  const lines = order.items.map(
+    (item) =>
+      `${item.qty} × ${item.name}${item.shipsOn ? ` (${preorderLabel(item.shipsOn)})` : ''} — ${formatUsd(item.unitCents * item.qty)}${item.components?.length ? ` (${BUNDLE_MESSAGES.includes.toLowerCase()}: ${partsText(item.components)})` : ''}`,
+  );
   const when = shipsWhen(order.items);
   const t = order.totals;
   const summary = [

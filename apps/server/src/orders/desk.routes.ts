@@ -1,3 +1,4 @@
+import { partsText } from '@storefront/domain/bundles.ts';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -49,6 +50,7 @@ export async function deskRoutes(app: FastifyInstance, options: { db: Db; resolv
           item.qty,
           (item.unitCents / 100).toFixed(2),
           order.discountCode ?? '',
+          item.components ? partsText(item.components) : '',
         ]);
       }
     }

@@ -8,6 +8,7 @@ import { recordAudit, type Actor } from '../admin/audit.service.ts';
 import type { Db } from '../db/client.ts';
 import { orderEvents, orderItems, orderShipments, orders, users } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
+import type { BundlePart } from '@storefront/domain/bundles.ts';
 import { AppError } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { liveNotification, publishLive } from '../live/live.publish.ts';
@@ -31,6 +32,8 @@ export interface OrderLine {
   shipmentId?: string;
   /** Files, not a parcel (issue 28): absent for a line that ships. */
   digital?: boolean;
+  /** A bundle line (issue 27, decision 055): the component variants it took, per bundle. */
+  components?: BundlePart[];
 }
 
 /**
@@ -73,12 +76,22 @@ export async function unitsBoughtBy(tx: Tx, userId: string, variantIds: string[]
 /** Units sold of each of these variants by all orders (the reconciler's invariant: a variant's `sold`). */
 export async function unitsSold(db: Db | Tx, variantIds: string[]): Promise<Map<string, number>> {
   if (variantIds.length === 0) return new Map();
-  const rows = await db
-    .select({ variantId: orderItems.variantId, qty: sql<number>`sum(${orderItems.qty})`.mapWith(Number) })
-    .from(orderItems)
-    .where(inArray(orderItems.variantId, variantIds))
-    .groupBy(orderItems.variantId);
-  return new Map(rows.map((row) => [row.variantId!, row.qty]));
+  // A bundle line sold its parts (issue 27, decision 055): qty of each part per bundle.
+  const rows = await db.execute<{ variant_id: string; qty: number }>(sql`
+    SELECT variant_id, sum(qty)::int AS qty FROM (
+      SELECT ${orderItems.variantId} AS variant_id, ${orderItems.qty} AS qty FROM ${orderItems}
+      WHERE ${orderItems.variantId} IN (${sql.join(
+        variantIds.map((id) => sql`${id}`),
+        sql`, `,
+      )}) AND ${orderItems.components} IS NULL
+      UNION ALL
+      SELECT part->>'variantId', ${orderItems.qty} * (part->>'qty')::int FROM ${orderItems}, jsonb_array_elements(${orderItems.components}) AS part
+      WHERE ${orderItems.components} IS NOT NULL AND part->>'variantId' IN (${sql.join(
+        variantIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})
+    ) AS sold GROUP BY variant_id`);
+  return new Map(rows.rows.map((row) => [row.variant_id, Number(row.qty)]));
 }
 
 /** Units of one variant bought by all orders (a variant that starts counting its stock, variants.service.ts setStock). */
@@ -195,6 +208,7 @@ export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string
       tax_cents: item.taxCents ?? null,
       ships_on: item.shipsOn ?? null,
       digital: item.digital === true,
+      components: item.components ?? null,
     })),
   );
   const insertedItems = tx.$with('inserted_items').as(
@@ -202,9 +216,9 @@ export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string
       .insert(orderItems)
       .select(
         sql`SELECT ${inserted.id}, line.position, line.product_id, line.variant_id, line.name, line.qty, line.unit_cents, line.paid_cents, line.tax_cents,
-                   line.ships_on, NULL::timestamptz, NULL::text, line.digital
+                   line.ships_on, NULL::timestamptz, NULL::text, line.digital, line.components
             FROM ${inserted}, jsonb_to_recordset(${lines}::jsonb)
-              AS line(position integer, product_id text, variant_id text, name text, qty integer, unit_cents bigint, paid_cents bigint, tax_cents bigint, ships_on date, digital boolean)`,
+              AS line(position integer, product_id text, variant_id text, name text, qty integer, unit_cents bigint, paid_cents bigint, tax_cents bigint, ships_on date, digital boolean, components jsonb)`,
       )
       .returning({ orderId: orderItems.orderId }),
   );
@@ -247,6 +261,7 @@ export function orderView(row: OrderRow, items: OrderItemRow[], unsettled: Map<s
       ...(item.shipsOn && !item.releasedAt ? { shipsOn: item.shipsOn } : {}),
       ...(item.shipmentId ? { shipmentId: item.shipmentId } : {}),
       ...(item.digital ? { digital: true } : {}),
+      ...(item.components ? { components: item.components } : {}),
     })),
     totals: {
       subtotalCents: row.subtotalCents,

@@ -31,6 +31,10 @@ let app: FastifyInstance;
 let adminToken: string;
 let serviceToken: string;
 let productId: string;
+/** saveBundle's example (issue 27): the product made a bundle and its two parts. */
+let bundleId: string;
+let bundlePartId: string;
+let bundleLpId: string;
 let checksumSql: string;
 /** Answers by status class, for the summary in docs/reliability.md. */
 const tally: Record<string, number> = {};
@@ -211,6 +215,20 @@ beforeAll(async () => {
       );
       await grantCredits(db, 'admin@example.org', '500', 'fuzz-grant');
       productId = await releaseProduct(db, { name: 'Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
+      // saveBundle's own products (issue 27): the fuzz turns the bundle into one, never the tee above.
+      bundleId = await releaseProduct(db, { name: 'Fuzz Bundle', description: 'Bundle', priceCents: 3000, images: ['/content/covers/cover-01.svg'] });
+      bundleLpId = await releaseProduct(db, { name: 'Fuzz LP', description: 'LP', priceCents: 2000, images: ['/content/covers/cover-01.svg'] });
+      bundlePartId = await releaseProduct(db, {
+        name: 'Fuzz Part',
+        description: 'Part',
+        priceCents: 1000,
+        images: ['/content/covers/cover-01.svg'],
+        options: [{ name: 'Size', values: ['S', 'M'] }],
+        variants: [
+          { options: ['S'], sku: '', priceCents: null, stock: 5 },
+          { options: ['M'], sku: '', priceCents: null, stock: null },
+        ],
+      });
     },
   });
   ({ app, database } = shop);
@@ -348,6 +366,14 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
     oncePerAccount: true,
   }),
   listDiscountCodes: () => null,
+  saveBundle: () => ({
+    productId: bundleId,
+    components: [
+      { productId: bundlePartId, variantId: null, qty: 1 },
+      { productId: bundleLpId, variantId: bundleLpId, qty: 2 },
+    ],
+  }),
+  listBundles: () => null,
   setDiscountCodeActive: () => ({ codeId: 'dc_missing', active: false }),
   returnDiscountUse: () => ({ orderId: 'o_missing' }),
   setProductGiftCard: () => ({ productId: 'no-such-product', giftCard: true }),
@@ -919,6 +945,8 @@ describe('generated: same-id races on every idempotent function', () => {
     createDiscountCode:
       'a code is unique without case (an index): one of n concurrent creates with one code wins, the others are refused as taken (src/discounts/discounts.test.ts)',
     setDiscountCodeActive: 'sets one flag: last write wins, no counter',
+    saveBundle:
+      'the bundle’s product row is locked: concurrent saves queue and each sets the same options, variants (kept by values) and parts: last write wins, no counter (src/checkout/bundles.test.ts)',
     returnDiscountUse: 'a conditional update of a used use: one of n concurrent returns gives it back, the others find none (src/discounts/discounts.test.ts)',
     setProductRelease: 'replaces the product’s one bundle link: last write wins, no counter',
     setProductGiftCard: 'sets one flag: last write wins, no counter',
@@ -956,6 +984,7 @@ describe('generated: same-id races on every idempotent function', () => {
         'getRelease',
         'getLibrary',
         'listDiscountCodes',
+        'listBundles',
       ].map((name) => [name, 'reads only']),
     ),
   };

@@ -32,6 +32,8 @@ export const productOutput = z.object({
   ),
   /** A preorder's street date, YYYY-MM-DD (decision 054); absent or null: the product is out. */
   releaseDate: z.string().nullable().optional(),
+  /** A bundle (issue 27, decision 055): what it includes; a bundle variant's stock is what its parts allow. */
+  includes: z.array(z.string()).optional(),
 });
 
 /** One entry of the console's activity list (decision 031). */
@@ -107,6 +109,8 @@ export const salesOverviewOutput = z.object({
    * and sold but neither redeemed nor voided at its end.
    */
   giftCards: z.object({ soldCents: z.number(), soldCount: z.number(), redeemedCents: z.number(), voidedCents: z.number(), outstandingCents: z.number() }).optional(),
+  /** The components the period's bundles sent out (issue 27, decision 055): units of each part, by bundle. */
+  byBundlePart: z.array(z.object({ bundleId: z.string(), bundle: z.string(), variantId: z.string(), part: z.string(), units: z.number() })).optional(),
 });
 
 /** The label's console on /release (issue 18, decision 031): product tools, activity, admins, sales. */

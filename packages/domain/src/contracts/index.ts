@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { accountsContracts } from './accounts.ts';
+import { bundleContracts } from './bundles.ts';
 import { catalogContracts } from './catalog.ts';
 import { checkoutContracts } from './checkout.ts';
 import { consoleContracts } from './console.ts';
@@ -19,6 +20,7 @@ import { walletContracts } from './wallet.ts';
  */
 export const functionContracts = {
   ...accountsContracts,
+  ...bundleContracts,
   ...catalogContracts,
   ...checkoutContracts,
   ...consoleContracts,

@@ -37,6 +37,8 @@ export const products = pgTable(
     nameYourPrice: boolean('name_your_price').notNull().default(false),
     /** A gift card (issue 27, decision 053): its variants' prices are the amounts; each unit bought is a card with a code. */
     giftCard: boolean('gift_card').notNull().default(false),
+    /** A bundle (issue 27, decision 055): its variants take other products' variants (bundle_component) and have no stock of their own. */
+    bundle: boolean('bundle').notNull().default(false),
     /** Up to 3 options, e.g. [{ name: 'Size', values: ['S', 'M'] }]; [] for a product without options (issue 15). */
     options: jsonb('options').$type<{ name: string; values: string[] }[]>().notNull().default([]),
     /** The product's category (the shop's category filter); a category with products cannot be removed. */
@@ -135,4 +137,29 @@ export const stockMovements = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('stock_movement_variant_idx').on(table.variantId, table.id)],
+);
+
+/**
+ * What one variant of a bundle takes (issue 27, decision 055): `qty` of a component variant per
+ * bundle. Removed with the bundle's variant; a component variant in a bundle cannot be removed
+ * (restrict), so a bundle never sells without one of its parts.
+ */
+export const bundleComponents = pgTable(
+  'bundle_component',
+  {
+    bundleVariantId: text('bundle_variant_id')
+      .notNull()
+      .references(() => productVariants.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    componentVariantId: text('component_variant_id')
+      .notNull()
+      .references(() => productVariants.id, { onDelete: 'restrict' }),
+    qty: integer('qty').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.bundleVariantId, table.position] }),
+    // Which bundles take a variant (a component's stock change shows on them; its removal is refused).
+    index('bundle_component_component_idx').on(table.componentVariantId),
+    check('bundle_component_qty_positive', sql`${table.qty} > 0`),
+  ],
 );

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type AnyPgColumn, bigint, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
+import type { BundlePart } from '@storefront/domain/bundles.ts';
 
 /**
  * Money: a wallet per user (available and held cents, never negative), an append-only
@@ -66,6 +67,8 @@ export interface CheckoutLine {
   shipsOn?: string;
   /** Files, not a parcel (issue 28): nothing to ship. */
   digital?: boolean;
+  /** A bundle line (issue 27, decision 055): the component variants it takes per bundle; its counted parts are what `stockHeld` set aside. */
+  components?: BundlePart[];
 }
 
 export const checkouts = pgTable(
@@ -235,6 +238,8 @@ export const orderItems = pgTable(
     shipmentId: text('shipment_id'),
     /** A digital line (issue 28): files in the buyer's library, never on a packing list. */
     digital: boolean('digital').notNull().default(false),
+    /** A bundle line (issue 27, decision 055): the component variants it took per bundle; null for any other line. */
+    components: jsonb('components').$type<BundlePart[]>(),
   },
   (table) => [
     primaryKey({ columns: [table.orderId, table.position] }),

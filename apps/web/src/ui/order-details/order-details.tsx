@@ -42,6 +42,12 @@ export function OrderLines({ items }: { items: OrderLine[] }) {
               </>
             ) : null}
             {item.digital ? <span className="order-lines__kind">{ORDER_TEXTS.digitalLine}</span> : null}
+            {item.components && item.components.length > 0 ? (
+              // A bundle's parts (issue 27, decision 055): what goes in the parcel.
+              <span className="order-lines__parts" data-testid="bundle-parts">
+                Includes: {item.components.map((part) => (part.qty > 1 ? `${part.qty} × ${part.name}` : part.name)).join(', ')}
+              </span>
+            ) : null}
           </span>
           <span className="order-lines__amount">{formatUsd(item.unitCents * item.qty)}</span>
         </li>

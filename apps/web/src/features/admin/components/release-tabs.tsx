@@ -9,6 +9,7 @@ import { ViewOrdersTab } from './view-orders-tab.tsx';
 // The console's tabs (issue 18) load their code when first opened (decision 016's budget).
 const consoleTab = <P extends object>(load: () => Promise<ComponentType<P>>, name: string) => lazyPart(load, { loading: `Loading ${name}…`, failed: `Could not load ${name}.` });
 const Products = consoleTab(() => import('./products-tab.tsx').then((m) => m.ProductsTab), 'the products');
+const Bundles = consoleTab(() => import('./bundles-tab.tsx').then((m) => m.BundlesTab), 'the bundles');
 const Categories = consoleTab(() => import('./categories-tab.tsx').then((m) => m.CategoriesTab), 'the categories');
 const Admins = consoleTab(() => import('./admins-tab.tsx').then((m) => m.AdminsTab), 'the admins');
 const Discounts = consoleTab(() => import('./discounts-tab.tsx').then((m) => m.DiscountsTab), 'the discount codes');
@@ -22,6 +23,7 @@ const LABELS: Record<ConsoleTab, string> = {
   release: 'Release Product',
   orders: 'View Orders',
   products: 'Products',
+  bundles: 'Bundles',
   categories: 'Categories',
   music: 'Music',
   content: 'Content',
@@ -120,6 +122,7 @@ export function ReleaseTabs() {
       {(
         [
           ['products', Products.Part],
+          ['bundles', Bundles.Part],
           ['categories', Categories.Part],
           ['music', Music.Part],
           ['content', Content.Part],

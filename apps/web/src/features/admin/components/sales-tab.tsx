@@ -208,6 +208,20 @@ export function SalesTab() {
               />
             </Scroll>
           )}
+          {overview.byBundlePart && overview.byBundlePart.length > 0 ? (
+            <Scroll label="Bundle components sent">
+              <DataTable
+                caption="Bundle components (units sent in bundles)"
+                rows={overview.byBundlePart}
+                rowKey={(row) => `${row.bundleId}/${row.variantId}`}
+                columns={[
+                  { header: 'Bundle', rowHeader: true, cell: (row) => row.bundle },
+                  { header: 'Component', cell: (row) => row.part },
+                  { header: 'Units', cell: (row) => row.units, className: 'console-sales__number' },
+                ]}
+              />
+            </Scroll>
+          ) : null}
           <Scroll label="Sales by variant">
             <DataTable
               caption="By variant (goods only)"

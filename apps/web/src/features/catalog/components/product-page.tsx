@@ -136,6 +136,12 @@ function ProductDetails({ product, isAdmin, editButtonRef, onEdit }: ProductDeta
           {soldOut ? <Badge tone="danger">{STOCK_MESSAGES.soldOut}</Badge> : note}
         </p>
         {variant?.perCustomerLimit && !soldOut ? <p className="product__limit">{perCustomerLimitNote(variant.perCustomerLimit)}</p> : null}
+        {product.includes && product.includes.length > 0 ? (
+          // A bundle (issue 27, decision 055): what it is made of; the picked parts are its options above.
+          <p className="product__includes" data-testid="bundle-includes">
+            Includes: {product.includes.join(', ')}
+          </p>
+        ) : null}
         <p className="product__description">{product.description}</p>
         <div className="product__actions">
           <button type="button" className="button" onClick={addToCart} disabled={soldOut}>
