@@ -124,6 +124,11 @@ export function salesCsv(overview: SalesOverview): string {
     lines.push('', 'gift_cards_sold,gift_cards_sold_usd,gift_cards_redeemed_usd,gift_cards_voided_usd,gift_card_liability_usd');
     lines.push(`${cards.soldCount},${cents(cards.soldCents)},${cents(cards.redeemedCents)},${cents(cards.voidedCents)},${cents(cards.outstandingCents)}`);
   }
+  if (overview.byPreorder && overview.byPreorder.length > 0) {
+    lines.push('', 'preorder_product_id,variant_id,product,ships_on,units_sold,gross_sales_usd,units_not_yet_out');
+    for (const row of overview.byPreorder)
+      lines.push(`${quote(row.productId)},${quote(row.variantId ?? '')},${quote(row.name)},${row.shipsOn},${row.unitsSold},${cents(row.grossSalesCents)},${row.unitsWaiting}`);
+  }
   if (overview.byBundlePart && overview.byBundlePart.length > 0) {
     lines.push('', 'bundle_id,bundle,part_variant_id,part,units');
     for (const row of overview.byBundlePart) lines.push(`${quote(row.bundleId)},${quote(row.bundle)},${quote(row.variantId)},${quote(row.part)},${row.units}`);

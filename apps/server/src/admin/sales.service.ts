@@ -191,6 +191,13 @@ export async function salesOverview(db: Db, timeZone: string, period: Period): P
     FROM "order" o JOIN order_item i ON i.order_id = o.id, jsonb_array_elements(i.components) AS part
     WHERE o.created_at >= ${start} AND o.created_at < ${end} AND i.components IS NOT NULL
     GROUP BY 1, 3, 4 ORDER BY 1, 4`);
+  // Preorders sold in the period (issue 27, decision 054), by street date: paid now, out on their date.
+  const preorders = await db.execute<{ product_id: string; variant_id: string | null; line_name: string; ships_on: string; units: string; gross: string; waiting: string }>(sql`
+    SELECT i.product_id, i.variant_id, (array_agg(i.name ORDER BY o.created_at DESC))[1] AS line_name, i.ships_on::text AS ships_on,
+           sum(i.qty)::text AS units, sum(i.qty * i.unit_cents)::text AS gross, coalesce(sum(i.qty) FILTER (WHERE i.released_at IS NULL), 0)::text AS waiting
+    FROM order_item i JOIN "order" o ON o.id = i.order_id
+    WHERE o.created_at >= ${start} AND o.created_at < ${end} AND i.ships_on IS NOT NULL
+    GROUP BY i.product_id, i.variant_id, i.ships_on ORDER BY i.ships_on, 3`);
   const [toShip] = (await db.execute<{ count: string }>(sql`SELECT count(*)::text AS count FROM "order" WHERE NOT order_fulfilled`)).rows;
   return {
     timeZone,
@@ -205,6 +212,15 @@ export async function salesOverview(db: Db, timeZone: string, period: Period): P
     byCode: codes.rows.map((row) => ({ code: row.code, orders: Number(row.orders), discountsCents: Number(row.discounts) })),
     byKind,
     giftCards,
+    byPreorder: preorders.rows.map((row) => ({
+      productId: row.product_id,
+      variantId: row.variant_id,
+      name: row.line_name,
+      shipsOn: row.ships_on,
+      unitsSold: Number(row.units),
+      grossSalesCents: Number(row.gross),
+      unitsWaiting: Number(row.waiting),
+    })),
     byBundlePart: parts.rows.map((row) => ({
       bundleId: row.bundle_id,
       bundle: productName.get(row.bundle_id) ?? row.bundle,

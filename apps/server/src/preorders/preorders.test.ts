@@ -2,10 +2,12 @@ import { and, eq, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PREORDER_MESSAGES } from '@storefront/domain/preorders.ts';
+import { salesCsv } from '@storefront/domain/sales.ts';
 import { connectDatabase } from '../db/client.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
 import { startSmtpPeer } from '../../test/smtp.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
+import { salesOverview } from '../admin/sales.service.ts';
 import { productAvailability } from '../catalog/catalog.pages.ts';
 import { editProduct, getProduct, releaseProduct } from '../catalog/catalog.service.ts';
 import { completeWalletOnlyOrder, quoteCheckout, type CheckoutDeps } from '../checkout/checkout.flow.ts';
@@ -127,6 +129,12 @@ describe('selling a preorder', () => {
     expect(mine[0]!.items.map((line) => line.shipsOn)).toEqual(['2099-03-05', undefined]);
     const receipt = await smtp.waitForText(buyers[0]!.email, 'Preorder - ships Mar 5, 2099');
     expect(receipt.decoded).toContain('This order mixes items in stock and preorders. It is one order, paid now; it ships on Mar 5, 2099');
+    // The sales overview and its CSV count the preorder by its street date; the tee is no preorder.
+    const overview = await salesOverview(database.db, 'UTC', { days: 1 });
+    const row = overview.byPreorder?.find((candidate) => candidate.productId === lp.row.id);
+    expect(row).toMatchObject({ shipsOn: '2099-03-05', unitsSold: 1, grossSalesCents: 2500, unitsWaiting: 1 });
+    expect(overview.byPreorder?.some((candidate) => candidate.productId === tee.row.id)).toBe(false);
+    expect(salesCsv(overview)).toContain(`${lp.row.id},${lp.row.id},${row!.name},2099-03-05,1,25.00,1`);
   });
 
   it('applies limited stock to a preorder: a pressing of 1 sells 1', async () => {

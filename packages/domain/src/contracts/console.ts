@@ -109,6 +109,23 @@ export const salesOverviewOutput = z.object({
    * and sold but neither redeemed nor voided at its end.
    */
   giftCards: z.object({ soldCents: z.number(), soldCount: z.number(), redeemedCents: z.number(), voidedCents: z.number(), outstandingCents: z.number() }).optional(),
+  /**
+   * Preorders sold in the period (issue 27, decision 054), by street date: units and goods paid now,
+   * and the units not yet out (their release job has not run).
+   */
+  byPreorder: z
+    .array(
+      z.object({
+        productId: z.string(),
+        variantId: z.string().nullable(),
+        name: z.string(),
+        shipsOn: z.string(),
+        unitsSold: z.number(),
+        grossSalesCents: z.number(),
+        unitsWaiting: z.number(),
+      }),
+    )
+    .optional(),
   /** The components the period's bundles sent out (issue 27, decision 055): units of each part, by bundle. */
   byBundlePart: z.array(z.object({ bundleId: z.string(), bundle: z.string(), variantId: z.string(), part: z.string(), units: z.number() })).optional(),
 });

@@ -208,6 +208,22 @@ export function SalesTab() {
               />
             </Scroll>
           )}
+          {overview.byPreorder && overview.byPreorder.length > 0 ? (
+            <Scroll label="Preorders sold">
+              <DataTable
+                caption="Preorders sold in this period (paid now, out on their street date)"
+                rows={overview.byPreorder}
+                rowKey={(row) => `${row.productId}/${row.variantId ?? ''}/${row.shipsOn}`}
+                columns={[
+                  { header: 'Product', rowHeader: true, cell: (row) => row.name },
+                  { header: 'Ships on', cell: (row) => row.shipsOn },
+                  { header: 'Units', cell: (row) => row.unitsSold, className: 'console-sales__number' },
+                  { header: 'Gross sales', cell: (row) => money(row.grossSalesCents), className: 'console-sales__number' },
+                  { header: 'Not yet out', cell: (row) => row.unitsWaiting, className: 'console-sales__number' },
+                ]}
+              />
+            </Scroll>
+          ) : null}
           {overview.byBundlePart && overview.byBundlePart.length > 0 ? (
             <Scroll label="Bundle components sent">
               <DataTable
