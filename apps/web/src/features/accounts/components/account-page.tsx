@@ -1,7 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Navigate } from '../../../lib/router.tsx';
 import { ACCOUNT_TYPE_LABELS, ARTIST_NAME_NOTE, CITY_MAX, clampCity, NAME_MAX, stripName, type AccountType } from '@storefront/domain/accounts.ts';
-import { formatUsd } from '@storefront/domain/catalog.ts';
 import { errorSentence } from '../../../lib/error-message.ts';
 import { useSession } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast.ts';
@@ -373,6 +372,12 @@ function DataSection() {
   );
 }
 
+/**
+ * The wallet's amount in the deletion warning, by the platform's formatter: the same text as
+ * formatUsd, without loading the catalogue module for it (the page's first load stays in budget).
+ */
+const usd = (cents: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
+
 function DeleteSection({ onDeleted }: { onDeleted: () => void }) {
   const summary = useDeletionSummary();
   const remove = useDeleteAccount();
@@ -386,7 +391,7 @@ function DeleteSection({ onDeleted }: { onDeleted: () => void }) {
       {(s) => (
         <ul className="account-consequences">
           <li>{T.consequenceSignOut}</li>
-          <li>{s.walletCents + s.heldCents > 0 ? T.consequenceWallet(formatUsd(s.walletCents + s.heldCents)) : T.consequenceNoWallet}</li>
+          <li>{s.walletCents + s.heldCents > 0 ? T.consequenceWallet(usd(s.walletCents + s.heldCents)) : T.consequenceNoWallet}</li>
           <li>{T.consequenceOrders(s.orders, s.openOrders)}</li>
           <li>{T.consequenceProfile}</li>
           <li>{T.consequenceDownload}</li>
