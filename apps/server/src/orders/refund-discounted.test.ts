@@ -59,15 +59,15 @@ describe('a line refund of a discounted order', () => {
     // The buyer's data export names it.
     const exported = await as('fan').call('exportMyData', null);
     expect(exported.orders[0]).toMatchObject({ id: orderId, totals: { discountCents: 600, discountCode: 'LPSHARE' } });
-    // The packing list names the code (issue 27).
+    // The packing list names the code (issue 27); the last column is a bundle line's parts (none here).
     const csv = await (await fetch(`${shop.baseUrl}/api/admin/packing-list?status=all`, { headers: { authorization: `Bearer ${tokens.seller}` } })).text();
-    expect(csv.split('\r\n')[0]).toMatch(/,unit_price_usd,discount_code$/);
+    expect(csv.split('\r\n')[0]).toMatch(/,unit_price_usd,discount_code,includes$/);
     expect(csv).toContain(`${orderId},`);
     expect(
       csv
         .split('\r\n')
         .filter((line) => line.startsWith(`${orderId},`))
-        .every((line) => line.endsWith(',LPSHARE')),
+        .every((line) => line.endsWith(',LPSHARE,')),
     ).toBe(true);
     // The LP paid $24.00 (+ $2.22 tax), not $30.00 (+ $2.78).
     const lp = await as('seller').call('refundOrder', { orderId, lines: [{ lineId: 0, quantity: 1 }], idempotencyKey: 'share-lp' });
