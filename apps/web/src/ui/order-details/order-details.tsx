@@ -19,7 +19,8 @@ export function formatOrderDate(iso: string): string {
 
 /** Texts of the order views the spec does not word (issue 28). */
 export const ORDER_TEXTS = {
-  digitalLine: 'Digital download',
+  // A download or a gift card (sent by email): both are recorded as digital lines.
+  digitalLine: 'Digital: nothing ships',
   nothingShips: 'Nothing to ship: downloads only.',
 } as const;
 

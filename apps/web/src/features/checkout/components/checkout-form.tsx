@@ -142,7 +142,7 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
           <InputField label="Phone (optional)" type="tel" autoComplete="tel" maxLength={40} {...contactInput('phone')} />
         </fieldset>
         {digitalOnly ? (
-          <p className="checkout-digital-note">{CHECKOUT_TEXTS.nothingShips}</p>
+          <p className="checkout-digital-note">{giftCard ? CHECKOUT_TEXTS.giftCardShipsNothing : CHECKOUT_TEXTS.nothingShips}</p>
         ) : (
           <fieldset className="field-group checkout-fieldset">
             <legend className="checkout-fieldset__legend">Shipping address</legend>
