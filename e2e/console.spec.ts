@@ -56,9 +56,11 @@ test('products: withdraw, restore, move by keyboard and by drag, delete; an open
   await page.keyboard.press('Alt+ArrowUp');
   await expect.poll(async () => (await shopNames(shop)).slice(0, 2)).toEqual([first, second]);
 
-  // Drag: the first row onto the second.
+  // Drag: the first row onto the second, picked up by its price (the row's middle may be its
+  // name's link or a button now that rows carry more actions, and a press there is no drag).
   await rows(page)
     .filter({ hasText: first })
+    .locator('.console-product__price')
     .dragTo(rows(page).filter({ hasText: second }));
   await expect.poll(async () => (await shopNames(shop)).slice(0, 2)).toEqual([second, first]);
   await expect.poll(async () => (await rowNames(page)).slice(0, 2)).toEqual([second, first]);
@@ -112,9 +114,10 @@ test('the products tab on a phone: no sideways scrolling, every button reachable
   await page.getByRole('tab', { name: 'Products' }).click();
   await expect(rows(page).first()).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-  await expect(
-    rows(page)
-      .first()
-      .getByRole('button', { name: /^Delete / }),
-  ).toBeInViewport();
+  // Reachable: scrolled to (the console's tabs fill much of a phone's first screen), it is wholly on screen.
+  const remove = rows(page)
+    .first()
+    .getByRole('button', { name: /^Delete / });
+  await remove.scrollIntoViewIfNeeded();
+  await expect(remove).toBeInViewport({ ratio: 1 });
 });
