@@ -3,6 +3,7 @@
 import type { Page, Request } from '@playwright/test';
 import { test, expect, DEMO_ADMIN } from './support/fixtures.ts';
 import { releaseProductAs, tokenOf } from './support/api.ts';
+import { logIn } from './support/login.ts';
 
 /** Every request the page makes for data under `prefix` (catalogue: GET /api/products...). */
 function catalogueReads(page: Page, prefix = '/api/products'): Request[] {
@@ -119,4 +120,26 @@ test('the home page and a shop search are rendered on the server and hydrated wi
   await page.getByRole('searchbox').fill('logo');
   await expect(page).toHaveURL(/q=logo/);
   await expect(products.getByRole('listitem').first()).toBeVisible();
+});
+
+// The interleaving behind a CI failure: the session read answered before the lazy product page
+// had hydrated, so an admin's first render had an Edit button the server's HTML did not (React
+// error 418). The page's code is held back here until the session has answered.
+test('a signed-in admin’s product page hydrates to the server’s HTML, then shows Edit', async ({ page, request }) => {
+  const name = `E2E Admin Hydrated Tee ${Date.now().toString(36)}`;
+  const id = await releaseProductAs(request, await tokenOf(request, DEMO_ADMIN), { name, description: 'Rendered signed out, shown signed in.', priceCents: 2200 });
+  await logIn(page, DEMO_ADMIN);
+  let sessionAnswered = () => {};
+  const session = new Promise<void>((resolve) => (sessionAnswered = resolve));
+  page.on('response', (response) => {
+    if (new URL(response.url()).pathname === '/api/me') sessionAnswered();
+  });
+  await page.route(/\/assets\/product-page-[^/]*\.js$/, async (route) => {
+    await session;
+    await route.continue();
+  });
+  await page.goto(`/product/${id}`);
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  // Signed in as an admin after hydration; the console guard fails the test on a mismatch.
+  await expect(page.getByRole('button', { name: 'Edit' })).toBeVisible();
 });

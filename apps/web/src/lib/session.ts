@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useLocation, useNavigate } from './router.tsx';
 import { createAuthClient, type CurrentUser } from '@storefront/sdk/auth.ts';
 import { functionsClient } from './api-client.ts';
@@ -52,9 +52,26 @@ export interface Session {
   isSignedIn: boolean | undefined;
 }
 
+const noSubscription = () => () => {};
+
+/**
+ * False while React hydrates a page the server rendered (decision 062), true after and on any
+ * page rendered in the browser alone. The server renders every page signed out ("not known
+ * yet"); a session read that answers before a lazy page has hydrated would otherwise render the
+ * signed-in page over that HTML (React error 418: an admin's Edit button on /product/:id).
+ */
+function useHydrated(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+}
+
 export function useSession(): Session {
   const { data, isPending } = useQuery(meQueryOptions());
-  if (isPending) return { user: undefined, isLoading: true, isSignedIn: undefined };
+  const hydrated = useHydrated();
+  if (isPending || !hydrated) return { user: undefined, isLoading: true, isSignedIn: undefined };
   const user = data ?? null;
   return { user, isLoading: false, isSignedIn: user !== null };
 }
