@@ -91,6 +91,8 @@ test('a product page is rendered on the server and hydrated without a second req
   const reads = catalogueReads(page);
   await page.goto(`/product/${id}`);
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  // The server's button shows before its code has loaded and hydrated: a press then does nothing.
+  await page.waitForLoadState('networkidle');
   await page.getByRole('button', { name: /add to cart/i }).click();
   await expect(page.getByRole('button', { name: 'Cart, 1 item' })).toBeVisible();
   expect(await sameHeading(page)).toBe(true);

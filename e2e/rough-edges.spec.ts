@@ -242,6 +242,8 @@ test("content pages, the shop and a product read like the label's, with no instr
     const text = await page.locator('body').innerText();
     expect(text, path).not.toMatch(INSTRUCTIONS);
   }
+  // The footer asks for the label's line as it comes near the screen (a server-rendered shop is tall at once).
+  await page.locator('.site-footer').scrollIntoViewIfNeeded();
   await expect(page.locator('.site-footer__copyright')).toContainText('Street Flavor Records. All rights reserved.');
   // The seeded tee, found by the shop's search: earlier browser tests release products of their
   // own, which may push it past the shop's first page.
@@ -257,13 +259,16 @@ test("content pages, the shop and a product read like the label's, with no instr
 
 test('a shop with no content yet shows designed empty states, and a failure still says it failed', async ({ page, consoleErrors }) => {
   consoleErrors.allow(/status of (404|500)/);
-  // The pages carry their text in the HTML (decision 058); without it, as after a click from
-  // another page, the web app asks /api/pages/<slug>, which these routes answer.
+  // The pages carry their text in the HTML (decisions 058, 062); without it, as after a click from
+  // another page, the web app asks /api/pages/<slug>, which these routes answer. The server's
+  // rendering goes too: the page is then rendered in the browser, as one the server did not render.
   await page.route(
     (url) => ['/home', '/about', '/privacy-policy'].includes(url.pathname),
     async (route) => {
       const response = await route.fetch();
-      const html = (await response.text()).replace(/<script type="application\/json" id="page-data">[\s\S]*?<\/script>/, '');
+      const html = (await response.text())
+        .replace(/<script type="application\/json" id="page-data">[\s\S]*?<\/script>/, '')
+        .replace(/<div id="root" data-server-rendered[^>]*>/, '<div id="root">');
       await route.fulfill({ response, body: html });
     },
   );
