@@ -70,6 +70,10 @@ const COVERAGE: Record<string, Coverage> = {
   'collect-orphans': { run: 'here, in production mode' },
   'reseal-secrets': { run: 'here, in production mode (the rotation itself: overlap, re-seal, retirement, in src/accounts/secret-rotation.test.ts)' },
   logs: { elsewhere: 'not run: journald; the log format is tested with the logger (issue 13 item 8)' },
+  'gift-card-mark': {
+    elsewhere: 'giftcards.test.ts calls setProductGiftCard through /fn as this block does: an admin marks a product, anyone else is refused, amounts out of bounds are refused',
+    files: ['apps/server/src/giftcards/giftcards.test.ts'],
+  },
 };
 
 /** Settings the guide uses that other branches add to config.ts (empty this list once merged). */
