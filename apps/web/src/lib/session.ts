@@ -1,11 +1,12 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from './router.tsx';
 import { createAuthClient, type CurrentUser } from '@storefront/sdk/auth.ts';
 import { functionsClient } from './api-client.ts';
 import { toast } from './toast.ts';
 import { meKeys } from './query-keys.ts';
 import { paths } from './paths.ts';
+import { useHydrated } from './hydration.ts';
 
 /** Sign-in, sign-out and reset calls; the session itself lives in an httpOnly cookie. */
 export const authClient = createAuthClient({ functions: functionsClient });
@@ -52,22 +53,11 @@ export interface Session {
   isSignedIn: boolean | undefined;
 }
 
-const noSubscription = () => () => {};
-
 /**
- * False while React hydrates a page the server rendered (decision 062), true after and on any
- * page rendered in the browser alone. The server renders every page signed out ("not known
- * yet"); a session read that answers before a lazy page has hydrated would otherwise render the
- * signed-in page over that HTML (React error 418: an admin's Edit button on /product/:id).
+ * The server renders every page signed out ("not known yet"); a session read that answers
+ * before a lazy page has hydrated would otherwise render the signed-in page over that HTML
+ * (React error 418: an admin's Edit button on /product/:id).
  */
-function useHydrated(): boolean {
-  return useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
-}
-
 export function useSession(): Session {
   const { data, isPending } = useQuery(meQueryOptions());
   const hydrated = useHydrated();

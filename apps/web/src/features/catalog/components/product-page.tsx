@@ -7,6 +7,7 @@ import { effectiveReleaseDate } from '@storefront/domain/preorders.ts';
 import { PreorderNote } from '../../../ui/preorder-note.tsx';
 import { lazyPart } from '../../../lib/lazy-part.tsx';
 import { useSession } from '../../../lib/session.ts';
+import { useHydrated } from '../../../lib/hydration.ts';
 import { toast } from '../../../lib/toast.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { ErrorState } from '../../../ui/error-state.tsx';
@@ -93,6 +94,9 @@ interface ProductDetailsProps {
 
 function ProductDetails({ product, isAdmin, editButtonRef, onEdit }: ProductDetailsProps) {
   const cart = useCart();
+  // Server-rendered (decision 062): until this page's code has hydrated, a press would reach no
+  // handler (and a size picked then would not be the one added), so the controls wait for it.
+  const ready = useHydrated();
   // The first variant with something left is chosen at first; a sized product's default too.
   const [chosen, setChosen] = useState<string[]>(() => (product.variants.find((variant) => !isSoldOut(variant)) ?? product.variants[0])?.options ?? []);
   const variant = product.variants.find((candidate) => sameValues(candidate.options, chosen));
@@ -131,7 +135,7 @@ function ProductDetails({ product, isAdmin, editButtonRef, onEdit }: ProductDeta
         <p className="product__price">{formatUsd(variant?.priceCents ?? product.priceCents)}</p>
         <PreorderNote date={effectiveReleaseDate(product, variant)} as="p" />
         {!product.isActive ? <Badge tone="pending">Hidden from the shop</Badge> : null}
-        {product.options.length > 0 ? <VariantPicker product={product} chosen={chosen} onChange={setChosen} /> : null}
+        {product.options.length > 0 ? <VariantPicker product={product} chosen={chosen} onChange={setChosen} disabled={!ready} /> : null}
         <p className="product__stock" aria-live="polite">
           {soldOut ? <Badge tone="danger">{STOCK_MESSAGES.soldOut}</Badge> : note}
         </p>
@@ -144,7 +148,7 @@ function ProductDetails({ product, isAdmin, editButtonRef, onEdit }: ProductDeta
         ) : null}
         <p className="product__description">{product.description}</p>
         <div className="product__actions">
-          <button type="button" className="button" onClick={addToCart} disabled={soldOut}>
+          <button type="button" className="button" onClick={addToCart} disabled={soldOut || !ready}>
             Add to Cart
           </button>
           <Link to={paths.shop} className="button button--secondary">

@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from '../../../lib/router.tsx';
 import { RELEASE_MESSAGES, SHOP_SEARCH_MAX, type ProductCategory } from '@storefront/domain/catalog.ts';
 import { useCategories } from '../../../lib/categories.ts';
+import { useHydrated } from '../../../lib/hydration.ts';
 import { LoadingRegion, Skeleton, SkeletonCards } from '../../../ui/skeleton.tsx';
 import { productsQueryOptions, shopFilterFromSearch, type ShopFilter } from '../api/list-products.ts';
 import { ProductCard } from './product-card.tsx';
@@ -31,6 +32,7 @@ function searchOf(filter: ShopFilter): string {
  * visitor scrolls; a search and a category in the URL (?q=&category=), so a link shares them.
  */
 export function ShopPage() {
+  const ready = useHydrated();
   const [searchParams, setSearchParams] = useSearchParams();
   const filter = shopFilterFromSearch(searchParams);
   // While a new search loads, the last results stay (dimmed) instead of flashing placeholders.
@@ -115,7 +117,7 @@ export function ShopPage() {
             ) : hasNextPage ? (
               // Scrolling loads the next page by itself; the button is for keyboards and for a
               // browser without IntersectionObserver.
-              <button type="button" className="button button--secondary" onClick={() => void fetchNextPage()}>
+              <button type="button" className="button button--secondary" disabled={!ready} onClick={() => void fetchNextPage()}>
                 Show more products
               </button>
             ) : null}

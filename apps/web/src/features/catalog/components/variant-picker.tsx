@@ -5,15 +5,16 @@ import { isSoldOut, sameValues, type Variant } from '@storefront/domain/variants
 /**
  * One group of buttons per option (issue 15): a value is disabled when the variant it
  * would pick, with the other choices kept, is sold out. Radio inputs, so the arrow keys
- * move within an option and Tab between options.
+ * move within an option and Tab between options. `disabled` holds every value (the page has
+ * not hydrated yet).
  */
-export function VariantPicker({ product, chosen, onChange }: { product: Product; chosen: string[]; onChange: (values: string[]) => void }) {
+export function VariantPicker({ product, chosen, onChange, disabled = false }: { product: Product; chosen: string[]; onChange: (values: string[]) => void; disabled?: boolean }) {
   const id = useId();
   const variantFor = (values: string[]): Variant | undefined => product.variants.find((variant) => sameValues(variant.options, values));
   return (
     <div className="variant-picker">
       {product.options.map((option, index) => (
-        <fieldset key={option.name} className="variant-picker__option">
+        <fieldset key={option.name} className="variant-picker__option" disabled={disabled}>
           <legend className="variant-picker__legend">{option.name}</legend>
           <div className="variant-picker__values">
             {option.values.map((value) => {
