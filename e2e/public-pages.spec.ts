@@ -181,3 +181,21 @@ test('a server-rendered product page keeps its size and Add to Cart disabled unt
   expect(cart.lines.map((line) => [line.title, line.priceCents])).toEqual([[`${name} - M`, 2600]]);
   await page.evaluate(() => localStorage.removeItem('sf_cart_v1'));
 });
+
+// The same window on /shop: a search typed before the page's code has hydrated is kept (the
+// box's text is taken over at hydration) and searched like any other.
+test('a search typed into the server-rendered shop before its code has hydrated is still run', async ({ page }) => {
+  let releaseCode = () => {};
+  const codeHeld = new Promise<void>((resolve) => (releaseCode = resolve));
+  await page.route(/\/assets\/shop-page-[^/]*\.js$/, async (route) => {
+    await codeHeld;
+    await route.continue();
+  });
+  await page.goto('/shop');
+  await expect(page.getByRole('list', { name: 'Products' }).getByRole('listitem').first()).toBeVisible();
+  await page.getByRole('searchbox', { name: 'Search the shop' }).fill('logo');
+  await expect(page).toHaveURL(/\/shop$/);
+  releaseCode();
+  await expect(page).toHaveURL(/\/shop\?q=logo$/);
+  await expect(page.getByRole('searchbox', { name: 'Search the shop' })).toHaveValue('logo');
+});

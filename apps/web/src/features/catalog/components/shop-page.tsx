@@ -149,9 +149,18 @@ function ShopSearch({ q, onSearch }: { q: string; onSearch: (q: string) => void 
   const [shownQ, setShownQ] = useState(q);
   const id = useId();
   const latest = useRef(onSearch);
+  const box = useRef<HTMLInputElement>(null);
   useEffect(() => {
     latest.current = onSearch;
   });
+  // Server-rendered (decision 062): what was typed before this page's code hydrated is in the
+  // box but not in React's state (the keystrokes reached no handler). Taken over once, it is
+  // searched like any other text.
+  useEffect(() => {
+    const typed = box.current?.value ?? '';
+    if (typed !== q) setText(typed);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, at hydration
+  }, []);
 
   // The URL changed by itself (back button, a category link): the box follows it.
   if (shownQ !== q) {
@@ -178,6 +187,7 @@ function ShopSearch({ q, onSearch }: { q: string; onSearch: (q: string) => void 
       </label>
       {/* A plain search input; the login form's email field has the same list of attributes by design (other values). */}
       <input
+        ref={box}
         id={id}
         className="field-box"
         type="search"
