@@ -38,6 +38,18 @@ export function ownImageUrl(url: string, shopOrigin: string): string | undefined
   return IMAGE_URL.test(local) ? local : undefined;
 }
 
+/** Grams (decision 060); null: not weighed; absent on an edit: unchanged. */
+const weightGramsSchema = z
+  .number({ error: STOCK_MESSAGES.weight })
+  .int(STOCK_MESSAGES.weight)
+  .min(0, STOCK_MESSAGES.weight)
+  .max(MAX_WEIGHT_GRAMS, STOCK_MESSAGES.weight)
+  .nullable()
+  .optional();
+
+/** A street date, YYYY-MM-DD (decision 054); null: none; absent on an edit: unchanged. */
+const releaseDateSchema = z.string({ error: PREORDER_MESSAGES.releaseDate }).refine(isCalendarDate, PREORDER_MESSAGES.releaseDate).nullable().optional();
+
 export const productInputSchema = z.object({
   name: z.string().trim().min(1, RELEASE_MESSAGES.name).max(120, 'The product name must be at most 120 characters.'),
   description: z.string().trim().min(1, RELEASE_MESSAGES.description).max(5000, 'The description must be at most 5000 characters.'),
@@ -47,15 +59,9 @@ export const productInputSchema = z.object({
     .max(MAX_PRODUCT_IMAGES, `At most ${MAX_PRODUCT_IMAGES} images.`),
   category: optionalNullable(z.string({ error: CATEGORY_MESSAGES.id }).regex(CATEGORY_ID, CATEGORY_MESSAGES.id)),
   /** The product's default weight in grams for its variants not weighed (decision 060); null: none; absent on an edit: unchanged. */
-  weightGrams: z
-    .number({ error: STOCK_MESSAGES.weight })
-    .int(STOCK_MESSAGES.weight)
-    .min(0, STOCK_MESSAGES.weight)
-    .max(MAX_WEIGHT_GRAMS, STOCK_MESSAGES.weight)
-    .nullable()
-    .optional(),
+  weightGrams: weightGramsSchema,
   /** A preorder's street date (decision 054); absent on an edit: unchanged; null: none. */
-  releaseDate: z.string({ error: PREORDER_MESSAGES.releaseDate }).refine(isCalendarDate, PREORDER_MESSAGES.releaseDate).nullable().optional(),
+  releaseDate: releaseDateSchema,
 });
 
 const optionText = z.string().trim().min(1, STOCK_MESSAGES.optionValues).max(40, 'An option or value must be at most 40 characters.');
@@ -88,17 +94,11 @@ export const variantInputSchema = z
       .nullable()
       .optional(),
     /** Grams of one unit for weight-based shipping (decision 060); null: not weighed; absent on an edit: unchanged. */
-    weightGrams: z
-      .number({ error: STOCK_MESSAGES.weight })
-      .int(STOCK_MESSAGES.weight)
-      .min(0, STOCK_MESSAGES.weight)
-      .max(MAX_WEIGHT_GRAMS, STOCK_MESSAGES.weight)
-      .nullable()
-      .optional(),
+    weightGrams: weightGramsSchema,
     /** Edit: the stock field was left as loaded, so an existing variant keeps its live count (sales since are not undone). */
     keepStock: optionalNullable(z.boolean()),
     /** The variant's own street date (decision 054); absent on an edit: unchanged; null: the product's. */
-    releaseDate: z.string({ error: PREORDER_MESSAGES.releaseDate }).refine(isCalendarDate, PREORDER_MESSAGES.releaseDate).nullable().optional(),
+    releaseDate: releaseDateSchema,
   })
   .strict();
 
