@@ -19,6 +19,16 @@ export interface PreorderLine {
   refunded: boolean;
 }
 
+/** What each change returns: the line and its order's buyer. */
+const changedLine = {
+  orderId: orderItems.orderId,
+  userId: orders.userId,
+  productId: orderItems.productId,
+  variantId: orderItems.variantId,
+  name: orderItems.name,
+  refunded: sql<boolean>`${orders.refundStatus} IS NOT DISTINCT FROM 'refunded'`,
+};
+
 /** The release job's lines: preorder lines whose street date is on or before `today` become ordinary. */
 export async function releaseDueLines(tx: Tx, today: string): Promise<PreorderLine[]> {
   const rows = await tx
@@ -26,14 +36,7 @@ export async function releaseDueLines(tx: Tx, today: string): Promise<PreorderLi
     .set({ releasedAt: new Date() })
     .from(orders)
     .where(and(eq(orders.id, orderItems.orderId), lte(orderItems.shipsOn, today), isNull(orderItems.releasedAt)))
-    .returning({
-      orderId: orderItems.orderId,
-      userId: orders.userId,
-      productId: orderItems.productId,
-      variantId: orderItems.variantId,
-      name: orderItems.name,
-      refunded: sql<boolean>`${orders.refundStatus} IS NOT DISTINCT FROM 'refunded'`,
-    });
+    .returning(changedLine);
   await announce(tx, rows);
   return rows;
 }
@@ -56,14 +59,7 @@ export async function moveLineDates(tx: Tx, move: { variantId: string; from: str
         isNull(orderItems.shipmentId),
       ),
     )
-    .returning({
-      orderId: orderItems.orderId,
-      userId: orders.userId,
-      productId: orderItems.productId,
-      variantId: orderItems.variantId,
-      name: orderItems.name,
-      refunded: sql<boolean>`${orders.refundStatus} IS NOT DISTINCT FROM 'refunded'`,
-    });
+    .returning(changedLine);
   await announce(tx, rows);
   return rows;
 }
