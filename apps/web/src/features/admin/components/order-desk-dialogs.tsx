@@ -19,6 +19,35 @@ export interface Tracking {
 }
 
 /** Mark Fulfilled's optional carrier and tracking number (issue 16.2). */
+/**
+ * A desk dialog's buttons: the action (busy while `pending`, its label then `pendingLabel`) and
+ * Cancel.
+ */
+export function DialogActions({
+  label,
+  pendingLabel = label,
+  pending = false,
+  onConfirm,
+  onCancel,
+}: {
+  label: string;
+  pendingLabel?: string;
+  pending?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <div className="view-orders__confirm-actions">
+      <button type="button" className="button" disabled={pending} aria-busy={pending || undefined} onClick={onConfirm}>
+        {pending ? pendingLabel : label}
+      </button>
+      <button type="button" className="button button--secondary" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
 export function FulfilFields({ value, onChange, idPrefix = 'fulfil' }: { value: Tracking; onChange: (value: Tracking) => void; idPrefix?: string }) {
   return (
     <div className="view-orders__tracking">
@@ -307,14 +336,7 @@ export function RefundDialog({ order, onClose, onRefunded }: { order: DeskOrder 
           <p>The card part goes back to the card, the wallet part to the buyer’s wallet; the buyer gets an email.</p>
         </div>
       ) : null}
-      <div className="view-orders__confirm-actions">
-        <button type="button" className="button" disabled={refund.isPending} aria-busy={refund.isPending || undefined} onClick={submit}>
-          {refund.isPending ? 'Refunding…' : 'Issue refund'}
-        </button>
-        <button type="button" className="button button--secondary" onClick={onClose}>
-          Cancel
-        </button>
-      </div>
+      <DialogActions label="Issue refund" pendingLabel="Refunding…" pending={refund.isPending} onConfirm={submit} onCancel={onClose} />
     </Modal>
   );
 }

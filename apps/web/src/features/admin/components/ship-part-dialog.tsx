@@ -8,7 +8,7 @@ import { Modal } from '../../../ui/modal.tsx';
 import { PreorderNote } from '../../../ui/preorder-note.tsx';
 import type { DeskOrder } from '../api/list-orders.ts';
 import { useShipOrderPart } from '../api/ship-order-part.ts';
-import { FulfilFields, type Tracking } from './order-desk-dialogs.tsx';
+import { DialogActions, FulfilFields, type Tracking } from './order-desk-dialogs.tsx';
 
 /** The street dates among these lines that are not out yet (the server leaves `shipsOn` off once out). */
 export function waitingDates(lines: { shipsOn?: string | undefined }[]): string | undefined {
@@ -95,14 +95,7 @@ export function ShipPartDialog({ order, onClose, onShipped }: { order: DeskOrder
       </fieldset>
       <FulfilFields value={tracking} onChange={setTracking} idPrefix="part" />
       <ConfirmEarly dates={dates} checked={early} onChange={setEarly} id="part-early" />
-      <div className="view-orders__confirm-actions">
-        <button type="button" className="button" disabled={ship.isPending} aria-busy={ship.isPending || undefined} onClick={submit}>
-          {ship.isPending ? 'Shipping…' : 'Ship this parcel'}
-        </button>
-        <button type="button" className="button button--secondary" onClick={onClose}>
-          Cancel
-        </button>
-      </div>
+      <DialogActions label="Ship this parcel" pendingLabel="Shipping…" pending={ship.isPending} onConfirm={submit} onCancel={onClose} />
     </Modal>
   );
 }

@@ -12,7 +12,7 @@ import { OrderCardFrame, OrderList, OrderListSkeleton } from '../../../ui/order-
 import { useDeskOrders, type DeskOrder } from '../api/list-orders.ts';
 import { useMarkOrderFulfilled } from '../api/mark-order-fulfilled.ts';
 import { useMarkOrdersFulfilled } from '../api/mark-orders-fulfilled.ts';
-import { FulfilFields, OrderDetailDialog, RefundDialog, type Tracking } from './order-desk-dialogs.tsx';
+import { DialogActions, FulfilFields, OrderDetailDialog, RefundDialog, type Tracking } from './order-desk-dialogs.tsx';
 import { ConfirmEarly, ShipPartDialog, waitingDates } from './ship-part-dialog.tsx';
 import './view-orders-tab.css';
 
@@ -227,16 +227,7 @@ interface AdminOrderProps {
 
 /** The two buttons under a Mark Fulfilled question (one order, or the selected ones). */
 function ConfirmFulfilActions({ onConfirm, onCancel }: { onConfirm: () => void; onCancel: () => void }) {
-  return (
-    <div className="view-orders__confirm-actions">
-      <button type="button" className="button" onClick={onConfirm}>
-        Yes, Mark Fulfilled
-      </button>
-      <button type="button" className="button button--secondary" onClick={onCancel}>
-        Cancel
-      </button>
-    </div>
-  );
+  return <DialogActions label="Yes, Mark Fulfilled" onConfirm={onConfirm} onCancel={onCancel} />;
 }
 
 function AdminOrder({ order, pending, selected, onSelect, onMarkFulfilled, onDetails, onRefund, onShipPart }: AdminOrderProps) {
