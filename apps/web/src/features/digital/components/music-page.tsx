@@ -90,6 +90,14 @@ function Release({ release }: { release: MusicRelease }) {
                 Buy {formatUsd(track.priceCents)}
               </button>
             ) : null}
+            {track.lyrics ? (
+              <details className="music-page__lyrics">
+                <summary>
+                  Lyrics<span className="visually-hidden"> of {track.title}</span>
+                </summary>
+                <p>{track.lyrics}</p>
+              </details>
+            ) : null}
           </li>
         ))}
       </ol>
