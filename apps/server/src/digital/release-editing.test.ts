@@ -71,7 +71,9 @@ describe('editing a release in the console', () => {
 
     const release = await consoleRelease(created.id);
     expect(release).toMatchObject({ title: 'Final Cut', artist: 'The Editors & Friends', releaseDate: '2026-03-15', credits: 'Mixed by Ann.', upc: '012345678905' });
-    expect(release.tracks.map(({ id, position, title, isrc, shownDurationSeconds, lyrics, masterPath }) => ({ id, position, title, isrc, shownDurationSeconds, lyrics, masterPath }))).toEqual([
+    expect(
+      release.tracks.map(({ id, position, title, isrc, shownDurationSeconds, lyrics, masterPath }) => ({ id, position, title, isrc, shownDurationSeconds, lyrics, masterPath })),
+    ).toEqual([
       { id: closing, position: 1, title: 'Closing (Reprise)', isrc: 'USSFR2600009', shownDurationSeconds: 125, lyrics: '', masterPath: null },
       { id: opening, position: 2, title: 'Opening', isrc: null, shownDurationSeconds: null, lyrics: 'First line\nSecond line', masterPath: null },
       { id: middle, position: 3, title: 'Middle', isrc: null, shownDurationSeconds: null, lyrics: '', masterPath: 'masters/1/middle.wav' },
@@ -90,9 +92,13 @@ describe('editing a release in the console', () => {
   it('refuses lyrics that are too long, a duration that is not whole seconds from 1 to 24 hours, and control characters, changing nothing', async () => {
     const created = await as('editor').call('saveRelease', { ...base, title: 'Bounded', tracks: [{ title: 'Only', lyrics: 'Kept.' }] });
     const [only] = created.trackIds as [number];
-    const edit = (track: Record<string, unknown>) => as('editor').call('saveRelease', { ...base, id: created.id, title: 'Bounded', tracks: [{ id: only, title: 'Only', ...track }] } as never);
+    const edit = (track: Record<string, unknown>) =>
+      as('editor').call('saveRelease', { ...base, id: created.id, title: 'Bounded', tracks: [{ id: only, title: 'Only', ...track }] } as never);
 
-    expect(await fails(edit({ lyrics: 'a'.repeat(MAX_LYRICS_LENGTH + 1) }))).toMatchObject({ code: 'invalid-argument', message: expect.stringContaining(`At most ${MAX_LYRICS_LENGTH} characters.`) });
+    expect(await fails(edit({ lyrics: 'a'.repeat(MAX_LYRICS_LENGTH + 1) }))).toMatchObject({
+      code: 'invalid-argument',
+      message: expect.stringContaining(`At most ${MAX_LYRICS_LENGTH} characters.`),
+    });
     for (const shownDurationSeconds of [0, 86_401, 12.5, -3, '180']) {
       expect(await fails(edit({ shownDurationSeconds }))).toMatchObject({ code: 'invalid-argument', message: expect.stringContaining(DIGITAL_MESSAGES.duration) });
     }
@@ -146,7 +152,14 @@ describe('name your price for a track sold alone', () => {
     // The label turns it off again: the track's product is fixed-price at once.
     const { releases } = await as('editor').call('listReleases', null);
     const tracks = releases.find((entry) => entry.id === id)!.tracks;
-    await as('editor').call('saveRelease', { ...base, kind: 'ep', id, title: 'Tracks As You Like', priceCents: 600, tracks: tracks.map((track) => ({ id: track.id, title: track.title, priceCents: track.priceCents })) });
+    await as('editor').call('saveRelease', {
+      ...base,
+      kind: 'ep',
+      id,
+      title: 'Tracks As You Like',
+      priceCents: 600,
+      tracks: tracks.map((track) => ({ id: track.id, title: track.title, priceCents: track.priceCents })),
+    });
     const off = await fails(as('listener').call('quoteCheckout', { items: [{ id: named, qty: 1, amountCents: 275 }], useWallet: true }));
     expect(off.message).toBe(CHECKOUT_MESSAGES.fixedPrice('Pay More (digital track)'));
   });

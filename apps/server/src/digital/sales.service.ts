@@ -28,9 +28,13 @@ export async function syncReleaseProducts(db: Db, releaseId: number, actor: Acto
     .where(and(eq(releaseProducts.releaseId, releaseId), eq(releaseProducts.kind, 'sale')));
   const images = [release.artwork || FALLBACK_ART];
   const wanted = [
-    ...(release.priceCents > 0 ? [{ trackId: null, name: `${release.title} (digital ${release.kind})`, priceCents: release.priceCents, nameYourPrice: release.nameYourPrice }] : []),
+    ...(release.priceCents > 0
+      ? [{ trackId: null, name: `${release.title} (digital ${release.kind})`, priceCents: release.priceCents, nameYourPrice: release.nameYourPrice }]
+      : []),
     ...tracks.flatMap((track) =>
-      track.priceCents && track.priceCents > 0 ? [{ trackId: track.id, name: `${track.title} (digital track)`, priceCents: track.priceCents, nameYourPrice: track.nameYourPrice }] : [],
+      track.priceCents && track.priceCents > 0
+        ? [{ trackId: track.id, name: `${track.title} (digital track)`, priceCents: track.priceCents, nameYourPrice: track.nameYourPrice }]
+        : [],
     ),
   ];
   for (const item of wanted) {

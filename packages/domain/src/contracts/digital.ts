@@ -27,7 +27,9 @@ export const trackInput = z
     ),
     lyrics: optionalNullable(text(MAX_LYRICS_LENGTH)),
     /** The duration the release page shows; absent: the encoded master's. */
-    shownDurationSeconds: optionalNullable(z.number({ error: DIGITAL_MESSAGES.duration }).int(DIGITAL_MESSAGES.duration).min(1, DIGITAL_MESSAGES.duration).max(86_400, DIGITAL_MESSAGES.duration)),
+    shownDurationSeconds: optionalNullable(
+      z.number({ error: DIGITAL_MESSAGES.duration }).int(DIGITAL_MESSAGES.duration).min(1, DIGITAL_MESSAGES.duration).max(86_400, DIGITAL_MESSAGES.duration),
+    ),
     /** Sold alone at this price; absent: album only. */
     priceCents: optionalNullable(cents),
     /** The track sold alone is "name your price": priceCents is the minimum. */

@@ -220,10 +220,10 @@ export function ReleaseEditForm({ release, onDone }: { release: ConsoleRelease; 
                     type="button"
                     className="button button--secondary"
                     disabled={direction === 'up' ? index === 0 : index === tracks.length - 1}
-                    aria-label={`Move ${track.title || `track ${index + 1}`} ${direction}`}
                     onClick={() => move(index, direction)}
                   >
                     Move {direction}
+                    <span className="visually-hidden">: {track.title || `track ${index + 1}`}</span>
                   </button>
                 ))}
               </p>
