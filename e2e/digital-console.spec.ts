@@ -3,6 +3,7 @@
 // and replaces the artwork through the resumable upload; the release page shows the lyrics in a
 // disclosure per track (keyboard) and the new artwork, and so does the fan's library.
 import sharp from 'sharp';
+import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { UPLOAD_MESSAGES } from '@storefront/domain/storage.ts';
 import { createVerifiedUser } from './support/accounts.ts';
 import { callAs, tokenOf } from './support/api.ts';
@@ -126,4 +127,62 @@ test('the release page shows the edits, the artwork and each track’s lyrics in
   const owned = page.getByRole('article').filter({ hasText: finalTitle });
   await expect(owned.getByRole('img', { name: `Artwork of ${finalTitle}` })).toBeVisible();
   expect(await seriousAxeProblems(page)).toEqual([]);
+});
+
+test('a track priced "name your price" in the console; a fan names a price on the release page and changes it in the cart panel, re-checked', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  await logIn(page, DEMO_ADMIN);
+  await page.goto('/release/music');
+  const card = page.getByRole('article', { name: finalTitle });
+  await card.getByRole('button', { name: 'Edit release and tracks' }).click();
+  const alpha = card.getByRole('form', { name: `Edit ${finalTitle}` }).getByRole('group', { name: 'Track 2' });
+  await expect(alpha.getByLabel('Title')).toHaveValue('Alpha');
+  const named = alpha.getByLabel('Name your price (the price is the minimum)');
+  // Only a track sold alone can be "name your price".
+  await expect(named).toBeDisabled();
+  await alpha.getByLabel('Price alone (USD, empty: album only)').fill('1.50');
+  await named.check();
+  await card.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText(`${finalTitle} saved.`)).toBeVisible();
+
+  const fan = await createVerifiedUser(request);
+  await page.context().clearCookies();
+  await page.setViewportSize({ width: 375, height: 800 });
+  await logIn(page, fan);
+  await page.goto(`/music/${releaseId}`);
+  const price = page.getByLabel('Name your price (at least $1.50) for Alpha (digital track)');
+  await price.fill('1.25');
+  await page.getByRole('button', { name: /^Buy the track\s*: Alpha \(digital track\)$/ }).click();
+  await expect(page.getByRole('alert').filter({ hasText: CHECKOUT_MESSAGES.belowMinimum('Alpha (digital track)', 150) })).toBeVisible();
+  await price.fill('2.75');
+  await page.getByRole('button', { name: /^Buy the track\s*: Alpha \(digital track\)$/ }).click();
+  await expect(page.getByText('Alpha (digital track) is in your cart.')).toBeVisible();
+  // The other tracks have no price of their own: nothing to buy alone.
+  await expect(page.getByRole('button', { name: /^Buy \$/ })).toHaveCount(0);
+  expect(await seriousAxeProblems(page)).toEqual([]);
+
+  await page.getByRole('button', { name: /^Cart, 1 item$/ }).click();
+  const panel = page.getByRole('dialog', { name: 'Cart' });
+  const line = panel.getByRole('listitem').filter({ hasText: 'Alpha (digital track)' });
+  await expect(line).toContainText('$2.75');
+  const amount = line.getByLabel('Your price (at least $1.50) for Alpha (digital track)');
+  await expect(amount).toHaveValue('2.75');
+  await amount.fill('1.49');
+  await line.getByRole('button', { name: /^Change\s*the price of Alpha/ }).click();
+  await expect(line.getByRole('alert')).toHaveText(CHECKOUT_MESSAGES.belowMinimum('Alpha (digital track)', 150));
+  await expect(line).toContainText('$2.75');
+  await amount.fill('3.40');
+  await line.getByRole('button', { name: /^Change\s*the price of Alpha/ }).click();
+  await expect(line.getByRole('alert')).toHaveCount(0);
+  await expect(line.locator('.cart-line__price')).toHaveText('$3.40');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  expect(await seriousAxeProblems(page)).toEqual([]);
+
+  // The checkout's quote is the server's: it priced the line at the new amount.
+  await panel.getByRole('button', { name: 'Checkout' }).click();
+  const prompt = page.getByRole('dialog', { name: CHECKOUT_MESSAGES.walletPrompt });
+  if (await prompt.isVisible()) await prompt.getByRole('button', { name: 'No' }).click();
+  await expect(page).toHaveURL(/\/checkout$/);
+  const summary = page.getByRole('complementary', { name: 'Order summary' });
+  await expect(summary.locator('dt', { hasText: /^Subtotal$/ }).locator('xpath=following-sibling::dd[1]')).toHaveText('$3.40');
 });

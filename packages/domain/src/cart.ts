@@ -1,3 +1,4 @@
+import { CHECKOUT_MESSAGES, namedUnitCents } from './pricing.ts';
 /**
  * The cart kept in the browser (spec sections 3, 4, 5 and 9): lines keyed by product id,
  * quantities coerced to non-negative whole numbers, zero-quantity lines dropped, saved
@@ -19,6 +20,8 @@ export interface CartLine {
   qty: number;
   /** The price the buyer named for a "name your price" item (issue 28); the server takes it if it is at least the minimum. */
   amountCents?: number;
+  /** The label's minimum for that amount (the item's price when it was added), for the cart's own check; the server re-prices anyway. */
+  minimumCents?: number;
 }
 
 export interface CartState {
@@ -69,6 +72,19 @@ export function changeVariant(cart: CartState, lineId: string, item: Omit<CartLi
   return withTotals(cart.lines.filter((candidate) => candidate !== joined).map((candidate) => (candidate === line ? { ...item, qty } : candidate)));
 }
 
+/**
+ * A new named price on a "name your price" line (issue 28, decision 064), checked by the
+ * domain's pricing rule against the line's minimum: the cart with the line at that amount, or
+ * the message saying why not (the cart unchanged). The server prices the amount again.
+ */
+export function setNamedAmount(cart: CartState, lineId: string, amountCents: number): { cart: CartState } | { refused: string } {
+  const line = cart.lines.find((candidate) => candidate.lineId === lineId);
+  if (!line || line.amountCents === undefined) return { refused: CHECKOUT_MESSAGES.fixedPrice(line?.title ?? lineId) };
+  const priced = namedUnitCents({ amountCents }, { name: line.title, priceCents: line.minimumCents ?? 0, nameYourPrice: true });
+  if ('refused' in priced) return priced;
+  return { cart: withTotals(cart.lines.map((candidate) => (candidate === line ? { ...line, amountCents: priced.unitCents, priceCents: priced.unitCents } : candidate))) };
+}
+
 export function removeLine(cart: CartState, lineId: string): CartState {
   return withTotals(cart.lines.filter((line) => line.lineId !== lineId));
 }
@@ -86,7 +102,7 @@ export function parseSavedCart(raw: string | null): CartState {
     const parsed: CartLine[] = [];
     for (const line of lines) {
       if (typeof line !== 'object' || line === null) continue;
-      const { lineId, productId, variantId, title, image, priceCents, qty, amountCents } = line as Record<string, unknown>;
+      const { lineId, productId, variantId, title, image, priceCents, qty, amountCents, minimumCents } = line as Record<string, unknown>;
       if (typeof lineId !== 'string' || !lineId || parsed.some((p) => p.lineId === lineId)) continue;
       parsed.push({
         lineId,
@@ -97,6 +113,7 @@ export function parseSavedCart(raw: string | null): CartState {
         priceCents: typeof priceCents === 'number' && Number.isSafeInteger(priceCents) && priceCents >= 0 ? priceCents : Number.NaN,
         qty: coerceQty(qty),
         ...(typeof amountCents === 'number' && Number.isSafeInteger(amountCents) && amountCents >= 0 ? { amountCents } : {}),
+        ...(typeof amountCents === 'number' && typeof minimumCents === 'number' && Number.isSafeInteger(minimumCents) && minimumCents >= 0 ? { minimumCents } : {}),
       });
     }
     return withTotals(parsed);

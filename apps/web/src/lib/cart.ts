@@ -1,5 +1,16 @@
 import { useSyncExternalStore } from 'react';
-import { addToCart, CART_STORAGE_KEY, changeVariant, EMPTY_CART, parseSavedCart, removeLine, setQty, type CartLine, type CartState } from '@storefront/domain/cart.ts';
+import {
+  addToCart,
+  CART_STORAGE_KEY,
+  changeVariant,
+  EMPTY_CART,
+  parseSavedCart,
+  removeLine,
+  setNamedAmount,
+  setQty,
+  type CartLine,
+  type CartState,
+} from '@storefront/domain/cart.ts';
 
 /**
  * The cart, shared by the catalog (Add to Cart) and the cart and checkout features.
@@ -41,6 +52,13 @@ export const cartStore = {
   remove: (lineId: string) => commit(removeLine(state, lineId)),
   /** Another variant of the line's product on the line (issue 29 item 4); `max`: what is left of it. */
   changeVariant: (lineId: string, item: Omit<CartLine, 'qty'>, max: number | null) => commit(changeVariant(state, lineId, item, max)),
+  /** A new named price on a "name your price" line: undefined when taken, else why not (the cart unchanged). */
+  setNamedAmount: (lineId: string, amountCents: number): string | undefined => {
+    const changed = setNamedAmount(state, lineId, amountCents);
+    if ('refused' in changed) return changed.refused;
+    commit(changed.cart);
+    return undefined;
+  },
   clear: () => commit(EMPTY_CART),
   subscribe(listener: () => void) {
     listeners.add(listener);

@@ -48,7 +48,13 @@ function Release({ release }: { release: MusicRelease }) {
     ),
   );
   const buy = (productId: string, title: string, priceCents: number, amountCents?: number) => {
-    cartStore.add({ lineId: productId, title, image: release.artwork, priceCents: amountCents ?? priceCents, ...(amountCents !== undefined ? { amountCents } : {}) });
+    cartStore.add({
+      lineId: productId,
+      title,
+      image: release.artwork,
+      priceCents: amountCents ?? priceCents,
+      ...(amountCents !== undefined ? { amountCents, minimumCents: priceCents } : {}),
+    });
     toast.success(`${title} is in your cart.`);
   };
   const albumTitle = `${release.title} (digital ${release.kind})`;
@@ -85,7 +91,14 @@ function Release({ release }: { release: MusicRelease }) {
               {track.position}. {track.title}
             </button>
             <span className="music-page__duration">{duration(track.durationSeconds)}</span>
-            {track.productId && track.priceCents !== null ? (
+            {track.productId && track.priceCents !== null && track.nameYourPrice ? (
+              <NameYourPrice
+                kind="track"
+                minimumCents={track.priceCents}
+                onBuy={(amountCents) => buy(track.productId!, `${track.title} (digital track)`, track.priceCents!, amountCents)}
+                title={`${track.title} (digital track)`}
+              />
+            ) : track.productId && track.priceCents !== null ? (
               <button type="button" className="button button--secondary" onClick={() => buy(track.productId!, `${track.title} (digital track)`, track.priceCents!)}>
                 Buy {formatUsd(track.priceCents)}
               </button>
@@ -131,7 +144,9 @@ function NameYourPrice({ kind, minimumCents, title, onBuy }: { kind: string; min
         submit();
       }}
     >
-      <label htmlFor={id}>Name your price (at least {formatUsd(minimumCents)})</label>
+      <label htmlFor={id}>
+        Name your price (at least {formatUsd(minimumCents)})<span className="visually-hidden"> for {title}</span>
+      </label>
       <div className="music-page__nyp-row">
         <span aria-hidden="true">$</span>
         <input
@@ -146,6 +161,7 @@ function NameYourPrice({ kind, minimumCents, title, onBuy }: { kind: string; min
         />
         <button type="submit" className="button">
           Buy the {kind}
+          {kind === 'track' ? <span className="visually-hidden">: {title}</span> : null}
         </button>
       </div>
       {problem ? (
