@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addToCart, cartItemsOf, cartTotalCents, changeVariant, coerceQty, EMPTY_CART, parseSavedCart, removeLine, setNamedAmount, setQty } from './cart.ts';
+import { addToCart, cartItemsOf, cartTotalCents, changeVariant, coerceQty, EMPTY_CART, parseSavedCart, removeLine, setQty } from './cart.ts';
+import { setNamedAmount } from './cart-named-price.ts';
 import { CHECKOUT_MESSAGES, MAX_NAMED_PRICE_CENTS } from './pricing.ts';
 
 const tee = { lineId: 'p1', title: 'Tee', image: '/a.png', priceCents: 2500 };

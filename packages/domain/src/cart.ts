@@ -1,4 +1,3 @@
-import { CHECKOUT_MESSAGES, namedUnitCents } from './pricing.ts';
 /**
  * The cart kept in the browser (spec sections 3, 4, 5 and 9): lines keyed by product id,
  * quantities coerced to non-negative whole numbers, zero-quantity lines dropped, saved
@@ -70,19 +69,6 @@ export function changeVariant(cart: CartState, lineId: string, item: Omit<CartLi
   const wanted = line.qty + (joined?.qty ?? 0);
   const qty = coerceQty(max === null ? wanted : Math.min(wanted, max));
   return withTotals(cart.lines.filter((candidate) => candidate !== joined).map((candidate) => (candidate === line ? { ...item, qty } : candidate)));
-}
-
-/**
- * A new named price on a "name your price" line (issue 28, decision 064), checked by the
- * domain's pricing rule against the line's minimum: the cart with the line at that amount, or
- * the message saying why not (the cart unchanged). The server prices the amount again.
- */
-export function setNamedAmount(cart: CartState, lineId: string, amountCents: number): { cart: CartState } | { refused: string } {
-  const line = cart.lines.find((candidate) => candidate.lineId === lineId);
-  if (!line || line.amountCents === undefined) return { refused: CHECKOUT_MESSAGES.fixedPrice(line?.title ?? lineId) };
-  const priced = namedUnitCents({ amountCents }, { name: line.title, priceCents: line.minimumCents ?? 0, nameYourPrice: true });
-  if ('refused' in priced) return priced;
-  return { cart: withTotals(cart.lines.map((candidate) => (candidate === line ? { ...line, amountCents: priced.unitCents, priceCents: priced.unitCents } : candidate))) };
 }
 
 export function removeLine(cart: CartState, lineId: string): CartState {

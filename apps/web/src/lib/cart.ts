@@ -1,16 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import {
-  addToCart,
-  CART_STORAGE_KEY,
-  changeVariant,
-  EMPTY_CART,
-  parseSavedCart,
-  removeLine,
-  setNamedAmount,
-  setQty,
-  type CartLine,
-  type CartState,
-} from '@storefront/domain/cart.ts';
+import { addToCart, CART_STORAGE_KEY, changeVariant, EMPTY_CART, parseSavedCart, removeLine, setQty, type CartLine, type CartState } from '@storefront/domain/cart.ts';
 
 /**
  * The cart, shared by the catalog (Add to Cart) and the cart and checkout features.
@@ -52,13 +41,8 @@ export const cartStore = {
   remove: (lineId: string) => commit(removeLine(state, lineId)),
   /** Another variant of the line's product on the line (issue 29 item 4); `max`: what is left of it. */
   changeVariant: (lineId: string, item: Omit<CartLine, 'qty'>, max: number | null) => commit(changeVariant(state, lineId, item, max)),
-  /** A new named price on a "name your price" line: undefined when taken, else why not (the cart unchanged). */
-  setNamedAmount: (lineId: string, amountCents: number): string | undefined => {
-    const changed = setNamedAmount(state, lineId, amountCents);
-    if ('refused' in changed) return changed.refused;
-    commit(changed.cart);
-    return undefined;
-  },
+  /** A cart one of the domain's cart functions made from `get()` (a named price changed: ui/cart-widget/named-price.tsx). */
+  put: (next: CartState) => commit(next),
   clear: () => commit(EMPTY_CART),
   subscribe(listener: () => void) {
     listeners.add(listener);

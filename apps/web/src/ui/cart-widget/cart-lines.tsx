@@ -1,10 +1,10 @@
 import type { CartLine } from '@storefront/domain/cart.ts';
-import { useId, useState } from 'react';
 import { formatUsd } from '@storefront/domain/catalog.ts';
-import { CHECKOUT_MESSAGES, MAX_LINE_QTY } from '@storefront/domain/pricing.ts';
+import { MAX_LINE_QTY } from '@storefront/domain/pricing.ts';
 import type { Product } from '@storefront/domain/catalog.ts';
 import { lineName, lineRanOutMessage, variantLabel } from '@storefront/domain/variants.ts';
 import { cartStore } from '../../lib/cart.ts';
+import { lazyPart } from '../../lib/lazy-part.tsx';
 import { useCartStock } from './cart-stock.ts';
 import { effectiveReleaseDate } from '@storefront/domain/preorders.ts';
 import { PreorderNote } from '../preorder-note.tsx';
@@ -52,56 +52,8 @@ function VariantChoice({ line, product, title, lines }: { line: CartLine; produc
   );
 }
 
-/**
- * The price a fan named for a "name your price" line, changed in the cart (issue 28, decision
- * 064): checked by the domain's rule against the label's minimum; the server prices it again.
- */
-function NamedPrice({ line, title }: { line: CartLine & { amountCents: number }; title: string }) {
-  const id = useId();
-  const [text, setText] = useState((line.amountCents / 100).toFixed(2));
-  const [problem, setProblem] = useState<string | null>(null);
-  const change = () => {
-    const trimmed = text.trim();
-    const cents = /^\d{1,9}(\.\d{1,2})?$/.test(trimmed) ? Math.round(Number(trimmed) * 100) : Number.NaN;
-    const refused = Number.isSafeInteger(cents) ? cartStore.setNamedAmount(line.lineId, cents) : CHECKOUT_MESSAGES.namedPriceCents;
-    setProblem(refused ?? null);
-  };
-  return (
-    <form
-      className="cart-line__named"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        change();
-      }}
-    >
-      <label htmlFor={id}>
-        Your price{line.minimumCents !== undefined ? ` (at least ${formatUsd(line.minimumCents)})` : ''}
-        <span className="visually-hidden"> for {title}</span>
-      </label>
-      <span className="cart-line__named-row">
-        <span aria-hidden="true">$</span>
-        <input
-          id={id}
-          inputMode="decimal"
-          value={text}
-          maxLength={12}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={problem ? `${id}-problem` : undefined}
-          onChange={(event) => setText(event.target.value)}
-        />
-        <button type="submit" className="cart-line__reduce">
-          Change<span className="visually-hidden"> the price of {title}</span>
-        </button>
-      </span>
-      {problem ? (
-        <span id={`${id}-problem`} role="alert" className="cart-line__stock">
-          {problem}
-        </span>
-      ) : null}
-    </form>
-  );
-}
+// Only a "name your price" line needs it: loaded when one is in the cart (first-load budget).
+const NamedPrice = lazyPart(() => import('./named-price.tsx').then((m) => m.NamedPrice), { loading: 'Loading…', failed: 'Could not load the price.' });
 
 const IMAGE_SIZE = 56;
 
@@ -142,7 +94,7 @@ export function CartLines({ lines, onLineRemoved }: { lines: CartLine[]; onLineR
                   as="p"
                 />
               ) : null}
-              {line.amountCents !== undefined ? <NamedPrice line={{ ...line, amountCents: line.amountCents }} title={title} /> : null}
+              {line.amountCents !== undefined ? <NamedPrice.Part line={{ ...line, amountCents: line.amountCents }} title={title} /> : null}
               {product && product.variants.length > 1 ? <VariantChoice line={line} product={product} title={title} lines={lines} /> : null}
               <div className="cart-line__controls">
                 <div className="cart-qty" role="group" aria-label={`Quantity of ${title}`}>
