@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { formatUsd } from '@storefront/domain/catalog.ts';
 import { CHECKOUT_MESSAGES, MAX_NAMED_PRICE_CENTS } from '@storefront/domain/pricing.ts';
 import { cartStore } from '../../../lib/cart.ts';
+import { useHydrated } from '../../../lib/hydration.ts';
 import { paths } from '../../../lib/paths.ts';
 import { Link, useParams } from '../../../lib/router.tsx';
 import { toast } from '../../../lib/toast.ts';
@@ -127,6 +128,8 @@ function NameYourPrice({ kind, minimumCents, title, onBuy }: { kind: string; min
   const id = useId();
   const [text, setText] = useState((minimumCents / 100).toFixed(2));
   const [problem, setProblem] = useState<string | null>(null);
+  // A server-rendered page (decision 062): nothing typed or pressed before its code has hydrated is lost.
+  const hydrated = useHydrated();
   const submit = () => {
     const cents = /^\d{1,6}(\.\d{1,2})?$/.test(text.trim()) ? Math.round(Number(text.trim()) * 100) : Number.NaN;
     if (!Number.isSafeInteger(cents)) return setProblem('Please enter an amount in dollars and cents, like 12.50.');
@@ -157,9 +160,10 @@ function NameYourPrice({ kind, minimumCents, title, onBuy }: { kind: string; min
           maxLength={9}
           aria-invalid={problem ? true : undefined}
           aria-describedby={problem ? `${id}-problem` : undefined}
+          disabled={!hydrated}
           onChange={(event) => setText(event.target.value)}
         />
-        <button type="submit" className="button">
+        <button type="submit" className="button" disabled={!hydrated}>
           Buy the {kind}
           {kind === 'track' ? <span className="visually-hidden">: {title}</span> : null}
         </button>
