@@ -44,6 +44,10 @@ test('the label edits a release and its tracks, reorders them with the keyboard 
   await form.getByLabel('Release date').fill('2026-03-15');
   await form.getByLabel('UPC (12 or 13 digits)').fill('012345678905');
   await form.getByLabel('Credits').fill('Mixed by Ann.');
+  await form.getByLabel('Price of the release (USD)').fill('7.5');
+  // Full tracks as previews (the label's choice): an empty length.
+  await expect(form.getByLabel(/^Preview length in seconds/)).toHaveValue('30');
+  await form.getByLabel(/^Preview length in seconds/).fill('');
 
   // Gamma to the top with the keyboard: focus stays on its button as it moves.
   const gammaUp = form.getByRole('button', { name: /^Move up\s*: Gamma$/ });
@@ -74,7 +78,9 @@ test('the label edits a release and its tracks, reorders them with the keyboard 
   const saved = page.getByRole('article', { name: finalTitle });
   await expect(saved.getByRole('button', { name: 'Edit release and tracks' })).toBeFocused();
   await expect(saved.getByRole('listitem')).toHaveText([/^1\. Gamma Ray \(3:05\)/, /^2\. Alpha/, /^3\. Beta/]);
-  await expect(saved).toContainText('EP · 2026-03-15');
+  await expect(saved).toContainText('EP · 2026-03-15 · $7.50');
+  const stored = (await callAs(request, adminToken, 'listReleases', null)).releases.find((entry) => entry.id === releaseId)!;
+  expect(stored).toMatchObject({ priceCents: 750, previewSeconds: null, nameYourPrice: false, published: true, upc: '012345678905' });
 
   // The artwork: a text file named .png is refused by its content; a real image replaces the artwork.
   await saved.getByLabel('Upload artwork (an image)').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: Buffer.from('not an image at all\n'.repeat(50)) });
@@ -112,6 +118,7 @@ test('the release page shows the edits, the artwork and each track’s lyrics in
   await page.keyboard.press('Enter');
   await expect(lyrics).toBeVisible();
   await expect(page.getByText('Mixed by Ann.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Buy the ep $7.50' })).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   expect(await seriousAxeProblems(page)).toEqual([]);
   await page.keyboard.press('Enter');
@@ -142,6 +149,7 @@ test('a track priced "name your price" in the console; a fan names a price on th
   await expect(named).toBeDisabled();
   await alpha.getByLabel('Price alone (USD, empty: album only)').fill('1.50');
   await named.check();
+  await card.getByLabel('Name your price for the release (its price is the minimum)').check();
   await card.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.getByText(`${finalTitle} saved.`)).toBeVisible();
 
@@ -157,7 +165,8 @@ test('a track priced "name your price" in the console; a fan names a price on th
   await price.fill('2.75');
   await page.getByRole('button', { name: /^Buy the track\s*: Alpha \(digital track\)$/ }).click();
   await expect(page.getByText('Alpha (digital track) is in your cart.')).toBeVisible();
-  // The other tracks have no price of their own: nothing to buy alone.
+  // The release is "name your price" too, at least its price; the other tracks are not sold alone.
+  await expect(page.getByLabel(`Name your price (at least $7.50) for ${finalTitle} (digital ep)`)).toHaveValue('7.50');
   await expect(page.getByRole('button', { name: /^Buy \$/ })).toHaveCount(0);
   expect(await seriousAxeProblems(page)).toEqual([]);
 

@@ -69,6 +69,12 @@ export function ReleaseEditForm({ release, onDone }: { release: ConsoleRelease; 
   const save = useSaveRelease();
   const [fields, setFields] = useState({ title: release.title, artist: release.artist, releaseDate: release.releaseDate, credits: release.credits, upc: release.upc ?? '' });
   const [tracks, setTracks] = useState(() => release.tracks.map(draftOf));
+  const [selling, setSelling] = useState({
+    price: dollars(release.priceCents),
+    nameYourPrice: release.nameYourPrice,
+    preview: release.previewSeconds === null ? '' : String(release.previewSeconds),
+    published: release.published,
+  });
   const [problem, setProblem] = useState<string | null>(null);
   const [moved, setMoved] = useState<{ trackId: number; direction: 'up' | 'down'; message: string } | null>(null);
   const moveButtons = useRef(new Map<string, HTMLButtonElement>());
@@ -112,9 +118,23 @@ export function ReleaseEditForm({ release, onDone }: { release: ConsoleRelease; 
         nameYourPrice: price !== null && track.nameYourPrice,
       });
     }
+    const priceCents = cents(selling.price);
+    if (priceCents === undefined) return setProblem(DIGITAL_MESSAGES.price);
+    const previewSeconds = selling.preview.trim() ? Number(selling.preview) : null;
+    if (previewSeconds !== null && !(Number.isInteger(previewSeconds) && previewSeconds >= 5 && previewSeconds <= 120)) return setProblem(DIGITAL_MESSAGES.previewSeconds);
     setProblem(null);
     try {
-      await save.mutateAsync(releaseInput(release, { ...fields, upc: fields.upc.trim() || null, tracks: inputs }));
+      await save.mutateAsync(
+        releaseInput(release, {
+          ...fields,
+          upc: fields.upc.trim() || null,
+          priceCents,
+          nameYourPrice: selling.nameYourPrice,
+          previewSeconds,
+          published: selling.published,
+          tracks: inputs,
+        }),
+      );
       toast.success(`${fields.title} saved.`);
       onDone();
     } catch (error) {
@@ -138,6 +158,39 @@ export function ReleaseEditForm({ release, onDone }: { release: ConsoleRelease; 
       <p>
         <label htmlFor={`${id}-credits`}>Credits</label>
         <textarea id={`${id}-credits`} className="field-control" value={fields.credits} onChange={setField('credits')} rows={2} maxLength={5000} />
+      </p>
+      <p>
+        <label htmlFor={`${id}-price`}>Price of the release (USD)</label>
+        <input
+          id={`${id}-price`}
+          className="field-control"
+          value={selling.price}
+          inputMode="decimal"
+          maxLength={9}
+          onChange={(event) => setSelling({ ...selling, price: event.currentTarget.value })}
+        />
+      </p>
+      <p>
+        <label>
+          <input type="checkbox" checked={selling.nameYourPrice} onChange={(event) => setSelling({ ...selling, nameYourPrice: event.currentTarget.checked })} /> Name your price for
+          the release (its price is the minimum)
+        </label>
+      </p>
+      <p>
+        <label htmlFor={`${id}-preview`}>Preview length in seconds (5 to 120; empty: the full track)</label>
+        <input
+          id={`${id}-preview`}
+          className="field-control"
+          value={selling.preview}
+          inputMode="numeric"
+          maxLength={3}
+          onChange={(event) => setSelling({ ...selling, preview: event.currentTarget.value })}
+        />
+      </p>
+      <p>
+        <label>
+          <input type="checkbox" checked={selling.published} onChange={(event) => setSelling({ ...selling, published: event.currentTarget.checked })} /> Published
+        </label>
       </p>
       <ol className="music-edit__tracks">
         {tracks.map((track, index) => (
