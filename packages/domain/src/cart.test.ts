@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addToCart, cartItemsOf, cartTotalCents, changeVariant, coerceQty, EMPTY_CART, parseSavedCart, removeLine, setQty } from './cart.ts';
+import { setNamedAmount } from './cart-named-price.ts';
+import { CHECKOUT_MESSAGES, MAX_NAMED_PRICE_CENTS } from './pricing.ts';
 
 const tee = { lineId: 'p1', title: 'Tee', image: '/a.png', priceCents: 2500 };
 const cap = { lineId: 'p2', title: 'Cap', image: '/b.png', priceCents: 1999 };
@@ -177,5 +179,58 @@ describe('a named price in the cart (issue 28)', () => {
     expect(cartItemsOf(saved.lines)).toEqual([{ id: 'album-1', qty: 1, amountCents: 1234 }]);
     const broken = parseSavedCart(JSON.stringify({ lines: [{ lineId: 'album-1', title: 'x', image: '', priceCents: 800, qty: 1, amountCents: 12.5 }] }));
     expect(cartItemsOf(broken.lines)).toEqual([{ id: 'album-1', qty: 1 }]);
+  });
+});
+
+describe('changing a named price in the cart (issue 28, decision 064)', () => {
+  const cart = addToCart(addToCart(EMPTY_CART, { lineId: 'track-1', title: 'Pay More (digital track)', image: '', priceCents: 300, amountCents: 300, minimumCents: 150 }), {
+    lineId: 'lp-1',
+    title: 'Square Waves LP',
+    image: '',
+    priceCents: 2500,
+  });
+
+  it.each([
+    [150, 150],
+    [275, 275],
+    [MAX_NAMED_PRICE_CENTS, MAX_NAMED_PRICE_CENTS],
+  ])('takes %i cents: the line, its price and the total follow', (amountCents, expected) => {
+    const changed = setNamedAmount(cart, 'track-1', amountCents);
+    expect(changed).toEqual({ cart: expect.objectContaining({ qty: 2 }) });
+    if (!('cart' in changed)) return;
+    expect(changed.cart.lines[0]).toEqual({
+      lineId: 'track-1',
+      title: 'Pay More (digital track)',
+      image: '',
+      priceCents: expected,
+      amountCents: expected,
+      minimumCents: 150,
+      qty: 1,
+    });
+    expect(cartTotalCents(changed.cart)).toBe(expected + 2500);
+    expect(cartItemsOf(parseSavedCart(JSON.stringify(changed.cart)).lines)).toEqual([
+      { id: 'track-1', qty: 1, amountCents: expected },
+      { id: 'lp-1', qty: 1 },
+    ]);
+  });
+
+  it.each([
+    [149, CHECKOUT_MESSAGES.belowMinimum('Pay More (digital track)', 150)],
+    [MAX_NAMED_PRICE_CENTS + 1, CHECKOUT_MESSAGES.namedPriceTooHigh],
+    [200.5, CHECKOUT_MESSAGES.namedPriceCents],
+    [Number.NaN, CHECKOUT_MESSAGES.namedPriceCents],
+  ])('refuses %d cents, saying why', (amountCents, message) => {
+    expect(setNamedAmount(cart, 'track-1', amountCents)).toEqual({ refused: message });
+  });
+
+  it('refuses a new price on a line that was not named (a fixed price) or is not in the cart', () => {
+    expect(setNamedAmount(cart, 'lp-1', 3000)).toEqual({ refused: CHECKOUT_MESSAGES.fixedPrice('Square Waves LP') });
+    expect(setNamedAmount(cart, 'gone', 3000)).toEqual({ refused: CHECKOUT_MESSAGES.fixedPrice('gone') });
+  });
+
+  it('keeps the minimum through a save only with an amount', () => {
+    const saved = parseSavedCart(JSON.stringify({ lines: [{ lineId: 'a', title: 'A', image: '', priceCents: 100, qty: 1, minimumCents: 100 }] }));
+    expect(saved.lines[0]).not.toHaveProperty('minimumCents');
+    expect(parseSavedCart(JSON.stringify(cart)).lines[0]).toMatchObject({ amountCents: 300, minimumCents: 150 });
   });
 });

@@ -19,6 +19,8 @@ export interface CartLine {
   qty: number;
   /** The price the buyer named for a "name your price" item (issue 28); the server takes it if it is at least the minimum. */
   amountCents?: number;
+  /** The label's minimum for that amount (the item's price when it was added), for the cart's own check; the server re-prices anyway. */
+  minimumCents?: number;
 }
 
 export interface CartState {
@@ -86,7 +88,7 @@ export function parseSavedCart(raw: string | null): CartState {
     const parsed: CartLine[] = [];
     for (const line of lines) {
       if (typeof line !== 'object' || line === null) continue;
-      const { lineId, productId, variantId, title, image, priceCents, qty, amountCents } = line as Record<string, unknown>;
+      const { lineId, productId, variantId, title, image, priceCents, qty, amountCents, minimumCents } = line as Record<string, unknown>;
       if (typeof lineId !== 'string' || !lineId || parsed.some((p) => p.lineId === lineId)) continue;
       parsed.push({
         lineId,
@@ -97,6 +99,7 @@ export function parseSavedCart(raw: string | null): CartState {
         priceCents: typeof priceCents === 'number' && Number.isSafeInteger(priceCents) && priceCents >= 0 ? priceCents : Number.NaN,
         qty: coerceQty(qty),
         ...(typeof amountCents === 'number' && Number.isSafeInteger(amountCents) && amountCents >= 0 ? { amountCents } : {}),
+        ...(typeof amountCents === 'number' && typeof minimumCents === 'number' && Number.isSafeInteger(minimumCents) && minimumCents >= 0 ? { minimumCents } : {}),
       });
     }
     return withTotals(parsed);

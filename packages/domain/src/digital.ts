@@ -35,7 +35,30 @@ export const DIGITAL_MESSAGES = {
   price: 'Prices are whole cents, 0 or more.',
   previewSeconds: 'A preview is 5 to 120 seconds long, or the full track.',
   codeCount: 'Generate 1 to 5000 codes at a time.',
+  duration: 'A duration is whole seconds, from 0:01 to 24:00:00.',
 } as const;
+
+/** The longest lyrics a track keeps (characters). */
+export const MAX_LYRICS_LENGTH = 20_000;
+
+/** "m:ss" (or "h:mm:ss") as the release page and the console show a duration. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const hours = Math.floor(s / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  const rest = String(s % 60).padStart(2, '0');
+  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`;
+}
+
+/** What a label types for a duration ("3:05", "1:02:03" or plain seconds) in seconds; undefined when it is not one. */
+export function parseDuration(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (/^\d{1,5}$/.test(trimmed)) return Number(trimmed);
+  const match = /^(?:(\d{1,2}):([0-5]\d)|(\d{1,3})):([0-5]\d)$/.exec(trimmed);
+  if (!match) return undefined;
+  const [, hours, minutesOfHour, minutes, seconds] = match;
+  return Number(hours ?? 0) * 3600 + Number(minutesOfHour ?? minutes) * 60 + Number(seconds);
+}
 
 /** Codes as printed on a card: 12 characters from an alphabet without 0/O or 1/I/L, shown in groups of 4. */
 export const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';

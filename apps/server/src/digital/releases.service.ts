@@ -57,7 +57,16 @@ export async function saveRelease(db: Db, input: SaveReleaseInput, artwork: stri
       .where(eq(releaseTracks.releaseId, releaseId));
     const trackIds: number[] = [];
     for (const [index, track] of input.tracks.entries()) {
-      const values = { title: track.title, isrc: track.isrc ?? null, lyrics: track.lyrics ?? '', priceCents: track.priceCents ?? null, position: index + 1, updatedAt: new Date() };
+      const values = {
+        title: track.title,
+        isrc: track.isrc ?? null,
+        lyrics: track.lyrics ?? '',
+        shownDurationSeconds: track.shownDurationSeconds ?? null,
+        priceCents: track.priceCents ?? null,
+        nameYourPrice: track.nameYourPrice,
+        position: index + 1,
+        updatedAt: new Date(),
+      };
       if (track.id) {
         const [row] = await tx
           .update(releaseTracks)
@@ -85,7 +94,9 @@ function adminTrack(track: TrackRow) {
     title: track.title,
     isrc: track.isrc,
     lyrics: track.lyrics,
+    shownDurationSeconds: track.shownDurationSeconds,
     priceCents: track.priceCents,
+    nameYourPrice: track.nameYourPrice,
     masterPath: track.masterPath,
     durationSeconds: track.durationSeconds,
     encodeStatus: track.encodeStatus,
@@ -180,8 +191,10 @@ export async function getPublicRelease(db: Db, id: number, products: { productId
       id: track.id,
       position: track.position,
       title: track.title,
-      durationSeconds: track.durationSeconds,
+      durationSeconds: track.shownDurationSeconds ?? track.durationSeconds,
       priceCents: track.priceCents,
+      nameYourPrice: track.nameYourPrice,
+      lyrics: track.lyrics,
       previewUrl: withPreview.has(track.id) ? previewUrl(track.id) : null,
       productId: products.find((entry) => entry.trackId === track.id)?.productId ?? null,
     })),

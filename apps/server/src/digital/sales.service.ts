@@ -28,8 +28,14 @@ export async function syncReleaseProducts(db: Db, releaseId: number, actor: Acto
     .where(and(eq(releaseProducts.releaseId, releaseId), eq(releaseProducts.kind, 'sale')));
   const images = [release.artwork || FALLBACK_ART];
   const wanted = [
-    ...(release.priceCents > 0 ? [{ trackId: null, name: `${release.title} (digital ${release.kind})`, priceCents: release.priceCents }] : []),
-    ...tracks.flatMap((track) => (track.priceCents && track.priceCents > 0 ? [{ trackId: track.id, name: `${track.title} (digital track)`, priceCents: track.priceCents }] : [])),
+    ...(release.priceCents > 0
+      ? [{ trackId: null, name: `${release.title} (digital ${release.kind})`, priceCents: release.priceCents, nameYourPrice: release.nameYourPrice }]
+      : []),
+    ...tracks.flatMap((track) =>
+      track.priceCents && track.priceCents > 0
+        ? [{ trackId: track.id, name: `${track.title} (digital track)`, priceCents: track.priceCents, nameYourPrice: track.nameYourPrice }]
+        : [],
+    ),
   ];
   for (const item of wanted) {
     const name = item.name.slice(0, 120);
@@ -38,14 +44,14 @@ export async function syncReleaseProducts(db: Db, releaseId: number, actor: Acto
     if (link) {
       await editProduct(db, { id: link.productId, name, description, priceCents: item.priceCents, images }, actor);
       await setProductActive(db, { id: link.productId, isActive: release.published }, actor);
-      await setProductNameYourPrice(db, link.productId, item.trackId === null && release.nameYourPrice);
+      await setProductNameYourPrice(db, link.productId, item.nameYourPrice);
     } else {
       // In the shop's Music category while the label keeps one.
       const category = (await categoryExists(db, 'music')) ? { category: 'music' } : {};
       const productId = await releaseProduct(db, { name, description, priceCents: item.priceCents, images, ...category }, undefined, actor);
       await markProductDigital(db, productId);
-      // The whole release may be "name your price" (its price the minimum); tracks sell at theirs.
-      if (item.trackId === null && release.nameYourPrice) await setProductNameYourPrice(db, productId, true);
+      // The whole release, or a track sold alone, may be "name your price" (its price the minimum).
+      if (item.nameYourPrice) await setProductNameYourPrice(db, productId, true);
       await db.insert(releaseProducts).values({ productId, releaseId, trackId: item.trackId, kind: 'sale' });
       if (!release.published) await setProductActive(db, { id: productId, isActive: false }, actor);
     }

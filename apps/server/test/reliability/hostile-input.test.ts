@@ -404,7 +404,7 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
     nameYourPrice: false,
     previewSeconds: 30,
     published: true,
-    tracks: [{ title: 'Side A', isrc: 'USSFR2600001', lyrics: 'La la.', priceCents: 100 }],
+    tracks: [{ title: 'Side A', isrc: 'USSFR2600001', lyrics: 'La la.', shownDurationSeconds: 185, priceCents: 100, nameYourPrice: true }],
   }),
   listReleases: () => null,
   setTrackMaster: () => ({ trackId: 1, path: 'masters/none.wav' }),

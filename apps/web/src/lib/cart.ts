@@ -41,6 +41,8 @@ export const cartStore = {
   remove: (lineId: string) => commit(removeLine(state, lineId)),
   /** Another variant of the line's product on the line (issue 29 item 4); `max`: what is left of it. */
   changeVariant: (lineId: string, item: Omit<CartLine, 'qty'>, max: number | null) => commit(changeVariant(state, lineId, item, max)),
+  /** A cart one of the domain's cart functions made from `get()` (a named price changed: ui/cart-widget/named-price.tsx). */
+  put: (next: CartState) => commit(next),
   clear: () => commit(EMPTY_CART),
   subscribe(listener: () => void) {
     listeners.add(listener);

@@ -55,6 +55,11 @@ export function uploadContentImage(file: File, onProgress: (percent: number) => 
   return { task, url };
 }
 
+/** A digital release's artwork (issue 28): an image under `products/` (the release's products show it), same checks and variants. */
+export function uploadReleaseArtwork(file: File, onProgress: (percent: number) => void): ProductImageUpload {
+  return uploadProductImage(file, { timestampMs: Date.now(), index: 0, onProgress });
+}
+
 /**
  * A track's lossless master (issue 28): WAV, AIFF or FLAC under `masters/`, through the same
  * resumable upload (pause, resume, retries); the server checks the bytes. Resolves with its path.

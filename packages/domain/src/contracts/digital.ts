@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DIGITAL_MESSAGES, DOWNLOAD_FORMATS, isIsrc, normalizeCode, RELEASE_KINDS } from '../digital.ts';
+import { DIGITAL_MESSAGES, DOWNLOAD_FORMATS, isIsrc, MAX_LYRICS_LENGTH, normalizeCode, RELEASE_KINDS } from '../digital.ts';
 import { defineContract, noInput, okOutput, optionalNullable } from './define.ts';
 
 // eslint-disable-next-line no-control-regex -- refusing control characters is the point
@@ -25,9 +25,15 @@ export const trackInput = z
         .refine(isIsrc, DIGITAL_MESSAGES.isrc)
         .transform((value) => value.replace(/-/g, '').toUpperCase()),
     ),
-    lyrics: optionalNullable(text(20_000)),
+    lyrics: optionalNullable(text(MAX_LYRICS_LENGTH)),
+    /** The duration the release page shows; absent: the encoded master's. */
+    shownDurationSeconds: optionalNullable(
+      z.number({ error: DIGITAL_MESSAGES.duration }).int(DIGITAL_MESSAGES.duration).min(1, DIGITAL_MESSAGES.duration).max(86_400, DIGITAL_MESSAGES.duration),
+    ),
     /** Sold alone at this price; absent: album only. */
     priceCents: optionalNullable(cents),
+    /** The track sold alone is "name your price": priceCents is the minimum. */
+    nameYourPrice: z.boolean().default(false),
   })
   .strict();
 
@@ -67,7 +73,9 @@ export const adminTrackOutput = z.object({
   title: z.string(),
   isrc: z.string().nullable(),
   lyrics: z.string(),
+  shownDurationSeconds: z.number().nullable(),
   priceCents: z.number().nullable(),
+  nameYourPrice: z.boolean(),
   masterPath: z.string().nullable(),
   durationSeconds: z.number().nullable(),
   encodeStatus: encodeStatusOutput,
@@ -99,8 +107,12 @@ export const publicTrackOutput = z.object({
   id: z.number(),
   position: z.number(),
   title: z.string(),
+  /** The label's shown duration, else the encoded master's; null until either is known. */
   durationSeconds: z.number().nullable(),
   priceCents: z.number().nullable(),
+  nameYourPrice: z.boolean(),
+  /** Empty: no lyrics. */
+  lyrics: z.string(),
   /** Where the player streams the preview from (HTTP ranges); null until it is encoded. */
   previewUrl: z.string().nullable(),
   /** The catalogue product that sells this track alone (add it to the cart); null: album only. */

@@ -51,6 +51,10 @@ export const releaseTracks = pgTable(
     masterPath: text('master_path'),
     masterGeneration: bigint('master_generation', { mode: 'number' }),
     durationSeconds: integer('duration_seconds'),
+    /** The duration the release page shows when the label sets one; null shows the encoded master's. */
+    shownDurationSeconds: integer('shown_duration_seconds'),
+    /** "Name your price" for the track sold alone: a fan pays at least priceCents. */
+    nameYourPrice: boolean('name_your_price').notNull().default(false),
     encodeStatus: text('encode_status', { enum: ['none', 'queued', 'encoding', 'ready', 'failed'] })
       .notNull()
       .default('none'),
@@ -63,6 +67,7 @@ export const releaseTracks = pgTable(
   (table) => [
     uniqueIndex('release_track_position_idx').on(table.releaseId, table.position),
     check('release_track_price_not_negative', sql`${table.priceCents} IS NULL OR ${table.priceCents} >= 0`),
+    check('release_track_shown_duration_range', sql`${table.shownDurationSeconds} IS NULL OR ${table.shownDurationSeconds} BETWEEN 1 AND 86400`),
   ],
 );
 

@@ -4,6 +4,7 @@ import { MAX_LINE_QTY } from '@storefront/domain/pricing.ts';
 import type { Product } from '@storefront/domain/catalog.ts';
 import { lineName, lineRanOutMessage, variantLabel } from '@storefront/domain/variants.ts';
 import { cartStore } from '../../lib/cart.ts';
+import { lazyPart } from '../../lib/lazy-part.tsx';
 import { useCartStock } from './cart-stock.ts';
 import { effectiveReleaseDate } from '@storefront/domain/preorders.ts';
 import { PreorderNote } from '../preorder-note.tsx';
@@ -51,6 +52,9 @@ function VariantChoice({ line, product, title, lines }: { line: CartLine; produc
   );
 }
 
+// Only a "name your price" line needs it: loaded when one is in the cart (first-load budget).
+const NamedPrice = lazyPart(() => import('./named-price.tsx').then((m) => m.NamedPrice), { loading: 'Loading…', failed: 'Could not load the price.' });
+
 const IMAGE_SIZE = 56;
 
 /** The cart's lines with their quantity controls; a quantity of zero removes the line (spec section 4). */
@@ -90,6 +94,7 @@ export function CartLines({ lines, onLineRemoved }: { lines: CartLine[]; onLineR
                   as="p"
                 />
               ) : null}
+              {line.amountCents !== undefined ? <NamedPrice.Part line={{ ...line, amountCents: line.amountCents }} title={title} /> : null}
               {product && product.variants.length > 1 ? <VariantChoice line={line} product={product} title={title} lines={lines} /> : null}
               <div className="cart-line__controls">
                 <div className="cart-qty" role="group" aria-label={`Quantity of ${title}`}>

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { formatUsd } from '@storefront/domain/catalog.ts';
-import { codesCsv, formatCode, RELEASE_KINDS, type ReleaseKind } from '@storefront/domain/digital.ts';
+import { codesCsv, formatCode, formatDuration, RELEASE_KINDS, type ReleaseKind } from '@storefront/domain/digital.ts';
 import type { UploadTask } from '@storefront/sdk/storage/upload-task.ts';
 import { errorSentence } from '../../../lib/error-message.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -21,6 +21,9 @@ import {
   useSetTrackMaster,
   type ConsoleRelease,
 } from '../api/music.ts';
+import { ReleaseArtwork } from './release-artwork.tsx';
+import { ReleaseEditForm } from './release-edit-form.tsx';
+import './console.css';
 
 const cents = (dollars: string) => Math.round(Number(dollars) * 100);
 const STATUS: Record<ConsoleRelease['tracks'][number]['encodeStatus'], string> = {
@@ -139,6 +142,9 @@ function NewReleaseForm() {
 }
 
 function ReleaseCard({ release }: { release: ConsoleRelease }) {
+  const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const formId = useId();
   return (
     <article className="music-release" aria-label={release.title}>
       <h3>
@@ -148,6 +154,30 @@ function ReleaseCard({ release }: { release: ConsoleRelease }) {
         {release.kind.toUpperCase()} · {release.releaseDate} · {formatUsd(release.priceCents)} ·{' '}
         {release.published ? <Link to={paths.music(release.id)}>Release page</Link> : 'Draft'}
       </p>
+      <ReleaseArtwork release={release} />
+      <p>
+        <button
+          ref={editButton}
+          type="button"
+          className="button button--secondary"
+          aria-expanded={editing}
+          aria-controls={editing ? formId : undefined}
+          onClick={() => setEditing(!editing)}
+        >
+          {editing ? 'Close the editor' : 'Edit release and tracks'}
+        </button>
+      </p>
+      {editing ? (
+        <div id={formId}>
+          <ReleaseEditForm
+            release={release}
+            onDone={() => {
+              setEditing(false);
+              editButton.current?.focus();
+            }}
+          />
+        </div>
+      ) : null}
       <ol className="music-release__tracks">
         {release.tracks.map((track) => (
           <TrackRow key={track.id} releaseId={release.id} track={track} />
@@ -191,6 +221,7 @@ function TrackRow({ releaseId, track }: { releaseId: number; track: ConsoleRelea
     <li className="music-release__track">
       <span>
         {track.position}. {track.title}
+        {track.shownDurationSeconds !== null || track.durationSeconds !== null ? ` (${formatDuration(track.shownDurationSeconds ?? track.durationSeconds ?? 0)})` : ''}
       </span>
       <span aria-live="polite">
         {STATUS[track.encodeStatus]}

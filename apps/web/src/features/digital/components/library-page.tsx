@@ -61,6 +61,7 @@ function OwnedRelease({ release }: { release: LibraryRelease }) {
   const ready = release.tracks.some((track) => track.owned && track.ready);
   return (
     <article className="library__release">
+      {release.artwork ? <img className="library__art" src={release.artwork} alt={`Artwork of ${release.title}`} width={120} height={120} loading="lazy" /> : null}
       <h2>
         <Link to={paths.music(release.id)}>{release.title}</Link>
       </h2>

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { formatUsd } from '@storefront/domain/catalog.ts';
 import { CHECKOUT_MESSAGES, MAX_NAMED_PRICE_CENTS } from '@storefront/domain/pricing.ts';
 import { cartStore } from '../../../lib/cart.ts';
+import { useHydrated } from '../../../lib/hydration.ts';
 import { paths } from '../../../lib/paths.ts';
 import { Link, useParams } from '../../../lib/router.tsx';
 import { toast } from '../../../lib/toast.ts';
@@ -48,7 +49,13 @@ function Release({ release }: { release: MusicRelease }) {
     ),
   );
   const buy = (productId: string, title: string, priceCents: number, amountCents?: number) => {
-    cartStore.add({ lineId: productId, title, image: release.artwork, priceCents: amountCents ?? priceCents, ...(amountCents !== undefined ? { amountCents } : {}) });
+    cartStore.add({
+      lineId: productId,
+      title,
+      image: release.artwork,
+      priceCents: amountCents ?? priceCents,
+      ...(amountCents !== undefined ? { amountCents, minimumCents: priceCents } : {}),
+    });
     toast.success(`${title} is in your cart.`);
   };
   const albumTitle = `${release.title} (digital ${release.kind})`;
@@ -85,10 +92,25 @@ function Release({ release }: { release: MusicRelease }) {
               {track.position}. {track.title}
             </button>
             <span className="music-page__duration">{duration(track.durationSeconds)}</span>
-            {track.productId && track.priceCents !== null ? (
+            {track.productId && track.priceCents !== null && track.nameYourPrice ? (
+              <NameYourPrice
+                kind="track"
+                minimumCents={track.priceCents}
+                onBuy={(amountCents) => buy(track.productId!, `${track.title} (digital track)`, track.priceCents!, amountCents)}
+                title={`${track.title} (digital track)`}
+              />
+            ) : track.productId && track.priceCents !== null ? (
               <button type="button" className="button button--secondary" onClick={() => buy(track.productId!, `${track.title} (digital track)`, track.priceCents!)}>
                 Buy {formatUsd(track.priceCents)}
               </button>
+            ) : null}
+            {track.lyrics ? (
+              <details className="music-page__lyrics">
+                <summary>
+                  Lyrics<span className="visually-hidden"> of {track.title}</span>
+                </summary>
+                <p>{track.lyrics}</p>
+              </details>
             ) : null}
           </li>
         ))}
@@ -106,6 +128,8 @@ function NameYourPrice({ kind, minimumCents, title, onBuy }: { kind: string; min
   const id = useId();
   const [text, setText] = useState((minimumCents / 100).toFixed(2));
   const [problem, setProblem] = useState<string | null>(null);
+  // A server-rendered page (decision 062): nothing typed or pressed before its code has hydrated is lost.
+  const hydrated = useHydrated();
   const submit = () => {
     const cents = /^\d{1,6}(\.\d{1,2})?$/.test(text.trim()) ? Math.round(Number(text.trim()) * 100) : Number.NaN;
     if (!Number.isSafeInteger(cents)) return setProblem('Please enter an amount in dollars and cents, like 12.50.');
@@ -123,7 +147,9 @@ function NameYourPrice({ kind, minimumCents, title, onBuy }: { kind: string; min
         submit();
       }}
     >
-      <label htmlFor={id}>Name your price (at least {formatUsd(minimumCents)})</label>
+      <label htmlFor={id}>
+        Name your price (at least {formatUsd(minimumCents)})<span className="visually-hidden"> for {title}</span>
+      </label>
       <div className="music-page__nyp-row">
         <span aria-hidden="true">$</span>
         <input
@@ -134,10 +160,12 @@ function NameYourPrice({ kind, minimumCents, title, onBuy }: { kind: string; min
           maxLength={9}
           aria-invalid={problem ? true : undefined}
           aria-describedby={problem ? `${id}-problem` : undefined}
+          disabled={!hydrated}
           onChange={(event) => setText(event.target.value)}
         />
-        <button type="submit" className="button">
+        <button type="submit" className="button" disabled={!hydrated}>
           Buy the {kind}
+          {kind === 'track' ? <span className="visually-hidden">: {title}</span> : null}
         </button>
       </div>
       {problem ? (

@@ -1,0 +1,3 @@
+ALTER TABLE "release_track" ADD COLUMN "shown_duration_seconds" integer;--> statement-breakpoint
+ALTER TABLE "release_track" ADD COLUMN "name_your_price" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "release_track" ADD CONSTRAINT "release_track_shown_duration_range" CHECK ("release_track"."shown_duration_seconds" IS NULL OR "release_track"."shown_duration_seconds" BETWEEN 1 AND 86400);
