@@ -76,7 +76,7 @@ export const EXCEPTIONS = {
   ],
   'apps/server/src/payouts/payouts.service.ts': ['creditSummaries', 'users'],
   // Orphaned images (decision 047): is an object's address stored anywhere? EXISTS reads only.
-  'apps/server/src/storage/orphans.service.ts': ['productImages', 'contentPages', 'users', 'datAssets'],
+  'apps/server/src/storage/orphans.service.ts': ['productImages', 'contentPages', 'users', 'datAssets', 'releases'],
   // Account deletion and the data export reach every area's rows of one account (decision 032).
   'apps/server/src/accounts/account-settings.service.ts': ['checkouts', 'ledgerEntries', 'orderItems', 'orders', 'wallets'],
 };

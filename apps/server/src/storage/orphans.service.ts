@@ -1,7 +1,7 @@
 import { and, lt, sql } from 'drizzle-orm';
 import { encodeObjectPath, isPublicImagePath } from '@storefront/domain/storage-location.ts';
 import type { Db } from '../db/client.ts';
-import { contentPages, datAssets, productImages, storageObjects, users } from '../db/schema/index.ts';
+import { contentPages, datAssets, productImages, releases, storageObjects, users } from '../db/schema/index.ts';
 import { deleteObjectGeneration, type StorageDeps } from './storage.service.ts';
 
 /**
@@ -11,7 +11,8 @@ import { deleteObjectGeneration, type StorageDeps } from './storage.service.ts';
  *
  * "Refers to" is any of the places the shop keeps an image's address: a product image
  * (`product_image.url`), a content page's JSON (home covers and every other page), an
- * account's `user.image`, and a sister product's artwork (`dat_asset.artwork_url`); an
+ * account's `user.image`, a sister product's artwork (`dat_asset.artwork_url`) and a digital
+ * release's artwork (`release.artwork`: a release with no price has no product image); an
  * address is the object's download URL (`/v0/b/<bucket>/o/<encoded path>?...`, absolute or
  * same-origin) or its bare path. Only the paths the shop's images live under (`products/`,
  * `content/`, the only ones anyone can write) are ever collected.
@@ -49,7 +50,8 @@ export async function isObjectReferenced(db: Db, bucket: string, objectPath: str
     SELECT EXISTS (SELECT 1 FROM ${productImages} WHERE ${names(productImages.url)})
         OR EXISTS (SELECT 1 FROM ${contentPages} WHERE ${names(sql`${contentPages.body}::text`)})
         OR EXISTS (SELECT 1 FROM ${users} WHERE ${users.image} IS NOT NULL AND ${names(users.image)})
-        OR EXISTS (SELECT 1 FROM ${datAssets} WHERE ${names(datAssets.artworkUrl)}) AS referenced`);
+        OR EXISTS (SELECT 1 FROM ${datAssets} WHERE ${names(datAssets.artworkUrl)})
+        OR EXISTS (SELECT 1 FROM ${releases} WHERE ${releases.artwork} <> '' AND ${names(releases.artwork)}) AS referenced`);
   return result.rows[0]?.referenced === true;
 }
 

@@ -5,7 +5,7 @@ import { startTestApp } from '../../test/app.ts';
 import { commands } from '../cli.ts';
 import { startJobQueue } from '../jobs/queue.ts';
 import type { Config } from '../config.ts';
-import { contentPages, productImages, products, storageObjects } from '../db/schema/index.ts';
+import { contentPages, productImages, products, releases, storageObjects } from '../db/schema/index.ts';
 import { collectOrphans } from './orphans.service.ts';
 import { createStorageDeps, objectDownloadUrl, objectKey, storeImage, variantKey, type StorageDeps, type StorageObjectRow } from './storage.service.ts';
 import { startTestS3Server, type TestS3Server } from './testing/s3-server.ts';
@@ -26,7 +26,7 @@ describe.each(['local', 's3'] as const)('collecting orphaned images (%s storage)
   let config: Config;
   let deps: StorageDeps;
   const logged: { fields: Record<string, unknown>; message: string }[] = [];
-  const images: Record<'used' | 'replaced' | 'never' | 'cover' | 'fresh' | 'profile', StorageObjectRow> = {} as never;
+  const images: Record<'used' | 'replaced' | 'never' | 'cover' | 'fresh' | 'profile' | 'artwork', StorageObjectRow> = {} as never;
 
   /** Whether the object's original and every variant are still in the store. */
   async function bytesThere(row: StorageObjectRow): Promise<boolean[]> {
@@ -52,6 +52,7 @@ describe.each(['local', 's3'] as const)('collecting orphaned images (%s storage)
     images.cover = await store('content/home/cover.png', 4);
     images.profile = await store('content/people/label-boss.png', 5);
     images.fresh = await store('products/tee/just-uploaded.png', 6);
+    images.artwork = await store('products/releases/night-drive.png', 7);
 
     // A product showed the old front, then it was replaced by the new one.
     await database.db.insert(products).values({ id: 'vinyl', name: 'Vinyl', description: 'A record', priceCents: 2500 });
@@ -69,6 +70,8 @@ describe.each(['local', 's3'] as const)('collecting orphaned images (%s storage)
     await database.db.execute(
       sql`INSERT INTO "user" (id, name, email, email_verified, image, username, username_lower) VALUES ('u1', 'Boss', 'boss@example.org', true, ${images.profile.path}, 'boss', 'boss')`,
     );
+    // A digital release's artwork, which no product shows (the release has no price yet).
+    await database.db.insert(releases).values({ kind: 'album', title: 'Night Drive', artist: 'The Band', releaseDate: '2026-01-01', priceCents: 0, artwork: images.artwork.path });
 
     // Everything but the fresh upload is past a 72-hour grace period.
     const old = new Date(Date.now() - 100 * 3600_000);
@@ -78,7 +81,7 @@ describe.each(['local', 's3'] as const)('collecting orphaned images (%s storage)
       .where(
         inArray(
           storageObjects.path,
-          [images.used, images.replaced, images.never, images.cover, images.profile].map((row) => row.path),
+          [images.used, images.replaced, images.never, images.cover, images.profile, images.artwork].map((row) => row.path),
         ),
       );
   });
@@ -94,8 +97,8 @@ describe.each(['local', 's3'] as const)('collecting orphaned images (%s storage)
     expect(output).toContain('Dry run: would delete 2 orphaned object(s)');
     expect(output).toContain(`${BUCKET}/products/vinyl/old-front.png`);
     expect(output).toContain(`${BUCKET}/products/tee/never-used.png`);
-    for (const kept of [images.used, images.cover, images.profile, images.fresh]) expect(output).not.toContain(kept.path);
-    expect(output).toContain('Kept: 3 in use, 1 younger than 72 hours.');
+    for (const kept of [images.used, images.cover, images.profile, images.artwork, images.fresh]) expect(output).not.toContain(kept.path);
+    expect(output).toContain('Kept: 4 in use, 1 younger than 72 hours.');
     for (const row of Object.values(images)) {
       expect(await rowThere(row), row.path).toBe(true);
       expect(await bytesThere(row), row.path).not.toContain(false);
@@ -111,18 +114,18 @@ describe.each(['local', 's3'] as const)('collecting orphaned images (%s storage)
   it('keeps everything when the grace period is longer than their age', async () => {
     const report = await collectOrphans(deps, { olderThanHours: 200 });
     expect(report.orphans).toEqual([]);
-    expect(report.young).toBe(6);
+    expect(report.young).toBe(7);
   });
 
   it('deletes the replaced and the never-used image, row and bytes, logs each, and keeps the used, the young and the referenced', async () => {
     const report = await collectOrphans(deps, { olderThanHours: 72 });
     expect(report.orphans.map((orphan) => orphan.path).sort()).toEqual(['products/tee/never-used.png', 'products/vinyl/old-front.png']);
-    expect(report).toMatchObject({ kept: 3, young: 1, dryRun: false });
+    expect(report).toMatchObject({ kept: 4, young: 1, dryRun: false });
     for (const gone of [images.replaced, images.never]) {
       expect(await rowThere(gone), gone.path).toBe(false);
       expect(await bytesThere(gone), gone.path).toEqual(gone.variantWidths.map(() => false).concat(false));
     }
-    for (const kept of [images.used, images.cover, images.profile, images.fresh]) {
+    for (const kept of [images.used, images.cover, images.profile, images.artwork, images.fresh]) {
       expect(await rowThere(kept), kept.path).toBe(true);
       expect(await bytesThere(kept), kept.path).not.toContain(false);
     }
