@@ -203,4 +203,65 @@ describe('digital delivery across two server processes on one S3 store', () => {
     );
     expect(await track(trackId)).toMatchObject({ encode_status: 'ready', encode_attempts: ready.encode_attempts });
   });
+
+  it('retries the encoding of an instance killed in the middle of it on the other, ending Ready with one set of files', async () => {
+    const { trackId } = await releaseWithMaster('Killed', 20);
+    // The instance running ffmpeg for the track once a format is done: the one to kill.
+    const victim = await poll(
+      'an instance to be encoding',
+      async () => {
+        const row = await track(trackId);
+        if (row.encode_status !== 'encoding' || row.encode_done < 1 || row.encode_done > 4) return undefined;
+        return servers.find((server) => encoderChildren(server).length > 0);
+      },
+      { timeoutMs: 120_000, intervalMs: 50 },
+    );
+    const orphans = encoderChildren(victim);
+    victim.child.kill('SIGKILL');
+    await victim.exited;
+    for (const pid of orphans) killQuietly(pid);
+    const survivor = servers.find((server) => server !== victim)!;
+    const killed = await track(trackId);
+    expect(killed.encode_status).toBe('encoding');
+
+    // The job stays active until its expiry (15 minutes): the queue's clock is moved past it,
+    // as if that time had passed, and the survivor's supervisor hands the job out again.
+    const { rowCount } = await database.pool.query(
+      `UPDATE pgboss.job SET started_on = started_on - (expire_seconds + 1) * interval '1s'
+        WHERE name = 'encode-track' AND state = 'active' AND (data->>'trackId')::int = $1`,
+      [trackId],
+    );
+    expect(rowCount).toBe(1);
+    const ready = await waitForStatus(trackId, 'ready', 240_000);
+    expect(ready).toMatchObject({ encode_done: 6, encode_attempts: 2 });
+    expect(await s3.keys(`digital/digital/${trackId}/`)).toHaveLength(6);
+    const { rows } = await database.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM track_file WHERE track_id = $1', [trackId]);
+    expect(rows[0]!.n).toBe(6);
+    expect(survivor.child.exitCode).toBeNull();
+  });
 });
+
+/** The encoder processes (ffmpeg, ffprobe) a server process started, from /proc. */
+function encoderChildren(server: ServerProcess): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // pid (comm) state ppid ...
+      const match = /^\d+ \((.*)\) \S (\d+)/.exec(stat);
+      if (match && Number(match[2]) === server.child.pid && /^ff(mpeg|probe)/.test(match[1]!)) pids.push(Number(entry));
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  return pids;
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
