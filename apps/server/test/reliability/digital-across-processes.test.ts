@@ -66,7 +66,9 @@ beforeAll(async () => {
   };
   servers = await Promise.all(ports.map((port, index) => spawnServer({ ...settings, DATA_DIR: path.join(dataDir, `instance-${index}`) }, port)));
   await Promise.all(servers.map(waitUntilReady));
-  [label, fan] = await signInAll(servers[0]!.base, publicUrl, ['label@example.org', 'fan@example.org']);
+  const signedIn = await signInAll(servers[0]!.base, publicUrl, ['label@example.org', 'fan@example.org']);
+  label = signedIn[0]!;
+  fan = signedIn[1]!;
 }, 240_000);
 
 afterAll(async () => {
