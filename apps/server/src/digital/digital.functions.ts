@@ -23,7 +23,7 @@ export function digitalFunctions(deps: { jobs: JobQueue; config: Config; today?:
     defineFunction('saveRelease', async (input, { db, origin, caller }) => {
       const artwork = input.artwork ? ownImageUrl(input.artwork, origin ?? '') : '';
       if (artwork === undefined) throw new AppError('invalid-argument', 'Artwork must be an image uploaded to the shop.');
-      const saved = await saveRelease(db, input, artwork);
+      const saved = await saveRelease(db, deps.jobs, input, artwork);
       await syncReleaseProducts(db, saved.id, { userId: caller.userId });
       return saved;
     }),
