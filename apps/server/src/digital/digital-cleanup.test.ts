@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { STORAGE_BUCKET } from '@storefront/domain/storage.ts';
@@ -9,7 +10,10 @@ import { trackFiles, users } from '../db/schema/index.ts';
 import { createStorageDeps, findObject, objectKey, type StorageDeps } from '../storage/storage.service.ts';
 import { storageTestDriver } from '../storage/testing/driver-choice.ts';
 import { startTestS3Server, type TestS3Server } from '../storage/testing/s3-server.ts';
-import { runFileCleanup } from './cleanup.service.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import { FILE_CLEANUP_QUEUE, runFileCleanup, type FileCleanupJob } from './cleanup.service.ts';
+import { runEncodeJob } from './encode.service.ts';
+import { setTrackMaster } from './releases.service.ts';
 import { sineWav } from './testing/audio.ts';
 
 /**
@@ -144,5 +148,54 @@ describe(`files of deleted tracks and detached masters are removed (${storageTes
     expect(await runFileCleanup(storage, job)).toEqual({ keys: [entry!.keys[0]], masters: [] });
     expect(await storage.driver.stat(entry!.keys[0]!)).toBeNull();
     expect(await present(entry!)).toEqual([false, ...Array(7).fill(true)]);
+  });
+
+  it('hands a replaced encoding the store would not delete to the cleanup job, which removes it', async () => {
+    const { trackIds } = await boss().call('saveRelease', {
+      kind: 'single',
+      title: 'Replaced',
+      artist: 'Sweepers',
+      releaseDate: '2026-01-15',
+      priceCents: 100,
+      published: false,
+      tracks: [{ title: 'Twice' }],
+    });
+    const trackId = trackIds[0]!;
+    const objectPath = `masters/replaced-${trackId}.wav`;
+    // The job is run here, not by the app's queue: the jobs given to the services only record.
+    const sent: { name: string; data: object }[] = [];
+    const jobs = {
+      async sendInTransaction() {},
+      async send(name: string, data: object) {
+        sent.push({ name, data });
+      },
+    } as unknown as JobQueue;
+    const copy = async (input: { output: string; master: string }) => fs.promises.copyFile(input.master, input.output);
+    const storageClient = createStorage({ baseUrl: shop.baseUrl, getAuthToken: () => tokens.boss ?? null });
+    const attach = async (seconds: number) => {
+      const generation = Number((await uploadBytesResumable(ref(storageClient, objectPath), sineWav(seconds))).metadata!.generation);
+      await setTrackMaster(shop.db, jobs, trackId, { path: objectPath, generation });
+      return generation;
+    };
+    const keysOf = async () => (await shop.db.select({ key: trackFiles.key }).from(trackFiles).where(eq(trackFiles.trackId, trackId))).map((row) => row.key).sort();
+
+    const first = await attach(1);
+    expect(await runEncodeJob({ storage, timeoutMs: 60_000, encodeFile: copy, jobs }, { trackId, generation: first })).toBe('ready');
+    const oldKeys = await keysOf();
+    const second = await attach(2);
+    const refusing: StorageDeps = {
+      ...storage,
+      driver: {
+        ...storage.driver,
+        delete: () => Promise.reject(new Error('store unavailable')),
+      },
+    };
+    expect(await runEncodeJob({ storage: refusing, timeoutMs: 60_000, encodeFile: copy, jobs }, { trackId, generation: second })).toBe('ready');
+    for (const key of oldKeys) expect(await storage.driver.stat(key)).not.toBeNull();
+    expect(sent.map((entry) => entry.name)).toEqual(oldKeys.map(() => FILE_CLEANUP_QUEUE));
+
+    for (const entry of sent) await runFileCleanup(storage, entry.data as FileCleanupJob);
+    for (const key of oldKeys) expect(await storage.driver.stat(key)).toBeNull();
+    for (const key of await keysOf()) expect(await storage.driver.stat(key)).not.toBeNull();
   });
 });

@@ -16,7 +16,7 @@ export const digitalArea = defineArea('digital', async (app, { config, db, jobs 
   // A job may run for every format of a long track; past this it is taken to have died and runs again.
   await jobs.updateQueue(ENCODE_QUEUE, { expireInSeconds: Math.max(900, config.ENCODE_TIMEOUT_SECONDS * 7) });
   await jobs.work<EncodeJob>(ENCODE_QUEUE, async (job) => {
-    await runEncodeJob({ storage, timeoutMs: config.ENCODE_TIMEOUT_SECONDS * 1000 }, job);
+    await runEncodeJob({ storage, jobs, timeoutMs: config.ENCODE_TIMEOUT_SECONDS * 1000 }, job);
   });
   await jobs.work<FileCleanupJob>(FILE_CLEANUP_QUEUE, async (job) => {
     await runFileCleanup(storage, job);
