@@ -2,6 +2,8 @@
  * Digital releases (issue 28): formats a fan may download, the messages fans and the label
  * read, and the shape of a download code. Pure: no I/O.
  */
+import { formatShipDate } from './preorders.ts';
+
 export const DOWNLOAD_FORMATS = ['mp3-320', 'mp3-v0', 'aac', 'flac', 'alac'] as const;
 export type DownloadFormat = (typeof DOWNLOAD_FORMATS)[number];
 
@@ -36,6 +38,8 @@ export const DIGITAL_MESSAGES = {
   previewSeconds: 'A preview is 5 to 120 seconds long, or the full track.',
   codeCount: 'Generate 1 to 5000 codes at a time.',
   duration: 'A duration is whole seconds, from 0:01 to 24:00:00.',
+  /** A preorder's downloads before its release date (the date is the label's calendar day). */
+  notOutYet: (releaseDate: string) => `${availableOnLabel(releaseDate)}: its downloads open on the release date.`,
 } as const;
 
 /** The longest lyrics a track keeps (characters). */
@@ -58,6 +62,20 @@ export function parseDuration(text: string): number | undefined {
   if (!match) return undefined;
   const [, hours, minutesOfHour, minutes, seconds] = match;
   return Number(hours ?? 0) * 3600 + Number(minutesOfHour ?? minutes) * 60 + Number(seconds);
+}
+
+/** What the library shows for music bought before its release date: "Available on Mar 5, 2027". */
+export function availableOnLabel(releaseDate: string): string {
+  return `Available on ${formatShipDate(releaseDate)}`;
+}
+
+/**
+ * Downloads open on the release date (decision 061, session 10): a release dated after the
+ * label's `today` (YYYY-MM-DD) is a preorder whose music is not out yet. Decided when asked,
+ * so the day comes without any job having to run.
+ */
+export function downloadsOpen(releaseDate: string, today: string): boolean {
+  return releaseDate <= today;
 }
 
 /** Codes as printed on a card: 12 characters from an alphabet without 0/O or 1/I/L, shown in groups of 4. */

@@ -1,5 +1,6 @@
 import { ownImageUrl } from '@storefront/domain/catalog-schemas.ts';
-import { DIGITAL_MESSAGES } from '@storefront/domain/digital.ts';
+import { DIGITAL_MESSAGES, downloadsOpen } from '@storefront/domain/digital.ts';
+import { todayIn } from '@storefront/domain/sales.ts';
 import { isMasterPath } from '@storefront/domain/storage-location.ts';
 import { STORAGE_BUCKET } from '@storefront/domain/storage.ts';
 import { getProduct } from '../catalog/catalog.service.ts';
@@ -15,12 +16,14 @@ import { saleProducts, setBundledRelease, syncReleaseProducts } from './sales.se
 import { findRelease, findTrack, getPublicRelease, listReleasesForAdmin, retryTrackEncoding, saveRelease, setTrackMaster } from './releases.service.ts';
 
 /** The callable functions of digital releases (issue 28): the label's console, the release page and the fan's library. */
-export function digitalFunctions(deps: { jobs: JobQueue; config: Config }): CallableFunction[] {
+export function digitalFunctions(deps: { jobs: JobQueue; config: Config; today?: () => string }): CallableFunction[] {
+  // The label's calendar day, asked at each call: a preorder's downloads open on its date with no job to run.
+  const today = deps.today ?? (() => todayIn(deps.config.LABEL_TIME_ZONE));
   return [
     defineFunction('saveRelease', async (input, { db, origin, caller }) => {
       const artwork = input.artwork ? ownImageUrl(input.artwork, origin ?? '') : '';
       if (artwork === undefined) throw new AppError('invalid-argument', 'Artwork must be an image uploaded to the shop.');
-      const saved = await saveRelease(db, input, artwork);
+      const saved = await saveRelease(db, deps.jobs, input, artwork);
       await syncReleaseProducts(db, saved.id, { userId: caller.userId });
       return saved;
     }),
@@ -45,7 +48,7 @@ export function digitalFunctions(deps: { jobs: JobQueue; config: Config }): Call
     defineFunction('listDownloadCodes', async ({ releaseId }, { db }) => ({ codes: await listDownloadCodes(db, releaseId) })),
     defineFunction('getRelease', async ({ id }, { db }) => ({ release: (await getPublicRelease(db, id, await saleProducts(db, id))) ?? null })),
     defineFunction('redeemDownloadCode', async ({ code }, { db, caller }) => redeemDownloadCode(db, caller.userId, code)),
-    defineFunction('getLibrary', async (_input, { db, caller }) => ({ releases: await getLibrary(db, caller.userId) })),
+    defineFunction('getLibrary', async (_input, { db, caller }) => ({ releases: await getLibrary(db, caller.userId, today()) })),
     defineFunction('createDownloadLink', async ({ releaseId, trackId, format }, { db, caller }) => {
       if (trackId !== undefined) {
         const track = await findTrack(db, trackId);
@@ -53,6 +56,8 @@ export function digitalFunctions(deps: { jobs: JobQueue; config: Config }): Call
       }
       // The same answer whether the release exists or not: nobody learns what others own.
       if (!(await owns(db, caller.userId, releaseId, trackId ?? null))) throw new AppError('permission-denied', DIGITAL_MESSAGES.notOwned);
+      const release = await findRelease(db, releaseId);
+      if (release && !downloadsOpen(release.releaseDate, today())) throw new AppError('failed-precondition', DIGITAL_MESSAGES.notOutYet(release.releaseDate));
       const expiresAt = Date.now() + LINK_TTL_MS;
       const token = signDownload(deps.config.AUTH_SECRET, { userId: caller.userId, releaseId, trackId: trackId ?? null, format, expiresAt });
       return { url: `/dl/${token}`, expiresAt: new Date(expiresAt).toISOString() };

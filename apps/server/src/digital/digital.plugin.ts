@@ -1,5 +1,6 @@
 import { defineArea } from '../http/area.ts';
 import { createStorageDeps } from '../storage/storage.service.ts';
+import { FILE_CLEANUP_QUEUE, runFileCleanup, type FileCleanupJob } from './cleanup.service.ts';
 import { digitalFunctions } from './digital.functions.ts';
 import { digitalRoutes } from './digital.routes.ts';
 import { runEncodeJob, type EncodeJob } from './encode.service.ts';
@@ -15,7 +16,10 @@ export const digitalArea = defineArea('digital', async (app, { config, db, jobs 
   // A job may run for every format of a long track; past this it is taken to have died and runs again.
   await jobs.updateQueue(ENCODE_QUEUE, { expireInSeconds: Math.max(900, config.ENCODE_TIMEOUT_SECONDS * 7) });
   await jobs.work<EncodeJob>(ENCODE_QUEUE, async (job) => {
-    await runEncodeJob({ storage, timeoutMs: config.ENCODE_TIMEOUT_SECONDS * 1000 }, job);
+    await runEncodeJob({ storage, jobs, timeoutMs: config.ENCODE_TIMEOUT_SECONDS * 1000 }, job);
+  });
+  await jobs.work<FileCleanupJob>(FILE_CLEANUP_QUEUE, async (job) => {
+    await runFileCleanup(storage, job);
   });
   return { functions: digitalFunctions({ jobs, config }) };
 });

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import yazl from 'yazl';
-import { DIGITAL_MESSAGES } from '@storefront/domain/digital.ts';
+import { DIGITAL_MESSAGES, downloadsOpen } from '@storefront/domain/digital.ts';
+import { todayIn } from '@storefront/domain/sales.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../http/errors.ts';
@@ -19,6 +20,8 @@ export interface DigitalRoutesOptions {
   config: Config;
   db: Db;
   driver: StorageDriver;
+  /** The label's calendar day (YYYY-MM-DD); tests set it. Default: today in LABEL_TIME_ZONE, asked at each download. */
+  today?: () => string;
 }
 
 /** One `bytes=` range of `size` bytes, inclusive; null for none; 'unsatisfiable' for a range outside the file. */
@@ -61,6 +64,7 @@ const trackName = (file: DownloadFile, extension: string) => `${String(file.posi
 
 export async function digitalRoutes(app: FastifyInstance, options: DigitalRoutesOptions) {
   const { db, driver, config } = options;
+  const today = options.today ?? (() => todayIn(config.LABEL_TIME_ZONE));
 
   async function sendFile(request: FastifyRequest, reply: FastifyReply, file: DownloadFile, disposition?: string) {
     const range = parseRange(request.headers.range, file.size);
@@ -93,6 +97,8 @@ export async function digitalRoutes(app: FastifyInstance, options: DigitalRoutes
     if (!(await owns(db, grant.userId, grant.releaseId, grant.trackId))) throw new AppError('permission-denied', DIGITAL_MESSAGES.notOwned);
     const release = await findRelease(db, grant.releaseId);
     if (!release) throw new AppError('not-found', DIGITAL_MESSAGES.releaseNotFound);
+    // A preorder (a release date after the label's today): bought, owned, not downloadable until its day.
+    if (!downloadsOpen(release.releaseDate, today())) throw new AppError('failed-precondition', DIGITAL_MESSAGES.notOutYet(release.releaseDate));
     const files = await downloadFiles(db, grant.releaseId, grant.trackId, grant.format);
     const extension = FORMAT_FILES[grant.format].extension;
     if (grant.trackId !== null) {

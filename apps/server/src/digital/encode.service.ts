@@ -10,6 +10,8 @@ import { warnCleanup } from '../cleanup.ts';
 import { releases, releaseTracks, trackFiles } from '../db/schema/index.ts';
 import type { StorageDeps } from '../storage/storage.service.ts';
 import { findByToken, findObject, objectKey } from '../storage/storage.service.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import { FILE_CLEANUP_QUEUE, type FileCleanupJob } from './cleanup.service.ts';
 import { AUDIO_FORMATS, encode, FORMAT_FILES, probeAudio, type AudioFormat } from './encoder.ts';
 
 /**
@@ -35,6 +37,8 @@ export interface EncodeDeps {
   timeoutMs: number;
   /** Tests: a run that fails on purpose. */
   encodeFile?: typeof encode;
+  /** Where a replaced file the store would not delete is handed on (the cleanup job retries it). */
+  jobs?: Pick<JobQueue, 'send'>;
 }
 
 export const trackFileKey = (trackId: number, generation: number, format: AudioFormat) => `digital/${trackId}/${generation}/${format}.${FORMAT_FILES[format].extension}`;
@@ -113,7 +117,11 @@ export async function runEncodeJob(deps: EncodeDeps, job: EncodeJob): Promise<'r
         .onConflictDoUpdate({ target: [trackFiles.trackId, trackFiles.format], set: values });
       // The file of the master this one replaces is no longer served: its bytes go (decision 061).
       if (previous && previous.key !== key) {
-        await deps.storage.driver.delete(previous.key).catch(warnCleanup(`delete the replaced encoding ${previous.key}`));
+        await deps.storage.driver.delete(previous.key).catch(async (error: unknown) => {
+          warnCleanup(`delete the replaced encoding ${previous.key}`)(error);
+          // Handed to the cleanup job, which retries until the store deletes it (decision 061, session 10).
+          await deps.jobs?.send(FILE_CLEANUP_QUEUE, { keys: [previous.key], masters: [] } satisfies FileCleanupJob);
+        });
       }
       done.add(format);
       await db

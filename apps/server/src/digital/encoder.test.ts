@@ -61,17 +61,28 @@ describe('encoding', () => {
     }
   });
 
-  it('embeds the artwork in MP3 and FLAC', async () => {
-    const master = write('art.wav', sineWav(1));
-    const artwork = path.join(dir, 'cover.png');
+  it.each(['png', 'jpg'])('embeds the artwork (%s) as an attached picture in MP3, FLAC, AAC and ALAC, keeping the tags', async (kind) => {
+    const master = write(`art-${kind}.wav`, sineWav(1));
+    const artwork = path.join(dir, `cover.${kind}`);
     await runTool(ffmpegPath(), ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=red:s=32x32', '-frames:v', '1', artwork], { timeoutMs: 30_000 });
+    const codecs = { flac: 'flac', 'mp3-320': 'mp3', aac: 'aac', alac: 'alac' } as const;
     for (const [format, output] of [
-      ['flac', path.join(dir, 'art.flac')],
-      ['mp3-320', path.join(dir, 'art.mp3')],
+      ['flac', path.join(dir, `art-${kind}.flac`)],
+      ['mp3-320', path.join(dir, `art-${kind}.mp3`)],
+      ['aac', path.join(dir, `art-aac-${kind}.m4a`)],
+      ['alac', path.join(dir, `art-alac-${kind}.m4a`)],
     ] as const) {
       await encode({ master, output, format, tags: TAGS, artwork, timeoutMs: 60_000 });
-      const out = await runTool(ffprobePath(), ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', output], { timeoutMs: 30_000 });
-      expect(out.toString().split('\n').filter(Boolean).sort()).toEqual(['audio', 'video']);
+      const out = await runTool(ffprobePath(), ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name:stream_disposition=attached_pic', '-of', 'csv=p=0', output], {
+        timeoutMs: 30_000,
+      });
+      const streams = out.toString().split('\n').filter(Boolean).sort();
+      expect(streams, format).toEqual([`${codecs[format]},audio,0`, `${kind === 'png' ? 'png' : 'mjpeg'},video,1`].sort());
+      const probe = await probeAudio(output);
+      expect(probe.tags).toMatchObject({ title: 'First Light', artist: 'The Testers', track: '2/5' });
+      expect(probe.tags.tsrc ?? probe.tags.isrc).toBe('USSFR2600001');
+      // Still decodes whole.
+      await runTool(ffmpegPath(), ['-v', 'error', '-xerror', '-i', output, '-map', '0:a', '-f', 'null', '-'], { timeoutMs: 30_000 });
     }
   });
 

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { addMp4Cover } from './mp4-cover.ts';
 
 /**
  * The audio encoder (issue 28, decision 056): the static ffmpeg and ffprobe that the npm
@@ -177,7 +179,7 @@ export interface EncodeInput {
   output: string;
   format: AudioFormat;
   tags: TrackTags;
-  /** A JPEG or PNG the shop re-encoded: embedded in MP3 and FLAC (this ffmpeg's MP4 muxer drops cover pictures). */
+  /** A JPEG or PNG the shop re-encoded: embedded by ffmpeg in MP3 and FLAC, and afterwards in AAC and ALAC (this ffmpeg's MP4 muxer drops cover pictures; mp4-cover.ts). */
   artwork?: string;
   /** Preview only: the clip's length in seconds; absent for the full track. */
   previewSeconds?: number;
@@ -224,4 +226,5 @@ export function encodeArgs(input: EncodeInput): string[] {
 
 export async function encode(input: EncodeInput): Promise<void> {
   await runTool(ffmpegPath(), encodeArgs(input), { timeoutMs: input.timeoutMs });
+  if (input.artwork !== undefined && FORMAT_FILES[input.format].extension === 'm4a') await addMp4Cover(input.output, await fs.promises.readFile(input.artwork));
 }

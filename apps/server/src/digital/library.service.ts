@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { libraryReleaseOutput } from '@storefront/domain/contracts/digital.ts';
-import type { DownloadFormat } from '@storefront/domain/digital.ts';
+import { downloadsOpen, type DownloadFormat } from '@storefront/domain/digital.ts';
 import type { Db } from '../db/client.ts';
 import { digitalOwnership, releases, releaseTracks, trackFiles } from '../db/schema/index.ts';
 import type { Tx } from '../db/transaction.ts';
@@ -38,7 +38,8 @@ export async function owns(db: Db, userId: string, releaseId: number, trackId: n
   return row !== undefined;
 }
 
-export async function getLibrary(db: Db, userId: string): Promise<z.input<typeof libraryReleaseOutput>[]> {
+/** Everything `userId` owns; `today` is the label's calendar day (a preorder's downloads open on its date). */
+export async function getLibrary(db: Db, userId: string, today: string): Promise<z.input<typeof libraryReleaseOutput>[]> {
   const owned = await db.select().from(digitalOwnership).where(eq(digitalOwnership.userId, userId)).orderBy(asc(digitalOwnership.createdAt));
   if (owned.length === 0) return [];
   const releaseIds = [...new Set(owned.map((row) => row.releaseId))];
@@ -57,6 +58,7 @@ export async function getLibrary(db: Db, userId: string): Promise<z.input<typeof
         artwork: release.artwork,
         whole,
         sources: [...new Set(mine.map((row) => row.source))],
+        availableOn: downloadsOpen(release.releaseDate, today) ? null : release.releaseDate,
         tracks: tracks
           .filter((track) => track.releaseId === releaseId)
           .map((track) => ({

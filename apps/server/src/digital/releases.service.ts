@@ -7,6 +7,7 @@ import { downloadCodes, releases, releaseTracks, trackFiles } from '../db/schema
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { AppError } from '../http/errors.ts';
+import { filesOfTracks, queueFileCleanup } from './cleanup.service.ts';
 import { AUDIO_FORMATS } from './encoder.ts';
 
 /**
@@ -22,8 +23,11 @@ export type TrackRow = typeof releaseTracks.$inferSelect;
 
 export const ENCODE_QUEUE = 'encode-track';
 
-/** Creates a release or replaces its fields and track list (tracks keep their masters by id; missing ones are removed). */
-export async function saveRelease(db: Db, input: SaveReleaseInput, artwork: string): Promise<{ id: number; trackIds: number[] }> {
+/**
+ * Creates a release or replaces its fields and track list (tracks keep their masters by id;
+ * missing ones are removed, and the removal of their stored files is queued in the same transaction).
+ */
+export async function saveRelease(db: Db, jobs: JobQueue, input: SaveReleaseInput, artwork: string): Promise<{ id: number; trackIds: number[] }> {
   return runTransaction(db, async (tx) => {
     const fields = {
       kind: input.kind,
@@ -49,7 +53,16 @@ export async function saveRelease(db: Db, input: SaveReleaseInput, artwork: stri
       releaseId = created!.id;
     }
     const kept = input.tracks.flatMap((track) => (track.id ? [track.id] : []));
+    const dropped = await tx
+      .select({ id: releaseTracks.id })
+      .from(releaseTracks)
+      .where(and(eq(releaseTracks.releaseId, releaseId), kept.length ? notInArray(releaseTracks.id, kept) : undefined));
+    const leftBehind = await filesOfTracks(
+      tx,
+      dropped.map((track) => track.id),
+    );
     await tx.delete(releaseTracks).where(and(eq(releaseTracks.releaseId, releaseId), kept.length ? notInArray(releaseTracks.id, kept) : undefined));
+    await queueFileCleanup(tx, jobs, leftBehind);
     // Positions are unique per release: park the kept tracks out of the way, then number them in order.
     await tx
       .update(releaseTracks)
@@ -204,6 +217,11 @@ export async function getPublicRelease(db: Db, id: number, products: { productId
 /** Points a track at a stored master (its generation) and queues the encoding, in one transaction. */
 export async function setTrackMaster(db: Db, jobs: JobQueue, trackId: number, master: { path: string; generation: number }): Promise<void> {
   await runTransaction(db, async (tx) => {
+    const [before] = await tx
+      .select({ path: releaseTracks.masterPath, generation: releaseTracks.masterGeneration })
+      .from(releaseTracks)
+      .where(eq(releaseTracks.id, trackId))
+      .for('update');
     const [row] = await tx
       .update(releaseTracks)
       .set({ masterPath: master.path, masterGeneration: master.generation, encodeStatus: 'queued', encodeDone: 0, encodeAttempts: 0, encodeError: null, updatedAt: new Date() })
@@ -211,6 +229,11 @@ export async function setTrackMaster(db: Db, jobs: JobQueue, trackId: number, ma
       .returning({ id: releaseTracks.id });
     if (!row) throw new AppError('not-found', DIGITAL_MESSAGES.trackNotFound);
     await jobs.sendInTransaction(tx, ENCODE_QUEUE, { trackId, generation: master.generation });
+    // A master at another path is detached: its object goes once nothing else uses it. (At the
+    // same path the upload itself replaced the bytes; the encode job removes the old encodings.)
+    if (before?.path && before.generation !== null && before.path !== master.path) {
+      await queueFileCleanup(tx, jobs, { keys: [], masters: [{ path: before.path, generation: before.generation }] });
+    }
   });
 }
 

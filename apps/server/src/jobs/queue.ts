@@ -38,6 +38,7 @@ export const QUEUES = [
   'password-reset-request',
   'oidc-backchannel-logout',
   'encode-track',
+  'digital-file-cleanup',
   'record-tax',
   'reverse-tax',
   'preorder-release',

@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { and, eq } from 'drizzle-orm';
 import { STORAGE_MESSAGES, UPLOAD_MESSAGES } from '@storefront/domain/storage.ts';
 import { isMasterPath } from '@storefront/domain/storage-location.ts';
@@ -24,32 +25,64 @@ export function uploadLimit(config: Pick<Config, 'UPLOAD_MAX_BYTES' | 'MASTER_UP
 
 const CONTENT_TYPES = { wav: 'audio/wav', aiff: 'audio/aiff', flac: 'audio/flac' } as const;
 
+/** A master's bytes in a local file (a resumable upload's staging file, or one written for it). */
+export interface MasterFileInput extends Omit<StoreImageInput, 'bytes'> {
+  file: string;
+}
+
+/** Stores a master handed over in memory (the one-request upload): through a file, as the resumable upload does. */
 export async function storeMaster(deps: StorageDeps, input: StoreImageInput, withinTransaction?: (tx: Tx) => Promise<void>): Promise<StorageObjectRow> {
   if (input.bytes.length === 0) throw new StorageHttpError('invalid-argument', UPLOAD_MESSAGES.empty, 400);
-  const md5 = createHash('md5').update(input.bytes).digest('base64');
-  const expected = input.metadata.md5Hash;
-  if (expected && expected !== md5) throw new StorageHttpError('invalid-checksum', STORAGE_MESSAGES.invalidChecksum(input.path, expected, md5), 400);
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'master-'));
-  let checked: Awaited<ReturnType<typeof checkMaster>>;
   try {
     const file = path.join(dir, 'master');
     await fs.promises.writeFile(file, input.bytes);
-    checked = await checkMaster(file, input.bytes.subarray(0, 64));
+    const { bytes: _bytes, ...rest } = input;
+    return await storeMasterFile(deps, { ...rest, file }, withinTransaction);
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The first bytes of a file (at most `length`). */
+async function headOf(file: string, length: number): Promise<Buffer> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const head = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(head, 0, length, 0);
+    return head.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Checks and stores a master from a file, never holding it whole in memory (albums are
+ * hundreds of MB; session 10): the MD5 is computed over a read stream, the content check
+ * reads the first bytes (the magic number) and runs ffprobe on the file, and the driver
+ * streams the file to its key.
+ */
+export async function storeMasterFile(deps: StorageDeps, input: MasterFileInput, withinTransaction?: (tx: Tx) => Promise<void>): Promise<StorageObjectRow> {
+  const { size } = await fs.promises.stat(input.file);
+  if (size === 0) throw new StorageHttpError('invalid-argument', UPLOAD_MESSAGES.empty, 400);
+  const hash = createHash('md5');
+  await pipeline(fs.createReadStream(input.file), hash);
+  const md5 = hash.digest('base64');
+  const expected = input.metadata.md5Hash;
+  if (expected && expected !== md5) throw new StorageHttpError('invalid-checksum', STORAGE_MESSAGES.invalidChecksum(input.path, expected, md5), 400);
+  const checked = await checkMaster(input.file, await headOf(input.file, 64));
   // Not a lossless master: refused as a storage rule refuses (403), like a file that is not an image.
   if (!checked) throw new StorageHttpError('invalid-argument', UPLOAD_MESSAGES.notLosslessAudio, 403);
 
   const blobKey = randomBytes(16).toString('hex');
-  await deps.driver.put(objectKey(blobKey), input.bytes);
+  await deps.driver.putFile(objectKey(blobKey), input.file);
   const now = new Date();
   const values = {
     bucket: input.bucket,
     path: input.path,
     blobKey,
     generation: now.getTime() * 1000 + Math.floor(Math.random() * 1000),
-    size: input.bytes.length,
+    size,
     contentType: CONTENT_TYPES[checked.format],
     md5Hash: md5,
     cacheControl: 'private, no-store',

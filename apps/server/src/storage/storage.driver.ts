@@ -13,6 +13,8 @@ export interface StorageDriver {
   /** S3 only: multipart uploads, which hold the parts of resumable upload sessions. */
   readonly multipart?: MultipartStore;
   put(key: string, data: Buffer): Promise<void>;
+  /** Stores a local file's bytes, streamed and never whole in memory (masters of hundreds of MB). */
+  putFile(key: string, file: string): Promise<void>;
   /**
    * The bytes as a stream, or null when there is no such key. With `range` (inclusive
    * offsets inside the object), only those bytes, and `size` is their count.
@@ -71,6 +73,24 @@ export function createLocalDriver(root: string): StorageDriver {
       const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
       try {
         await fs.promises.writeFile(temp, data, { flush: true });
+        await fs.promises.rename(temp, file);
+      } catch (error) {
+        await fs.promises.rm(temp, { force: true });
+        throw error;
+      }
+    },
+    async putFile(key, source) {
+      const file = fileOf(key);
+      await fs.promises.mkdir(path.dirname(file), { recursive: true });
+      const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+      try {
+        await fs.promises.copyFile(source, temp);
+        const handle = await fs.promises.open(temp, 'r+');
+        try {
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
         await fs.promises.rename(temp, file);
       } catch (error) {
         await fs.promises.rm(temp, { force: true });

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { and, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { isMasterPath } from '@storefront/domain/storage-location.ts';
 import { UPLOAD_MESSAGES } from '@storefront/domain/storage.ts';
 import type { Db } from '../db/client.ts';
 import { storageUploadPending, storageUploadSessions } from '../db/schema/index.ts';
@@ -10,7 +12,7 @@ import { runTransaction, type Tx } from '../db/transaction.ts';
 import { bodyToFile } from './storage.body.ts';
 import { storageErrors, StorageHttpError } from './storage.errors.ts';
 import type { UploadMetadata } from './storage.metadata.ts';
-import { storeUpload, uploadLimit } from './masters.service.ts';
+import { storeMasterFile, storeUpload, uploadLimit } from './masters.service.ts';
 import { findObject, type StorageDeps, type StorageObjectRow } from './storage.service.ts';
 
 /**
@@ -127,20 +129,33 @@ async function appendToMultipart(deps: StorageDeps, tx: Tx, session: UploadSessi
   }
 }
 
-async function streamToBuffer(stream: Readable): Promise<Buffer> {
+/**
+ * Reads a stream into memory, refusing to hold more than `max` bytes: finalize buffers only
+ * images (at most UPLOAD_MAX_BYTES, re-encoded in memory by sharp); masters are streamed.
+ */
+async function streamToBuffer(stream: Readable, max: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
+  let length = 0;
+  for await (const chunk of stream) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    length += buffer.length;
+    if (length > max) {
+      stream.destroy();
+      throw new Error(`An upload of more than ${max} bytes would be held in memory.`);
+    }
+    chunks.push(buffer);
+  }
   return Buffer.concat(chunks);
 }
 
-/** S3: the complete upload's bytes, assembling its parts on the first call. */
-async function readMultipart(deps: StorageDeps, id: string): Promise<Buffer> {
+/** S3: assembles the session's parts on the first call; the assembled key, or the bytes of an upload smaller than one part. */
+async function assembleMultipart(deps: StorageDeps, id: string): Promise<{ key: string } | { bytes: Buffer }> {
   const store = deps.driver.multipart!;
   const [session] = await deps.db.select().from(storageUploadSessions).where(eq(storageUploadSessions.id, id));
   if (!session) throw sessionNotFound();
   if (session.parts.length === 0) {
     const [pending] = await deps.db.select().from(storageUploadPending).where(eq(storageUploadPending.sessionId, id));
-    return pending?.bytes ?? Buffer.alloc(0);
+    return { bytes: pending?.bytes ?? Buffer.alloc(0) };
   }
   const key = sessionUploadKey(id);
   if (session.multipartUploadId) {
@@ -152,9 +167,48 @@ async function readMultipart(deps: StorageDeps, id: string): Promise<Buffer> {
     }
     await deps.db.update(storageUploadSessions).set({ multipartUploadId: null }).where(eq(storageUploadSessions.id, id));
   }
-  const blob = await deps.driver.get(key);
-  if (!blob) throw new Error(`The assembled upload ${key} is missing from the object store.`);
-  return streamToBuffer(blob.stream);
+  return { key };
+}
+
+/** S3: the complete upload's bytes (an image: at most `max`). */
+async function readMultipart(deps: StorageDeps, id: string, max: number): Promise<Buffer> {
+  const assembled = await assembleMultipart(deps, id);
+  if ('bytes' in assembled) return assembled.bytes;
+  const blob = await deps.driver.get(assembled.key);
+  if (!blob) throw new Error(`The assembled upload ${assembled.key} is missing from the object store.`);
+  return streamToBuffer(blob.stream, max);
+}
+
+/** The complete upload of an image, in memory (bounded by UPLOAD_MAX_BYTES, the images' limit). */
+async function sessionBytes(deps: StorageDeps, session: UploadSession): Promise<Buffer> {
+  const max = deps.config.UPLOAD_MAX_BYTES;
+  if (deps.driver.multipart) return (await readMultipart(deps, session.id, max)).subarray(0, session.totalSize);
+  if (session.totalSize > max) throw new Error(`An upload of more than ${max} bytes would be held in memory.`);
+  return (await fs.promises.readFile(stagingFile(deps, session.id))).subarray(0, session.totalSize);
+}
+
+/**
+ * The complete upload of a master as a local file, never whole in memory: on the local disk
+ * its staging file; on S3 the assembled object streamed to a file beside the staging files
+ * (removed by the caller), which ffprobe reads and the driver streams back to its key.
+ */
+async function sessionFile(deps: StorageDeps, session: UploadSession): Promise<{ file: string; scratch?: string }> {
+  const staging = stagingFile(deps, session.id);
+  if (!deps.driver.multipart) {
+    if ((await fs.promises.stat(staging)).size > session.totalSize) await fs.promises.truncate(staging, session.totalSize);
+    return { file: staging };
+  }
+  const scratch = `${staging}.master`;
+  await fs.promises.mkdir(stagingDir(deps), { recursive: true });
+  const assembled = await assembleMultipart(deps, session.id);
+  if ('bytes' in assembled) {
+    await fs.promises.writeFile(scratch, assembled.bytes.subarray(0, session.totalSize));
+  } else {
+    const blob = await deps.driver.get(assembled.key);
+    if (!blob) throw new Error(`The assembled upload ${assembled.key} is missing from the object store.`);
+    await pipeline(blob.stream, fs.createWriteStream(scratch));
+  }
+  return { file: scratch, scratch };
 }
 
 /**
@@ -293,22 +347,21 @@ export async function receiveChunk(
 }
 
 async function finalizeSession(deps: StorageDeps, session: UploadSession): Promise<StorageObjectRow> {
-  const staging = stagingFile(deps, session.id);
-  const bytes = (deps.driver.multipart ? await readMultipart(deps, session.id) : await fs.promises.readFile(staging)).subarray(0, session.totalSize);
+  // A master (hundreds of MB) is checked and stored from a file; an image is read into memory.
+  const source = isMasterPath(session.path) ? await sessionFile(deps, session) : { bytes: await sessionBytes(deps, session) };
   let lostRace = false;
   try {
-    const object = await storeUpload(
-      deps,
-      { bucket: session.bucket, path: session.path, bytes, metadata: session.metadata as UploadMetadata, createdBy: session.createdBy },
-      async (tx) => {
-        const [current] = await tx.select().from(storageUploadSessions).where(eq(storageUploadSessions.id, session.id)).for('update');
-        if (!current || current.status !== 'active') {
-          lostRace = true;
-          throw sessionClosed();
-        }
-        await tx.update(storageUploadSessions).set({ status: 'final', updatedAt: new Date() }).where(eq(storageUploadSessions.id, session.id));
-      },
-    );
+    const input = { bucket: session.bucket, path: session.path, metadata: session.metadata as UploadMetadata, createdBy: session.createdBy };
+    const closeSession = async (tx: Tx) => {
+      const [current] = await tx.select().from(storageUploadSessions).where(eq(storageUploadSessions.id, session.id)).for('update');
+      if (!current || current.status !== 'active') {
+        lostRace = true;
+        throw sessionClosed();
+      }
+      await tx.update(storageUploadSessions).set({ status: 'final', updatedAt: new Date() }).where(eq(storageUploadSessions.id, session.id));
+    };
+    const object =
+      'bytes' in source ? await storeUpload(deps, { ...input, bytes: source.bytes }, closeSession) : await storeMasterFile(deps, { ...input, file: source.file }, closeSession);
     await reclaimOrLog(deps, session.id);
     return object;
   } catch (error) {
@@ -326,6 +379,8 @@ async function finalizeSession(deps: StorageDeps, session: UploadSession): Promi
       await reclaimOrLog(deps, session.id);
     }
     throw error;
+  } finally {
+    if ('scratch' in source && source.scratch) await fs.promises.rm(source.scratch, { force: true });
   }
 }
 

@@ -144,6 +144,8 @@ export const libraryReleaseOutput = z.object({
   /** The whole release is owned (bought, redeemed or bundled), not only some tracks. */
   whole: z.boolean(),
   sources: z.array(z.enum(['purchase', 'code', 'bundle'])),
+  /** A preorder not out yet: its release date (YYYY-MM-DD), before which downloads are refused; null once out. */
+  availableOn: z.string().nullable(),
   tracks: z.array(z.object({ id: z.number(), position: z.number(), title: z.string(), owned: z.boolean(), ready: z.boolean() })),
 });
 

@@ -25,6 +25,8 @@ export interface TestS3Server {
   openMultipartUploads(): string[];
   /** Requests seen, as "METHOD path?query". */
   requests: string[];
+  /** Until called again without one, every PUT whose path matches answers 500 (a store that fails writes). */
+  failPuts(match?: RegExp): void;
   close(): Promise<void>;
 }
 
@@ -39,8 +41,15 @@ export async function startTestS3Server(options: { bucket?: string; prefix?: str
   const handle = s3rver.callback();
   const uploadsDir = () => s3rver.store.getResourcePath(bucket, undefined, 'uploads');
   const requests: string[] = [];
+  let failing: RegExp | undefined;
   const server = http.createServer((request, response) => {
     requests.push(`${request.method} ${request.url}`);
+    if (request.method === 'PUT' && failing?.test(request.url ?? '')) {
+      request.resume();
+      response.writeHead(500, { 'content-type': 'application/xml' });
+      response.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>InternalError</Code><Message>We encountered an internal error. Please try again.</Message></Error>');
+      return;
+    }
     const url = new URL(request.url ?? '/', 'http://s3.invalid');
     const uploadId = url.searchParams.get('uploadId');
     if (request.method === 'DELETE' && uploadId !== null) {
@@ -81,6 +90,9 @@ export async function startTestS3Server(options: { bucket?: string; prefix?: str
     },
     settings,
     requests,
+    failPuts(match) {
+      failing = match;
+    },
     async keys(under = prefix) {
       const keys: string[] = [];
       let token: string | undefined;

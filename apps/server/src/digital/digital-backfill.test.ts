@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { afterAll, describe, expect, it, inject } from 'vitest';
+import { withDatabase } from '../../test/connection-string.ts';
+import { testConfig } from '../../test/database.ts';
+import { createAccount } from '../accounts/accounts.service.ts';
+import { markProductDigital, releaseProduct } from '../catalog/catalog.service.ts';
+import { connectDatabase, type Database } from '../db/client.ts';
+import { MIGRATIONS_DIR, runMigrations } from '../db/migrate.ts';
+import { orderItems, orders } from '../db/schema/index.ts';
+
+/**
+ * Migration order_item_digital_backfill (session 10): lines ordered before order_item.digital
+ * existed (migration 0039) were all written false; the migration marks those whose product is
+ * a digital one, and leaves physical lines and lines already right. The database is migrated
+ * up to the migration before it, given such orders, then migrated to the end.
+ */
+// By name, not number: the merger may renumber migrations.
+const BACKFILL = '_order_item_digital_backfill';
+const name = `backfill_${randomBytes(6).toString('hex')}`;
+const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'migrations-'));
+let database: Database | undefined;
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+afterAll(async () => {
+  await database?.close();
+  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  fs.rmSync(folder, { recursive: true, force: true });
+});
+
+describe('the order_item.digital backfill', () => {
+  it('marks the lines of older orders that were digital, and only those', async () => {
+    // The migrations before the backfill, as a shop had them when those orders were placed.
+    fs.cpSync(MIGRATIONS_DIR, folder, { recursive: true });
+    const journalFile = path.join(folder, 'meta', '_journal.json');
+    const journal = JSON.parse(fs.readFileSync(journalFile, 'utf8')) as { entries: { idx: number; tag: string }[] };
+    const cut = journal.entries.findIndex((entry) => entry.tag.endsWith(BACKFILL));
+    expect(cut).toBeGreaterThan(0);
+    journal.entries = journal.entries.slice(0, cut);
+    fs.writeFileSync(journalFile, JSON.stringify(journal));
+    await admin(`CREATE DATABASE ${name}`);
+    database = connectDatabase(withDatabase(inject('adminDatabaseUrl'), name), { max: 2 });
+    await migrate(drizzle(database.pool), { migrationsFolder: folder });
+
+    const { db } = database;
+    const { userId } = await createAccount(
+      db,
+      testConfig(),
+      { email: 'old@example.org', username: 'oldfan', name: 'Old Fan', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
+      { emailVerified: true },
+    );
+    const product = (productName: string) => releaseProduct(db, { name: productName, description: 'x', priceCents: 800, images: ['/content/covers/cover-01.svg'] });
+    const album = await product('Old Album (digital album)');
+    const lp = await product('Old LP');
+    await markProductDigital(db, album);
+    await db.insert(orders).values({
+      id: 'o_old',
+      userId,
+      checkoutId: 'c_old',
+      paymentIntentId: 'pi_old',
+      subtotalCents: 3300,
+      shippingCents: 999,
+      taxCents: 0,
+      walletAppliedCents: 4299,
+      chargedCents: 0,
+      contact: { name: 'Old Fan', email: 'old@example.org', phone: '' },
+      shipping: {},
+    });
+    await db.insert(orderItems).values([
+      { orderId: 'o_old', position: 0, productId: album, name: 'Old Album (digital album)', qty: 1, unitCents: 800 },
+      { orderId: 'o_old', position: 1, productId: lp, name: 'Old LP', qty: 1, unitCents: 2500 },
+    ]);
+
+    const report = await runMigrations(database.pool);
+    expect(report.applied.some((tag) => tag.endsWith(BACKFILL))).toBe(true);
+    const lines = await db
+      .select({ productId: orderItems.productId, digital: orderItems.digital })
+      .from(orderItems)
+      .where(eq(orderItems.orderId, 'o_old'))
+      .orderBy(orderItems.position);
+    expect(lines).toEqual([
+      { productId: album, digital: true },
+      { productId: lp, digital: false },
+    ]);
+  });
+});
