@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { DOWNLOAD_FORMAT_LABELS, DOWNLOAD_FORMATS, type DownloadFormat } from '@storefront/domain/digital.ts';
+import { DIGITAL_MESSAGES, DOWNLOAD_FORMAT_LABELS, DOWNLOAD_FORMATS, type DownloadFormat } from '@storefront/domain/digital.ts';
 import { errorSentence } from '../../../lib/error-message.ts';
 import { paths } from '../../../lib/paths.ts';
 import { Link } from '../../../lib/router.tsx';
@@ -58,7 +58,9 @@ export function LibraryPage() {
 function OwnedRelease({ release }: { release: LibraryRelease }) {
   const [format, setFormat] = useState<DownloadFormat>('mp3-320');
   const selectId = `format-${release.id}`;
-  const ready = release.tracks.some((track) => track.owned && track.ready);
+  // A preorder (decision 061, session 10): owned now, downloadable from its release date.
+  const notOut = release.availableOn !== null;
+  const ready = !notOut && release.tracks.some((track) => track.owned && track.ready);
   return (
     <article className="library__release">
       {release.artwork ? <img className="library__art" src={release.artwork} alt={`Artwork of ${release.title}`} width={120} height={120} loading="lazy" /> : null}
@@ -81,7 +83,11 @@ function OwnedRelease({ release }: { release: LibraryRelease }) {
           </button>
         ) : null}
       </div>
-      {!ready ? <p>Your files are being prepared: they will be ready in a few minutes.</p> : null}
+      {release.availableOn !== null ? (
+        <p className="library__not-out">{DIGITAL_MESSAGES.notOutYet(release.availableOn)}</p>
+      ) : !ready ? (
+        <p>Your files are being prepared: they will be ready in a few minutes.</p>
+      ) : null}
       <ol className="library__tracks">
         {release.tracks
           .filter((track) => track.owned)
@@ -93,7 +99,7 @@ function OwnedRelease({ release }: { release: LibraryRelease }) {
               <button
                 type="button"
                 className="button button--secondary"
-                disabled={!track.ready}
+                disabled={notOut || !track.ready}
                 onClick={() => void download({ releaseId: release.id, trackId: track.id, format })}
                 aria-label={`Download ${track.title} (${DOWNLOAD_FORMAT_LABELS[format]})`}
               >
