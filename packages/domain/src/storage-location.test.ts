@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { releaseProductInput } from './catalog-schemas.ts';
 import { StorageError } from './storage.ts';
-import {
-  checkObjectPath,
-  childPath,
-  downloadUrl,
-  isProductImagePath,
-  lastSegment,
-  looksLikeUrl,
-  parentPath,
-  parseDownloadUrl,
-  productImagePath,
-  safeFileName,
-} from './storage-location.ts';
+import { checkObjectPath, downloadUrl, looksLikeUrl, parseDownloadUrl } from './storage-location.ts';
+import { childPath, isProductImagePath, lastSegment, parentPath, productImagePath, safeFileName } from './storage-paths.ts';
 import { parseStorageUrl } from './storage-reference-url.ts';
 
 describe('reference paths', () => {

@@ -1,5 +1,6 @@
 import { STORAGE_MESSAGES, StorageError } from './storage.ts';
-import { BUCKET_PATTERN, childPath, type StorageLocation } from './storage-location.ts';
+import { BUCKET_PATTERN, type StorageLocation } from './storage-location.ts';
+import { childPath } from './storage-paths.ts';
 
 /** The URLs a storage reference may be made from (spec section 5); the sdk's references read them. */
 

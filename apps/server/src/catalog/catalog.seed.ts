@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { ProductCategory } from '@storefront/domain/catalog.ts';
 import { STORAGE_BUCKET } from '@storefront/domain/storage.ts';
-import { productImagePath } from '@storefront/domain/storage-location.ts';
+import { productImagePath } from '@storefront/domain/storage-paths.ts';
 import type { Seeder } from '../seed/seed.ts';
 import { createStorageDeps, objectDownloadUrl, storeImage } from '../storage/storage.service.ts';
 import { editProduct, releaseProduct } from './catalog.service.ts';

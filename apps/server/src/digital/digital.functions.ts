@@ -1,7 +1,7 @@
 import { ownImageUrl } from '@storefront/domain/catalog-schemas.ts';
 import { DIGITAL_MESSAGES, downloadsOpen } from '@storefront/domain/digital.ts';
 import { todayIn } from '@storefront/domain/sales.ts';
-import { isMasterPath } from '@storefront/domain/storage-location.ts';
+import { isMasterPath } from '@storefront/domain/storage-paths.ts';
 import { STORAGE_BUCKET } from '@storefront/domain/storage.ts';
 import { getProduct } from '../catalog/catalog.service.ts';
 import type { Config } from '../config.ts';

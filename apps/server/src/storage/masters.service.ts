@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { and, eq } from 'drizzle-orm';
 import { STORAGE_MESSAGES, UPLOAD_MESSAGES } from '@storefront/domain/storage.ts';
-import { isMasterPath } from '@storefront/domain/storage-location.ts';
+import { isMasterPath } from '@storefront/domain/storage-paths.ts';
 import type { Config } from '../config.ts';
 import { storageObjects } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';

@@ -1,5 +1,6 @@
 import { and, lt, sql } from 'drizzle-orm';
-import { encodeObjectPath, isPublicImagePath } from '@storefront/domain/storage-location.ts';
+import { encodeObjectPath } from '@storefront/domain/storage-location.ts';
+import { isPublicImagePath } from '@storefront/domain/storage-paths.ts';
 import type { Db } from '../db/client.ts';
 import { contentPages, datAssets, productImages, releases, storageObjects, users } from '../db/schema/index.ts';
 import { deleteObjectGeneration, type StorageDeps } from './storage.service.ts';

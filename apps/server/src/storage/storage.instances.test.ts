@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { productImagePath } from '@storefront/domain/storage-location.ts';
+import { productImagePath } from '@storefront/domain/storage-paths.ts';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { makeTempDir, testConfig, type TestDatabase } from '../../test/database.ts';
 import { createAccount } from '../accounts/accounts.service.ts';

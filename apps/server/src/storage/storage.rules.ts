@@ -1,4 +1,4 @@
-import { isMasterPath, isPublicImagePath } from '@storefront/domain/storage-location.ts';
+import { isMasterPath, isPublicImagePath } from '@storefront/domain/storage-paths.ts';
 import type { Caller } from '../functions/registry.ts';
 import { storageErrors } from './storage.errors.ts';
 

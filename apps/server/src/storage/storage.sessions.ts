@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { and, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
-import { isMasterPath } from '@storefront/domain/storage-location.ts';
+import { isMasterPath } from '@storefront/domain/storage-paths.ts';
 import { UPLOAD_MESSAGES } from '@storefront/domain/storage.ts';
 import type { Db } from '../db/client.ts';
 import { storageUploadPending, storageUploadSessions } from '../db/schema/index.ts';

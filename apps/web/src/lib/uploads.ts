@@ -1,4 +1,4 @@
-import { contentImagePath, MASTERS_FOLDER, productImagePath, safeFileName } from '@storefront/domain/storage-location.ts';
+import { contentImagePath, MASTERS_FOLDER, productImagePath, safeFileName } from '@storefront/domain/storage-paths.ts';
 import { StorageError } from '@storefront/domain/storage-error.ts';
 import { getDownloadURL } from '@storefront/sdk/storage/operations.ts';
 import { createStorage, ref, type Storage } from '@storefront/sdk/storage/storage.ts';

@@ -1,5 +1,6 @@
 import { MAX_OPERATION_RETRY_TIME_MS, MAX_UPLOAD_RETRY_TIME_MS, STORAGE_BUCKET, STORAGE_MESSAGES, StorageError } from '@storefront/domain/storage.ts';
-import { childPath, lastSegment, looksLikeUrl, parentPath, type StorageLocation } from '@storefront/domain/storage-location.ts';
+import { looksLikeUrl, type StorageLocation } from '@storefront/domain/storage-location.ts';
+import { childPath, lastSegment, parentPath } from '@storefront/domain/storage-paths.ts';
 import { parseStorageUrl } from '@storefront/domain/storage-reference-url.ts';
 
 /**
