@@ -181,3 +181,48 @@ test('a server-rendered product page keeps its size and Add to Cart disabled unt
   expect(cart.lines.map((line) => [line.title, line.priceCents])).toEqual([[`${name} - M`, 2600]]);
   await page.evaluate(() => localStorage.removeItem('sf_cart_v1'));
 });
+
+// A digital release's page (/music/:id) the same way: its data in the HTML, its body rendered
+// on the server, hydrated without asking for the release again; its Buy, player and track
+// buttons disabled until the page's code has hydrated (its code is held back here).
+test('a release page is rendered on the server and hydrated without a second request; its controls wait for its code', async ({ page, request }) => {
+  const title = `E2E Hydrated EP ${Date.now().toString(36)}`;
+  const { id } = await callAs(request, await tokenOf(request, DEMO_ADMIN), 'saveRelease', {
+    kind: 'ep',
+    title,
+    artist: 'The Sines',
+    releaseDate: '2026-01-09',
+    artwork: '/content/covers/cover-02.svg',
+    priceCents: 700,
+    published: true,
+    tracks: [{ title: 'Early Bird' }, { title: 'Late Train', priceCents: 120 }],
+  });
+  const html = await (await request.get(`/music/${id}`)).text();
+  expect(html).toContain(`<meta property="og:title" content="${title}">`);
+  expect(html).toContain('<meta property="og:type" content="music.album">');
+  expect(html.split(/<div id="root" data-server-rendered[^>]*>/)[1] ?? '').toContain(title);
+
+  let releaseCode = () => {};
+  const codeHeld = new Promise<void>((resolve) => (releaseCode = resolve));
+  await page.route(/\/assets\/music-page-[^/]*\.js$/, async (route) => {
+    await codeHeld;
+    await route.continue();
+  });
+  await keepServerHeading(page);
+  const reads = catalogueReads(page, '/fn/getRelease');
+  await page.goto(`/music/${id}`);
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  const buy = page.getByRole('button', { name: 'Buy the ep $7.00' });
+  await expect(buy).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Buy $1.20' })).toBeDisabled();
+
+  releaseCode();
+  await buy.click();
+  await expect(page.getByRole('button', { name: 'Cart, 1 item' })).toBeVisible();
+  expect(await sameHeading(page)).toBe(true);
+  await page.waitForLoadState('networkidle');
+  expect(reads.map((read) => read.url())).toEqual([]);
+  const cart = await page.evaluate(() => JSON.parse(localStorage.getItem('sf_cart_v1') ?? '{}') as { lines: { title: string; priceCents: number }[] });
+  expect(cart.lines.map((line) => [line.title, line.priceCents])).toEqual([[`${title} (digital ep)`, 700]]);
+  await page.evaluate(() => localStorage.removeItem('sf_cart_v1'));
+});

@@ -106,6 +106,37 @@ describe('public pages rendered on the server (no JavaScript needed to read them
     expect(page.text).toContain('Loading page…');
   });
 
+  it('a digital release page holds its title, artist, tracks and Buy in the body; a withdrawn one is the shell', async () => {
+    const input: FunctionInput<'saveRelease'> = {
+      kind: 'album',
+      title: 'Crawled Cassette',
+      artist: 'The Sines',
+      releaseDate: '2026-02-13',
+      artwork: '/content/covers/cover-06.svg',
+      priceCents: 1200,
+      published: true,
+      tracks: [{ title: 'Side A' }, { title: 'Side B', priceCents: 200 }],
+    };
+    const { id } = await admin.call('saveRelease', input);
+    const page = await body(`/music/${id}`);
+    expect(page.status).toBe(200);
+    expect(page.rendered).toBe(true);
+    expect(page.text).toMatch(/<h1[^>]*>Crawled Cassette<\/h1>/);
+    expect(page.text).toContain('The Sines');
+    expect(page.text).toMatch(/<img[^>]+src="\/content\/covers\/cover-06\.svg"/);
+    expect(page.text).toContain('Side B');
+    expect(page.text).toContain('$12.00');
+    // Its controls wait for the page's code (decision 062): rendered disabled.
+    expect(page.text).toMatch(/<button[^>]*disabled=""[^>]*>Buy the <!-- -->album/);
+    expect(page.text).not.toContain('Loading page…');
+
+    await admin.call('saveRelease', { ...input, id, published: false });
+    const withdrawn = await body(`/music/${id}`);
+    expect(withdrawn.status).toBe(404);
+    expect(withdrawn.rendered).toBe(false);
+    expect(withdrawn.html).not.toContain('Crawled Cassette');
+  });
+
   it('the shop with a search in its address lists what the search finds', async () => {
     await release({ ...tee, name: 'Searchable Zebra Mug', images: ['/content/covers/cover-05.svg'] });
     const page = await body('/shop?q=zebra');

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { formatUsd } from '@storefront/domain/catalog.ts';
 import { CHECKOUT_MESSAGES, MAX_NAMED_PRICE_CENTS } from '@storefront/domain/pricing.ts';
 import { cartStore } from '../../../lib/cart.ts';
+import { useHydrated } from '../../../lib/hydration.ts';
 import { paths } from '../../../lib/paths.ts';
 import { Link, useParams } from '../../../lib/router.tsx';
 import { toast } from '../../../lib/toast.ts';
@@ -41,6 +42,8 @@ export function MusicPage() {
 }
 
 function Release({ release }: { release: MusicRelease }) {
+  // Server-rendered (decision 062): a press before the page's code has hydrated would be lost.
+  const hydrated = useHydrated();
   const [current, setCurrent] = useState(() =>
     Math.max(
       0,
@@ -70,7 +73,7 @@ function Release({ release }: { release: MusicRelease }) {
               title={albumTitle}
             />
           ) : release.productId ? (
-            <button type="button" className="button" onClick={() => buy(release.productId!, albumTitle, release.priceCents)}>
+            <button type="button" className="button" disabled={!hydrated} onClick={() => buy(release.productId!, albumTitle, release.priceCents)}>
               Buy the {release.kind} {formatUsd(release.priceCents)}
             </button>
           ) : null}
@@ -81,12 +84,12 @@ function Release({ release }: { release: MusicRelease }) {
       <ol className="music-page__tracks">
         {release.tracks.map((track, index) => (
           <li key={track.id} className={index === current ? 'music-page__track is-current' : 'music-page__track'}>
-            <button type="button" className="link-button" onClick={() => setCurrent(index)} disabled={!track.previewUrl} aria-current={index === current ? 'true' : undefined}>
+            <button type="button" className="link-button" onClick={() => setCurrent(index)} disabled={!hydrated || !track.previewUrl} aria-current={index === current ? 'true' : undefined}>
               {track.position}. {track.title}
             </button>
             <span className="music-page__duration">{duration(track.durationSeconds)}</span>
             {track.productId && track.priceCents !== null ? (
-              <button type="button" className="button button--secondary" onClick={() => buy(track.productId!, `${track.title} (digital track)`, track.priceCents!)}>
+              <button type="button" className="button button--secondary" disabled={!hydrated} onClick={() => buy(track.productId!, `${track.title} (digital track)`, track.priceCents!)}>
                 Buy {formatUsd(track.priceCents)}
               </button>
             ) : null}
@@ -104,6 +107,7 @@ function Release({ release }: { release: MusicRelease }) {
  */
 function NameYourPrice({ kind, minimumCents, title, onBuy }: { kind: string; minimumCents: number; title: string; onBuy: (amountCents: number) => void }) {
   const id = useId();
+  const hydrated = useHydrated();
   const [text, setText] = useState((minimumCents / 100).toFixed(2));
   const [problem, setProblem] = useState<string | null>(null);
   const submit = () => {
@@ -132,11 +136,12 @@ function NameYourPrice({ kind, minimumCents, title, onBuy }: { kind: string; min
           inputMode="decimal"
           value={text}
           maxLength={9}
+          disabled={!hydrated}
           aria-invalid={problem ? true : undefined}
           aria-describedby={problem ? `${id}-problem` : undefined}
           onChange={(event) => setText(event.target.value)}
         />
-        <button type="submit" className="button">
+        <button type="submit" className="button" disabled={!hydrated}>
           Buy the {kind}
         </button>
       </div>
