@@ -31,12 +31,18 @@ test('a product page shows its product from the HTML, with no second request for
   expect(reads.map((read) => read.url())).toEqual([]);
 });
 
-test('the shop shows its first page from the HTML; a search typed in the page asks the server', async ({ page }) => {
+test('the shop shows its first page from the HTML; a search typed in the page asks the server', async ({ page, request }) => {
+  // The category links are in the server's HTML too (decision 062), and not asked for again.
+  const html = await (await request.get('/shop')).text();
+  expect(html).toMatch(/<nav class="shop-categories" aria-label="Categories"><a [^>]*>All<\/a><a [^>]*href="\/shop\?category=merch"[^>]*>Merch<\/a>/);
   const reads = catalogueReads(page);
+  const categoryReads = catalogueReads(page, '/fn/listCategories');
   await page.goto('/shop');
   await expect(page.getByRole('list', { name: 'Products' }).getByRole('listitem').first()).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Categories' }).getByRole('link', { name: 'Merch' })).toBeVisible();
   await page.waitForLoadState('networkidle');
   expect(reads.map((read) => read.url())).toEqual([]);
+  expect(categoryReads.map((read) => read.url())).toEqual([]);
 
   await page.getByRole('searchbox').fill('tee');
   await expect(page).toHaveURL(/q=tee/);
@@ -95,6 +101,8 @@ test('a product page is rendered on the server and hydrated without a second req
   await page.getByRole('button', { name: /add to cart/i }).click();
   await expect(page.getByRole('button', { name: 'Cart, 1 item' })).toBeVisible();
   expect(await sameHeading(page)).toBe(true);
+  // Hydrated, the tab keeps the server's title: the product's name, not "Product".
+  await expect(page).toHaveTitle(`${name} · Street Flavor Records`);
   await page.waitForLoadState('networkidle');
   expect(reads.map((read) => read.url())).toEqual([]);
 });
@@ -220,6 +228,7 @@ test('a release page is rendered on the server and hydrated without a second req
   await buy.click();
   await expect(page.getByRole('button', { name: 'Cart, 1 item' })).toBeVisible();
   expect(await sameHeading(page)).toBe(true);
+  await expect(page).toHaveTitle(`${title} · Street Flavor Records`);
   await page.waitForLoadState('networkidle');
   expect(reads.map((read) => read.url())).toEqual([]);
   const cart = await page.evaluate(() => JSON.parse(localStorage.getItem('sf_cart_v1') ?? '{}') as { lines: { title: string; priceCents: number }[] });

@@ -101,7 +101,7 @@ export function releaseHead(release: PublicRelease, origin: string): PageHead {
 const NOT_FOUND: PageAnswer = {
   status: 404,
   shared: true,
-  head: { title: 'Page not found', description: 'This release is not in the shop.', path: '/shop', noindex: true },
+  head: { title: 'Release not found', description: 'This release is not in the shop.', path: '/shop', noindex: true },
 };
 
 /** A published release as getRelease answers it (the release page's data), or undefined. */

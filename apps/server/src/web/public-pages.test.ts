@@ -64,6 +64,11 @@ function metaContent(html: string, key: string): string | undefined {
   return match?.[1];
 }
 
+/** The shop's categories as listCategories answers them. */
+async function categories() {
+  return (await admin.call('listCategories', null)).categories;
+}
+
 async function release(input: FunctionInput<'releaseBizarreProduct'>): Promise<string> {
   return (await admin.call('releaseBizarreProduct', input)).id;
 }
@@ -246,15 +251,18 @@ describe('the other public pages', () => {
     expect(search.html).toContain(`<link rel="canonical" href="${shop.baseUrl}/shop">`);
     expect(metaContent(search.html, 'robots')).toBe('noindex');
     // A search's first page, read as GET /api/products?q= reads it (decision 062).
-    expect(pageData(search.html)).toEqual({ shop: { category: '', q: 'tee', page: await (await fetch(`${shop.baseUrl}/api/products?q=tee`)).json() } });
+    expect(pageData(search.html)).toEqual({ shop: { category: '', q: 'tee', page: await (await fetch(`${shop.baseUrl}/api/products?q=tee`)).json(), categories: await categories() } });
   });
 
   it('the shop and a category carry their first page as the JSON read answers it', async () => {
     await release({ ...tee, name: 'Shop Page Tee' });
     const json = async (url: string) => (await fetch(`${shop.baseUrl}${url}`)).json();
-    expect(pageData((await page('/shop')).html)).toEqual({ shop: { category: '', page: await json('/api/products') } });
-    expect(pageData((await page('/shop?category=merch')).html)).toEqual({ shop: { category: 'merch', page: await json('/api/products?category=merch') } });
-    expect(pageData((await page('/shop?category=no-such')).html)).toEqual({ shop: { category: 'no-such', page: { products: [], next: null } } });
+    // With the category links, as listCategories answers (decision 062).
+    const links = await categories();
+    expect(links.length).toBeGreaterThan(0);
+    expect(pageData((await page('/shop')).html)).toEqual({ shop: { category: '', page: await json('/api/products'), categories: links } });
+    expect(pageData((await page('/shop?category=merch')).html)).toEqual({ shop: { category: 'merch', page: await json('/api/products?category=merch'), categories: links } });
+    expect(pageData((await page('/shop?category=no-such')).html)).toEqual({ shop: { category: 'no-such', page: { products: [], next: null }, categories: links } });
   });
 
   it('private pages keep the plain page (with the TEST MODE banner while payments are fake)', async () => {

@@ -29,6 +29,7 @@ export function seedQueryClient(queryClient: QueryClient, data: PageData): Query
   if ('shop' in data) {
     const first: InfiniteData<ShopPage, string | null> = { pages: [data.shop.page], pageParams: [null] };
     queryClient.setQueryData(productListKeys.shop(data.shop.q ?? '', data.shop.category), first);
+    if (data.shop.categories) queryClient.setQueryData(productListKeys.categories, data.shop.categories);
   }
   if ('content' in data) queryClient.setQueryData(pageKeys.one(data.content.slug), data.content.page);
   // getRelease's answer, as the release page's query keeps it.

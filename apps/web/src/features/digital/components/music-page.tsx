@@ -3,6 +3,7 @@ import { formatUsd } from '@storefront/domain/catalog.ts';
 import { CHECKOUT_MESSAGES, MAX_NAMED_PRICE_CENTS } from '@storefront/domain/pricing.ts';
 import { cartStore } from '../../../lib/cart.ts';
 import { useHydrated } from '../../../lib/hydration.ts';
+import { usePageTitle } from '../../../lib/page-title.ts';
 import { paths } from '../../../lib/paths.ts';
 import { Link, useParams } from '../../../lib/router.tsx';
 import { toast } from '../../../lib/toast.ts';
@@ -18,6 +19,8 @@ const duration = (seconds: number | null) => (seconds === null ? '' : `${Math.fl
 export function MusicPage() {
   const id = Number(useParams().id);
   const release = useMusicRelease(Number.isSafeInteger(id) && id > 0 ? id : 0);
+  // Named after the release, as the server's <title> names it (decision 062).
+  usePageTitle(release.data ? (release.data.release?.title ?? 'Release not found') : 'Music');
   if (release.isPending) {
     return (
       <section className="page music-page">
