@@ -181,7 +181,11 @@ export function addCatalogPages(
       const loaded = cache.loaded();
       const categories = (loaded ? categoriesOf(loaded) : read.categories()).catch(() => undefined);
       return Promise.all([read.search({ q, category: validCategory || undefined }), categories]).then(
-        ([page, list]): PageAnswer => ({ status: 200, head: shopHead(validCategory, true), data: { shop: { category: validCategory, q, page, ...(list ? { categories: list } : {}) } } }),
+        ([page, list]): PageAnswer => ({
+          status: 200,
+          head: shopHead(validCategory, true),
+          data: { shop: { category: validCategory, q, page, ...(list ? { categories: list } : {}) } },
+        }),
         // The page goes out without its data; the web app's own read then shows the error.
         (): PageAnswer => ({ status: 200, head: shopHead(validCategory, true) }),
       );

@@ -173,9 +173,22 @@ describe('a release page as a crawler reads it (no JavaScript)', () => {
   });
 
   it('the shape check fails an album that breaks schema.org’s shape', () => {
-    const broken = { '@context': 'https://schema.org', '@type': 'MusicAlbum', name: 'X', url: '/music/1', track: { '@type': 'ItemList', itemListElement: [] }, offers: { '@type': 'Offer', price: 9 } };
+    const broken = {
+      '@context': 'https://schema.org',
+      '@type': 'MusicAlbum',
+      name: 'X',
+      url: '/music/1',
+      track: { '@type': 'ItemList', itemListElement: [] },
+      offers: { '@type': 'Offer', price: 9 },
+    };
     expect(musicAlbumProblems(broken)).toEqual(
-      expect.arrayContaining(['url', 'byArtist is not a MusicGroup', 'offer: price is not a decimal string', 'offer: priceCurrency is not ISO 4217', 'numTracks and numberOfItems do not count the tracks']),
+      expect.arrayContaining([
+        'url',
+        'byArtist is not a MusicGroup',
+        'offer: price is not a decimal string',
+        'offer: priceCurrency is not ISO 4217',
+        'numTracks and numberOfItems do not count the tracks',
+      ]),
     );
   });
 

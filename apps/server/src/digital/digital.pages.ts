@@ -89,7 +89,9 @@ export function releaseHead(release: PublicRelease, origin: string): PageHead {
   const kind = release.kind === 'ep' ? 'EP' : release.kind;
   return {
     title: release.title,
-    description: shortDescription(`${release.title} by ${release.artist}: the ${kind}, ${tracks}, out ${release.releaseDate}. Preview it, then download it in MP3, AAC, FLAC or ALAC.`),
+    description: shortDescription(
+      `${release.title} by ${release.artist}: the ${kind}, ${tracks}, out ${release.releaseDate}. Preview it, then download it in MP3, AAC, FLAC or ALAC.`,
+    ),
     path: releasePath(release.id),
     type: 'music.album',
     image: artworkImage(release),

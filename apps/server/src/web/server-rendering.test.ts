@@ -172,7 +172,8 @@ describe('public pages rendered on the server (no JavaScript needed to read them
   it('the shop holds its category links in the body and their list in its data; a rename shows at once', async () => {
     const shop = await body('/shop');
     expect(shop.rendered).toBe(true);
-    const links = (text: string) => [.../<nav class="shop-categories" aria-label="Categories">([\s\S]*?)<\/nav>/.exec(text)![1]!.matchAll(/<a [^>]*>([^<]*)<\/a>/g)].map((match) => match[1]);
+    const links = (text: string) =>
+      [.../<nav class="shop-categories" aria-label="Categories">([\s\S]*?)<\/nav>/.exec(text)![1]!.matchAll(/<a [^>]*>([^<]*)<\/a>/g)].map((match) => match[1]);
     expect(links(shop.text)).toEqual(['All', 'Merch', 'Music', 'Bundles']);
     expect(shop.html).toContain('"categories":[{"id":"merch","name":"Merch"}');
 

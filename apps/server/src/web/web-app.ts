@@ -89,8 +89,19 @@ function sendPage(request: FastifyRequest, reply: FastifyReply, status: number, 
     void reply.send(page.body);
     return undefined;
   }
-  return page.encoded(encoding).then((bytes) => reply.header('content-encoding', encoding).send(bytes));
+  const ready = encodedNow.get(page)?.[encoding];
+  if (ready) {
+    void reply.header('content-encoding', encoding).send(ready);
+    return undefined;
+  }
+  return page.encoded(encoding).then((bytes) => {
+    encodedNow.set(page, { ...encodedNow.get(page), [encoding]: bytes });
+    return reply.header('content-encoding', encoding).send(bytes);
+  });
 }
+
+/** A kept page's compressed bytes once made, so later replies send them without a promise. */
+const encodedNow = new WeakMap<Representation, Partial<Record<'br' | 'gzip', Buffer>>>();
 
 /**
  * Serves the built SPA: hashed assets cached for a year, index.html for client routes,

@@ -87,12 +87,23 @@ function Release({ release }: { release: MusicRelease }) {
       <ol className="music-page__tracks">
         {release.tracks.map((track, index) => (
           <li key={track.id} className={index === current ? 'music-page__track is-current' : 'music-page__track'}>
-            <button type="button" className="link-button" onClick={() => setCurrent(index)} disabled={!hydrated || !track.previewUrl} aria-current={index === current ? 'true' : undefined}>
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => setCurrent(index)}
+              disabled={!hydrated || !track.previewUrl}
+              aria-current={index === current ? 'true' : undefined}
+            >
               {track.position}. {track.title}
             </button>
             <span className="music-page__duration">{duration(track.durationSeconds)}</span>
             {track.productId && track.priceCents !== null ? (
-              <button type="button" className="button button--secondary" disabled={!hydrated} onClick={() => buy(track.productId!, `${track.title} (digital track)`, track.priceCents!)}>
+              <button
+                type="button"
+                className="button button--secondary"
+                disabled={!hydrated}
+                onClick={() => buy(track.productId!, `${track.title} (digital track)`, track.priceCents!)}
+              >
                 Buy {formatUsd(track.priceCents)}
               </button>
             ) : null}
