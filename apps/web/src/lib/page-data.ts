@@ -29,7 +29,8 @@ export function seedQueryClient(queryClient: QueryClient, data: PageData): Query
   if ('shop' in data) {
     const first: InfiniteData<ShopPage, string | null> = { pages: [data.shop.page], pageParams: [null] };
     queryClient.setQueryData(productListKeys.shop(data.shop.q ?? '', data.shop.category), first);
-    if (data.shop.categories) queryClient.setQueryData(productListKeys.categories, data.shop.categories);
+    // The category links (a page without them sets nothing: setQueryData ignores undefined).
+    queryClient.setQueryData(productListKeys.categories, data.shop.categories);
   }
   if ('content' in data) queryClient.setQueryData(pageKeys.one(data.content.slug), data.content.page);
   // getRelease's answer, as the release page's query keeps it.

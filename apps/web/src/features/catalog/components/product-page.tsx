@@ -36,7 +36,7 @@ export function ProductPage() {
 function ProductScreen({ id }: { id: string }) {
   const product = useProduct(id);
   // The tab is named after the product, as the server's <title> names it (decision 062).
-  usePageTitle(product.data?.name ?? (isProductNotFound(product.error) ? 'Product not found' : 'Product'));
+  usePageTitle(product.data?.name ?? 'Product');
   const { user } = useSession();
   const isAdmin = user?.isAdmin === true;
   const [editing, setEditing] = useState(false);
