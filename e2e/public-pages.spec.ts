@@ -235,3 +235,23 @@ test('a release page is rendered on the server and hydrated without a second req
   expect(cart.lines.map((line) => [line.title, line.priceCents])).toEqual([[`${title} (digital ep)`, 700]]);
   await page.evaluate(() => localStorage.removeItem('sf_cart_v1'));
 });
+
+// The interleaving behind a failure of shop-search.spec under load: the search typed into the
+// server's box before the shop's code had hydrated was in the box but never searched for. The
+// shop's code is held back here: until it hydrates, the box is disabled.
+test('the server-rendered shop keeps its search box disabled until its code has hydrated', async ({ page }) => {
+  let releaseCode = () => {};
+  const codeHeld = new Promise<void>((resolve) => (releaseCode = resolve));
+  await page.route(/\/assets\/shop-page-[^/]*\.js$/, async (route) => {
+    await codeHeld;
+    await route.continue();
+  });
+  await page.goto('/shop');
+  await expect(page.getByRole('list', { name: 'Products' }).getByRole('listitem').first()).toBeVisible();
+  const search = page.getByRole('searchbox', { name: 'Search the shop' });
+  await expect(search).toBeDisabled();
+
+  releaseCode();
+  await search.fill('tee');
+  await expect(page).toHaveURL(/\/shop\?q=tee$/);
+});

@@ -148,6 +148,9 @@ function ShopSearch({ q, onSearch }: { q: string; onSearch: (q: string) => void 
   const [text, setText] = useState(q);
   const [shownQ, setShownQ] = useState(q);
   const id = useId();
+  // Server-rendered (decision 062): typed before the page's code has hydrated, the text would
+  // be in the box but never searched for, so the box waits for it.
+  const hydrated = useHydrated();
   const latest = useRef(onSearch);
   useEffect(() => {
     latest.current = onSearch;
@@ -186,6 +189,7 @@ function ShopSearch({ q, onSearch }: { q: string; onSearch: (q: string) => void 
         autoComplete="off"
         maxLength={SHOP_SEARCH_MAX}
         value={text}
+        disabled={!hydrated}
         onChange={(event) => setText(event.target.value)}
       />
     </form>
