@@ -71,6 +71,8 @@ test('a fan previews a track with the keyboard, buys the album with wallet and c
   await page.goto(releasePage);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
   const play = page.getByRole('button', { name: 'Play' });
+  // The page is rendered on the server: its player waits for the page's code (decision 062).
+  await expect(play).toBeEnabled();
   await play.focus();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();

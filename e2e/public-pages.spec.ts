@@ -31,12 +31,18 @@ test('a product page shows its product from the HTML, with no second request for
   expect(reads.map((read) => read.url())).toEqual([]);
 });
 
-test('the shop shows its first page from the HTML; a search typed in the page asks the server', async ({ page }) => {
+test('the shop shows its first page from the HTML; a search typed in the page asks the server', async ({ page, request }) => {
+  // The category links are in the server's HTML too (decision 062), and not asked for again.
+  const html = await (await request.get('/shop')).text();
+  expect(html).toMatch(/<nav class="shop-categories" aria-label="Categories"><a [^>]*>All<\/a><a [^>]*href="\/shop\?category=merch"[^>]*>Merch<\/a>/);
   const reads = catalogueReads(page);
+  const categoryReads = catalogueReads(page, '/fn/listCategories');
   await page.goto('/shop');
   await expect(page.getByRole('list', { name: 'Products' }).getByRole('listitem').first()).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Categories' }).getByRole('link', { name: 'Merch' })).toBeVisible();
   await page.waitForLoadState('networkidle');
   expect(reads.map((read) => read.url())).toEqual([]);
+  expect(categoryReads.map((read) => read.url())).toEqual([]);
 
   await page.getByRole('searchbox').fill('tee');
   await expect(page).toHaveURL(/q=tee/);
@@ -95,6 +101,8 @@ test('a product page is rendered on the server and hydrated without a second req
   await page.getByRole('button', { name: /add to cart/i }).click();
   await expect(page.getByRole('button', { name: 'Cart, 1 item' })).toBeVisible();
   expect(await sameHeading(page)).toBe(true);
+  // Hydrated, the tab keeps the server's title: the product's name, not "Product".
+  await expect(page).toHaveTitle(`${name} · Street Flavor Records`);
   await page.waitForLoadState('networkidle');
   expect(reads.map((read) => read.url())).toEqual([]);
 });
@@ -179,6 +187,52 @@ test('a server-rendered product page keeps its size and Add to Cart disabled unt
   await expect(page.getByRole('button', { name: 'Cart, 1 item' })).toBeVisible();
   const cart = await page.evaluate(() => JSON.parse(localStorage.getItem('sf_cart_v1') ?? '{}') as { lines: { title: string; priceCents: number }[] });
   expect(cart.lines.map((line) => [line.title, line.priceCents])).toEqual([[`${name} - M`, 2600]]);
+  await page.evaluate(() => localStorage.removeItem('sf_cart_v1'));
+});
+
+// A digital release's page (/music/:id) the same way: its data in the HTML, its body rendered
+// on the server, hydrated without asking for the release again; its Buy, player and track
+// buttons disabled until the page's code has hydrated (its code is held back here).
+test('a release page is rendered on the server and hydrated without a second request; its controls wait for its code', async ({ page, request }) => {
+  const title = `E2E Hydrated EP ${Date.now().toString(36)}`;
+  const { id } = await callAs(request, await tokenOf(request, DEMO_ADMIN), 'saveRelease', {
+    kind: 'ep',
+    title,
+    artist: 'The Sines',
+    releaseDate: '2026-01-09',
+    artwork: '/content/covers/cover-02.svg',
+    priceCents: 700,
+    published: true,
+    tracks: [{ title: 'Early Bird' }, { title: 'Late Train', priceCents: 120 }],
+  });
+  const html = await (await request.get(`/music/${id}`)).text();
+  expect(html).toContain(`<meta property="og:title" content="${title}">`);
+  expect(html).toContain('<meta property="og:type" content="music.album">');
+  expect(html.split(/<div id="root" data-server-rendered[^>]*>/)[1] ?? '').toContain(title);
+
+  let releaseCode = () => {};
+  const codeHeld = new Promise<void>((resolve) => (releaseCode = resolve));
+  await page.route(/\/assets\/music-page-[^/]*\.js$/, async (route) => {
+    await codeHeld;
+    await route.continue();
+  });
+  await keepServerHeading(page);
+  const reads = catalogueReads(page, '/fn/getRelease');
+  await page.goto(`/music/${id}`);
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  const buy = page.getByRole('button', { name: 'Buy the ep $7.00' });
+  await expect(buy).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Buy $1.20' })).toBeDisabled();
+
+  releaseCode();
+  await buy.click();
+  await expect(page.getByRole('button', { name: 'Cart, 1 item' })).toBeVisible();
+  expect(await sameHeading(page)).toBe(true);
+  await expect(page).toHaveTitle(`${title} · Street Flavor Records`);
+  await page.waitForLoadState('networkidle');
+  expect(reads.map((read) => read.url())).toEqual([]);
+  const cart = await page.evaluate(() => JSON.parse(localStorage.getItem('sf_cart_v1') ?? '{}') as { lines: { title: string; priceCents: number }[] });
+  expect(cart.lines.map((line) => [line.title, line.priceCents])).toEqual([[`${title} (digital ep)`, 700]]);
   await page.evaluate(() => localStorage.removeItem('sf_cart_v1'));
 });
 

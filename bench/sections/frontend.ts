@@ -24,9 +24,10 @@ function routeSources(): Map<string, string> {
     pageFiles.set(match[1]!, path.posix.normalize(path.posix.join('src/app', match[2]!)));
   }
   const routes = new Map<string, string>();
-  // The router names its addresses through lib/paths.ts: page(paths.shop, 'Shop', ShopPage).
+  // The router names its addresses through lib/paths.ts: page(paths.shop, 'Shop', ShopPage), or
+  // page(routePatterns.product, null, ProductPage) for a page that names its own tab.
   const addresses: Record<string, Record<string, unknown>> = { paths, routePatterns };
-  for (const match of router.matchAll(/page\((paths|routePatterns)\.(\w+), '[^']*', (\w+)\)/g)) {
+  for (const match of router.matchAll(/page\((paths|routePatterns)\.(\w+), (?:'[^']*'|null), (\w+)\)/g)) {
     const address = addresses[match[1]!]![match[2]!];
     const source = pageFiles.get(match[3]!);
     if (typeof address === 'string' && source) routes.set(address, source);
@@ -192,6 +193,8 @@ interface LighthousePage {
   url: string;
   /** Sent with every request of the page: a signed-in visitor's session cookie. */
   headers?: Record<string, string>;
+  /** A public page for search engines (issue 30): its Lighthouse SEO score is measured, target 100. */
+  seo?: boolean;
 }
 
 const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -205,7 +208,7 @@ async function medianRun(url: string, port: number, runs: number, headers?: Reco
   const good: Lhr[] = [];
   let lastError = '';
   for (let attempt = 0; good.length < runs && attempt < runs + 2; attempt += 1) {
-    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], extraHeaders: headers ?? null });
+    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'seo'], extraHeaders: headers ?? null });
     if (result && !result.lhr.runtimeError) good.push(result.lhr);
     else lastError = result?.lhr.runtimeError?.code ?? 'no result';
   }
@@ -227,9 +230,11 @@ export async function benchLighthouse(base: string, pages: LighthousePage[], opt
       const unsized = (audit('unsized-images')?.details as { items?: unknown[] } | undefined)?.items?.length ?? 0;
       const finalUrl = new URL(lhr.finalDisplayedUrl).pathname;
       const label = finalUrl === page.url || page.url.startsWith('/product/') ? page.name : `${page.name} (lands on ${finalUrl})`;
-      const failedA11y = Object.values(lhr.audits)
-        .filter((a) => lhr.categories.accessibility?.auditRefs.some((ref) => ref.id === a.id && ref.weight > 0) && a.score !== null && a.score < 1)
-        .map((a) => a.id);
+      const failing = (category: string) =>
+        Object.values(lhr.audits)
+          .filter((a) => lhr.categories[category]?.auditRefs.some((ref) => ref.id === a.id && ref.weight > 0) && a.score !== null && a.score < 1)
+          .map((a) => a.id);
+      const failedA11y = failing('accessibility');
       const perfNote = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'speed-index']
         .map(
           (id) =>
@@ -246,6 +251,18 @@ export async function benchLighthouse(base: string, pages: LighthousePage[], opt
           { op: '>=', value: 95 },
           failedA11y.length > 0 ? `failing: ${failedA11y.join(', ')}` : undefined,
         ),
+        ...(page.seo
+          ? [
+              figure(
+                `lighthouse.${page.name}.seo`,
+                `Lighthouse ${label}: SEO`,
+                score('seo'),
+                '',
+                { op: '>=', value: 100 },
+                failing('seo').length > 0 ? `failing: ${failing('seo').join(', ')}` : undefined,
+              ),
+            ]
+          : []),
         figure(`lighthouse.${page.name}.cls`, `Lighthouse ${label}: CLS`, round(audit('cumulative-layout-shift')?.numericValue ?? Number.NaN, 3), '', { op: '<', value: 0.05 }),
         figure(`lighthouse.${page.name}.unsized`, `Lighthouse ${label}: images without width/height`, unsized, '', { op: '=', value: 0 }),
       );
@@ -255,7 +272,7 @@ export async function benchLighthouse(base: string, pages: LighthousePage[], opt
         diagnostics: diagnostics(lhr),
         url: page.url,
         finalUrl,
-        scores: { performance: score('performance'), accessibility: score('accessibility') },
+        scores: { performance: score('performance'), accessibility: score('accessibility'), ...(page.seo ? { seo: score('seo') } : {}) },
         metrics: Object.fromEntries(
           ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'].map((id) => [
             id,

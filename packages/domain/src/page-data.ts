@@ -1,4 +1,6 @@
-import type { Product, ShopPage } from './catalog.ts';
+import type { Category, Product, ShopPage } from './catalog.ts';
+import type { z } from 'zod';
+import type { publicReleaseOutput } from './contracts/digital.ts';
 import type { ReadOutput } from './contracts/rest.ts';
 
 /**
@@ -15,11 +17,14 @@ export type PageData =
   | { product: Product }
   /**
    * /shop: the first page of the shop, of one category or of a search (GET
-   * /api/products[?q=][&category=]); `q` as the web app trims and cuts it, absent for none.
+   * /api/products[?q=][&category=]); `q` as the web app trims and cuts it, absent for none;
+   * `categories`, listCategories' answer, for the category links (decision 062).
    */
-  | { shop: { category: string; q?: string; page: ShopPage } }
+  | { shop: { category: string; q?: string; page: ShopPage; categories?: Category[] } }
   /** /home, /about, /privacy-policy: GET /api/pages/:slug's answer, null for a page not written yet. */
-  | { content: { slug: string; page: ReadOutput<'readPage'> | null } };
+  | { content: { slug: string; page: ReadOutput<'readPage'> | null } }
+  /** /music/:id of a published release: getRelease's `release` (decision 062). */
+  | { release: z.input<typeof publicReleaseOutput> };
 
 /** On the page's root element when the server rendered the page's body (decision 062): the web app hydrates it. */
 export const SERVER_RENDERED_ATTRIBUTE = 'data-server-rendered';

@@ -151,9 +151,22 @@ export function createCatalogCache(loadActiveProducts: () => Promise<Product[]>,
   };
 }
 
+/** Answers for the Accept-Encoding values seen: browsers send a handful, so parsing once each is enough. */
+const encodingOf = new Map<string, ContentEncoding>();
+const ENCODINGS_KEPT = 64;
+
 /** The encoding to send for an Accept-Encoding header: br, then gzip, else none. */
 export function preferredEncoding(acceptEncoding: string | undefined): ContentEncoding {
   if (!acceptEncoding) return 'identity';
+  const known = encodingOf.get(acceptEncoding);
+  if (known) return known;
+  const chosen = parseEncoding(acceptEncoding);
+  // Any header may be sent: past this many distinct ones, they are parsed every time.
+  if (encodingOf.size < ENCODINGS_KEPT) encodingOf.set(acceptEncoding, chosen);
+  return chosen;
+}
+
+function parseEncoding(acceptEncoding: string): ContentEncoding {
   const accepted = new Map<string, number>();
   for (const part of acceptEncoding.split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';');

@@ -1,4 +1,4 @@
-import { CATEGORY_ID, SHOP_SEARCH_MAX, type Product, type ShopPage } from '@storefront/domain/catalog.ts';
+import { CATEGORY_ID, SHOP_SEARCH_MAX, type Category, type Product, type ShopPage } from '@storefront/domain/catalog.ts';
 import { responsiveImage } from '@storefront/domain/storage-images.ts';
 import type { Variant } from '@storefront/domain/variants.ts';
 import { absoluteUrl, decimalPrice, shortDescription, SITE_NAME, type Availability, type PageHead } from '../web/page-head.ts';
@@ -97,7 +97,7 @@ function shopHead(category: string, search: boolean): PageHead {
 const NOT_FOUND: PageAnswer = {
   status: 404,
   shared: true,
-  head: { title: 'Page not found', description: 'This product is not in the shop.', path: '/shop', noindex: true },
+  head: { title: 'Product not found', description: 'This product is not in the shop.', path: '/shop', noindex: true },
 };
 
 /**
@@ -105,7 +105,12 @@ const NOT_FOUND: PageAnswer = {
  * catalogue snapshot, so it costs what the cached JSON read costs; a withdrawn or unknown
  * product answers 404 (the web app still runs: an admin sees a withdrawn product there).
  */
-export function addCatalogPages(pages: PublicPages, cache: CatalogCache, origin: string, search: (filter: { q: string; category?: string }) => Promise<ShopPage>) {
+export function addCatalogPages(
+  pages: PublicPages,
+  cache: CatalogCache,
+  origin: string,
+  read: { search: (filter: { q: string; category?: string }) => Promise<ShopPage>; categories: () => Promise<Category[]> },
+) {
   const productPages = new WeakMap<CatalogSnapshot, Map<string, PageAnswer>>();
   const productPage = (snapshot: CatalogSnapshot, id: string): PageAnswer => {
     let answers = productPages.get(snapshot);
@@ -127,16 +132,38 @@ export function addCatalogPages(pages: PublicPages, cache: CatalogCache, origin:
     return cache.snapshot().then((snapshot) => productPage(snapshot, id));
   });
 
+  // The category links (decision 062): read once per snapshot, since a change to the categories
+  // publishes on the 'products' topic, which replaces the snapshot (decision 046).
+  const categoryLists = new WeakMap<CatalogSnapshot, Promise<Category[]>>();
+  const categoriesOf = (snapshot: CatalogSnapshot): Promise<Category[]> => {
+    let list = categoryLists.get(snapshot);
+    if (!list) {
+      list = read.categories();
+      categoryLists.set(snapshot, list);
+      // A failed read is not kept: the next page asks again.
+      list.catch(() => categoryLists.delete(snapshot));
+    }
+    return list;
+  };
+
   // The shop without a search: one answer per category and snapshot, with the first page
-  // the JSON read would send (the same cached list) as its data.
-  const shopPages = new WeakMap<CatalogSnapshot, Map<string, PageAnswer>>();
-  const shopPage = (snapshot: CatalogSnapshot, category: string): PageAnswer => {
+  // the JSON read would send (the same cached list) and the categories as its data.
+  const shopPages = new WeakMap<CatalogSnapshot, Map<string, Promise<PageAnswer>>>();
+  const shopPage = (snapshot: CatalogSnapshot, category: string): Promise<PageAnswer> => {
     let answers = shopPages.get(snapshot);
     if (!answers) shopPages.set(snapshot, (answers = new Map()));
     let answer = answers.get(category);
     if (!answer) {
-      const page = category ? snapshot.categoryPage(category) : snapshot.list;
-      answer = { status: 200, shared: true, head: shopHead(category, false), data: { shop: { category, page: JSON.parse(page.body.toString()) as ShopPage } } };
+      const page = JSON.parse((category ? snapshot.categoryPage(category) : snapshot.list).body.toString()) as ShopPage;
+      answer = categoriesOf(snapshot).then(
+        (categories): PageAnswer => ({ status: 200, shared: true, head: shopHead(category, false), data: { shop: { category, page, categories } } }),
+        // Without its categories the page still shows its products (the web app reads the links),
+        // and is not kept: the next request reads them again.
+        (): PageAnswer => {
+          answers.delete(category);
+          return { status: 200, head: shopHead(category, false), data: { shop: { category, page } } };
+        },
+      );
       // Only categories with products are kept (any well-formed id may be asked for).
       if (!category || snapshot.active.some((product) => product.category === category)) answers.set(category, answer);
     }
@@ -151,8 +178,14 @@ export function addCatalogPages(pages: PublicPages, cache: CatalogCache, origin:
     // rendering and the web app's first render (decision 062); `q` as the web app cuts it.
     const q = (query.get('q') ?? '').trim().slice(0, SHOP_SEARCH_MAX);
     if (q) {
-      return search({ q, category: validCategory || undefined }).then(
-        (page): PageAnswer => ({ status: 200, head: shopHead(validCategory, true), data: { shop: { category: validCategory, q, page } } }),
+      const loaded = cache.loaded();
+      const categories = (loaded ? categoriesOf(loaded) : read.categories()).catch(() => undefined);
+      return Promise.all([read.search({ q, category: validCategory || undefined }), categories]).then(
+        ([page, list]): PageAnswer => ({
+          status: 200,
+          head: shopHead(validCategory, true),
+          data: { shop: { category: validCategory, q, page, ...(list ? { categories: list } : {}) } },
+        }),
         // The page goes out without its data; the web app's own read then shows the error.
         (): PageAnswer => ({ status: 200, head: shopHead(validCategory, true) }),
       );

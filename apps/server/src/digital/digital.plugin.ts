@@ -1,7 +1,9 @@
 import { defineArea } from '../http/area.ts';
+import { shopOrigin } from '../web/web-app.ts';
 import { createStorageDeps } from '../storage/storage.service.ts';
 import { FILE_CLEANUP_QUEUE, runFileCleanup, type FileCleanupJob } from './cleanup.service.ts';
 import { digitalFunctions } from './digital.functions.ts';
+import { addReleasePages } from './digital.pages.ts';
 import { digitalRoutes } from './digital.routes.ts';
 import { runEncodeJob, type EncodeJob } from './encode.service.ts';
 import { ENCODE_QUEUE } from './releases.service.ts';
@@ -10,9 +12,11 @@ import { ENCODE_QUEUE } from './releases.service.ts';
  * Digital releases (issue 28, decisions 056-057): the console's releases, tracks, masters and
  * download codes; the encoding job; previews, the fan's library and signed downloads.
  */
-export const digitalArea = defineArea('digital', async (app, { config, db, jobs }) => {
+export const digitalArea = defineArea('digital', async (app, { config, db, jobs, pages }) => {
   const storage = createStorageDeps({ db, config, log: app.log });
   await app.register(digitalRoutes, { config, db, driver: storage.driver });
+  // The release pages, written by the server for crawlers and link previews (decision 062).
+  addReleasePages(pages, db, shopOrigin(config));
   // A job may run for every format of a long track; past this it is taken to have died and runs again.
   await jobs.updateQueue(ENCODE_QUEUE, { expireInSeconds: Math.max(900, config.ENCODE_TIMEOUT_SECONDS * 7) });
   await jobs.work<EncodeJob>(ENCODE_QUEUE, async (job) => {

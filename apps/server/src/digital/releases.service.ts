@@ -254,3 +254,8 @@ export async function retryTrackEncoding(db: Db, jobs: JobQueue, trackId: number
     await jobs.sendInTransaction(tx, ENCODE_QUEUE, { trackId, generation: row.generation });
   });
 }
+
+/** The published releases, for sitemap.xml (decision 062): a draft or a withdrawn release is not listed. */
+export async function listPublishedReleases(db: Db): Promise<{ id: number; updatedAt: Date }[]> {
+  return db.select({ id: releases.id, updatedAt: releases.updatedAt }).from(releases).where(eq(releases.published, true)).orderBy(asc(releases.id));
+}

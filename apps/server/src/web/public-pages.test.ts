@@ -64,6 +64,11 @@ function metaContent(html: string, key: string): string | undefined {
   return match?.[1];
 }
 
+/** The shop's categories as listCategories answers them. */
+async function categories() {
+  return (await admin.call('listCategories', null)).categories;
+}
+
 async function release(input: FunctionInput<'releaseBizarreProduct'>): Promise<string> {
   return (await admin.call('releaseBizarreProduct', input)).id;
 }
@@ -186,6 +191,12 @@ describe('a product page as a crawler reads it (no JavaScript)', () => {
     const compressed = await shop.app.inject({ url: `/product/${id}`, headers: { 'accept-encoding': 'br' } });
     expect(compressed.headers['content-encoding']).toBe('br');
     expect(zlib.brotliDecompressSync(compressed.rawPayload).toString()).toBe(html);
+    // Again, from the kept bytes (sent at once); gzip made and kept the same way.
+    for (const encoding of ['br', 'gzip', 'gzip'] as const) {
+      const again = await shop.app.inject({ url: `/product/${id}`, headers: { 'accept-encoding': encoding } });
+      expect(again.headers['content-encoding']).toBe(encoding);
+      expect((encoding === 'br' ? zlib.brotliDecompressSync(again.rawPayload) : zlib.gunzipSync(again.rawPayload)).toString()).toBe(html);
+    }
 
     await admin.call('editBizarreProduct', { ...tee, id, name: 'Cached Tee', priceCents: 3100 });
     const edited = await fetch(`${shop.baseUrl}/product/${id}`, { headers: { 'if-none-match': etag } });
@@ -246,15 +257,20 @@ describe('the other public pages', () => {
     expect(search.html).toContain(`<link rel="canonical" href="${shop.baseUrl}/shop">`);
     expect(metaContent(search.html, 'robots')).toBe('noindex');
     // A search's first page, read as GET /api/products?q= reads it (decision 062).
-    expect(pageData(search.html)).toEqual({ shop: { category: '', q: 'tee', page: await (await fetch(`${shop.baseUrl}/api/products?q=tee`)).json() } });
+    expect(pageData(search.html)).toEqual({
+      shop: { category: '', q: 'tee', page: await (await fetch(`${shop.baseUrl}/api/products?q=tee`)).json(), categories: await categories() },
+    });
   });
 
   it('the shop and a category carry their first page as the JSON read answers it', async () => {
     await release({ ...tee, name: 'Shop Page Tee' });
     const json = async (url: string) => (await fetch(`${shop.baseUrl}${url}`)).json();
-    expect(pageData((await page('/shop')).html)).toEqual({ shop: { category: '', page: await json('/api/products') } });
-    expect(pageData((await page('/shop?category=merch')).html)).toEqual({ shop: { category: 'merch', page: await json('/api/products?category=merch') } });
-    expect(pageData((await page('/shop?category=no-such')).html)).toEqual({ shop: { category: 'no-such', page: { products: [], next: null } } });
+    // With the category links, as listCategories answers (decision 062).
+    const links = await categories();
+    expect(links.length).toBeGreaterThan(0);
+    expect(pageData((await page('/shop')).html)).toEqual({ shop: { category: '', page: await json('/api/products'), categories: links } });
+    expect(pageData((await page('/shop?category=merch')).html)).toEqual({ shop: { category: 'merch', page: await json('/api/products?category=merch'), categories: links } });
+    expect(pageData((await page('/shop?category=no-such')).html)).toEqual({ shop: { category: 'no-such', page: { products: [], next: null }, categories: links } });
   });
 
   it('private pages keep the plain page (with the TEST MODE banner while payments are fake)', async () => {

@@ -66,8 +66,8 @@ afterAll(async () => {
 });
 
 /** The page's body: what is inside <div id="root">, and whether the server rendered it. */
-async function body(url: string) {
-  const response = await fetch(`${shop.baseUrl}${url}`);
+async function body(url: string, base = shop.baseUrl) {
+  const response = await fetch(`${base}${url}`);
   const html = await response.text();
   const root = /<div id="root"( data-server-rendered)?( data-live-position="[a-z0-9-]+")?>([\s\S]*)<\/div><script/.exec(html);
   return { status: response.status, html, rendered: Boolean(root?.[1]), live: Boolean(root?.[2]), text: root?.[3] ?? '' };
@@ -95,6 +95,28 @@ describe('public pages rendered on the server (no JavaScript needed to read them
     expect((await body(`/product/${id}`)).html).toBe(page.html);
   });
 
+  it('a second instance keeps its own rendering per catalogue snapshot and renders anew after an edit made on the first', async () => {
+    const other = await startTestApp({ database: shop.database, config: { webDistDir: webDist.dir } });
+    try {
+      const id = await release({ ...tee, name: 'Two Instance Tee' });
+      const kept = await fetch(`${other.baseUrl}/product/${id}`);
+      const etag = kept.headers.get('etag');
+      expect(await kept.text()).toMatch(/<h1[^>]*>Two Instance Tee<\/h1>/);
+      // Rendered once for this snapshot: the same bytes again, and a 304 to its ETag.
+      expect((await fetch(`${other.baseUrl}/product/${id}`, { headers: { 'if-none-match': etag! } })).status).toBe(304);
+
+      await admin.call('editBizarreProduct', { ...tee, id, name: 'Two Instance Tee, Edited', priceCents: 2900 });
+      // The edit reaches the other instance as the 'products' NOTIFY, which drops its snapshot
+      // and with it the rendered page: its next render is of the edited product.
+      await expect.poll(async () => (await body(`/product/${id}`, other.baseUrl)).text, { timeout: 10_000 }).toMatch(/<h1[^>]*>Two Instance Tee, Edited<\/h1>/);
+      const edited = await fetch(`${other.baseUrl}/product/${id}`, { headers: { 'accept-encoding': 'br' } });
+      expect(edited.headers.get('etag')).not.toBe(etag);
+      expect(await edited.text()).toContain('$29.00');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('a withdrawn product is not rendered: the body is the loading shell', async () => {
     const id = await release({ ...tee, name: 'Withdrawn Crawled Poster' });
     expect((await body(`/product/${id}`)).rendered).toBe(true);
@@ -106,6 +128,37 @@ describe('public pages rendered on the server (no JavaScript needed to read them
     expect(page.text).toContain('Loading page…');
   });
 
+  it('a digital release page holds its title, artist, tracks and Buy in the body; a withdrawn one is the shell', async () => {
+    const input: FunctionInput<'saveRelease'> = {
+      kind: 'album',
+      title: 'Crawled Cassette',
+      artist: 'The Sines',
+      releaseDate: '2026-02-13',
+      artwork: '/content/covers/cover-06.svg',
+      priceCents: 1200,
+      published: true,
+      tracks: [{ title: 'Side A' }, { title: 'Side B', priceCents: 200 }],
+    };
+    const { id } = await admin.call('saveRelease', input);
+    const page = await body(`/music/${id}`);
+    expect(page.status).toBe(200);
+    expect(page.rendered).toBe(true);
+    expect(page.text).toMatch(/<h1[^>]*>Crawled Cassette<\/h1>/);
+    expect(page.text).toContain('The Sines');
+    expect(page.text).toMatch(/<img[^>]+src="\/content\/covers\/cover-06\.svg"/);
+    expect(page.text).toContain('Side B');
+    expect(page.text).toContain('$12.00');
+    // Its controls wait for the page's code (decision 062): rendered disabled.
+    expect(page.text).toMatch(/<button[^>]*disabled=""[^>]*>Buy the <!-- -->album/);
+    expect(page.text).not.toContain('Loading page…');
+
+    await admin.call('saveRelease', { ...input, id, published: false });
+    const withdrawn = await body(`/music/${id}`);
+    expect(withdrawn.status).toBe(404);
+    expect(withdrawn.rendered).toBe(false);
+    expect(withdrawn.html).not.toContain('Crawled Cassette');
+  });
+
   it('the shop with a search in its address lists what the search finds', async () => {
     await release({ ...tee, name: 'Searchable Zebra Mug', images: ['/content/covers/cover-05.svg'] });
     const page = await body('/shop?q=zebra');
@@ -114,6 +167,23 @@ describe('public pages rendered on the server (no JavaScript needed to read them
     expect(page.text).toContain('Searchable Zebra Mug');
     expect(page.text).not.toContain('Crawled Tee');
     expect(page.html).toContain('"q":"zebra"');
+  });
+
+  it('the shop holds its category links in the body and their list in its data; a rename shows at once', async () => {
+    const shop = await body('/shop');
+    expect(shop.rendered).toBe(true);
+    const links = (text: string) =>
+      [.../<nav class="shop-categories" aria-label="Categories">([\s\S]*?)<\/nav>/.exec(text)![1]!.matchAll(/<a [^>]*>([^<]*)<\/a>/g)].map((match) => match[1]);
+    expect(links(shop.text)).toEqual(['All', 'Merch', 'Music', 'Bundles']);
+    expect(shop.html).toContain('"categories":[{"id":"merch","name":"Merch"}');
+
+    await admin.call('renameCategory', { id: 'bundles', name: 'Box Sets' });
+    try {
+      expect(links((await body('/shop?category=merch')).text)).toEqual(['All', 'Merch', 'Music', 'Box Sets']);
+      expect(links((await body('/shop?q=tee')).text)).toEqual(['All', 'Merch', 'Music', 'Box Sets']);
+    } finally {
+      await admin.call('renameCategory', { id: 'bundles', name: 'Bundles' });
+    }
   });
 
   it('the home and content pages are rendered with the label’s text', async () => {

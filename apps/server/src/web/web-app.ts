@@ -72,16 +72,36 @@ function pageTemplate(html: string): PageTemplate | undefined {
   };
 }
 
-/** Sends a kept page: 304 when the client has it, else compressed as the client allows. */
-function sendPage(request: FastifyRequest, reply: FastifyReply, status: number, page: Representation): FastifyReply | Promise<FastifyReply> {
+/**
+ * Sends a kept page: 304 when the client has it, else compressed as the client allows.
+ * Undefined when sent at once (a handler returning it waits on nothing, as the JSON read's).
+ */
+function sendPage(request: FastifyRequest, reply: FastifyReply, status: number, page: Representation): Promise<FastifyReply> | undefined {
   void reply.code(status).header('cache-control', 'no-cache').header('etag', page.etag).header('vary', 'accept-encoding').type('text/html; charset=utf-8');
-  if (status === 200 && etagMatches(request.headers['if-none-match'], page.etag)) return reply.code(304).send();
+  if (status === 200 && etagMatches(request.headers['if-none-match'], page.etag)) {
+    void reply.code(304).send();
+    return undefined;
+  }
   const encoding = page.body.length >= COMPRESS_THRESHOLD ? preferredEncoding(request.headers['accept-encoding']) : 'identity';
   // Uncompressed only when the compress hook would not compress either; it leaves a reply
   // that names its encoding alone.
-  if (encoding === 'identity') return reply.send(page.body);
-  return page.encoded(encoding).then((bytes) => reply.header('content-encoding', encoding).send(bytes));
+  if (encoding === 'identity') {
+    void reply.send(page.body);
+    return undefined;
+  }
+  const ready = encodedNow.get(page)?.[encoding];
+  if (ready) {
+    void reply.header('content-encoding', encoding).send(ready);
+    return undefined;
+  }
+  return page.encoded(encoding).then((bytes) => {
+    encodedNow.set(page, { ...encodedNow.get(page), [encoding]: bytes });
+    return reply.header('content-encoding', encoding).send(bytes);
+  });
 }
+
+/** A kept page's compressed bytes once made, so later replies send them without a promise. */
+const encodedNow = new WeakMap<Representation, Partial<Record<'br' | 'gzip', Buffer>>>();
 
 /**
  * Serves the built SPA: hashed assets cached for a year, index.html for client routes,
@@ -111,13 +131,27 @@ export async function registerWebApp(app: FastifyInstance, config: Config, pages
   };
   // A shared answer (one product in one catalogue snapshot) is rendered and compressed once.
   const rendered = new WeakMap<PageAnswer, Promise<Representation>>();
+  // The same, once made: sent without waiting on a promise (the JSON read's cost, decision 062).
+  const renderedNow = new WeakMap<PageAnswer, Representation>();
   const render = (answer: PageAnswer, url: string, position: string | undefined): Promise<Representation> => {
     let kept = rendered.get(answer);
     if (!kept) {
-      kept = html(answer, url, position).then((text) => representationOf(Buffer.from(text)));
+      kept = html(answer, url, position).then((text) => {
+        const made = representationOf(Buffer.from(text));
+        renderedNow.set(answer, made);
+        return made;
+      });
       rendered.set(answer, kept);
+      // A failed rendering is not kept (html() itself falls back to the plain page, so rarely).
+      kept.catch(() => rendered.delete(answer));
     }
     return kept;
+  };
+  const answerPage = async (request: FastifyRequest, reply: FastifyReply, answer: PageAnswer, renderUrl: string, position: string | undefined) => {
+    if (answer.shared) return sendPage(request, reply, answer.status, await render(answer, renderUrl, position)) ?? reply;
+    // Made for this request (a content page read from the database): the compress hook compresses it.
+    const text = await html(answer, renderUrl, position);
+    return reply.code(answer.status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(text);
   };
 
   if (hasBuild) {
@@ -140,7 +174,7 @@ export async function registerWebApp(app: FastifyInstance, config: Config, pages
 
   await app.register(crawlerRoutes, { origin, pages });
 
-  app.setNotFoundHandler(async (request, reply) => {
+  app.setNotFoundHandler((request, reply) => {
     const url = request.url;
     const isStorage = url.startsWith('/v0/') || url === '/v0' || url.startsWith('/img/');
     const isApi = isStorage || url.startsWith('/fn/') || url.startsWith('/api/') || url === '/fn' || url === '/api';
@@ -151,13 +185,14 @@ export async function registerWebApp(app: FastifyInstance, config: Config, pages
       const publicPage = template ? pages.match(pathOnly) : undefined;
       if (publicPage) {
         const position = pages.livePosition();
-        const answer = await publicPage.resolve(publicPage.params, new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1)));
+        const answer = publicPage.resolve(publicPage.params, new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1)));
         // The address the app renders: the path and its query (the shop's search and category).
         const renderUrl = queryAt < 0 ? pathOnly : pathOnly + url.slice(queryAt);
-        if (answer.shared) return sendPage(request, reply, answer.status, await render(answer, renderUrl, position));
-        // Made for this request (a content page read from the database): the compress hook compresses it.
-        const text = await html(answer, renderUrl, position);
-        return reply.code(answer.status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(text);
+        if (answer instanceof Promise) return answer.then((resolved) => answerPage(request, reply, resolved, renderUrl, position));
+        // Kept and made already (a product in this catalogue snapshot): sent at once.
+        const ready = renderedNow.get(answer);
+        if (ready) return sendPage(request, reply, answer.status, ready);
+        return answerPage(request, reply, answer, renderUrl, position);
       }
       return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page);
     }

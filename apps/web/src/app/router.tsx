@@ -2,7 +2,7 @@ import type { ComponentType } from 'react';
 import { useRoutes, type RouteObject } from '../lib/router.tsx';
 import { meQueryOptions } from '../lib/session.ts';
 import { AppLayout } from './layout/app-layout.tsx';
-import { usePageTitle } from './layout/use-page-title.ts';
+import { usePageTitle } from '../lib/page-title.ts';
 import { lazyPage } from './lazy-page.tsx';
 import { paths, routePatterns } from '../lib/paths.ts';
 
@@ -54,13 +54,13 @@ const LibraryPage = lazyPage(() => import('../features/digital/components/librar
 const RedeemPage = lazyPage(() => import('../features/digital/components/redeem-page.tsx').then((m) => m.RedeemPage));
 const NotFoundPage = lazyPage(() => import('./not-found-page.tsx').then((m) => m.NotFoundPage));
 
-/** A route's page, which names the browser tab after itself. */
-function RoutePage({ title, page: Page }: { title: string; page: ComponentType }) {
+/** A route's page, which names the browser tab after itself (null: the page names it, after what it shows). */
+function RoutePage({ title, page: Page }: { title: string | null; page: ComponentType }) {
   usePageTitle(title);
   return <Page />;
 }
 
-function page(path: string, title: string, Page: ComponentType): RouteObject {
+function page(path: string, title: string | null, Page: ComponentType): RouteObject {
   return { path, element: <RoutePage title={title} page={Page} /> };
 }
 
@@ -74,7 +74,7 @@ export const routes: RouteObject[] = [
       page(paths.about, 'About', AboutPage),
       page(paths.history, 'History', HistoryPage),
       page(paths.shop, 'Shop', ShopPage),
-      page(routePatterns.product, 'Product', ProductPage),
+      page(routePatterns.product, null, ProductPage),
       page(paths.contact, 'Contact', ContactPage),
       page(paths.orderConfirmation, 'Order confirmation', OrderConfirmationPage),
       page(paths.myOrders, 'My Orders', MyOrdersPage),
@@ -91,7 +91,7 @@ export const routes: RouteObject[] = [
       page(routePatterns.releaseTab, 'Release', ReleasePage),
       page(routePatterns.releaseOrder, 'Release', ReleasePage),
       page(paths.checkout, 'Checkout', CheckoutPage),
-      page(routePatterns.music, 'Music', MusicPage),
+      page(routePatterns.music, null, MusicPage),
       page(paths.library, 'My music', LibraryPage),
       page(paths.redeem, 'Redeem a code', RedeemPage),
       page('*', 'Page not found', NotFoundPage),

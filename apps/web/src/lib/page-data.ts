@@ -1,7 +1,7 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import type { ShopPage } from '@storefront/domain/catalog.ts';
 import { PAGE_DATA_ELEMENT_ID, type PageData } from '@storefront/domain/page-data.ts';
-import { pageKeys, productKeys, productListKeys } from './query-keys.ts';
+import { digitalKeys, pageKeys, productKeys, productListKeys } from './query-keys.ts';
 
 /**
  * Puts the data the server wrote into a public page (decision 058) in the query cache
@@ -29,7 +29,11 @@ export function seedQueryClient(queryClient: QueryClient, data: PageData): Query
   if ('shop' in data) {
     const first: InfiniteData<ShopPage, string | null> = { pages: [data.shop.page], pageParams: [null] };
     queryClient.setQueryData(productListKeys.shop(data.shop.q ?? '', data.shop.category), first);
+    // The category links (a page without them sets nothing: setQueryData ignores undefined).
+    queryClient.setQueryData(productListKeys.categories, data.shop.categories);
   }
   if ('content' in data) queryClient.setQueryData(pageKeys.one(data.content.slug), data.content.page);
+  // getRelease's answer, as the release page's query keeps it.
+  if ('release' in data) queryClient.setQueryData(digitalKeys.release(data.release.id), { release: data.release });
   return queryClient;
 }

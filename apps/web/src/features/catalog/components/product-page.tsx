@@ -8,6 +8,7 @@ import { PreorderNote } from '../../../ui/preorder-note.tsx';
 import { lazyPart } from '../../../lib/lazy-part.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { useHydrated } from '../../../lib/hydration.ts';
+import { usePageTitle } from '../../../lib/page-title.ts';
 import { toast } from '../../../lib/toast.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { ErrorState } from '../../../ui/error-state.tsx';
@@ -34,6 +35,8 @@ export function ProductPage() {
 
 function ProductScreen({ id }: { id: string }) {
   const product = useProduct(id);
+  // The tab is named after the product, as the server's <title> names it (decision 062).
+  usePageTitle(product.data?.name ?? 'Product');
   const { user } = useSession();
   const isAdmin = user?.isAdmin === true;
   const [editing, setEditing] = useState(false);

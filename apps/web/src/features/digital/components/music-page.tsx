@@ -3,6 +3,7 @@ import { formatUsd } from '@storefront/domain/catalog.ts';
 import { CHECKOUT_MESSAGES, MAX_NAMED_PRICE_CENTS } from '@storefront/domain/pricing.ts';
 import { cartStore } from '../../../lib/cart.ts';
 import { useHydrated } from '../../../lib/hydration.ts';
+import { usePageTitle } from '../../../lib/page-title.ts';
 import { paths } from '../../../lib/paths.ts';
 import { Link, useParams } from '../../../lib/router.tsx';
 import { toast } from '../../../lib/toast.ts';
@@ -18,6 +19,8 @@ const duration = (seconds: number | null) => (seconds === null ? '' : `${Math.fl
 export function MusicPage() {
   const id = Number(useParams().id);
   const release = useMusicRelease(Number.isSafeInteger(id) && id > 0 ? id : 0);
+  // Named after the release, as the server's <title> names it (decision 062).
+  usePageTitle(release.data ? (release.data.release?.title ?? 'Release not found') : 'Music');
   if (release.isPending) {
     return (
       <section className="page music-page">
@@ -42,6 +45,8 @@ export function MusicPage() {
 }
 
 function Release({ release }: { release: MusicRelease }) {
+  // Server-rendered (decision 062): a press before the page's code has hydrated would be lost.
+  const hydrated = useHydrated();
   const [current, setCurrent] = useState(() =>
     Math.max(
       0,
@@ -77,7 +82,7 @@ function Release({ release }: { release: MusicRelease }) {
               title={albumTitle}
             />
           ) : release.productId ? (
-            <button type="button" className="button" onClick={() => buy(release.productId!, albumTitle, release.priceCents)}>
+            <button type="button" className="button" disabled={!hydrated} onClick={() => buy(release.productId!, albumTitle, release.priceCents)}>
               Buy the {release.kind} {formatUsd(release.priceCents)}
             </button>
           ) : null}
@@ -88,7 +93,13 @@ function Release({ release }: { release: MusicRelease }) {
       <ol className="music-page__tracks">
         {release.tracks.map((track, index) => (
           <li key={track.id} className={index === current ? 'music-page__track is-current' : 'music-page__track'}>
-            <button type="button" className="link-button" onClick={() => setCurrent(index)} disabled={!track.previewUrl} aria-current={index === current ? 'true' : undefined}>
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => setCurrent(index)}
+              disabled={!hydrated || !track.previewUrl}
+              aria-current={index === current ? 'true' : undefined}
+            >
               {track.position}. {track.title}
             </button>
             <span className="music-page__duration">{duration(track.durationSeconds)}</span>
@@ -100,7 +111,12 @@ function Release({ release }: { release: MusicRelease }) {
                 title={`${track.title} (digital track)`}
               />
             ) : track.productId && track.priceCents !== null ? (
-              <button type="button" className="button button--secondary" onClick={() => buy(track.productId!, `${track.title} (digital track)`, track.priceCents!)}>
+              <button
+                type="button"
+                className="button button--secondary"
+                disabled={!hydrated}
+                onClick={() => buy(track.productId!, `${track.title} (digital track)`, track.priceCents!)}
+              >
                 Buy {formatUsd(track.priceCents)}
               </button>
             ) : null}

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useHydrated } from '../../../lib/hydration.ts';
 
 export interface PlayerTrack {
   id: number;
@@ -22,6 +23,8 @@ export function Player({ tracks, current, onSelect }: { tracks: PlayerTrack[]; c
   const playable = tracks.filter((track) => track.previewUrl);
   const track = tracks[current];
   const wantPlay = useRef(false);
+  // On a server-rendered release page the controls wait for the page's code (decision 062).
+  const hydrated = useHydrated();
 
   useEffect(() => {
     const element = audio.current;
@@ -68,13 +71,13 @@ export function Player({ tracks, current, onSelect }: { tracks: PlayerTrack[]; c
         {track ? `${track.position}. ${track.title}` : ''}
       </p>
       <div className="player__controls">
-        <button type="button" className="button button--secondary" onClick={() => step(-1)} aria-label="Previous track">
+        <button type="button" className="button button--secondary" onClick={() => step(-1)} aria-label="Previous track" disabled={!hydrated}>
           ⏮
         </button>
-        <button type="button" className="button" onClick={toggle} aria-label={playing ? 'Pause' : 'Play'}>
+        <button type="button" className="button" onClick={toggle} aria-label={playing ? 'Pause' : 'Play'} disabled={!hydrated}>
           {playing ? '❚❚' : '▶'}
         </button>
-        <button type="button" className="button button--secondary" onClick={() => step(1)} aria-label="Next track">
+        <button type="button" className="button button--secondary" onClick={() => step(1)} aria-label="Next track" disabled={!hydrated}>
           ⏭
         </button>
         <input
@@ -85,6 +88,7 @@ export function Player({ tracks, current, onSelect }: { tracks: PlayerTrack[]; c
           step={0.1}
           value={Math.min(position, duration || 0)}
           aria-label="Seek"
+          disabled={!hydrated}
           aria-valuetext={`${time(position)} of ${time(duration)}`}
           onChange={(event) => {
             const element = audio.current;
