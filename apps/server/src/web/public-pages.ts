@@ -40,14 +40,15 @@ export interface PublicPages {
 }
 
 export interface PublicPageRegistry extends PublicPages {
-  match(pathname: string): { resolve: PageResolver; params: Record<string, string> } | undefined;
+  /** The page at this address, with the pattern it was added under. */
+  match(pathname: string): { resolve: PageResolver; params: Record<string, string>; pattern: string } | undefined;
   sitemapEntries(): Promise<SitemapEntry[]>;
   livePosition(): string | undefined;
 }
 
 export function createPublicPages(): PublicPageRegistry {
   const exact = new Map<string, PageResolver>();
-  const patterns: { segments: string[]; resolve: PageResolver }[] = [];
+  const patterns: { pattern: string; segments: string[]; resolve: PageResolver }[] = [];
   const sources: (() => SitemapEntry[] | Promise<SitemapEntry[]>)[] = [];
   let position: (() => string) | undefined;
   return {
@@ -58,7 +59,7 @@ export function createPublicPages(): PublicPageRegistry {
       return position?.();
     },
     add(pattern, resolve) {
-      if (pattern.includes(':')) patterns.push({ segments: pattern.split('/'), resolve });
+      if (pattern.includes(':')) patterns.push({ pattern, segments: pattern.split('/'), resolve });
       else exact.set(pattern, resolve);
     },
     addToSitemap(source) {
@@ -66,7 +67,7 @@ export function createPublicPages(): PublicPageRegistry {
     },
     match(pathname) {
       const page = exact.get(pathname);
-      if (page) return { resolve: page, params: {} };
+      if (page) return { resolve: page, params: {}, pattern: pathname };
       const segments = pathname.split('/');
       for (const pattern of patterns) {
         if (pattern.segments.length !== segments.length) continue;
@@ -82,7 +83,7 @@ export function createPublicPages(): PublicPageRegistry {
             return false; // a malformed escape names no page
           }
         });
-        if (matches) return { resolve: pattern.resolve, params };
+        if (matches) return { resolve: pattern.resolve, params, pattern: pattern.pattern };
       }
       return undefined;
     },

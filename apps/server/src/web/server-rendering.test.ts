@@ -17,6 +17,19 @@ const INDEX_HTML =
   '<!doctype html><html lang="en"><head><meta charset="UTF-8" /><title>Street Flavor Records</title></head><body>' +
   '<div id="root"><div class="app-shell">Loading page…</div></div><script type="module" src="/assets/app.js"></script></body></html>';
 
+// The build's manifest (vite build, manifest: true): the product page's chunk imports a shared
+// chunk with its stylesheet, and the entry, which the page already loads.
+const MANIFEST = {
+  'index.html': { file: 'assets/app.js', css: ['assets/app.css'], isEntry: true },
+  'src/features/catalog/components/product-page.tsx': {
+    file: 'assets/product-page-1.js',
+    css: ['assets/catalog-1.css'],
+    imports: ['index.html', '_variants-1.js'],
+    isDynamicEntry: true,
+  },
+  '_variants-1.js': { file: 'assets/variants-1.js', imports: ['index.html'] },
+};
+
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 
 let shop: TestApp;
@@ -46,6 +59,8 @@ async function buildRenderer(outfile: string) {
 beforeAll(async () => {
   webDist = makeTempDir('web-dist-ssr');
   fs.writeFileSync(path.join(webDist.dir, 'index.html'), INDEX_HTML);
+  fs.mkdirSync(path.join(webDist.dir, '.vite'));
+  fs.writeFileSync(path.join(webDist.dir, '.vite', 'manifest.json'), JSON.stringify(MANIFEST));
   await buildRenderer(path.join(webDist.dir, SSR_ENTRY));
   shop = await startTestApp({
     config: { webDistDir: webDist.dir },
@@ -93,6 +108,13 @@ describe('public pages rendered on the server (no JavaScript needed to read them
     expect(page.text).not.toContain('Loading page…');
     // The same product page again is the kept one (rendered once per catalogue snapshot).
     expect((await body(`/product/${id}`)).html).toBe(page.html);
+    // Its code and styles are named in the head, fetched with the entry (not after it): the
+    // server's HTML is styled when painted and hydrates sooner. The entry's own are not repeated.
+    const head = page.html.slice(0, page.html.indexOf('</head>'));
+    expect(head).toContain(
+      '<link rel="stylesheet" crossorigin href="/assets/catalog-1.css"><link rel="modulepreload" crossorigin href="/assets/product-page-1.js"><link rel="modulepreload" crossorigin href="/assets/variants-1.js">',
+    );
+    expect(head).not.toContain('href="/assets/app.js"');
   });
 
   it('a second instance keeps its own rendering per catalogue snapshot and renders anew after an edit made on the first', async () => {

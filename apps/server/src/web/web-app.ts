@@ -11,6 +11,7 @@ import { sendStorageError } from '../storage/storage.errors.ts';
 import { pageDataScript, renderHead } from './page-head.ts';
 import type { PageAnswer, PublicPageRegistry } from './public-pages.ts';
 import { loadPageRenderer, SSR_DIR } from './page-renderer.ts';
+import { loadRouteAssets } from './route-assets.ts';
 import { LIVE_POSITION_ATTRIBUTE, SERVER_RENDERED_ATTRIBUTE } from '@storefront/domain/page-data.ts';
 import { crawlerRoutes } from './crawler.routes.ts';
 
@@ -118,9 +119,11 @@ export async function registerWebApp(app: FastifyInstance, config: Config, pages
   const page = takesTestPayments(config) ? withTestModeBanner(indexHtml) : indexHtml;
   const template = pageTemplate(page);
   const renderBody = hasBuild && template?.afterRoot ? await loadPageRenderer(config.webDistDir, (err, message) => app.log.warn({ err }, message)) : undefined;
-  const html = async (answer: PageAnswer, url: string, position: string | undefined) => {
+  // The page's own chunks and styles, fetched with the entry rather than after it.
+  const routeLinks = hasBuild ? loadRouteAssets(config.webDistDir) : () => '';
+  const html = async (answer: PageAnswer, url: string, position: string | undefined, links: string) => {
     const data = answer.data ? pageDataScript(answer.data) : '';
-    const head = template!.head + renderHead(answer.head, origin) + data;
+    const head = template!.head + renderHead(answer.head, origin) + links + data;
     // A page that is there is rendered on the server; a 404 keeps the shell (the browser says why).
     const body = renderBody && answer.status === 200 ? await renderBody(url, answer.data) : undefined;
     if (body === undefined) return head + template!.beforeRoot + (template!.afterRoot ? ROOT_TAG + template!.shell + template!.afterRoot : '');
@@ -133,10 +136,10 @@ export async function registerWebApp(app: FastifyInstance, config: Config, pages
   const rendered = new WeakMap<PageAnswer, Promise<Representation>>();
   // The same, once made: sent without waiting on a promise (the JSON read's cost, decision 062).
   const renderedNow = new WeakMap<PageAnswer, Representation>();
-  const render = (answer: PageAnswer, url: string, position: string | undefined): Promise<Representation> => {
+  const render = (answer: PageAnswer, url: string, position: string | undefined, links: string): Promise<Representation> => {
     let kept = rendered.get(answer);
     if (!kept) {
-      kept = html(answer, url, position).then((text) => {
+      kept = html(answer, url, position, links).then((text) => {
         const made = representationOf(Buffer.from(text));
         renderedNow.set(answer, made);
         return made;
@@ -147,10 +150,10 @@ export async function registerWebApp(app: FastifyInstance, config: Config, pages
     }
     return kept;
   };
-  const answerPage = async (request: FastifyRequest, reply: FastifyReply, answer: PageAnswer, renderUrl: string, position: string | undefined) => {
-    if (answer.shared) return sendPage(request, reply, answer.status, await render(answer, renderUrl, position)) ?? reply;
+  const answerPage = async (request: FastifyRequest, reply: FastifyReply, answer: PageAnswer, renderUrl: string, position: string | undefined, links: string) => {
+    if (answer.shared) return sendPage(request, reply, answer.status, await render(answer, renderUrl, position, links)) ?? reply;
     // Made for this request (a content page read from the database): the compress hook compresses it.
-    const text = await html(answer, renderUrl, position);
+    const text = await html(answer, renderUrl, position, links);
     return reply.code(answer.status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(text);
   };
 
@@ -185,14 +188,15 @@ export async function registerWebApp(app: FastifyInstance, config: Config, pages
       const publicPage = template ? pages.match(pathOnly) : undefined;
       if (publicPage) {
         const position = pages.livePosition();
+        const links = routeLinks(publicPage.pattern);
         const answer = publicPage.resolve(publicPage.params, new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1)));
         // The address the app renders: the path and its query (the shop's search and category).
         const renderUrl = queryAt < 0 ? pathOnly : pathOnly + url.slice(queryAt);
-        if (answer instanceof Promise) return answer.then((resolved) => answerPage(request, reply, resolved, renderUrl, position));
+        if (answer instanceof Promise) return answer.then((resolved) => answerPage(request, reply, resolved, renderUrl, position, links));
         // Kept and made already (a product in this catalogue snapshot): sent at once.
         const ready = renderedNow.get(answer);
         if (ready) return sendPage(request, reply, answer.status, ready);
-        return answerPage(request, reply, answer, renderUrl, position);
+        return answerPage(request, reply, answer, renderUrl, position, links);
       }
       return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page);
     }

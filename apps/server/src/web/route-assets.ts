@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The code and styles of a server-rendered page, named in its <head> (decision 062, session
+ * 10). Without them the browser learns of the page's lazy chunk only after the entry has run,
+ * and of its stylesheet only with that chunk: the server's HTML is painted unstyled for a
+ * moment (layout shift) and stays unhydrated longer (presses wait for it). With them both are
+ * fetched alongside the entry.
+ */
+
+/** Each public page's module in the web app (apps/web/src/app/router.tsx), by address pattern. */
+export const PAGE_MODULES: Readonly<Record<string, string>> = {
+  '/': 'src/features/content/components/home-page.tsx',
+  '/home': 'src/features/content/components/home-page.tsx',
+  '/about': 'src/features/content/components/about-page.tsx',
+  '/history': 'src/features/content/components/history-page.tsx',
+  '/contact': 'src/features/content/components/contact-page.tsx',
+  '/privacy-policy': 'src/features/content/components/privacy-policy-page.tsx',
+  '/shop': 'src/features/catalog/components/shop-page.tsx',
+  '/product/:id': 'src/features/catalog/components/product-page.tsx',
+  '/music/:id': 'src/features/digital/components/music-page.tsx',
+};
+
+interface ManifestChunk {
+  file: string;
+  css?: string[];
+  imports?: string[];
+  isEntry?: boolean;
+}
+type Manifest = Record<string, ManifestChunk>;
+
+const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/**
+ * The <link> tags of one module: a modulepreload for its chunk and every chunk it imports
+ * statically, and a stylesheet for each of their styles; what the entry (index.html) already
+ * loads is left out. '' for a module the manifest does not know.
+ */
+export function routeLinks(manifest: Manifest, module: string): string {
+  const entry = Object.values(manifest).find((chunk) => chunk.isEntry);
+  const already = new Set([entry?.file, ...(entry?.css ?? [])]);
+  const scripts: string[] = [];
+  const styles: string[] = [];
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || seen.has(key) || chunk.isEntry) return;
+    seen.add(key);
+    if (!already.has(chunk.file)) scripts.push(chunk.file);
+    for (const css of chunk.css ?? []) if (!already.has(css) && !styles.includes(css)) styles.push(css);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  visit(module);
+  return (
+    styles.map((file) => `<link rel="stylesheet" crossorigin href="/${attribute(file)}">`).join('') +
+    scripts.map((file) => `<link rel="modulepreload" crossorigin href="/${attribute(file)}">`).join('')
+  );
+}
+
+/** Reads the build's manifest once; the tags of each page pattern (empty without a build or a manifest). */
+export function loadRouteAssets(webDistDir: string): (pattern: string | undefined) => string {
+  let manifest: Manifest = {};
+  try {
+    manifest = JSON.parse(fs.readFileSync(path.join(webDistDir, '.vite', 'manifest.json'), 'utf8')) as Manifest;
+  } catch {
+    // No manifest (a build without one, or none at all): pages are served as before.
+  }
+  const links = new Map(Object.entries(PAGE_MODULES).map(([pattern, module]) => [pattern, routeLinks(manifest, module)]));
+  return (pattern) => (pattern === undefined ? '' : (links.get(pattern) ?? ''));
+}
