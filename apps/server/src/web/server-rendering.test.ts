@@ -17,8 +17,8 @@ const INDEX_HTML =
   '<!doctype html><html lang="en"><head><meta charset="UTF-8" /><title>Street Flavor Records</title></head><body>' +
   '<div id="root"><div class="app-shell">Loading page…</div></div><script type="module" src="/assets/app.js"></script></body></html>';
 
-// The build's manifest (vite build, manifest: true): the product page's chunk imports a shared
-// chunk with its stylesheet, and the entry, which the page already loads.
+// The build's manifest (vite build, manifest: true): the product page's chunk has a stylesheet
+// and imports a shared chunk with one, and the entry, whose stylesheet the page already loads.
 const MANIFEST = {
   'index.html': { file: 'assets/app.js', css: ['assets/app.css'], isEntry: true },
   'src/features/catalog/components/product-page.tsx': {
@@ -27,7 +27,7 @@ const MANIFEST = {
     imports: ['index.html', '_variants-1.js'],
     isDynamicEntry: true,
   },
-  '_variants-1.js': { file: 'assets/variants-1.js', imports: ['index.html'] },
+  '_variants-1.js': { file: 'assets/variants-1.js', css: ['assets/variants-1.css'], imports: ['index.html'] },
 };
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
@@ -108,13 +108,12 @@ describe('public pages rendered on the server (no JavaScript needed to read them
     expect(page.text).not.toContain('Loading page…');
     // The same product page again is the kept one (rendered once per catalogue snapshot).
     expect((await body(`/product/${id}`)).html).toBe(page.html);
-    // Its code and styles are named in the head, fetched with the entry (not after it): the
-    // server's HTML is styled when painted and hydrates sooner. The entry's own are not repeated.
+    // Its own stylesheets are named in the head, so the server's HTML is styled when painted
+    // (not moved when the page's code brings them); the entry's own are not repeated.
     const head = page.html.slice(0, page.html.indexOf('</head>'));
-    expect(head).toContain(
-      '<link rel="stylesheet" crossorigin href="/assets/catalog-1.css"><link rel="modulepreload" crossorigin href="/assets/product-page-1.js"><link rel="modulepreload" crossorigin href="/assets/variants-1.js">',
-    );
-    expect(head).not.toContain('href="/assets/app.js"');
+    expect(head).toContain('<link rel="stylesheet" crossorigin href="/assets/catalog-1.css"><link rel="stylesheet" crossorigin href="/assets/variants-1.css">');
+    expect(head).not.toContain('href="/assets/app.css"');
+    expect(head).not.toContain('modulepreload');
   });
 
   it('a second instance keeps its own rendering per catalogue snapshot and renders anew after an edit made on the first', async () => {

@@ -119,7 +119,7 @@ export async function registerWebApp(app: FastifyInstance, config: Config, pages
   const page = takesTestPayments(config) ? withTestModeBanner(indexHtml) : indexHtml;
   const template = pageTemplate(page);
   const renderBody = hasBuild && template?.afterRoot ? await loadPageRenderer(config.webDistDir, (err, message) => app.log.warn({ err }, message)) : undefined;
-  // The page's own chunks and styles, fetched with the entry rather than after it.
+  // The page's own stylesheets, in the head: painted styled, not moved when its code arrives.
   const routeLinks = hasBuild ? loadRouteAssets(config.webDistDir) : () => '';
   const html = async (answer: PageAnswer, url: string, position: string | undefined, links: string) => {
     const data = answer.data ? pageDataScript(answer.data) : '';
