@@ -83,6 +83,15 @@ const envSchema = z.object({
   AUTH_SECRET_PREVIOUS: nameList('').pipe(z.array(z.string().min(32, 'each old secret must be at least 32 characters'))),
   SIGNUP_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   SIGNIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  /**
+   * Card checkouts (each a payment provider call) and quotes (with Stripe Tax, each a billed
+   * calculation) a minute, per account and per client address (issue 40 item 7). An address is
+   * shared by everyone behind one NAT, so its limits are higher.
+   */
+  CHECKOUT_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  CHECKOUT_ADDRESS_RATE_LIMIT: z.coerce.number().int().positive().default(30),
+  QUOTE_RATE_LIMIT: z.coerce.number().int().positive().default(60),
+  QUOTE_ADDRESS_RATE_LIMIT: z.coerce.number().int().positive().default(180),
   UPLOAD_MAX_BYTES: z.coerce
     .number()
     .int()
