@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseTrustedProxies } from './http/client-address.ts';
+import { isLoopback, parseTrustedProxies } from './http/client-address.ts';
 
 /**
  * The one reader of process.env. Every setting of DESIGN.md is parsed here, and a bad
@@ -169,8 +169,13 @@ const envSchema = z.object({
    * least 30 minutes, so it is closed through its API when the hold ends.
    */
   CHECKOUT_HOLD_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
-  /** A port of its own for GET /metrics (Prometheus), on HOST; unset: no such port (decision 040). */
+  /** A port of its own for GET /metrics (Prometheus), on METRICS_HOST; unset: no such port (decision 040). */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /**
+   * The interface METRICS_PORT listens on (issue 40 item 10): this host only unless named; any
+   * other address needs METRICS_TOKEN (the metrics carry sales volume).
+   */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** A bearer token for GET /metrics: on the shop's own port (only then served there) and on METRICS_PORT. */
   METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters (openssl rand -hex 24)').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -277,6 +282,12 @@ export interface LoadOptions {
   serving?: boolean;
 }
 
+/** An interface only this host reaches: a loopback address or localhost (0.0.0.0 and :: are every interface). */
+function isLocalInterface(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  return bare === 'localhost' || isLoopback(bare);
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env, options: LoadOptions = {}): Config {
   const serving = options.serving ?? true;
   // An empty variable means "not set", as in most shells' `FOO= npm start`.
@@ -315,6 +326,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (present.METRICS_PORT !== undefined && present.METRICS_PORT === (present.PORT ?? '3000')) {
     problems.push('  METRICS_PORT: must differ from PORT (the metrics are never served with the shop)');
+  }
+  const metricsHost = present.METRICS_HOST ?? '127.0.0.1';
+  if (present.METRICS_PORT !== undefined && present.METRICS_TOKEN === undefined && !isLocalInterface(metricsHost)) {
+    problems.push(`  METRICS_HOST: ${metricsHost} lets other hosts reach METRICS_PORT, so METRICS_TOKEN is required (openssl rand -hex 24), or listen on 127.0.0.1`);
   }
   if (!parsed.success || problems.length > 0) throw new ConfigError(`Invalid settings:\n${problems.join('\n')}`);
   const values = parsed.data;

@@ -40,7 +40,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     built = await buildApp({ config, db: database.db, loggerInstance: logger });
     await built.listen({ port: config.PORT, host: config.HOST });
     metricsServer = await startMetricsServer(config, built.metrics);
-    if (metricsServer) log(`Metrics at http://${config.HOST}:${config.METRICS_PORT}/metrics${config.METRICS_TOKEN ? ' (bearer METRICS_TOKEN)' : ''}`);
+    if (metricsServer) log(`Metrics at http://${config.METRICS_HOST}:${config.METRICS_PORT}/metrics${config.METRICS_TOKEN ? ' (bearer METRICS_TOKEN)' : ''}`);
   } catch (error) {
     // Its job queue and live connection would keep the pool busy.
     await built?.close().catch(warnCleanup('closing the app after a failed start'));

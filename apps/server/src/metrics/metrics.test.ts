@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startTestApp, type TestApp } from '../../test/app.ts';
+import { loadConfig } from '../config.ts';
 import { freePort } from '../db/embedded.ts';
 import { startMetricsServer } from './metrics.ts';
 
@@ -64,9 +67,32 @@ describe('GET /metrics on the shop’s port', () => {
 });
 
 describe('the separate METRICS_PORT', () => {
+  it('listens on this host only in production unless METRICS_HOST names another address, which needs the token (issue 40 item 10)', async () => {
+    const port = await freePort();
+    const production = { NODE_ENV: 'production', PUBLIC_URL: 'https://shop.example', AUTH_SECRET: 'x'.repeat(32), SMTP_URL: 'smtp://mail.example', ALLOW_TEST_PAYMENTS: '1', PAYMENT_PROVIDER: 'local' };
+    const config = loadConfig({ ...production, METRICS_PORT: String(port) });
+    // The shop listens on every interface in production; the metrics do not.
+    expect(config.HOST).toBe('0.0.0.0');
+    const server = await startMetricsServer(config, shop.app.metrics);
+    try {
+      expect((server!.address() as AddressInfo).address).toBe('127.0.0.1');
+      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(200);
+      // From this machine's other interfaces (what another host reaches), nothing answers.
+      const outside = Object.values(os.networkInterfaces())
+        .flat()
+        .filter((entry) => entry && entry.family === 'IPv4' && !entry.internal)
+        .map((entry) => entry!.address);
+      for (const address of outside) await expect(fetch(`http://${address}:${port}/metrics`)).rejects.toThrow();
+    } finally {
+      server?.close();
+    }
+    expect(() => loadConfig({ ...production, METRICS_PORT: String(port), METRICS_HOST: '0.0.0.0' })).toThrow(/METRICS_HOST: 0\.0\.0\.0 lets other hosts reach METRICS_PORT, so METRICS_TOKEN is required/);
+    expect(loadConfig({ ...production, METRICS_PORT: String(port), METRICS_HOST: '0.0.0.0', METRICS_TOKEN: TOKEN }).METRICS_HOST).toBe('0.0.0.0');
+  });
+
   it('serves GET /metrics (asking the token when one is set) and nothing else', async () => {
     const port = await freePort();
-    const server = await startMetricsServer({ METRICS_PORT: port, METRICS_TOKEN: TOKEN, HOST: '127.0.0.1' }, shop.app.metrics);
+    const server = await startMetricsServer({ METRICS_PORT: port, METRICS_TOKEN: TOKEN, METRICS_HOST: '127.0.0.1' }, shop.app.metrics);
     try {
       expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(401);
       const response = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });

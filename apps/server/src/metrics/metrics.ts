@@ -206,10 +206,11 @@ export function metricsRoute(config: Pick<Config, 'METRICS_TOKEN'>, metrics: Sho
 }
 
 /**
- * The metrics on a port of their own (METRICS_PORT), on HOST, for a scraper on the same
- * host or network; with METRICS_TOKEN set, the token is asked there too. Any other path: 404.
+ * The metrics on a port of their own (METRICS_PORT), on METRICS_HOST (this host only unless
+ * named: issue 40 item 10), for a scraper on the same host, or on the network with
+ * METRICS_TOKEN, which is then asked there too. Any other path: 404.
  */
-export async function startMetricsServer(config: Pick<Config, 'METRICS_PORT' | 'METRICS_TOKEN' | 'HOST'>, metrics: ShopMetrics): Promise<http.Server | null> {
+export async function startMetricsServer(config: Pick<Config, 'METRICS_PORT' | 'METRICS_TOKEN' | 'METRICS_HOST'>, metrics: ShopMetrics): Promise<http.Server | null> {
   if (config.METRICS_PORT === undefined) return null;
   const server = http.createServer((request, response) => {
     const path = (request.url ?? '').split('?')[0];
@@ -228,7 +229,7 @@ export async function startMetricsServer(config: Pick<Config, 'METRICS_PORT' | '
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.METRICS_PORT, config.HOST, () => {
+    server.listen(config.METRICS_PORT, config.METRICS_HOST, () => {
       server.off('error', reject);
       resolve();
     });
