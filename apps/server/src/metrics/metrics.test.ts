@@ -142,9 +142,30 @@ describe('what the metrics say', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 10_100)); // past the figures' cache
     const jobs = await scrape();
-    expect(sample(jobs, 'storefront_job_queue_jobs', { queue: 'send-email', state: 'retry' })).toBeGreaterThanOrEqual(1);
+    // Not due for an hour: scheduled, not waiting (issue 40 item 17: the backlog alert counts due jobs only).
+    expect(sample(jobs, 'storefront_job_queue_jobs', { queue: 'send-email', state: 'scheduled' })).toBeGreaterThanOrEqual(1);
     expect(sample(jobs, 'storefront_job_queue_jobs', { queue: 'send-email', state: 'failed' })).toBe(1);
   }, 30_000);
+});
+
+describe('an idle shop', () => {
+  it('shows no request waiting for a database connection: the scrape’s own queries come after the pool is read (issue 40 item 13)', async () => {
+    // A pool of 2: the figures' queries (more than 2, at once) would queue, and did show as waiting.
+    const idle = await startTestApp({ listen: false, database: { max: 2 }, config: { env: { METRICS_TOKEN: TOKEN } } });
+    try {
+      const waiting = async () => sample(await scrape(idle), 'storefront_db_pool_connections', { state: 'waiting' });
+      // Start-up's own work (the job queue's first polls) done:
+      await expect.poll(waiting, { timeout: 20_000, interval: 500 }).toBe(0);
+      for (let i = 0; i < 2; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 10_100)); // past the figures' cache: this scrape queries again
+        const text = await scrape(idle);
+        expect(sample(text, 'storefront_db_pool_connections', { state: 'waiting' })).toBe(0);
+        expect(sample(text, 'storefront_checkouts_needing_attention')).toBe(0);
+      }
+    } finally {
+      await idle.close();
+    }
+  }, 60_000);
 });
 
 describe('the money figures, from the database', () => {
