@@ -17,6 +17,12 @@ const limitQuotes = (db: Db, config: Config, userId: string, ip: string) => limi
 const limitCardCheckouts = (db: Db, config: Config, userId: string, ip: string) =>
   limitPerMinute(db, 'card-checkout', userId, ip, config.CHECKOUT_RATE_LIMIT, config.CHECKOUT_ADDRESS_RATE_LIMIT);
 
+/** The quote as its contract publishes it: the per-line tax parts stay the server's (issue 40 item 11). */
+function answerOf<Q extends { taxParts: unknown }>(quote: Q): Omit<Q, 'taxParts'> {
+  const { taxParts: _kept, ...answer } = quote;
+  return answer;
+}
+
 /** The spec's checkout functions, quoteCheckout, and the buyer's open payment; every price comes from the database. */
 export function checkoutFunctions(deps: CheckoutDeps) {
   return [
@@ -26,11 +32,11 @@ export function checkoutFunctions(deps: CheckoutDeps) {
       // Over the code limit: the cart is still quoted, without the code, and the code's line says why.
       if (attempt === 'refused') {
         const quote = await quoteCheckout(deps.db, caller.userId, items, useWallet, { destination, shippingMethodId }, deps.tax);
-        return { ...quote, discountRefused: codeAttemptRefused };
+        return answerOf({ ...quote, discountRefused: codeAttemptRefused });
       }
       const quote = await quoteCheckout(deps.db, caller.userId, items, useWallet, { destination, shippingMethodId, discountCode }, deps.tax);
       if (attempt && quote.discountCode) await giveBackCodeAttempt(deps.db, attempt);
-      return quote;
+      return answerOf(quote);
     }),
     defineFunction('completeWalletOnlyOrderStreetFlavor', async (input, { caller, ip }) => {
       const attempt = await codeAttempt(deps.db, caller.userId, ip, input.discountCode, { throwWhenRefused: true });
