@@ -46,6 +46,15 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
   MAIL_FROM: z.string().min(3).default('Street Flavor Records <shop@localhost>'),
+  /** Mails sent at once per process, over as many pooled SMTP connections (issue 40 item 20). */
+  MAIL_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),
+  /** At most this many mails a second per process (your SMTP provider's limit, divided by the instances). */
+  MAIL_RATE_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(100),
+  /**
+   * Database connections per process (issue 40 item 20). Every instance, the CLI and the job
+   * queue share PostgreSQL's max_connections: see docs/operations.md, section 5.3.
+   */
+  DB_POOL_MAX: z.coerce.number().int().min(2).max(1000).default(10),
   ADMIN_EMAILS: emailList,
   // No default here: outside production it is `local`, in production `stripe` (loadConfig).
   PAYMENT_PROVIDER: z.enum(['local', 'stripe']).optional(),

@@ -20,7 +20,7 @@ export interface RunningServer {
 export async function openDatabase(config: Config, log: (message: string) => void) {
   const embedded = config.DATABASE_URL ? null : await startEmbeddedPostgres({ dataDir: config.dataDir, log: () => undefined, notice: log });
   try {
-    const database = connectDatabase(config.DATABASE_URL ?? embedded!.connectionString, { applicationName: SERVER_APPLICATION_NAME });
+    const database = connectDatabase(config.DATABASE_URL ?? embedded!.connectionString, { applicationName: SERVER_APPLICATION_NAME, max: config.DB_POOL_MAX });
     log(describeMigrations(await runMigrations(database.pool)));
     // Sample content only where nobody's real data can be: the embedded dev database.
     if (embedded && !config.isProduction) await runSeeds(database.db, { config, log });
