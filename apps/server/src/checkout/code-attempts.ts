@@ -20,7 +20,13 @@ export interface CodeAttempt {
  * re-quoting with their code is not guessing). undefined: no code typed. 'refused': over a
  * limit (or thrown, for orders and checkouts).
  */
-export async function codeAttempt(db: Db, userId: string, ip: string, typed: string | undefined, options: { throwWhenRefused?: boolean } = {}): Promise<CodeAttempt | 'refused' | undefined> {
+export async function codeAttempt(
+  db: Db,
+  userId: string,
+  ip: string,
+  typed: string | undefined,
+  options: { throwWhenRefused?: boolean } = {},
+): Promise<CodeAttempt | 'refused' | undefined> {
   if (!typed?.trim()) return undefined;
   const account = `discount-code:${userId}`;
   const address = `discount-code-ip:${rateLimitSubject(ip)}`;

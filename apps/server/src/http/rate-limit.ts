@@ -26,8 +26,10 @@ export async function countHit(db: Db, key: string, windowSeconds: number): Prom
 /** Takes back one hit that turned out not to count (for example a discount code that applied). */
 export async function giveBackHit(db: Db, keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;
-  await db.execute(sql`UPDATE rate_limit_window SET count = greatest(count - 1, 0) WHERE key IN (${sql.join(
-    keys.map((key) => sql`${key}`),
-    sql`, `,
-  )})`);
+  await db.execute(
+    sql`UPDATE rate_limit_window SET count = greatest(count - 1, 0) WHERE key IN (${sql.join(
+      keys.map((key) => sql`${key}`),
+      sql`, `,
+    )})`,
+  );
 }

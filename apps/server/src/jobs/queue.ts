@@ -114,9 +114,7 @@ export async function startJobQueue(pool: pg.Pool, onError: (error: unknown) => 
         const batchSize = Math.ceil(concurrency / 2);
         await boss.work<object>(name, { pollingIntervalSeconds: 0.5, batchSize, burstWhenBatchFull: true, localConcurrency: 2 }, async (jobs) => {
           const results = await Promise.allSettled(jobs.map((job) => handler(job.data as never)));
-          await Promise.all(
-            results.map((result, i) => (result.status === 'rejected' ? boss.fail(name, jobs[i]!.id, { message: String(result.reason) }) : undefined)),
-          );
+          await Promise.all(results.map((result, i) => (result.status === 'rejected' ? boss.fail(name, jobs[i]!.id, { message: String(result.reason) }) : undefined)));
         });
         return;
       }

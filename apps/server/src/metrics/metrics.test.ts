@@ -69,7 +69,14 @@ describe('GET /metrics on the shop’s port', () => {
 describe('the separate METRICS_PORT', () => {
   it('listens on this host only in production unless METRICS_HOST names another address, which needs the token (issue 40 item 10)', async () => {
     const port = await freePort();
-    const production = { NODE_ENV: 'production', PUBLIC_URL: 'https://shop.example', AUTH_SECRET: 'x'.repeat(32), SMTP_URL: 'smtp://mail.example', ALLOW_TEST_PAYMENTS: '1', PAYMENT_PROVIDER: 'local' };
+    const production = {
+      NODE_ENV: 'production',
+      PUBLIC_URL: 'https://shop.example',
+      AUTH_SECRET: 'x'.repeat(32),
+      SMTP_URL: 'smtp://mail.example',
+      ALLOW_TEST_PAYMENTS: '1',
+      PAYMENT_PROVIDER: 'local',
+    };
     const config = loadConfig({ ...production, METRICS_PORT: String(port) });
     // The shop listens on every interface in production; the metrics do not.
     expect(config.HOST).toBe('0.0.0.0');
@@ -86,7 +93,9 @@ describe('the separate METRICS_PORT', () => {
     } finally {
       server?.close();
     }
-    expect(() => loadConfig({ ...production, METRICS_PORT: String(port), METRICS_HOST: '0.0.0.0' })).toThrow(/METRICS_HOST: 0\.0\.0\.0 lets other hosts reach METRICS_PORT, so METRICS_TOKEN is required/);
+    expect(() => loadConfig({ ...production, METRICS_PORT: String(port), METRICS_HOST: '0.0.0.0' })).toThrow(
+      /METRICS_HOST: 0\.0\.0\.0 lets other hosts reach METRICS_PORT, so METRICS_TOKEN is required/,
+    );
     expect(loadConfig({ ...production, METRICS_PORT: String(port), METRICS_HOST: '0.0.0.0', METRICS_TOKEN: TOKEN }).METRICS_HOST).toBe('0.0.0.0');
   });
 

@@ -48,7 +48,13 @@ const quote = (who: string, i: number, address?: string, discountCode?: string) 
     address,
   );
 const cardCheckout = (who: string, i: number, address?: string, discountCode?: string) =>
-  call(instance(i), who, 'createPaymentLinkStreetFlavorMerch', { items, useWallet: false, contact, shipping, checkoutId: `c-${who}-${i}`, ...(discountCode ? { discountCode } : {}) }, address);
+  call(
+    instance(i),
+    who,
+    'createPaymentLinkStreetFlavorMerch',
+    { items, useWallet: false, contact, shipping, checkoutId: `c-${who}-${i}`, ...(discountCode ? { discountCode } : {}) },
+    address,
+  );
 
 beforeAll(async () => {
   // The defaults of config.ts (the test helpers raise them for other tests; here they are the shop's).
@@ -131,7 +137,12 @@ describe('item 2: discount codes answer alike and cannot be guessed quickly', ()
     const base = { kind: 'percent' as const, value: 10, scope: 'order' as const };
     const made = {
       stopped: await createCode(first.db, admin, { ...base, code: 'R4-STOPPED' }),
-      expired: await createCode(first.db, admin, { ...base, code: 'R4-EXPIRED', startsAt: new Date(Date.now() - 2 * day).toISOString(), endsAt: new Date(Date.now() - day).toISOString() }),
+      expired: await createCode(first.db, admin, {
+        ...base,
+        code: 'R4-EXPIRED',
+        startsAt: new Date(Date.now() - 2 * day).toISOString(),
+        endsAt: new Date(Date.now() - day).toISOString(),
+      }),
       notYet: await createCode(first.db, admin, { ...base, code: 'R4-LATER', startsAt: new Date(Date.now() + day).toISOString() }),
       usedUp: await createCode(first.db, admin, { ...base, code: 'R4-USEDUP', useLimit: 1 }),
       subtotal: await createCode(first.db, admin, { ...base, code: 'R4-BIG', minSubtotalCents: 99_999_999 }),
@@ -149,7 +160,13 @@ describe('item 2: discount codes answer alike and cannot be guessed quickly', ()
       '192.0.2.50',
     );
     expect(reviewed.body.data).toMatchObject({ discountCode: 'R4-ONCE', discountRefused: null });
-    const order = await call(first.app, 'honest', 'completeWalletOnlyOrderStreetFlavor', { items, contact, shipping, quote: reviewed.body.data, checkoutId: 'r4-once-order', discountCode: 'R4-ONCE' }, '192.0.2.50');
+    const order = await call(
+      first.app,
+      'honest',
+      'completeWalletOnlyOrderStreetFlavor',
+      { items, contact, shipping, quote: reviewed.body.data, checkoutId: 'r4-once-order', discountCode: 'R4-ONCE' },
+      '192.0.2.50',
+    );
     expect(order.status, JSON.stringify(order.body)).toBe(200);
 
     const answers = new Set<string | null | undefined>();
@@ -174,7 +191,10 @@ describe('item 2: discount codes answer alike and cannot be guessed quickly', ()
     }
     const limited = await quote('guesser', 10, '198.51.100.200', good.code);
     // Still a quote (the cart is priced without the code), with the limit's sentence by the code.
-    expect(limited).toMatchObject({ status: 200, body: { data: { discountCode: null, discountCents: 0, discountRefused: 'Too many attempts. Please wait a minute and try again.' } } });
+    expect(limited).toMatchObject({
+      status: 200,
+      body: { data: { discountCode: null, discountCents: 0, discountRefused: 'Too many attempts. Please wait a minute and try again.' } },
+    });
     const placed = await cardCheckout('guesser', 11, '198.51.100.201', good.code);
     expect(placed).toMatchObject({ status: 429, body: { error: { status: 'RESOURCE_EXHAUSTED' } } });
     expect(await first.db.select().from(checkouts).where(eq(checkouts.userId, ids.guesser!))).toHaveLength(0);
