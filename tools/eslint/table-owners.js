@@ -22,7 +22,7 @@ export const TABLE_OWNERS = {
     'signInGuards',
   ],
   mail: ['devMailbox'],
-  admin: ['adminAudit'],
+  audit: ['adminAudit'],
   catalog: ['products', 'productImages', 'productVariants', 'stockMovements', 'productCategories', 'bundleComponents'],
   content: ['contentPages', 'timelineEntries', 'seedRuns'],
   wallet: ['wallets', 'ledgerEntries', 'datAssets', 'datEditions', 'tokenBlocks', 'walletEntries', 'creditSummaries', 'utilitySpend', 'rewardTokenWallets', 'platformMetrics'],
@@ -52,7 +52,7 @@ export const EXCEPTIONS = {
   'apps/server/src/orders/desk.service.ts': ['users'],
   // Admin rights are a column of the account (Better Auth's role): the admin area sets it.
   'apps/server/src/admin/admins.service.ts': ['users'],
-  'apps/server/src/admin/audit.service.ts': ['users'],
+  'apps/server/src/audit/audit.service.ts': ['users'],
   // A product with orders or open checkouts cannot be deleted: an EXISTS, read only.
   'apps/server/src/catalog/catalog.service.ts': ['checkouts', 'orderItems'],
   // The wallet-only order's one-round-trip start and the reconciler's outcome check (decision 044): reads.

@@ -8,7 +8,7 @@ import { rememberAddress } from '../accounts/addresses.service.ts';
 import { customerLimits, pricedVariants, shortStockOf, takeStock, takeStockStatement, withParts } from '../catalog/variants.service.ts';
 import type { Db } from '../db/client.ts';
 import { runTransaction, runTransactionEndingWith, type Tx } from '../db/transaction.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { receiptMail } from '../mail/templates.ts';
 import { grantForOrder } from '../digital/sales.service.ts';

@@ -7,8 +7,8 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type pg from 'pg';
-import { LIVE_CHANNEL } from '../live/live.publish.ts';
 import { MIGRATIONS_DIR } from './migrate.ts';
+import { announceChanged } from './notify.ts';
 import { warnCleanup } from '../cleanup.ts';
 
 /**
@@ -414,7 +414,7 @@ async function restoreLines(pool: pg.Pool, file: string, lines: AsyncGenerator<s
     const objects = header.objects === 'local' ? await loadObjects(file, lines, options.objectsDir) : null;
     await applyMigrations(client, migrations.newer);
     // Running servers drop their cached catalogue and live clients refetch, at the commit.
-    for (const topic of ['products', 'all-orders', 'content', 'admin']) await client.query('SELECT pg_notify($1, $2)', [LIVE_CHANNEL, JSON.stringify({ topic })]);
+    await announceChanged(client, ['products', 'all-orders', 'content', 'admin']);
     await client.query('COMMIT');
     return { takenAt: header.createdAt, ...summary, objects };
   } catch (error) {

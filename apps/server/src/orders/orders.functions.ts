@@ -1,5 +1,5 @@
 import { defineFunction } from '../functions/registry.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { getDeskOrder, listDeskOrders } from './desk.service.ts';
 import { refundOrder, retryRefund, type RefundDeps } from './refunds.service.ts';
 import { shipOrderPart } from './shipments.service.ts';
