@@ -48,7 +48,8 @@ export const EXCEPTIONS = {
   'apps/server/src/digital/codes.service.ts': ['users'],
   // The buyer's email and name beside their orders (desk search, refunds mail, order views): a join, read only.
   'apps/server/src/orders/orders.service.ts': ['users'],
-  'apps/server/src/orders/refunds.service.ts': ['users'],
+  'apps/server/src/orders/refund-writes.service.ts': ['users'],
+  'apps/server/src/orders/refund-events.service.ts': ['users'],
   'apps/server/src/orders/desk.service.ts': ['users'],
   // Admin rights are a column of the account (Better Auth's role): the admin area sets it.
   'apps/server/src/admin/admins.service.ts': ['users'],

@@ -9,7 +9,7 @@ import { callerResolver, sessionResolver } from './accounts/auth.routes.ts';
 import { adminArea } from './admin/admin.plugin.ts';
 import { checkoutArea } from './checkout/checkout.plugin.ts';
 import { applyPaymentEvent } from './checkout/payment.flow.ts';
-import { applyRefundEvent } from './orders/refunds.service.ts';
+import { applyRefundEvent } from './orders/refund-events.service.ts';
 import { catalogArea } from './catalog/catalog.plugin.ts';
 import { contentArea } from './content/content.plugin.ts';
 import { digitalArea } from './digital/digital.plugin.ts';
@@ -211,7 +211,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     shipping: undefined,
     discounts: undefined,
     giftcards: { config, db, jobs },
-    orders: { config, db, every, jobs, payments, resolveCaller },
+    orders: { config, db, every, jobs, payments, resolveCaller, tax },
     preorders: { config, db, every, jobs },
     wallet: undefined,
     admin: undefined,

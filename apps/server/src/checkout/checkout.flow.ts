@@ -36,7 +36,7 @@ import { checkAddress, externalTaxFor, loadPricing, methodsFor, priceOrRefuse, r
 import type { TaxCalculator } from '../shipping/stripe-tax.ts';
 import { checkOncePerAccount, codeFor, judgeCode, takeCodeUse } from './discount.step.ts';
 import { closeProviderSessions, releaseHolds } from './release.step.ts';
-import { scheduleTaxRecord } from './tax.step.ts';
+import { scheduleTaxRecord } from '../orders/tax.step.ts';
 
 /**
  * Checkout as a flow of named steps (issue 23, decision 044). Each step calls the service that
