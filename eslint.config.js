@@ -35,13 +35,7 @@ export default tseslint.config(
   },
   {
     // Over 450 lines until issue 34 step 6 splits them; each leaves this list as it is split.
-    files: [
-      'apps/server/src/db/backup.ts',
-      'apps/server/src/orders/orders.service.ts',
-      'apps/server/src/checkout/checkout.flow.ts',
-      'apps/server/src/catalog/catalog.service.ts',
-      'apps/server/src/cli.ts',
-    ],
+    files: ['apps/server/src/orders/orders.service.ts', 'apps/server/src/checkout/checkout.flow.ts', 'apps/server/src/catalog/catalog.service.ts'],
     rules: { 'max-lines': 'off' },
   },
   {
