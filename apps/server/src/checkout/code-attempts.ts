@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.ts';
 import { rateLimitSubject } from '../http/client-address.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { countHit, giveBackHit, RATE_LIMIT_MESSAGE } from '../http/rate-limit.ts';
 
 /** Discount code attempts a minute (issue 40 item 2): guessing codes is slow, whatever instance answers. */

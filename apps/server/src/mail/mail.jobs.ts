@@ -18,6 +18,9 @@ export async function startMailWorker(queue: JobQueue, send: SendMail, concurren
   await queue.work<Mail>('send-email', send, { concurrency });
 }
 
+/** Queues a mail for the mail worker; areas are handed this rather than the queue. */
+export type QueueMail = (mail: Mail) => Promise<void>;
+
 export function enqueueMail(queue: JobQueue, mail: Mail): Promise<void> {
   return queue.send('send-email', mail);
 }
