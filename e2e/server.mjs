@@ -47,6 +47,11 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main
     // Every spec signs in from 127.0.0.1: the per-address limits would stop the suite.
     SIGNIN_RATE_LIMIT: '1000',
     SIGNUP_RATE_LIMIT: '1000',
+    // Likewise the per-minute quote and card checkout limits (issue 40 item 7): the specs share demo accounts.
+    QUOTE_RATE_LIMIT: '100000',
+    QUOTE_ADDRESS_RATE_LIMIT: '100000',
+    CHECKOUT_RATE_LIMIT: '100000',
+    CHECKOUT_ADDRESS_RATE_LIMIT: '100000',
     // Test switch (refused in production): the run's first card refund is accepted and then
     // fails, as Stripe's refund.failed (refund-retry.spec.ts; no spec before it refunds a card).
     LOCAL_REFUND_FAILURES: process.env.LOCAL_REFUND_FAILURES ?? '1',

@@ -83,6 +83,10 @@ export async function startAppServer(logFile: string): Promise<AppServer> {
         // The hot-row section signs up and signs in a crowd of buyers from this one address.
         SIGNUP_RATE_LIMIT: '100000',
         SIGNIN_RATE_LIMIT: '100000',
+        CHECKOUT_RATE_LIMIT: '100000',
+        CHECKOUT_ADDRESS_RATE_LIMIT: '100000',
+        QUOTE_RATE_LIMIT: '100000',
+        QUOTE_ADDRESS_RATE_LIMIT: '100000',
       },
     },
   );

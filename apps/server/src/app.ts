@@ -184,7 +184,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.log.error({ err: error }, 'job queue error');
   });
   app.addHook('onClose', () => jobs.stop());
-  await startMailWorker(jobs, createMailer(config, db));
+  const mailer = createMailer(config, db);
+  app.addHook('onClose', () => mailer.close());
+  await startMailWorker(jobs, mailer, config.MAIL_CONCURRENCY);
   const queueMail = (mail: Mail) => enqueueMail(jobs, mail);
   const endSingleSignOnOf = (userId: string) => endSingleSignOn(db, jobs, userId);
   const auth = createAuth(config, db, queueMail, app.log as Logger, (request) => jobs.send(PASSWORD_RESET_QUEUE, request), endSingleSignOnOf);

@@ -139,6 +139,10 @@ describe('loadConfig: a bad value stops start-up with a message naming the varia
     ['METRICS_PORT', { METRICS_PORT: '3000' }],
     ['METRICS_PORT', { PORT: '8080', METRICS_PORT: '8080' }],
     ['METRICS_TOKEN', { METRICS_TOKEN: 'too-short' }],
+    // A metrics port other hosts reach needs the token (issue 40 item 10).
+    ['METRICS_HOST', { METRICS_PORT: '9101', METRICS_HOST: '0.0.0.0' }],
+    ['METRICS_HOST', { METRICS_PORT: '9101', METRICS_HOST: '::' }],
+    ['METRICS_HOST', { METRICS_PORT: '9101', METRICS_HOST: '10.0.0.5' }],
     ['STRIPE_SECRET_KEY', { ...PRODUCTION, PAYMENT_PROVIDER: '', STRIPE_SECRET_KEY: '' }],
   ])('%s in %j', (name, env) => {
     const error = configError({ AUTH_SECRET: SECRET, ...env });

@@ -46,6 +46,15 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
   MAIL_FROM: z.string().min(3).default('Street Flavor Records <shop@localhost>'),
+  /** Mails sent at once per process, over as many pooled SMTP connections (issue 40 item 20). */
+  MAIL_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),
+  /** At most this many mails a second per process (your SMTP provider's limit, divided by the instances). */
+  MAIL_RATE_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(100),
+  /**
+   * Database connections per process (issue 40 item 20). Every instance, the CLI and the job
+   * queue share PostgreSQL's max_connections: see docs/operations.md, section 5.3.
+   */
+  DB_POOL_MAX: z.coerce.number().int().min(2).max(1000).default(10),
   ADMIN_EMAILS: emailList,
   // No default here: outside production it is `local`, in production `stripe` (loadConfig).
   PAYMENT_PROVIDER: z.enum(['local', 'stripe']).optional(),
@@ -83,6 +92,15 @@ const envSchema = z.object({
   AUTH_SECRET_PREVIOUS: nameList('').pipe(z.array(z.string().min(32, 'each old secret must be at least 32 characters'))),
   SIGNUP_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   SIGNIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  /**
+   * Card checkouts (each a payment provider call) and quotes (with Stripe Tax, each a billed
+   * calculation) a minute, per account and per client address (issue 40 item 7). An address is
+   * shared by everyone behind one NAT, so its limits are higher.
+   */
+  CHECKOUT_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  CHECKOUT_ADDRESS_RATE_LIMIT: z.coerce.number().int().positive().default(30),
+  QUOTE_RATE_LIMIT: z.coerce.number().int().positive().default(60),
+  QUOTE_ADDRESS_RATE_LIMIT: z.coerce.number().int().positive().default(180),
   UPLOAD_MAX_BYTES: z.coerce
     .number()
     .int()
@@ -160,8 +178,13 @@ const envSchema = z.object({
    * least 30 minutes, so it is closed through its API when the hold ends.
    */
   CHECKOUT_HOLD_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
-  /** A port of its own for GET /metrics (Prometheus), on HOST; unset: no such port (decision 040). */
+  /** A port of its own for GET /metrics (Prometheus), on METRICS_HOST; unset: no such port (decision 040). */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /**
+   * The interface METRICS_PORT listens on (issue 40 item 10): this host only unless named; any
+   * other address needs METRICS_TOKEN (the metrics carry sales volume).
+   */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** A bearer token for GET /metrics: on the shop's own port (only then served there) and on METRICS_PORT. */
   METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters (openssl rand -hex 24)').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -268,6 +291,18 @@ export interface LoadOptions {
   serving?: boolean;
 }
 
+/** An interface only this host reaches: a loopback address or localhost (0.0.0.0 and :: are every interface). */
+function isLocalInterface(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (bare === 'localhost') return true;
+  const family = net.isIP(bare);
+  if (family === 0) return false;
+  const loopback = new net.BlockList();
+  loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+  loopback.addSubnet('::1', 128, 'ipv6');
+  return loopback.check(bare, family === 4 ? 'ipv4' : 'ipv6');
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env, options: LoadOptions = {}): Config {
   const serving = options.serving ?? true;
   // An empty variable means "not set", as in most shells' `FOO= npm start`.
@@ -306,6 +341,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (present.METRICS_PORT !== undefined && present.METRICS_PORT === (present.PORT ?? '3000')) {
     problems.push('  METRICS_PORT: must differ from PORT (the metrics are never served with the shop)');
+  }
+  const metricsHost = present.METRICS_HOST ?? '127.0.0.1';
+  if (present.METRICS_PORT !== undefined && present.METRICS_TOKEN === undefined && !isLocalInterface(metricsHost)) {
+    problems.push(`  METRICS_HOST: ${metricsHost} lets other hosts reach METRICS_PORT, so METRICS_TOKEN is required (openssl rand -hex 24), or listen on 127.0.0.1`);
   }
   if (!parsed.success || problems.length > 0) throw new ConfigError(`Invalid settings:\n${problems.join('\n')}`);
   const values = parsed.data;

@@ -26,7 +26,7 @@ export interface RunningServer {
 export async function openDatabase(config: Config, log: (message: string) => void) {
   const embedded = config.DATABASE_URL ? null : await startEmbeddedPostgres({ dataDir: config.dataDir, log: () => undefined, notice: log });
   try {
-    const database = connectDatabase(config.DATABASE_URL ?? embedded!.connectionString, { applicationName: SERVER_APPLICATION_NAME });
+    const database = connectDatabase(config.DATABASE_URL ?? embedded!.connectionString, { applicationName: SERVER_APPLICATION_NAME, max: config.DB_POOL_MAX });
     log(describeMigrations(await runMigrations(database.pool)));
     // Sample content only where nobody's real data can be: the embedded dev database.
     if (embedded && !config.isProduction) await runSeeds(database.db, { config, log }, SEEDERS);
@@ -46,7 +46,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     built = await buildApp({ config, db: database.db, loggerInstance: logger });
     await built.listen({ port: config.PORT, host: config.HOST });
     metricsServer = await startMetricsServer(config, built.metrics);
-    if (metricsServer) log(`Metrics at http://${config.HOST}:${config.METRICS_PORT}/metrics${config.METRICS_TOKEN ? ' (bearer METRICS_TOKEN)' : ''}`);
+    if (metricsServer) log(`Metrics at http://${config.METRICS_HOST}:${config.METRICS_PORT}/metrics${config.METRICS_TOKEN ? ' (bearer METRICS_TOKEN)' : ''}`);
   } catch (error) {
     // Its job queue and live connection would keep the pool busy.
     await built?.close().catch(warnCleanup('closing the app after a failed start'));

@@ -66,6 +66,12 @@ export function testConfig(overrides: TestConfigOverrides = {}): Config {
     DATA_DIR: path.join(os.tmpdir(), 'storefront-unused-data-dir'),
     // Set, so loading a config never writes a development secret into DATA_DIR.
     AUTH_SECRET: 'test-secret-test-secret-test-secret-0123',
+    // Every test client calls from 127.0.0.1, many buyers at once: the per-minute checkout and quote
+    // limits (issue 40 item 7) are high unless a test sets them.
+    CHECKOUT_RATE_LIMIT: '100000',
+    CHECKOUT_ADDRESS_RATE_LIMIT: '100000',
+    QUOTE_RATE_LIMIT: '100000',
+    QUOTE_ADDRESS_RATE_LIMIT: '100000',
     ...env,
   });
   return { ...config, ...fields };

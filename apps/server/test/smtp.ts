@@ -12,19 +12,34 @@ function decodeQuotedPrintable(raw: string): string {
   return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
-export async function startSmtpPeer() {
+/** `delayMs`: each message is accepted after this long, as a provider across the network answers. */
+export async function startSmtpPeer(options: { delayMs?: number } = {}) {
   const mails: ReceivedMail[] = [];
+  const connections = { open: 0, most: 0, total: 0 };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onConnect(_session, callback) {
+      connections.open += 1;
+      connections.total += 1;
+      connections.most = Math.max(connections.most, connections.open);
+      callback();
+    },
+    onClose() {
+      connections.open -= 1;
+    },
     onData(stream, session, callback) {
       let raw = '';
       stream.setEncoding('utf8');
       stream.on('data', (chunk: string) => (raw += chunk));
       stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, decoded: decodeQuotedPrintable(raw) });
-        callback();
+        const keep = () => {
+          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, decoded: decodeQuotedPrintable(raw) });
+          callback();
+        };
+        if (options.delayMs) setTimeout(keep, options.delayMs);
+        else keep();
       });
     },
   });
@@ -58,6 +73,8 @@ export async function startSmtpPeer() {
     waitForText,
     url: `smtp://127.0.0.1:${port}`,
     mails,
+    /** SMTP connections: open now, the most open at once, and made in all. */
+    connections,
     waitForMail,
     mailsTo: (to: string) => mails.filter((mail) => mail.to.includes(to)),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

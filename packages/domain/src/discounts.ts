@@ -16,6 +16,12 @@ export type DiscountScope = (typeof DISCOUNT_SCOPES)[number];
 export const DISCOUNT_CODE_PATTERN = /^[A-Za-z0-9_-]{3,32}$/;
 
 export const DISCOUNT_MESSAGES = {
+  /**
+   * The shopper's one answer for a code that cannot be used for this order, whatever the
+   * reason (issue 40 item 2): unknown and existing codes answer alike, so codes cannot be
+   * guessed. The reasons below are the label's (rules, console).
+   */
+  notUsable: 'This code cannot be used for this order.',
   unknown: 'This code is not valid.',
   notStarted: 'This code is not valid yet.',
   ended: 'This code has expired.',

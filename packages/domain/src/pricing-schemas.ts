@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { nullableDefault, optionalNullable } from './contracts/define.ts';
+import { DISCOUNT_MESSAGES } from './discounts.ts';
 import { giftOption } from './gift-card-schemas.ts';
 import { CHECKOUT_MESSAGES, MAX_CART_LINES, MAX_LINE_QTY, MAX_NAMED_PRICE_CENTS } from './pricing.ts';
 
@@ -67,7 +68,7 @@ export const destinationSchema = z
 const shippingMethodIdSchema = optionalNullable(z.string().trim().max(40));
 
 /** A discount code as typed at checkout (issue 27): optional; checked against the code's rules by the server. */
-export const discountCodeInput = optionalNullable(z.string().trim().max(64, 'This code is not valid.'));
+export const discountCodeInput = optionalNullable(z.string().trim().max(64, DISCOUNT_MESSAGES.notUsable));
 
 export const quoteInputSchema = z
   .object({

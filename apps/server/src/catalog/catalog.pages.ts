@@ -1,7 +1,7 @@
 import { CATEGORY_ID, SHOP_SEARCH_MAX, type Category, type Product, type ShopPage } from '@storefront/domain/catalog.ts';
 import { responsiveImage } from '@storefront/domain/storage-images.ts';
 import type { Variant } from '@storefront/domain/variants.ts';
-import { absoluteUrl, decimalPrice, shortDescription, SITE_NAME, type Availability, type PageHead } from '../web/page-head.ts';
+import { absoluteUrl, decimalPrice, shortDescription, SITE_NAME, SITE_PREVIEW_IMAGE, type Availability, type PageHead } from '../web/page-head.ts';
 import type { PageAnswer, PublicPages } from '../web/public-pages.ts';
 import type { CatalogCache, CatalogSnapshot } from './catalog.cache.ts';
 
@@ -91,7 +91,13 @@ export function productHead(product: Product, origin: string): PageHead {
 }
 
 function shopHead(category: string, search: boolean): PageHead {
-  return { title: 'Shop', description: SHOP_DESCRIPTION, path: category ? `/shop?category=${encodeURIComponent(category)}` : '/shop', noindex: search };
+  return {
+    title: 'Shop',
+    description: SHOP_DESCRIPTION,
+    path: category ? `/shop?category=${encodeURIComponent(category)}` : '/shop',
+    image: SITE_PREVIEW_IMAGE,
+    noindex: search,
+  };
 }
 
 const NOT_FOUND: PageAnswer = {

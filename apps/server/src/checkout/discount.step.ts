@@ -23,13 +23,14 @@ export interface AppliedCode {
  */
 export async function judgeCode(db: Db, userId: string, typed: string, lines: StockLine[]): Promise<{ applied: AppliedCode } | { refused: string }> {
   const code = await findCode(db, typed);
-  if (!code) return { refused: DISCOUNT_MESSAGES.unknown };
+  if (!code) return { refused: DISCOUNT_MESSAGES.notUsable };
   const categories = code.scope === 'category' ? await categoriesOfProducts(db, [...new Set(lines.map((line) => line.id))]) : new Map<string, string | null>();
   const discountLines: DiscountLine[] = lines.map((line) => ({ productId: line.id, categoryId: categories.get(line.id) ?? null, unitCents: line.unitCents, qty: line.qty }));
   // The buyer's own held use (their open card checkout, which a new one replaces) does not use the code up for them.
   const mine = code.oncePerAccount || code.useLimit !== null ? await buyerUses(db, code.id, userId) : { made: 0, held: 0 };
   const judged = applyDiscount({ ...code, uses: code.uses - mine.held }, discountLines, { now: new Date(), usedByBuyer: mine.made > 0 });
-  if ('refused' in judged) return judged;
+  // One answer whatever the reason (issue 40 item 2): the shopper cannot tell a code that exists.
+  if ('refused' in judged) return { refused: DISCOUNT_MESSAGES.notUsable };
   return { applied: { codeId: code.id, code: code.code, oncePerAccount: code.oncePerAccount, discount: judged.discount } };
 }
 
@@ -45,11 +46,11 @@ export async function codeFor(db: Db, userId: string, typed: string | undefined,
 export async function checkOncePerAccount(tx: Tx, userId: string, code: AppliedCode, alreadyLocked: boolean): Promise<void> {
   if (!code.oncePerAccount) return;
   if (!alreadyLocked) await lockBuyer(tx, userId);
-  if (await buyerUsedCode(tx, code.codeId, userId, 'live')) throw new AppError('failed-precondition', DISCOUNT_MESSAGES.usedByYou, { discountCode: DISCOUNT_MESSAGES.usedByYou });
+  if (await buyerUsedCode(tx, code.codeId, userId, 'live')) throw new AppError('failed-precondition', DISCOUNT_MESSAGES.notUsable, { discountCode: DISCOUNT_MESSAGES.notUsable });
 }
 
 /** Step "take code use": one use, held with a card checkout or made with an order; none left refuses the whole order. */
 export async function takeCodeUse(tx: Tx, use: { code: AppliedCode; userId: string; checkoutId: string; status: 'held' | 'used'; discountCents: number }): Promise<void> {
   const taken = await takeUse(tx, { code: use.code.code, userId: use.userId, checkoutId: use.checkoutId, status: use.status, discountCents: use.discountCents });
-  if (!taken) throw new AppError('failed-precondition', DISCOUNT_MESSAGES.usedUp, { discountCode: DISCOUNT_MESSAGES.usedUp });
+  if (!taken) throw new AppError('failed-precondition', DISCOUNT_MESSAGES.notUsable, { discountCode: DISCOUNT_MESSAGES.notUsable });
 }

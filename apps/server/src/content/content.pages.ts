@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { absoluteUrl, SITE_DESCRIPTION, SITE_NAME, type PageHead } from '../web/page-head.ts';
+import { absoluteUrl, SITE_DESCRIPTION, SITE_NAME, SITE_PREVIEW_IMAGE, type PageHead } from '../web/page-head.ts';
 import type { PageAnswer, PublicPages } from '../web/public-pages.ts';
 import { findPage, getContactEmail } from './content.service.ts';
 
@@ -31,7 +31,7 @@ export function addContentPages(pages: PublicPages, { db, config, origin }: { db
   // answer) for the web app: read per request, as that read is.
   const home = async (): Promise<PageAnswer> => {
     const [email, page] = await Promise.all([getContactEmail(db, config.CONTACT_EMAIL), findPage(db, 'home')]);
-    const head = { title: 'Home', description: SITE_DESCRIPTION, path: '/home', structuredData: [organizationStructuredData(origin, email)] };
+    const head = { title: 'Home', description: SITE_DESCRIPTION, path: '/home', image: SITE_PREVIEW_IMAGE, structuredData: [organizationStructuredData(origin, email)] };
     return { status: 200, head, data: { content: { slug: 'home', page } } };
   };
   pages.add('/', home);

@@ -1,14 +1,20 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { functionContracts } from '@storefront/domain/contracts/index.ts';
+import { strictly } from '@storefront/domain/contracts/strict.ts';
+import { jsonSchemaOf } from '@storefront/domain/openapi.ts';
 import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient } from '@storefront/sdk/callable.ts';
 import { startTestApp, type TestApp } from '../../test/app.ts';
+import { expectConsoleError } from '../../test/console.ts';
 import type { TestDatabase } from '../../test/database.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
 import { releaseProduct } from '../catalog/catalog.service.ts';
-import { checkouts, users } from '../db/schema/index.ts';
+import { checkouts, productVariants, users } from '../db/schema/index.ts';
+import { grantCredits } from '../wallet/wallet.commands.ts';
+import { defineTestFunction } from './registry.ts';
 
 /**
  * Decision 025: every callable function has one contract, and the Firebase SDK's nulls
@@ -115,5 +121,78 @@ describe('null where a value is optional (issue 19)', () => {
     const { status, body } = await post('getDat', null);
     expect(status).toBe(400);
     expect(body.error?.status).toBe('INVALID_ARGUMENT');
+  });
+});
+
+describe('answers parsed strictly by their output contracts (issue 40 item 11)', () => {
+  it('every contract’s output closes its objects as the OpenAPI document does', () => {
+    for (const [name, contract] of Object.entries(functionContracts)) {
+      const strict = strictly(contract.output);
+      // An unknown key on the answer's top level is refused wherever the answer is an object.
+      const schema = jsonSchemaOf(contract.output, 'output');
+      if (schema.type === 'object' && schema.additionalProperties === false) {
+        const sample = strict.safeParse({ __unlisted: 1 });
+        expect(sample.success, name).toBe(false);
+      }
+    }
+  });
+
+  it('the order answers (listMyOrders, getMyOrder, listOpenOrders) carry variantId, which their contract lists', async () => {
+    await grantCredits(database.db, 'nulls@example.org', '100', 'strict-answers');
+    const variantProduct = await releaseProduct(database.db, {
+      name: 'Strict Tee',
+      description: 'Tee',
+      priceCents: 1500,
+      images: ['/content/covers/cover-01.svg'],
+      variants: [{ options: [], sku: 'STRICT-TEE', priceCents: null, stock: 5, perCustomerLimit: null }],
+    });
+    const [variant] = await database.db.select({ id: productVariants.id }).from(productVariants).where(eq(productVariants.productId, variantProduct));
+    const items = [{ id: variantProduct, variantId: variant!.id, qty: 1 }];
+    const shipping = { name: 'Nulls', line1: '1 Record Row', line2: '', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' };
+    const quote = await post('quoteCheckout', { items, useWallet: true, destination: { country: 'US', state: 'IL', postal_code: '62701' } });
+    expect(quote.status).toBe(200);
+    const placed = (await post('completeWalletOnlyOrderStreetFlavor', {
+      items,
+      contact: { name: 'Nulls', email: 'nulls@example.org', phone: '' },
+      shipping,
+      quote: quote.body.data,
+      checkoutId: 'strict-answers-1',
+    })) as { status: number; body: { data?: { paymentIntentId: string } } };
+    expect(placed.status).toBe(200);
+    await database.db.update(users).set({ role: 'admin' }).where(eq(users.email, 'nulls@example.org'));
+    const answers = {
+      listMyOrders: await post('listMyOrders', null),
+      getMyOrder: await post('getMyOrder', { paymentIntentId: placed.body.data!.paymentIntentId }),
+      listOpenOrders: await post('listOpenOrders', null),
+    };
+    for (const [name, answer] of Object.entries(answers)) {
+      // Answered at all: the server parses every answer strictly in tests (functions.routes.ts) and a stray field is a 500.
+      expect(answer.status, name).toBe(200);
+      const contract = functionContracts[name as keyof typeof answers];
+      expect(strictly(contract.output).safeParse(answer.body.data).success, name).toBe(true);
+      expect(JSON.stringify(answer.body.data), name).toContain(`"variantId":"${variant!.id}"`);
+    }
+  });
+
+  it('an answer with a field its contract does not list is refused in tests, naming the function and the field', async () => {
+    const stray = defineTestFunction({
+      name: 'strayField',
+      access: 'public',
+      input: z.unknown(),
+      handler: async () => ({ ok: true, lines: [{ id: 'x', secret: 'kept' }] }),
+    });
+    const strict = await startTestApp({
+      database,
+      listen: false,
+      build: { functions: [{ ...stray, output: z.object({ ok: z.boolean(), lines: z.array(z.object({ id: z.string() })) }) }] },
+    });
+    try {
+      const logged = expectConsoleError();
+      const response = await strict.app.inject({ method: 'POST', url: '/fn/strayField', payload: { data: null } });
+      expect(response.statusCode).toBe(500);
+      expect(String(logged.mock.calls.at(-1)?.[0])).toMatch(/^strayField answered outside its output contract: [\s\S]*secret/);
+    } finally {
+      await strict.close();
+    }
   });
 });

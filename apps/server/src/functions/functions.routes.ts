@@ -5,6 +5,7 @@ import type { Db } from '../db/client.ts';
 import { requireClientAddress } from '../http/client-address.ts';
 import { AppError } from '../errors.ts';
 import type { Deprecation } from '@storefront/domain/contracts/define.ts';
+import { strictly } from '@storefront/domain/contracts/strict.ts';
 import type { CallableFunction, Caller } from './registry.ts';
 
 export interface FunctionsRoutesOptions {
@@ -28,6 +29,9 @@ export function deprecationHeaders(deprecated: Deprecation): { deprecation: stri
 export async function functionsRoutes(app: FastifyInstance, options: FunctionsRoutesOptions) {
   const byName = new Map(options.functions.map((fn) => [fn.name, fn]));
   if (byName.size !== options.functions.length) throw new Error('Two callable functions share a name.');
+  // Tests (NODE_ENV=test) parse every answer as a validating client would (issue 40 item 11): by the
+  // contract's output with every object closed. A mismatch is a 500 naming the function and the field.
+  const strictOutputs = options.config.NODE_ENV === 'test' ? new Map(options.functions.flatMap((fn) => (fn.output ? [[fn.name, strictly(fn.output)] as const] : []))) : undefined;
   const deprecations = new Map(options.functions.flatMap((fn) => (fn.deprecated ? [[fn.name, deprecationHeaders(fn.deprecated)] as const] : [])));
 
   app.post<{ Params: { name: string } }>('/fn/:name', async (request, reply) => {
@@ -45,6 +49,17 @@ export async function functionsRoutes(app: FastifyInstance, options: FunctionsRo
     const input: unknown = fn.input.parse(data);
     const origin = options.config.PUBLIC_URL ? new URL(options.config.PUBLIC_URL).origin : `${request.protocol}://${request.host}`;
     const result = await fn.handler(input, { db: options.db, config: options.config, caller, ip: requireClientAddress(request), log: request.log, origin });
+    const strict = strictOutputs?.get(fn.name);
+    if (strict) {
+      const sent: unknown = JSON.parse(JSON.stringify(result ?? null));
+      const parsed = strict.safeParse(sent);
+      if (!parsed.success) {
+        const problem = `${fn.name} answered outside its output contract: ${z.prettifyError(parsed.error)}`;
+        // The answer's 500 hides its text: the test's output shows it (and an unexpected console.error fails the test).
+        console.error(problem);
+        throw new Error(problem);
+      }
+    }
     return { data: result ?? null };
   });
 }

@@ -34,6 +34,8 @@ export interface CallableFunction {
   name: string;
   access: Access;
   input: z.ZodType;
+  /** What it answers (the contract's output); absent for test functions outside the table. */
+  output?: z.ZodType;
   /** The contract's deprecation (decision 048): its answers carry `Deprecation` and `Sunset`. */
   deprecated?: Deprecation;
   handler(input: unknown, context: CallContext): Promise<unknown>;
@@ -51,6 +53,7 @@ export function defineFunction<N extends FunctionName>(name: N, handler: Handler
     name,
     access: contract.access,
     input: contract.input,
+    output: contract.output,
     ...(contract.deprecated ? { deprecated: contract.deprecated } : {}),
     handler: (input, context) => {
       // functions.routes.ts refuses a call without a caller before a non-public handler runs.

@@ -18,8 +18,10 @@ export interface GiftCardsOptions {
  * Gift cards (issue 27, decision 053): the label's gift card products, the recipient's email
  * (its own job: the code is derived when sending, so no queue row ever holds it) and redemption.
  */
-export const giftCardsArea = defineArea('giftcards', async (_app, { config, db, jobs }: GiftCardsOptions) => {
-  const deps = { db, secrets: [config.AUTH_SECRET, ...config.AUTH_SECRET_PREVIOUS], send: createMailer(config, db), publicUrl: publicUrl(config) };
+export const giftCardsArea = defineArea('giftcards', async (app, { config, db, jobs }: GiftCardsOptions) => {
+  const send = createMailer(config, db);
+  app.addHook('onClose', () => send.close());
+  const deps = { db, secrets: [config.AUTH_SECRET, ...config.AUTH_SECRET_PREVIOUS], send, publicUrl: publicUrl(config) };
   await jobs.updateQueue(GIFT_CARD_MAIL_QUEUE, { expireInSeconds: MAIL_JOB_EXPIRE_SECONDS });
   await jobs.work<{ giftCardId: string }>(GIFT_CARD_MAIL_QUEUE, (job) => sendGiftCardMail(deps, job.giftCardId));
   return { functions: giftCardFunctions };

@@ -19,7 +19,8 @@ export interface JobQueue {
   sendInTransaction(tx: Tx, name: string, data: object, options?: SendOptions): Promise<void>;
   /** Runs `name` on a cron schedule (one run per tick across all processes). */
   schedule(name: string, cron: string): Promise<void>;
-  work<T extends object>(name: string, handler: (data: T) => Promise<void>): Promise<void>;
+  /** `concurrency`: this process works that many jobs of the queue at once (default 1). */
+  work<T extends object>(name: string, handler: (data: T) => Promise<void>, options?: { concurrency?: number }): Promise<void>;
   /** Changes a queue's settings for the jobs sent from now on (also on a database made before). */
   updateQueue(name: string, options: Pick<QueueOptions, 'expireInSeconds'>): Promise<void>;
   stop(): Promise<void>;
@@ -103,7 +104,20 @@ export async function startJobQueue(pool: pg.Pool, onError: (error: unknown) => 
     async schedule(name, cron) {
       await boss.schedule(name, cron);
     },
-    async work(name, handler) {
+    async work(name, handler, options) {
+      const concurrency = options?.concurrency ?? 1;
+      if (concurrency > 1) {
+        // Two workers, each taking batches of `concurrency` jobs worked at once, fetched back to
+        // back while batches come full (pg-boss waits its polling interval after every fetch
+        // otherwise); one fetches while the other's batch finishes. Each job stands alone: a
+        // failed one is failed (and retried) by itself, the rest complete.
+        const batchSize = Math.ceil(concurrency / 2);
+        await boss.work<object>(name, { pollingIntervalSeconds: 0.5, batchSize, burstWhenBatchFull: true, localConcurrency: 2 }, async (jobs) => {
+          const results = await Promise.allSettled(jobs.map((job) => handler(job.data as never)));
+          await Promise.all(results.map((result, i) => (result.status === 'rejected' ? boss.fail(name, jobs[i]!.id, { message: String(result.reason) }) : undefined)));
+        });
+        return;
+      }
       await boss.work<object>(name, { pollingIntervalSeconds: 0.5 }, async (jobs) => {
         for (const job of jobs) await handler(job.data as never);
       });

@@ -8,10 +8,14 @@ import type { Mail, SendMail } from './mailer.ts';
  */
 export const MAIL_JOB_EXPIRE_SECONDS = 60;
 
-/** Mail goes through the job queue: a failed send is retried, never dropped. */
-export async function startMailWorker(queue: JobQueue, send: SendMail): Promise<void> {
+/**
+ * Mail goes through the job queue: a failed send is retried, never dropped. `concurrency`
+ * sends at once per process (MAIL_CONCURRENCY, over the SMTP transport's pool of as many
+ * connections; issue 40 item 20).
+ */
+export async function startMailWorker(queue: JobQueue, send: SendMail, concurrency = 1): Promise<void> {
   await queue.updateQueue('send-email', { expireInSeconds: MAIL_JOB_EXPIRE_SECONDS });
-  await queue.work<Mail>('send-email', send);
+  await queue.work<Mail>('send-email', send, { concurrency });
 }
 
 /** Queues a mail for the mail worker; areas are handed this rather than the queue. */

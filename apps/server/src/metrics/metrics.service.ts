@@ -46,10 +46,13 @@ export const STUCK_CHECKOUT_AFTER = '1 hour';
 
 export const defaultFigureQueries: ShopFigureQueries = {
   async jobs(pool) {
-    // Completed and cancelled jobs are history; pg-boss deletes them itself.
+    // Completed and cancelled jobs are history; pg-boss deletes them itself. A waiting job not
+    // due yet (an expiry in 10 minutes, a retry's back-off) is `scheduled`, so `created` and
+    // `retry` count only what is due: the "jobs piling up" alert (issue 40 item 17).
     const { rows } = await pool.query<JobCount>(
-      `SELECT name AS queue, state::text AS state, count(*)::int AS count FROM pgboss.job
-       WHERE state IN ('created', 'retry', 'active', 'failed') GROUP BY name, state`,
+      `SELECT name AS queue, CASE WHEN state IN ('created', 'retry') AND start_after > now() THEN 'scheduled' ELSE state::text END AS state,
+              count(*)::int AS count
+       FROM pgboss.job WHERE state IN ('created', 'retry', 'active', 'failed') GROUP BY 1, 2`,
     );
     return rows;
   },

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startTestApp, type TestApp } from '../../test/app.ts';
+import { loadConfig } from '../config.ts';
 import { freePort } from '../db/embedded.ts';
 import { startMetricsServer } from './metrics.ts';
 
@@ -64,9 +67,41 @@ describe('GET /metrics on the shop’s port', () => {
 });
 
 describe('the separate METRICS_PORT', () => {
+  it('listens on this host only in production unless METRICS_HOST names another address, which needs the token (issue 40 item 10)', async () => {
+    const port = await freePort();
+    const production = {
+      NODE_ENV: 'production',
+      PUBLIC_URL: 'https://shop.example',
+      AUTH_SECRET: 'x'.repeat(32),
+      SMTP_URL: 'smtp://mail.example',
+      ALLOW_TEST_PAYMENTS: '1',
+      PAYMENT_PROVIDER: 'local',
+    };
+    const config = loadConfig({ ...production, METRICS_PORT: String(port) });
+    // The shop listens on every interface in production; the metrics do not.
+    expect(config.HOST).toBe('0.0.0.0');
+    const server = await startMetricsServer(config, shop.app.metrics);
+    try {
+      expect((server!.address() as AddressInfo).address).toBe('127.0.0.1');
+      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(200);
+      // From this machine's other interfaces (what another host reaches), nothing answers.
+      const outside = Object.values(os.networkInterfaces())
+        .flat()
+        .filter((entry) => entry && entry.family === 'IPv4' && !entry.internal)
+        .map((entry) => entry!.address);
+      for (const address of outside) await expect(fetch(`http://${address}:${port}/metrics`)).rejects.toThrow();
+    } finally {
+      server?.close();
+    }
+    expect(() => loadConfig({ ...production, METRICS_PORT: String(port), METRICS_HOST: '0.0.0.0' })).toThrow(
+      /METRICS_HOST: 0\.0\.0\.0 lets other hosts reach METRICS_PORT, so METRICS_TOKEN is required/,
+    );
+    expect(loadConfig({ ...production, METRICS_PORT: String(port), METRICS_HOST: '0.0.0.0', METRICS_TOKEN: TOKEN }).METRICS_HOST).toBe('0.0.0.0');
+  });
+
   it('serves GET /metrics (asking the token when one is set) and nothing else', async () => {
     const port = await freePort();
-    const server = await startMetricsServer({ METRICS_PORT: port, METRICS_TOKEN: TOKEN, HOST: '127.0.0.1' }, shop.app.metrics);
+    const server = await startMetricsServer({ METRICS_PORT: port, METRICS_TOKEN: TOKEN, METRICS_HOST: '127.0.0.1' }, shop.app.metrics);
     try {
       expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(401);
       const response = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
@@ -116,9 +151,30 @@ describe('what the metrics say', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 10_100)); // past the figures' cache
     const jobs = await scrape();
-    expect(sample(jobs, 'storefront_job_queue_jobs', { queue: 'send-email', state: 'retry' })).toBeGreaterThanOrEqual(1);
+    // Not due for an hour: scheduled, not waiting (issue 40 item 17: the backlog alert counts due jobs only).
+    expect(sample(jobs, 'storefront_job_queue_jobs', { queue: 'send-email', state: 'scheduled' })).toBeGreaterThanOrEqual(1);
     expect(sample(jobs, 'storefront_job_queue_jobs', { queue: 'send-email', state: 'failed' })).toBe(1);
   }, 30_000);
+});
+
+describe('an idle shop', () => {
+  it('shows no request waiting for a database connection: the scrape’s own queries come after the pool is read (issue 40 item 13)', async () => {
+    // A pool of 2: the figures' queries (more than 2, at once) would queue, and did show as waiting.
+    const idle = await startTestApp({ listen: false, database: { max: 2 }, config: { env: { METRICS_TOKEN: TOKEN } } });
+    try {
+      const waiting = async () => sample(await scrape(idle), 'storefront_db_pool_connections', { state: 'waiting' });
+      // Start-up's own work (the job queue's first polls) done:
+      await expect.poll(waiting, { timeout: 20_000, interval: 500 }).toBe(0);
+      for (let i = 0; i < 2; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 10_100)); // past the figures' cache: this scrape queries again
+        const text = await scrape(idle);
+        expect(sample(text, 'storefront_db_pool_connections', { state: 'waiting' })).toBe(0);
+        expect(sample(text, 'storefront_checkouts_needing_attention')).toBe(0);
+      }
+    } finally {
+      await idle.close();
+    }
+  }, 60_000);
 });
 
 describe('the money figures, from the database', () => {

@@ -67,16 +67,9 @@ export function createMetrics(sources: MetricsSources): ShopMetrics {
     },
   });
   const jobQueueErrors = new Counter({ name: 'storefront_job_queue_errors_total', help: 'Errors the job queue (pg-boss) reported in this process.', registers });
-  const collectErrors = new Counter({
-    name: 'storefront_metrics_collect_errors_total',
-    help: 'Shop-wide figures that could not be read from the database, by figure.',
-    labelNames: ['figure'] as const,
-    registers,
-    // Read before it is written out: this scrape's failures are in this scrape.
-    async collect() {
-      await figures();
-    },
-  });
+  // Registered before every figure read from the database: prom-client collects in this order,
+  // so the pool is read before the scrape's own queries take connections (issue 40 item 13:
+  // read after them, an idle shop showed requests waiting on every scrape).
   new Gauge({
     name: 'storefront_db_pool_connections',
     help: "This process's database pool: connections open (total), idle, and requests waiting for one (waiting).",
@@ -89,6 +82,16 @@ export function createMetrics(sources: MetricsSources): ShopMetrics {
     },
   });
 
+  const collectErrors = new Counter({
+    name: 'storefront_metrics_collect_errors_total',
+    help: 'Shop-wide figures that could not be read from the database, by figure.',
+    labelNames: ['figure'] as const,
+    registers,
+    // Read before it is written out: this scrape's failures are in this scrape.
+    async collect() {
+      await figures();
+    },
+  });
   const queries: ShopFigureQueries = { ...defaultFigureQueries, ...sources.queries };
   let cached: { at: number; figures: Promise<Partial<ShopFigures>> } | undefined;
   const figures = () => {
@@ -107,7 +110,7 @@ export function createMetrics(sources: MetricsSources): ShopMetrics {
 
   new Gauge({
     name: 'storefront_job_queue_jobs',
-    help: 'Jobs of the shared queue by queue and state: created and retry (waiting), active (running), failed (gave up). The same on every instance.',
+    help: 'Jobs of the shared queue by queue and state: created and retry (waiting and due), scheduled (waiting, not due yet), active (running), failed (gave up). The same on every instance.',
     labelNames: ['queue', 'state'] as const,
     registers,
     async collect() {
@@ -206,10 +209,11 @@ export function metricsRoute(config: Pick<Config, 'METRICS_TOKEN'>, metrics: Sho
 }
 
 /**
- * The metrics on a port of their own (METRICS_PORT), on HOST, for a scraper on the same
- * host or network; with METRICS_TOKEN set, the token is asked there too. Any other path: 404.
+ * The metrics on a port of their own (METRICS_PORT), on METRICS_HOST (this host only unless
+ * named: issue 40 item 10), for a scraper on the same host, or on the network with
+ * METRICS_TOKEN, which is then asked there too. Any other path: 404.
  */
-export async function startMetricsServer(config: Pick<Config, 'METRICS_PORT' | 'METRICS_TOKEN' | 'HOST'>, metrics: ShopMetrics): Promise<http.Server | null> {
+export async function startMetricsServer(config: Pick<Config, 'METRICS_PORT' | 'METRICS_TOKEN' | 'METRICS_HOST'>, metrics: ShopMetrics): Promise<http.Server | null> {
   if (config.METRICS_PORT === undefined) return null;
   const server = http.createServer((request, response) => {
     const path = (request.url ?? '').split('?')[0];
@@ -228,7 +232,7 @@ export async function startMetricsServer(config: Pick<Config, 'METRICS_PORT' | '
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.METRICS_PORT, config.HOST, () => {
+    server.listen(config.METRICS_PORT, config.METRICS_HOST, () => {
       server.off('error', reject);
       resolve();
     });

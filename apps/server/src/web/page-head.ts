@@ -3,6 +3,11 @@ import { escapeHtml } from '../http/html.ts';
 
 /** The label, as pages name it (the web app's SITE_NAME) and as structured data names the seller. */
 export const SITE_NAME = 'Street Flavor Records';
+/**
+ * The shop's own preview image (1200x630 PNG, apps/web/public): shared links to pages with no
+ * picture of their own (/home, /shop) show it instead of a text-only card (issue 40 item 12).
+ */
+export const SITE_PREVIEW_IMAGE = '/og-image.png';
 
 /** The description a page without one of its own carries (index.html's). */
 export const SITE_DESCRIPTION = 'Street Flavor Records: music, history and merchandise from the label.';

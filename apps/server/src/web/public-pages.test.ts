@@ -206,6 +206,18 @@ describe('a product page as a crawler reads it (no JavaScript)', () => {
 });
 
 describe('the other public pages', () => {
+  it('/home and /shop have a preview image for shared links, a PNG the web build serves (issue 40 item 12)', async () => {
+    for (const url of ['/', '/home', '/shop', '/shop?category=merch']) {
+      const { html } = await page(url);
+      expect(metaContent(html, 'og:image'), url).toBe(`${shop.baseUrl}/og-image.png`);
+      expect(metaContent(html, 'og:image:alt'), url).toMatch(/^(Home|Shop)$/);
+    }
+    const png = fs.readFileSync(path.resolve(import.meta.dirname, '../../../web/public/og-image.png'));
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    // 1200x630, the size link previews ask for (IHDR's width and height).
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630]);
+  });
+
   it('the home page (/ and /home) carries the label as an Organization, canonical /home', async () => {
     for (const url of ['/', '/home']) {
       const { status, html } = await page(url);

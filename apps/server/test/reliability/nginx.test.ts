@@ -124,22 +124,25 @@ describe.skipIf(!hasNginx)('behind the running proxy (deploy/nginx.conf + deploy
   });
 
   it('writes no token to its access log, and keeps the rest of the request line', async () => {
-    const secrets = ['PATHTOKEN1', 'DOWNLOAD2', 'CODE3', 'ACCESS4', 'HINT5', 'PASSWORD6', 'VERIFY7'];
+    const secrets = ['PATHTOKEN1', 'DOWNLOAD2', 'CODE3', 'ACCESS4', 'HINT5', 'PASSWORD6', 'VERIFY7', 'eyJwYXlsb2FkIjoxfQ.DLSIGNATURE8'];
     const urls = [
       `/api/auth/reset-password/${secrets[0]}?callbackURL=%2Freset-password`,
       `/v0/b/storefront/o/products%2Fa.png?alt=media&token=${secrets[1]}`,
       // More secret parameters than the log format redacts one by one: the whole query goes.
       `/oidc/auth?client_id=x&code=${secrets[2]}&state=s&Access_Token=${secrets[3]}&id_token_hint=${secrets[4]}&password=${secrets[5]}`,
       `/api/auth/verify-email?token=${secrets[6]}&callbackURL=%2Flogin`,
+      // A download link (issue 40 item 16): the token is the path.
+      `/dl/${secrets[7]}?format=mp3`,
     ];
     for (const url of urls) await (await fetch(`${proxy}${url}`, { redirect: 'manual' })).arrayBuffer();
-    await poll('nginx to log the four requests', async () => (accessLines().length >= 5 ? true : undefined), { timeoutMs: 10_000 });
+    await poll('nginx to log the five requests', async () => (accessLines().length >= 6 ? true : undefined), { timeoutMs: 10_000 });
     const log = accessLines().join('\n');
     for (const secret of secrets) expect(log).not.toContain(secret);
     expect(log).toContain('"GET /api/auth/reset-password/[redacted]?callbackURL=%2Freset-password HTTP/1.1"');
     expect(log).toContain('"GET /v0/b/storefront/o/products%2Fa.png?alt=media&token=[redacted] HTTP/1.1"');
     expect(log).toContain('"GET /oidc/auth?[redacted] HTTP/1.1"');
     expect(log).toContain('"GET /api/auth/verify-email?token=[redacted]&callbackURL=%2Flogin HTTP/1.1"');
+    expect(log).toContain('"GET /dl/[redacted]?format=mp3 HTTP/1.1"');
   });
 
   it('gives each request one id: in its access-log line, its answer, and the instance’s log lines; a client’s own id is not taken', async () => {

@@ -66,6 +66,10 @@ const COVERAGE: Record<string, Coverage> = {
   upgrade: { elsewhere: 'git/npm/systemd steps; migrations at start under a lock are run here (migrate), the build by CI (issue 13 item 4)' },
   health: { run: 'here, against a started server' },
   metrics: { run: 'here, against an instance started from the instances block' },
+  'alert-rules': {
+    elsewhere: 'not run: sudo and a Prometheus install; apps/server/test/prometheus-rules.test.ts runs promtool check and test rules on the file (issue 40 item 13)',
+    files: ['deploy/prometheus-rules.yml'],
+  },
   'collect-orphans-dry-run': { run: 'here, in production mode (images kept, replaced and collected, on disk and S3: src/storage/orphans.test.ts)' },
   'collect-orphans': { run: 'here, in production mode' },
   'reseal-secrets': { run: 'here, in production mode (the rotation itself: overlap, re-seal, retirement, in src/accounts/secret-rotation.test.ts)' },

@@ -26,7 +26,9 @@ export function childEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
   delete env.DATA_DIR;
   // Vitest sets TEST=true, which libraries (Better Auth) take as "skip production checks".
   for (const name of Object.keys(env)) if (name === 'TEST' || name.startsWith('VITEST')) delete env[name];
-  return { ...env, LOG_LEVEL: 'silent', ...settings };
+  // Load from one address (127.0.0.1): the per-minute checkout and quote limits (issue 40 item 7) are high unless set.
+  const limits = { CHECKOUT_RATE_LIMIT: '100000', CHECKOUT_ADDRESS_RATE_LIMIT: '100000', QUOTE_RATE_LIMIT: '100000', QUOTE_ADDRESS_RATE_LIMIT: '100000' };
+  return { ...env, LOG_LEVEL: 'silent', ...limits, ...settings };
 }
 
 const started: ServerProcess[] = [];

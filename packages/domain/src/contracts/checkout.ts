@@ -39,7 +39,7 @@ export const openPaymentOutput = z.object({
     .object({
       checkoutId: z.string(),
       url: z.string(),
-      items: z.array(orderLineOutput.extend({ variantId: z.string().optional() })),
+      items: z.array(orderLineOutput),
       walletHeldCents: z.number(),
       chargeCents: z.number(),
       totalCents: z.number(),

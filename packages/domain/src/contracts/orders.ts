@@ -7,6 +7,8 @@ import { defineContract, nullableDefault, okOutput, optionalNullable } from './d
 /** One line of an order or a quote: the price is the server's at the time. */
 export const orderLineOutput = z.object({
   id: z.string(),
+  /** The variant bought (decision 027), so a client can buy it again; absent on lines of products without variants' ids (older orders). */
+  variantId: z.string().optional(),
   name: z.string(),
   qty: z.number(),
   unitCents: z.number(),
