@@ -174,7 +174,7 @@ export function OrderDetailDialog({ orderId, onClose }: { orderId: string | null
             {order.contact.phone ? ` · ${order.contact.phone}` : ''}
           </p>
           <p className="admin-order__label">Ship to</p>
-          <PostalAddress name={order.shipping.name} address={order.shipping.address} />
+          <PostalAddress name={order.shipping.name} address={order.shipping.address} items={order.items} />
           {order.tracking ? <TrackingInfo tracking={order.tracking} /> : null}
           <RefundList orderId={order.id} refunds={detail.data!.refunds} />
           <h3 className="order-detail__heading">History</h3>

@@ -288,7 +288,7 @@ function AdminOrder({ order, pending, selected, onSelect, onMarkFulfilled, onDet
             {order.contact.phone ? <span>{order.contact.phone}</span> : null}
           </p>
         </div>
-        <ShipTo label="Ship to" shipping={order.shipping} tracking={order.shipments?.length ? null : order.tracking} />
+        <ShipTo label="Ship to" shipping={order.shipping} items={order.items} tracking={order.shipments?.length ? null : order.tracking} />
       </div>
       <OrderShipments order={order} />
     </OrderCardFrame>
