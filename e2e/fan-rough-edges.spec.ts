@@ -1,10 +1,27 @@
 // Issue 39's rough edges a fan meets, in a real browser: the signed-in fan pages pass axe
-// (nothing serious or critical) at 375 and 1280 px, the DAT links first of all (item 16).
+// (nothing serious or critical) at 375 and 1280 px, the DAT links first of all (item 16); each
+// console tab has its own browser-tab title; without JavaScript the note is styled and a missing
+// release says so (item 17).
 import { seriousAxeProblems } from './support/axe.ts';
-import { test, expect, DEMO_SHOPPER } from './support/fixtures.ts';
+import { test, expect, DEMO_ADMIN, DEMO_SHOPPER } from './support/fixtures.ts';
 import { rememberingLogIn } from './support/login.ts';
 
 const logIn = rememberingLogIn();
+
+const CONSOLE_TABS = [
+  ['Release Product', '/release'],
+  ['View Orders', '/release/orders'],
+  ['Products', '/release/products'],
+  ['Bundles', '/release/bundles'],
+  ['Categories', '/release/categories'],
+  ['Music', '/release/music'],
+  ['Content', '/release/content'],
+  ['Discount codes', '/release/discounts'],
+  ['Sales', '/release/sales'],
+  ['Shipping & tax', '/release/shipping'],
+  ['Admins', '/release/admins'],
+  ['Activity', '/release/activity'],
+] as const;
 
 const VIEWPORTS = [
   { name: '1280 px', width: 1280, height: 900 },
@@ -52,3 +69,48 @@ for (const viewport of VIEWPORTS) {
     expect(await seriousAxeProblems(page), `a DAT at ${viewport.name}`).toEqual([]);
   });
 }
+
+test('every console tab names the browser tab after itself (issue 39, item 17)', async ({ page }) => {
+  test.setTimeout(120_000);
+  await logIn(page, DEMO_ADMIN);
+  await page.goto('/release');
+  const titles = new Set<string>();
+  for (const [label, address] of CONSOLE_TABS) {
+    await page.getByRole('tab', { name: label }).click();
+    await expect(page).toHaveURL(new RegExp(`${address}$`));
+    await expect(page.getByRole('tab', { selected: true })).toHaveText(label);
+    const expected = address === '/release' ? 'Release · Street Flavor Records' : `${label} · Release · Street Flavor Records`;
+    await expect(page).toHaveTitle(expected);
+    titles.add(await page.title());
+  }
+  expect(titles.size).toBe(CONSOLE_TABS.length);
+});
+
+test('without JavaScript: the note is styled above the page, and a missing release says so instead of "Loading page…" (issue 39, item 17)', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  try {
+    await page.goto('/home');
+    // Still rendered by the server with the note before the root.
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Street Flavor Records');
+    const note = page.getByRole('note').filter({ hasText: 'needs JavaScript' });
+    await expect(note).toBeVisible();
+    const look = await note.evaluate((element) => {
+      const style = getComputedStyle(element);
+      return { background: style.backgroundColor, padding: style.paddingTop };
+    });
+    expect(look.background).not.toBe('rgba(0, 0, 0, 0)');
+    expect(look.padding).not.toBe('0px');
+    const noteBox = (await note.boundingBox())!;
+    const mainBox = (await page.locator('main').boundingBox())!;
+    expect(noteBox.y).toBeLessThan(mainBox.y);
+
+    const missing = await page.goto('/music/999999');
+    expect(missing!.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Release not found');
+    await expect(page.locator('main')).not.toContainText('Loading page…');
+    await expect(page.getByRole('link', { name: 'Back to the shop' })).toHaveAttribute('href', '/shop');
+  } finally {
+    await context.close();
+  }
+});
