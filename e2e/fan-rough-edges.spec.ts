@@ -4,6 +4,7 @@
 // release says so (item 17).
 import { seriousAxeProblems } from './support/axe.ts';
 import { test, expect, DEMO_ADMIN, DEMO_SHOPPER } from './support/fixtures.ts';
+import { callAs, tokenOf } from './support/api.ts';
 import { rememberingLogIn } from './support/login.ts';
 
 const logIn = rememberingLogIn();
@@ -113,4 +114,38 @@ test('without JavaScript: the note is styled above the page, and a missing relea
   } finally {
     await context.close();
   }
+});
+
+test('a track buy button is named with its track, and a digital cart line offers no quantity (issue 39, item 10)', async ({ page, request }) => {
+  const admin = await tokenOf(request, DEMO_ADMIN);
+  const title = `E2E Named Tracks ${Date.now().toString(36)}`;
+  const { id } = await callAs(request, admin, 'saveRelease', {
+    kind: 'album',
+    title,
+    artist: 'The Sines',
+    releaseDate: '2026-02-13',
+    artwork: '/content/covers/cover-06.svg',
+    priceCents: 1200,
+    published: true,
+    tracks: [
+      { title: 'Side A', priceCents: 150 },
+      { title: 'Side B', priceCents: 150 },
+    ],
+  });
+  await logIn(page, DEMO_SHOPPER);
+  await page.goto(`/music/${id}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+  const sideB = page.getByRole('button', { name: 'Buy $1.50 for Side B', exact: true });
+  await expect(sideB).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Buy $1.50 for Side A', exact: true })).toBeVisible();
+  expect(await seriousAxeProblems(page)).toEqual([]);
+  await sideB.click();
+  await sideB.click();
+  await page.getByRole('button', { name: /^Cart, 1 item$/ }).click();
+  const cart = page.getByRole('dialog', { name: 'Cart' });
+  const line = cart.getByRole('listitem').filter({ hasText: 'Side B' });
+  await expect(line).toBeVisible();
+  await expect(line.getByRole('group', { name: /^Quantity of / })).toHaveCount(0);
+  await expect(line.getByRole('button', { name: /^Remove / })).toBeVisible();
+  await line.getByRole('button', { name: /^Remove / }).click();
 });
