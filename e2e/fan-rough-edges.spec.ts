@@ -2,6 +2,7 @@
 // (nothing serious or critical) at 375 and 1280 px, the DAT links first of all (item 16); each
 // console tab has its own browser-tab title; without JavaScript the note is styled and a missing
 // release says so (item 17).
+import sharp from 'sharp';
 import { seriousAxeProblems } from './support/axe.ts';
 import { test, expect, DEMO_ADMIN, DEMO_SHOPPER } from './support/fixtures.ts';
 import { callAs, tokenOf } from './support/api.ts';
@@ -148,4 +149,49 @@ test('a track buy button is named with its track, and a digital cart line offers
   await expect(line.getByRole('group', { name: /^Quantity of / })).toHaveCount(0);
   await expect(line.getByRole('button', { name: /^Remove / })).toBeVisible();
   await line.getByRole('button', { name: /^Remove / }).click();
+});
+
+test('the Music tab: the new-release form is styled and takes its artwork by upload; track rows read cleanly (issue 39, item 12)', async ({ page }) => {
+  test.setTimeout(120_000);
+  await logIn(page, DEMO_ADMIN);
+  await page.goto('/release/music');
+  const form = page.getByRole('form', { name: 'New release' });
+  const titleBox = form.getByLabel('Title', { exact: true });
+  await expect(titleBox).toBeVisible();
+  // Styled as the console's other fields: a bordered, rounded box of the shop's height.
+  const look = await titleBox.evaluate((input) => {
+    const style = getComputedStyle(input);
+    return { radius: style.borderTopLeftRadius, height: input.getBoundingClientRect().height };
+  });
+  expect(look.radius).not.toBe('0px');
+  expect(look.height).toBeGreaterThanOrEqual(44);
+  // No address to type: an upload.
+  await expect(form.getByLabel(/Artwork \(an uploaded image/)).toHaveCount(0);
+  const png = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#b0462a' } })
+    .png()
+    .toBuffer();
+  await form.getByLabel('Upload artwork (an image)').setInputFiles({ name: 'art.png', mimeType: 'image/png', buffer: png });
+  const preview = form.getByRole('img', { name: 'Artwork of the new release' });
+  await expect(preview).toBeVisible();
+  await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  const title = `E2E Form Release ${Date.now().toString(36)}`;
+  await titleBox.fill(title);
+  await form.getByLabel('Artist').fill('The Sines');
+  await form.getByLabel('Tracks, one title a line').fill('Low Tone\nHigh Tone');
+  await form.getByRole('button', { name: 'Save release' }).click();
+  await expect(page.getByText(`${title} saved.`)).toBeVisible();
+  const saved = page.getByRole('article', { name: title });
+  await expect(saved.getByRole('img', { name: `Artwork of ${title}` })).toBeVisible();
+  expect(await seriousAxeProblems(page)).toEqual([]);
+
+  // Each row: numbered once, its parts apart.
+  const rows = saved.getByRole('listitem').filter({ hasText: 'Tone' });
+  await expect(rows).toHaveCount(2);
+  const first = (await rows.first().innerText()).replace(/\s+/g, ' ');
+  expect(first).toMatch(/^1\. Low Tone /);
+  expect(first).not.toMatch(/1\.\s*1\./);
+  const marker = await rows.first().evaluate((row) => getComputedStyle(row.parentElement!).listStyleType);
+  expect(marker).toBe('none');
+  expect(first).toMatch(/^1\. Low Tone (\(\d+:\d\d\) )?(No master yet|Queued|Encoding|Ready|Failed)/);
+  expect(first).not.toMatch(/[a-z)](Upload|Replace) master/);
 });
