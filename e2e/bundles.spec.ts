@@ -113,3 +113,41 @@ test('a bundle made on the console sells out by its component: product page, car
   await alert.getByRole('button', { name: `Remove ${line} from the cart` }).click();
   await expect(page.getByText('Your cart is empty.')).toBeVisible();
 });
+
+test('a bundle page lists each part once with its quantity, and offers no picker with a single option (issue 39)', async ({ page, request }) => {
+  const admin = await tokenOf(request, DEMO_ADMIN);
+  const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+  const teeName = `E2E Parts Tee ${suffix}`;
+  const stickerName = `E2E Parts Sticker ${suffix}`;
+  const tee = await release(request, admin, {
+    name: teeName,
+    description: 'A tee with sizes.',
+    priceCents: 2000,
+    images: [COVER],
+    options: [{ name: 'Size', values: ['S', 'M'] }],
+    variants: [
+      { options: ['S'], sku: '', priceCents: null, stock: 5 },
+      { options: ['M'], sku: '', priceCents: null, stock: 5 },
+    ],
+  });
+  const sticker = await release(request, admin, { name: stickerName, description: 'One kind only.', priceCents: 600, images: [COVER] });
+  const bundle = await release(request, admin, { name: `E2E Parts Bundle ${suffix}`, description: 'Two tees and stickers.', priceCents: 4000, images: [COVER] });
+  // Both "buyer picks": the sticker has one variant, so there is nothing to pick.
+  await callAs(request, admin, 'saveBundle', {
+    productId: bundle,
+    components: [
+      { productId: tee, variantId: null, qty: 2 },
+      { productId: sticker, variantId: null, qty: 1 },
+    ],
+  });
+
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`/product/${bundle}`);
+    await expect(page.getByTestId('bundle-includes')).toHaveText(`Includes: ${stickerName}, 2 × ${teeName}`);
+    await expect(page.getByRole('group', { name: teeName }).getByRole('radio')).toHaveCount(2);
+    await expect(page.getByRole('group', { name: stickerName })).toHaveCount(0);
+    await expect(page.getByRole('radio')).toHaveCount(2);
+    expect(await seriousAxeProblems(page)).toEqual([]);
+  }
+});

@@ -9,6 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
+import { CHECKOUT_TEXTS } from '../apps/web/src/features/checkout/messages.ts';
+import { ORDER_TEXTS } from '../apps/web/src/ui/order-details/order-texts.ts';
 import { sineWav } from '../apps/server/src/digital/testing/audio.ts';
 import { storedZipEntries } from '../apps/server/src/digital/testing/zip.ts';
 import { createVerifiedUser } from './support/accounts.ts';
@@ -93,9 +95,16 @@ test('a fan previews a track with the keyboard, buys the album with wallet and c
   await expect(page.getByLabel('Address line 1')).toHaveCount(0);
   await page.getByRole('button', { name: 'Place order' }).click();
   await expect(page).toHaveURL(/\/pay\/[^/]+$/);
+  // The test payment page's lines add up to the amount paid (issue 39): shipping and tax are listed.
+  await expect(page.getByText(/Shipping: \$0\.00/)).toBeVisible();
+  await expect(page.getByText(/Tax[^:]*: \$/)).toBeVisible();
+  await expect(page.getByText(/Total: \$/)).toBeVisible();
   await page.getByLabel('Card number').fill('4242 4242 4242 4242');
   await page.getByRole('button', { name: /^Pay / }).click();
   await expect(page).toHaveURL(/\/order-confirmation\?payment_intent=pi_[^&]+&redirect_status=succeeded$/);
+  // The confirmation leads to the music (issue 39): nothing ships, the library is one press away.
+  await expect(page.getByText(ORDER_TEXTS.nothingShips)).toBeVisible();
+  await expect(page.getByRole('link', { name: CHECKOUT_TEXTS.openLibrary })).toHaveAttribute('href', '/library');
   // The album took the demo shopper's wallet (the card paid the rest); the specs after this one
   // pay with that wallet, and wallet.spec.ts needs it at or below the seeded $500: top it up to that.
   const { balanceCents } = await callAs(page.request, await tokenOf(page.request, DEMO_SHOPPER), 'getWallet', null);

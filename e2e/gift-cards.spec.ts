@@ -8,6 +8,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { GIFT_CARD_MESSAGES } from '@storefront/domain/gift-cards.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { CHECKOUT_TEXTS } from '../apps/web/src/features/checkout/messages.ts';
+import { ORDER_TEXTS } from '../apps/web/src/ui/order-details/order-texts.ts';
 import { createVerifiedUser } from './support/accounts.ts';
 import { callAs, tokenOf } from './support/api.ts';
 import { seriousAxeProblems } from './support/axe.ts';
@@ -103,6 +104,10 @@ test('a gift card bought by card, mailed to its recipient and redeemed once on /
   await page.getByRole('button', { name: /^Pay / }).click();
   await expect(page).toHaveURL(/\/order-confirmation\?payment_intent=pi_[^&]+&redirect_status=succeeded$/);
   await expect(page.getByRole('status').filter({ hasText: 'Thank you!' })).toBeVisible();
+  // The confirmation says where a gift card goes, not "downloads only", and offers no library (issue 39).
+  await expect(page.getByText(ORDER_TEXTS.giftCardsOnly)).toBeVisible();
+  await expect(page.getByText(ORDER_TEXTS.nothingShips)).toHaveCount(0);
+  await expect(page.getByRole('link', { name: CHECKOUT_TEXTS.openLibrary })).toHaveCount(0);
 
   const code = await giftCodeMailedTo(request, recipient.email);
 

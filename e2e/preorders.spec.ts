@@ -105,17 +105,36 @@ test('a mixed cart with a preorder is one order, shipped in two parcels', async 
   await expect(order).toContainText('Parcel 1');
   await expect(order).toContainText(`Still to ship: ${lpName}`);
 
-  // The LP before its date: refused without the confirmation, shipped with it.
+  // One line left: it can still go as a parcel of its own (issue 39).
+  await expect(order.getByRole('button', { name: `Ship part of order ${orderId}` })).toBeVisible();
+
+  // The LP before its date: refused without the confirmation, and the dialog keeps what was
+  // typed (issue 39); shipped with the confirmation.
   const notYet = PREORDER_MESSAGES.notYetOut(formatShipDate(streetDate));
   await order.getByRole('button', { name: 'Mark Fulfilled' }).click();
   const fulfil = page.getByRole('dialog', { name: 'Mark this order fulfilled?' });
   await expect(fulfil).toContainText(notYet);
+  await fulfil.getByLabel('Carrier (optional)').selectOption('UPS');
+  await fulfil.getByLabel('Tracking number (optional)').fill('1Z999AA10123456792');
   await fulfil.getByRole('button', { name: 'Yes, Mark Fulfilled' }).click();
   await expect(page.getByText(notYet).last()).toBeVisible();
-  await order.getByRole('button', { name: 'Mark Fulfilled' }).click();
+  await expect(fulfil).toBeVisible();
+  await expect(fulfil.getByLabel('Carrier (optional)')).toHaveValue('UPS');
+  await expect(fulfil.getByLabel('Tracking number (optional)')).toHaveValue('1Z999AA10123456792');
   await fulfil.getByLabel('Ship before the release date').check();
   await fulfil.getByRole('button', { name: 'Yes, Mark Fulfilled' }).click();
   await expect(page.getByRole('status').filter({ hasText: `Order ${orderId} marked fulfilled.` })).toBeAttached();
+
+  // The desk shows every parcel's tracking number, on the order and in its details.
+  await page.getByRole('radio', { name: 'All', exact: true }).check();
+  await expect(order).toContainText('1Z999AA10123456784');
+  await expect(order).toContainText('1Z999AA10123456792');
+  await order.getByRole('button', { name: `Details of order ${orderId}` }).click();
+  const details = page.getByRole('dialog').filter({ hasText: orderId });
+  await expect(details).toContainText('1Z999AA10123456784');
+  await expect(details).toContainText('1Z999AA10123456792');
+  expect(await seriousAxeProblems(page)).toEqual([]);
+  await page.keyboard.press('Escape');
 
   // The buyer sees both parcels, and got the first parcel's own email.
   await page.context().clearCookies();

@@ -91,7 +91,7 @@ test('back from the payment page, the wallet shows no hold and the next checkout
     await page.getByLabel('Country').selectOption('GB');
     await page.getByRole('button', { name: 'Place order' }).click();
     await expect(page).toHaveURL(/\/pay\/[^/]+$/);
-    await expect(page.getByText('Wallet credit applied: $10.00')).toBeVisible();
+    await expect(page.getByText('Wallet credit applied: -$10.00')).toBeVisible();
     await expect(page.getByRole('button', { name: `Pay ${usd(charge)}` })).toBeVisible();
   };
 

@@ -87,8 +87,10 @@ export function planBundle(
   const pickedParts: BundlePart[][] = [];
   for (const choice of choices) {
     const product = productOf(choice);
-    if (choice.variantId !== null) {
-      const variant = product.variants.find((candidate) => candidate.id === choice.variantId);
+    // A product with one variant leaves nothing to pick (issue 39): a fixed part, not a picker with one option.
+    const variantId = choice.variantId ?? (product.variants.length === 1 ? product.variants[0]!.id : null);
+    if (variantId !== null) {
+      const variant = product.variants.find((candidate) => candidate.id === variantId);
       if (!variant) throw new Error(BUNDLE_MESSAGES.variantOfOtherProduct);
       fixed.push({ productId: product.id, variantId: variant.id, name: partName(product, variant.options), qty: choice.qty });
       continue;

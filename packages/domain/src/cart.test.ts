@@ -234,3 +234,18 @@ describe('changing a named price in the cart (issue 28, decision 064)', () => {
     expect(parseSavedCart(JSON.stringify(cart)).lines[0]).toMatchObject({ amountCents: 300, minimumCents: 150 });
   });
 });
+
+describe('a digital line is one copy (issue 39)', () => {
+  const track = { lineId: 'p_track', title: 'Low Tone (digital track)', image: '', priceCents: 150, digital: true as const };
+  it('adding it again, setting its quantity or reading it back keeps quantity 1', () => {
+    let cart = addToCart(EMPTY_CART, track);
+    cart = addToCart(cart, track, 3);
+    expect(cart.lines).toEqual([{ ...track, qty: 1 }]);
+    expect(setQty(cart, 'p_track', 5).lines[0]!.qty).toBe(1);
+    expect(parseSavedCart(JSON.stringify({ lines: [{ ...track, qty: 4 }] })).lines).toEqual([{ ...track, qty: 1 }]);
+  });
+  it('a physical line still counts up', () => {
+    const tee = { lineId: 'p_tee', title: 'Tee', image: '', priceCents: 2000 };
+    expect(addToCart(addToCart(EMPTY_CART, tee), tee, 2).lines[0]!.qty).toBe(3);
+  });
+});

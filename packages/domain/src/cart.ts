@@ -21,6 +21,8 @@ export interface CartLine {
   amountCents?: number;
   /** The label's minimum for that amount (the item's price when it was added), for the cart's own check; the server re-prices anyway. */
   minimumCents?: number;
+  /** A download (issue 39): one copy, so its quantity is always 1 and the cart offers no -/+. */
+  digital?: true;
 }
 
 export interface CartState {
@@ -48,13 +50,13 @@ function withTotals(lines: CartLine[]): CartState {
 export function addToCart(cart: CartState, item: Omit<CartLine, 'qty'>, qty = 1): CartState {
   const existing = cart.lines.find((line) => line.lineId === item.lineId);
   if (existing) {
-    return withTotals(cart.lines.map((line) => (line.lineId === item.lineId ? { ...line, ...item, qty: coerceQty(line.qty + qty) } : line)));
+    return withTotals(cart.lines.map((line) => (line.lineId === item.lineId ? { ...line, ...item, qty: item.digital ? 1 : coerceQty(line.qty + qty) } : line)));
   }
-  return withTotals([...cart.lines, { ...item, qty: coerceQty(qty) }]);
+  return withTotals([...cart.lines, { ...item, qty: item.digital ? 1 : coerceQty(qty) }]);
 }
 
 export function setQty(cart: CartState, lineId: string, qty: unknown): CartState {
-  return withTotals(cart.lines.map((line) => (line.lineId === lineId ? { ...line, qty: coerceQty(qty) } : line)));
+  return withTotals(cart.lines.map((line) => (line.lineId === lineId ? { ...line, qty: line.digital ? 1 : coerceQty(qty) } : line)));
 }
 
 /**
@@ -88,7 +90,7 @@ export function parseSavedCart(raw: string | null): CartState {
     const parsed: CartLine[] = [];
     for (const line of lines) {
       if (typeof line !== 'object' || line === null) continue;
-      const { lineId, productId, variantId, title, image, priceCents, qty, amountCents, minimumCents } = line as Record<string, unknown>;
+      const { lineId, productId, variantId, title, image, priceCents, qty, amountCents, minimumCents, digital } = line as Record<string, unknown>;
       if (typeof lineId !== 'string' || !lineId || parsed.some((p) => p.lineId === lineId)) continue;
       parsed.push({
         lineId,
@@ -97,7 +99,8 @@ export function parseSavedCart(raw: string | null): CartState {
         title: typeof title === 'string' ? title : '',
         image: typeof image === 'string' ? image : '',
         priceCents: typeof priceCents === 'number' && Number.isSafeInteger(priceCents) && priceCents >= 0 ? priceCents : Number.NaN,
-        qty: coerceQty(qty),
+        qty: digital === true ? 1 : coerceQty(qty),
+        ...(digital === true ? { digital: true as const } : {}),
         ...(typeof amountCents === 'number' && Number.isSafeInteger(amountCents) && amountCents >= 0 ? { amountCents } : {}),
         ...(typeof amountCents === 'number' && typeof minimumCents === 'number' && Number.isSafeInteger(minimumCents) && minimumCents >= 0 ? { minimumCents } : {}),
       });

@@ -34,11 +34,18 @@ function toVariant(product: ProductRow, row: VariantRow, parts: Map<string, Part
   };
 }
 
-/** What a bundle includes, as the product page lists it: its fixed parts, and each component the buyer picks by name. */
+/**
+ * What a bundle includes, as the product page lists it: each part once, with its quantity (issue 39).
+ * Parts are stored fixed first, then one per picked component in the order of the options, so a
+ * picked part is named by its option (the component's name), a fixed one by its own name.
+ */
 function includesOf(row: ProductRow, variants: VariantRow[], parts: Map<string, PartWithStock[]>): string[] {
-  const all = variants.map((variant) => parts.get(variant.id) ?? []);
-  const fixed = (all[0] ?? []).filter((part, position) => all.every((variantParts) => variantParts[position]?.variantId === part.variantId));
-  return [...fixed.map((part) => (part.qty > 1 ? `${part.qty} × ${part.name}` : part.name)), ...row.options.map((option) => option.name)];
+  const first = parts.get(variants[0]?.id ?? '') ?? [];
+  const fixedCount = first.length - row.options.length;
+  return first.map((part, position) => {
+    const name = position >= fixedCount ? (row.options[position - fixedCount]?.name ?? part.name) : part.name;
+    return part.qty > 1 ? `${part.qty} × ${name}` : name;
+  });
 }
 
 function toProduct(row: ProductRow, images: string[], variants: VariantRow[], parts: Map<string, PartWithStock[]> = new Map()): Product {

@@ -99,12 +99,14 @@ export async function quoteCheckout(
   const codeRefused = giftCard && discountCode?.trim() ? GIFT_CARD_MESSAGES.noCode : null;
   const judged = discountCode?.trim() && !codeRefused ? await judgeCode(db, userId, discountCode, priced) : undefined;
   const applied = judged && 'applied' in judged ? judged.applied : undefined;
-  const { balanceCents } = await getBalance(db, userId);
+  // Credit an open card payment holds counts (issue 39): placing this order ends that payment
+  // first and frees it (createPaymentLink's "replace" step; the checkout page cancels it before a wallet order).
+  const { balanceCents, heldCents } = await getBalance(db, userId);
   const config = await loadPricing(db);
   // Priced from the cart's lines as priced (their digital flags: issue 28), shown as order lines.
   const external = await externalTaxFor(tax, config, priced, where, applied?.discount);
   return {
-    ...priceOrRefuse(priced, balanceCents, useWallet, where, config, external, applied?.discount),
+    ...priceOrRefuse(priced, balanceCents + heldCents, useWallet, where, config, external, applied?.discount),
     lines,
     shippingMethods: methodsFor(priced, where, config),
     discountCode: applied?.code ?? null,

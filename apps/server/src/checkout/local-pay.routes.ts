@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formatUsd } from '@storefront/domain/catalog.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
+import { receiptLines } from '@storefront/domain/receipts.ts';
 import type { Caller } from '../functions/registry.ts';
 import { errorBody } from '../http/error-handler.ts';
 import { escapeHtml, htmlPage, messagePage } from '../http/html.ts';
@@ -19,6 +20,14 @@ type LocalProvider = ReturnType<typeof createLocalProvider>;
 
 function payPage(checkout: Checkout, message = ''): string {
   const lines = checkout.items.map((item) => `<li>${item.qty} × ${escapeHtml(item.name)} — ${formatUsd(item.unitCents * item.qty)}</li>`).join('');
+  // Shipping and tax too (issue 39): the lines add up to the total, and on to the amount paid here.
+  const money = receiptLines(
+    { ...checkout, walletAppliedCents: checkout.walletHeldCents, chargedCents: checkout.chargeCents },
+    { jurisdiction: checkout.taxJurisdiction, includedCents: checkout.taxIncludedCents, shippingMethod: checkout.shippingMethod },
+    checkout.discountCode,
+  )
+    .map((line) => `${escapeHtml(line.label)}: ${formatUsd(line.cents)}`)
+    .join('<br>');
   return htmlPage(
     'Pay · Street Flavor Records',
     `
@@ -26,7 +35,7 @@ ${TEST_MODE_BANNER}
 <h1 style="font-size:22px">Pay Street Flavor Records</h1>
 <p>Test payment page (local provider). Card 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined.</p>
 <ul>${lines}</ul>
-<p>${checkout.discountCode ? `Discount (${escapeHtml(checkout.discountCode)}): -${formatUsd(checkout.discountCents)}<br>` : ''}Wallet credit applied: ${formatUsd(checkout.walletHeldCents)}<br>Card processing fee: ${formatUsd(checkout.chargeCents - checkout.amountDueCents)}</p>
+<p>${money}</p>
 ${message ? `<p role="alert" style="color:#ff8a8a;font-weight:bold">${escapeHtml(message)}</p>` : ''}
 <form method="post" action="/pay/${encodeURIComponent(checkout.id)}">
 <label for="card" style="display:block;margin:12px 0 4px">Card number</label>

@@ -173,6 +173,13 @@ export async function giftCardVariantsOf(tx: Tx, orderId: string): Promise<Set<s
   return new Set(rows.map((row) => row.variantId));
 }
 
+/** The gift card lines of these orders, as `orderId variantId` keys (issue 39: an order view says a gift card goes by email). */
+export async function giftCardLinesOf(db: Db | Tx, orderIds: string[]): Promise<Set<string>> {
+  if (orderIds.length === 0) return new Set();
+  const rows = await db.selectDistinct({ orderId: giftCards.orderId, variantId: giftCards.variantId }).from(giftCards).where(inArray(giftCards.orderId, orderIds));
+  return new Set(rows.map((row) => `${row.orderId} ${row.variantId}`));
+}
+
 /** Whether an order has gift cards that are not void (a refund by amount cannot say which to void). */
 export async function orderHasLiveGiftCards(tx: Tx, orderId: string): Promise<boolean> {
   const [row] = await tx

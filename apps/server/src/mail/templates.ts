@@ -1,5 +1,5 @@
 import { BUNDLE_MESSAGES, partsText } from '@storefront/domain/bundles.ts';
-import { taxLineLabel } from '@storefront/domain/shipping-tax.ts';
+import { receiptLines } from '@storefront/domain/receipts.ts';
 import { trackingUrl } from '@storefront/domain/order-desk.ts';
 import type { Mail } from './mailer.ts';
 import { formatUsd } from '@storefront/domain/catalog.ts';
@@ -78,7 +78,16 @@ export function accountExistsMail(to: string, name: string, loginUrl: string): M
 export interface ReceiptOrder {
   id: string;
   /** A preorder line says when it ships; a bundle line lists its parts (issue 27, decisions 054, 055). */
-  items: { name: string; qty: number; unitCents: number; shipsOn?: string | undefined; components?: { name: string; qty: number }[] | undefined }[];
+  items: {
+    name: string;
+    qty: number;
+    unitCents: number;
+    shipsOn?: string | undefined;
+    components?: { name: string; qty: number }[] | undefined;
+    /** Nothing to ship (issue 28): a download or a gift card (`giftCard`, sent by email). */
+    digital?: boolean | undefined;
+    giftCard?: boolean | undefined;
+  }[];
   totals: { subtotalCents: number; shippingCents: number; taxCents: number; walletAppliedCents: number; chargedCents: number; discountCents?: number };
   /** Issue 26: the tax line names its jurisdiction; VAT already in the prices is shown, not added. */
   tax?: { jurisdiction: string; includedCents: number; shippingMethod: string | null };
@@ -86,29 +95,36 @@ export interface ReceiptOrder {
   discountCode?: string | null;
 }
 
+/** The receipt's sentences about delivery (issue 39). */
+export const RECEIPT_TEXTS = {
+  willShip: 'We will let you know when it ships.',
+  giftCardSent: 'Your gift card is on its way to its recipient by email.',
+} as const;
+
 export function receiptMail(to: string, name: string, order: ReceiptOrder, ordersUrl: string, libraryUrl?: string): Mail {
-  // A preorder line says when it ships (decision 054), and the order says when it all ships.
   // A preorder line says when it ships (decision 054), and the order says when it all ships; a bundle line lists its parts (decision 055).
   const lines = order.items.map(
     (item) =>
       `${item.qty} × ${item.name}${item.shipsOn ? ` (${preorderLabel(item.shipsOn)})` : ''} — ${formatUsd(item.unitCents * item.qty)}${item.components?.length ? ` (${BUNDLE_MESSAGES.includes.toLowerCase()}: ${partsText(item.components)})` : ''}`,
   );
   const when = shipsWhen(order.items);
-  const t = order.totals;
-  const summary = [
-    `Subtotal ${formatUsd(t.subtotalCents)}`,
-    // A discount code (issue 27): only when one was used, so other receipts read as before.
-    ...(t.discountCents ? [`Discount${order.discountCode ? ` (${order.discountCode})` : ''} -${formatUsd(t.discountCents)}`] : []),
-    `Shipping${order.tax?.shippingMethod ? ` (${order.tax.shippingMethod})` : ''} ${formatUsd(t.shippingCents)}`,
-    ...(order.tax && order.tax.includedCents > 0
-      ? [`${taxLineLabel(order.tax.jurisdiction, true)} ${formatUsd(order.tax.includedCents)}`]
-      : [`${taxLineLabel(order.tax?.jurisdiction)} ${formatUsd(t.taxCents)}`]),
-    `Paid with wallet ${formatUsd(t.walletAppliedCents)}`,
-    `Charged to card ${formatUsd(t.chargedCents)}`,
-  ];
+  // The money lines add up (issue 39): the total, then the wallet's part and the card fee to the charge.
+  const summary = receiptLines(order.totals, order.tax, order.discountCode).map((line) => `${line.label} ${formatUsd(line.cents)}`);
   // Digital items (issue 28): the music is in the buyer's library at once.
   const library = libraryUrl ? [`Your music is ready to download in your library: ${libraryUrl}`] : [];
-  const paragraphs = [`Hi ${name},`, `Thank you for your order ${order.id}.`, ...lines, ...summary, ...library, ...(when ? [when] : []), 'We will let you know when it ships.'];
+  // Only a parcel ships (issue 39): a download is in the library, a gift card goes to its recipient by email.
+  const ships = order.items.some((item) => !item.digital);
+  const giftCards = order.items.some((item) => item.giftCard) ? [RECEIPT_TEXTS.giftCardSent] : [];
+  const paragraphs = [
+    `Hi ${name},`,
+    `Thank you for your order ${order.id}.`,
+    ...lines,
+    ...summary,
+    ...library,
+    ...giftCards,
+    ...(when ? [when] : []),
+    ...(ships ? [RECEIPT_TEXTS.willShip] : []),
+  ];
   return {
     to,
     subject: `Your ${SHOP} order ${order.id}`,

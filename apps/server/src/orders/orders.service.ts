@@ -13,6 +13,7 @@ import { AppError } from '../errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { liveNotification, publishLive } from '../live/live.publish.ts';
 import { shippedMail } from '../mail/templates.ts';
+import { giftCardLinesOf } from '../giftcards/giftcards.service.ts';
 import { refundsCoverOrder, unsettledRefunds } from './refunds.service.ts';
 
 export interface OrderLine {
@@ -236,7 +237,7 @@ export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string
 }
 
 type OrderRow = typeof orders.$inferSelect;
-type OrderItemRow = typeof orderItems.$inferSelect;
+type OrderItemRow = typeof orderItems.$inferSelect & { giftCard?: boolean };
 
 /**
  * One order as its clients read it, from its row and its own lines: My Orders and the order
@@ -261,6 +262,7 @@ export function orderView(row: OrderRow, items: OrderItemRow[], unsettled: Map<s
       ...(item.shipsOn && !item.releasedAt ? { shipsOn: item.shipsOn } : {}),
       ...(item.shipmentId ? { shipmentId: item.shipmentId } : {}),
       ...(item.digital ? { digital: true } : {}),
+      ...(item.giftCard ? { giftCard: true } : {}),
       ...(item.components ? { components: item.components } : {}),
     })),
     totals: {
@@ -302,7 +304,12 @@ export async function shipmentsOf(db: Db | Tx, ids: string[]): Promise<Map<strin
 /** The lines of these orders, in order. */
 export async function orderItemsOf(db: Db, ids: string[]): Promise<OrderItemRow[]> {
   if (ids.length === 0) return [];
-  return db.select().from(orderItems).where(inArray(orderItems.orderId, ids)).orderBy(asc(orderItems.orderId), asc(orderItems.position));
+  const [items, giftCards] = [
+    await db.select().from(orderItems).where(inArray(orderItems.orderId, ids)).orderBy(asc(orderItems.orderId), asc(orderItems.position)),
+    await giftCardLinesOf(db, ids),
+  ];
+  // Whether a line is a gift card (issue 39): the confirmation says it goes by email, not "downloads only".
+  return items.map((item) => (giftCards.has(`${item.orderId} ${item.variantId ?? item.productId}`) ? { ...item, giftCard: true } : item));
 }
 
 async function views(db: Db, rows: OrderRow[]): Promise<OrderView[]> {

@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import { COMPRESS_THRESHOLD, etagMatches, preferredEncoding, representationOf, type Representation } from '../http/representation.ts';
 import { shopOrigin, takesTestPayments, type Config } from '../config.ts';
 import { errorBody } from '../http/error-handler.ts';
+import { escapeHtml } from '../http/html.ts';
 import { withTestModeBanner } from '../http/test-mode.ts';
 import { sendStorageError } from '../storage/storage.errors.ts';
 import { pageDataScript, renderHead } from './page-head.ts';
@@ -56,8 +57,9 @@ function pageTemplate(html: string): PageTemplate | undefined {
   if (at < 0) return undefined;
   const rest = stripped.slice(at);
   const rootAt = rest.indexOf(ROOT_TAG);
-  // The root's closing tag is the one right before the page's <noscript> or first <script>.
-  const closeAt = rootAt < 0 ? -1 : rest.slice(rootAt).search(/<\/div>\s*<(noscript|script)/i);
+  // The root's closing tag is the one right before the page's <noscript>, first <script> or </body>
+  // (the no-JavaScript note stands before the root since issue 39, and the build moves the script to the head).
+  const closeAt = rootAt < 0 ? -1 : rest.slice(rootAt).search(/<\/div>\s*<(noscript|script|\/body)/i);
   if (closeAt < 0) return { head: stripped.slice(0, at), beforeRoot: rest, shell: '', afterRoot: '' };
   return {
     head: stripped.slice(0, at),
@@ -65,6 +67,20 @@ function pageTemplate(html: string): PageTemplate | undefined {
     shell: rest.slice(rootAt + ROOT_TAG.length, rootAt + closeAt),
     afterRoot: rest.slice(rootAt + closeAt),
   };
+}
+
+/** The loading spinner of index.html's shell, up to the end of its <main>. */
+const LOADING_PART = /<div class="page-loading">[\s\S]*?<\/main>/;
+
+/**
+ * A page that is not there (404, 410) says so in its body, not "Loading page…" (issue 39):
+ * a visitor without JavaScript and a crawler read why; the web app then renders its own.
+ */
+function missingShell(shell: string, answer: PageAnswer): string {
+  const said =
+    `<section class="page"><h1>${escapeHtml(answer.head.title)}</h1><p>${escapeHtml(answer.head.description)}</p>` +
+    `<p><a class="button" href="/shop">Back to the shop</a></p></section></main>`;
+  return shell.replace(LOADING_PART, said);
 }
 
 /**
@@ -120,7 +136,8 @@ export async function registerWebApp(app: FastifyInstance, config: Config, pages
     const head = template!.head + renderHead(answer.head, origin) + links + data;
     // A page that is there is rendered on the server; a 404 keeps the shell (the browser says why).
     const body = renderBody && answer.status === 200 ? await renderBody(url, answer.data) : undefined;
-    if (body === undefined) return head + template!.beforeRoot + (template!.afterRoot ? ROOT_TAG + template!.shell + template!.afterRoot : '');
+    const shell = answer.status === 200 ? template!.shell : missingShell(template!.shell, answer);
+    if (body === undefined) return head + template!.beforeRoot + (template!.afterRoot ? ROOT_TAG + shell + template!.afterRoot : '');
     // The stream's position when the data was read (taken before it): the app's stream
     // resumes from there, so it hears a change made since instead of refetching all.
     const live = position && /^[a-z0-9-]+$/.test(position) ? ` ${LIVE_POSITION_ATTRIBUTE}="${position}"` : '';

@@ -87,9 +87,10 @@ export const routes: RouteObject[] = [
       page(paths.wallet, 'Wallet', WalletPage),
       page(routePatterns.dat, 'DAT', DatPage),
       page(paths.cashout, 'Cash Out', CashoutPage),
-      page(paths.release, 'Release', ReleasePage),
-      page(routePatterns.releaseTab, 'Release', ReleasePage),
-      page(routePatterns.releaseOrder, 'Release', ReleasePage),
+      // Each console tab names the browser tab itself (issue 39).
+      page(paths.release, null, ReleasePage),
+      page(routePatterns.releaseTab, null, ReleasePage),
+      page(routePatterns.releaseOrder, null, ReleasePage),
       page(paths.checkout, 'Checkout', CheckoutPage),
       page(routePatterns.music, null, MusicPage),
       page(paths.library, 'My music', LibraryPage),

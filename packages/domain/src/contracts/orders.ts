@@ -18,6 +18,8 @@ export const orderLineOutput = z.object({
   shipmentId: z.string().optional(),
   /** Files in the buyer's library, nothing to ship (issue 28); absent for a line that ships. */
   digital: z.boolean().optional(),
+  /** A gift card line (decision 053): also `digital`, sent to its recipient by email (issue 39). */
+  giftCard: z.boolean().optional(),
   /** A bundle line (issue 27, decision 055): the component variants it takes, `qty` of each per bundle. */
   components: z.array(z.object({ productId: z.string(), variantId: z.string(), name: z.string(), qty: z.number() })).optional(),
 });

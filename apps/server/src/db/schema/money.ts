@@ -67,6 +67,8 @@ export interface CheckoutLine {
   shipsOn?: string;
   /** Files, not a parcel (issue 28): nothing to ship. */
   digital?: boolean;
+  /** A gift card (decision 053): sent to its recipient by email; also `digital`. */
+  giftCard?: boolean;
   /** A bundle line (issue 27, decision 055): the component variants it takes per bundle; its counted parts are what `stockHeld` set aside. */
   components?: BundlePart[];
 }

@@ -12,6 +12,8 @@ export const CHECKOUT_TEXTS = {
   /** An all-digital cart (issue 28). */
   nothingShips: 'Everything in your cart is a download: nothing ships, so no shipping address is needed. Your music will be in your library at once.',
   /** A cart with a gift card and nothing else that ships (issue 27): the card goes by email. */
+  musicReady: 'Your music is ready to download.',
+  openLibrary: 'Open My music',
   giftCardShipsNothing: 'A gift card is sent to its recipient by email: nothing ships, so no shipping address is needed.',
   walletToggleHint: 'Anything your wallet does not cover is charged to your card.',
   thanks: 'Thank you! Your payment went through and your order is placed.',

@@ -97,28 +97,31 @@ export function CartLines({ lines, onLineRemoved }: { lines: CartLine[]; onLineR
               {line.amountCents !== undefined ? <NamedPrice.Part line={{ ...line, amountCents: line.amountCents }} title={title} /> : null}
               {product && product.variants.length > 1 ? <VariantChoice line={line} product={product} title={title} lines={lines} /> : null}
               <div className="cart-line__controls">
-                <div className="cart-qty" role="group" aria-label={`Quantity of ${title}`}>
-                  <button
-                    type="button"
-                    className="cart-qty__button"
-                    aria-label={`Decrease quantity of ${title}`}
-                    onClick={() => (line.qty > 1 ? cartStore.setQty(line.lineId, line.qty - 1) : remove(line.lineId))}
-                  >
-                    −
-                  </button>
-                  <output className="cart-qty__value" aria-live="polite">
-                    {line.qty}
-                  </output>
-                  <button
-                    type="button"
-                    className="cart-qty__button"
-                    aria-label={`Increase quantity of ${title}`}
-                    disabled={line.qty >= MAX_LINE_QTY || (max !== null && line.qty >= max)}
-                    onClick={() => cartStore.setQty(line.lineId, line.qty + 1)}
-                  >
-                    +
-                  </button>
-                </div>
+                {/* A download is one copy (issue 39): no quantity to change. */}
+                {line.digital ? null : (
+                  <div className="cart-qty" role="group" aria-label={`Quantity of ${title}`}>
+                    <button
+                      type="button"
+                      className="cart-qty__button"
+                      aria-label={`Decrease quantity of ${title}`}
+                      onClick={() => (line.qty > 1 ? cartStore.setQty(line.lineId, line.qty - 1) : remove(line.lineId))}
+                    >
+                      −
+                    </button>
+                    <output className="cart-qty__value" aria-live="polite">
+                      {line.qty}
+                    </output>
+                    <button
+                      type="button"
+                      className="cart-qty__button"
+                      aria-label={`Increase quantity of ${title}`}
+                      disabled={line.qty >= MAX_LINE_QTY || (max !== null && line.qty >= max)}
+                      onClick={() => cartStore.setQty(line.lineId, line.qty + 1)}
+                    >
+                      +
+                    </button>
+                  </div>
+                )}
                 <button type="button" className="cart-line__remove" aria-label={`Remove ${title}`} onClick={() => remove(line.lineId)}>
                   Remove
                 </button>

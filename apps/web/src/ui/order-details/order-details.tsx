@@ -4,6 +4,7 @@ import { taxLineLabel } from '@storefront/domain/shipping-tax.ts';
 import { Badge } from '../badge.tsx';
 import { PreorderNote } from '../preorder-note.tsx';
 import { orderBadge } from './order-status.ts';
+import { nothingShipsText, ORDER_TEXTS } from './order-texts.ts';
 import type { Order, OrderAddress, OrderLine, OrderTax, OrderTotals } from './order-types.ts';
 import './order-details.css';
 
@@ -16,13 +17,6 @@ export function formatOrderDate(iso: string): string {
   dateFormat ??= new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
   return dateFormat.format(date);
 }
-
-/** Texts of the order views the spec does not word (issue 28). */
-export const ORDER_TEXTS = {
-  // A download or a gift card (sent by email): both are recorded as digital lines.
-  digitalLine: 'Digital: nothing ships',
-  nothingShips: 'Nothing to ship: downloads only.',
-} as const;
 
 export function OrderStatusBadge({ order }: { order: Pick<Order, 'orderFulfilled' | 'orderStatus' | 'refundStatus'> & { refundPending?: boolean | undefined } }) {
   const { label, tone } = orderBadge(order);
@@ -107,11 +101,11 @@ function Row({ label, cents, strong = false }: { label: string; cents: number; s
 }
 
 /** A postal address, one line per part, empty parts left out. */
-export function PostalAddress({ name, address }: { name?: string; address: OrderAddress }) {
+export function PostalAddress({ name, address, items = [] }: { name?: string; address: OrderAddress; items?: readonly OrderLine[] }) {
   const cityLine = [address.city, address.state, address.postal_code].filter(Boolean).join(', ');
   const lines = [name, address.line1, address.line2, cityLine, address.country].filter((line): line is string => Boolean(line));
-  // An all-digital order has no address (issue 28).
-  if (lines.length === 0) return <p className="order-address order-address--none">{ORDER_TEXTS.nothingShips}</p>;
+  // An all-digital order has no address (issue 28); its lines say what comes instead (issue 39).
+  if (lines.length === 0) return <p className="order-address order-address--none">{nothingShipsText(items)}</p>;
   return (
     <address className="order-address">
       {lines.map((line, index) => (
@@ -146,16 +140,19 @@ export function ShipTo({
   shipping,
   tracking,
   className,
+  items,
 }: {
   label: string;
   shipping: { name?: string; address: OrderAddress };
+  /** The order's lines: an order with no parcel says what it delivers instead. */
+  items?: readonly OrderLine[];
   tracking?: { carrier: string; number: string } | null;
   className?: string;
 }) {
   return (
     <div className={className}>
       <p className="order-card__label">{label}</p>
-      <PostalAddress name={shipping.name} address={shipping.address} />
+      <PostalAddress name={shipping.name} address={shipping.address} items={items} />
       {tracking ? <TrackingInfo tracking={tracking} /> : null}
     </div>
   );

@@ -7,7 +7,8 @@ import { errorSentence } from '../../../lib/error-message.ts';
 import { paths } from '../../../lib/paths.ts';
 import { Link } from '../../../lib/router.tsx';
 import { toast } from '../../../lib/toast.ts';
-import { uploadErrorMessage, uploadMaster } from '../../../lib/uploads.ts';
+import { isImageFile, uploadErrorMessage, uploadMaster, uploadReleaseArtwork } from '../../../lib/uploads.ts';
+import { UPLOAD_MESSAGES } from '@storefront/domain/storage.ts';
 import { ErrorState } from '../../../ui/error-state.tsx';
 import { ProgressBar } from '../../../ui/progress-bar.tsx';
 import { LoadingRegion, SkeletonText } from '../../../ui/skeleton.tsx';
@@ -99,17 +100,31 @@ function NewReleaseForm() {
     }
   };
   const field = (name: keyof typeof fields, label: string, props: Record<string, unknown> = {}) => (
-    <p>
+    <p className="music-form__field">
       <label htmlFor={`${id}-${name}`}>{label}</label>
-      <input id={`${id}-${name}`} value={fields[name]} onChange={set(name)} {...props} />
+      <input id={`${id}-${name}`} className="field-control" value={fields[name]} onChange={set(name)} {...props} />
     </p>
   );
+  // The artwork through the shop's upload, as everywhere else (issue 39), not an address to type.
+  const [artworkPercent, setArtworkPercent] = useState<number | null>(null);
+  const uploadArtwork = async (file: File) => {
+    if (!isImageFile(file)) return toast.error(UPLOAD_MESSAGES.notAnImage);
+    setArtworkPercent(0);
+    try {
+      const url = await uploadReleaseArtwork(file, setArtworkPercent).url;
+      setFields((current) => ({ ...current, artwork: url }));
+    } catch (error) {
+      toast.error(uploadErrorMessage(error, errorSentence(error, 'The artwork could not be uploaded.')));
+    } finally {
+      setArtworkPercent(null);
+    }
+  };
   return (
     <form className="music-form" onSubmit={(event) => void submit(event)} aria-label="New release">
       <h3>New release</h3>
-      <p>
+      <p className="music-form__field">
         <label htmlFor={`${id}-kind`}>Kind</label>
-        <select id={`${id}-kind`} value={kind} onChange={(event) => setKind(event.currentTarget.value as ReleaseKind)}>
+        <select id={`${id}-kind`} className="field-control" value={kind} onChange={(event) => setKind(event.currentTarget.value as ReleaseKind)}>
           {RELEASE_KINDS.map((value) => (
             <option key={value} value={value}>
               {value.toUpperCase()}
@@ -122,19 +137,38 @@ function NewReleaseForm() {
       {field('releaseDate', 'Release date', { type: 'date', required: true })}
       {field('price', 'Price of the release (USD)', { inputMode: 'decimal', required: true })}
       {field('trackPrice', 'Price of each track (USD, empty: album only)', { inputMode: 'decimal' })}
-      {field('artwork', 'Artwork (an uploaded image’s address)')}
+      <div className="music-form__field music-release__artwork">
+        {fields.artwork ? <img src={fields.artwork} alt="Artwork of the new release" width={96} height={96} /> : null}
+        {artworkPercent !== null ? (
+          <ProgressBar value={artworkPercent} label="Uploading the artwork" />
+        ) : (
+          <p>
+            <label htmlFor={`${id}-artwork`}>{fields.artwork ? 'Replace artwork' : 'Upload artwork'} (an image)</label>{' '}
+            <input
+              id={`${id}-artwork`}
+              type="file"
+              accept="image/*"
+              onChange={(event) => {
+                const file = event.currentTarget.files?.[0];
+                event.currentTarget.value = '';
+                if (file) void uploadArtwork(file);
+              }}
+            />
+          </p>
+        )}
+      </div>
       {field('upc', 'UPC')}
       {field('credits', 'Credits')}
-      <p>
+      <p className="music-form__field">
         <label htmlFor={`${id}-tracks`}>Tracks, one title a line</label>
-        <textarea id={`${id}-tracks`} value={fields.tracks} onChange={set('tracks')} rows={4} required />
+        <textarea id={`${id}-tracks`} className="field-control" value={fields.tracks} onChange={set('tracks')} rows={4} required />
       </p>
       <p>
         <label>
           <input type="checkbox" checked={published} onChange={(event) => setPublished(event.currentTarget.checked)} /> Published
         </label>
       </p>
-      <button type="submit" className="button" disabled={save.isPending}>
+      <button type="submit" className="button" disabled={save.isPending || artworkPercent !== null}>
         Save release
       </button>
     </form>
@@ -219,15 +253,16 @@ function TrackRow({ releaseId, track }: { releaseId: number; track: ConsoleRelea
   const encoding = track.encodeStatus === 'encoding' || track.encodeStatus === 'queued';
   return (
     <li className="music-release__track">
-      <span>
+      {/* Numbered here, not also by the list (issue 39: not "1. 1."); each part spaced by the row. */}
+      <span className="music-release__track-title">
         {track.position}. {track.title}
         {track.shownDurationSeconds !== null || track.durationSeconds !== null ? ` (${formatDuration(track.shownDurationSeconds ?? track.durationSeconds ?? 0)})` : ''}
-      </span>
-      <span aria-live="polite">
+      </span>{' '}
+      <span className="music-release__track-status" aria-live="polite">
         {STATUS[track.encodeStatus]}
         {encoding ? ` ${track.encodeDone} of ${track.encodeTotal}` : ''}
         {track.encodeStatus === 'failed' && track.encodeError ? `: ${track.encodeError}` : ''}
-      </span>
+      </span>{' '}
       {encoding ? <ProgressBar value={(track.encodeDone / track.encodeTotal) * 100} label={`Encoding ${track.title}`} /> : null}
       {track.encodeStatus === 'failed' ? (
         <button

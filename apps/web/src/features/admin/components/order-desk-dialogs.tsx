@@ -6,7 +6,7 @@ import { planRefund, REFUND_MESSAGES, refundSplitReason, RefundRuleError, type R
 import { FunctionsError } from '@storefront/sdk/callable.ts';
 import { toast } from '../../../lib/toast.ts';
 import { Modal } from '../../../ui/modal.tsx';
-import { formatOrderDate, OrderLines, OrderStatusBadge, PostalAddress, TrackingInfo } from '../../../ui/order-details/order-details.tsx';
+import { formatOrderDate, OrderLines, OrderShipments, OrderStatusBadge, PostalAddress, TrackingInfo } from '../../../ui/order-details/order-details.tsx';
 import { useOrderDetail } from '../api/get-order.ts';
 import type { DeskOrder } from '../api/list-orders.ts';
 import { useRefundOrder } from '../api/refund-order.ts';
@@ -174,8 +174,10 @@ export function OrderDetailDialog({ orderId, onClose }: { orderId: string | null
             {order.contact.phone ? ` · ${order.contact.phone}` : ''}
           </p>
           <p className="admin-order__label">Ship to</p>
-          <PostalAddress name={order.shipping.name} address={order.shipping.address} />
-          {order.tracking ? <TrackingInfo tracking={order.tracking} /> : null}
+          <PostalAddress name={order.shipping.name} address={order.shipping.address} items={order.items} />
+          {/* Every parcel's tracking, not only the last (issue 39). */}
+          <OrderShipments order={order} />
+          {order.tracking && !order.shipments?.some((shipment) => shipment.trackingNumber === order.tracking!.number) ? <TrackingInfo tracking={order.tracking} /> : null}
           <RefundList orderId={order.id} refunds={detail.data!.refunds} />
           <h3 className="order-detail__heading">History</h3>
           <ol className="order-detail__history" aria-label="History">

@@ -3,7 +3,8 @@ import { useSession } from '../../../lib/session.ts';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { RELEASE_PAGE_TEXTS } from '../messages.ts';
 import { NeedsAttentionList } from './needs-attention-list.tsx';
-import { ReleaseTabs } from './release-tabs.tsx';
+import { ReleaseTabs, useConsoleTitle } from './release-tabs.tsx';
+import { usePageTitle } from '../../../lib/page-title.ts';
 import './release-page.css';
 import { paths } from '../../../lib/paths.ts';
 import { BackToShop } from '../../../ui/back-to-shop.tsx';
@@ -15,6 +16,7 @@ import { BackToShop } from '../../../ui/back-to-shop.tsx';
 export function ReleasePage() {
   const session = useSession();
   const { pathname } = useLocation();
+  usePageTitle(useConsoleTitle());
   // Back to the tab (or order) asked for once signed in: each has its own address (issue 29 item 6).
   if (session.isSignedIn === false) return <Navigate to={paths.login} state={{ from: pathname }} replace />;
   return (

@@ -36,9 +36,16 @@ const LABELS: Record<ConsoleTab, string> = {
 const TABS = CONSOLE_TABS.map((id) => ({ id, label: LABELS[id] }));
 
 type TabId = ConsoleTab;
+const isTab = (value: string): value is TabId => (CONSOLE_TABS as readonly string[]).includes(value);
+
+/** The browser tab's title of the console tab on screen (issue 39): "Sales · Release", and "Release" for Release Product. */
+export function useConsoleTitle(): string {
+  const params = useParams();
+  const wanted = params.orderId !== undefined ? 'orders' : (params.tab ?? 'release');
+  return isTab(wanted) && wanted !== 'release' ? `${LABELS[wanted]} · Release` : 'Release';
+}
 /** A tab change stays where the page is and keeps focus on the tab (the layout moves it to the heading otherwise). */
 const TAB_NAVIGATION = { state: { keepFocus: true } } as const;
-const isTab = (value: string): value is TabId => (CONSOLE_TABS as readonly string[]).includes(value);
 
 /**
  * The release page's tabs (spec section 2, and the console of issue 18), as the ARIA tabs pattern: one tab stop,

@@ -48,6 +48,7 @@ export function ShipPartDialog({ order, onClose, onShipped }: { order: DeskOrder
     const number = tracking.trackingNumber.trim();
     if (number && !tracking.carrier) return toast.error(DESK_MESSAGES.trackingNeedsCarrier);
     if (tracking.carrier && !number) return toast.error(DESK_MESSAGES.trackingNumber);
+    if (dates && !early) return toast.error(PREORDER_MESSAGES.notYetOut(dates));
     ship.mutate(
       {
         orderId: order.id,

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { PREORDER_MESSAGES } from '@storefront/domain/preorders.ts';
 import { DESK_MESSAGES, ORDER_FILTER_LABELS, ORDER_FILTERS, type OrderFilter } from '@storefront/domain/order-desk.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { FunctionsError } from '@storefront/sdk/callable.ts';
@@ -69,6 +70,9 @@ export function ViewOrdersTab() {
     const number = tracking.trackingNumber.trim();
     if (number && !tracking.carrier) return toast.error(DESK_MESSAGES.trackingNeedsCarrier);
     if (tracking.carrier && !number) return toast.error(DESK_MESSAGES.trackingNumber);
+    // Not confirmed early (issue 39): said at once, and the dialog stays open with what was typed.
+    const dates = waitingDates(order.items.filter((item) => !item.shipmentId));
+    if (dates && !early) return toast.error(PREORDER_MESSAGES.notYetOut(dates));
     setConfirming(null);
     markFulfilled.mutate(
       { orderId: order.id, ...(tracking.carrier && number ? { carrier: tracking.carrier, trackingNumber: number } : {}), ...(early ? { confirmPreorder: true } : {}) },
@@ -79,6 +83,8 @@ export function ViewOrdersTab() {
           const notFound = failure instanceof FunctionsError && failure.code === 'not-found';
           const refused = failure instanceof FunctionsError && (failure.code === 'failed-precondition' || failure.code === 'invalid-argument');
           toast.error(notFound ? CHECKOUT_MESSAGES.orderNotFound : refused ? failure.message : CHECKOUT_MESSAGES.fulfilFailed);
+          // Open again with the carrier and tracking as typed (they are kept until the next order's dialog).
+          if (!notFound) setConfirming(order);
         },
       },
     );
@@ -231,6 +237,7 @@ function ConfirmFulfilActions({ onConfirm, onCancel }: { onConfirm: () => void; 
 }
 
 function AdminOrder({ order, pending, selected, onSelect, onMarkFulfilled, onDetails, onRefund, onShipPart }: AdminOrderProps) {
+  const openLines = order.items.filter((item) => !item.shipmentId).length;
   const titleId = `admin-order-${order.id}`;
   const canFulfil = !order.orderFulfilled && order.refundStatus !== 'refunded';
   return (
@@ -260,7 +267,8 @@ function AdminOrder({ order, pending, selected, onSelect, onMarkFulfilled, onDet
               {pending ? 'Marking…' : 'Mark Fulfilled'}
             </button>
           ) : null}
-          {canFulfil && order.items.filter((item) => !item.shipmentId).length > 1 ? (
+          {/* Also for the last line of an order shipped in parts (issue 39): its parcel has its own tracking. */}
+          {canFulfil && openLines > 0 && (openLines > 1 || (order.shipments?.length ?? 0) > 0) ? (
             <button type="button" className="button button--secondary" onClick={onShipPart} aria-label={`Ship part of order ${order.id}`}>
               Ship part
             </button>
@@ -288,9 +296,19 @@ function AdminOrder({ order, pending, selected, onSelect, onMarkFulfilled, onDet
             {order.contact.phone ? <span>{order.contact.phone}</span> : null}
           </p>
         </div>
-        <ShipTo label="Ship to" shipping={order.shipping} tracking={order.shipments?.length ? null : order.tracking} />
+        <ShipTo label="Ship to" shipping={order.shipping} items={order.items} tracking={trackingBesideParcels(order)} />
       </div>
       <OrderShipments order={order} />
     </OrderCardFrame>
   );
+}
+
+/**
+ * The order's own tracking, unless a parcel already shows it (issue 39): an order shipped in parts
+ * and then marked fulfilled keeps the last parcel's number on the order, so every number is shown.
+ */
+function trackingBesideParcels(order: DeskOrder) {
+  if (!order.tracking) return null;
+  const shown = (order.shipments ?? []).some((shipment) => shipment.trackingNumber === order.tracking!.number);
+  return shown ? null : order.tracking;
 }

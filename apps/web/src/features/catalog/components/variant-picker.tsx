@@ -13,33 +13,36 @@ export function VariantPicker({ product, chosen, onChange, disabled = false }: {
   const variantFor = (values: string[]): Variant | undefined => product.variants.find((variant) => sameValues(variant.options, values));
   return (
     <div className="variant-picker">
-      {product.options.map((option, index) => (
-        <fieldset key={option.name} className="variant-picker__option" disabled={disabled}>
-          <legend className="variant-picker__legend">{option.name}</legend>
-          <div className="variant-picker__values">
-            {option.values.map((value) => {
-              const values = product.options.map((_, i) => (i === index ? value : (chosen[i] ?? '')));
-              const variant = variantFor(values);
-              const complete = values.every(Boolean);
-              const soldOut = complete ? !variant || isSoldOut(variant) : product.variants.filter((v) => v.options[index] === value).every(isSoldOut);
-              return (
-                <label key={value} className={`variant-picker__value${soldOut ? ' variant-picker__value--sold-out' : ''}`}>
-                  <input
-                    type="radio"
-                    name={`${id}-${index}`}
-                    value={value}
-                    checked={chosen[index] === value}
-                    disabled={soldOut}
-                    onChange={() => onChange(product.options.map((_, i) => (i === index ? value : (chosen[i] ?? ''))))}
-                  />
-                  <span>{value}</span>
-                  {soldOut ? <span className="visually-hidden"> (sold out)</span> : null}
-                </label>
-              );
-            })}
-          </div>
-        </fieldset>
-      ))}
+      {product.options.map((option, index) =>
+        // A bundle's component with one variant (issue 39): nothing to pick, so no picker; its value stays chosen.
+        product.includes && option.values.length < 2 ? null : (
+          <fieldset key={option.name} className="variant-picker__option" disabled={disabled}>
+            <legend className="variant-picker__legend">{option.name}</legend>
+            <div className="variant-picker__values">
+              {option.values.map((value) => {
+                const values = product.options.map((_, i) => (i === index ? value : (chosen[i] ?? '')));
+                const variant = variantFor(values);
+                const complete = values.every(Boolean);
+                const soldOut = complete ? !variant || isSoldOut(variant) : product.variants.filter((v) => v.options[index] === value).every(isSoldOut);
+                return (
+                  <label key={value} className={`variant-picker__value${soldOut ? ' variant-picker__value--sold-out' : ''}`}>
+                    <input
+                      type="radio"
+                      name={`${id}-${index}`}
+                      value={value}
+                      checked={chosen[index] === value}
+                      disabled={soldOut}
+                      onChange={() => onChange(product.options.map((_, i) => (i === index ? value : (chosen[i] ?? ''))))}
+                    />
+                    <span>{value}</span>
+                    {soldOut ? <span className="visually-hidden"> (sold out)</span> : null}
+                  </label>
+                );
+              })}
+            </div>
+          </fieldset>
+        ),
+      )}
     </div>
   );
 }

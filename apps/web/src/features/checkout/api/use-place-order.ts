@@ -9,6 +9,7 @@ import { toast } from '../../../lib/toast.ts';
 import { withReason } from '../../../lib/error-message.ts';
 import { CHECKOUT_TEXTS } from '../messages.ts';
 import { CONFIRMATION_PATH, useCreatePaymentLink } from './create-payment-link.ts';
+import { openPaymentQueryOptions, useCancelOpenPayment } from './open-payment.ts';
 import { usePlaceWalletOrder } from './place-wallet-order.ts';
 import { QUOTE_KEY, type CheckoutQuote } from './quote-checkout.ts';
 import { isSameSitePath } from '@storefront/domain/site-path.ts';
@@ -62,6 +63,7 @@ export function usePlaceOrder() {
   const queryClient = useQueryClient();
   const walletOrder = usePlaceWalletOrder();
   const paymentLink = useCreatePaymentLink();
+  const cancelOpen = useCancelOpenPayment();
   const [error, setError] = useState<string | null>(null);
   const [leaving, setLeaving] = useState(false);
   const attempt = useRef<{ key: string; id: string } | null>(null);
@@ -88,35 +90,47 @@ export function usePlaceOrder() {
   const place = (order: OrderToPlace) => {
     setError(null);
     const checkoutId = checkoutIdFor(order);
-    const { items, contact, shipping, quote, shippingMethodId } = order;
-    // The code the quote applied (issue 27): the server judges it again and takes its use.
-    const discountCode = quote.discountCode ?? undefined;
-    if (order.useWallet && quote.amountDueCents === 0) {
-      walletOrder.mutate(
-        {
-          items,
-          contact,
-          shipping,
-          quote: quotedTotals(quote),
-          checkoutId,
-          shippingMethodId,
-          ...(discountCode ? { discountCode } : {}),
-        },
-        {
-          onSuccess: (result) => {
-            cartStore.clear();
-            toast.success(CHECKOUT_MESSAGES.placedWithWallet);
-            void navigate(sitePath(result.redirectUrl));
-          },
-          onError: (failure) => {
-            console.warn('Wallet order failed:', failure);
-            setError(withReason(CHECKOUT_MESSAGES.placeFailed, failure));
-            if (isRefusal(failure)) void refreshQuote();
-          },
-        },
-      );
+    if (order.useWallet && order.quote.amountDueCents === 0) {
+      // The quote counted the credit an open card payment holds (issue 39): that payment ends first.
+      const open = queryClient.getQueryData(openPaymentQueryOptions().queryKey)?.checkout;
+      void (open ? cancelOpen.mutateAsync(open.checkoutId).catch(() => false) : Promise.resolve(true)).then(() => placeWithWallet(order, checkoutId));
       return;
     }
+    placeWithCard(order, checkoutId);
+  };
+
+  // The code the quote applied (issue 27): the server judges it again and takes its use.
+  const placeWithWallet = (order: OrderToPlace, checkoutId: string) => {
+    const { items, contact, shipping, quote, shippingMethodId } = order;
+    const discountCode = quote.discountCode ?? undefined;
+    walletOrder.mutate(
+      {
+        items,
+        contact,
+        shipping,
+        quote: quotedTotals(quote),
+        checkoutId,
+        shippingMethodId,
+        ...(discountCode ? { discountCode } : {}),
+      },
+      {
+        onSuccess: (result) => {
+          cartStore.clear();
+          toast.success(CHECKOUT_MESSAGES.placedWithWallet);
+          void navigate(sitePath(result.redirectUrl));
+        },
+        onError: (failure) => {
+          console.warn('Wallet order failed:', failure);
+          setError(withReason(CHECKOUT_MESSAGES.placeFailed, failure));
+          if (isRefusal(failure)) void refreshQuote();
+        },
+      },
+    );
+  };
+
+  const placeWithCard = (order: OrderToPlace, checkoutId: string) => {
+    const { items, contact, shipping, quote, shippingMethodId } = order;
+    const discountCode = quote.discountCode ?? undefined;
     paymentLink.mutate(
       // The reviewed totals go along: changed rates or tax are refused before the payment page (issue 26).
       {
@@ -162,6 +176,6 @@ export function usePlaceOrder() {
     place,
     error,
     setError,
-    busy: walletOrder.isPending || paymentLink.isPending || leaving || walletOrder.isSuccess,
+    busy: cancelOpen.isPending || walletOrder.isPending || paymentLink.isPending || leaving || walletOrder.isSuccess,
   };
 }

@@ -112,8 +112,14 @@ function OrderDetails({ paymentIntent }: { paymentIntent: string }) {
       <OrderTotalsList totals={order.totals} tax={order.tax} discountCode={order.discountCode} />
       <div>
         <p className="confirmation__label">Ships to</p>
-        <PostalAddress name={order.shipping.name} address={order.shipping.address} />
+        <PostalAddress name={order.shipping.name} address={order.shipping.address} items={order.items} />
       </div>
+      {/* Music bought (issue 39): the library is where it is, one press away. */}
+      {order.items.some((item) => item.digital && !item.giftCard) ? (
+        <p className="confirmation__library">
+          {CHECKOUT_TEXTS.musicReady} <Link to={paths.library}>{CHECKOUT_TEXTS.openLibrary}</Link>
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -56,6 +56,8 @@ function Release({ release }: { release: MusicRelease }) {
   const buy = (productId: string, title: string, priceCents: number, amountCents?: number) => {
     cartStore.add({
       lineId: productId,
+      // One copy is all a fan can own (issue 39): the cart offers no quantity for it.
+      digital: true,
       title,
       image: release.artwork,
       priceCents: amountCents ?? priceCents,
@@ -117,7 +119,9 @@ function Release({ release }: { release: MusicRelease }) {
                 disabled={!hydrated}
                 onClick={() => buy(track.productId!, `${track.title} (digital track)`, track.priceCents!)}
               >
+                {/* Named with its track for a screen reader (issue 39), the visible words first. */}
                 Buy {formatUsd(track.priceCents)}
+                <span className="visually-hidden"> for {track.title}</span>
               </button>
             ) : null}
             {track.lyrics ? (

@@ -22,7 +22,7 @@ export function OrderCard({ order }: { order: Order }) {
       <div className="order-card__body">
         <OrderLines items={order.items} />
         <OrderTotalsList totals={order.totals} refunded={order.refunded} tax={order.tax} discountCode={order.discountCode} />
-        <ShipTo className="order-card__ship" label="Ships to" shipping={order.shipping} tracking={order.shipments?.length ? null : order.tracking} />
+        <ShipTo className="order-card__ship" label="Ships to" shipping={order.shipping} items={order.items} tracking={order.shipments?.length ? null : order.tracking} />
         <OrderShipments order={order} />
       </div>
     </OrderCardFrame>

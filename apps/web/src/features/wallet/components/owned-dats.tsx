@@ -20,8 +20,8 @@ export function OwnedDats({ dats }: { dats: OwnedDat[] }) {
             <li key={`${dat.id}#${dat.edition}`}>
               <Link to={paths.dat(dat.id)} className="tile dat-card" aria-label={`${dat.songName} by ${dat.artistName}, edition ${dat.edition}`}>
                 <ProductImage url={dat.artworkUrl} alt={`Cover art of ${dat.songName}`} sizes="(min-width: 726px) 13rem, 45vw" className="tile__image dat-card__image" />
-                <span className="dat-card__song">{dat.songName}</span>
-                <span className="dat-card__artist">{dat.artistName}</span>
+                {/* Spaces and "by" between the parts: the visible text reads as the link's name does (axe: label-content-name-mismatch). */}
+                <span className="dat-card__song">{dat.songName}</span> <span className="dat-card__artist">by {dat.artistName}</span>{' '}
                 <span className="dat-card__edition">Edition {dat.edition}</span>
               </Link>
             </li>
