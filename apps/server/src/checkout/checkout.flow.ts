@@ -14,6 +14,7 @@ import { receiptMail } from '../mail/templates.ts';
 import { grantForOrder } from '../digital/sales.service.ts';
 import { reserveGiftCards } from '../giftcards/giftcards.service.ts';
 import { insertOrder, orderOfCheckout, unitsBoughtBy } from '../orders/orders.service.ts';
+import { publishStock } from '../live/live.publish.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { debit, getBalance, hold } from '../wallet/wallet.service.ts';
 import { cartLines, checkoutLines, demandOf, orderLines, overLimit, ranOut, withTaxParts, type StockLine } from './cart.ts';
@@ -154,6 +155,8 @@ async function checkLimits(tx: Tx, userId: string, lines: StockLine[]): Promise<
  */
 async function takeStockLast(tx: Tx, lines: StockLine[], held: boolean): Promise<string> {
   const demand = demandOf(lines);
+  // Said after the commit with the units left (decision 067): no notify while the row is locked.
+  await publishStock(tx, demand.map(([variantId]) => variantId));
   const statement = takeStockStatement(demand, held);
   if (statement !== null) return statement;
   // Not a plain id (never for ours): taken here, before the commit.

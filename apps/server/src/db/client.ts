@@ -1,6 +1,7 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema/index.ts';
+import { flushAnnouncements } from '../live/live.publish.ts';
 
 export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 
@@ -21,5 +22,6 @@ export function connectDatabase(connectionString: string, options: { max?: numbe
   // server goes away: its pending and next queries fail instead, and the request gets a 5xx.
   pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzle(pool, { schema });
-  return { db, pool, close: () => pool.end() };
+  // What committed transactions announced is said before the pool closes (decision 067).
+  return { db, pool, close: () => flushAnnouncements(db).then(() => pool.end()) };
 }

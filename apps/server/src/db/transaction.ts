@@ -2,6 +2,7 @@ import { DATA_ACCESS_MESSAGES } from '@storefront/domain/messages.ts';
 import { AppError } from '../http/errors.ts';
 import type { Db } from './client.ts';
 import { sqlState } from './errors.ts';
+import { collectAnnouncements, commitAnnouncements } from '../live/live.publish.ts';
 
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -33,7 +34,18 @@ export async function runTransaction<T>(db: Db, fn: (tx: Tx, attempt: number) =>
   const isolationLevel = options.isolationLevel ?? 'serializable';
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await db.transaction((tx) => fn(tx, attempt), { isolationLevel });
+      // What the function announces is said after the commit (decision 067), never on a rollback.
+      let committed: Tx | undefined;
+      const result = await db.transaction(
+        (tx) => {
+          collectAnnouncements(tx);
+          committed = tx;
+          return fn(tx, attempt);
+        },
+        { isolationLevel },
+      );
+      if (committed) commitAnnouncements(db, committed);
+      return result;
     } catch (error) {
       if (!isRetryableTransactionError(error)) throw error;
       if (attempt >= maxAttempts) {
