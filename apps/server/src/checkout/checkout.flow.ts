@@ -240,7 +240,10 @@ export async function completeWalletOnlyOrder(
       });
       if (!order.created) return { result: { ...(await orderOfCheckout(tx, checkoutId))!, created: false } };
       // Step "grant downloads" (issue 28): digital items and what physical ones carry, in the order's transaction.
-      const digital = await grantForOrder(tx, { userId, orderId: order.id, productIds: lines.map((line) => line.id) });
+      // Read only when the start's read found a product linked to a release, or a bundle (its parts' products
+      // were not in that read): one round trip less for any other order (issue 35).
+      const grants = start.products.some((variant) => variant.grants || variant.bundle);
+      const digital = grants && (await grantForOrder(tx, { userId, orderId: order.id, productIds: lines.map((line) => line.id) }));
       await deps.jobs.sendInTransaction(
         tx,
         'send-email',
