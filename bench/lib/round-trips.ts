@@ -75,9 +75,7 @@ export async function countCheckoutRoundTrips(
       await completeWalletOnlyOrder(deps, input.userId, { items: input.items, contact, shipping, quote, checkoutId: `rt-warm-${input.runId}-${i}` });
     }
     const quote = await quoteCheckout(database.db, input.userId, input.items, true);
-    const walletOrder = await counter.count(() =>
-      completeWalletOnlyOrder(deps, input.userId, { items: input.items, contact, shipping, quote, checkoutId: `rt-${input.runId}` }),
-    );
+    const walletOrder = await counter.count(() => completeWalletOnlyOrder(deps, input.userId, { items: input.items, contact, shipping, quote, checkoutId: `rt-${input.runId}` }));
     const cardCheckout = await counter.count(() =>
       createPaymentLink(deps, input.userId, { items: input.items, useWallet: false, contact, shipping, checkoutId: `rt-card-${input.runId}` }),
     );

@@ -269,7 +269,10 @@ export interface ShortLine {
  * (decision 067: no notify while the row is locked).
  */
 export async function takeStock(tx: Tx, demand: StockDemand, held: boolean): Promise<ShortLine[]> {
-  await publishStock(tx, demand.map(([variantId]) => variantId));
+  await publishStock(
+    tx,
+    demand.map(([variantId]) => variantId),
+  );
   for (const [variantId, qty] of demand) {
     const taken = await tx.execute<{ stock: number }>(sql`
       UPDATE ${productVariants} SET stock = stock - ${qty}, held = held + ${held ? qty : 0}, sold = sold + ${held ? 0 : qty}, updated_at = now()
@@ -316,7 +319,10 @@ export async function shortStockOf(db: Db, error: unknown, demand: StockDemand):
  */
 export async function releaseStock(tx: Tx, demand: StockDemand): Promise<string[]> {
   const missing: string[] = [];
-  await publishStock(tx, demand.map(([variantId]) => variantId));
+  await publishStock(
+    tx,
+    demand.map(([variantId]) => variantId),
+  );
   for (const [variantId, qty] of demand) {
     const released = await tx.execute(sql`
       UPDATE ${productVariants} SET stock = stock + ${qty}, held = held - ${qty}, updated_at = now()

@@ -156,7 +156,10 @@ async function checkLimits(tx: Tx, userId: string, lines: StockLine[]): Promise<
 async function takeStockLast(tx: Tx, lines: StockLine[], held: boolean): Promise<string> {
   const demand = demandOf(lines);
   // Said after the commit with the units left (decision 067): no notify while the row is locked.
-  await publishStock(tx, demand.map(([variantId]) => variantId));
+  await publishStock(
+    tx,
+    demand.map(([variantId]) => variantId),
+  );
   const statement = takeStockStatement(demand, held);
   if (statement !== null) return statement;
   // Not a plain id (never for ours): taken here, before the commit.

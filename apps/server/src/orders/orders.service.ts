@@ -225,12 +225,7 @@ export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string
   );
   // Named, so each connection parses and plans it once (decision 015). A name stands for one
   // text: every column is always given and the items are one jsonb parameter.
-  const created = await tx
-    .with(inserted, insertedItems)
-    .select({ id: inserted.id })
-    .from(inserted)
-    .prepare('insert_order')
-    .execute();
+  const created = await tx.with(inserted, insertedItems).select({ id: inserted.id }).from(inserted).prepare('insert_order').execute();
   if (created.length > 0) {
     await publishLive(tx, { topic: 'orders', userId: order.userId, id }, { topic: 'all-orders', id });
     return { id, created: true };

@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { applyStock } from './live-stock.ts';
 import { productKeys, productListKeys } from './query-keys.ts';
 
-const tee = { id: 'p1', name: 'Tee', variants: [{ id: 'p1~s', stock: 3 }, { id: 'p1~m', stock: null }] };
+const tee = {
+  id: 'p1',
+  name: 'Tee',
+  variants: [
+    { id: 'p1~s', stock: 3 },
+    { id: 'p1~m', stock: null },
+  ],
+};
 const lp = { id: 'p2', name: 'LP', variants: [{ id: 'p2', stock: 9 }] };
 
 describe('applyStock (decision 067)', () => {
@@ -17,7 +24,10 @@ describe('applyStock (decision 067)', () => {
 
     applyStock(client, 'p1', { 'p1~s': 0, 'p1~m': null });
 
-    expect(client.getQueryData<typeof tee>(productKeys.one('p1'))!.variants).toEqual([{ id: 'p1~s', stock: 0 }, { id: 'p1~m', stock: null }]);
+    expect(client.getQueryData<typeof tee>(productKeys.one('p1'))!.variants).toEqual([
+      { id: 'p1~s', stock: 0 },
+      { id: 'p1~m', stock: null },
+    ]);
     const shop = client.getQueryData<{ pages: { products: (typeof tee)[] }[] }>(shopKey)!;
     expect(shop.pages[0]!.products[1]!.variants[0]).toEqual({ id: 'p1~s', stock: 0 });
     expect(shop.pages[0]!.products[0]).toBe(lp);

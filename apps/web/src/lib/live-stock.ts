@@ -9,8 +9,7 @@ interface WithVariants {
   variants: readonly { id: string; stock: number | null }[];
 }
 
-const isProductLike = (value: object): value is WithVariants =>
-  'id' in value && typeof value.id === 'string' && 'variants' in value && Array.isArray(value.variants);
+const isProductLike = (value: object): value is WithVariants => 'id' in value && typeof value.id === 'string' && 'variants' in value && Array.isArray(value.variants);
 
 /** Why an event cannot be applied to what a cache holds: the page refetches it. */
 class NotApplicable extends Error {}
