@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { LIVE_CHANNEL } from '../db/notify.ts';
 import type { Tx } from '../db/transaction.ts';
 
 /**
@@ -11,7 +12,7 @@ import type { Tx } from '../db/transaction.ts';
  * what it collected once per short tick, one pg_notify per product, user and topic, in one
  * statement of its own. Listeners in every server process hear of it once it is committed.
  */
-export const LIVE_CHANNEL = 'storefront_live';
+export { LIVE_CHANNEL };
 
 export type LiveTopic =
   | { topic: 'products' }
