@@ -2,7 +2,6 @@ import { DATA_ACCESS_MESSAGES } from '@storefront/domain/messages.ts';
 import { AppError } from '../errors.ts';
 import type { Db } from './client.ts';
 import { sqlState } from './errors.ts';
-import { collectAnnouncements, commitAnnouncements } from '../live/live.publish.ts';
 
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -13,6 +12,20 @@ export interface TransactionOptions {
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
+
+/** What runs once a runTransaction transaction committed (decision 067: live announcements), never on a rollback. */
+const commitHooks = new WeakMap<object, ((db: Db) => void)[]>();
+
+/**
+ * Runs `hook` once the transaction `tx` of runTransaction has committed. False when `tx` is not
+ * one (the pool, or a transaction opened some other way): the caller does its work at once.
+ */
+export function onCommit(tx: unknown, hook: (db: Db) => void): boolean {
+  const hooks = typeof tx === 'object' && tx !== null ? commitHooks.get(tx) : undefined;
+  if (!hooks) return false;
+  hooks.push(hook);
+  return true;
+}
 
 // SQLSTATEs that mean "nothing was written, run it again".
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -35,16 +48,15 @@ export async function runTransaction<T>(db: Db, fn: (tx: Tx, attempt: number) =>
   for (let attempt = 1; ; attempt += 1) {
     try {
       // What the function announces is said after the commit (decision 067), never on a rollback.
-      let committed: Tx | undefined;
+      const hooks: ((db: Db) => void)[] = [];
       const result = await db.transaction(
         (tx) => {
-          collectAnnouncements(tx);
-          committed = tx;
+          commitHooks.set(tx, hooks);
           return fn(tx, attempt);
         },
         { isolationLevel },
       );
-      if (committed) commitAnnouncements(db, committed);
+      for (const hook of hooks) hook(db);
       return result;
     } catch (error) {
       if (!isRetryableTransactionError(error)) throw error;

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import { beforeClose, type Db } from '../db/client.ts';
 import { LIVE_CHANNEL } from '../db/notify.ts';
-import type { Tx } from '../db/transaction.ts';
+import { onCommit, type Tx } from '../db/transaction.ts';
 
 /**
  * Live topics (spec section 7, "Live" reads). A change is announced with pg_notify after
@@ -97,8 +97,16 @@ interface Pending {
 
 const pendingByTx = new WeakMap<object, Pending>();
 
+/** What `db` (a runTransaction transaction) announces until its commit; undefined for anything else. */
 function pendingOf(db: Db | Tx): Pending | undefined {
-  return pendingByTx.get(db);
+  let pending = pendingByTx.get(db);
+  if (pending) return pending;
+  const created: Pending = { events: [], variants: new Set() };
+  // runTransaction, once the transaction committed: what it announced goes out with this process's next tick.
+  if (!onCommit(db, (committedOn) => announcerOf(committedOn).add(created))) return undefined;
+  pendingByTx.set(db, created);
+  pending = created;
+  return pending;
 }
 
 function announceAfterCommit(db: Db | Tx, events: LiveEvent[]): boolean {
@@ -106,19 +114,6 @@ function announceAfterCommit(db: Db | Tx, events: LiveEvent[]): boolean {
   if (!pending) return false;
   pending.events.push(...events);
   return true;
-}
-
-/** runTransaction: the transaction `tx` keeps what it announces until `commitAnnouncements`. */
-export function collectAnnouncements(tx: Tx): void {
-  pendingByTx.set(tx, { events: [], variants: new Set() });
-}
-
-/** runTransaction, once `tx` committed: what it announced goes out with this process's next tick. */
-export function commitAnnouncements(db: Db, tx: Tx): void {
-  const pending = pendingByTx.get(tx);
-  pendingByTx.delete(tx);
-  if (!pending || (pending.events.length === 0 && pending.variants.size === 0)) return;
-  announcerOf(db).add(pending);
 }
 
 /** How long a process collects announcements before saying them (one statement per tick). */
@@ -191,8 +186,10 @@ const announcers = new WeakMap<Db, Announcer>();
 function announcerOf(db: Db): Announcer {
   let announcer = announcers.get(db);
   if (!announcer) {
-    announcer = new Announcer(db);
-    announcers.set(db, announcer);
+    const created = new Announcer(db);
+    announcers.set(db, created);
+    beforeClose(db, () => created.flush());
+    announcer = created;
   }
   return announcer;
 }
