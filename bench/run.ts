@@ -3,7 +3,8 @@ import type { Product } from '@storefront/domain/catalog.ts';
 // embedded database, seeds a realistic catalogue, measures every figure of issue 8 next
 // to its target, writes bench/results/latest.json (and latest.md) and prints the table.
 // Options: --quick (short runs, smaller scale: for working on the bench itself),
-//          --skip=http,checkout,hotrow,live,digital,frontend,scale (leave sections out).
+//          --skip=http,checkout,hotrow,live,digital,frontend,scale (leave sections out),
+//          --only=hotrow (run only these sections).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,7 +22,13 @@ import { benchScale } from './sections/scale.ts';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
-const skip = new Set((args.find((arg) => arg.startsWith('--skip='))?.slice('--skip='.length) ?? '').split(',').filter(Boolean));
+const SECTIONS = ['http', 'checkout', 'hotrow', 'live', 'digital', 'frontend', 'scale'];
+// --only=hotrow: that section alone (every other one skipped).
+const only = (args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length) ?? '').split(',').filter(Boolean);
+const skip = new Set([
+  ...(args.find((arg) => arg.startsWith('--skip='))?.slice('--skip='.length) ?? '').split(',').filter(Boolean),
+  ...(only.length > 0 ? SECTIONS.filter((name) => !only.includes(name)) : []),
+]);
 const resultsDir = path.join(root, 'bench/results');
 /** A record label's shop: the 12 seeded samples and this many more releases. */
 const CATALOG_SIZE = 60;

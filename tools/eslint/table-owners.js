@@ -57,7 +57,8 @@ export const EXCEPTIONS = {
   // A product with orders or open checkouts cannot be deleted: an EXISTS, read only.
   'apps/server/src/catalog/catalog.service.ts': ['checkouts', 'orderItems'],
   // The wallet-only order's one-round-trip start and the reconciler's outcome check (decision 044): reads.
-  'apps/server/src/checkout/checkouts.service.ts': ['orders', 'products', 'productVariants', 'users', 'wallets'],
+  // releaseProducts: whether a cart's product grants downloads, so the order reads the grants only then (decision 067).
+  'apps/server/src/checkout/checkouts.service.ts': ['orders', 'products', 'productVariants', 'releaseProducts', 'users', 'wallets'],
   // A history line names its order (a refund's through its desk refund, decision 050); the CLI and seed find a wallet's owner by email: reads.
   'apps/server/src/wallet/wallet-history.service.ts': ['orders', 'orderRefunds'],
   'apps/server/src/wallet/wallet.commands.ts': ['users'],

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../src/config.ts';
 import { connectDatabase, type Db } from '../src/db/client.ts';
+import { flushAnnouncements } from '../src/live/live.publish.ts';
 import { withDatabase } from './connection-string.ts';
 
 /**
@@ -46,7 +47,7 @@ export async function createTestDatabase(options: { max?: number } = {}): Promis
     async close() {
       if (closed) return;
       closed = true;
-      if (!pool.ended && !pool.ending) await pool.end();
+      if (!pool.ended && !pool.ending) await flushAnnouncements(db).then(() => pool.end());
       await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };

@@ -1,11 +1,17 @@
 /**
  * Live updates from `GET /api/live` (Server-Sent Events). Each event names a topic
  * (products, profile, wallet, orders, all-orders, content, admin) and what changed; the client then
- * refetches. A dropped stream reconnects with exponential backoff and the id of the last
+ * refetches, or applies a stock change's units left (decision 067). A dropped stream reconnects with exponential backoff and the id of the last
  * event it got: the server sends what was missed (then `ready` says `resumed`), or `resync`
  * and `ready` without `resumed`, and the client refetches everything (onOpen).
  */
 export type LiveTopicName = 'products' | 'profile' | 'wallet' | 'orders' | 'all-orders' | 'content' | 'admin';
+
+/** What an event says: what changed, and for a stock change the units left per variant. */
+export interface LiveEventData {
+  id: string | null;
+  stock?: Record<string, number | null>;
+}
 
 export interface LiveSubscription {
   close(): void;
@@ -14,7 +20,12 @@ export interface LiveSubscription {
 export interface LiveOptions {
   baseUrl?: string;
   topics?: LiveTopicName[];
-  onEvent(topic: LiveTopicName, data: { id: string | null }): void;
+  /**
+   * `stock` (decision 067): on a 'products' event of a stock change, the units left of each of
+   * the product `id`'s variants (null: unlimited), to apply instead of refetching; absent on
+   * any other change (refetch).
+   */
+  onEvent(topic: LiveTopicName, data: LiveEventData): void;
   /** Called when the stream is opened, and when it is reopened without the missed events: refetch what you show. */
   onOpen?(): void;
   onError?(error: unknown): void;
@@ -71,7 +82,7 @@ export function subscribeLive(options: LiveOptions): LiveSubscription {
         const message = event as MessageEvent<string>;
         if (message.lastEventId) lastEventId = message.lastEventId;
         try {
-          options.onEvent(topic, JSON.parse((event as MessageEvent<string>).data) as { id: string | null });
+          options.onEvent(topic, JSON.parse((event as MessageEvent<string>).data) as LiveEventData);
         } catch (error) {
           options.onError?.(error);
         }

@@ -25,13 +25,23 @@ export async function rememberAddress(tx: Tx, userId: string, shipping: Shipping
     .update(JSON.stringify(FIELDS.map((field) => address[field]!.toLowerCase())))
     .digest('base64url')
     .slice(0, 32);
+  // One statement (one round trip of an order's transaction, issue 35): the upsert, and the
+  // others beyond the newest MAX_SAVED_ADDRESSES - 1 removed. Both parts see the rows as they
+  // were before the statement, so this address is left out of the count and always kept.
+  const upserted = tx.$with('upserted').as(
+    tx
+      .insert(savedAddresses)
+      .values({ userId, id, address })
+      .onConflictDoUpdate({ target: [savedAddresses.userId, savedAddresses.id], set: { address, lastUsedAt: sql`now()` } })
+      .returning({ id: savedAddresses.id }),
+  );
   await tx
-    .insert(savedAddresses)
-    .values({ userId, id, address })
-    .onConflictDoUpdate({ target: [savedAddresses.userId, savedAddresses.id], set: { address, lastUsedAt: sql`now()` } });
-  await tx.execute(sql`
-    DELETE FROM ${savedAddresses} WHERE user_id = ${userId} AND id NOT IN (
-      SELECT id FROM ${savedAddresses} WHERE user_id = ${userId} ORDER BY last_used_at DESC, id LIMIT ${MAX_SAVED_ADDRESSES})`);
+    .with(upserted)
+    .delete(savedAddresses)
+    .where(
+      sql`${savedAddresses.userId} = ${userId} AND ${savedAddresses.id} <> ${id} AND ${savedAddresses.id} NOT IN (
+        SELECT id FROM ${savedAddresses} WHERE user_id = ${userId} AND id <> ${id} ORDER BY last_used_at DESC, id LIMIT ${MAX_SAVED_ADDRESSES - 1})`,
+    );
 }
 
 /** The caller's addresses, the last used first (the checkout's default). */

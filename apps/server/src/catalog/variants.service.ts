@@ -10,7 +10,7 @@ import { bundleComponents, products, productVariants, stockMovements } from '../
 import { sqlState } from '../db/errors.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../errors.ts';
-import { liveNotification, publishLive } from '../live/live.publish.ts';
+import { publishStock } from '../live/live.publish.ts';
 
 /**
  * Variants and their stock (issue 15, decision 027). Every change of a variant's stock is
@@ -118,7 +118,7 @@ export async function setStock(
       before: { stock: row.stock },
       after: { stock: input.stock, reason: input.reason || 'restock' },
     });
-    await publishLive(tx, { topic: 'products', id: row.productId });
+    await publishStock(tx, [row.id]);
     return { from: row.stock, to: input.stock };
   });
 }
@@ -265,15 +265,18 @@ export interface ShortLine {
  * own result and nothing else (issue 23: a second read could see a unit given back meanwhile
  * and report "enough" for a hold that was never taken). On the first short variant it stops
  * and returns it, with what a read says is left for the message (clamped below what was
- * wanted): the caller must roll its transaction back. Announced live on commit.
+ * wanted): the caller must roll its transaction back. Announced live after the commit
+ * (decision 067: no notify while the row is locked).
  */
 export async function takeStock(tx: Tx, demand: StockDemand, held: boolean): Promise<ShortLine[]> {
+  await publishStock(
+    tx,
+    demand.map(([variantId]) => variantId),
+  );
   for (const [variantId, qty] of demand) {
-    // The 'products' announcement rides on the update (no round trip more while the row is
-    // locked); it is sent only on commit, and once however many rows announce it.
     const taken = await tx.execute<{ stock: number }>(sql`
       UPDATE ${productVariants} SET stock = stock - ${qty}, held = held + ${held ? qty : 0}, sold = sold + ${held ? 0 : qty}, updated_at = now()
-      WHERE id = ${variantId} AND stock >= ${qty} RETURNING stock, ${liveNotification({ topic: 'products' })}`);
+      WHERE id = ${variantId} AND stock >= ${qty} RETURNING stock`);
     if (taken.rows.length === 0) {
       // Only for the message: the decision was made above.
       const [row] = await tx.select({ stock: productVariants.stock }).from(productVariants).where(eq(productVariants.id, variantId));
@@ -316,10 +319,14 @@ export async function shortStockOf(db: Db, error: unknown, demand: StockDemand):
  */
 export async function releaseStock(tx: Tx, demand: StockDemand): Promise<string[]> {
   const missing: string[] = [];
+  await publishStock(
+    tx,
+    demand.map(([variantId]) => variantId),
+  );
   for (const [variantId, qty] of demand) {
     const released = await tx.execute(sql`
       UPDATE ${productVariants} SET stock = stock + ${qty}, held = held - ${qty}, updated_at = now()
-      WHERE id = ${variantId} AND held >= ${qty} RETURNING id, ${liveNotification({ topic: 'products' })}`);
+      WHERE id = ${variantId} AND held >= ${qty} RETURNING id`);
     if (released.rows.length === 0) missing.push(variantId);
   }
   return missing;
@@ -337,9 +344,10 @@ export async function captureStock(tx: Tx, demand: StockDemand): Promise<string[
       UPDATE ${productVariants} SET held = held - ${qty}, sold = sold + ${qty}, updated_at = now()
       WHERE id = ${variantId} AND held >= ${qty} RETURNING id`);
     if (captured.rows.length > 0) continue;
+    await publishStock(tx, [variantId]);
     const taken = await tx.execute(sql`
       UPDATE ${productVariants} SET stock = stock - ${qty}, sold = sold + ${qty}, updated_at = now()
-      WHERE id = ${variantId} AND stock >= ${qty} RETURNING id, ${liveNotification({ topic: 'products' })}`);
+      WHERE id = ${variantId} AND stock >= ${qty} RETURNING id`);
     if (taken.rows.length === 0) missing.push(variantId);
   }
   return missing;
@@ -388,6 +396,6 @@ export async function correctHeld(tx: Tx, variantId: string, liveHeld: () => Pro
   if (held === row.held) return null;
   const stock = Math.max(0, row.stock + row.held - held);
   await tx.update(productVariants).set({ held, stock, updatedAt: new Date() }).where(eq(productVariants.id, variantId));
-  await publishLive(tx, { topic: 'products' });
+  await publishStock(tx, [variantId]);
   return { from: row.held, to: held };
 }

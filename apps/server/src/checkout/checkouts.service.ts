@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, isNull, lte, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { checkouts, needsAttention, orders, paymentRefunds, products, productVariants, users, wallets, type CheckoutLine } from '../db/schema/index.ts';
+import { checkouts, needsAttention, orders, paymentRefunds, products, productVariants, releaseProducts, users, wallets, type CheckoutLine } from '../db/schema/index.ts';
 import { prepared } from '../db/prepared.ts';
 import type { Tx } from '../db/transaction.ts';
 import type { PricedVariant } from '../catalog/variants.service.ts';
@@ -246,14 +246,15 @@ function walletOrderStartQuery(db: Db) {
       balanceCents: wallets.balanceCents,
       orderId: orders.id,
       paymentIntentId: orders.paymentIntentId,
-      products: sql<(PricedVariant & { limited: boolean; bundle: boolean })[]>`(
+      products: sql<(PricedVariant & { limited: boolean; bundle: boolean; grants: boolean })[]>`(
         SELECT coalesce(json_agg(json_build_object('id', p.id, 'name', p.name, 'priceCents', coalesce(v.price_cents, p.price_cents),
           'variantId', v.id, 'optionValues', v.option_values, 'stock', v.stock, 'limited', v.per_customer_limit IS NOT NULL, 'digital', p.digital OR p.gift_card,
           'giftCard', p.gift_card,
           'weightGrams', coalesce(v.weight_grams, p.weight_grams),
           'releaseDate', coalesce(v.release_date, p.release_date)::text,
           'nameYourPrice', p.name_your_price,
-          'bundle', p.bundle)), '[]')
+          'bundle', p.bundle,
+          'grants', EXISTS (SELECT 1 FROM ${releaseProducts} rp WHERE rp.product_id = p.id))), '[]')
         FROM ${products} p JOIN ${productVariants} v ON v.product_id = p.id
         WHERE p.id = ANY(${sql.placeholder('productIds')}::text[]) AND p.is_active)`,
     })

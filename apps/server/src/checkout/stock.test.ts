@@ -267,13 +267,61 @@ describe('variants and stock', () => {
     });
     await listener.query(`LISTEN ${LIVE_CHANNEL}`);
     try {
-      const products = () => heard.filter((event) => event.topic === 'products').length;
+      // The sale's event carries the units left (decision 067); the product's creation may still be heard, without them.
+      const sales = () => heard.filter((event) => event.topic === 'products' && event.stock);
+      const products = () => sales().length;
       await walletOrder(buyers[10]!, [{ id: tee.id, variantId: tee.variant('S'), qty: 1 }], 'live-sale-1');
       await expect.poll(products).toBe(1);
+      expect(sales()[0]).toEqual({ topic: 'products', id: tee.id, stock: { [tee.variant('S')]: 0, [tee.variant('M')]: null, [tee.variant('L')]: null } });
       await expect(walletOrder(buyers[11]!, [{ id: tee.id, variantId: tee.variant('S'), qty: 1 }], 'live-sale-2')).rejects.toThrow(/sold out/);
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(products()).toBe(1);
     } finally {
+      await listener.end();
+    }
+  });
+
+  it('announces a sale after its commit, never in the order transaction that holds the row (decision 067)', async () => {
+    const tee = await sizedTee({ S: 3, M: null, L: null });
+    // The product's creation is announced after its own commit: heard before the listener starts.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const listener = new pg.Client({ connectionString: database.connectionString });
+    const blocker = new pg.Client({ connectionString: database.connectionString });
+    const heard: { event: LiveEvent; pid: number; at: number }[] = [];
+    await Promise.all([listener.connect(), blocker.connect()]);
+    listener.on('notification', (message) => {
+      if (message.channel === LIVE_CHANNEL && message.payload) heard.push({ event: JSON.parse(message.payload) as LiveEvent, pid: message.processId, at: Date.now() });
+    });
+    await listener.query(`LISTEN ${LIVE_CHANNEL}`);
+    const buyer = buyers[12]!;
+    try {
+      // Another transaction holds the variant's row: the order does all its work, then waits on the row with its COMMIT.
+      await blocker.query('BEGIN');
+      await blocker.query('SELECT 1 FROM product_variant WHERE id = $1 FOR UPDATE', [tee.variant('S')]);
+      const order = walletOrder(buyer, [{ id: tee.id, variantId: tee.variant('S'), qty: 1 }], 'after-commit-1');
+      await expect
+        .poll(async () => (await blocker.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND locktype = 'transactionid'`)).rows[0].n, { timeout: 5000 })
+        .toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(heard).toEqual([]);
+      const released = Date.now();
+      await blocker.query('ROLLBACK');
+      const { orderId } = await order;
+      await expect.poll(() => heard.length).toBe(4);
+      // Each said once (an announcement in the order's transaction as well would be heard twice), after the
+      // commit, all in one statement of the process's tick; the sale's carries the units left.
+      expect(heard.map((entry) => entry.event)).toEqual(
+        expect.arrayContaining([
+          { topic: 'orders', userId: buyer, id: orderId },
+          { topic: 'all-orders', id: orderId },
+          { topic: 'wallet', userId: buyer, id: buyer },
+          { topic: 'products', id: tee.id, stock: { [tee.variant('S')]: 2, [tee.variant('M')]: null, [tee.variant('L')]: null } },
+        ]),
+      );
+      expect(new Set(heard.map((entry) => entry.pid)).size).toBe(1);
+      expect(heard.every((entry) => entry.at >= released)).toBe(true);
+    } finally {
+      await blocker.end();
       await listener.end();
     }
   });

@@ -13,6 +13,20 @@ export interface TransactionOptions {
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
 
+/** What runs once a runTransaction transaction committed (decision 067: live announcements), never on a rollback. */
+const commitHooks = new WeakMap<object, ((db: Db) => void)[]>();
+
+/**
+ * Runs `hook` once the transaction `tx` of runTransaction has committed. False when `tx` is not
+ * one (the pool, or a transaction opened some other way): the caller does its work at once.
+ */
+export function onCommit(tx: unknown, hook: (db: Db) => void): boolean {
+  const hooks = typeof tx === 'object' && tx !== null ? commitHooks.get(tx) : undefined;
+  if (!hooks) return false;
+  hooks.push(hook);
+  return true;
+}
+
 // SQLSTATEs that mean "nothing was written, run it again".
 const RETRYABLE = new Set(['40001', '40P01']);
 
@@ -33,7 +47,17 @@ export async function runTransaction<T>(db: Db, fn: (tx: Tx, attempt: number) =>
   const isolationLevel = options.isolationLevel ?? 'serializable';
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await db.transaction((tx) => fn(tx, attempt), { isolationLevel });
+      // What the function announces is said after the commit (decision 067), never on a rollback.
+      const hooks: ((db: Db) => void)[] = [];
+      const result = await db.transaction(
+        (tx) => {
+          commitHooks.set(tx, hooks);
+          return fn(tx, attempt);
+        },
+        { isolationLevel },
+      );
+      for (const hook of hooks) hook(db);
+      return result;
     } catch (error) {
       if (!isRetryableTransactionError(error)) throw error;
       if (attempt >= maxAttempts) {
@@ -62,22 +86,51 @@ export interface Ending<T> {
  * drop's variant): `fn` runs in the transaction as usual and returns its last statement,
  * which goes to the server together with COMMIT in one round trip. A raised error rolls
  * everything back and reaches the caller (its SQLSTATE says why); conflicts and deadlocks run
- * `fn` again. An empty transaction is opened after the COMMIT, in the same round trip, for the
- * wrapper's own COMMIT to close (a COMMIT with no transaction would log a warning each time).
+ * `fn` again. The wrapper's own COMMIT, which follows, is answered here without being sent
+ * (there is nothing left to commit): one round trip less per order (issue 35).
  */
 export async function runTransactionEndingWith<T>(db: Db, fn: (tx: Tx, attempt: number) => Promise<Ending<T>>, options: TransactionOptions = {}): Promise<T> {
   return runTransaction(
     db,
     async (tx, attempt) => {
       const { result, last } = await fn(tx, attempt);
-      if (last) await connectionOf(tx).query(`${last};\nCOMMIT;\nBEGIN`);
+      if (last) {
+        const connection = connectionOf(tx);
+        await connection.query(`${last};\nCOMMIT`);
+        skipNextCommit(connection);
+      }
       return result;
     },
     options,
   );
 }
 
+interface Connection {
+  query(...args: unknown[]): Promise<unknown>;
+}
+
 /** The pg connection behind a Drizzle node-postgres transaction (Drizzle keeps it on its session). */
-function connectionOf(tx: Tx): { query(text: string): Promise<unknown> } {
-  return (tx as unknown as { session: { client: { query(text: string): Promise<unknown> } } }).session.client;
+function connectionOf(tx: Tx): Connection {
+  return (tx as unknown as { session: { client: Connection } }).session.client;
+}
+
+/**
+ * The transaction was committed with its last statement: Drizzle's COMMIT, the next query on
+ * this connection, is answered as PostgreSQL would (nothing sent). Any other next query
+ * (never expected) is sent as it is. The connection's own query method is back either way.
+ */
+function skipNextCommit(connection: Connection): void {
+  const own = Object.prototype.hasOwnProperty.call(connection, 'query') ? connection.query : undefined;
+  const restore = () => {
+    if (own) connection.query = own;
+    else delete (connection as Partial<Connection>).query;
+  };
+  const send = connection.query.bind(connection);
+  connection.query = (...args: unknown[]) => {
+    restore();
+    const first = args[0];
+    const text = typeof first === 'string' ? first : (first as { text?: unknown } | undefined)?.text;
+    if (typeof text === 'string' && text.trim().toLowerCase() === 'commit') return Promise.resolve({ command: 'COMMIT', rowCount: null, rows: [], fields: [] });
+    return send(...args);
+  };
 }

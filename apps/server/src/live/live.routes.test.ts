@@ -72,6 +72,21 @@ describe('a live stream and its session', () => {
     await stream.close();
   });
 
+  it('sends a stock event with the units left, and other events with the id alone (decision 067)', async () => {
+    const memory = memoryHub();
+    const base = await serve({ hub: memory.hub, resolveSession: async () => null, sessionExpiresAt: async () => null });
+    const stream = await openSse(`${base}/api/live`);
+    await stream.waitFor((event) => event.event === 'ready');
+    memory.emit({ topic: 'products', id: 'p1', stock: { 'p1~s': 0, 'p1~m': null } });
+    memory.emit({ topic: 'products', id: 'p2' });
+    await stream.waitFor((event) => event.event === 'products' && event.data.includes('p2'));
+    expect(stream.events.filter((event) => event.event === 'products').map((event) => JSON.parse(event.data))).toEqual([
+      { id: 'p1', stock: { 'p1~s': 0, 'p1~m': null } },
+      { id: 'p2' },
+    ]);
+    await stream.close();
+  });
+
   it('is closed when its account’s rights changed while it was being authorised (decision 042)', async () => {
     const memory = memoryHub();
     const admin: ResolvedSession = { ...session(60_000), caller: { userId: 'u1', isAdmin: true } };

@@ -168,7 +168,9 @@ export async function liveRoutes(
     const sends = (event: LiveEvent) => (wanted.size === 0 || wanted.has(event.topic)) && mayReceive(caller, event);
     const write = (event: LiveEvent, eventSequence: number | undefined) => {
       const idLine = eventSequence === undefined ? '' : `id: ${epoch}-${eventSequence}\n`;
-      res.write(`${idLine}event: ${event.topic}\ndata: ${JSON.stringify({ id: event.id ?? null })}\n\n`);
+      // A stock event carries the units left (decision 067): an added field, older clients ignore it.
+      const data = event.stock ? { id: event.id ?? null, stock: event.stock } : { id: event.id ?? null };
+      res.write(`${idLine}event: ${event.topic}\ndata: ${JSON.stringify(data)}\n\n`);
     };
     // EventSource sends Last-Event-ID when it reconnects; a client that opens a new
     // EventSource (ours, to back off) passes it as ?lastEventId=.

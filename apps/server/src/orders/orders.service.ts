@@ -11,7 +11,7 @@ import { runTransaction, type Tx } from '../db/transaction.ts';
 import type { BundlePart } from '@storefront/domain/bundles.ts';
 import { AppError } from '../errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import { liveNotification, publishLive } from '../live/live.publish.ts';
+import { publishLive } from '../live/live.publish.ts';
 import { shippedMail } from '../mail/templates.ts';
 import { giftCardLinesOf } from '../giftcards/giftcards.service.ts';
 import { refundsCoverOrder, unsettledRefunds } from './refunds.service.ts';
@@ -161,9 +161,10 @@ export function newOrderId(): string {
 
 /**
  * Writes the order once per checkout: the unique checkout id makes a second insert a
- * no-op. Returns the order id, and whether this call created it. The order, its items and
- * both live announcements are one statement (one round trip instead of four): the items
- * and notifications come from the `inserted` row, so a checkout id already used adds none.
+ * no-op. Returns the order id, and whether this call created it. The order and its items
+ * are one statement (one round trip instead of three): the items come from the `inserted`
+ * row, so a checkout id already used adds none. The buyer's and the admins' live
+ * announcements are said after the commit (decision 067), only when this call created it.
  */
 export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string; created: boolean }> {
   const {
@@ -225,13 +226,11 @@ export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string
   );
   // Named, so each connection parses and plans it once (decision 015). A name stands for one
   // text: every column is always given and the items are one jsonb parameter.
-  const created = await tx
-    .with(inserted, insertedItems)
-    .select({ id: inserted.id, buyer: liveNotification({ topic: 'orders', userId: order.userId, id }), admins: liveNotification({ topic: 'all-orders', id }) })
-    .from(inserted)
-    .prepare('insert_order')
-    .execute();
-  if (created.length > 0) return { id, created: true };
+  const created = await tx.with(inserted, insertedItems).select({ id: inserted.id }).from(inserted).prepare('insert_order').execute();
+  if (created.length > 0) {
+    await publishLive(tx, { topic: 'orders', userId: order.userId, id }, { topic: 'all-orders', id });
+    return { id, created: true };
+  }
   const [existing] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.checkoutId, order.checkoutId));
   return { id: existing!.id, created: false };
 }

@@ -4,6 +4,7 @@ import { ledgerEntries, wallets } from '../db/schema/index.ts';
 import { columnName } from '../db/prepared.ts';
 import type { Tx } from '../db/transaction.ts';
 import { AppError } from '../errors.ts';
+import { publishLive } from '../live/live.publish.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { MAX_BALANCE_CENTS, WALLET_MESSAGES } from '@storefront/domain/wallet.ts';
 
@@ -13,6 +14,18 @@ import { MAX_BALANCE_CENTS, WALLET_MESSAGES } from '@storefront/domain/wallet.ts
  * unique per (kind, reference), so a retried grant, capture or release changes nothing.
  */
 type Writer = Db | Tx;
+
+/**
+ * Said in the statement that changes a wallet row (decision 067): this transaction announces
+ * its wallet changes itself, after the commit, so the row's trigger (migration 0045) does not
+ * notify inside it. Transaction-local; a RETURNING is evaluated before the row's AFTER trigger.
+ */
+const ANNOUNCED_AFTER_COMMIT = sql<string>`set_config('storefront.live_after_commit', 'on', true)`;
+
+/** The owner's open pages refetch their wallet once the change is committed. */
+function announceWallet(tx: Tx, userId: string): Promise<void> {
+  return publishLive(tx, { topic: 'wallet', userId, id: userId });
+}
 
 async function ensureWallet(tx: Writer, userId: string) {
   await tx.insert(wallets).values({ userId }).onConflictDoNothing();
@@ -42,8 +55,9 @@ export async function credit(tx: Tx, userId: string, cents: number, reference: s
     .update(wallets)
     .set({ balanceCents: sql`${wallets.balanceCents} + ${cents}`, updatedAt: new Date() })
     .where(and(eq(wallets.userId, userId), sql`${wallets.balanceCents} + ${wallets.heldCents} + ${cents} <= ${MAX_BALANCE_CENTS}`))
-    .returning({ userId: wallets.userId });
+    .returning({ userId: wallets.userId, afterCommit: ANNOUNCED_AFTER_COMMIT });
   if (updated.length === 0) throw new AppError('failed-precondition', WALLET_MESSAGES.balanceCap);
+  await announceWallet(tx, userId);
   return true;
 }
 
@@ -67,13 +81,14 @@ export async function debit(tx: Tx, userId: string, cents: number, reference: st
   // Named, so each connection parses and plans this statement once (decision 015).
   const [outcome] = await tx
     .with(debited, entry)
-    .select({ debited: sql<boolean>`EXISTS (SELECT 1 FROM ${debited})`, recorded: sql<boolean>`EXISTS (SELECT 1 FROM ${entry})` })
+    .select({ debited: sql<boolean>`EXISTS (SELECT 1 FROM ${debited})`, recorded: sql<boolean>`EXISTS (SELECT 1 FROM ${entry})`, afterCommit: ANNOUNCED_AFTER_COMMIT })
     .from(sql`(SELECT 1) AS one`)
     .prepare('wallet_debit')
     .execute();
   if (!outcome?.debited) throw new AppError('failed-precondition', CHECKOUT_MESSAGES.insufficientWallet);
   // A second debit for this reference: the statement's update is rolled back with the transaction.
   if (!outcome.recorded) throw new AppError('aborted', 'This payment was already recorded.');
+  await announceWallet(tx, userId);
 }
 
 /** Sets credit aside for a card checkout until its payment settles. */
@@ -83,8 +98,9 @@ export async function hold(tx: Tx, userId: string, cents: number, reference: str
     .update(wallets)
     .set({ balanceCents: sql`${wallets.balanceCents} - ${cents}`, heldCents: sql`${wallets.heldCents} + ${cents}`, updatedAt: new Date() })
     .where(and(eq(wallets.userId, userId), gte(wallets.balanceCents, cents)))
-    .returning({ userId: wallets.userId });
+    .returning({ userId: wallets.userId, afterCommit: ANNOUNCED_AFTER_COMMIT });
   if (updated.length === 0) throw new AppError('failed-precondition', CHECKOUT_MESSAGES.insufficientWallet);
+  await announceWallet(tx, userId);
   await appendEntry(tx, { userId, kind: 'hold', availableDeltaCents: -cents, heldDeltaCents: cents, reference });
 }
 
@@ -109,9 +125,10 @@ async function settleHeld(tx: Tx, userId: string, heldCents: number, backToBalan
     .update(wallets)
     .set({ heldCents: sql`${wallets.heldCents} - ${heldCents}`, balanceCents: sql`${wallets.balanceCents} + ${backToBalance}`, updatedAt: new Date() })
     .where(and(eq(wallets.userId, userId), gte(wallets.heldCents, heldCents)))
-    .returning({ userId: wallets.userId });
+    .returning({ userId: wallets.userId, afterCommit: ANNOUNCED_AFTER_COMMIT });
   // A hold is only ever settled once (the ledger entry above is unique), so this cannot miss.
   if (updated.length === 0) throw new Error(`Held credit of ${userId} is smaller than ${heldCents} cents.`);
+  await announceWallet(tx, userId);
 }
 
 /** Every wallet with credit held, and how much (the reconciler compares it with the open checkouts' holds). */

@@ -20,6 +20,7 @@ import {
   walletKeys,
 } from './query-keys.ts';
 import { useSession } from './session.ts';
+import { applyStock } from './live-stock.ts';
 
 /**
  * Query keys by live topic: an event refetches what it names (spec section 7, "Live").
@@ -78,7 +79,11 @@ export function useLiveUpdates() {
     pagePosition = undefined;
     const subscription = subscribeLive({
       lastEventId,
-      onEvent: (topic) => void refreshTopic(queryClient, topic),
+      // A sale or restock carries the units left (decision 067): applied to what is cached, no refetch.
+      onEvent: (topic, data) => {
+        if (topic === 'products' && data.id && data.stock) applyStock(queryClient, data.id, data.stock);
+        else void refreshTopic(queryClient, topic);
+      },
       // Whatever is on screen was fetched before the stream opened: a change committed between
       // that fetch and the server's listening is announced to no one (a console opened while
       // another admin releases a product kept the old list). The first open refetches too, as
