@@ -338,31 +338,6 @@ export async function listAllProducts(db: Db): Promise<(Product & { deleteBlocke
   return (await withImages(db, rows)).map((product) => ({ ...product, deleteBlocked: reason.get(product.id) ?? null, giftCard: giftCards.has(product.id) }));
 }
 
-/** A product sold as files (issue 28): checkout charges no shipping for it. */
-export async function markProductDigital(db: Db, id: string): Promise<void> {
-  await db.update(products).set({ digital: true, updatedAt: new Date() }).where(eq(products.id, id));
-}
-
-/** "Name your price" on or off (issue 28): the price becomes the minimum a buyer may pay. */
-export async function setProductNameYourPrice(db: Db, id: string, nameYourPrice: boolean): Promise<void> {
-  await db.update(products).set({ nameYourPrice, updatedAt: new Date() }).where(eq(products.id, id));
-}
-
-/** A product's variant prices (a gift card's amounts: issue 27, decision 053); [] when there is no such product. */
-export async function variantPricesOf(db: Db, id: string): Promise<number[]> {
-  const prices = await db
-    .select({ cents: sql<number>`coalesce(${productVariants.priceCents}, ${products.priceCents})`.mapWith(Number) })
-    .from(products)
-    .innerJoin(productVariants, eq(productVariants.productId, products.id))
-    .where(eq(products.id, id));
-  return prices.map((row) => row.cents);
-}
-
-/** Makes a product a gift card or an ordinary product again (issue 27, decision 053). */
-export async function setProductGiftCard(db: Db | Tx, id: string, giftCard: boolean): Promise<void> {
-  await db.update(products).set({ giftCard, updatedAt: new Date() }).where(eq(products.id, id));
-}
-
 /** Withdraw (isActive false: gone from the shop at once) or restore a product. */
 export async function setProductActive(db: Db, input: SetProductActiveInput, actor: Actor): Promise<void> {
   await runTransaction(

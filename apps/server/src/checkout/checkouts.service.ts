@@ -4,6 +4,7 @@ import { checkouts, needsAttention, orders, paymentRefunds, products, productVar
 import { prepared } from '../db/prepared.ts';
 import type { Tx } from '../db/transaction.ts';
 import type { PricedVariant } from '../catalog/variants.service.ts';
+import { checkoutStatesBefore, RefusedCheckoutTransition, type CheckoutStatus } from '@storefront/domain/checkout-states.ts';
 
 /**
  * The checkout area's tables (decision 044): `checkout` (the pending side of a card payment),
@@ -14,6 +15,9 @@ import type { PricedVariant } from '../catalog/variants.service.ts';
 type Reader = Db | Tx;
 
 export type Checkout = typeof checkouts.$inferSelect;
+// The table's statuses are the domain's checkout states, no more and no fewer (checked by the compiler).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const checkoutStatesMatch: Same<Checkout['status'], CheckoutStatus> = true;
 export type { CheckoutLine };
 export type NewCheckout = typeof checkouts.$inferInsert;
 export type EndedCheckout = Pick<Checkout, 'id' | 'userId' | 'walletHeldCents' | 'providerSessionId' | 'items'> & Partial<Pick<Checkout, 'discountCode'>>;
@@ -85,8 +89,21 @@ export const checkoutIs = (checkoutId: string) => eq(checkouts.id, checkoutId);
 export const checkoutOf = (userId: string, checkoutId: string) => and(eq(checkouts.id, checkoutId), eq(checkouts.userId, userId));
 export const otherCheckoutsOf = (userId: string, keep: string) => and(eq(checkouts.userId, userId), ne(checkouts.id, keep));
 
+/**
+ * Settles a checkout as paid or refunded, through the transition table (packages/domain,
+ * checkout-states.ts): one conditional update from the states the table allows; any other
+ * state (or no checkout) throws RefusedCheckoutTransition, so the caller's transaction rolls
+ * back and the reconciler records the checkout as needing attention.
+ */
 export async function markCheckout(tx: Tx, checkoutId: string, status: 'paid' | 'refunded'): Promise<void> {
-  await tx.update(checkouts).set({ status, settledAt: new Date() }).where(eq(checkouts.id, checkoutId));
+  const changed = await tx
+    .update(checkouts)
+    .set({ status, settledAt: new Date() })
+    .where(and(eq(checkouts.id, checkoutId), inArray(checkouts.status, checkoutStatesBefore(status))))
+    .returning({ id: checkouts.id });
+  if (changed.length > 0) return;
+  const current = await findCheckout(tx, checkoutId);
+  throw new RefusedCheckoutTransition(checkoutId, current?.status ?? 'missing', status);
 }
 
 /** Units of these variants the buyer's open checkouts hold (their per-customer limits count them). */

@@ -1,3 +1,4 @@
+import { RefusedCheckoutTransition } from '@storefront/domain/checkout-states.ts';
 import { correctHeld, countedVariants } from '../catalog/variants.service.ts';
 import { runTransaction } from '../db/transaction.ts';
 import { checkoutsHoldingUses, codeUseBreaks, releaseUses } from '../discounts/discounts.service.ts';
@@ -40,7 +41,8 @@ async function eachOnItsOwn(deps: CheckoutDeps, checkout: Checkout, report: Reco
     report.failed += 1;
     console.error(`Reconciling checkout ${checkout.id} failed (tried again next run):`, error);
     await recordAttention(deps.db, {
-      kind: 'checkout-stuck',
+      // A change the transition table refuses is its own kind: a person decides what the checkout is.
+      kind: error instanceof RefusedCheckoutTransition ? 'checkout-transition' : 'checkout-stuck',
       subject: checkout.id,
       detail: `Could not settle: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500),
     }).catch(() => undefined);

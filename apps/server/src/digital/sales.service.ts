@@ -1,7 +1,8 @@
 import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { Actor } from '../audit/audit.service.ts';
 import { categoryExists } from '../catalog/categories.service.ts';
-import { editProduct, markProductDigital, releaseProduct, setProductActive, setProductNameYourPrice } from '../catalog/catalog.service.ts';
+import { editProduct, releaseProduct, setProductActive } from '../catalog/catalog.service.ts';
+import { markProductDigital, setProductNameYourPrice } from '../catalog/product-flags.service.ts';
 import type { Db } from '../db/client.ts';
 import { digitalOwnership, releaseProducts } from '../db/schema/index.ts';
 import type { Tx } from '../db/transaction.ts';

@@ -1,7 +1,7 @@
 import { MAX_GIFT_CARD_AMOUNTS, MAX_GIFT_CARD_CENTS, MIN_GIFT_CARD_CENTS } from '@storefront/domain/gift-cards.ts';
 import { formatUsd } from '@storefront/domain/catalog.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { setProductGiftCard, variantPricesOf } from '../catalog/catalog.service.ts';
+import { setProductGiftCard, variantPricesOf } from '../catalog/product-flags.service.ts';
 import { runTransaction } from '../db/transaction.ts';
 import { defineFunction } from '../functions/registry.ts';
 import { AppError } from '../errors.ts';

@@ -17,22 +17,6 @@ import { crawlerRoutes } from './crawler.routes.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/** Pages that are a visitor's own or the label's console: not for search engines (decision 058). */
-export const PRIVATE_PAGES = [
-  '/release',
-  '/checkout',
-  '/order-confirmation',
-  '/account',
-  '/my-orders',
-  '/wallet',
-  '/cashout',
-  '/login',
-  '/signup',
-  '/reset-password',
-  '/pay/',
-  '/dev/',
-];
-
 /**
  * index.html cut where a page's own <head> tags go (its generic title and description are
  * replaced by the page's, decision 058) and where the server-rendered body goes: the inside
