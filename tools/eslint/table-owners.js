@@ -30,6 +30,7 @@ export const TABLE_OWNERS = {
   shipping: ['shippingTaxSettings'],
   discounts: ['discountCodes', 'discountUses'],
   preorders: ['preorderNotices'],
+  drops: ['drops', 'dropItems', 'dropEntries', 'dropUsedChallenges', 'variantWaitlist'],
   giftcards: ['giftCards'],
   orders: ['orders', 'orderItems', 'orderShipments', 'orderSearchTerms', 'orderItemTerms', 'orderRefunds', 'orderEvents'],
   payments: ['processedEvents', 'localRefunds'],

@@ -1,11 +1,18 @@
 /**
  * Live updates from `GET /api/live` (Server-Sent Events). Each event names a topic
- * (products, profile, wallet, orders, all-orders, content, admin) and what changed; the client then
+ * (products, profile, wallet, orders, all-orders, content, admin, drop) and what changed; the client then
  * refetches. A dropped stream reconnects with exponential backoff and the id of the last
  * event it got: the server sends what was missed (then `ready` says `resumed`), or `resync`
  * and `ready` without `resumed`, and the client refetches everything (onOpen).
  */
-export type LiveTopicName = 'products' | 'profile' | 'wallet' | 'orders' | 'all-orders' | 'content' | 'admin';
+export type LiveTopicName = 'products' | 'profile' | 'wallet' | 'orders' | 'all-orders' | 'content' | 'admin' | 'drop';
+
+/** An event's data: what changed; a `drop` event also carries the drop's now serving and status (decision 066). */
+export interface LiveEventData {
+  id: string | null;
+  nowServing?: number;
+  status?: string | null;
+}
 
 export interface LiveSubscription {
   close(): void;
@@ -14,7 +21,7 @@ export interface LiveSubscription {
 export interface LiveOptions {
   baseUrl?: string;
   topics?: LiveTopicName[];
-  onEvent(topic: LiveTopicName, data: { id: string | null }): void;
+  onEvent(topic: LiveTopicName, data: LiveEventData): void;
   /** Called when the stream is opened, and when it is reopened without the missed events: refetch what you show. */
   onOpen?(): void;
   onError?(error: unknown): void;
@@ -25,7 +32,7 @@ export interface LiveOptions {
 }
 
 /** Every topic the server announces. */
-export const LIVE_TOPICS: readonly LiveTopicName[] = ['products', 'profile', 'wallet', 'orders', 'all-orders', 'content', 'admin'];
+export const LIVE_TOPICS: readonly LiveTopicName[] = ['products', 'profile', 'wallet', 'orders', 'all-orders', 'content', 'admin', 'drop'];
 const MAX_DELAY_MS = 30_000;
 
 export function reconnectDelay(attempt: number): number {
@@ -71,7 +78,7 @@ export function subscribeLive(options: LiveOptions): LiveSubscription {
         const message = event as MessageEvent<string>;
         if (message.lastEventId) lastEventId = message.lastEventId;
         try {
-          options.onEvent(topic, JSON.parse((event as MessageEvent<string>).data) as { id: string | null });
+          options.onEvent(topic, JSON.parse((event as MessageEvent<string>).data) as LiveEventData);
         } catch (error) {
           options.onError?.(error);
         }
