@@ -10,6 +10,7 @@ CREATE TABLE "drop_entry" (
 	"expires_at" timestamp with time zone,
 	"token" text,
 	"ended_at" timestamp with time zone,
+	"checkout_id" text,
 	"order_id" text,
 	"units_bought" integer DEFAULT 0 NOT NULL,
 	CONSTRAINT "drop_entry_drop_id_number_pk" PRIMARY KEY("drop_id","number")

@@ -14,6 +14,7 @@ import { catalogArea } from './catalog/catalog.plugin.ts';
 import { contentArea } from './content/content.plugin.ts';
 import { digitalArea } from './digital/digital.plugin.ts';
 import { discountsArea } from './discounts/discounts.plugin.ts';
+import { dropsArea } from './drops/drops.plugin.ts';
 import { preordersArea } from './preorders/preorders.plugin.ts';
 import { giftCardsArea } from './giftcards/giftcards.plugin.ts';
 import { liveArea } from './live/live.plugin.ts';
@@ -97,6 +98,7 @@ export const AREAS: readonly Area[] = [
   liveArea,
   storageArea,
   digitalArea,
+  dropsArea,
   openapiArea,
 ];
 
@@ -191,7 +193,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const payments = options.payments ?? paymentProviderFor(config, db);
   // Stripe Tax when a Stripe key is set (decision 051); the shipping-and-tax settings choose whether it is used.
   const tax = options.tax !== undefined ? options.tax : config.STRIPE_SECRET_KEY ? createStripeTax({ secretKey: config.STRIPE_SECRET_KEY }) : null;
-  const checkout = { db, jobs, provider: payments.provider, publicUrl: publicUrl(config), holdMs: config.CHECKOUT_HOLD_MINUTES * 60_000, tax };
+  const checkout = { db, jobs, provider: payments.provider, publicUrl: publicUrl(config), holdMs: config.CHECKOUT_HOLD_MINUTES * 60_000, tax, admissionSecrets: [config.AUTH_SECRET, ...config.AUTH_SECRET_PREVIOUS] };
   const pages = createPublicPages();
   const context: AreaContext = {
     pages,

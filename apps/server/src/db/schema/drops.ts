@@ -91,6 +91,8 @@ export const dropEntries = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     token: text('token'),
     endedAt: timestamp('ended_at', { withTimezone: true }),
+    /** The checkout (card) or order (wallet-only) the admission was used for. */
+    checkoutId: text('checkout_id'),
     orderId: text('order_id'),
     unitsBought: integer('units_bought').notNull().default(0),
   },
