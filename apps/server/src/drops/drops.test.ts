@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { solveChallenge } from 'altcha-lib/v1';
@@ -33,6 +38,7 @@ const fans: { id: string; email: string; token?: string }[] = [];
 const contact = { name: 'Fan', email: 'fan@example.org', phone: '' };
 const shipping = { name: 'Fan', line1: '1 Main St', line2: '', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' };
 const FANS = 40;
+const run = promisify(execFile);
 
 let serial = 0;
 async function tee(stock: number | null, perCustomerLimit: number | null = null) {
@@ -62,7 +68,10 @@ async function errorOf(promise: Promise<unknown>): Promise<FunctionsError> {
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 const inAMinute = () => new Date(Date.now() + 60_000).toISOString();
 
-async function scheduled(variantIds: string[], options: Partial<{ perCustomerLimit: number; admissionsPerMinute: number; maxAdmitted: number; challenge: boolean; checkoutWindowSeconds: number }> = {}) {
+async function scheduled(
+  variantIds: string[],
+  options: Partial<{ perCustomerLimit: number; admissionsPerMinute: number; maxAdmitted: number; challenge: boolean; checkoutWindowSeconds: number }> = {},
+) {
   serial += 1;
   return asAdmin().call('scheduleDrop', {
     name: `Drop ${serial}`,
@@ -79,7 +88,11 @@ async function scheduled(variantIds: string[], options: Partial<{ perCustomerLim
 }
 
 /** The queue is open (the pre-queue): joins are accepted. */
-const openQueue = (dropId: string) => shop.db.update(drops).set({ queueOpensAt: new Date(Date.now() - 60_000) }).where(eq(drops.id, dropId));
+const openQueue = (dropId: string) =>
+  shop.db
+    .update(drops)
+    .set({ queueOpensAt: new Date(Date.now() - 60_000) })
+    .where(eq(drops.id, dropId));
 /** The start has come: the next round starts the drop. */
 const startNow = (dropId: string) =>
   shop.db
@@ -131,7 +144,20 @@ describe('scheduling (item 1)', () => {
   it('is for admins, keeps the seed secret behind its SHA-256, and is audited', async () => {
     const t = await tee(10);
     const fan = shop.functions(() => fans[0]!.token);
-    const refused = await errorOf(fan.call('scheduleDrop', { name: 'X', slug: 'x-drop', variantIds: [t.variantId], startsAt: inAnHour(), queueOpensAt: inAMinute(), perCustomerLimit: 1, admissionsPerMinute: 10, maxAdmitted: 10, checkoutWindowSeconds: 300, challenge: false }));
+    const refused = await errorOf(
+      fan.call('scheduleDrop', {
+        name: 'X',
+        slug: 'x-drop',
+        variantIds: [t.variantId],
+        startsAt: inAnHour(),
+        queueOpensAt: inAMinute(),
+        perCustomerLimit: 1,
+        admissionsPerMinute: 10,
+        maxAdmitted: 10,
+        checkoutWindowSeconds: 300,
+        challenge: false,
+      }),
+    );
     expect(refused.code).toBe('permission-denied');
 
     const drop = await scheduled([t.variantId]);
@@ -153,7 +179,20 @@ describe('scheduling (item 1)', () => {
     // A variant is in one drop at a time; the address is unique.
     expect((await errorOf(scheduled([t.variantId]))).message).toBe(DROP_MESSAGES.variantInOtherDrop);
     const other = await tee(1);
-    const sameSlug = await errorOf(asAdmin().call('scheduleDrop', { name: 'Y', slug: drop.slug, variantIds: [other.variantId], startsAt: inAnHour(), queueOpensAt: inAMinute(), perCustomerLimit: 1, admissionsPerMinute: 10, maxAdmitted: 10, checkoutWindowSeconds: 300, challenge: false }));
+    const sameSlug = await errorOf(
+      asAdmin().call('scheduleDrop', {
+        name: 'Y',
+        slug: drop.slug,
+        variantIds: [other.variantId],
+        startsAt: inAnHour(),
+        queueOpensAt: inAMinute(),
+        perCustomerLimit: 1,
+        admissionsPerMinute: 10,
+        maxAdmitted: 10,
+        checkoutWindowSeconds: 300,
+        challenge: false,
+      }),
+    );
     expect(sameSlug.message).toBe(DROP_MESSAGES.slugTaken);
   });
 
@@ -233,6 +272,20 @@ describe('joining and the fair order (item 2)', () => {
     const fairness = await shop.functions().call('getDropFairness', { dropId: drop.id });
     expect(fairness).toMatchObject({ seed: row.seed, seedHash: row.seedHash, entryListHash: row.entryListHash, preQueue: numbers, order, entrants: 31 });
     expect(JSON.stringify(fairness)).not.toMatch(/fan\d+@|user/);
+
+    // The documented script recomputes a fan's position from the public data alone.
+    const mine = positioned.find((entry) => entry.number === 7)!;
+    const script = path.resolve(import.meta.dirname, '../../../../scripts/verify-drop.mjs');
+    const { stdout } = await run(process.execPath, [script, shop.baseUrl, drop.slug, '7']);
+    expect(stdout).toContain(`entry 7: position ${mine.position} (pre-queue`);
+    expect(stdout).not.toContain('FAIL');
+    // A list that is not the one committed to fails the check.
+    const file = path.join(os.tmpdir(), `fairness-${drop.id}.json`);
+    fs.writeFileSync(file, JSON.stringify({ ...fairness, order: [...fairness.order].reverse() }));
+    const tampered = await run(process.execPath, [script, '--file', file]).catch((error: { code: number; stdout: string }) => error);
+    fs.rmSync(file);
+    expect((tampered as { code: number }).code).toBe(1);
+    expect((tampered as { stdout: string }).stdout).toContain('FAIL the published order');
   });
 
   it('asks for a proof-of-work when the drop has the challenge on: verified on the server, usable once, failures counted', async () => {
@@ -243,7 +296,10 @@ describe('joining and the fair order (item 2)', () => {
     expect((await errorOf(fan.call('joinDrop', { dropId: drop.id }))).message).toBe(DROP_MESSAGES.challengeNeeded);
     const challenge = await fan.call('getDropChallenge', { dropId: drop.id });
     const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
-    const payload = (number: number) => Buffer.from(JSON.stringify({ algorithm: challenge.algorithm, challenge: challenge.challenge, number, salt: challenge.salt, signature: challenge.signature })).toString('base64');
+    const payload = (number: number) =>
+      Buffer.from(JSON.stringify({ algorithm: challenge.algorithm, challenge: challenge.challenge, number, salt: challenge.salt, signature: challenge.signature })).toString(
+        'base64',
+      );
     expect((await errorOf(fan.call('joinDrop', { dropId: drop.id, challenge: payload(solution!.number + 1) }))).message).toBe(DROP_MESSAGES.challengeFailed);
     const joined = await fan.call('joinDrop', { dropId: drop.id, challenge: payload(solution!.number) });
     expect(joined.entry).toMatchObject({ number: 1, status: 'waiting' });
@@ -330,10 +386,22 @@ describe('checkout enforcement (item 5)', () => {
     await join(3, drop.id);
     const refusal = DROP_MESSAGES.admissionNeeded(`Drop Tee ${serial - 1}`);
     expect((await errorOf(walletOrder(fans[3]!.id, t.items(), `no-adm-w-${drop.id}`))).message).toBe(refusal);
-    expect((await errorOf(createPaymentLink(deps, fans[4]!.id, { items: t.items(), useWallet: false, contact, shipping, checkoutId: `no-adm-c-${drop.id}` }))).message).toBe(refusal);
+    expect((await errorOf(createPaymentLink(deps, fans[4]!.id, { items: t.items(), useWallet: false, contact, shipping, checkoutId: `no-adm-c-${drop.id}` }))).message).toBe(
+      refusal,
+    );
     const bundleId = await releaseProduct(shop.db, { name: `Drop Bundle ${serial}`, description: 'Bundle', priceCents: 4000, images: ['/content/covers/cover-01.svg'] });
     const free = await tee(5);
-    await saveBundle(shop.db, { operator: 'cli' }, { productId: bundleId, components: [{ productId: t.id, variantId: t.variantId, qty: 1 }, { productId: free.id, variantId: free.variantId, qty: 1 }] });
+    await saveBundle(
+      shop.db,
+      { operator: 'cli' },
+      {
+        productId: bundleId,
+        components: [
+          { productId: t.id, variantId: t.variantId, qty: 1 },
+          { productId: free.id, variantId: free.variantId, qty: 1 },
+        ],
+      },
+    );
     const bundle = await getProduct(shop.db, bundleId, { includeInactive: false });
     const bundleItems = [{ id: bundleId, variantId: bundle.variants[0]!.id, qty: 1 }];
     const bundleRefusal = await errorOf(walletOrder(fans[5]!.id, bundleItems, `no-adm-b-${drop.id}`));
@@ -380,7 +448,16 @@ describe('checkout enforcement (item 5)', () => {
     await applyPaymentEvent(deps, { eventId: `evt-fail-${drop.id}`, type: 'failed', checkoutId: first.checkoutId, sessionId: null, paymentIntentId: null, amountCents: null });
     expect((await entriesOf(drop.id)).find((row) => row.userId === fans[fan]!.id)!.status).toBe('admitted');
     const second = await createPaymentLink(deps, fans[fan]!.id, { items: t.items(), useWallet: false, contact, shipping, checkoutId: `card2-${drop.id}` });
-    expect(await applyPaymentEvent(deps, { eventId: `evt-ok-${drop.id}`, type: 'succeeded', checkoutId: second.checkoutId, sessionId: null, paymentIntentId: `pi_${drop.id}`, amountCents: null })).toBe('applied');
+    expect(
+      await applyPaymentEvent(deps, {
+        eventId: `evt-ok-${drop.id}`,
+        type: 'succeeded',
+        checkoutId: second.checkoutId,
+        sessionId: null,
+        paymentIntentId: `pi_${drop.id}`,
+        amountCents: null,
+      }),
+    ).toBe('applied');
     const bought = (await entriesOf(drop.id)).find((row) => row.userId === fans[fan]!.id)!;
     expect(bought).toMatchObject({ status: 'bought', unitsBought: 1, checkoutId: second.checkoutId });
     const orders = await shop.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM "order" WHERE checkout_id = ${second.checkoutId}`);
@@ -414,18 +491,32 @@ describe('sold out, the waitlist and the report (items 6 and 8)', () => {
     expect(await offerReturnedUnits({ db: shop.db, jobs, publicUrl: shop.baseUrl, secret: shop.config.AUTH_SECRET })).toBe(1);
     const list = await shop.db.select().from(variantWaitlist).where(eq(variantWaitlist.variantId, t.variantId)).orderBy(variantWaitlist.seq);
     expect(list.map((row) => row.status)).toEqual(['offered', 'waiting']);
-    const mail = await shop.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'send-email' AND data->>'to' = ${fans[missed[0]!]!.email} AND data->>'subject' LIKE '%kept for you%'`);
+    const mail = await shop.db.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'send-email' AND data->>'to' = ${fans[missed[0]!]!.email} AND data->>'subject' LIKE '%kept for you%'`,
+    );
     expect(mail.rows[0]!.n).toBe(1);
     // The second fan may not take the offered unit; the first may.
     expect((await errorOf(walletOrder(fans[missed[1]!]!.id, t.items(), `wl-b-${drop.id}`))).message).toBe(DROP_MESSAGES.waitlistOnly(`Drop Tee ${serial - 1}`));
     await walletOrder(fans[missed[0]!]!.id, t.items(), `wl-a-${drop.id}`);
-    expect((await shop.db.select().from(variantWaitlist).where(eq(variantWaitlist.variantId, t.variantId)).orderBy(variantWaitlist.seq)).map((row) => row.status)).toEqual(['bought', 'waiting']);
+    expect((await shop.db.select().from(variantWaitlist).where(eq(variantWaitlist.variantId, t.variantId)).orderBy(variantWaitlist.seq)).map((row) => row.status)).toEqual([
+      'bought',
+      'waiting',
+    ]);
 
     const demand = await asAdmin().call('getWaitingDemand', null);
     expect(demand.variants.find((row) => row.variantId === t.variantId)).toMatchObject({ waiting: 1, offered: 0 });
 
     const report = await asAdmin().call('getDropReport', { dropId: drop.id });
-    expect(report).toMatchObject({ entrants: 3, admitted: 1, bought: 1, unitsSold: 1, unitsPerBuyer: [{ units: 1, buyers: 1 }], seedMatchesCommitment: true, inOrderShare: 1, admissionsOutOfOrder: 0 });
+    expect(report).toMatchObject({
+      entrants: 3,
+      admitted: 1,
+      bought: 1,
+      unitsSold: 1,
+      unitsPerBuyer: [{ units: 1, buyers: 1 }],
+      seedMatchesCommitment: true,
+      inOrderShare: 1,
+      admissionsOutOfOrder: 0,
+    });
     expect(report.secondsToSoldOut).not.toBeNull();
     const csv = await asAdmin().call('getDropReportCsv', { dropId: drop.id });
     expect(csv.csv).toContain('entrants,3\n');
