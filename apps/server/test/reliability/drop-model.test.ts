@@ -266,6 +266,36 @@ class Buy implements Command {
   toString = () => `Buy(${this.fan}@${this.server} ${this.kind})`;
 }
 
+/** A fan who is admitted now buys (the `which`-th of those admitted): the purchases that should go through. */
+class BuyAdmitted implements Command {
+  readonly which: number;
+  readonly server: number;
+  readonly kind: 'wallet' | 'card-paid' | 'card-declined';
+  readonly key: number;
+  constructor(which: number, server: number, kind: 'wallet' | 'card-paid' | 'card-declined', key: number) {
+    this.which = which;
+    this.server = server;
+    this.kind = kind;
+    this.key = key;
+  }
+  check = () => true;
+  async run(model: Model, real: Real) {
+    const admitted = await database.pool.query<{ email: string }>(
+      `SELECT u.email FROM drop_entry e JOIN "user" u ON u.id = e.user_id WHERE e.drop_id = $1 AND e.status = 'admitted' ORDER BY e.number`,
+      [current.dropId],
+    );
+    if (admitted.rows.length === 0) return void real.log.push('buy admitted: none');
+    const email = admitted.rows[this.which % admitted.rows.length]!.email;
+    await new Buy(
+      fans.findIndex((fan) => fan.email === email),
+      this.server,
+      this.kind,
+      this.key,
+    ).run(model, real);
+  }
+  toString = () => `BuyAdmitted(#${this.which}@${this.server} ${this.kind})`;
+}
+
 /** The label receives one more unit. */
 class Restock implements Command {
   check = () => true;
@@ -389,6 +419,12 @@ const step: fc.Arbitrary<Command> = fc.oneof(
     arbitrary: fc
       .tuple(fan, server, fc.constantFrom('wallet' as const, 'card-paid' as const, 'card-declined' as const), fc.integer())
       .map(([f, s, k, key]) => new Buy(f, s, k, key)),
+  },
+  {
+    weight: 5,
+    arbitrary: fc
+      .tuple(fc.nat(), server, fc.constantFrom('wallet' as const, 'card-paid' as const, 'card-declined' as const), fc.integer())
+      .map(([w, s, k, key]) => new BuyAdmitted(w, s, k, key)),
   },
   { weight: 1, arbitrary: fc.constant(new Restock()) },
 );
