@@ -30,6 +30,7 @@ export const TABLE_OWNERS = {
   shipping: ['shippingTaxSettings'],
   discounts: ['discountCodes', 'discountUses'],
   preorders: ['preorderNotices'],
+  drops: ['drops', 'dropItems', 'dropEntries', 'dropUsedChallenges', 'variantWaitlist'],
   giftcards: ['giftCards'],
   orders: ['orders', 'orderItems', 'orderShipments', 'orderSearchTerms', 'orderItemTerms', 'orderRefunds', 'orderEvents'],
   payments: ['processedEvents', 'localRefunds'],
@@ -79,6 +80,11 @@ export const EXCEPTIONS = {
   'apps/server/src/payouts/payouts.service.ts': ['creditSummaries', 'users'],
   // Orphaned images (decision 047): is an object's address stored anywhere? EXISTS reads only.
   'apps/server/src/storage/orphans.service.ts': ['productImages', 'contentPages', 'users', 'datAssets', 'releases'],
+  // A drop's variants: names, prices, first image and units left for its page, and the queue's units left (decision 066): reads.
+  'apps/server/src/drops/drops.service.ts': ['products', 'productVariants', 'productImages'],
+  'apps/server/src/drops/drop-queue.service.ts': ['productVariants'],
+  // A waitlist names its variant and offers the units in stock beyond open offers (decision 066): reads.
+  'apps/server/src/drops/waitlist.service.ts': ['products', 'productVariants'],
   // Account deletion and the data export reach every area's rows of one account (decision 032).
   'apps/server/src/accounts/account-settings.service.ts': ['checkouts', 'ledgerEntries', 'orderItems', 'orders', 'wallets'],
 };

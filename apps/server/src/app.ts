@@ -14,6 +14,7 @@ import { catalogArea } from './catalog/catalog.plugin.ts';
 import { contentArea } from './content/content.plugin.ts';
 import { digitalArea } from './digital/digital.plugin.ts';
 import { discountsArea } from './discounts/discounts.plugin.ts';
+import { dropsArea } from './drops/drops.plugin.ts';
 import { preordersArea } from './preorders/preorders.plugin.ts';
 import { giftCardsArea } from './giftcards/giftcards.plugin.ts';
 import { liveArea } from './live/live.plugin.ts';
@@ -98,6 +99,7 @@ export const AREAS = [
   liveArea,
   storageArea,
   digitalArea,
+  dropsArea,
   openapiArea,
 ] as const;
 
@@ -198,7 +200,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const payments = options.payments ?? paymentProviderFor(config, db);
   // Stripe Tax when a Stripe key is set (decision 051); the shipping-and-tax settings choose whether it is used.
   const tax = options.tax !== undefined ? options.tax : config.STRIPE_SECRET_KEY ? createStripeTax({ secretKey: config.STRIPE_SECRET_KEY }) : null;
-  const checkout = { db, jobs, provider: payments.provider, publicUrl: publicUrl(config), holdMs: config.CHECKOUT_HOLD_MINUTES * 60_000, tax };
+  const admissionSecrets = [config.AUTH_SECRET, ...config.AUTH_SECRET_PREVIOUS];
+  const checkout = { db, jobs, provider: payments.provider, publicUrl: publicUrl(config), holdMs: config.CHECKOUT_HOLD_MINUTES * 60_000, tax, admissionSecrets };
   const pages = createPublicPages();
   const resolveCaller = callerResolver(resolveSession);
   const every = everyOn(jobs);
@@ -223,6 +226,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     live: { db, hub, pages, resolveSession },
     storage: { config, db, every, resolveCaller },
     digital: { config, db, jobs, pages },
+    drops: { config, db, jobs },
     openapi: { config },
   };
 

@@ -1,16 +1,18 @@
 /**
  * Live updates from `GET /api/live` (Server-Sent Events). Each event names a topic
- * (products, profile, wallet, orders, all-orders, content, admin) and what changed; the client then
+ * (products, profile, wallet, orders, all-orders, content, admin, drop) and what changed; the client then
  * refetches, or applies a stock change's units left (decision 067). A dropped stream reconnects with exponential backoff and the id of the last
  * event it got: the server sends what was missed (then `ready` says `resumed`), or `resync`
  * and `ready` without `resumed`, and the client refetches everything (onOpen).
  */
-export type LiveTopicName = 'products' | 'profile' | 'wallet' | 'orders' | 'all-orders' | 'content' | 'admin';
+export type LiveTopicName = 'products' | 'profile' | 'wallet' | 'orders' | 'all-orders' | 'content' | 'admin' | 'drop';
 
-/** What an event says: what changed, and for a stock change the units left per variant. */
+/** What an event says: what changed; a stock change the units left per variant (decision 067); a `drop` event the drop's now serving and status (decision 066). */
 export interface LiveEventData {
   id: string | null;
   stock?: Record<string, number | null>;
+  nowServing?: number;
+  status?: string | null;
 }
 
 export interface LiveSubscription {
@@ -36,7 +38,7 @@ export interface LiveOptions {
 }
 
 /** Every topic the server announces. */
-export const LIVE_TOPICS: readonly LiveTopicName[] = ['products', 'profile', 'wallet', 'orders', 'all-orders', 'content', 'admin'];
+export const LIVE_TOPICS: readonly LiveTopicName[] = ['products', 'profile', 'wallet', 'orders', 'all-orders', 'content', 'admin', 'drop'];
 const MAX_DELAY_MS = 30_000;
 
 export function reconnectDelay(attempt: number): number {

@@ -37,6 +37,7 @@ import { checkAddress, externalTaxFor, loadPricing, methodsFor, priceOrRefuse, r
 import type { TaxCalculator } from '../shipping/stripe-tax.ts';
 import { checkOncePerAccount, codeFor, judgeCode, takeCodeUse } from './discount.step.ts';
 import { closeProviderSessions, releaseHolds } from './release.step.ts';
+import { checkDropPurchase } from '../drops/drop-admission.service.ts';
 import { scheduleTaxRecord } from '../orders/tax.step.ts';
 
 /**
@@ -64,6 +65,8 @@ export interface CheckoutDeps {
   holdMs?: number;
   /** Stripe Tax (decision 051), used when the shipping-and-tax settings choose it; null without a Stripe key. */
   tax?: TaxCalculator | null;
+  /** AUTH_SECRET and old secrets: verify drop admissions (decision 066); none: a drop line is refused. */
+  admissionSecrets?: readonly string[];
 }
 
 /** Current database prices of the cart; unknown or inactive items are named and refused, and lines that ran out too. */
@@ -244,6 +247,8 @@ export async function completeWalletOnlyOrder(
         shipping: input.shipping ?? {},
       });
       if (!order.created) return { result: { ...(await orderOfCheckout(tx, checkoutId))!, created: false } };
+      // Step "use drop admission" (decision 066): a drop's lines need the buyer's admission, used by this order.
+      await checkDropPurchase(tx, deps.admissionSecrets ?? [], userId, lines, { kind: 'order', orderId: order.id });
       // Step "grant downloads" (issue 28): digital items and what physical ones carry, in the order's transaction.
       // Read only when the start's read found a product linked to a release, or a bundle (its parts' products
       // were not in that read): one round trip less for any other order (issue 35).
@@ -308,7 +313,7 @@ export async function createPaymentLink(
   const external = await externalTaxFor(deps.tax, pricing, lines, where, code?.discount);
   const checkoutId = `${userId.slice(0, 8)}_${input.checkoutId ?? randomBytes(12).toString('base64url')}`;
   const returnUrl = safeReturnPath(input.redirectUrl);
-  const expiresAt = new Date(Date.now() + (deps.holdMs ?? DEFAULT_HOLD_MS));
+  let expiresAt = new Date(Date.now() + (deps.holdMs ?? DEFAULT_HOLD_MS));
 
   type Started = { created: false; ownerId: string; replaced: EndedCheckout[] } | { created: true; priced: Quote; replaced: EndedCheckout[] };
   const start = await runTransactionEndingWith<Started>(
@@ -321,6 +326,9 @@ export async function createPaymentLink(
       const replaced = await endPending(tx, otherCheckoutsOf(userId, checkoutId), 'cancelled');
       await releaseHolds(tx, replaced);
       await checkLimits(tx, userId, lines);
+      // Step "check drop admission" (decision 066): the hold ends no later than the admission.
+      const drop = await checkDropPurchase(tx, deps.admissionSecrets ?? [], userId, lines, { kind: 'checkout', checkoutId });
+      if (drop.holdUntil && drop.holdUntil < expiresAt) expiresAt = drop.holdUntil;
       if (code) await checkOncePerAccount(tx, userId, code, true);
       const { balanceCents } = await getBalance(tx, userId);
       const fresh = priceOrRefuse(lines, balanceCents, input.useWallet, where, pricing, external, code?.discount);

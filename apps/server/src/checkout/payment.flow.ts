@@ -14,6 +14,7 @@ import { taxOfReceipt } from './pricing.step.ts';
 import { releaseHolds } from './release.step.ts';
 import { scheduleTaxRecord } from '../orders/tax.step.ts';
 import { closeCheckout, type CheckoutDeps } from './checkout.flow.ts';
+import { claimDropPurchase } from '../drops/drop-admission.service.ts';
 import {
   checkoutIs,
   endPending,
@@ -72,7 +73,11 @@ async function applySucceeded(deps: CheckoutDeps, tx: Tx, checkout: Checkout, ev
   // charged). A provider's payment is real money: it goes the late-payment way.
   if (checkout.status === 'cancelled' && deps.provider.name === 'local') return 'ignored';
   const step = checkout.status === 'pending' ? capturePayment : takeLatePayment;
-  const outcome = await inSavepoint(tx, () => step(tx, checkout));
+  // Step "claim drop admission" (decision 066): used by this order, or the payment is refunded.
+  const outcome = await inSavepoint(tx, async () => {
+    await step(tx, checkout);
+    await claimDropPurchase(tx, checkout.userId, checkout.items, checkout.id);
+  });
   if (outcome !== 'ok') {
     await refundPayment(deps, tx, checkout, event, outcome);
     return 'applied';

@@ -23,7 +23,9 @@ export type LiveTopic =
   /** The content pages (Home, About, History, Contact, Privacy policy): everyone; id is the page's slug. */
   | { topic: 'content' }
   /** The console's activity and admins lists: admins only; said with every audit row. */
-  | { topic: 'admin' };
+  | { topic: 'admin' }
+  /** A drop's "now serving" and status (decision 066): everyone; id is the drop's id; once per admission batch. */
+  | { topic: 'drop'; dropId: string };
 
 /**
  * Said by the database itself (migration 0009, decision 020), never sent to a client: a
@@ -46,6 +48,9 @@ export interface LiveEvent {
   userId?: string;
   /** What changed, e.g. a product id; never private data (clients refetch). */
   id?: string;
+  /** A drop's highest position admitted and its status (topic `drop`): fans' pages compute their place from them. */
+  nowServing?: number;
+  status?: string;
   /** A session's new expiry, in ms since the epoch (SESSION_EXPIRY). */
   expiresAt?: number;
   /**

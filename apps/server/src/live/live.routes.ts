@@ -16,6 +16,7 @@ export function mayReceive(caller: Caller | null, event: LiveEvent): boolean {
   switch (event.topic) {
     case 'products':
     case 'content':
+    case 'drop':
       return true;
     case 'all-orders':
     case 'admin':
@@ -168,8 +169,8 @@ export async function liveRoutes(
     const sends = (event: LiveEvent) => (wanted.size === 0 || wanted.has(event.topic)) && mayReceive(caller, event);
     const write = (event: LiveEvent, eventSequence: number | undefined) => {
       const idLine = eventSequence === undefined ? '' : `id: ${epoch}-${eventSequence}\n`;
-      // A stock event carries the units left (decision 067): an added field, older clients ignore it.
-      const data = event.stock ? { id: event.id ?? null, stock: event.stock } : { id: event.id ?? null };
+      // A stock event carries the units left (decision 067); a drop event its now serving and status (decision 066): added fields, older clients ignore them.
+      const data = event.topic === 'drop' ? { id: event.id ?? null, nowServing: event.nowServing ?? 0, status: event.status ?? null } : event.stock ? { id: event.id ?? null, stock: event.stock } : { id: event.id ?? null };
       res.write(`${idLine}event: ${event.topic}\ndata: ${JSON.stringify(data)}\n\n`);
     };
     // EventSource sends Last-Event-ID when it reconnects; a client that opens a new

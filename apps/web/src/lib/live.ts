@@ -40,6 +40,8 @@ export const LIVE_QUERY_KEYS: Record<LiveTopicName, readonly (readonly unknown[]
   content: [pageKeys.all, historyKeys.all, siteKeys.all],
   // Another admin's audited action: the console's activity and admins lists.
   admin: [consoleKeys.all],
+  // A drop's "now serving" (decision 066): the drop page reads the figure from the event itself, nothing is refetched.
+  drop: [],
 };
 
 /** A query's first fetch, still running: an invalidation joins it instead of starting another. */

@@ -8,6 +8,7 @@ import { contentContracts } from './content.ts';
 import { discountContracts } from './discounts.ts';
 import type { Access } from './define.ts';
 import { digitalContracts } from './digital.ts';
+import { dropContracts } from './drops.ts';
 import { giftCardContracts } from './gift-cards.ts';
 import { ordersContracts } from './orders.ts';
 import { payoutsContracts } from './payouts.ts';
@@ -26,6 +27,7 @@ export const functionContracts = {
   ...consoleContracts,
   ...contentContracts,
   ...digitalContracts,
+  ...dropContracts,
   ...discountContracts,
   ...giftCardContracts,
   ...ordersContracts,

@@ -15,3 +15,4 @@ export * from './shipping.ts';
 export * from './discounts.ts';
 export * from './preorders.ts';
 export * from './gift-cards.ts';
+export * from './drops.ts';
