@@ -2,6 +2,7 @@ import { publicUrl } from '../accounts/auth.ts';
 import { defineArea } from '../http/area.ts';
 import { advanceDrop, forgetUsedChallenges } from './drop-queue.service.ts';
 import { dropFunctions } from './drops.functions.ts';
+import { addDropPages } from './drops.pages.ts';
 import { dropsToAdvance } from './drops.service.ts';
 import { offerReturnedUnits } from './waitlist.service.ts';
 
@@ -11,7 +12,9 @@ import { offerReturnedUnits } from './waitlist.service.ts';
  * admits and none is a leader. Waitlist offers and the used challenges' cleanup run once a
  * minute across all processes.
  */
-export const dropsArea = defineArea('drops', async (app, { db, jobs, config, every }) => {
+export const dropsArea = defineArea('drops', async (app, { db, jobs, config, every, pages }) => {
+  // The drop's pages, written by the server for link previews (decision 069).
+  addDropPages(pages, db);
   const secrets = [config.AUTH_SECRET, ...config.AUTH_SECRET_PREVIOUS];
   let running = false;
   const tick = async () => {

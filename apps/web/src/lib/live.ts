@@ -1,6 +1,6 @@
 import { useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { LIVE_TOPICS, subscribeLive, type LiveTopicName } from '@storefront/sdk/live.ts';
+import { LIVE_TOPICS, subscribeLive, type LiveEventData, type LiveTopicName } from '@storefront/sdk/live.ts';
 import { LIVE_POSITION_ATTRIBUTE } from '@storefront/domain/page-data.ts';
 import {
   accountKeys,
@@ -43,6 +43,18 @@ export const LIVE_QUERY_KEYS: Record<LiveTopicName, readonly (readonly unknown[]
   drop: [],
 };
 
+/**
+ * Listeners of the 'drop' topic (decision 069): the drop page reads "now serving" from the
+ * event itself. `null`: the stream (re)opened without the missed events; read the state again.
+ */
+const dropListeners = new Set<(data: LiveEventData | null) => void>();
+
+/** Hears every drop event of the app's one live stream; returns the unsubscribe. */
+export function onDropEvent(listener: (data: LiveEventData | null) => void): () => void {
+  dropListeners.add(listener);
+  return () => dropListeners.delete(listener);
+}
+
 /** A query's first fetch, still running: an invalidation joins it instead of starting another. */
 const inFirstFetch = (query: Query) => query.state.data === undefined && query.state.fetchStatus === 'fetching';
 
@@ -80,13 +92,17 @@ export function useLiveUpdates() {
     pagePosition = undefined;
     const subscription = subscribeLive({
       lastEventId,
-      onEvent: (topic) => void refreshTopic(queryClient, topic),
+      onEvent: (topic, data) => {
+        if (topic === 'drop') for (const listener of dropListeners) listener(data);
+        void refreshTopic(queryClient, topic);
+      },
       // Whatever is on screen was fetched before the stream opened: a change committed between
       // that fetch and the server's listening is announced to no one (a console opened while
       // another admin releases a product kept the old list). The first open refetches too, as
       // a reconnect without the missed events does.
       onOpen: () => {
         for (const topic of LIVE_TOPICS) void refreshTopic(queryClient, topic);
+        for (const listener of dropListeners) listener(null);
       },
     });
     return () => subscription.close();
