@@ -62,7 +62,11 @@ async function checkOutWithWallet(page: Page, user: Fan['user'], productName: st
   await expect(page.getByRole('region', { name: 'Your order' })).toContainText(productName);
 }
 
-test('two fans at 375 px: pre-queue, countdown, positions, one admitted and buys, the other waits on the waitlist and buys the returned unit', async ({ browser, request, consoleErrors }) => {
+test('two fans at 375 px: pre-queue, countdown, positions, one admitted and buys, the other waits on the waitlist and buys the returned unit', async ({
+  browser,
+  request,
+  consoleErrors,
+}) => {
   test.setTimeout(180_000);
   // The buyer's checkout page may re-quote once more after its own order took the last unit (a 400, out of stock).
   consoleErrors.allow(/status of 400 .*\/fn\/quoteCheckout\]$/);
@@ -101,7 +105,10 @@ test('two fans at 375 px: pre-queue, countdown, positions, one admitted and buys
 
   // The product's page says it is in the drop, with a link to it.
   await first.page.goto(`/product/${productId}`);
-  await first.page.getByTestId('product-drop-note').getByRole('link', { name: `Go to Drop ${serial}` }).click();
+  await first.page
+    .getByTestId('product-drop-note')
+    .getByRole('link', { name: `Go to Drop ${serial}` })
+    .click();
   await expect(first.page).toHaveURL(new RegExp(`/drops/${slug}$`));
 
   // Both join in the pre-queue, the proof-of-work solved in the page; the commitment is shown from the start.

@@ -9,5 +9,4 @@ export type OpenDrop = FunctionOutput<'listOpenDrops'>['drops'][number];
  * Drops a fan can still meet (scheduled, postponed, live; issue 35): the shop's banner and a
  * drop product's note read them. Shared by the catalog and the drops feature, so it lives here.
  */
-export const useOpenDrops = () =>
-  useQuery({ queryKey: dropKeys.open, queryFn: async () => (await functionsClient.call('listOpenDrops', null)).drops, staleTime: 60_000 });
+export const useOpenDrops = () => useQuery({ queryKey: dropKeys.open, queryFn: async () => (await functionsClient.call('listOpenDrops', null)).drops, staleTime: 60_000 });

@@ -1,5 +1,19 @@
 /** The console's tabs, in their order on /release (decision 031), each with its own address. */
-export const CONSOLE_TABS = ['release', 'orders', 'products', 'bundles', 'categories', 'music', 'drops', 'content', 'discounts', 'sales', 'shipping', 'admins', 'activity'] as const;
+export const CONSOLE_TABS = [
+  'release',
+  'orders',
+  'products',
+  'bundles',
+  'categories',
+  'music',
+  'drops',
+  'content',
+  'discounts',
+  'sales',
+  'shipping',
+  'admins',
+  'activity',
+] as const;
 export type ConsoleTab = (typeof CONSOLE_TABS)[number];
 
 /**

@@ -187,7 +187,14 @@ export function DropForm({
         })}
       </fieldset>
       <label htmlFor={fieldId('startsAt')}>Starts</label>
-      <input id={fieldId('startsAt')} type="datetime-local" step={1} value={draft.startsAt} aria-invalid={invalid('startsAt')} onChange={(event) => set('startsAt', event.target.value)} />
+      <input
+        id={fieldId('startsAt')}
+        type="datetime-local"
+        step={1}
+        value={draft.startsAt}
+        aria-invalid={invalid('startsAt')}
+        onChange={(event) => set('startsAt', event.target.value)}
+      />
       <label htmlFor={fieldId('queueOpensAt')}>Queue opens (the pre-queue; before the start)</label>
       <input
         id={fieldId('queueOpensAt')}

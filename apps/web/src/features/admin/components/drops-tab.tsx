@@ -4,7 +4,17 @@ import { paths } from '../../../lib/paths.ts';
 import { Link, useParams } from '../../../lib/router.tsx';
 import { Badge } from '../../../ui/badge.tsx';
 import { DataTable } from '../../../ui/data-table.tsx';
-import { getDropReportCsv, useCancelDrop, useConsoleDrops, useDropReport, useEditDrop, usePostponeDrop, useScheduleDrop, useWaitingDemand, type ConsoleDrop } from '../api/drops.ts';
+import {
+  getDropReportCsv,
+  useCancelDrop,
+  useConsoleDrops,
+  useDropReport,
+  useEditDrop,
+  usePostponeDrop,
+  useScheduleDrop,
+  useWaitingDemand,
+  type ConsoleDrop,
+} from '../api/drops.ts';
 import { DropForm, draftOf, EMPTY_DROP, localInput } from './drop-form.tsx';
 import { LoadState } from './load-state.tsx';
 import './console.css';
@@ -48,8 +58,8 @@ export function DropsTab() {
         <>
           <h2 className="console__title">Drops</h2>
           <p className="console__hint">
-            A drop sells its products through a fair queue: fans join before the start (the pre-queue, shuffled by a committed seed at the start) or after it (in join
-            order), and are admitted only while units are left, each with a window to check out.
+            A drop sells its products through a fair queue: fans join before the start (the pre-queue, shuffled by a committed seed at the start) or after it (in join order), and
+            are admitted only while units are left, each with a window to check out.
           </p>
           {drops.isPending || drops.isError ? (
             <LoadState query={drops} label="Loading the drops…" lines={4} failed="Could not load the drops." />

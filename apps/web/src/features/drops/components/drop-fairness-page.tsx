@@ -69,8 +69,7 @@ export function DropFairnessPage() {
       <h1 id="fairness-title">{drop.data ? `Fairness of ${drop.data.name}` : 'Fairness of this drop'}</h1>
       <p className="page-lead">
         The shop committed to a secret seed when it scheduled the drop. At the start it published the hash of the pre-queue&apos;s entry list, then revealed the seed. The
-        pre-queue&apos;s order is its entry numbers sorted by HMAC-SHA256(seed, entry number); later arrivals follow in join order. This page checks all of it in your
-        browser.
+        pre-queue&apos;s order is its entry numbers sorted by HMAC-SHA256(seed, entry number); later arrivals follow in join order. This page checks all of it in your browser.
       </p>
       {fairness.isPending ? (
         <LoadingRegion label="Loading the fairness data…">
@@ -119,7 +118,9 @@ function FairnessData({ fairness, checked }: { fairness: DropFairness; checked: 
       {fairness.order.length > 0 ? (
         <>
           <h2>The pre-queue in its fair order</h2>
-          <p className="drop__hint">Position 1 is the first entry number below. Entries with a number above {fairness.preQueue.length} joined after the start: their position is their number.</p>
+          <p className="drop__hint">
+            Position 1 is the first entry number below. Entries with a number above {fairness.preQueue.length} joined after the start: their position is their number.
+          </p>
           <ol className="drop-fairness__order" data-testid="fairness-order">
             {shown.map((n) => (
               <li key={n}>{n}</li>

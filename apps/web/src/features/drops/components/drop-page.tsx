@@ -104,7 +104,9 @@ function DropView({ drop }: { drop: PublicDrop }) {
                   {item.name}
                 </Link>
                 <p className="drop__item-price">{formatUsd(item.priceCents)}</p>
-                {item.unitsLeft !== null && status !== 'cancelled' ? <p className="drop__item-left">{item.unitsLeft > 0 ? `${item.unitsLeft} left` : DROP_MESSAGES.soldOut}</p> : null}
+                {item.unitsLeft !== null && status !== 'cancelled' ? (
+                  <p className="drop__item-left">{item.unitsLeft > 0 ? `${item.unitsLeft} left` : DROP_MESSAGES.soldOut}</p>
+                ) : null}
               </div>
             </li>
           ))}
@@ -138,8 +140,8 @@ function DropView({ drop }: { drop: PublicDrop }) {
               <p className="drop__hint">
                 {untilQueue > 0 ? (
                   <>
-                    The queue opens <time dateTime={drop.queueOpensAt}>{formatMoment(drop.queueOpensAt)}</time>. Everyone who joins before the start is shuffled fairly at
-                    the start; later arrivals queue in join order.
+                    The queue opens <time dateTime={drop.queueOpensAt}>{formatMoment(drop.queueOpensAt)}</time>. Everyone who joins before the start is shuffled fairly at the
+                    start; later arrivals queue in join order.
                   </>
                 ) : (
                   'The queue is open. Everyone who joins before the start is shuffled fairly at the start; later arrivals queue in join order.'
@@ -154,8 +156,8 @@ function DropView({ drop }: { drop: PublicDrop }) {
           <details className="drop__proof">
             <summary>How the order is kept fair</summary>
             <p>
-              The shop committed to a secret seed when it scheduled this drop. Its SHA-256 is below; at the start the shop publishes the entry list&apos;s hash, then
-              reveals the seed, and the order is the entries sorted by HMAC-SHA256(seed, entry number). Anyone can check it.
+              The shop committed to a secret seed when it scheduled this drop. Its SHA-256 is below; at the start the shop publishes the entry list&apos;s hash, then reveals the
+              seed, and the order is the entries sorted by HMAC-SHA256(seed, entry number). Anyone can check it.
             </p>
             <p className="drop__hash">
               Commitment (SHA-256 of the seed): <code data-testid="drop-commitment">{drop.seedHash}</code>

@@ -46,10 +46,13 @@ function usePoliteAnnouncement(state: string, text: string): string {
       setSpoken(text);
       return undefined;
     }
-    const timer = setTimeout(() => {
-      last.current = { state, at: Date.now() };
-      setSpoken(text);
-    }, ANNOUNCE_EVERY_MS - (now - last.current.at));
+    const timer = setTimeout(
+      () => {
+        last.current = { state, at: Date.now() };
+        setSpoken(text);
+      },
+      ANNOUNCE_EVERY_MS - (now - last.current.at),
+    );
     return () => clearTimeout(timer);
   }, [state, text]);
   return spoken;
@@ -185,7 +188,10 @@ function WaitingPanel({ drop, status, entry, ahead, nowServing }: { drop: Public
     what = (
       <div className="drop__position">
         <p>
-          Your place: <strong data-testid="drop-position">{entry.position}</strong> <span className="drop__hint">(entry {entry.number}, now serving {nowServing})</span>
+          Your place: <strong data-testid="drop-position">{entry.position}</strong>{' '}
+          <span className="drop__hint">
+            (entry {entry.number}, now serving {nowServing})
+          </span>
         </p>
         <p data-testid="drop-ahead">{DROP_PAGE_TEXTS.position(ahead)}</p>
         <p>Estimated wait: {formatWait(estimatedWaitSeconds(entry.position, nowServing, drop.admissionsPerMinute))}.</p>
@@ -214,9 +220,7 @@ function AdmittedPanel({ drop, entry, serverTime }: { drop: PublicDrop; entry: E
       <p className="drop__youre-in" data-testid="drop-youre-in">
         {DROP_PAGE_TEXTS.youreIn(formatCountdown(left))}
       </p>
-      <p className="drop__hint">
-        Up to {drop.perCustomerLimit} per customer. Your turn is yours until the time is up, even if you close this page.
-      </p>
+      <p className="drop__hint">Up to {drop.perCustomerLimit} per customer. Your turn is yours until the time is up, even if you close this page.</p>
       <div className="drop__actions">
         {available.length === 1 ? (
           <button type="button" className="button" onClick={() => buy(available[0]!)}>
