@@ -47,7 +47,7 @@ async function releaseOneUnit(request: APIRequestContext, token: string, name: s
   return { productId: id, variantId };
 }
 
-async function checkOutWithWallet(page: Page, user: Fan['user'], productName: string) {
+async function fillCheckout(page: Page, user: Fan['user']) {
   await expect(page).toHaveURL(/\/checkout$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Checkout');
   await expect(page.getByRole('switch', { name: 'Pay with my wallet credit first' })).toBeChecked();
@@ -58,6 +58,10 @@ async function checkOutWithWallet(page: Page, user: Fan['user'], productName: st
   await page.getByLabel('Postal code').fill(SHIPPING.postal);
   await page.getByLabel('Country').selectOption(SHIPPING.country);
   await page.getByRole('button', { name: 'Place order' }).click();
+}
+
+async function checkOutWithWallet(page: Page, user: Fan['user'], productName: string) {
+  await fillCheckout(page, user);
   await expect(page).toHaveURL(/\/order-confirmation\?payment_intent=[^&]+&redirect_status=succeeded$/, { timeout: 20_000 });
   await expect(page.getByRole('region', { name: 'Your order' })).toContainText(productName);
 }
@@ -70,6 +74,8 @@ test('two fans at 375 px: pre-queue, countdown, positions, one admitted and buys
   test.setTimeout(180_000);
   // The buyer's checkout page may re-quote once more after its own order took the last unit (a 400, out of stock).
   consoleErrors.allow(/status of 400 .*\/fn\/quoteCheckout\]$/);
+  // The order refused without an admission (the test provokes it).
+  consoleErrors.allow(/status of 4\d\d .*\/fn\/completeWalletOnlyOrderStreetFlavor\]$/);
   const admin = await tokenOf(request, DEMO_ADMIN);
   const serial = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const productName = `E2E Drop Tee ${serial}`;
@@ -144,6 +150,15 @@ test('two fans at 375 px: pre-queue, countdown, positions, one admitted and buys
   await expect(waiting.page.getByTestId('drop-position')).toHaveText('2');
   await expect(waiting.page.getByTestId('drop-ahead')).toHaveText('You are next.');
   expect(await seriousAxeProblems(waiting.page)).toEqual([]);
+
+  // Without an admission the checkout refuses the drop's product, says why and links to the queue.
+  await waiting.page.goto(`/product/${productId}`);
+  await waiting.page.getByRole('button', { name: 'Add to Cart' }).click();
+  await waiting.page.goto('/checkout');
+  await fillCheckout(waiting.page, waiting.user);
+  await expect(waiting.page.getByRole('alert').filter({ hasText: DROP_MESSAGES.admissionNeeded(productName) })).toBeVisible();
+  await waiting.page.getByRole('link', { name: `Go to the queue of Drop ${serial}` }).click();
+  await expect(waiting.page.getByTestId('drop-position')).toHaveText('2');
 
   // The admitted fan buys; the unit is gone and the other fan's page says Sold out at once.
   await admitted.page.getByRole('button', { name: 'Check out now' }).click();
