@@ -29,7 +29,7 @@ function dropHead(drop: PublicDrop, fairness: boolean): PageHead {
     title: fairness ? `Fairness of ${drop.name}` : drop.name,
     description: fairness
       ? shortDescription(`Check the order of ${drop.name} at ${SITE_NAME}: the committed seed, the entry list's hash and every position, recomputed in your browser.`)
-      : shortDescription(`${drop.name} at ${SITE_NAME}: ${items}. ${state} A fair queue anyone can check.`),
+      : shortDescription(`${drop.name} at ${SITE_NAME}, a fair queue anyone can check: ${items}. ${state}`),
     path: fairness ? `${dropPath(drop.slug)}/fairness` : dropPath(drop.slug),
     image: image ? responsiveImage(image).src : undefined,
   };
