@@ -134,6 +134,8 @@ test('two fans at 375 px: pre-queue, countdown, positions, one admitted and buys
     await expect(fan.page.getByTestId('drop-announcer')).toContainText("You're in the queue");
   }
   expect(await seriousAxeProblems(first.page)).toEqual([]);
+  // Nothing wider than the phone (the 64-character commitment wraps).
+  expect(await first.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 
   // The label brings the start close; the fans' pages count down to it, then show their places.
   // (A page open before the change learns it at the start; these two look again.)

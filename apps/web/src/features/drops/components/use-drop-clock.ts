@@ -7,7 +7,8 @@ import { useEffect, useState } from 'react';
  */
 export function useDropClock(serverTime: string | undefined, running: boolean, everyMs = 1000): number {
   const [offset] = useState(() => (serverTime ? Date.parse(serverTime) - Date.now() : 0));
-  const [now, setNow] = useState(() => Date.now() + offset);
+  // The first render shows the server's own instant: the server's rendering and the hydration agree.
+  const [now, setNow] = useState(() => (serverTime ? Date.parse(serverTime) : Date.now()));
   useEffect(() => {
     if (!running) return undefined;
     const timer = setInterval(() => setNow(Date.now() + offset), everyMs);
