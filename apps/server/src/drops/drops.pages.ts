@@ -1,6 +1,6 @@
 import { responsiveImage } from '@storefront/domain/storage-images.ts';
 import type { Db } from '../db/client.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { shortDescription, SITE_NAME, type PageHead } from '../web/page-head.ts';
 import type { PageAnswer, PublicPages } from '../web/public-pages.ts';
 import { getPublicDrop, listOpenDrops } from './drops.service.ts';

@@ -1,5 +1,8 @@
-import { publicUrl } from '../accounts/auth.ts';
+import { type Config, publicUrl } from '../config.ts';
+import type { Db } from '../db/client.ts';
 import { defineArea } from '../http/area.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { PublicPages } from '../web/public-pages.ts';
 import { advanceDrop, forgetUsedChallenges } from './drop-queue.service.ts';
 import { dropFunctions } from './drops.functions.ts';
 import { addDropPages } from './drops.pages.ts';
@@ -23,13 +26,22 @@ function repeat(ms: number, task: () => Promise<unknown>, onError: (error: unkno
   return () => clearInterval(timer);
 }
 
+/** What app.ts hands the drops area. */
+export interface DropsOptions {
+  config: Config;
+  db: Db;
+  jobs: JobQueue;
+  /** The drop pages' heads and sitemap.xml's addresses (decision 069). */
+  pages: PublicPages;
+}
+
 /**
  * Fair drops (issue 35, decision 066). Every instance runs the admission rounds on a short
  * timer (DROP_ADVANCE_MS): a round takes the drop's advisory lock or skips, so any instance
  * admits and none is a leader. Waitlist offers run the same way (one instance per round,
  * under their own advisory lock) every OFFER_MS.
  */
-export const dropsArea = defineArea('drops', async (app, { db, jobs, config, pages }) => {
+export const dropsArea = defineArea('drops', async (app, { db, jobs, config, pages }: DropsOptions) => {
   // The drop's pages, written by the server for link previews (decision 069).
   addDropPages(pages, db);
   const secrets = [config.AUTH_SECRET, ...config.AUTH_SECRET_PREVIOUS];
