@@ -19,6 +19,7 @@ const TABS = [
   ['Bundles', '/release/bundles'],
   ['Categories', '/release/categories'],
   ['Music', '/release/music'],
+  ['Drops', '/release/drops'],
   ['Content', '/release/content'],
   ['Discount codes', '/release/discounts'],
   ['Sales', '/release/sales'],

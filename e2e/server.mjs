@@ -55,6 +55,10 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main
     // Test switch (refused in production): the run's first card refund is accepted and then
     // fails, as Stripe's refund.failed (refund-retry.spec.ts; no spec before it refunds a card).
     LOCAL_REFUND_FAILURES: process.env.LOCAL_REFUND_FAILURES ?? '1',
+    // Drops (drops.spec.ts): a cheap proof-of-work (the browser still solves it in a worker) and
+    // admission rounds four times a second, so the spec's short starts are met on time.
+    DROP_CHALLENGE_COST: process.env.DROP_CHALLENGE_COST ?? '5000',
+    DROP_ADVANCE_MS: process.env.DROP_ADVANCE_MS ?? '250',
     // A sister product's page on another origin (firebase-sdk.spec.ts serves it on this port).
     CORS_ORIGINS: process.env.CORS_ORIGINS ?? (process.env.E2E_SISTER_PORT ? `http://127.0.0.1:${process.env.E2E_SISTER_PORT}` : ''),
   },

@@ -226,7 +226,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     live: { db, hub, pages, resolveSession },
     storage: { config, db, every, resolveCaller },
     digital: { config, db, jobs, pages },
-    drops: { config, db, jobs },
+    drops: { config, db, jobs, pages },
     openapi: { config },
   };
 

@@ -114,6 +114,7 @@ const FUNCTIONS: Record<string, Access> = {
   getWaitingDemand: 'admin',
   getDrop: 'public',
   getDropFairness: 'public',
+  listOpenDrops: 'public',
   getDropChallenge: 'signed-in',
   joinDrop: 'signed-in',
   getMyDropState: 'signed-in',

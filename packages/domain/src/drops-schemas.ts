@@ -216,3 +216,14 @@ export const waitlistEntryOutput = z.object({
 export const waitingDemandOutput = z.object({
   variants: z.array(z.object({ variantId: z.string(), productId: z.string(), name: z.string(), waiting: z.number(), offered: z.number() })),
 });
+
+/** A drop a fan can still meet (scheduled, postponed or live), for the shop's links and a drop product's page. */
+export const openDropOutput = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  status: z.enum(DROP_STATUSES),
+  startsAt: z.string(),
+  /** The products in the drop (each variant's product once). */
+  productIds: z.array(z.string()),
+});

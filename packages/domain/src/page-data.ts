@@ -1,6 +1,7 @@
 import type { Category, Product, ShopPage } from './catalog.ts';
 import type { z } from 'zod';
 import type { publicReleaseOutput } from './contracts/digital.ts';
+import type { publicDropOutput } from './drops-schemas.ts';
 import type { ReadOutput } from './contracts/rest.ts';
 
 /**
@@ -24,7 +25,9 @@ export type PageData =
   /** /home, /about, /privacy-policy: GET /api/pages/:slug's answer, null for a page not written yet. */
   | { content: { slug: string; page: ReadOutput<'readPage'> | null } }
   /** /music/:id of a published release: getRelease's `release` (decision 062). */
-  | { release: z.input<typeof publicReleaseOutput> };
+  | { release: z.input<typeof publicReleaseOutput> }
+  /** /drops/:slug and /drops/:slug/fairness: getDrop's answer (issue 35, decision 069). */
+  | { drop: z.input<typeof publicDropOutput> };
 
 /** On the page's root element when the server rendered the page's body (decision 062): the web app hydrates it. */
 export const SERVER_RENDERED_ATTRIBUTE = 'data-server-rendered';

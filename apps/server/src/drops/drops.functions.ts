@@ -6,7 +6,7 @@ import { makeChallenge } from './drop-challenge.ts';
 import { advanceDrop, announceDrop, dropFairness, joinDrop, leaveDrop, myDropState, type QueueDeps } from './drop-queue.service.ts';
 import { dropReport, reportCsv } from './drop-report.service.ts';
 import { verifyWaitlistLeave } from './drop-tokens.ts';
-import { changeDropStatus, editDrop, getPublicDrop, listDrops, requireDrop, scheduleDrop } from './drops.service.ts';
+import { changeDropStatus, editDrop, getPublicDrop, listDrops, listOpenDrops, requireDrop, scheduleDrop } from './drops.service.ts';
 import { joinWaitlist, leaveWaitlist, myWaitlists, waitingDemand } from './waitlist.service.ts';
 
 const secretsOf = (config: Config) => [config.AUTH_SECRET, ...config.AUTH_SECRET_PREVIOUS];
@@ -46,6 +46,7 @@ export function dropFunctions(): CallableFunction[] {
     }),
     defineFunction('getWaitingDemand', async (_input, { db }) => waitingDemand(db)),
     defineFunction('getDrop', async (input, { db }) => getPublicDrop(db, input)),
+    defineFunction('listOpenDrops', async (_input, { db }) => ({ drops: await listOpenDrops(db) })),
     defineFunction('getDropFairness', async (input, { db }) => dropFairness(db, input)),
     defineFunction('getDropChallenge', async ({ dropId }, { db, config }) => {
       const drop = await requireDrop(db, { dropId });

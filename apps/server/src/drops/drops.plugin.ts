@@ -2,8 +2,10 @@ import { type Config, publicUrl } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { defineArea } from '../http/area.ts';
 import type { JobQueue } from '../jobs/queue.ts';
+import type { PublicPages } from '../web/public-pages.ts';
 import { advanceDrop, forgetUsedChallenges } from './drop-queue.service.ts';
 import { dropFunctions } from './drops.functions.ts';
+import { addDropPages } from './drops.pages.ts';
 import { dropsToAdvance } from './drops.service.ts';
 import { offerReturnedUnits } from './waitlist.service.ts';
 
@@ -29,6 +31,8 @@ export interface DropsOptions {
   config: Config;
   db: Db;
   jobs: JobQueue;
+  /** The drop pages' heads and sitemap.xml's addresses (decision 069). */
+  pages: PublicPages;
 }
 
 /**
@@ -37,7 +41,9 @@ export interface DropsOptions {
  * admits and none is a leader. Waitlist offers run the same way (one instance per round,
  * under their own advisory lock) every OFFER_MS.
  */
-export const dropsArea = defineArea('drops', async (app, { db, jobs, config }: DropsOptions) => {
+export const dropsArea = defineArea('drops', async (app, { db, jobs, config, pages }: DropsOptions) => {
+  // The drop's pages, written by the server for link previews (decision 069).
+  addDropPages(pages, db);
   const secrets = [config.AUTH_SECRET, ...config.AUTH_SECRET_PREVIOUS];
   const offerDeps = { db, jobs, publicUrl: publicUrl(config), secret: config.AUTH_SECRET };
   const warn = (what: string) => (error: unknown) => app.log.warn({ err: error }, what);

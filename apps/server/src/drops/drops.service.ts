@@ -297,3 +297,24 @@ export async function dropsToAdvance(db: Db, now = new Date()): Promise<string[]
     );
   return rows.map((row) => row.id);
 }
+
+/** Drops a fan can still meet, soonest start first, with their products (the shop's links, a drop product's page). */
+export async function listOpenDrops(db: Db) {
+  const rows = await db
+    .select()
+    .from(drops)
+    .where(inArray(drops.status, [...GUARDED_DROP_STATUSES]))
+    .orderBy(drops.startsAt);
+  const items = await itemsOf(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    status: row.status,
+    startsAt: row.startsAt.toISOString(),
+    productIds: [...new Set((items.get(row.id) ?? []).map((item) => item.productId))],
+  }));
+}

@@ -52,6 +52,10 @@ const MyOrdersPage = lazyPage(() => import('../features/orders/components/my-ord
 const MusicPage = lazyPage(() => import('../features/digital/components/music-page.tsx').then((m) => m.MusicPage));
 const LibraryPage = lazyPage(() => import('../features/digital/components/library-page.tsx').then((m) => m.LibraryPage));
 const RedeemPage = lazyPage(() => import('../features/digital/components/redeem-page.tsx').then((m) => m.RedeemPage));
+const DropPage = lazyPage(() => import('../features/drops/components/drop-page.tsx').then((m) => m.DropPage));
+const DropFairnessPage = lazyPage(() => import('../features/drops/components/drop-fairness-page.tsx').then((m) => m.DropFairnessPage));
+const WaitlistPage = lazyPage(() => import('../features/drops/components/waitlist-page.tsx').then((m) => m.WaitlistPage));
+const WaitlistLeavePage = lazyPage(() => import('../features/drops/components/waitlist-page.tsx').then((m) => m.WaitlistLeavePage));
 const NotFoundPage = lazyPage(() => import('./not-found-page.tsx').then((m) => m.NotFoundPage));
 
 /** A route's page, which names the browser tab after itself (null: the page names it, after what it shows). */
@@ -91,10 +95,15 @@ export const routes: RouteObject[] = [
       page(paths.release, null, ReleasePage),
       page(routePatterns.releaseTab, null, ReleasePage),
       page(routePatterns.releaseOrder, null, ReleasePage),
+      page(routePatterns.releaseDrop, null, ReleasePage),
       page(paths.checkout, 'Checkout', CheckoutPage),
       page(routePatterns.music, null, MusicPage),
       page(paths.library, 'My music', LibraryPage),
       page(paths.redeem, 'Redeem a code', RedeemPage),
+      page(routePatterns.drop, null, DropPage),
+      page(routePatterns.dropFairness, null, DropFairnessPage),
+      page(paths.waitlist, 'My waitlists', WaitlistPage),
+      page(paths.waitlistLeave, 'Leave the waitlist', WaitlistLeavePage),
       page('*', 'Page not found', NotFoundPage),
     ],
   },

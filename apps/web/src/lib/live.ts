@@ -1,6 +1,6 @@
 import { useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { LIVE_TOPICS, subscribeLive, type LiveTopicName } from '@storefront/sdk/live.ts';
+import { LIVE_TOPICS, subscribeLive, type LiveEventData, type LiveTopicName } from '@storefront/sdk/live.ts';
 import { LIVE_POSITION_ATTRIBUTE } from '@storefront/domain/page-data.ts';
 import {
   accountKeys,
@@ -44,6 +44,18 @@ export const LIVE_QUERY_KEYS: Record<LiveTopicName, readonly (readonly unknown[]
   drop: [],
 };
 
+/**
+ * Listeners of the 'drop' topic (decision 069): the drop page reads "now serving" from the
+ * event itself. `null`: the stream (re)opened without the missed events; read the state again.
+ */
+const dropListeners = new Set<(data: LiveEventData | null) => void>();
+
+/** Hears every drop event of the app's one live stream; returns the unsubscribe. */
+export function onDropEvent(listener: (data: LiveEventData | null) => void): () => void {
+  dropListeners.add(listener);
+  return () => dropListeners.delete(listener);
+}
+
 /** A query's first fetch, still running: an invalidation joins it instead of starting another. */
 const inFirstFetch = (query: Query) => query.state.data === undefined && query.state.fetchStatus === 'fetching';
 
@@ -82,7 +94,9 @@ export function useLiveUpdates() {
     const subscription = subscribeLive({
       lastEventId,
       // A sale or restock carries the units left (decision 067): applied to what is cached, no refetch.
+      // A drop's event carries its now serving (decision 066): told to the drop pages listening.
       onEvent: (topic, data) => {
+        if (topic === 'drop') for (const listener of dropListeners) listener(data);
         if (topic === 'products' && data.id && data.stock) applyStock(queryClient, data.id, data.stock);
         else void refreshTopic(queryClient, topic);
       },
@@ -92,6 +106,7 @@ export function useLiveUpdates() {
       // a reconnect without the missed events does.
       onOpen: () => {
         for (const topic of LIVE_TOPICS) void refreshTopic(queryClient, topic);
+        for (const listener of dropListeners) listener(null);
       },
     });
     return () => subscription.close();

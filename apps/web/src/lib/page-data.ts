@@ -1,7 +1,7 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import type { ShopPage } from '@storefront/domain/catalog.ts';
 import { PAGE_DATA_ELEMENT_ID, type PageData } from '@storefront/domain/page-data.ts';
-import { digitalKeys, pageKeys, productKeys, productListKeys } from './query-keys.ts';
+import { digitalKeys, dropKeys, pageKeys, productKeys, productListKeys } from './query-keys.ts';
 
 /**
  * Puts the data the server wrote into a public page (decision 058) in the query cache
@@ -35,5 +35,7 @@ export function seedQueryClient(queryClient: QueryClient, data: PageData): Query
   if ('content' in data) queryClient.setQueryData(pageKeys.one(data.content.slug), data.content.page);
   // getRelease's answer, as the release page's query keeps it.
   if ('release' in data) queryClient.setQueryData(digitalKeys.release(data.release.id), { release: data.release });
+  // getDrop's answer, as the drop page and the fairness page keep it (decision 069).
+  if ('drop' in data) queryClient.setQueryData(dropKeys.page(data.drop.slug), data.drop);
   return queryClient;
 }

@@ -1,5 +1,19 @@
 /** The console's tabs, in their order on /release (decision 031), each with its own address. */
-export const CONSOLE_TABS = ['release', 'orders', 'products', 'bundles', 'categories', 'music', 'content', 'discounts', 'sales', 'shipping', 'admins', 'activity'] as const;
+export const CONSOLE_TABS = [
+  'release',
+  'orders',
+  'products',
+  'bundles',
+  'categories',
+  'music',
+  'drops',
+  'content',
+  'discounts',
+  'sales',
+  'shipping',
+  'admins',
+  'activity',
+] as const;
 export type ConsoleTab = (typeof CONSOLE_TABS)[number];
 
 /**
@@ -40,6 +54,16 @@ export const paths = {
   library: '/library',
   /** Redeem a download code from a card. */
   redeem: '/redeem',
+  /** A drop's page for fans (issue 35): countdown, queue, admission. */
+  drop: (slug: string) => `/drops/${encodeURIComponent(slug)}`,
+  /** A drop's public fairness page: the commitment, the list's hash, the seed, the order. */
+  dropFairness: (slug: string) => `/drops/${encodeURIComponent(slug)}/fairness`,
+  /** One drop in the console's Drops tab. */
+  releaseDrop: (id: string) => `/release/drops/${encodeURIComponent(id)}`,
+  /** The fan's waitlists and offers (the waitlist mail's link). */
+  waitlist: '/waitlist',
+  /** Leaving a waitlist from the mail's link. */
+  waitlistLeave: '/waitlist/leave',
 } as const;
 
 /** The router's patterns for the pages with a parameter. */
@@ -49,4 +73,7 @@ export const routePatterns = {
   releaseTab: '/release/:tab',
   releaseOrder: '/release/orders/:orderId',
   music: '/music/:id',
+  drop: '/drops/:slug',
+  dropFairness: '/drops/:slug/fairness',
+  releaseDrop: '/release/drops/:dropId',
 } as const;

@@ -113,3 +113,16 @@ export const digitalKeys = {
   console: ['digital', 'console'] as const,
   codes: (releaseId: number) => ['digital', 'codes', releaseId] as const,
 };
+
+/** Fair drops (issue 35): a drop's page by address, the fan's own place, the fairness data, the console's views. */
+export const dropKeys = {
+  all: ['drops'] as const,
+  page: (slug: string) => ['drops', 'page', slug] as const,
+  mine: (dropId: string) => ['drops', 'mine', dropId] as const,
+  fairness: (slug: string) => ['drops', 'fairness', slug] as const,
+  open: ['drops', 'open'] as const,
+  waitlists: ['drops', 'waitlists'] as const,
+  console: ['admin', 'drops'] as const,
+  report: (dropId: string) => ['admin', 'drops', 'report', dropId] as const,
+  demand: ['admin', 'drops', 'demand'] as const,
+};

@@ -10,6 +10,7 @@ import {
   dropStateOutput,
   editDropInput,
   joinDropInput,
+  openDropOutput,
   leaveWaitlistByLinkInput,
   postponeDropInput,
   publicDropOutput,
@@ -44,6 +45,8 @@ export const dropContracts = {
 
   /** A drop as the drop page shows it, by id or address (public). */
   getDrop: defineContract({ access: 'public', input: dropRefInput, output: publicDropOutput }),
+  /** Drops a fan can still meet (scheduled, postponed, live), soonest first, for the shop's links (public). */
+  listOpenDrops: defineContract({ access: 'public', input: noInput, output: z.object({ drops: z.array(openDropOutput) }) }),
   /** The public fairness data: commitment, list hash, seed once revealed, the order (public). */
   getDropFairness: defineContract({ access: 'public', input: dropRefInput, output: dropFairnessOutput }),
   /** A proof-of-work challenge to solve before joining (signed in). */

@@ -17,6 +17,7 @@ const Sales = consoleTab(() => import('./sales-tab.tsx').then((m) => m.SalesTab)
 const Shipping = consoleTab(() => import('./shipping-tax-tab.tsx').then((m) => m.ShippingTaxTab), 'shipping and tax');
 const Activity = consoleTab(() => import('./activity-tab.tsx').then((m) => m.ActivityTab), 'the activity');
 const Music = consoleTab(() => import('./music-tab.tsx').then((m) => m.MusicTab), 'the music');
+const Drops = consoleTab(() => import('./drops-tab.tsx').then((m) => m.DropsTab), 'the drops');
 const Content = consoleTab(() => import('./content/content-tab.tsx').then((m) => m.ContentTab), 'the content editor');
 
 const LABELS: Record<ConsoleTab, string> = {
@@ -26,6 +27,7 @@ const LABELS: Record<ConsoleTab, string> = {
   bundles: 'Bundles',
   categories: 'Categories',
   music: 'Music',
+  drops: 'Drops',
   content: 'Content',
   discounts: 'Discount codes',
   sales: 'Sales',
@@ -58,7 +60,7 @@ export function ReleaseTabs() {
   const baseId = useId();
   const params = useParams();
   const navigate = useNavigate();
-  const wanted = params.orderId !== undefined ? 'orders' : (params.tab ?? 'release');
+  const wanted = params.orderId !== undefined ? 'orders' : params.dropId !== undefined ? 'drops' : (params.tab ?? 'release');
   const active: TabId = isTab(wanted) ? wanted : 'release';
   const [opened, setOpened] = useState<ReadonlySet<TabId>>(new Set([active]));
   if (!opened.has(active)) setOpened(new Set([...opened, active]));
@@ -132,6 +134,7 @@ export function ReleaseTabs() {
           ['bundles', Bundles.Part],
           ['categories', Categories.Part],
           ['music', Music.Part],
+          ['drops', Drops.Part],
           ['content', Content.Part],
           ['discounts', Discounts.Part],
           ['sales', Sales.Part],

@@ -3,6 +3,7 @@ import { Link, useParams } from '../../../lib/router.tsx';
 import { formatUsd, RELEASE_MESSAGES, type Product } from '@storefront/domain/catalog.ts';
 import { lineName, lowStockNote, perCustomerLimitNote, noMoreMessage, addableQty, isSoldOut, productSoldOut, sameValues, STOCK_MESSAGES } from '@storefront/domain/variants.ts';
 import { cartStore, useCart } from '../../../lib/cart.ts';
+import { ProductDropNote } from './drop-links.tsx';
 import { effectiveReleaseDate } from '@storefront/domain/preorders.ts';
 import { PreorderNote } from '../../../ui/preorder-note.tsx';
 import { lazyPart } from '../../../lib/lazy-part.tsx';
@@ -163,6 +164,7 @@ function ProductDetails({ product, isAdmin, editButtonRef, onEdit }: ProductDeta
             </button>
           ) : null}
         </div>
+        <ProductDropNote productId={product.id} />
       </div>
     </div>
   );

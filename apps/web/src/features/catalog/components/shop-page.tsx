@@ -7,6 +7,7 @@ import { useHydrated } from '../../../lib/hydration.ts';
 import { LoadingRegion, Skeleton, SkeletonCards } from '../../../ui/skeleton.tsx';
 import { productsQueryOptions, shopFilterFromSearch, type ShopFilter } from '../api/list-products.ts';
 import { ProductCard } from './product-card.tsx';
+import { ShopDropLinks } from './drop-links.tsx';
 import './catalog.css';
 
 const PLACEHOLDER_CARDS = 8;
@@ -73,6 +74,7 @@ export function ShopPage() {
   return (
     <section className="page shop-page">
       <h1>Shop</h1>
+      <ShopDropLinks />
       <div className="shop-filters">
         <ShopSearch q={filter.q} onSearch={(q) => setFilter({ ...filter, q })} />
         <nav className="shop-categories" aria-label="Categories">

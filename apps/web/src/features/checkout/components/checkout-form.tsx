@@ -5,6 +5,7 @@ import { formatUsd } from '@storefront/domain/catalog.ts';
 import { giftRecipientProblem } from '@storefront/domain/gift-cards.ts';
 import type { CurrentUser } from '@storefront/sdk/auth.ts';
 import { errorSentence } from '../../../lib/error-message.ts';
+import { DropLineLinks } from './drop-line-links.tsx';
 import { useWalletPreference, writeWalletPreference } from '../../../lib/wallet-preference.ts';
 import { ErrorState } from '../../../ui/error-state.tsx';
 import { LoadingRegion, SkeletonText } from '../../../ui/skeleton.tsx';
@@ -287,6 +288,7 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
         <div id={messageId} role="alert" className={message ? 'notice checkout-notice notice--error' : 'notice--empty'}>
           {message}
         </div>
+        <DropLineLinks shown={Boolean(placement.error)} />
         <button type="submit" className="button checkout-submit" disabled={placement.busy} aria-busy={placement.busy || undefined}>
           {placement.busy ? 'Placing order…' : 'Place order'}
         </button>
