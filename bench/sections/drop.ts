@@ -1,0 +1,409 @@
+import { fairOrder } from '@storefront/domain/drops.ts';
+import { createHmac, randomBytes } from 'node:crypto';
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { callFunction } from '../lib/client.ts';
+import { NGINX_LIMITS, startCluster, type Cluster } from '../lib/cluster.ts';
+import { connect, queryRows } from '../lib/db.ts';
+import { figure, round, type Figure } from '../lib/figures.ts';
+import type { FanSpec, FansCommand, FansReply, FansStats } from '../workers/drop-fans.ts';
+
+/**
+ * Issue 35's drop at full size: `fans` signed-in fans join a `units`-unit drop (limit 1 per
+ * customer) in its pre-queue on three instances behind nginx, follow "now serving" on their
+ * live streams, and buy when admitted. See docs/performance.md ("The drop") for what is
+ * simulated and the sizing drawn from these figures.
+ */
+export interface DropOptions {
+  fans: number;
+  units: number;
+  /** The most fans admitted at once (the drop's setting). */
+  maxAdmitted: number;
+  /** Processes of the load generator; each holds fans / workers streams. */
+  workers: number;
+  /** Fans joining at once, across all workers. */
+  joinConcurrency: number;
+  /** Give up waiting for the sell-out after this long. */
+  saleTimeoutSeconds: number;
+}
+
+const INSTANCES = 3;
+/** The proof-of-work's cost (DROP_CHALLENGE_COST): low, and really solved by the load generator. */
+const CHALLENGE_COST = 1000;
+const CHECKOUT_WINDOW_SECONDS = 60;
+const ADMIN_EMAIL = 'drop-admin@bench.example';
+const WALLET_CENTS = 20_000;
+/** Only fans admitted this soon after the start let their admission run out (each costs a whole window). */
+const EXPIRE_WITHIN_MS = 15_000;
+
+const contact = { name: 'Drop Fan', email: 'fan@bench.example', phone: '' };
+const shipping = { name: 'Drop Fan', line1: '1 Main St', line2: '', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' };
+
+/** 2% leave the queue before the start, 2% press Leave when admitted, 2% let the admission expire (if admitted early). */
+function planOf(index: number): FanSpec['plan'] {
+  const slot = index % 50;
+  return slot === 7 ? 'leave-before-start' : slot === 19 ? 'leave-when-admitted' : slot === 31 ? 'let-expire' : 'buy';
+}
+
+/** Fan i's loopback address: 40 fans per address (the join limit is 60 a minute per address). */
+const addressOf = (index: number) => `127.10.${Math.floor(index / 40 / 250)}.${(Math.floor(index / 40) % 250) + 1}`;
+
+/** The signed bearer form of a session token, as sign-in hands it out (`set-auth-token`). */
+const bearerOf = (token: string, secret: string) => encodeURIComponent(`${token}.${createHmac('sha256', secret).update(token).digest('base64')}`);
+
+/** Fans and an admin, with sessions and wallet credit, written directly (the scale section's way): sign-up is not what is measured. */
+async function seedAccounts(cluster: Cluster, fans: number): Promise<{ admin: string; fanTokens: string[] }> {
+  const db = await connect(cluster.databaseUrl);
+  try {
+    const ids = ['u_drop_admin', ...Array.from({ length: fans }, (_, i) => `u_drop_${i}`)];
+    const emails = [ADMIN_EMAIL, ...Array.from({ length: fans }, (_, i) => `fan-${i}@bench.example`)];
+    const names = ['dropadmin', ...Array.from({ length: fans }, (_, i) => `dropfan${i}`)];
+    const tokens = ids.map(() => randomBytes(24).toString('base64url'));
+    await db.query('BEGIN');
+    await db.query(
+      `INSERT INTO "user" (id, name, email, email_verified, username, username_lower, created_at, updated_at)
+       SELECT id, 'Drop Fan ' || username, email, true, username, username, now(), now() FROM unnest($1::text[], $2::text[], $3::text[]) AS t(id, email, username)`,
+      [ids, emails, names],
+    );
+    await db.query(`UPDATE "user" SET role = 'admin' WHERE id = 'u_drop_admin'`);
+    await db.query(
+      `INSERT INTO session (id, token, user_id, expires_at, created_at, updated_at, ip_address, user_agent)
+       SELECT 's_' || user_id, token, user_id, now() + interval '1 day', now(), now(), '', 'bench' FROM unnest($1::text[], $2::text[]) AS t(user_id, token)`,
+      [ids, tokens],
+    );
+    await db.query(`INSERT INTO wallet (user_id, balance_cents) SELECT id, $2 FROM unnest($1::text[]) AS t(id)`, [ids.slice(1), WALLET_CENTS]);
+    await db.query(`INSERT INTO ledger_entry (user_id, kind, available_delta_cents, reference) SELECT id, 'grant', $2, 'bench-drop-' || id FROM unnest($1::text[]) AS t(id)`, [
+      ids.slice(1),
+      WALLET_CENTS,
+    ]);
+    await db.query('COMMIT');
+    await db.query('ANALYZE "user", session, wallet');
+    const bearers = tokens.map((token) => bearerOf(token, cluster.authSecret));
+    return { admin: bearers[0]!, fanTokens: bearers.slice(1) };
+  } finally {
+    await db.end();
+  }
+}
+
+function startWorker(): { child: ChildProcess; ask(command: FansCommand): Promise<FansReply> } {
+  const child = fork(path.join(import.meta.dirname, '../workers/drop-fans.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return {
+    child,
+    ask: (command) =>
+      new Promise((resolve, reject) => {
+        child.once('message', (reply: FansReply) => ('error' in reply ? reject(new Error(reply.error)) : resolve(reply)));
+        child.send(command);
+      }),
+  };
+}
+
+function percentileOf(histogram: number[], p: number): number {
+  const total = histogram.reduce((a, b) => a + b, 0);
+  if (total === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * total);
+  let seen = 0;
+  for (const [ms, n] of histogram.entries()) {
+    seen += n;
+    if (seen >= rank) return ms;
+  }
+  return histogram.length - 1;
+}
+
+function merge(into: number[], from: number[]) {
+  for (const [i, n] of from.entries()) into[i] = (into[i] ?? 0) + n;
+}
+
+interface EntryRow {
+  number: number;
+  position: number | null;
+  status: string;
+  admitted_ms: string | null;
+  ended_ms: string | null;
+  batch: number | null;
+}
+
+/**
+ * The order check: the pre-queue's order recomputed from the revealed seed (packages/domain's
+ * fairOrder), later arrivals by number; every stored position compared, and an admission is in
+ * order when every entry ahead of it in the recomputed order had stopped waiting by then
+ * (admitted at or before it, or left before it).
+ */
+async function orderCheck(seed: string, preQueueCount: number, entries: EntryRow[]) {
+  const order = await fairOrder(
+    seed,
+    Array.from({ length: preQueueCount }, (_, i) => i + 1),
+  );
+  const expected = new Map<number, number>(order.map((n, i) => [n, i + 1]));
+  for (const entry of entries) if (entry.number > preQueueCount) expected.set(entry.number, entry.number);
+  const positionMismatches = entries.filter((entry) => entry.position !== expected.get(entry.number)).length;
+  const byPosition = [...entries].sort((a, b) => expected.get(a.number)! - expected.get(b.number)!);
+  let waitedUntil = Number.NEGATIVE_INFINITY;
+  let admissions = 0;
+  let inOrder = 0;
+  for (const entry of byPosition) {
+    const admittedAt = entry.admitted_ms === null ? null : Number(entry.admitted_ms);
+    if (admittedAt !== null) {
+      admissions += 1;
+      if (waitedUntil <= admittedAt) inOrder += 1;
+    }
+    const stoppedWaiting = admittedAt ?? (entry.status === 'left' && entry.ended_ms !== null ? Number(entry.ended_ms) : Number.POSITIVE_INFINITY);
+    waitedUntil = Math.max(waitedUntil, stoppedWaiting);
+  }
+  return { positionMismatches, admissions, share: admissions === 0 ? 1 : inOrder / admissions };
+}
+
+/**
+ * Admissions against stock: at every admission, the fans admitted so far and not yet gone
+ * (bought, or still holding their admission) never exceed the initial units; the excess at
+ * its worst is the number of fans admitted with no unit behind them (limit 1 per customer).
+ */
+function admittedWithoutStock(entries: EntryRow[], units: number): number {
+  const changes: { at: number; delta: number }[] = [];
+  for (const entry of entries) {
+    if (entry.admitted_ms === null) continue;
+    changes.push({ at: Number(entry.admitted_ms), delta: 1 });
+    if ((entry.status === 'left' || entry.status === 'expired') && entry.ended_ms !== null) changes.push({ at: Number(entry.ended_ms), delta: -1 });
+  }
+  // Ends first at the same instant: a round records expiries before it admits.
+  changes.sort((a, b) => a.at - b.at || a.delta - b.delta);
+  let holding = 0;
+  let worst = 0;
+  for (const change of changes) {
+    holding += change.delta;
+    worst = Math.max(worst, holding - units);
+  }
+  return worst;
+}
+
+/** Wallet-only orders per instance, from nginx's access log (the upstream that answered). */
+function ordersPerInstance(cluster: Cluster): number[] {
+  const lines = fs.existsSync(cluster.accessLog) ? fs.readFileSync(cluster.accessLog, 'utf8').split('\n') : [];
+  return cluster.instances.map(
+    (instance) => lines.filter((line) => line.includes('POST /fn/completeWalletOnlyOrderStreetFlavor') && / 200 /.test(line) && line.includes(`upstream=127.0.0.1:${instance.port}`)).length,
+  );
+}
+
+export async function benchDrop(options: DropOptions, log: (line: string) => void) {
+  const cluster = await startCluster({
+    count: INSTANCES,
+    env: { DROP_CHALLENGE_COST: String(CHALLENGE_COST), ADMIN_EMAILS: ADMIN_EMAIL },
+    log: (line) => log(`  ${line}`),
+  });
+  const workers: ReturnType<typeof startWorker>[] = [];
+  try {
+    let started = Date.now();
+    const { admin, fanTokens } = await seedAccounts(cluster, options.fans);
+    log(`  ${options.fans.toLocaleString('en-US')} fans with sessions and credit in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    const runId = randomBytes(4).toString('hex');
+    const { id: productId } = await callFunction<{ id: string }>(
+      cluster.base,
+      'releaseBizarreProduct',
+      {
+        name: `Drop Pressing ${runId}`,
+        description: 'A numbered pressing sold in a drop.',
+        priceCents: 2500,
+        images: ['/content/covers/cover-01.svg'],
+        options: [{ name: 'Edition', values: ['Numbered'] }],
+        variants: [{ options: ['Numbered'], sku: `DROP-${runId}`, priceCents: null, stock: options.units }],
+      },
+      admin,
+    );
+    const { products } = await callFunction<{ products: { id: string; variants: { id: string }[] }[] }>(cluster.base, 'listAllProducts', null, admin);
+    const variantId = products.find((product) => product.id === productId)!.variants[0]!.id;
+    const drop = await callFunction<{ id: string }>(
+      cluster.base,
+      'scheduleDrop',
+      {
+        name: `Bench drop ${runId}`,
+        slug: `bench-${runId}`,
+        variantIds: [variantId],
+        startsAt: new Date(Date.now() + 3600_000).toISOString(),
+        queueOpensAt: new Date(Date.now() - 1000).toISOString(),
+        perCustomerLimit: 1,
+        admissionsPerMinute: 100_000,
+        maxAdmitted: options.maxAdmitted,
+        checkoutWindowSeconds: CHECKOUT_WINDOW_SECONDS,
+        challenge: true,
+      },
+      admin,
+    );
+
+    // The load generator: fans split among worker processes.
+    const perWorker = Math.ceil(options.fans / options.workers);
+    for (let w = 0; w < options.workers; w += 1) workers.push(startWorker());
+    await Promise.all(
+      workers.map((worker, w) => {
+        const fans: FanSpec[] = [];
+        for (let i = w * perWorker; i < Math.min(options.fans, (w + 1) * perWorker); i += 1) fans.push({ token: fanTokens[i]!, ip: addressOf(i), plan: planOf(i) });
+        return worker.ask({
+          setup: {
+            host: cluster.host,
+            port: cluster.port,
+            dropId: drop.id,
+            fans,
+            purchase: { items: [{ id: productId, variantId, qty: 1 }], contact, shipping, runId },
+            joinConcurrency: Math.max(1, Math.round(options.joinConcurrency / options.workers)),
+            expireWithinMs: EXPIRE_WITHIN_MS,
+          },
+        });
+      }),
+    );
+
+    // 1. The pre-queue: every fan opens its live stream, solves the challenge and joins.
+    const cpu0 = cluster.cpu();
+    started = Date.now();
+    const joinReplies = await Promise.all(workers.map((worker) => worker.ask({ join: true })));
+    const joinSeconds = (Date.now() - started) / 1000;
+    const cpu1 = cluster.cpu();
+    const joined = joinReplies.map((reply) => ('joined' in reply ? reply.joined : null)).filter((s): s is FansStats => s !== null);
+    const streams = joined.reduce((sum, s) => sum + s.streamsOpened, 0);
+    const joins = joined.reduce((sum, s) => sum + s.joined, 0);
+    log(`  ${joins} joined and ${streams} live streams open in ${joinSeconds.toFixed(1)} s`);
+    const left = (await Promise.all(workers.map((worker) => worker.ask({ leaveBeforeStart: true })))).reduce((sum, reply) => sum + ('left' in reply ? reply.left : 0), 0);
+
+    // 2. The start, a few seconds from now; then the sale, until the drop is sold out.
+    await callFunction(cluster.base, 'editDrop', { dropId: drop.id, startsAt: new Date(Date.now() + 3000).toISOString() }, admin);
+    const db = await connect(cluster.databaseUrl);
+    try {
+      const saleDeadline = Date.now() + options.saleTimeoutSeconds * 1000;
+      let status = 'scheduled';
+      while (status !== 'sold-out' && Date.now() < saleDeadline) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        status = (await queryRows<{ status: string }>(db, 'SELECT status FROM "drop" WHERE id = $1', [drop.id]))[0]!.status;
+      }
+      // The sold-out event reaches the last streams.
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const cpu2 = cluster.cpu();
+
+      const [dropRow] = await queryRows<{ seed: string; pre_queue_count: number; started_ms: string; sold_out_ms: string | null; now_serving: number; batches: number; challenge_failures: number }>(
+        db,
+        `SELECT seed, pre_queue_count, (extract(epoch FROM started_at) * 1000)::bigint AS started_ms, (extract(epoch FROM sold_out_at) * 1000)::bigint AS sold_out_ms,
+                now_serving, batches, challenge_failures FROM "drop" WHERE id = $1`,
+        [drop.id],
+      );
+      const entries = await queryRows<EntryRow>(
+        db,
+        `SELECT number, position, status, batch, (extract(epoch FROM admitted_at) * 1000)::float8::text AS admitted_ms, (extract(epoch FROM ended_at) * 1000)::float8::text AS ended_ms
+         FROM drop_entry WHERE drop_id = $1`,
+        [drop.id],
+      );
+      const batches = await queryRows<{ now_serving: number; admitted_ms: string }>(
+        db,
+        `SELECT max(position) AS now_serving, (extract(epoch FROM min(admitted_at)) * 1000)::float8::text AS admitted_ms FROM drop_entry WHERE drop_id = $1 AND batch IS NOT NULL GROUP BY batch`,
+        [drop.id],
+      );
+      const [ledger] = await queryRows<{ stock: number; held: number; sold: string; orders: string; first_ms: string | null; last_ms: string | null }>(
+        db,
+        `SELECT v.stock, v.held, coalesce(sum(i.qty), 0)::bigint AS sold, count(DISTINCT i.order_id)::bigint AS orders,
+                (extract(epoch FROM min(o.created_at)) * 1000)::bigint AS first_ms, (extract(epoch FROM max(o.created_at)) * 1000)::bigint AS last_ms
+         FROM product_variant v LEFT JOIN order_item i ON i.variant_id = v.id LEFT JOIN "order" o ON o.id = i.order_id WHERE v.id = $1 GROUP BY v.id`,
+        [variantId],
+      );
+      const orderTimes = (
+        await queryRows<{ ms: string }>(
+          db,
+          `SELECT (extract(epoch FROM o.created_at) * 1000)::bigint AS ms FROM "order" o JOIN order_item i ON i.order_id = o.id WHERE i.variant_id = $1`,
+          [variantId],
+        )
+      ).map((row) => Number(row.ms));
+
+      // Position updates: each event's arrival minus its batch's admission time (taken when the round began, before its commit).
+      const references: Record<string, number> = { 'live:0': Number(dropRow!.started_ms) };
+      for (const batch of batches) references[`live:${batch.now_serving}`] = Number(batch.admitted_ms);
+      if (dropRow!.sold_out_ms !== null) references[`sold-out:${dropRow!.now_serving}`] = Number(dropRow!.sold_out_ms);
+      const collected = (await Promise.all(workers.map((worker) => worker.ask({ collect: { references } })))).flatMap((reply) => ('collected' in reply ? [reply.collected] : []));
+      const histogram: number[] = [];
+      for (const part of collected) merge(histogram, part.histogram);
+      const total = (key: keyof (typeof collected)[number]) => collected.reduce((sum, part) => sum + (part[key] as number), 0);
+      const failures = (key: 'purchaseFailures' | 'joinFailures') => {
+        const all: Record<string, number> = {};
+        // Each worker's counts are its totals since it started (the join's among them).
+        for (const part of collected) for (const [message, n] of Object.entries(part[key])) all[message] = (all[message] ?? 0) + n;
+        return all;
+      };
+
+      const soldOutSeconds = dropRow!.sold_out_ms === null ? null : (Number(dropRow!.sold_out_ms) - Number(dropRow!.started_ms)) / 1000;
+      const sold = Number(ledger!.sold);
+      const oversold = ledger!.stock + ledger!.held + sold - options.units;
+      const check = await orderCheck(dropRow!.seed, dropRow!.pre_queue_count, entries);
+      const withoutStock = admittedWithoutStock(entries, options.units);
+      const saleSeconds = soldOutSeconds ?? (Date.now() - Number(dropRow!.started_ms)) / 1000;
+      const ordersPerSecond = sold / saleSeconds;
+      // The busiest 5 s of orders: what the instances sustained while fans were buying.
+      orderTimes.sort((a, b) => a - b);
+      let peak = 0;
+      for (let i = 0, j = 0; i < orderTimes.length; i += 1) {
+        while (orderTimes[i]! - orderTimes[j]! >= 5000) j += 1;
+        peak = Math.max(peak, i - j + 1);
+      }
+      const peakPerSecond = peak / 5;
+      const perInstanceOrders = ordersPerInstance(cluster);
+      const joinCpu = { instances: cpu1.instances.reduce((a, b, i) => a + b - cpu0.instances[i]!, 0), postgres: cpu1.postgres - cpu0.postgres, nginx: cpu1.nginx - cpu0.nginx };
+      const saleCpu = { instances: cpu2.instances.reduce((a, b, i) => a + b - cpu1.instances[i]!, 0), postgres: cpu2.postgres - cpu1.postgres, nginx: cpu2.nginx - cpu1.nginx };
+      const p99 = percentileOf(histogram, 99);
+      const samples = total('samples');
+      const simulated =
+        `${options.fans} fans (${joins} joined, ${left} left before the start), ${streams} live streams through nginx (no polling), ` +
+        `challenge cost ${CHALLENGE_COST} solved by the load generator, ${INSTANCES} instances, limit 1, window ${CHECKOUT_WINDOW_SECONDS} s, at most ${options.maxAdmitted} admitted at once`;
+      log(`  ${simulated}`);
+
+      const figures: Figure[] = [
+        figure('drop.fans', `drop: fans joined (${options.fans} fans, ${options.units} units, ${INSTANCES} instances behind nginx)`, joins, 'fans', { op: '>=', value: options.fans }),
+        figure('drop.streams', 'drop: live streams held through nginx (the page follows the drop topic)', streams, 'streams', { op: '>=', value: options.fans }),
+        figure('drop.joinsPerSecond', 'drop: joins/s into the pre-queue (stream, challenge, join)', round(joins / joinSeconds, 1), '/s'),
+        figure('drop.soldOutSeconds', 'drop: start to sold out', soldOutSeconds === null ? null : round(soldOutSeconds, 1), 's'),
+        figure('drop.positionP99', `drop: position update p99 (batch commit to fan, ${samples.toLocaleString('en-US')} deliveries)`, p99, 'ms', { op: '<', value: 1000 }),
+        figure('drop.positionP50', 'drop: position update p50', percentileOf(histogram, 50), 'ms'),
+        figure('drop.ordersPerSecond', 'drop: orders/s, start to sold out', round(ordersPerSecond, 1), '/s'),
+        figure('drop.ordersPeak', 'drop: orders/s, busiest 5 s', round(peakPerSecond, 1), '/s'),
+        figure('drop.admittedWithoutStock', 'drop: fans admitted with no stock behind them', withoutStock, 'fans', { op: '=', value: 0 }),
+        figure('drop.oversold', 'drop: oversold units (initial = stock + held + sold)', oversold, 'units', { op: '=', value: 0 }),
+        figure('drop.sold', 'drop: units sold', sold, 'units', { op: '=', value: options.units }),
+        figure('drop.inOrder', 'drop: admissions in the committed order (recomputed from the seed)', round(check.share * 100, 2), '%', { op: '=', value: 100 }),
+        figure('drop.positionMismatches', 'drop: stored positions that differ from the recomputed order', check.positionMismatches, 'entries', { op: '=', value: 0 }),
+      ];
+      const purchaseFailures = failures('purchaseFailures');
+      const refused = Object.values(purchaseFailures).reduce((a, b) => a + b, 0);
+      figures.push(figure('drop.refusedPurchases', 'drop: admitted fans whose order was refused', refused, 'fans', { op: '=', value: 0 }, refused > 0 ? JSON.stringify(purchaseFailures) : undefined));
+      return {
+        figures,
+        simulated,
+        nginx: { ...NGINX_LIMITS, streamsCapacity: (NGINX_LIMITS.workerProcesses * NGINX_LIMITS.workerConnections) / 2, processFileLimit: 20_000 },
+        joinSeconds,
+        saleSeconds,
+        admissions: check.admissions,
+        batches: dropRow!.batches,
+        challengeFailures: dropRow!.challenge_failures,
+        perInstanceOrders,
+        cpuSeconds: { join: joinCpu, sale: saleCpu, perInstanceSale: cpu2.instances.map((b, i) => round(b - cpu1.instances[i]!, 1)) },
+        ledger: { stock: ledger!.stock, held: ledger!.held, sold, orders: Number(ledger!.orders) },
+        fans: {
+          admitted: total('admitted'),
+          bought: total('bought'),
+          leftWhenAdmitted: total('leftWhenAdmitted'),
+          letExpire: total('letExpire'),
+          soldOutSeen: total('soldOutSeen'),
+          positionsLearned: total('positionsLearned'),
+          calls: total('calls'),
+          callFailures: total('callFailures'),
+          unmatchedEvents: total('unmatched'),
+          streamsOpenAtEnd: total('streamsOpenAtEnd'),
+          joinFailures: failures('joinFailures'),
+          purchaseFailures,
+        },
+        positionLatencyMs: { p50: percentileOf(histogram, 50), p90: percentileOf(histogram, 90), p99, max: histogram.length - 1, samples },
+        dropId: drop.id,
+      };
+    } finally {
+      await db.end();
+    }
+  } finally {
+    for (const worker of workers) {
+      if (worker.child.connected) worker.child.send({ close: true });
+      else worker.child.kill();
+    }
+    await cluster.stop();
+  }
+}
