@@ -6,6 +6,8 @@ import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../../apps/server/src/db/embedded.ts';
 import { runMigrations } from '../../apps/server/src/db/migrate.ts';
+import { startJobQueue } from '../../apps/server/src/jobs/queue.ts';
+import { PgBoss } from 'pg-boss';
 import { root } from './app-server.ts';
 
 /**
@@ -131,6 +133,21 @@ function writeNginxConfig(dir: string, listen: number, upstreams: number[]): str
   return confPath;
 }
 
+/**
+ * The drops area (as merged from `drops` at 6b29fda) schedules two pg-boss jobs whose queues no
+ * one creates, so a server refuses to start on a new database (pg-boss: "Key (name)=
+ * (drop-waitlist-offers) is not present in table queue"). Until the drops area stops doing
+ * so, the bench makes the queues first, as the server's job queue makes its own.
+ */
+async function createScheduledQueues(pool: pg.Pool) {
+  const jobs = await startJobQueue(pool, () => undefined);
+  const boss = new PgBoss({ db: { executeSql: (text: string, values?: unknown[]) => pool.query(text, values) }, schema: 'pgboss', supervise: false, schedule: false });
+  await boss.start();
+  for (const name of ['drop-waitlist-offers', 'drop-challenges-cleanup']) if (!(await boss.getQueue(name))) await boss.createQueue(name);
+  await boss.stop({ graceful: false });
+  await jobs.stop();
+}
+
 /** Starts PostgreSQL (durable settings, as production), migrates, then `count` instances and nginx. */
 export async function startCluster(options: { count: number; env: Record<string, string>; log: (line: string) => void }): Promise<Cluster> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'storefront-bench-drop-'));
@@ -141,11 +158,17 @@ export async function startCluster(options: { count: number; env: Record<string,
     fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const database: EmbeddedDatabase = await startEmbeddedPostgres({ dataDir: path.join(dir, 'db') });
-    stops.push(() => database.stop());
+    let database: EmbeddedDatabase = await startEmbeddedPostgres({ dataDir: path.join(dir, 'db') });
     const pool = new pg.Pool({ connectionString: database.connectionString, max: 2 });
     await runMigrations(pool);
+    await createScheduledQueues(pool);
+    // Commit times, so the bench can measure from a transaction's commit (needs a restart).
+    await pool.query('ALTER SYSTEM SET track_commit_timestamp = on');
     await pool.end();
+    await database.stop();
+    database = await startEmbeddedPostgres({ dataDir: path.join(dir, 'db') });
+    const started = database;
+    stops.push(() => started.stop());
 
     // Receipts go out through the mail queue as in production: a peer that accepts and drops them.
     const smtp = new SMTPServer({ authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false, onData: (stream, _session, done) => stream.resume().on('end', () => done()) });
@@ -158,7 +181,10 @@ export async function startCluster(options: { count: number; env: Record<string,
     const base = `http://127.0.0.1:${listen}`;
     const authSecret = `bench-drop-secret-${Date.now()}-`.repeat(2);
     const ports = await Promise.all(Array.from({ length: options.count }, () => freePort()));
-    const instances: Instance[] = ports.map((port, index) => {
+    const logTail = (index: number) => fs.readFileSync(path.join(dir, `instance-${index + 1}.log`), 'utf8').slice(-2000);
+    const instances: Instance[] = [];
+    // One after another, as a rolling deploy starts them: each is ready before the next starts.
+    for (const [index, port] of ports.entries()) {
       const dataDir = path.join(dir, `instance-${index + 1}`);
       fs.mkdirSync(dataDir);
       const out = fs.openSync(path.join(dir, `instance-${index + 1}.log`), 'w');
@@ -190,19 +216,14 @@ export async function startCluster(options: { count: number; env: Record<string,
         await exited;
         clearTimeout(timer);
       });
-      return { port, child };
-    });
-    const logTail = (index: number) => fs.readFileSync(path.join(dir, `instance-${index + 1}.log`), 'utf8').slice(-2000);
-    await Promise.all(
-      instances.map((instance, index) =>
-        waitFor(
-          `instance ${index + 1} to be ready`,
-          async () => (await fetch(`http://127.0.0.1:${instance.port}/readyz`)).ok,
-          120_000,
-          () => (instance.child.exitCode !== null ? `it exited (${instance.child.exitCode}):\n${logTail(index)}` : undefined),
-        ),
-      ),
-    );
+      instances.push({ port, child });
+      await waitFor(
+        `instance ${index + 1} to be ready`,
+        async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).ok,
+        120_000,
+        () => (child.exitCode !== null ? `it exited (${child.exitCode}):\n${logTail(index)}` : undefined),
+      );
+    }
     options.log(`${options.count} instances ready (production build, one PostgreSQL)`);
 
     const nginxDir = path.join(dir, 'nginx');

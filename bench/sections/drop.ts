@@ -3,6 +3,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { hashSessionToken } from '../../apps/server/src/accounts/session-token.ts';
 import { callFunction } from '../lib/client.ts';
 import { NGINX_LIMITS, startCluster, type Cluster } from '../lib/cluster.ts';
 import { connect, queryRows } from '../lib/db.ts';
@@ -69,8 +70,9 @@ async function seedAccounts(cluster: Cluster, fans: number): Promise<{ admin: st
     await db.query(`UPDATE "user" SET role = 'admin' WHERE id = 'u_drop_admin'`);
     await db.query(
       `INSERT INTO session (id, token, user_id, expires_at, created_at, updated_at, ip_address, user_agent)
-       SELECT 's_' || user_id, token, user_id, now() + interval '1 day', now(), now(), '', 'bench' FROM unnest($1::text[], $2::text[]) AS t(user_id, token)`,
-      [ids, tokens],
+       SELECT 's_' || user_id, token, user_id, now() + interval '30 days', now(), now(), '', 'bench' FROM unnest($1::text[], $2::text[]) AS t(user_id, token)`,
+      // The table keeps each token's hash (decision 043); a fresh session, not due for its daily extension.
+      [ids, tokens.map(hashSessionToken)],
     );
     await db.query(`INSERT INTO wallet (user_id, balance_cents) SELECT id, $2 FROM unnest($1::text[]) AS t(id)`, [ids.slice(1), WALLET_CENTS]);
     await db.query(`INSERT INTO ledger_entry (user_id, kind, available_delta_cents, reference) SELECT id, 'grant', $2, 'bench-drop-' || id FROM unnest($1::text[]) AS t(id)`, [
@@ -98,6 +100,60 @@ function startWorker(): { child: ChildProcess; ask(command: FansCommand): Promis
   };
 }
 
+/**
+ * The commit time of every admission batch and of the sell-out, from PostgreSQL itself
+ * (track_commit_timestamp): on each `drop` notification, the batches that still have an
+ * admitted fan (whose row the batch's transaction wrote last) and the drop row's own commit.
+ */
+async function watchCommits(databaseUrl: string, dropId: string) {
+  const listener = await connect(databaseUrl);
+  const reader = await connect(databaseUrl);
+  const batchCommits = new Map<number, number>();
+  let soldOutCommit: number | null = null;
+  let running = false;
+  let again = false;
+  const read = async () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        const rows = await queryRows<{ batch: number; ms: string }>(
+          reader,
+          `SELECT batch, (extract(epoch FROM min(pg_xact_commit_timestamp(xmin))) * 1000)::float8::text AS ms
+           FROM drop_entry WHERE drop_id = $1 AND status = 'admitted' AND batch IS NOT NULL GROUP BY batch`,
+          [dropId],
+        );
+        for (const row of rows) batchCommits.set(row.batch, Math.min(batchCommits.get(row.batch) ?? Infinity, Number(row.ms)));
+        const [drop] = await queryRows<{ status: string; ms: string }>(
+          reader,
+          `SELECT status, (extract(epoch FROM pg_xact_commit_timestamp(xmin)) * 1000)::float8::text AS ms FROM "drop" WHERE id = $1`,
+          [dropId],
+        );
+        if (drop?.status === 'sold-out' && soldOutCommit === null) soldOutCommit = Number(drop.ms);
+      } while (again);
+    } finally {
+      running = false;
+    }
+  };
+  listener.on('notification', (message) => {
+    if (message.payload?.includes('"topic":"drop"')) void read().catch(() => undefined);
+  });
+  await listener.query('LISTEN storefront_live');
+  return {
+    batchCommits,
+    soldOutCommit: () => soldOutCommit,
+    async stop() {
+      await read().catch(() => undefined);
+      await listener.end();
+      await reader.end();
+    },
+  };
+}
+
 function percentileOf(histogram: number[], p: number): number {
   const total = histogram.reduce((a, b) => a + b, 0);
   if (total === 0) return Number.NaN;
@@ -118,18 +174,18 @@ interface EntryRow {
   number: number;
   position: number | null;
   status: string;
-  admitted_ms: string | null;
-  ended_ms: string | null;
   batch: number | null;
+  /** Commit time of the row's last change (its end, for left and expired entries). */
+  last_commit_ms: string | null;
 }
 
 /**
  * The order check: the pre-queue's order recomputed from the revealed seed (packages/domain's
- * fairOrder), later arrivals by number; every stored position compared, and an admission is in
- * order when every entry ahead of it in the recomputed order had stopped waiting by then
- * (admitted at or before it, or left before it).
+ * fairOrder), later arrivals by number; every stored position compared; and an admission is in
+ * order when every entry ahead of it in the recomputed order had stopped waiting by then:
+ * admitted in the same batch or an earlier one, or left before that batch committed.
  */
-async function orderCheck(seed: string, preQueueCount: number, entries: EntryRow[]) {
+async function orderCheck(seed: string, preQueueCount: number, entries: EntryRow[], batchCommits: Map<number, number>) {
   const order = await fairOrder(
     seed,
     Array.from({ length: preQueueCount }, (_, i) => i + 1),
@@ -138,34 +194,40 @@ async function orderCheck(seed: string, preQueueCount: number, entries: EntryRow
   for (const entry of entries) if (entry.number > preQueueCount) expected.set(entry.number, entry.number);
   const positionMismatches = entries.filter((entry) => entry.position !== expected.get(entry.number)).length;
   const byPosition = [...entries].sort((a, b) => expected.get(a.number)! - expected.get(b.number)!);
-  let waitedUntil = Number.NEGATIVE_INFINITY;
+  // In batch numbers: a leaver stopped waiting before the first batch that committed after it left.
+  const batchesByCommit = [...batchCommits.entries()].sort((a, b) => a[1] - b[1]);
+  const leftBefore = (ms: number) => batchesByCommit.find(([, commit]) => commit > ms)?.[0] ?? Number.POSITIVE_INFINITY;
+  let waitedUntil = 0;
   let admissions = 0;
   let inOrder = 0;
   for (const entry of byPosition) {
-    const admittedAt = entry.admitted_ms === null ? null : Number(entry.admitted_ms);
-    if (admittedAt !== null) {
+    if (entry.batch !== null) {
       admissions += 1;
-      if (waitedUntil <= admittedAt) inOrder += 1;
+      if (waitedUntil <= entry.batch) inOrder += 1;
     }
-    const stoppedWaiting = admittedAt ?? (entry.status === 'left' && entry.ended_ms !== null ? Number(entry.ended_ms) : Number.POSITIVE_INFINITY);
+    const stoppedWaiting =
+      entry.batch ?? (entry.status === 'left' && entry.last_commit_ms !== null ? leftBefore(Number(entry.last_commit_ms)) : Number.POSITIVE_INFINITY);
     waitedUntil = Math.max(waitedUntil, stoppedWaiting);
   }
   return { positionMismatches, admissions, share: admissions === 0 ? 1 : inOrder / admissions };
 }
 
 /**
- * Admissions against stock: at every admission, the fans admitted so far and not yet gone
- * (bought, or still holding their admission) never exceed the initial units; the excess at
- * its worst is the number of fans admitted with no unit behind them (limit 1 per customer).
+ * Admissions against stock (limit 1): at every batch's commit, the fans admitted so far whose
+ * admission had not ended by leaving or expiring (those who bought keep their unit) never
+ * exceed the initial units; the worst excess is the number of fans admitted with no unit
+ * behind them. Commit times from PostgreSQL: a batch's, and each ended row's own.
  */
-function admittedWithoutStock(entries: EntryRow[], units: number): number {
+function admittedWithoutStock(entries: EntryRow[], units: number, batchCommits: Map<number, number>): number {
   const changes: { at: number; delta: number }[] = [];
   for (const entry of entries) {
-    if (entry.admitted_ms === null) continue;
-    changes.push({ at: Number(entry.admitted_ms), delta: 1 });
-    if ((entry.status === 'left' || entry.status === 'expired') && entry.ended_ms !== null) changes.push({ at: Number(entry.ended_ms), delta: -1 });
+    if (entry.batch === null) continue;
+    const admittedAt = batchCommits.get(entry.batch);
+    if (admittedAt === undefined) continue;
+    changes.push({ at: admittedAt, delta: 1 });
+    if ((entry.status === 'left' || entry.status === 'expired') && entry.last_commit_ms !== null) changes.push({ at: Number(entry.last_commit_ms), delta: -1 });
   }
-  // Ends first at the same instant: a round records expiries before it admits.
+  // An end committed at the same instant as a batch counts first (a round records expiries before it admits).
   changes.sort((a, b) => a.at - b.at || a.delta - b.delta);
   let holding = 0;
   let worst = 0;
@@ -264,6 +326,7 @@ export async function benchDrop(options: DropOptions, log: (line: string) => voi
     const left = (await Promise.all(workers.map((worker) => worker.ask({ leaveBeforeStart: true })))).reduce((sum, reply) => sum + ('left' in reply ? reply.left : 0), 0);
 
     // 2. The start, a few seconds from now; then the sale, until the drop is sold out.
+    const commits = await watchCommits(cluster.databaseUrl, drop.id);
     await callFunction(cluster.base, 'editDrop', { dropId: drop.id, startsAt: new Date(Date.now() + 3000).toISOString() }, admin);
     const db = await connect(cluster.databaseUrl);
     try {
@@ -276,6 +339,7 @@ export async function benchDrop(options: DropOptions, log: (line: string) => voi
       // The sold-out event reaches the last streams.
       await new Promise((resolve) => setTimeout(resolve, 2000));
       const cpu2 = cluster.cpu();
+      await commits.stop();
 
       const [dropRow] = await queryRows<{ seed: string; pre_queue_count: number; started_ms: string; sold_out_ms: string | null; now_serving: number; batches: number; challenge_failures: number }>(
         db,
@@ -285,13 +349,13 @@ export async function benchDrop(options: DropOptions, log: (line: string) => voi
       );
       const entries = await queryRows<EntryRow>(
         db,
-        `SELECT number, position, status, batch, (extract(epoch FROM admitted_at) * 1000)::float8::text AS admitted_ms, (extract(epoch FROM ended_at) * 1000)::float8::text AS ended_ms
+        `SELECT number, position, status, batch, (extract(epoch FROM pg_xact_commit_timestamp(xmin)) * 1000)::float8::text AS last_commit_ms
          FROM drop_entry WHERE drop_id = $1`,
         [drop.id],
       );
-      const batches = await queryRows<{ now_serving: number; admitted_ms: string }>(
+      const batches = await queryRows<{ batch: number; now_serving: number; admitted_ms: string }>(
         db,
-        `SELECT max(position) AS now_serving, (extract(epoch FROM min(admitted_at)) * 1000)::float8::text AS admitted_ms FROM drop_entry WHERE drop_id = $1 AND batch IS NOT NULL GROUP BY batch`,
+        `SELECT batch, max(position) AS now_serving, (extract(epoch FROM min(admitted_at)) * 1000)::float8::text AS admitted_ms FROM drop_entry WHERE drop_id = $1 AND batch IS NOT NULL GROUP BY batch`,
         [drop.id],
       );
       const [ledger] = await queryRows<{ stock: number; held: number; sold: string; orders: string; first_ms: string | null; last_ms: string | null }>(
@@ -309,10 +373,15 @@ export async function benchDrop(options: DropOptions, log: (line: string) => voi
         )
       ).map((row) => Number(row.ms));
 
-      // Position updates: each event's arrival minus its batch's admission time (taken when the round began, before its commit).
-      const references: Record<string, number> = { 'live:0': Number(dropRow!.started_ms) };
-      for (const batch of batches) references[`live:${batch.now_serving}`] = Number(batch.admitted_ms);
-      if (dropRow!.sold_out_ms !== null) references[`sold-out:${dropRow!.now_serving}`] = Number(dropRow!.sold_out_ms);
+      // Position updates: each event's arrival minus its batch's commit (the round's own clock, before its commit, if the commit was not seen).
+      const references: Record<string, number> = {};
+      let batchesTimedByCommit = 0;
+      for (const batch of batches) {
+        const commit = commits.batchCommits.get(batch.batch);
+        if (commit !== undefined) batchesTimedByCommit += 1;
+        references[`live:${batch.now_serving}`] = commit ?? Number(batch.admitted_ms);
+      }
+      if (dropRow!.sold_out_ms !== null) references[`sold-out:${dropRow!.now_serving}`] = commits.soldOutCommit() ?? Number(dropRow!.sold_out_ms);
       const collected = (await Promise.all(workers.map((worker) => worker.ask({ collect: { references } })))).flatMap((reply) => ('collected' in reply ? [reply.collected] : []));
       const histogram: number[] = [];
       for (const part of collected) merge(histogram, part.histogram);
@@ -327,8 +396,8 @@ export async function benchDrop(options: DropOptions, log: (line: string) => voi
       const soldOutSeconds = dropRow!.sold_out_ms === null ? null : (Number(dropRow!.sold_out_ms) - Number(dropRow!.started_ms)) / 1000;
       const sold = Number(ledger!.sold);
       const oversold = ledger!.stock + ledger!.held + sold - options.units;
-      const check = await orderCheck(dropRow!.seed, dropRow!.pre_queue_count, entries);
-      const withoutStock = admittedWithoutStock(entries, options.units);
+      const check = await orderCheck(dropRow!.seed, dropRow!.pre_queue_count, entries, commits.batchCommits);
+      const withoutStock = admittedWithoutStock(entries, options.units, commits.batchCommits);
       const saleSeconds = soldOutSeconds ?? (Date.now() - Number(dropRow!.started_ms)) / 1000;
       const ordersPerSecond = sold / saleSeconds;
       // The busiest 5 s of orders: what the instances sustained while fans were buying.
@@ -375,6 +444,7 @@ export async function benchDrop(options: DropOptions, log: (line: string) => voi
         saleSeconds,
         admissions: check.admissions,
         batches: dropRow!.batches,
+        batchesTimedByCommit,
         challengeFailures: dropRow!.challenge_failures,
         perInstanceOrders,
         cpuSeconds: { join: joinCpu, sale: saleCpu, perInstanceSale: cpu2.instances.map((b, i) => round(b - cpu1.instances[i]!, 1)) },
