@@ -75,7 +75,7 @@ const settings = quick
         saturateSeconds: 5,
         bareRuns: 500,
       },
-      drop: { fans: 20_000, units: 2000, maxAdmitted: 400, workers: 4, joinConcurrency: 200, saleTimeoutSeconds: 180 },
+      drop: { fans: 20_000, units: 2000, maxAdmitted: 400, workers: 4, joinConcurrency: 200, saleTimeoutSeconds: 300 },
     };
 
 const started = Date.now();

@@ -144,7 +144,7 @@ async function createScheduledQueues(pool: pg.Pool) {
   const boss = new PgBoss({ db: { executeSql: (text: string, values?: unknown[]) => pool.query(text, values) }, schema: 'pgboss', supervise: false, schedule: false });
   await boss.start();
   for (const name of ['drop-waitlist-offers', 'drop-challenges-cleanup']) if (!(await boss.getQueue(name))) await boss.createQueue(name);
-  await boss.stop({ graceful: false });
+  await boss.stop({ graceful: true, timeout: 2000 });
   await jobs.stop();
 }
 
@@ -160,6 +160,8 @@ export async function startCluster(options: { count: number; env: Record<string,
   try {
     let database: EmbeddedDatabase = await startEmbeddedPostgres({ dataDir: path.join(dir, 'db') });
     const pool = new pg.Pool({ connectionString: database.connectionString, max: 2 });
+    // The restart below ends connections pg-boss may still hold: nothing is lost.
+    pool.on('error', () => undefined);
     await runMigrations(pool);
     await createScheduledQueues(pool);
     // Commit times, so the bench can measure from a transaction's commit (needs a restart).
