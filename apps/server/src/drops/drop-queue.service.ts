@@ -33,10 +33,12 @@ export interface QueueDeps {
   secrets: readonly string[];
   /** DROP_CHALLENGE_COST: 0 turns the challenge off. */
   challengeCost: number;
+  /** DROP_JOINS_PER_ADDRESS. */
+  joinsPerAddress: number;
 }
 
-/** Joins per account and per client address within a minute (decision 066). */
-export const JOIN_LIMITS = { perAccount: 10, perAddress: 60, windowSeconds: 60 } as const;
+/** Joins per account within a minute (decision 066); per address: DROP_JOINS_PER_ADDRESS. */
+export const JOIN_LIMITS = { perAccount: 10, windowSeconds: 60 } as const;
 
 type EntryRow = typeof dropEntries.$inferSelect;
 
@@ -109,7 +111,7 @@ export async function joinDrop(deps: QueueDeps, userId: string, clientSubject: s
   const refused = joinRefusal(drop, now);
   if (refused) throw refused;
   await hitRateLimit(db, `drop-join:account:${userId}`, JOIN_LIMITS.perAccount, JOIN_LIMITS.windowSeconds);
-  await hitRateLimit(db, `drop-join:address:${clientSubject}`, JOIN_LIMITS.perAddress, JOIN_LIMITS.windowSeconds);
+  await hitRateLimit(db, `drop-join:address:${clientSubject}`, deps.joinsPerAddress, JOIN_LIMITS.windowSeconds);
   if (drop.challenge && deps.challengeCost > 0) {
     if (!input.challenge) throw new AppError('failed-precondition', DROP_MESSAGES.challengeNeeded);
     const solved = await checkSolution(deps.secrets, drop.id, input.challenge);

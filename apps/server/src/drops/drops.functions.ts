@@ -22,6 +22,7 @@ export function dropFunctions(): CallableFunction[] {
     db: context.db,
     secrets: secretsOf(context.config),
     challengeCost: context.config.DROP_CHALLENGE_COST,
+    joinsPerAddress: context.config.DROP_JOINS_PER_ADDRESS,
   });
   return [
     defineFunction('scheduleDrop', async (input, { db, caller }) => scheduleDrop(db, { userId: caller.userId }, input)),

@@ -5,31 +5,52 @@ import { dropFunctions } from './drops.functions.ts';
 import { dropsToAdvance } from './drops.service.ts';
 import { offerReturnedUnits } from './waitlist.service.ts';
 
+/** How often each instance offers returned units to the waitlists and forgets used challenges. */
+const OFFER_MS = 15_000;
+
+/** Runs `task` every `ms` on this instance, one run at a time; a failure is logged and the next run tries again. */
+function repeat(ms: number, task: () => Promise<unknown>, onError: (error: unknown) => void): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    task()
+      .catch(onError)
+      .finally(() => (running = false));
+  }, ms);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /**
  * Fair drops (issue 35, decision 066). Every instance runs the admission rounds on a short
  * timer (DROP_ADVANCE_MS): a round takes the drop's advisory lock or skips, so any instance
- * admits and none is a leader. Waitlist offers and the used challenges' cleanup run once a
- * minute across all processes.
+ * admits and none is a leader. Waitlist offers run the same way (one instance per round,
+ * under their own advisory lock) every OFFER_MS.
  */
-export const dropsArea = defineArea('drops', async (app, { db, jobs, config, every }) => {
+export const dropsArea = defineArea('drops', async (app, { db, jobs, config }) => {
   const secrets = [config.AUTH_SECRET, ...config.AUTH_SECRET_PREVIOUS];
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      for (const dropId of await dropsToAdvance(db)) await advanceDrop({ db, secrets }, dropId);
-    } catch (error) {
-      app.log.warn({ err: error }, 'drop admission round failed');
-    } finally {
-      running = false;
-    }
-  };
-  const timer = setInterval(() => void tick(), config.DROP_ADVANCE_MS);
-  timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
   const offerDeps = { db, jobs, publicUrl: publicUrl(config), secret: config.AUTH_SECRET };
-  await every('drop-waitlist-offers', '* * * * *', () => offerReturnedUnits(offerDeps));
-  await every('drop-challenges-cleanup', '23 * * * *', () => forgetUsedChallenges(db));
+  const warn = (what: string) => (error: unknown) => app.log.warn({ err: error }, what);
+  const stops = [
+    repeat(
+      config.DROP_ADVANCE_MS,
+      async () => {
+        for (const dropId of await dropsToAdvance(db)) await advanceDrop({ db, secrets }, dropId);
+      },
+      warn('drop admission round failed'),
+    ),
+    repeat(
+      OFFER_MS,
+      async () => {
+        await offerReturnedUnits(offerDeps);
+        await forgetUsedChallenges(db);
+      },
+      warn('waitlist offers failed'),
+    ),
+  ];
+  app.addHook('onClose', async () => {
+    for (const stop of stops) stop();
+  });
   return { functions: dropFunctions() };
 });
