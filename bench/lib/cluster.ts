@@ -6,8 +6,6 @@ import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../../apps/server/src/db/embedded.ts';
 import { runMigrations } from '../../apps/server/src/db/migrate.ts';
-import { startJobQueue } from '../../apps/server/src/jobs/queue.ts';
-import { PgBoss } from 'pg-boss';
 import { root } from './app-server.ts';
 
 /**
@@ -42,6 +40,8 @@ export interface Cluster {
   accessLog: string;
   /** CPU seconds (user + system) used so far by: each instance, PostgreSQL (all its processes), nginx (all workers). */
   cpu(): { instances: number[]; postgres: number; nginx: number };
+  /** Resident memory now, MiB: each instance, and nginx's workers together. */
+  memory(): { instances: number[]; nginx: number };
   stop(): Promise<void>;
 }
 
@@ -55,6 +55,16 @@ function processCpu(pid: number, withChildren = false): number {
     // Fields after the name, from 3 (state): utime is 14, stime 15, cutime 16, cstime 17.
     const ticks = Number(fields[11]) + Number(fields[12]) + (withChildren ? Number(fields[13]) + Number(fields[14]) : 0);
     return ticks / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** Resident memory of a process, MiB; 0 once gone. */
+function processRss(pid: number): number {
+  try {
+    const kib = /^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return Math.round(Number(kib ?? 0) / 102.4) / 10;
   } catch {
     return 0;
   }
@@ -133,21 +143,6 @@ function writeNginxConfig(dir: string, listen: number, upstreams: number[]): str
   return confPath;
 }
 
-/**
- * The drops area (as merged from `drops` at 6b29fda) schedules two pg-boss jobs whose queues no
- * one creates, so a server refuses to start on a new database (pg-boss: "Key (name)=
- * (drop-waitlist-offers) is not present in table queue"). Until the drops area stops doing
- * so, the bench makes the queues first, as the server's job queue makes its own.
- */
-async function createScheduledQueues(pool: pg.Pool) {
-  const jobs = await startJobQueue(pool, () => undefined);
-  const boss = new PgBoss({ db: { executeSql: (text: string, values?: unknown[]) => pool.query(text, values) }, schema: 'pgboss', supervise: false, schedule: false });
-  await boss.start();
-  for (const name of ['drop-waitlist-offers', 'drop-challenges-cleanup']) if (!(await boss.getQueue(name))) await boss.createQueue(name);
-  await boss.stop({ graceful: true, timeout: 2000 });
-  await jobs.stop();
-}
-
 /** Starts PostgreSQL (durable settings, as production), migrates, then `count` instances and nginx. */
 export async function startCluster(options: { count: number; env: Record<string, string>; log: (line: string) => void }): Promise<Cluster> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'storefront-bench-drop-'));
@@ -160,10 +155,7 @@ export async function startCluster(options: { count: number; env: Record<string,
   try {
     let database: EmbeddedDatabase = await startEmbeddedPostgres({ dataDir: path.join(dir, 'db') });
     const pool = new pg.Pool({ connectionString: database.connectionString, max: 2 });
-    // The restart below ends connections pg-boss may still hold: nothing is lost.
-    pool.on('error', () => undefined);
     await runMigrations(pool);
-    await createScheduledQueues(pool);
     // Commit times, so the bench can measure from a transaction's commit (needs a restart).
     await pool.query('ALTER SYSTEM SET track_commit_timestamp = on');
     await pool.end();
@@ -258,6 +250,10 @@ export async function startCluster(options: { count: number; env: Record<string,
         instances: instances.map((instance) => processCpu(instance.child.pid!)),
         postgres: treeCpu(postmaster),
         nginx: treeCpu(nginx.pid!),
+      }),
+      memory: () => ({
+        instances: instances.map((instance) => processRss(instance.child.pid!)),
+        nginx: childrenOf(nginx.pid!).reduce((sum, pid) => sum + processRss(pid), 0),
       }),
       stop,
     };

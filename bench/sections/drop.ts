@@ -319,6 +319,7 @@ export async function benchDrop(options: DropOptions, log: (line: string) => voi
     const joinReplies = await Promise.all(workers.map((worker) => worker.ask({ join: true })));
     const joinSeconds = (Date.now() - started) / 1000;
     const cpu1 = cluster.cpu();
+    const memoryWithStreams = cluster.memory();
     const joined = joinReplies.map((reply) => ('joined' in reply ? reply.joined : null)).filter((s): s is FansStats => s !== null);
     const streams = joined.reduce((sum, s) => sum + s.streamsOpened, 0);
     const joins = joined.reduce((sum, s) => sum + s.joined, 0);
@@ -433,6 +434,20 @@ export async function benchDrop(options: DropOptions, log: (line: string) => voi
         figure('drop.inOrder', 'drop: admissions in the committed order (recomputed from the seed)', round(check.share * 100, 2), '%', { op: '=', value: 100 }),
         figure('drop.positionMismatches', 'drop: stored positions that differ from the recomputed order', check.positionMismatches, 'entries', { op: '=', value: 0 }),
       ];
+      // Per-instance figures for sizing (docs/performance.md): CPU per fan joined and per fan in the sale, memory per stream.
+      figures.push(
+        figure('drop.joinCpuInstance', 'drop: instance CPU per join (stream, challenge, join), summed over instances', round((joinCpu.instances / joins) * 1000, 2), 'ms'),
+        figure('drop.joinCpuPostgres', 'drop: PostgreSQL CPU per join', round((joinCpu.postgres / joins) * 1000, 2), 'ms'),
+        figure('drop.saleCpuInstance', 'drop: instance CPU of the sale per fan in the queue, summed over instances', round((saleCpu.instances / joins) * 1000, 2), 'ms'),
+        figure('drop.saleCpuPostgres', 'drop: PostgreSQL CPU of the sale per fan in the queue', round((saleCpu.postgres / joins) * 1000, 2), 'ms'),
+        figure('drop.streamsPerInstance', 'drop: live streams per instance', Math.round(streams / INSTANCES), 'streams'),
+        figure(
+          'drop.memoryPerStream',
+          'drop: instance memory per open stream (RSS with streams / streams, upper bound)',
+          round((memoryWithStreams.instances.reduce((a, b) => a + b, 0) * 1024) / Math.max(1, streams), 1),
+          'KiB',
+        ),
+      );
       const purchaseFailures = failures('purchaseFailures');
       const refused = Object.values(purchaseFailures).reduce((a, b) => a + b, 0);
       figures.push(figure('drop.refusedPurchases', 'drop: admitted fans whose order was refused', refused, 'fans', { op: '=', value: 0 }, refused > 0 ? JSON.stringify(purchaseFailures) : undefined));
@@ -447,6 +462,7 @@ export async function benchDrop(options: DropOptions, log: (line: string) => voi
         batchesTimedByCommit,
         challengeFailures: dropRow!.challenge_failures,
         perInstanceOrders,
+        memoryWithStreamsMiB: memoryWithStreams,
         cpuSeconds: { join: joinCpu, sale: saleCpu, perInstanceSale: cpu2.instances.map((b, i) => round(b - cpu1.instances[i]!, 1)) },
         ledger: { stock: ledger!.stock, held: ledger!.held, sold, orders: Number(ledger!.orders) },
         fans: {
