@@ -198,18 +198,25 @@ async function orderCheck(seed: string, preQueueCount: number, entries: EntryRow
   const batchesByCommit = [...batchCommits.entries()].sort((a, b) => a[1] - b[1]);
   const leftBefore = (ms: number) => batchesByCommit.find(([, commit]) => commit > ms)?.[0] ?? Number.POSITIVE_INFINITY;
   let waitedUntil = 0;
+  let blocker: EntryRow | null = null;
   let admissions = 0;
   let inOrder = 0;
+  // The first admissions out of order, each with the entry ahead of it that was still waiting.
+  const examples: { entry: EntryRow; expected: number; ahead: EntryRow | null; aheadExpected: number | null }[] = [];
   for (const entry of byPosition) {
     if (entry.batch !== null) {
       admissions += 1;
       if (waitedUntil <= entry.batch) inOrder += 1;
+      else if (examples.length < 5) examples.push({ entry, expected: expected.get(entry.number)!, ahead: blocker, aheadExpected: blocker ? expected.get(blocker.number)! : null });
     }
     const stoppedWaiting =
       entry.batch ?? (entry.status === 'left' && entry.last_commit_ms !== null ? leftBefore(Number(entry.last_commit_ms)) : Number.POSITIVE_INFINITY);
-    waitedUntil = Math.max(waitedUntil, stoppedWaiting);
+    if (stoppedWaiting > waitedUntil) {
+      waitedUntil = stoppedWaiting;
+      blocker = entry;
+    }
   }
-  return { positionMismatches, admissions, share: admissions === 0 ? 1 : inOrder / admissions };
+  return { positionMismatches, admissions, share: admissions === 0 ? 1 : inOrder / admissions, examples };
 }
 
 /**
@@ -458,6 +465,8 @@ export async function benchDrop(options: DropOptions, log: (line: string) => voi
         joinSeconds,
         saleSeconds,
         admissions: check.admissions,
+        outOfOrderExamples: check.examples,
+        batchCommits: Object.fromEntries(commits.batchCommits),
         batches: dropRow!.batches,
         batchesTimedByCommit,
         challengeFailures: dropRow!.challenge_failures,
