@@ -222,7 +222,7 @@ async function main() {
   const details: Record<string, unknown> = {};
 
   if (SHARED_SERVER_SECTIONS.some((name) => !skip.has(name))) await sharedServerSections(figures, details);
-  await section('drop', figures, details, () => benchDrop(settings.drop, log));
+  await section('drop', figures, details, () => benchDrop(settings.drop, log, resultsDir));
 
   const totalSeconds = Math.round((Date.now() - started) / 1000);
   figures.push({ key: 'bench.seconds', label: 'bench: total run time', value: totalSeconds, unit: 's', target: { op: '<', value: 900 }, met: totalSeconds < 900 });

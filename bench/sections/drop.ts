@@ -175,8 +175,9 @@ interface EntryRow {
   position: number | null;
   status: string;
   batch: number | null;
-  /** Commit time of the row's last change (its end, for left and expired entries). */
+  /** Commit time of the row's last change (its end, for entries that left or expired during the sale). */
   last_commit_ms: string | null;
+  ended_ms: string | null;
 }
 
 /**
@@ -185,7 +186,7 @@ interface EntryRow {
  * order when every entry ahead of it in the recomputed order had stopped waiting by then:
  * admitted in the same batch or an earlier one, or left before that batch committed.
  */
-async function orderCheck(seed: string, preQueueCount: number, entries: EntryRow[], batchCommits: Map<number, number>) {
+async function orderCheck(seed: string, preQueueCount: number, entries: EntryRow[], batchCommits: Map<number, number>, startedMs: number) {
   const order = await fairOrder(
     seed,
     Array.from({ length: preQueueCount }, (_, i) => i + 1),
@@ -194,9 +195,14 @@ async function orderCheck(seed: string, preQueueCount: number, entries: EntryRow
   for (const entry of entries) if (entry.number > preQueueCount) expected.set(entry.number, entry.number);
   const positionMismatches = entries.filter((entry) => entry.position !== expected.get(entry.number)).length;
   const byPosition = [...entries].sort((a, b) => expected.get(a.number)! - expected.get(b.number)!);
-  // In batch numbers: a leaver stopped waiting before the first batch that committed after it left.
+  // In batch numbers: a fan who left before the start stopped waiting before batch 1 (the start
+  // rewrote its row, so its commit time is the start's); one who left during the sale, before
+  // the first batch that committed after its leave.
   const batchesByCommit = [...batchCommits.entries()].sort((a, b) => a[1] - b[1]);
-  const leftBefore = (ms: number) => batchesByCommit.find(([, commit]) => commit > ms)?.[0] ?? Number.POSITIVE_INFINITY;
+  const leftBefore = (entry: EntryRow) =>
+    entry.ended_ms !== null && Number(entry.ended_ms) < startedMs
+      ? 0
+      : (batchesByCommit.find(([, commit]) => commit > Number(entry.last_commit_ms))?.[0] ?? Number.POSITIVE_INFINITY);
   let waitedUntil = 0;
   let blocker: EntryRow | null = null;
   let admissions = 0;
@@ -210,7 +216,7 @@ async function orderCheck(seed: string, preQueueCount: number, entries: EntryRow
       else if (examples.length < 5) examples.push({ entry, expected: expected.get(entry.number)!, ahead: blocker, aheadExpected: blocker ? expected.get(blocker.number)! : null });
     }
     const stoppedWaiting =
-      entry.batch ?? (entry.status === 'left' && entry.last_commit_ms !== null ? leftBefore(Number(entry.last_commit_ms)) : Number.POSITIVE_INFINITY);
+      entry.batch ?? (entry.status === 'left' && entry.last_commit_ms !== null ? leftBefore(entry) : Number.POSITIVE_INFINITY);
     if (stoppedWaiting > waitedUntil) {
       waitedUntil = stoppedWaiting;
       blocker = entry;
@@ -253,7 +259,7 @@ function ordersPerInstance(cluster: Cluster): number[] {
   );
 }
 
-export async function benchDrop(options: DropOptions, log: (line: string) => void) {
+export async function benchDrop(options: DropOptions, log: (line: string) => void, resultsDir: string) {
   const cluster = await startCluster({
     count: INSTANCES,
     env: { DROP_CHALLENGE_COST: String(CHALLENGE_COST), ADMIN_EMAILS: ADMIN_EMAIL },
@@ -357,7 +363,8 @@ export async function benchDrop(options: DropOptions, log: (line: string) => voi
       );
       const entries = await queryRows<EntryRow>(
         db,
-        `SELECT number, position, status, batch, (extract(epoch FROM pg_xact_commit_timestamp(xmin)) * 1000)::float8::text AS last_commit_ms
+        `SELECT number, position, status, batch, (extract(epoch FROM pg_xact_commit_timestamp(xmin)) * 1000)::float8::text AS last_commit_ms,
+                (extract(epoch FROM ended_at) * 1000)::float8::text AS ended_ms
          FROM drop_entry WHERE drop_id = $1`,
         [drop.id],
       );
@@ -404,7 +411,9 @@ export async function benchDrop(options: DropOptions, log: (line: string) => voi
       const soldOutSeconds = dropRow!.sold_out_ms === null ? null : (Number(dropRow!.sold_out_ms) - Number(dropRow!.started_ms)) / 1000;
       const sold = Number(ledger!.sold);
       const oversold = ledger!.stock + ledger!.held + sold - options.units;
-      const check = await orderCheck(dropRow!.seed, dropRow!.pre_queue_count, entries, commits.batchCommits);
+      const check = await orderCheck(dropRow!.seed, dropRow!.pre_queue_count, entries, commits.batchCommits, Number(dropRow!.started_ms));
+      // Every entry, for checking the checks afterwards (bench/results/ is git-ignored).
+      fs.writeFileSync(path.join(resultsDir, 'drop-entries.json'), JSON.stringify({ seed: dropRow!.seed, preQueueCount: dropRow!.pre_queue_count, batchCommits: Object.fromEntries(commits.batchCommits), entries }));
       const withoutStock = admittedWithoutStock(entries, options.units, commits.batchCommits);
       const saleSeconds = soldOutSeconds ?? (Date.now() - Number(dropRow!.started_ms)) / 1000;
       const ordersPerSecond = sold / saleSeconds;
