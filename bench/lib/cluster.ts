@@ -116,12 +116,7 @@ function writeNginxConfig(dir: string, listen: number, upstreams: number[]): str
   const siteFile = 'deploy/nginx-site.conf';
   let site = fs.readFileSync(path.join(root, siteFile), 'utf8');
   site = replaceIn(site, siteFile, 'access_log /var/log/nginx/storefront.access.log storefront;', `access_log ${dir}/access.log storefront;`);
-  site = replaceIn(
-    site,
-    siteFile,
-    /^\s*server 127\.0\.0\.1:3000 (.*)\n\s*server 127\.0\.0\.1:3001 .*\n/m,
-    upstreams.map((port) => `    server 127.0.0.1:${port} $1\n`).join(''),
-  );
+  site = replaceIn(site, siteFile, /^\s*server 127\.0\.0\.1:3000 (.*)\n\s*server 127\.0\.0\.1:3001 .*\n/m, upstreams.map((port) => `    server 127.0.0.1:${port} $1\n`).join(''));
   site = replaceIn(site, siteFile, 'listen 80;', `listen 127.0.0.1:${listen + 1};`);
   site = replaceIn(site, siteFile, 'listen 443 ssl http2;', `listen 127.0.0.1:${listen} reuseport backlog=4096;`);
   site = replaceIn(site, siteFile, /^\s*ssl_[a-z_]+ .*\n/gm, '');
@@ -165,7 +160,12 @@ export async function startCluster(options: { count: number; env: Record<string,
     stops.push(() => started.stop());
 
     // Receipts go out through the mail queue as in production: a peer that accepts and drops them.
-    const smtp = new SMTPServer({ authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false, onData: (stream, _session, done) => stream.resume().on('end', () => done()) });
+    const smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData: (stream, _session, done) => stream.resume().on('end', () => done()),
+    });
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     stops.push(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
     const smtpAddress = smtp.server.address();
@@ -234,8 +234,11 @@ export async function startCluster(options: { count: number; env: Record<string,
       await exited;
       clearTimeout(timer);
     });
-    await waitFor('nginx to answer', async () => (await fetch(`${base}/healthz`)).ok, 30_000, () =>
-      nginx.exitCode !== null ? `nginx exited (${nginx.exitCode}): ${nginxOutput}` : undefined,
+    await waitFor(
+      'nginx to answer',
+      async () => (await fetch(`${base}/healthz`)).ok,
+      30_000,
+      () => (nginx.exitCode !== null ? `nginx exited (${nginx.exitCode}): ${nginxOutput}` : undefined),
     );
     const postmaster = Number(fs.readFileSync(path.join(dir, 'db/pg/postmaster.pid'), 'utf8').split('\n')[0]);
     return {

@@ -215,8 +215,7 @@ async function orderCheck(seed: string, preQueueCount: number, entries: EntryRow
       if (waitedUntil <= entry.batch) inOrder += 1;
       else if (examples.length < 5) examples.push({ entry, expected: expected.get(entry.number)!, ahead: blocker, aheadExpected: blocker ? expected.get(blocker.number)! : null });
     }
-    const stoppedWaiting =
-      entry.batch ?? (entry.status === 'left' && entry.last_commit_ms !== null ? leftBefore(entry) : Number.POSITIVE_INFINITY);
+    const stoppedWaiting = entry.batch ?? (entry.status === 'left' && entry.last_commit_ms !== null ? leftBefore(entry) : Number.POSITIVE_INFINITY);
     if (stoppedWaiting > waitedUntil) {
       waitedUntil = stoppedWaiting;
       blocker = entry;
@@ -255,7 +254,8 @@ function admittedWithoutStock(entries: EntryRow[], units: number, batchCommits: 
 function ordersPerInstance(cluster: Cluster): number[] {
   const lines = fs.existsSync(cluster.accessLog) ? fs.readFileSync(cluster.accessLog, 'utf8').split('\n') : [];
   return cluster.instances.map(
-    (instance) => lines.filter((line) => line.includes('POST /fn/completeWalletOnlyOrderStreetFlavor') && / 200 /.test(line) && line.includes(`upstream=127.0.0.1:${instance.port}`)).length,
+    (instance) =>
+      lines.filter((line) => line.includes('POST /fn/completeWalletOnlyOrderStreetFlavor') && / 200 /.test(line) && line.includes(`upstream=127.0.0.1:${instance.port}`)).length,
   );
 }
 
@@ -355,7 +355,15 @@ export async function benchDrop(options: DropOptions, log: (line: string) => voi
       const cpu2 = cluster.cpu();
       await commits.stop();
 
-      const [dropRow] = await queryRows<{ seed: string; pre_queue_count: number; started_ms: string; sold_out_ms: string | null; now_serving: number; batches: number; challenge_failures: number }>(
+      const [dropRow] = await queryRows<{
+        seed: string;
+        pre_queue_count: number;
+        started_ms: string;
+        sold_out_ms: string | null;
+        now_serving: number;
+        batches: number;
+        challenge_failures: number;
+      }>(
         db,
         `SELECT seed, pre_queue_count, (extract(epoch FROM started_at) * 1000)::bigint AS started_ms, (extract(epoch FROM sold_out_at) * 1000)::bigint AS sold_out_ms,
                 now_serving, batches, challenge_failures FROM "drop" WHERE id = $1`,
@@ -413,7 +421,10 @@ export async function benchDrop(options: DropOptions, log: (line: string) => voi
       const oversold = ledger!.stock + ledger!.held + sold - options.units;
       const check = await orderCheck(dropRow!.seed, dropRow!.pre_queue_count, entries, commits.batchCommits, Number(dropRow!.started_ms));
       // Every entry, for checking the checks afterwards (bench/results/ is git-ignored).
-      fs.writeFileSync(path.join(resultsDir, 'drop-entries.json'), JSON.stringify({ seed: dropRow!.seed, preQueueCount: dropRow!.pre_queue_count, batchCommits: Object.fromEntries(commits.batchCommits), entries }));
+      fs.writeFileSync(
+        path.join(resultsDir, 'drop-entries.json'),
+        JSON.stringify({ seed: dropRow!.seed, preQueueCount: dropRow!.pre_queue_count, batchCommits: Object.fromEntries(commits.batchCommits), entries }),
+      );
       const withoutStock = admittedWithoutStock(entries, options.units, commits.batchCommits);
       const saleSeconds = soldOutSeconds ?? (Date.now() - Number(dropRow!.started_ms)) / 1000;
       const ordersPerSecond = sold / saleSeconds;
@@ -436,7 +447,10 @@ export async function benchDrop(options: DropOptions, log: (line: string) => voi
       log(`  ${simulated}`);
 
       const figures: Figure[] = [
-        figure('drop.fans', `drop: fans joined (${options.fans} fans, ${options.units} units, ${INSTANCES} instances behind nginx)`, joins, 'fans', { op: '>=', value: options.fans }),
+        figure('drop.fans', `drop: fans joined (${options.fans} fans, ${options.units} units, ${INSTANCES} instances behind nginx)`, joins, 'fans', {
+          op: '>=',
+          value: options.fans,
+        }),
         figure('drop.streams', 'drop: live streams held through nginx (the page follows the drop topic)', streams, 'streams', { op: '>=', value: options.fans }),
         figure('drop.joinsPerSecond', 'drop: joins/s into the pre-queue (stream, challenge, join)', round(joins / joinSeconds, 1), '/s'),
         figure('drop.soldOutSeconds', 'drop: start to sold out', soldOutSeconds === null ? null : round(soldOutSeconds, 1), 's'),
@@ -466,7 +480,16 @@ export async function benchDrop(options: DropOptions, log: (line: string) => voi
       );
       const purchaseFailures = failures('purchaseFailures');
       const refused = Object.values(purchaseFailures).reduce((a, b) => a + b, 0);
-      figures.push(figure('drop.refusedPurchases', 'drop: admitted fans whose order was refused', refused, 'fans', { op: '=', value: 0 }, refused > 0 ? JSON.stringify(purchaseFailures) : undefined));
+      figures.push(
+        figure(
+          'drop.refusedPurchases',
+          'drop: admitted fans whose order was refused',
+          refused,
+          'fans',
+          { op: '=', value: 0 },
+          refused > 0 ? JSON.stringify(purchaseFailures) : undefined,
+        ),
+      );
       return {
         figures,
         simulated,

@@ -293,7 +293,9 @@ async function joinOne(fan: Fan) {
     stats.streamsFailed += 1;
   }
   try {
-    const challenge = await call<{ algorithm: string; challenge: string; maxnumber?: number; salt: string; signature: string }>(fan, 'getDropChallenge', { dropId: settings.dropId });
+    const challenge = await call<{ algorithm: string; challenge: string; maxnumber?: number; salt: string; signature: string }>(fan, 'getDropChallenge', {
+      dropId: settings.dropId,
+    });
     const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
     if (!solution) throw new Error('challenge not solved');
     const payload = Buffer.from(
