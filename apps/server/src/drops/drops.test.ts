@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DROP_MESSAGES, fairOrder, sha256Hex, entryListHash } from '@storefront/domain/drops.ts';
 import type { FunctionsError } from '@storefront/sdk/callable.ts';
 import { startTestApp, type TestApp } from '../../test/app.ts';
+import { openSse } from '../../test/sse.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
 import { saveBundle } from '../catalog/bundles.service.ts';
 import { getProduct, releaseProduct } from '../catalog/catalog.service.ts';
@@ -335,7 +336,13 @@ describe('admission against stock (item 4)', () => {
     await join(0, drop.id);
     await join(1, drop.id);
     await startNow(drop.id);
+    // Any open page, signed in or not, hears "now serving" on the drop topic, with the figure itself.
+    const page = await openSse(`${shop.baseUrl}/api/live?topics=drop`);
+    await page.waitFor((event) => event.event === 'ready');
     await advanceDrop(queue, drop.id);
+    const heard = await page.waitFor((event) => event.event === 'drop' && event.data.includes(drop.id));
+    expect(JSON.parse(heard.data)).toEqual({ id: drop.id, nowServing: 1, status: 'live' });
+    await page.close();
     const entries = await entriesOf(drop.id);
     const first = entries.find((entry) => entry.position === 1)!;
     const second = entries.find((entry) => entry.position === 2)!;
