@@ -193,7 +193,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const payments = options.payments ?? paymentProviderFor(config, db);
   // Stripe Tax when a Stripe key is set (decision 051); the shipping-and-tax settings choose whether it is used.
   const tax = options.tax !== undefined ? options.tax : config.STRIPE_SECRET_KEY ? createStripeTax({ secretKey: config.STRIPE_SECRET_KEY }) : null;
-  const checkout = { db, jobs, provider: payments.provider, publicUrl: publicUrl(config), holdMs: config.CHECKOUT_HOLD_MINUTES * 60_000, tax, admissionSecrets: [config.AUTH_SECRET, ...config.AUTH_SECRET_PREVIOUS] };
+  const admissionSecrets = [config.AUTH_SECRET, ...config.AUTH_SECRET_PREVIOUS];
+  const checkout = { db, jobs, provider: payments.provider, publicUrl: publicUrl(config), holdMs: config.CHECKOUT_HOLD_MINUTES * 60_000, tax, admissionSecrets };
   const pages = createPublicPages();
   const context: AreaContext = {
     pages,

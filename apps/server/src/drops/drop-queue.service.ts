@@ -166,16 +166,22 @@ export async function leaveDrop(db: Db, userId: string, dropId: string) {
   return stateOf(drop, entry ?? (await entryOf(db, dropId, userId)));
 }
 
-/** Units left to sell across the drop's variants (the stock column; held units are not left); null: no count kept. */
-async function unitsLeft(tx: Tx, dropId: string): Promise<number | null> {
-  const [row] = await tx
-    .select({
-      left: sql<number | null>`CASE WHEN bool_or(${productVariants.stock} IS NULL) THEN NULL ELSE coalesce(sum(${productVariants.stock}), 0) END`,
-    })
-    .from(dropItems)
-    .innerJoin(productVariants, eq(productVariants.id, dropItems.variantId))
-    .where(eq(dropItems.dropId, dropId));
-  return row?.left === null || row?.left === undefined ? null : Number(row.left);
+/**
+ * What a round decides on, read in ONE statement so that it is one snapshot: the units left
+ * across the drop's variants (the stock column; held units are not left; null: no count
+ * kept), the fans admitted now and those admitted within the last minute. Read in two
+ * statements, a purchase committing between them (stock down, its admission ended) would
+ * show the stock before and the admissions after it, and admit one fan too many.
+ */
+async function roundFigures(tx: Tx, dropId: string, now: Date): Promise<{ left: number | null; admittedNow: number; lastMinute: number }> {
+  const result = await tx.execute<{ left: string | null; admitted_now: number; last_minute: number }>(sql`
+    SELECT
+      (SELECT CASE WHEN bool_or(v.stock IS NULL) THEN NULL ELSE coalesce(sum(v.stock), 0) END
+         FROM ${dropItems} di JOIN ${productVariants} v ON v.id = di.variant_id WHERE di.drop_id = ${dropId}) AS left,
+      (SELECT count(*)::int FROM ${dropEntries} WHERE drop_id = ${dropId} AND status = 'admitted') AS admitted_now,
+      (SELECT count(*)::int FROM ${dropEntries} WHERE drop_id = ${dropId} AND admitted_at > ${new Date(now.getTime() - 60_000)}) AS last_minute`);
+  const row = result.rows[0]!;
+  return { left: row.left === null ? null : Number(row.left), admittedNow: Number(row.admitted_now), lastMinute: Number(row.last_minute) };
 }
 
 export interface RoundResult {
@@ -240,8 +246,8 @@ export async function advanceDrop(deps: Pick<QueueDeps, 'db' | 'secrets'>, dropI
         .where(and(eq(dropEntries.dropId, dropId), eq(dropEntries.status, 'admitted'), sql`${dropEntries.expiresAt} <= ${now}`))
         .returning({ number: dropEntries.number });
       if (drop.status === 'sold-out') return { ...base, expired: expired.length };
-      const left = await unitsLeft(tx, dropId);
-      if (isSoldOut(left)) {
+      const figures = await roundFigures(tx, dropId, now);
+      if (isSoldOut(figures.left)) {
         await tx
           .update(dropEntries)
           .set({ status: 'closed', endedAt: now })
@@ -249,20 +255,13 @@ export async function advanceDrop(deps: Pick<QueueDeps, 'db' | 'secrets'>, dropI
         await tx.update(drops).set({ status: 'sold-out', soldOutAt: now, updatedAt: now }).where(eq(drops.id, dropId));
         return { ...base, expired: expired.length, soldOut: true, status: 'sold-out', announce: true };
       }
-      const [counts] = await tx
-        .select({
-          admittedNow: sql<number>`count(*) FILTER (WHERE ${dropEntries.status} = 'admitted')`.mapWith(Number),
-          lastMinute: sql<number>`count(*) FILTER (WHERE ${dropEntries.admittedAt} > ${new Date(now.getTime() - 60_000)})`.mapWith(Number),
-        })
-        .from(dropEntries)
-        .where(eq(dropEntries.dropId, dropId));
       const allowed = admissionsAllowed({
-        unitsLeft: left,
-        admittedNow: counts?.admittedNow ?? 0,
+        unitsLeft: figures.left,
+        admittedNow: figures.admittedNow,
         perCustomerLimit: drop.perCustomerLimit,
         maxAdmitted: drop.maxAdmitted,
         perMinute: drop.admissionsPerMinute,
-        admittedLastMinute: counts?.lastMinute ?? 0,
+        admittedLastMinute: figures.lastMinute,
         waiting: Number.MAX_SAFE_INTEGER,
       });
       if (allowed === 0) return { ...base, expired: expired.length };

@@ -27,7 +27,7 @@ import { poll, spawnServer, stopAllServers, waitUntilReady, type ServerProcess }
  */
 const AUTH_SECRET = 'drop-model-secret-'.repeat(3);
 const FANS = 10;
-const RECEIVED = 4;
+const RECEIVED = 2;
 const RUNS = Number(process.env.DROP_MODEL_RUNS ?? 12);
 const dataDir = newTestDataDir('drop-model');
 let cluster: EmbeddedDatabase;
@@ -70,7 +70,7 @@ async function newRun(): Promise<Run> {
       queueOpensAt: new Date(Date.now() + 60_000).toISOString(),
       perCustomerLimit: 1,
       admissionsPerMinute: 100_000,
-      maxAdmitted: 2,
+      maxAdmitted: 3,
       checkoutWindowSeconds: 300,
       challenge: false,
     },
@@ -296,6 +296,16 @@ class BuyAdmitted implements Command {
   toString = () => `BuyAdmitted(#${this.which}@${this.server} ${this.kind})`;
 }
 
+/** Time passes: both processes' timers run rounds (admissions, expiries, the close). */
+class Wait implements Command {
+  check = () => true;
+  async run(_model: Model, real: Real) {
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    real.log.push('wait');
+  }
+  toString = () => 'Wait';
+}
+
 /** The label receives one more unit. */
 class Restock implements Command {
   check = () => true;
@@ -402,7 +412,16 @@ class Holds implements Command {
   check = () => true;
   async run(_model: Model, real: Real) {
     const found = await problems();
-    if (found.length > 0) throw new Error(`${found.join('; ')}\nsteps: ${real.log.join(' | ')}`);
+    if (found.length > 0) {
+      const entries = await database.pool.query(
+        `SELECT number, position, status, batch, admitted_at, expires_at, checkout_id, order_id FROM drop_entry WHERE drop_id = $1 ORDER BY number`,
+        [current.dropId],
+      );
+      const checkouts = await database.pool.query(`SELECT id, status, items FROM checkout WHERE items::text LIKE $1`, [`%${current.variantId}%`]);
+      throw new Error(
+        `${found.join('; ')}\nsteps: ${real.log.join(' | ')}\nentries: ${JSON.stringify(entries.rows)}\ncheckouts: ${JSON.stringify(checkouts.rows.map((row) => [row.id, row.status]))}`,
+      );
+    }
   }
   toString = () => '✓';
 }
@@ -427,23 +446,30 @@ const step: fc.Arbitrary<Command> = fc.oneof(
       .map(([w, s, k, key]) => new BuyAdmitted(w, s, k, key)),
   },
   { weight: 1, arbitrary: fc.constant(new Restock()) },
+  { weight: 3, arbitrary: fc.constant(new Wait()) },
 );
 const commands = fc.commands(
   [
     step,
     fc.array(step, { minLength: 2, maxLength: 4 }).map((steps) => new Burst(steps)),
     // Rare: each restart costs seconds.
-    fc.tuple(fc.integer({ min: 0, max: 25 }), server).map(([n, s]) => (n === 0 ? new Crash(s) : new Start())),
+    fc.tuple(fc.integer({ min: 0, max: 25 }), server).map(([n, s]) => (n === 0 ? new Crash(s) : new Wait())),
   ],
-  { maxCommands: 25 },
+  { maxCommands: 30 },
+);
+/** The fans who join before anything else happens (the pre-queue), each through either process. */
+const preQueue = fc.subarray(
+  Array.from({ length: FANS - 1 }, (_, i) => i + 1),
+  { minLength: 3 },
 );
 
 describe('the drop queue as a model', () => {
   it('never admits past stock, follows the seed, one entry per account, no admission used twice, every admission ends', async () => {
     await fc.assert(
-      fc.asyncProperty(commands, async (cmds) => {
+      fc.asyncProperty(preQueue, commands, async (early, cmds) => {
         current = await newRun();
         const real: Real = { log: [] };
+        await Promise.all(early.map((f, i) => new Join(f, i % 2).run({ started: false, checkouts: new Map() }, real)));
         await fc.asyncModelRun(
           () => ({ model: { started: false, checkouts: new Map() }, real }),
           [...cmds].flatMap((cmd) => [cmd, new Holds()]),
@@ -471,6 +497,11 @@ describe('the drop queue as a model', () => {
           const fresh = await database.pool.query(`SELECT count(*)::int AS n FROM drop_entry WHERE drop_id = $1 AND status = 'admitted' AND expires_at > now()`, [current.dropId]);
           expect(fresh.rows[0].n).toBe(stillAdmitted.n);
         }
+        if (process.env.DROP_MODEL_LOG)
+          fs.appendFileSync(
+            process.env.DROP_MODEL_LOG,
+            `${real.log.join(' | ')}\n${JSON.stringify((await database.pool.query(`SELECT number, position, status, batch FROM drop_entry WHERE drop_id = $1 ORDER BY number`, [current.dropId])).rows)}\n\n`,
+          );
         expect(await problems()).toEqual([]);
         // Nothing left open for the next run.
         await database.pool.query(`UPDATE drop SET status = 'cancelled' WHERE id = $1`, [current.dropId]);
