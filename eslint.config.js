@@ -28,6 +28,17 @@ export default tseslint.config(
     },
   },
   {
+    // Files short enough to read in one sitting (STYLE.md rule 9, issue 34): split by what they do.
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
+    ignores: ['**/*.test.{ts,tsx}', 'apps/server/test/**', 'e2e/**'],
+    rules: { 'max-lines': ['error', { max: 450 }] },
+  },
+  {
+    // Over 450 lines until issue 34 step 6 splits them; each leaves this list as it is split.
+    files: ['apps/server/src/orders/orders.service.ts', 'apps/server/src/checkout/checkout.flow.ts', 'apps/server/src/catalog/catalog.service.ts'],
+    rules: { 'max-lines': 'off' },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

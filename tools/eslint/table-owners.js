@@ -22,7 +22,7 @@ export const TABLE_OWNERS = {
     'signInGuards',
   ],
   mail: ['devMailbox'],
-  admin: ['adminAudit'],
+  audit: ['adminAudit'],
   catalog: ['products', 'productImages', 'productVariants', 'stockMovements', 'productCategories', 'bundleComponents'],
   content: ['contentPages', 'timelineEntries', 'seedRuns'],
   wallet: ['wallets', 'ledgerEntries', 'datAssets', 'datEditions', 'tokenBlocks', 'walletEntries', 'creditSummaries', 'utilitySpend', 'rewardTokenWallets', 'platformMetrics'],
@@ -49,11 +49,12 @@ export const EXCEPTIONS = {
   'apps/server/src/digital/codes.service.ts': ['users'],
   // The buyer's email and name beside their orders (desk search, refunds mail, order views): a join, read only.
   'apps/server/src/orders/orders.service.ts': ['users'],
-  'apps/server/src/orders/refunds.service.ts': ['users'],
+  'apps/server/src/orders/refund-writes.service.ts': ['users'],
+  'apps/server/src/orders/refund-events.service.ts': ['users'],
   'apps/server/src/orders/desk.service.ts': ['users'],
   // Admin rights are a column of the account (Better Auth's role): the admin area sets it.
   'apps/server/src/admin/admins.service.ts': ['users'],
-  'apps/server/src/admin/audit.service.ts': ['users'],
+  'apps/server/src/audit/audit.service.ts': ['users'],
   // A product with orders or open checkouts cannot be deleted: an EXISTS, read only.
   'apps/server/src/catalog/catalog.service.ts': ['checkouts', 'orderItems'],
   // The wallet-only order's one-round-trip start and the reconciler's outcome check (decision 044): reads.

@@ -1,15 +1,15 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import compress from '@fastify/compress';
 import { sql } from 'drizzle-orm';
-import type { Config } from './config.ts';
+import { type Config, publicUrl } from './config.ts';
 import type { Db } from './db/client.ts';
 import { accountsArea } from './accounts/accounts.plugin.ts';
-import { createAuth, PASSWORD_RESET_QUEUE, publicUrl } from './accounts/auth.ts';
+import { createAuth, PASSWORD_RESET_QUEUE } from './accounts/auth.ts';
 import { callerResolver, sessionResolver } from './accounts/auth.routes.ts';
 import { adminArea } from './admin/admin.plugin.ts';
 import { checkoutArea } from './checkout/checkout.plugin.ts';
 import { applyPaymentEvent } from './checkout/payment.flow.ts';
-import { applyRefundEvent } from './orders/refunds.service.ts';
+import { applyRefundEvent } from './orders/refund-events.service.ts';
 import { catalogArea } from './catalog/catalog.plugin.ts';
 import { contentArea } from './content/content.plugin.ts';
 import { digitalArea } from './digital/digital.plugin.ts';
@@ -24,6 +24,7 @@ import { openapiArea } from './openapi/openapi.plugin.ts';
 import { ordersArea } from './orders/orders.plugin.ts';
 import { paymentProviderFor } from './payments/payment-provider.factory.ts';
 import { paymentsArea } from './payments/payments.plugin.ts';
+import type { PaymentEventHandlers } from './payments/provider.ts';
 import { payoutsArea } from './payouts/payouts.plugin.ts';
 import { serviceArea } from './service/service.plugin.ts';
 import { shippingArea } from './shipping/shipping.plugin.ts';
@@ -32,10 +33,9 @@ import { storageArea } from './storage/storage.plugin.ts';
 import { walletArea } from './wallet/wallet.plugin.ts';
 import { createPublicPages } from './web/public-pages.ts';
 import { registerWebApp } from './web/web-app.ts';
-import type { Area, AreaContext } from './http/area.ts';
 import { functionsRoutes } from './functions/functions.routes.ts';
 import type { CallableFunction } from './functions/registry.ts';
-import { startJobQueue } from './jobs/queue.ts';
+import { everyOn, startJobQueue } from './jobs/queue.ts';
 import { endSingleSignOn } from './oidc/logout.service.ts';
 import { enqueueMail, startMailWorker } from './mail/mail.jobs.ts';
 import { createMailer, type Mail } from './mail/mailer.ts';
@@ -77,9 +77,10 @@ export interface BuildAppOptions {
 
 /**
  * The shop's areas, each a folder with an `<area>.plugin.ts` registering its routes, jobs
- * and callable functions (issue 14 item 7, decision 036). Adding an area is one line here.
+ * and callable functions (issue 14 item 7, decision 036), in the order they are registered.
+ * Each declares the options it needs; buildApp hands them over (decision 065).
  */
-export const AREAS: readonly Area[] = [
+export const AREAS = [
   contentArea,
   accountsArea,
   oidcArea,
@@ -100,7 +101,11 @@ export const AREAS: readonly Area[] = [
   digitalArea,
   dropsArea,
   openapiArea,
-];
+] as const;
+
+type AnArea = (typeof AREAS)[number];
+/** Each area's options, by its name: a missing or mistyped option fails the typecheck. */
+type AreaOptions = { [A in AnArea as A['name']]: Parameters<A['register']>[1] };
 
 /** Builds the whole HTTP application. Tests drive it with `app.inject()`; main.ts listens. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -196,30 +201,37 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const admissionSecrets = [config.AUTH_SECRET, ...config.AUTH_SECRET_PREVIOUS];
   const checkout = { db, jobs, provider: payments.provider, publicUrl: publicUrl(config), holdMs: config.CHECKOUT_HOLD_MINUTES * 60_000, tax, admissionSecrets };
   const pages = createPublicPages();
-  const context: AreaContext = {
-    pages,
-    config,
-    db,
-    jobs,
-    queueMail,
-    auth,
-    resolveSession,
-    resolveCaller: callerResolver(resolveSession),
-    hub,
-    payments,
-    checkout,
-    paymentEvents: { payment: (event) => applyPaymentEvent(checkout, event), refund: (event) => applyRefundEvent(checkout, event) },
-    async every(queue, cron, task) {
-      await jobs.work(queue, async () => {
-        await task();
-      });
-      await jobs.schedule(queue, cron);
-    },
+  const resolveCaller = callerResolver(resolveSession);
+  const every = everyOn(jobs);
+  // What a verified provider event means: the checkout's payment flow and the orders' refunds (payments imports neither).
+  const paymentEvents: PaymentEventHandlers = { payment: (event) => applyPaymentEvent(checkout, event), refund: (event) => applyRefundEvent(checkout, event) };
+  const areaOptions: AreaOptions = {
+    content: { config, db, pages },
+    accounts: { auth, config, db, jobs, queueMail, resolveSession },
+    oidc: { auth, config, db, every, jobs, resolveCaller },
+    catalog: { config, db, jobs, hub, pages, resolveCaller },
+    checkout: { checkout, every, jobs, payments, resolveCaller },
+    shipping: undefined,
+    discounts: undefined,
+    giftcards: { config, db, jobs },
+    orders: { config, db, every, jobs, payments, resolveCaller, tax },
+    preorders: { config, db, every, jobs },
+    wallet: undefined,
+    admin: undefined,
+    payouts: { config, db, resolveCaller },
+    payments: { payments, paymentEvents },
+    service: { db },
+    live: { db, hub, pages, resolveSession },
+    storage: { config, db, every, resolveCaller },
+    digital: { config, db, jobs, pages },
+    drops: { config, db, jobs },
+    openapi: { config },
   };
 
   const functions: CallableFunction[] = [];
   for (const area of AREAS) {
-    const registered = await area.register(app, context);
+    // The names pair each area with its own options (AreaOptions); TypeScript cannot follow that through the loop.
+    const registered = (await area.register(app, areaOptions[area.name] as never)) as { functions?: CallableFunction[] } | void;
     if (registered?.functions) functions.push(...registered.functions);
   }
   functions.push(...(options.functions ?? []));
@@ -228,7 +240,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     'callableFunctions',
     functions.map(({ name, access }) => ({ name, access })),
   );
-  await app.register(functionsRoutes, { db, config, functions, resolveCaller: context.resolveCaller });
+  await app.register(functionsRoutes, { db, config, functions, resolveCaller });
 
   await registerWebApp(app, config, pages);
   return app;

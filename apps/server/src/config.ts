@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseTrustedProxies } from './http/client-address.ts';
+import net from 'node:net';
 
 /**
  * The one reader of process.env. Every setting of DESIGN.md is parsed here, and a bad
@@ -337,4 +337,68 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDistDir: path.join(repoRoot, 'apps/web/dist'),
     contentDir: path.join(repoRoot, 'content'),
   };
+}
+
+/** The shop's own address: PUBLIC_URL, or this machine's port. */
+export function publicUrl(config: Config): string {
+  return config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+}
+
+/** The shop's origin for canonical URLs, previews and the sitemap: PUBLIC_URL, never the request's Host. */
+export function shopOrigin(config: Config): string {
+  return publicUrl(config).replace(/\/+$/, '');
+}
+
+/** `loopback` in TRUSTED_PROXIES: a proxy on this machine. */
+export const LOOPBACK = ['127.0.0.0/8', '::1/128'];
+
+/**
+ * Parses TRUSTED_PROXIES entries (addresses or CIDR ranges, IPv4 or IPv6, or `loopback`)
+ * into canonical `address/prefix` strings; a bad entry is named in the error.
+ */
+export function parseTrustedProxies(entries: string[]): { ranges: string[] } | { error: string } {
+  const ranges: string[] = [];
+  for (const entry of entries) {
+    if (entry.toLowerCase() === 'loopback') {
+      ranges.push(...LOOPBACK);
+      continue;
+    }
+    const [base = '', prefixText, ...rest] = entry.split('/');
+    const address = canonicalAddress(base);
+    const bits = address === null ? 0 : net.isIP(address) === 4 ? 32 : 128;
+    const prefix = prefixText === undefined ? bits : /^\d{1,3}$/.test(prefixText) ? Number(prefixText) : NaN;
+    if (address === null || rest.length > 0 || !(prefix >= 0 && prefix <= bits)) {
+      return { error: `"${entry}" is not an IP address, a CIDR range (such as 10.0.0.0/8 or fd00::/8) or loopback` };
+    }
+    ranges.push(`${address}/${prefix}`);
+  }
+  return { ranges };
+}
+
+/**
+ * An address in one canonical spelling, or null when the text is not an address: IPv6
+ * compressed and lower-case, IPv4-mapped IPv6 (`::ffff:192.0.2.1`, what a dual-stack
+ * socket reports) as the IPv4 address it is, brackets and zone ids dropped.
+ */
+export function canonicalAddress(text: string): string | null {
+  let value = text.trim();
+  if (value.startsWith('[') && value.endsWith(']')) value = value.slice(1, -1);
+  const kind = net.isIP(value);
+  if (kind === 4) return value;
+  if (kind !== 6) return null;
+  const zone = value.indexOf('%');
+  if (zone !== -1) value = value.slice(0, zone);
+  let host: string;
+  try {
+    host = new URL(`http://[${value}]/`).hostname.slice(1, -1);
+  } catch {
+    return null;
+  }
+  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
+  if (mapped) {
+    const high = parseInt(mapped[1]!, 16);
+    const low = parseInt(mapped[2]!, 16);
+    return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+  }
+  return host;
 }

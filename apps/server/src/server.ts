@@ -5,9 +5,15 @@ import { connectDatabase, SERVER_APPLICATION_NAME, type Database } from './db/cl
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
 import { describeMigrations, runMigrations } from './db/migrate.ts';
 import { startMetricsServer } from './metrics/metrics.ts';
-import { runSeeds } from './seed/seed.ts';
+import { accountsSeeder } from './accounts/accounts.seed.ts';
+import { productsSeeder } from './catalog/catalog.seed.ts';
+import { contentSeeder, runSeeds, type Seeder } from './seed/seed.ts';
+import { walletSeeder } from './wallet/wallet.seed.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { warnCleanup } from './cleanup.ts';
+
+/** The sample content of a new embedded database, in the order it is written: each area's seeder. */
+export const SEEDERS: readonly Seeder[] = [contentSeeder, accountsSeeder, productsSeeder, walletSeeder];
 
 /** A running shop: the database (embedded or external), migrated and seeded, and the app. */
 export interface RunningServer {
@@ -23,7 +29,7 @@ export async function openDatabase(config: Config, log: (message: string) => voi
     const database = connectDatabase(config.DATABASE_URL ?? embedded!.connectionString, { applicationName: SERVER_APPLICATION_NAME });
     log(describeMigrations(await runMigrations(database.pool)));
     // Sample content only where nobody's real data can be: the embedded dev database.
-    if (embedded && !config.isProduction) await runSeeds(database.db, { config, log });
+    if (embedded && !config.isProduction) await runSeeds(database.db, { config, log }, SEEDERS);
     return { embedded, database };
   } catch (error) {
     await embedded?.stop();

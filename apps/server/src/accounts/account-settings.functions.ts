@@ -3,7 +3,7 @@ import { rateLimitSubject } from '../http/client-address.ts';
 import { hitRateLimit } from '../http/rate-limit.ts';
 import type { Mail } from '../mail/mailer.ts';
 import { accountDeletedMail, emailChangeMail, emailChangeNoticeMail, emailInUseMail, passwordChangedMail } from '../mail/templates.ts';
-import { publicUrl } from './auth.ts';
+import { publicUrl } from '../config.ts';
 import { changePassword, confirmEmailChange, deleteAccount, deletionSummary, exportMyData, requestEmailChange, updateProfile } from './account-settings.service.ts';
 
 /**

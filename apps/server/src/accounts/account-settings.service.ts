@@ -9,7 +9,7 @@ import type { Db } from '../db/client.ts';
 import { constraintOf, sqlState } from '../db/errors.ts';
 import { authAccounts, checkouts, follows, ledgerEntries, orderItems, orders, savedAddresses, sessions, users, verifications, wallets } from '../db/schema/index.ts';
 import type { Tx } from '../db/transaction.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { publishLive } from '../live/live.publish.ts';
 
 /**

@@ -4,7 +4,8 @@ import { rateLimitSubject } from '../http/client-address.ts';
 import { hitRateLimit } from '../http/rate-limit.ts';
 import type { Mail } from '../mail/mailer.ts';
 import { accountExistsMail } from '../mail/templates.ts';
-import { publicUrl, type Auth } from './auth.ts';
+import { type Auth } from './auth.ts';
+import { publicUrl } from '../config.ts';
 import { createAccount, getOwnProfile, recordDeviceToken } from './accounts.service.ts';
 
 /**

@@ -3,13 +3,27 @@ import { accountSettingsFunctions } from './account-settings.functions.ts';
 import { accountsFunctions } from './accounts.functions.ts';
 import { addressFunctions } from './addresses.functions.ts';
 import { isAPIError } from 'better-auth/api';
-import { PASSWORD_RESET_QUEUE, type PasswordResetRequest } from './auth.ts';
-import { authRoutes } from './auth.routes.ts';
+import { PASSWORD_RESET_QUEUE, type Auth, type PasswordResetRequest } from './auth.ts';
+import { authRoutes, type SessionResolver } from './auth.routes.ts';
 import { firebaseAuthRoutes } from './firebase-auth.routes.ts';
 import { endSingleSignOn } from '../oidc/logout.service.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import type { QueueMail } from '../mail/mail.jobs.ts';
+
+/** What app.ts hands the accounts area. */
+export interface AccountsOptions {
+  auth: Auth;
+  config: Config;
+  db: Db;
+  jobs: JobQueue;
+  queueMail: QueueMail;
+  resolveSession: SessionResolver;
+}
 
 /** Sign-up, sign-in, sessions (Better Auth under /api/auth) and saved addresses. */
-export const accountsArea = defineArea('accounts', async (app, { auth, config, db, jobs, queueMail, resolveSession }) => {
+export const accountsArea = defineArea('accounts', async (app, { auth, config, db, jobs, queueMail, resolveSession }: AccountsOptions) => {
   await app.register(authRoutes, { auth, config, db, queueMail });
   // A reset request answered at once is carried out here (decision 043): Better Auth looks the
   // email up, stores the hashed token and queues the mail. A request it refuses is done with.

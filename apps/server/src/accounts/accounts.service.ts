@@ -8,9 +8,9 @@ import { authAccounts, catalogueItems, follows, portalAllowedUsers, sessions, us
 import { constraintOf, sqlState } from '../db/errors.ts';
 import { prepared } from '../db/prepared.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
-import { recordAudit } from '../admin/audit.service.ts';
+import { recordAudit } from '../audit/audit.service.ts';
 import { hashSessionToken } from './session-token.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 
 const UNIQUE_VIOLATION = '23505';
 

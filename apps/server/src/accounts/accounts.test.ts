@@ -9,7 +9,7 @@ import { authLink, startSmtpPeer } from '../../test/smtp.ts';
 import type { Config } from '../config.ts';
 import { follows, userStats, users } from '../db/schema/index.ts';
 import { commands } from '../cli.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { createAccount, makeAdmin } from './accounts.service.ts';
 
 let shop: TestApp;

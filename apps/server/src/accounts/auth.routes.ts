@@ -3,17 +3,17 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAPIError } from 'better-auth/api';
 import { fromNodeHeaders } from 'better-auth/node';
 import { z } from 'zod';
-import type { Config } from '../config.ts';
+import { canonicalAddress, type Config, publicUrl } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Caller } from '../functions/registry.ts';
-import { canonicalAddress, CLIENT_ADDRESS_HEADER, isLoopback, requireClientAddress } from '../http/client-address.ts';
+import { CLIENT_ADDRESS_HEADER, isLoopback, requireClientAddress } from '../http/client-address.ts';
 import { errorBody } from '../http/error-handler.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { escapeHtml, htmlPage } from '../http/html.ts';
 import { latestDevMails } from '../mail/mail.service.ts';
 import type { Mail } from '../mail/mailer.ts';
 import { signInLockedMail } from '../mail/templates.ts';
-import { isOpenAuthPath, isShopPath, publicUrl, SESSION_EXPIRES_IN_SECONDS, SESSION_UPDATE_AGE_SECONDS, type Auth } from './auth.ts';
+import { isOpenAuthPath, isShopPath, SESSION_EXPIRES_IN_SECONDS, SESSION_UPDATE_AGE_SECONDS, type Auth } from './auth.ts';
 import { authSecretsOf, resignCredentials, resignedVerificationToken, type AuthSecrets } from './secret-rotation.ts';
 import { findSession, findUserByEmail, hasPortalAccess, isAdmin } from './accounts.service.ts';
 import { isExchangedSession } from './exchanged-session.service.ts';
@@ -135,10 +135,14 @@ async function betterAuthSession(auth: Auth, headers: IncomingHttpHeaders, secre
   }
 }
 
+export type SessionResolver = ReturnType<typeof sessionResolver>;
+
 /** Who the credential belongs to; null when nobody valid. */
-export function callerResolver(resolveSession: ReturnType<typeof sessionResolver>) {
+export function callerResolver(resolveSession: SessionResolver) {
   return async (request: { headers: IncomingHttpHeaders }): Promise<Caller | null> => (await resolveSession(request))?.caller ?? null;
 }
+
+export type CallerResolver = ReturnType<typeof callerResolver>;
 
 /** The request's cookies by name (the shop registers no cookie plugin; Better Auth parses its own). */
 function cookiesOf(header: string | undefined): Record<string, string> {

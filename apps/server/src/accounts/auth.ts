@@ -3,7 +3,7 @@ import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { createAuthMiddleware } from 'better-auth/api';
 import { z } from 'zod';
 import { bearer } from 'better-auth/plugins';
-import type { Config } from '../config.ts';
+import { publicUrl, type Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { CLIENT_ADDRESS_HEADER } from '../http/client-address.ts';
 import { authAccounts, authRateLimits, sessions, users, verifications } from '../db/schema/index.ts';
@@ -12,17 +12,6 @@ import { passwordResetMail, verificationMail } from '../mail/templates.ts';
 import { revokeOidcForAccount } from '../oidc/oidc.adapter.ts';
 import { withHashedSessionTokens } from './session-token.ts';
 import { betterAuthLogger, type Logger } from '../logger.ts';
-
-/**
- * Better Auth on our Postgres: password hashing, sessions (httpOnly SameSite cookie for
- * browsers, bearer tokens for API clients), email verification, password reset and
- * database-backed rate limits. Signup itself is the shop's own `createAccount`
- * function (see accounts.service.ts), which writes account and profile in one
- * transaction.
- */
-export function publicUrl(config: Config): string {
-  return config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
-}
 
 /** A session lasts 30 days and is extended, by Better Auth's getSession, once a day of use. */
 export const SESSION_EXPIRES_IN_SECONDS = 60 * 60 * 24 * 30;
@@ -88,6 +77,13 @@ const resetRequestBody = z.object({ email: z.email(), redirectTo: z.string().max
 /** A path on the shop itself (`/reset-password`), never another site or a protocol-relative URL. */
 export const isShopPath = (value: string) => /^\/(?![/\\])/.test(value);
 
+/**
+ * Better Auth on our Postgres: password hashing, sessions (httpOnly SameSite cookie for
+ * browsers, bearer tokens for API clients), email verification, password reset and
+ * database-backed rate limits. Signup itself is the shop's own `createAccount`
+ * function (see accounts.service.ts), which writes account and profile in one
+ * transaction.
+ */
 export function createAuth(
   config: Config,
   db: Db,

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { isReservedUsername } from '@storefront/domain/accounts.ts';
-import type { Config } from '../config.ts';
+import { type Config, publicUrl } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import type { Mail } from '../mail/mailer.ts';
-import { createAuth, publicUrl } from './auth.ts';
+import { createAuth } from './auth.ts';
 import { createAccount } from './accounts.service.ts';
 
 const labelAccountInput = z.object({

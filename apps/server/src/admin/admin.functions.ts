@@ -1,6 +1,6 @@
 import { defineFunction } from '../functions/registry.ts';
 import { listAdmins, setAdmin } from './admins.service.ts';
-import { listAudit } from './audit.service.ts';
+import { listAudit } from '../audit/audit.service.ts';
 import { salesOverview } from './sales.service.ts';
 
 /** The console's activity list and admin management (decision 031). */

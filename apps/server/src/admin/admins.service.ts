@@ -5,8 +5,8 @@ import type { Db } from '../db/client.ts';
 import { users } from '../db/schema/index.ts';
 import { runTransaction } from '../db/transaction.ts';
 import { isAdmin } from '../accounts/accounts.service.ts';
-import { AppError } from '../http/errors.ts';
-import { recordAudit, type Actor } from './audit.service.ts';
+import { AppError } from '../errors.ts';
+import { recordAudit, type Actor } from '../audit/audit.service.ts';
 
 /**
  * Every admin: by the database role (make-admin, the console) or by ADMIN_EMAILS (verified

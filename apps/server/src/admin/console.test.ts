@@ -13,7 +13,7 @@ import { releaseProduct } from '../catalog/catalog.service.ts';
 import { adminAudit, products, users } from '../db/schema/index.ts';
 import { runTransaction } from '../db/transaction.ts';
 import { insertOrder } from '../orders/orders.service.ts';
-import { auditOf } from './audit.service.ts';
+import { auditOf } from '../audit/audit.service.ts';
 
 let testApp: TestApp;
 let database: TestDatabase;

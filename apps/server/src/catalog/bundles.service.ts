@@ -1,11 +1,11 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import { BUNDLE_MESSAGES, bundleStock, planBundle, type ComponentChoice, type ComponentProduct } from '@storefront/domain/bundles.ts';
 import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
-import { recordAudit, type Actor } from '../admin/audit.service.ts';
+import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import type { Db } from '../db/client.ts';
 import { bundleComponents, products, productVariants } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { publishLive } from '../live/live.publish.ts';
 import { partsOf, replaceVariants, type PartWithStock } from './variants.service.ts';
 

@@ -3,7 +3,8 @@ import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { Product } from '@storefront/domain/catalog.ts';
 import type { LiveHub, LiveListener } from '../live/live.hub.ts';
-import { createCatalogCache, etagMatches, preferredEncoding } from './catalog.cache.ts';
+import { createCatalogCache } from './catalog.cache.ts';
+import { etagMatches, preferredEncoding } from '../http/representation.ts';
 
 /** A hub whose events and connection state the test drives. */
 function manualHub() {

@@ -2,7 +2,7 @@ import { CATEGORY_MESSAGES } from '@storefront/domain/catalog.ts';
 import { IMAGES_NOT_UPLOADED, ownImageUrl } from '@storefront/domain/catalog-schemas.ts';
 import { constraintOf, sqlState } from '../db/errors.ts';
 import { defineFunction, type CallContext } from '../functions/registry.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { deleteProduct, editProduct, listAllProducts, moveProduct, releaseProduct, setProductActive } from './catalog.service.ts';
 import { createCategory, deleteCategory, listCategories, moveCategory, renameCategory } from './categories.service.ts';
 import { unitsSoldOf } from '../orders/orders.service.ts';

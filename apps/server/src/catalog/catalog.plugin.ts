@@ -1,6 +1,5 @@
-import { publicUrl } from '../accounts/auth.ts';
+import { type Config, publicUrl, shopOrigin } from '../config.ts';
 import { defineArea } from '../http/area.ts';
-import { shopOrigin } from '../web/web-app.ts';
 import { createCatalogCache } from './catalog.cache.ts';
 import { bundleFunctions } from './bundles.functions.ts';
 import { catalogFunctions } from './catalog.functions.ts';
@@ -8,9 +7,24 @@ import { addCatalogPages } from './catalog.pages.ts';
 import { catalogRoutes } from './catalog.routes.ts';
 import { listActiveProducts, listShopPage } from './catalog.service.ts';
 import { listCategories } from './categories.service.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { Db } from '../db/client.ts';
+import type { LiveHub } from '../live/live.hub.ts';
+import type { PublicPages } from '../web/public-pages.ts';
+import type { CallerResolver } from '../accounts/auth.routes.ts';
+
+/** What app.ts hands the catalog area. */
+export interface CatalogOptions {
+  config: Config;
+  db: Db;
+  jobs: JobQueue;
+  hub: LiveHub;
+  pages: PublicPages;
+  resolveCaller: CallerResolver;
+}
 
 /** The shop's products: page data from a cache a 'products' NOTIFY empties, and the admin's edits. */
-export const catalogArea = defineArea('catalog', async (app, { db, hub, resolveCaller, pages, config, jobs }) => {
+export const catalogArea = defineArea('catalog', async (app, { db, hub, resolveCaller, pages, config, jobs }: CatalogOptions) => {
   const cache = createCatalogCache(() => listActiveProducts(db), hub);
   await app.register(catalogRoutes, { db, cache, resolveCaller });
   addCatalogPages(pages, cache, shopOrigin(config), { search: (filter) => listShopPage(db, filter), categories: () => listCategories(db) });

@@ -4,8 +4,9 @@ import type { Db } from '../db/client.ts';
 import type { Caller } from '../functions/registry.ts';
 import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
 import { shopQuery } from '@storefront/domain/catalog-schemas.ts';
-import { AppError } from '../http/errors.ts';
-import { COMPRESS_THRESHOLD, etagMatches, preferredEncoding, representation, type CatalogCache, type Representation } from './catalog.cache.ts';
+import { AppError } from '../errors.ts';
+import { type CatalogCache } from './catalog.cache.ts';
+import { COMPRESS_THRESHOLD, etagMatches, preferredEncoding, representation, type Representation } from '../http/representation.ts';
 import { getProduct, listShopPage } from './catalog.service.ts';
 
 const productParams = z.object({ id: z.string().min(1).max(64) });

@@ -1,11 +1,11 @@
 import { asc, count, eq, inArray, sql } from 'drizzle-orm';
 import { CATEGORY_MESSAGES, DEFAULT_CATEGORY, categorySlug, type Category } from '@storefront/domain/catalog.ts';
-import { recordAudit, type Actor } from '../admin/audit.service.ts';
+import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import type { Db } from '../db/client.ts';
 import { constraintOf, sqlState } from '../db/errors.ts';
 import { productCategories, products } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { publishLive } from '../live/live.publish.ts';
 
 /**

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORY_MESSAGES } from '@storefront/domain/catalog.ts';
 import type { FunctionsError } from '@storefront/sdk/callable.ts';
 import { startTestApp, type TestApp } from '../../test/app.ts';
-import { auditOf } from '../admin/audit.service.ts';
+import { auditOf } from '../audit/audit.service.ts';
 
 /** The shop's categories managed in the console (issue 29 item 3, decision 046). */
 let testApp: TestApp;

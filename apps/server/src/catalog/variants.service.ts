@@ -4,12 +4,12 @@ import type { SetStockInput, VariantInput } from '@storefront/domain/catalog-sch
 import { BUNDLE_MESSAGES, type BundlePart } from '@storefront/domain/bundles.ts';
 import { RELEASE_MESSAGES } from '@storefront/domain/catalog.ts';
 import { LOW_STOCK_THRESHOLD, lineName, sameValues } from '@storefront/domain/variants.ts';
-import { recordAudit, type Actor } from '../admin/audit.service.ts';
+import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import type { Db } from '../db/client.ts';
 import { bundleComponents, products, productVariants, stockMovements } from '../db/schema/index.ts';
 import { sqlState } from '../db/errors.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { liveNotification, publishLive } from '../live/live.publish.ts';
 
 /**

@@ -6,7 +6,7 @@ import { cartLineId, demandByVariant, lineName, lineRanOutMessage, overLimitMess
 import type { PricedVariant } from '../catalog/variants.service.ts';
 import { sortedDemand, type ShortLine, type StockDemand } from '../catalog/variants.service.ts';
 import type { CheckoutLine } from './checkouts.service.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import type { OrderLine } from '../orders/orders.service.ts';
 
 /**

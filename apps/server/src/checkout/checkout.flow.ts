@@ -8,7 +8,7 @@ import { rememberAddress } from '../accounts/addresses.service.ts';
 import { customerLimits, pricedVariants, shortStockOf, takeStock, takeStockStatement, withParts } from '../catalog/variants.service.ts';
 import type { Db } from '../db/client.ts';
 import { runTransaction, runTransactionEndingWith, type Tx } from '../db/transaction.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { receiptMail } from '../mail/templates.ts';
 import { grantForOrder } from '../digital/sales.service.ts';
@@ -37,7 +37,7 @@ import type { TaxCalculator } from '../shipping/stripe-tax.ts';
 import { checkOncePerAccount, codeFor, judgeCode, takeCodeUse } from './discount.step.ts';
 import { closeProviderSessions, releaseHolds } from './release.step.ts';
 import { checkDropPurchase } from '../drops/drop-admission.service.ts';
-import { scheduleTaxRecord } from './tax.step.ts';
+import { scheduleTaxRecord } from '../orders/tax.step.ts';
 
 /**
  * Checkout as a flow of named steps (issue 23, decision 044). Each step calls the service that

@@ -3,13 +3,25 @@ import { checkoutFunctions } from './checkout.functions.ts';
 import { localPayRoutes } from './local-pay.routes.ts';
 import { expireCheckout, sendRefund } from './payment.flow.ts';
 import { reconcileCheckouts } from './reconcile.flow.ts';
-import { recordTax, reverseTax } from './tax.step.ts';
+import type { Every, JobQueue } from '../jobs/queue.ts';
+import type { CheckoutDeps } from './checkout.flow.ts';
+import type { PaymentProviders } from '../payments/payment-provider.factory.ts';
+import type { CallerResolver } from '../accounts/auth.routes.ts';
+
+/** What app.ts hands the checkout area. */
+export interface CheckoutOptions {
+  checkout: CheckoutDeps;
+  every: Every;
+  jobs: JobQueue;
+  payments: PaymentProviders;
+  resolveCaller: CallerResolver;
+}
 
 /**
  * The cart and its checkout (decision 044): each card checkout's hold ends at its deadline (a
  * job due then); the reconciler heals and reports what any of that missed, every minute.
  */
-export const checkoutArea = defineArea('checkout', async (app, { checkout, every, jobs, payments, resolveCaller }) => {
+export const checkoutArea = defineArea('checkout', async (app, { checkout, every, jobs, payments, resolveCaller }: CheckoutOptions) => {
   await every('reconcile-checkouts', '* * * * *', () => reconcileCheckouts(checkout));
   await jobs.work<{ checkoutId: string }>('expire-checkout', async ({ checkoutId }) => {
     await expireCheckout(checkout, checkoutId);
@@ -18,9 +30,6 @@ export const checkoutArea = defineArea('checkout', async (app, { checkout, every
   await jobs.work<{ checkoutId: string }>('refund-payment', async ({ checkoutId }) => {
     await sendRefund(checkout, checkoutId);
   });
-  // Stripe Tax (decision 051): an order's calculation recorded as a transaction; a full refund reverses it.
-  await jobs.work<{ orderId: string }>('record-tax', async ({ orderId }) => recordTax(checkout, orderId));
-  await jobs.work<{ orderId: string; refundId?: string }>('reverse-tax', async ({ orderId, refundId }) => reverseTax(checkout, orderId, refundId));
   if (payments.local) await app.register(localPayRoutes, { deps: checkout, local: payments.local, resolveCaller });
   return { functions: checkoutFunctions(checkout) };
 });

@@ -4,7 +4,7 @@ import { categoriesOfProducts } from '../catalog/categories.service.ts';
 import type { Db } from '../db/client.ts';
 import { buyerUsedCode, buyerUses, findCode, takeUse } from '../discounts/discounts.service.ts';
 import type { Tx } from '../db/transaction.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { lockBuyer } from './checkouts.service.ts';
 import type { StockLine } from './cart.ts';
 

@@ -12,7 +12,7 @@ import { capture, debit, release } from '../wallet/wallet.service.ts';
 import { heldDemand } from './cart.ts';
 import { taxOfReceipt } from './pricing.step.ts';
 import { releaseHolds } from './release.step.ts';
-import { scheduleTaxRecord } from './tax.step.ts';
+import { scheduleTaxRecord } from '../orders/tax.step.ts';
 import { closeCheckout, type CheckoutDeps } from './checkout.flow.ts';
 import { claimDropPurchase } from '../drops/drop-admission.service.ts';
 import {

@@ -3,7 +3,7 @@ import { CHECKOUT_MESSAGES, discountCents, discountedLines, quote, sameQuote, ty
 import { PricingRefusal, SHIPPING_TAX_MESSAGES, shippingFor, taxRuleFor, type Destination, type ShippingTaxConfig, type TaxResult } from '@storefront/domain/shipping-tax.ts';
 import type { Db } from '../db/client.ts';
 import type { Tx } from '../db/transaction.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { shippingTaxConfig } from '../shipping/shipping.service.ts';
 import type { TaxCalculator } from '../shipping/stripe-tax.ts';
 

@@ -1,7 +1,7 @@
 import { ownImageUrl } from '@storefront/domain/catalog-schemas.ts';
 import { CONTENT_MESSAGES, safeImageSrc } from '@storefront/domain/content.ts';
 import { defineFunction } from '../functions/registry.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { listTimeline, saveHistory, saveHomePage, saveTextPage, setContactEmail } from './content.service.ts';
 
 export const contentFunctions = [

@@ -1,12 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import type { SaveHistoryInput, SaveHomePageInput, SaveTextPageInput } from '@storefront/domain/contracts/content.ts';
 import type { ListQuery } from '@storefront/domain/field-path.ts';
-import { recordAudit, type Actor } from '../admin/audit.service.ts';
+import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import type { Db } from '../db/client.ts';
 import { planListQuery } from '../db/list-query.ts';
 import { contentPages, timelineEntries } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { publishLive } from '../live/live.publish.ts';
 
 export async function getPage(db: Db, slug: string) {

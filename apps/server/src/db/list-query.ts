@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, lt, or, type AnyColumn, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { ListQuery } from '@storefront/domain/field-path.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 
 /**
  * Turns a checked list query (ordering, limit, limitToLast, cursors) into Drizzle

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DATA_ACCESS_MESSAGES } from '@storefront/domain/messages.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { isRetryableTransactionError, runTransaction, type Tx } from './transaction.ts';
 
 let database: TestDatabase;

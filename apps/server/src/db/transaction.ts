@@ -1,5 +1,5 @@
 import { DATA_ACCESS_MESSAGES } from '@storefront/domain/messages.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import type { Db } from './client.ts';
 import { sqlState } from './errors.ts';
 

@@ -4,7 +4,7 @@ import { CODE_ALPHABET, CODE_LENGTH, DIGITAL_MESSAGES } from '@storefront/domain
 import type { Db } from '../db/client.ts';
 import { downloadCodes, releases, users } from '../db/schema/index.ts';
 import { runTransaction } from '../db/transaction.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { grantOwnership } from './library.service.ts';
 
 /**

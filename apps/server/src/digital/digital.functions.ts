@@ -6,7 +6,7 @@ import { STORAGE_BUCKET } from '@storefront/domain/storage.ts';
 import { getProduct } from '../catalog/catalog.service.ts';
 import type { Config } from '../config.ts';
 import { defineFunction, type CallableFunction } from '../functions/registry.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { findObject } from '../storage/storage.service.ts';
 import { createDownloadCodes, listDownloadCodes, redeemDownloadCode } from './codes.service.ts';

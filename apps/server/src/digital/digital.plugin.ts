@@ -1,5 +1,5 @@
 import { defineArea } from '../http/area.ts';
-import { shopOrigin } from '../web/web-app.ts';
+import { type Config, shopOrigin } from '../config.ts';
 import { createStorageDeps } from '../storage/storage.service.ts';
 import { FILE_CLEANUP_QUEUE, runFileCleanup, type FileCleanupJob } from './cleanup.service.ts';
 import { digitalFunctions } from './digital.functions.ts';
@@ -7,12 +7,23 @@ import { addReleasePages } from './digital.pages.ts';
 import { digitalRoutes } from './digital.routes.ts';
 import { runEncodeJob, type EncodeJob } from './encode.service.ts';
 import { ENCODE_QUEUE } from './releases.service.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { Db } from '../db/client.ts';
+import type { PublicPages } from '../web/public-pages.ts';
+
+/** What app.ts hands the digital area. */
+export interface DigitalOptions {
+  config: Config;
+  db: Db;
+  jobs: JobQueue;
+  pages: PublicPages;
+}
 
 /**
  * Digital releases (issue 28, decisions 056-057): the console's releases, tracks, masters and
  * download codes; the encoding job; previews, the fan's library and signed downloads.
  */
-export const digitalArea = defineArea('digital', async (app, { config, db, jobs, pages }) => {
+export const digitalArea = defineArea('digital', async (app, { config, db, jobs, pages }: DigitalOptions) => {
   const storage = createStorageDeps({ db, config, log: app.log });
   await app.register(digitalRoutes, { config, db, driver: storage.driver });
   // The release pages, written by the server for crawlers and link previews (decision 062).

@@ -4,7 +4,7 @@ import { DIGITAL_MESSAGES, downloadsOpen } from '@storefront/domain/digital.ts';
 import { todayIn } from '@storefront/domain/sales.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import type { StorageDriver } from '../storage/storage.driver.ts';
 import { FORMAT_FILES } from './encoder.ts';
 import { downloadFiles, owns, previewFile, type DownloadFile } from './library.service.ts';

@@ -6,7 +6,7 @@ import type { Db } from '../db/client.ts';
 import { downloadCodes, releases, releaseTracks, trackFiles } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { filesOfTracks, queueFileCleanup } from './cleanup.service.ts';
 import { AUDIO_FORMATS } from './encoder.ts';
 

@@ -1,11 +1,11 @@
 import { and, eq, inArray, isNull, or } from 'drizzle-orm';
-import type { Actor } from '../admin/audit.service.ts';
+import type { Actor } from '../audit/audit.service.ts';
 import { categoryExists } from '../catalog/categories.service.ts';
 import { editProduct, markProductDigital, releaseProduct, setProductActive, setProductNameYourPrice } from '../catalog/catalog.service.ts';
 import type { Db } from '../db/client.ts';
 import { digitalOwnership, releaseProducts } from '../db/schema/index.ts';
 import type { Tx } from '../db/transaction.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { grantOwnership } from './library.service.ts';
 import { findRelease, listTracks } from './releases.service.ts';
 

@@ -1,6 +1,6 @@
 import { DISCOUNT_MESSAGES } from '@storefront/domain/discounts.ts';
 import { defineFunction } from '../functions/registry.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { orderRefundState } from '../orders/orders.service.ts';
 import { createCode, listCodes, returnUse, setCodeActive } from './discounts.service.ts';
 

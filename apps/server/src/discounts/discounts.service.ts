@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { CreateDiscountCodeInput } from '@storefront/domain/discount-schemas.ts';
 import { DISCOUNT_MESSAGES, normalizeCode, type DiscountRule } from '@storefront/domain/discounts.ts';
-import { recordAudit, type Actor } from '../admin/audit.service.ts';
+import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import type { Db } from '../db/client.ts';
 import { discountCodes, discountUses } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 
 /**
  * Discount codes and their uses (issue 27, decision 052). A use is taken by one conditional

@@ -11,7 +11,7 @@ import { applyPaymentEvent, expireCheckout } from '../checkout/payment.flow.ts';
 import { checkInvariant } from '../checkout/reconcile.flow.ts';
 import { checkouts, discountCodes, discountUses, needsAttention, orders } from '../db/schema/index.ts';
 import { startJobQueue, type JobQueue } from '../jobs/queue.ts';
-import { refundOrder } from '../orders/refunds.service.ts';
+import { refundOrder } from '../orders/refund.flow.ts';
 import { createLocalProvider } from '../payments/local.provider.ts';
 import { grantCredits } from '../wallet/wallet.commands.ts';
 import { getBalance } from '../wallet/wallet.service.ts';

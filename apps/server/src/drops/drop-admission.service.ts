@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { DROP_MESSAGES } from '@storefront/domain/drops.ts';
 import { dropEntries, dropItems, drops, variantWaitlist } from '../db/schema/index.ts';
 import type { Tx } from '../db/transaction.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { verifyAdmission } from './drop-tokens.ts';
 
 /**

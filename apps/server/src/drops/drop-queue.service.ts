@@ -14,7 +14,7 @@ import type { Db } from '../db/client.ts';
 import { dropEntries, dropItems, drops, dropUsedChallenges, productVariants } from '../db/schema/index.ts';
 import { sqlState } from '../db/errors.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { hitRateLimit } from '../http/rate-limit.ts';
 import { publishLive } from '../live/live.publish.ts';
 import { checkSolution } from './drop-challenge.ts';

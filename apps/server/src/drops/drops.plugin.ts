@@ -1,5 +1,7 @@
-import { publicUrl } from '../accounts/auth.ts';
+import { type Config, publicUrl } from '../config.ts';
+import type { Db } from '../db/client.ts';
 import { defineArea } from '../http/area.ts';
+import type { JobQueue } from '../jobs/queue.ts';
 import { advanceDrop, forgetUsedChallenges } from './drop-queue.service.ts';
 import { dropFunctions } from './drops.functions.ts';
 import { dropsToAdvance } from './drops.service.ts';
@@ -22,13 +24,20 @@ function repeat(ms: number, task: () => Promise<unknown>, onError: (error: unkno
   return () => clearInterval(timer);
 }
 
+/** What app.ts hands the drops area. */
+export interface DropsOptions {
+  config: Config;
+  db: Db;
+  jobs: JobQueue;
+}
+
 /**
  * Fair drops (issue 35, decision 066). Every instance runs the admission rounds on a short
  * timer (DROP_ADVANCE_MS): a round takes the drop's advisory lock or skips, so any instance
  * admits and none is a leader. Waitlist offers run the same way (one instance per round,
  * under their own advisory lock) every OFFER_MS.
  */
-export const dropsArea = defineArea('drops', async (app, { db, jobs, config }) => {
+export const dropsArea = defineArea('drops', async (app, { db, jobs, config }: DropsOptions) => {
   const secrets = [config.AUTH_SECRET, ...config.AUTH_SECRET_PREVIOUS];
   const offerDeps = { db, jobs, publicUrl: publicUrl(config), secret: config.AUTH_SECRET };
   const warn = (what: string) => (error: unknown) => app.log.warn({ err: error }, what);

@@ -4,12 +4,12 @@ import { DROP_MESSAGES, GUARDED_DROP_STATUSES, type DropStatus } from '@storefro
 import type { EditDropInput, ScheduleDropInput } from '@storefront/domain/drops-schemas.ts';
 import { sha256Hex } from '@storefront/domain/drops.ts';
 import { lineName } from '@storefront/domain/variants.ts';
-import { recordAudit, type Actor } from '../admin/audit.service.ts';
+import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import type { Db } from '../db/client.ts';
 import { dropEntries, dropItems, drops, productImages, products, productVariants } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { sqlState } from '../db/errors.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 
 /**
  * Drops as the label schedules them (issue 35, decision 066): the drop row, its variants and
@@ -286,11 +286,14 @@ export async function listDrops(db: Db): Promise<AdminDropView[]> {
   return views;
 }
 
-/** Drops whose queue may need a round: live, or scheduled or postponed and due to start. */
+/** Drops whose queue may need a round: live, scheduled or postponed and due to start, or sold out with admissions still to end. */
 export async function dropsToAdvance(db: Db, now = new Date()): Promise<string[]> {
   const rows = await db
     .select({ id: drops.id })
     .from(drops)
-    .where(sql`${drops.status} = 'live' OR (${drops.status} IN ('scheduled', 'postponed') AND ${drops.startsAt} <= ${now})`);
+    .where(
+      sql`${drops.status} = 'live' OR (${drops.status} IN ('scheduled', 'postponed') AND ${drops.startsAt} <= ${now})
+        OR (${drops.status} = 'sold-out' AND EXISTS (SELECT 1 FROM ${dropEntries} WHERE ${dropEntries.dropId} = ${drops.id} AND ${dropEntries.status} = 'admitted'))`,
+    );
   return rows.map((row) => row.id);
 }

@@ -5,7 +5,7 @@ import { contactOf } from '../accounts/accounts.service.ts';
 import type { Db } from '../db/client.ts';
 import { dropItems, drops, products, productVariants, variantWaitlist } from '../db/schema/index.ts';
 import { runTransaction } from '../db/transaction.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { waitlistOfferMail } from './drops.mail.ts';
 import { signWaitlistLeave } from './drop-tokens.ts';

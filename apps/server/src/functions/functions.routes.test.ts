@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { FunctionErrorCode } from '@storefront/domain/errors.ts';
 import { createFunctionsClient, FunctionsError } from '@storefront/sdk/callable.ts';
 import { startTestApp, type TestApp } from '../../test/app.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { defineTestFunction, type CallableFunction } from './registry.ts';
 
 /** Test-only functions: one that throws each code, and a few with inputs and access rules. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { requireClientAddress } from '../http/client-address.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import type { Deprecation } from '@storefront/domain/contracts/define.ts';
 import type { CallableFunction, Caller } from './registry.ts';
 

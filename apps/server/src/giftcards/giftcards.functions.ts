@@ -1,10 +1,10 @@
 import { MAX_GIFT_CARD_AMOUNTS, MAX_GIFT_CARD_CENTS, MIN_GIFT_CARD_CENTS } from '@storefront/domain/gift-cards.ts';
 import { formatUsd } from '@storefront/domain/catalog.ts';
-import { recordAudit } from '../admin/audit.service.ts';
+import { recordAudit } from '../audit/audit.service.ts';
 import { setProductGiftCard, variantPricesOf } from '../catalog/catalog.service.ts';
 import { runTransaction } from '../db/transaction.ts';
 import { defineFunction } from '../functions/registry.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { redeemGiftCard } from './giftcards.service.ts';
 
 /** Gift cards (issue 27, decision 053): the label marks a product as one; the recipient redeems a code. */

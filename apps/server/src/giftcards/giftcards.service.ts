@@ -15,7 +15,7 @@ import { contactOf } from '../accounts/accounts.service.ts';
 import type { Db } from '../db/client.ts';
 import { giftCards } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { Mail } from '../mail/mailer.ts';
 import { credit, getBalance } from '../wallet/wallet.service.ts';

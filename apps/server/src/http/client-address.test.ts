@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { FastifyRequest } from 'fastify';
-import { addressMatcher, canonicalAddress, deriveClientAddress, isLoopback, parseTrustedProxies, rateLimitSubject, requireClientAddress } from './client-address.ts';
-import { AppError } from './errors.ts';
+import { addressMatcher, deriveClientAddress, isLoopback, rateLimitSubject, requireClientAddress } from './client-address.ts';
+import { canonicalAddress, parseTrustedProxies } from '../config.ts';
+import { AppError } from '../errors.ts';
 
 const ranges = (...entries: string[]) => {
   const parsed = parseTrustedProxies(entries);

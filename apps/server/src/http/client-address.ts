@@ -1,6 +1,7 @@
 import net from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from './errors.ts';
+import { canonicalAddress, LOOPBACK } from '../config.ts';
+import { AppError } from '../errors.ts';
 
 /**
  * The client's address, computed once per request the same way for every rate limit,
@@ -22,60 +23,6 @@ declare module 'fastify' {
  * server always overwrites it; a value a client sends is never read.
  */
 export const CLIENT_ADDRESS_HEADER = 'x-storefront-client-address';
-
-/** `loopback` in TRUSTED_PROXIES: a proxy on this machine. */
-const LOOPBACK = ['127.0.0.0/8', '::1/128'];
-
-/**
- * Parses TRUSTED_PROXIES entries (addresses or CIDR ranges, IPv4 or IPv6, or `loopback`)
- * into canonical `address/prefix` strings; a bad entry is named in the error.
- */
-export function parseTrustedProxies(entries: string[]): { ranges: string[] } | { error: string } {
-  const ranges: string[] = [];
-  for (const entry of entries) {
-    if (entry.toLowerCase() === 'loopback') {
-      ranges.push(...LOOPBACK);
-      continue;
-    }
-    const [base = '', prefixText, ...rest] = entry.split('/');
-    const address = canonicalAddress(base);
-    const bits = address === null ? 0 : net.isIP(address) === 4 ? 32 : 128;
-    const prefix = prefixText === undefined ? bits : /^\d{1,3}$/.test(prefixText) ? Number(prefixText) : NaN;
-    if (address === null || rest.length > 0 || !(prefix >= 0 && prefix <= bits)) {
-      return { error: `"${entry}" is not an IP address, a CIDR range (such as 10.0.0.0/8 or fd00::/8) or loopback` };
-    }
-    ranges.push(`${address}/${prefix}`);
-  }
-  return { ranges };
-}
-
-/**
- * An address in one canonical spelling, or null when the text is not an address: IPv6
- * compressed and lower-case, IPv4-mapped IPv6 (`::ffff:192.0.2.1`, what a dual-stack
- * socket reports) as the IPv4 address it is, brackets and zone ids dropped.
- */
-export function canonicalAddress(text: string): string | null {
-  let value = text.trim();
-  if (value.startsWith('[') && value.endsWith(']')) value = value.slice(1, -1);
-  const kind = net.isIP(value);
-  if (kind === 4) return value;
-  if (kind !== 6) return null;
-  const zone = value.indexOf('%');
-  if (zone !== -1) value = value.slice(0, zone);
-  let host: string;
-  try {
-    host = new URL(`http://[${value}]/`).hostname.slice(1, -1);
-  } catch {
-    return null;
-  }
-  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
-  if (mapped) {
-    const high = parseInt(mapped[1]!, 16);
-    const low = parseInt(mapped[2]!, 16);
-    return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
-  }
-  return host;
-}
 
 /** Whether a canonical address is in one of the ranges. */
 export type AddressMatcher = (address: string) => boolean;

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { httpStatusForCode, statusNameForCode, type FunctionErrorCode } from '@storefront/domain/errors.ts';
 import { ZodError } from 'zod';
 import { sqlState } from '../db/errors.ts';
-import { AppError } from './errors.ts';
+import { AppError } from '../errors.ts';
 
 export function errorBody(code: FunctionErrorCode, message: string, details?: unknown) {
   return { error: { status: statusNameForCode(code), message, ...(details === undefined ? {} : { details }) } };

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { AppError } from './errors.ts';
+import { AppError } from '../errors.ts';
 
 /**
  * A fixed-window limit counted in Postgres with one atomic upsert, so it holds across

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { addressMatcher, canonicalAddress } from './client-address.ts';
+import { addressMatcher } from './client-address.ts';
+import { canonicalAddress } from '../config.ts';
 
 /**
  * Request ids (issue 25 item 6, issue 24 item 8, decision 040): every answer carries

@@ -116,3 +116,15 @@ export async function startJobQueue(pool: pg.Pool, onError: (error: unknown) => 
     },
   };
 }
+
+/** Runs `task` on a cron schedule, once per tick across all processes. */
+export type Every = (queue: string, cron: string, task: () => Promise<unknown>) => Promise<void>;
+
+export function everyOn(jobs: JobQueue): Every {
+  return async (queue, cron, task) => {
+    await jobs.work(queue, async () => {
+      await task();
+    });
+    await jobs.schedule(queue, cron);
+  };
+}

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { LIVE_CHANNEL } from '../db/notify.ts';
 import type { Tx } from '../db/transaction.ts';
 
 /**
@@ -7,7 +8,7 @@ import type { Tx } from '../db/transaction.ts';
  * the transaction that makes it, so listeners hear of it only once it is committed,
  * in every server process.
  */
-export const LIVE_CHANNEL = 'storefront_live';
+export { LIVE_CHANNEL };
 
 export type LiveTopic =
   | { topic: 'products' }

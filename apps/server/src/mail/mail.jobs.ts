@@ -14,6 +14,9 @@ export async function startMailWorker(queue: JobQueue, send: SendMail): Promise<
   await queue.work<Mail>('send-email', send);
 }
 
+/** Queues a mail for the mail worker; areas are handed this rather than the queue. */
+export type QueueMail = (mail: Mail) => Promise<void>;
+
 export function enqueueMail(queue: JobQueue, mail: Mail): Promise<void> {
   return queue.send('send-email', mail);
 }

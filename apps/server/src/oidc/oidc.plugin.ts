@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { fromNodeHeaders } from 'better-auth/node';
-import { publicUrl } from '../accounts/auth.ts';
+import { type Config, publicUrl } from '../config.ts';
 import { authSecretsOf, resignCredentials } from '../accounts/secret-rotation.ts';
 import { defineArea } from '../http/area.ts';
 import { createExchangedSession } from '../accounts/exchanged-session.service.ts';
@@ -8,9 +8,23 @@ import { deleteExpiredOidcModels } from './oidc.adapter.ts';
 import { BACKCHANNEL_LOGOUT_QUEUE, deliverLogoutNotice, type LogoutNotice } from './logout.service.ts';
 import { createOidcProvider } from './oidc.provider.ts';
 import { oidcRoutes } from './oidc.routes.ts';
+import type { Every, JobQueue } from '../jobs/queue.ts';
+import type { Auth } from '../accounts/auth.ts';
+import type { Db } from '../db/client.ts';
+import type { CallerResolver } from '../accounts/auth.routes.ts';
+
+/** What app.ts hands the oidc area. */
+export interface OidcOptions {
+  auth: Auth;
+  config: Config;
+  db: Db;
+  every: Every;
+  jobs: JobQueue;
+  resolveCaller: CallerResolver;
+}
 
 /** Single sign-on for the sister products (decision 014). */
-export const oidcArea = defineArea('oidc', async (app, { config, db, auth, jobs, resolveCaller, every }) => {
+export const oidcArea = defineArea('oidc', async (app, { config, db, auth, jobs, resolveCaller, every }: OidcOptions) => {
   const shopUserId = async (headers: IncomingHttpHeaders) => (await resolveCaller({ headers }))?.userId ?? null;
   // Better Auth's own sign-out, called in-process: it deletes the session of the cookie and
   // gives the Set-Cookie lines that clear it.

@@ -1,7 +1,8 @@
 import { defineFunction } from '../functions/registry.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { getDeskOrder, listDeskOrders } from './desk.service.ts';
-import { refundOrder, retryRefund, type RefundDeps } from './refunds.service.ts';
+import { type RefundDeps } from './refunds.service.ts';
+import { refundOrder, retryRefund } from './refund.flow.ts';
 import { shipOrderPart } from './shipments.service.ts';
 import { getOrderByPaymentIntent, listOpenOrders, listOrdersOf, markOrderFulfilled } from './orders.service.ts';
 

@@ -17,7 +17,8 @@ import { createLocalProvider, LOCAL_CARDS } from '../payments/local.provider.ts'
 import type { PaymentProvider, RefundRequest } from '../payments/provider.ts';
 import { grantCredits } from '../wallet/wallet.commands.ts';
 import { getBalance } from '../wallet/wallet.service.ts';
-import { runRefundRetry, type RefundDeps } from './refunds.service.ts';
+import { type RefundDeps } from './refunds.service.ts';
+import { runRefundRetry } from './refund.flow.ts';
 
 /**
  * Card refunds that get no answer are retried in the background (decision 034): with backoff,

@@ -1,12 +1,17 @@
-import type { Config } from '../config.ts';
+import { type Config, publicUrl } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { publicUrl } from '../accounts/auth.ts';
 import { createLocalProvider } from './local.provider.ts';
 import type { PaymentProvider } from './provider.ts';
 import { createStripeProvider } from './stripe.provider.ts';
 
 /** The provider PAYMENT_PROVIDER names; `local` also gets its payment page. */
-export function paymentProviderFor(config: Config, db?: Db): { provider: PaymentProvider; local: ReturnType<typeof createLocalProvider> | null } {
+/** The card provider (tests pass a fake Stripe) and, with fake payments, the local pay page. */
+export interface PaymentProviders {
+  provider: PaymentProvider;
+  local: ReturnType<typeof createLocalProvider> | null;
+}
+
+export function paymentProviderFor(config: Config, db?: Db): PaymentProviders {
   if (config.PAYMENT_PROVIDER === 'stripe') {
     return {
       provider: createStripeProvider({ secretKey: config.STRIPE_SECRET_KEY!, webhookSecret: config.STRIPE_WEBHOOK_SECRET!, publicUrl: publicUrl(config) }),

@@ -1,12 +1,21 @@
-import { publicUrl } from '../accounts/auth.ts';
+import { type Config, publicUrl } from '../config.ts';
 import { defineArea } from '../http/area.ts';
 import { createStripePayouts } from '../payments/stripe.provider.ts';
 import { payoutsFunctions } from './payouts.functions.ts';
 import { localPayoutRoutes } from './payouts.routes.ts';
 import { createLocalPayouts, type PayoutDeps } from './payouts.service.ts';
+import type { Db } from '../db/client.ts';
+import type { CallerResolver } from '../accounts/auth.routes.ts';
+
+/** What app.ts hands the payouts area. */
+export interface PayoutsOptions {
+  config: Config;
+  db: Db;
+  resolveCaller: CallerResolver;
+}
 
 /** Artists' payouts: Stripe Connect, or a local stand-in with its own onboarding page. */
-export const payoutsArea = defineArea('payouts', async (app, { config, db, resolveCaller }) => {
+export const payoutsArea = defineArea('payouts', async (app, { config, db, resolveCaller }: PayoutsOptions) => {
   const deps: PayoutDeps =
     config.PAYMENT_PROVIDER === 'stripe'
       ? {

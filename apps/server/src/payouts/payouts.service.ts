@@ -3,7 +3,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { creditSummaries, datEarnings, payoutAccounts, payoutRequests, users } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { publishLive } from '../live/live.publish.ts';
 import type { PayoutProvider } from '../payments/provider.ts';
 import { formatUsd } from '@storefront/domain/catalog.ts';

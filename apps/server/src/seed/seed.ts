@@ -4,9 +4,6 @@ import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { contentPages, seedRuns, timelineEntries } from '../db/schema/index.ts';
 import { eq } from 'drizzle-orm';
-import { accountsSeeder } from '../accounts/accounts.seed.ts';
-import { productsSeeder } from '../catalog/catalog.seed.ts';
-import { walletSeeder } from '../wallet/wallet.seed.ts';
 import type { Config } from '../config.ts';
 
 /**
@@ -48,10 +45,11 @@ export const contentSeeder: Seeder = {
   },
 };
 
-export const defaultSeeders: Seeder[] = [contentSeeder, accountsSeeder, productsSeeder, walletSeeder];
-
-/** Runs the seeders that have not run yet; returns the names of those that did. */
-export async function runSeeds(db: Db, context: SeedContext, seeders: Seeder[] = defaultSeeders): Promise<string[]> {
+/**
+ * Runs the seeders that have not run yet, in order; returns the names of those that did. The
+ * caller hands over the areas' seeders (server.ts), so this folder imports no area.
+ */
+export async function runSeeds(db: Db, context: SeedContext, seeders: readonly Seeder[]): Promise<string[]> {
   const ran: string[] = [];
   for (const seeder of seeders) {
     const [done] = await db.select().from(seedRuns).where(eq(seedRuns.name, seeder.name));

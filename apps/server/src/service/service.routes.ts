@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { verifyServiceToken } from './service.tokens.ts';
 import { applyServiceWrite, SERVICE_WRITES, type ServiceWriteKind } from './service.writes.ts';
 

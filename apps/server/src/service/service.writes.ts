@@ -16,7 +16,7 @@ import {
 } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { deletedEmail } from '../accounts/account-settings.service.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { publishLive } from '../live/live.publish.ts';
 import { credit } from '../wallet/wallet.service.ts';
 

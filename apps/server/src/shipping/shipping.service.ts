@@ -1,10 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import { DEFAULT_SHIPPING_TAX_CONFIG, type ShippingTaxConfig } from '@storefront/domain/shipping-tax.ts';
-import { recordAudit, type Actor } from '../admin/audit.service.ts';
+import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import type { Db } from '../db/client.ts';
 import { shippingTaxSettings } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 
 /** Issue 26 (decision 051): the one shipping-and-tax document; version 0 is the spec's default, never saved. */
 export const SHIPPING_SETTINGS_MESSAGES = {

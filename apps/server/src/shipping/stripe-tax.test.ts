@@ -7,7 +7,7 @@ import type { FunctionsError } from '@storefront/sdk/callable.ts';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { releaseProduct } from '../catalog/catalog.service.ts';
 import { checkouts, orderItems, orders } from '../db/schema/index.ts';
-import { reverseTax } from '../checkout/tax.step.ts';
+import { reverseTax } from '../orders/tax.step.ts';
 import { grantCredits } from '../wallet/wallet.commands.ts';
 import { TAX_UNAVAILABLE } from '../checkout/pricing.step.ts';
 import { createStripeTax } from './stripe-tax.ts';

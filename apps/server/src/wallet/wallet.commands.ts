@@ -4,7 +4,7 @@ import { usdToCents } from '@storefront/domain/catalog.ts';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema/index.ts';
 import { runTransaction } from '../db/transaction.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { credit, getBalance } from './wallet.service.ts';
 
 /** Adds wallet credit to the account with this email, through the ledger. */

@@ -5,7 +5,7 @@ import { createTestDatabase, testConfig, type TestDatabase } from '../../test/da
 import { createAccount } from '../accounts/accounts.service.ts';
 import { ledgerEntries } from '../db/schema/index.ts';
 import { runTransaction } from '../db/transaction.ts';
-import type { AppError } from '../http/errors.ts';
+import type { AppError } from '../errors.ts';
 import { grantCredits } from './wallet.commands.ts';
 import { debit, getBalance } from './wallet.service.ts';
 

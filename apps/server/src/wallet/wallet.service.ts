@@ -3,7 +3,7 @@ import type { Db } from '../db/client.ts';
 import { ledgerEntries, wallets } from '../db/schema/index.ts';
 import { columnName } from '../db/prepared.ts';
 import type { Tx } from '../db/transaction.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { MAX_BALANCE_CENTS, WALLET_MESSAGES } from '@storefront/domain/wallet.ts';
 

@@ -15,7 +15,7 @@ import {
 } from '@storefront/domain/wallet.ts';
 import type { Db } from '../db/client.ts';
 import { creditSummaries, datAssets, datEditions, platformMetrics, rewardTokenWallets, utilitySpend, walletEntries } from '../db/schema/index.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { getBalance } from './wallet.service.ts';
 
 async function metrics(db: Db) {

@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { publicUrl } from '../accounts/auth.ts';
-import { COMPRESS_THRESHOLD, etagMatches, preferredEncoding, representationOf, type Representation } from '../catalog/catalog.cache.ts';
-import { takesTestPayments, type Config } from '../config.ts';
+import { COMPRESS_THRESHOLD, etagMatches, preferredEncoding, representationOf, type Representation } from '../http/representation.ts';
+import { shopOrigin, takesTestPayments, type Config } from '../config.ts';
 import { errorBody } from '../http/error-handler.ts';
 import { withTestModeBanner } from '../http/test-mode.ts';
 import { sendStorageError } from '../storage/storage.errors.ts';
@@ -32,11 +31,6 @@ export const PRIVATE_PAGES = [
   '/pay/',
   '/dev/',
 ];
-
-/** The shop's origin for canonical URLs, previews and the sitemap: PUBLIC_URL, never the request's Host. */
-export function shopOrigin(config: Config): string {
-  return publicUrl(config).replace(/\/+$/, '');
-}
 
 /**
  * index.html cut where a page's own <head> tags go (its generic title and description are

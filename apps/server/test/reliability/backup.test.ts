@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/accounts.service.ts';
 import { releaseProduct } from '../../src/catalog/catalog.service.ts';
 import { connectDatabase } from '../../src/db/client.ts';
-import { restoreDatabase } from '../../src/db/backup.ts';
+import { restoreDatabase } from '../../src/db/restore.ts';
 import { startJobQueue } from '../../src/jobs/queue.ts';
 import { grantCredits } from '../../src/wallet/wallet.commands.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../database.ts';

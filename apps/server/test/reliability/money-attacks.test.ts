@@ -6,7 +6,7 @@ import { CHECKOUT_MESSAGES, quote } from '@storefront/domain/pricing.ts';
 import { createAccount } from '../../src/accounts/accounts.service.ts';
 import { releaseProduct } from '../../src/catalog/catalog.service.ts';
 import { checkouts, orders, payoutAccounts, payoutRequests } from '../../src/db/schema/index.ts';
-import { AppError } from '../../src/http/errors.ts';
+import { AppError } from '../../src/errors.ts';
 import { cashoutOverview, createLocalPayouts, requestPayout, type PayoutDeps } from '../../src/payouts/payouts.service.ts';
 import { applyServiceWrite } from '../../src/service/service.writes.ts';
 import { createServiceToken } from '../../src/service/service.tokens.ts';

@@ -4,7 +4,7 @@ import { CONSOLE_MESSAGES } from '@storefront/domain/console.ts';
 import type { Db } from '../db/client.ts';
 import { adminAudit, users } from '../db/schema/index.ts';
 import type { Tx } from '../db/transaction.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { publishLive } from '../live/live.publish.ts';
 
 /** Who did it: a signed-in admin (by user id), or an operator at the command line. */

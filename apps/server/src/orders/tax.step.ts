@@ -2,8 +2,8 @@ import type { Db } from '../db/client.ts';
 import type { Tx } from '../db/transaction.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { taxReversals } from '@storefront/domain/tax-reversal.ts';
-import { setTaxTransaction, taxRecordOfOrder } from '../orders/orders.service.ts';
-import { reversalBasisOf } from '../orders/refunds.service.ts';
+import { setTaxTransaction, taxRecordOfOrder } from './orders.service.ts';
+import { reversalBasisOf } from './refunds.service.ts';
 import type { TaxCalculator } from '../shipping/stripe-tax.ts';
 
 /**
@@ -15,6 +15,11 @@ import type { TaxCalculator } from '../shipping/stripe-tax.ts';
 
 export async function scheduleTaxRecord(jobs: JobQueue, tx: Tx, orderId: string, calculationId: string | null): Promise<void> {
   if (calculationId) await jobs.sendInTransaction(tx, 'record-tax', { orderId });
+}
+
+/** Queued with the refund that gave something back, when the order's tax was calculated by Stripe Tax (decisions 051, 060). */
+export async function scheduleTaxReversal(jobs: JobQueue, tx: Tx, order: { id: string; taxCalculationId: string | null }, refundId: string): Promise<void> {
+  if (order.taxCalculationId) await jobs.sendInTransaction(tx, 'reverse-tax', { orderId: order.id, refundId });
 }
 
 export async function recordTax(deps: { db: Db; tax?: TaxCalculator | null }, orderId: string): Promise<void> {
