@@ -75,7 +75,17 @@ export async function checkDropPurchase(
     byDrop.set(row.drop.id, entry);
   }
   for (const { drop, variantIds } of byDrop.values()) {
-    if (drop.status === 'sold-out') {
+    // A sold-out drop sells to its waitlist, except to a fan whose admission is still open.
+    const openAdmission =
+      drop.status === 'sold-out'
+        ? (
+            await tx
+              .select({ number: dropEntries.number })
+              .from(dropEntries)
+              .where(and(eq(dropEntries.dropId, drop.id), eq(dropEntries.userId, userId), eq(dropEntries.status, 'admitted'), sql`${dropEntries.expiresAt} > ${now}`))
+          ).length > 0
+        : true;
+    if (!openAdmission) {
       for (const variantId of variantIds) {
         const offerEnds = await checkWaitlistOffer(tx, userId, variantId, demand.get(variantId)!, nameOf(lines, variantId), use, now);
         if (offerEnds) earliest(offerEnds);
@@ -155,7 +165,11 @@ export async function claimDropPurchase(tx: Tx, userId: string, lines: readonly 
     .where(and(inArray(dropItems.variantId, [...demand.keys()]), sql`${drops.status} IN ('scheduled', 'postponed', 'live', 'sold-out')`));
   const drop = new Map<string, number>();
   for (const row of guarded) {
-    if (row.status === 'sold-out') {
+    const admitted = await tx
+      .select({ number: dropEntries.number })
+      .from(dropEntries)
+      .where(and(eq(dropEntries.dropId, row.dropId), eq(dropEntries.userId, userId), eq(dropEntries.checkoutId, checkoutId)));
+    if (row.status === 'sold-out' && admitted.length === 0) {
       await tx
         .update(variantWaitlist)
         .set({ status: 'bought', endedAt: now })
