@@ -3,8 +3,8 @@ import type { Product } from '@storefront/domain/catalog.ts';
 // embedded database, seeds a realistic catalogue, measures every figure of issue 8 next
 // to its target, writes bench/results/latest.json (and latest.md) and prints the table.
 // Options: --quick (short runs, smaller scale: for working on the bench itself),
-//          --skip=http,checkout,hotrow,live,digital,frontend,scale (leave sections out),
-//          --only=hotrow (run only these sections).
+//          --skip=http,checkout,hotrow,live,digital,frontend,scale,drop (leave sections out),
+//          --only=drop (run only the named sections, comma-separated).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,6 +14,7 @@ import { ADMIN, callFunction, SHOPPER, signIn, signInCookie } from './lib/client
 import { failedFigure, markdownTable, textTable, type Figure } from './lib/figures.ts';
 import { benchCheckout } from './sections/checkout.ts';
 import { benchDigital } from './sections/digital.ts';
+import { benchDrop } from './sections/drop.ts';
 import { benchBundles, benchLighthouse, checkDelivery } from './sections/frontend.ts';
 import { benchHotRow } from './sections/hot-row.ts';
 import { benchHttpReads } from './sections/http-reads.ts';
@@ -22,13 +23,14 @@ import { benchScale } from './sections/scale.ts';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
-const SECTIONS = ['http', 'checkout', 'hotrow', 'live', 'digital', 'frontend', 'scale'];
-// --only=hotrow: that section alone (every other one skipped).
-const only = (args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length) ?? '').split(',').filter(Boolean);
-const skip = new Set([
-  ...(args.find((arg) => arg.startsWith('--skip='))?.slice('--skip='.length) ?? '').split(',').filter(Boolean),
-  ...(only.length > 0 ? SECTIONS.filter((name) => !only.includes(name)) : []),
-]);
+const listArg = (name: string) => new Set((args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? '').split(',').filter(Boolean));
+const SECTIONS = ['http', 'checkout', 'hotrow', 'live', 'digital', 'frontend', 'scale', 'drop'];
+const only = listArg('only');
+const unknown = [...only, ...listArg('skip')].filter((name) => !SECTIONS.includes(name));
+if (unknown.length > 0) throw new Error(`Unknown bench section(s): ${unknown.join(', ')} (sections: ${SECTIONS.join(', ')})`);
+const skip = only.size > 0 ? new Set(SECTIONS.filter((name) => !only.has(name))) : listArg('skip');
+/** The sections that share the one server on the embedded database (drop starts its own cluster). */
+const SHARED_SERVER_SECTIONS = SECTIONS.filter((name) => name !== 'drop');
 const resultsDir = path.join(root, 'bench/results');
 /** A record label's shop: the 12 seeded samples and this many more releases. */
 const CATALOG_SIZE = 60;
@@ -53,6 +55,7 @@ const settings = quick
         saturateSeconds: 2,
         bareRuns: 100,
       },
+      drop: { fans: 2000, units: 200, maxAdmitted: 50, workers: 2, joinConcurrency: 100, saleTimeoutSeconds: 150 },
     }
   : {
       lighthouse: { runs: 3 },
@@ -72,6 +75,7 @@ const settings = quick
         saturateSeconds: 5,
         bareRuns: 500,
       },
+      drop: { fans: 20_000, units: 2000, maxAdmitted: 400, workers: 4, joinConcurrency: 200, saleTimeoutSeconds: 300 },
     };
 
 const started = Date.now();
@@ -163,14 +167,8 @@ function machine() {
   };
 }
 
-async function main() {
-  fs.mkdirSync(resultsDir, { recursive: true });
-  const host = machine();
-  log(`machine: ${host.cpus} CPUs, ${host.memoryGiB} GiB, Node ${host.node}, load ${host.loadAverageAtStart.join(' ')}${quick ? ' (--quick)' : ''}`);
-  buildIfNeeded();
-  const figures: Figure[] = [];
-  const details: Record<string, unknown> = {};
-
+/** The sections that measure one server on the embedded database, with its catalogue. */
+async function sharedServerSections(figures: Figure[], details: Record<string, unknown>) {
   log('starting the server on a fresh embedded database');
   const app = await startAppServer(path.join(resultsDir, 'server.log'));
   // Ctrl-C: stop the server in order, so its temporary DATA_DIR goes too.
@@ -213,6 +211,18 @@ async function main() {
     log('stopping the server');
     await app.stop();
   }
+}
+
+async function main() {
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const host = machine();
+  log(`machine: ${host.cpus} CPUs, ${host.memoryGiB} GiB, Node ${host.node}, load ${host.loadAverageAtStart.join(' ')}${quick ? ' (--quick)' : ''}`);
+  buildIfNeeded();
+  const figures: Figure[] = [];
+  const details: Record<string, unknown> = {};
+
+  if (SHARED_SERVER_SECTIONS.some((name) => !skip.has(name))) await sharedServerSections(figures, details);
+  await section('drop', figures, details, () => benchDrop(settings.drop, log, resultsDir));
 
   const totalSeconds = Math.round((Date.now() - started) / 1000);
   figures.push({ key: 'bench.seconds', label: 'bench: total run time', value: totalSeconds, unit: 's', target: { op: '<', value: 900 }, met: totalSeconds < 900 });
