@@ -170,7 +170,12 @@ export async function liveRoutes(
     const write = (event: LiveEvent, eventSequence: number | undefined) => {
       const idLine = eventSequence === undefined ? '' : `id: ${epoch}-${eventSequence}\n`;
       // A stock event carries the units left (decision 067); a drop event its now serving and status (decision 066): added fields, older clients ignore them.
-      const data = event.topic === 'drop' ? { id: event.id ?? null, nowServing: event.nowServing ?? 0, status: event.status ?? null } : event.stock ? { id: event.id ?? null, stock: event.stock } : { id: event.id ?? null };
+      const data =
+        event.topic === 'drop'
+          ? { id: event.id ?? null, nowServing: event.nowServing ?? 0, status: event.status ?? null }
+          : event.stock
+            ? { id: event.id ?? null, stock: event.stock }
+            : { id: event.id ?? null };
       res.write(`${idLine}event: ${event.topic}\ndata: ${JSON.stringify(data)}\n\n`);
     };
     // EventSource sends Last-Event-ID when it reconnects; a client that opens a new
