@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
-import { LIVE_CHANNEL, type LiveEvent } from '../live/live.publish.ts';
+import { flushAnnouncements, LIVE_CHANNEL, type LiveEvent } from '../live/live.publish.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
@@ -259,6 +259,10 @@ describe('variants and stock', () => {
 
   it('a sale of a counted variant is announced live once it commits; a refused one is not', async () => {
     const tee = await sizedTee({ S: 1, M: null, L: null });
+    // What earlier tests announced goes out with this process's next tick, which under load can
+    // come after the listener below starts (found in CI: an earlier product's stock event heard
+    // first). Said now, before listening; and only this product's events are counted.
+    await flushAnnouncements(database.db);
     const listener = new pg.Client({ connectionString: database.connectionString });
     const heard: LiveEvent[] = [];
     await listener.connect();
@@ -268,7 +272,7 @@ describe('variants and stock', () => {
     await listener.query(`LISTEN ${LIVE_CHANNEL}`);
     try {
       // The sale's event carries the units left (decision 067); the product's creation may still be heard, without them.
-      const sales = () => heard.filter((event) => event.topic === 'products' && event.stock);
+      const sales = () => heard.filter((event) => event.topic === 'products' && event.id === tee.id && event.stock);
       const products = () => sales().length;
       await walletOrder(buyers[10]!, [{ id: tee.id, variantId: tee.variant('S'), qty: 1 }], 'live-sale-1');
       await expect.poll(products).toBe(1);
@@ -283,8 +287,9 @@ describe('variants and stock', () => {
 
   it('announces a sale after its commit, never in the order transaction that holds the row (decision 067)', async () => {
     const tee = await sizedTee({ S: 3, M: null, L: null });
-    // The product's creation is announced after its own commit: heard before the listener starts.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The product's creation (and anything earlier tests announced) is said after its own commit,
+    // with this process's next tick: said now, before the listener starts.
+    await flushAnnouncements(database.db);
     const listener = new pg.Client({ connectionString: database.connectionString });
     const blocker = new pg.Client({ connectionString: database.connectionString });
     const heard: { event: LiveEvent; pid: number; at: number }[] = [];
