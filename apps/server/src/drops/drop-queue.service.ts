@@ -122,36 +122,30 @@ export async function joinDrop(deps: QueueDeps, userId: string, clientSubject: s
       throw new AppError('permission-denied', DROP_MESSAGES.challengeFailed);
     }
   }
-  let joined: { drop: DropRow; entry: EntryRow } | null;
+  // The number comes from the drop row's counter, in ONE statement with the entry (no gaps,
+  // the client picks nothing). Joins of one drop queue on that row, so it is held only for
+  // this statement and its commit: numbered, inserted and committed in one round trip. With
+  // BEGIN, UPDATE, INSERT and COMMIT sent apart, the bench's 20,000-fan drop joined at about
+  // 22 a second whatever the instances did (15-22 of 30 connections waiting on the row).
+  let numbered: number | undefined;
   try {
-    joined = await runTransaction(
-      db,
-      async (tx) => {
-        // The number comes from the drop row's counter, in the entry's own transaction: no gaps, and the client picks nothing.
-        const [counted] = await tx
-          .update(drops)
-          .set({ entryCount: sql`${drops.entryCount} + 1` })
-          .where(and(eq(drops.id, drop.id), sql`${drops.status} IN ('scheduled', 'postponed', 'live')`))
-          .returning();
-        if (!counted) return null;
-        const [entry] = await tx
-          .insert(dropEntries)
-          .values({ dropId: drop.id, number: counted.entryCount, userId, position: counted.status === 'live' ? counted.entryCount : null })
-          .returning();
-        return { drop: counted, entry: entry! };
-      },
-      { isolationLevel: 'read committed' },
-    );
+    const result = await db.execute<{ number: number }>(sql`
+      WITH counted AS (
+        UPDATE ${drops} SET entry_count = entry_count + 1
+        WHERE id = ${drop.id} AND status IN ('scheduled', 'postponed', 'live')
+        RETURNING entry_count, status)
+      INSERT INTO ${dropEntries} (drop_id, number, user_id, position)
+      SELECT ${drop.id}, entry_count, ${userId}, CASE WHEN status = 'live' THEN entry_count END FROM counted
+      RETURNING number`);
+    numbered = result.rows[0]?.number;
   } catch (error) {
     // The same account joined at the same moment: the first entry stands.
     if (sqlState(error) !== '23505') throw error;
     return myDropState(db, userId, drop.id);
   }
-  if (!joined) {
-    const changed = await requireDrop(db, { dropId: drop.id });
-    throw joinRefusal(changed, now) ?? new AppError('failed-precondition', DROP_MESSAGES.alreadyEnded);
-  }
-  return stateOf(joined.drop, joined.entry);
+  const counted = await requireDrop(db, { dropId: drop.id });
+  if (numbered === undefined) throw joinRefusal(counted, now) ?? new AppError('failed-precondition', DROP_MESSAGES.alreadyEnded);
+  return stateOf(counted, await entryOf(db, drop.id, userId));
 }
 
 /** Leaves the queue, or ends the caller's admission; the next round admits the next fan. */
