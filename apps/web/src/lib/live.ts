@@ -20,7 +20,6 @@ import {
   walletKeys,
 } from './query-keys.ts';
 import { useSession } from './session.ts';
-import { applyStock } from './live-stock.ts';
 
 /**
  * Query keys by live topic: an event refetches what it names (spec section 7, "Live").
@@ -93,12 +92,13 @@ export function useLiveUpdates() {
     pagePosition = undefined;
     const subscription = subscribeLive({
       lastEventId,
-      // A sale or restock carries the units left (decision 067): applied to what is cached, no refetch.
       // A drop's event carries its now serving (decision 066): told to the drop pages listening.
       onEvent: (topic, data) => {
         if (topic === 'drop') for (const listener of dropListeners) listener(data);
-        if (topic === 'products' && data.id && data.stock) applyStock(queryClient, data.id, data.stock);
-        else void refreshTopic(queryClient, topic);
+        // A stock event's units left (decision 067) are not applied here yet: applied while a
+        // server-rendered page was still hydrating, they made its first render differ from the
+        // server's HTML (React error 418 in the merch spec, full suite). Refetched, as before.
+        void refreshTopic(queryClient, topic);
       },
       // Whatever is on screen was fetched before the stream opened: a change committed between
       // that fetch and the server's listening is announced to no one (a console opened while
