@@ -14,7 +14,7 @@ import { taxOfReceipt } from './pricing.step.ts';
 import { releaseHolds } from './release.step.ts';
 import { scheduleTaxRecord } from '../orders/tax.step.ts';
 import { closeCheckout, type CheckoutDeps } from './checkout.flow.ts';
-import { claimDropPurchase } from '../drops/drop-admission.service.ts';
+import { claimDropPurchase, nameDropOrder } from '../drops/drop-admission.service.ts';
 import {
   checkoutIs,
   endPending,
@@ -74,9 +74,10 @@ async function applySucceeded(deps: CheckoutDeps, tx: Tx, checkout: Checkout, ev
   if (checkout.status === 'cancelled' && deps.provider.name === 'local') return 'ignored';
   const step = checkout.status === 'pending' ? capturePayment : takeLatePayment;
   // Step "claim drop admission" (decision 066): used by this order, or the payment is refunded.
+  let drops: string[] = [];
   const outcome = await inSavepoint(tx, async () => {
     await step(tx, checkout);
-    await claimDropPurchase(tx, checkout.userId, checkout.items, checkout.id);
+    drops = await claimDropPurchase(tx, checkout.userId, checkout.items, checkout.id);
   });
   if (outcome !== 'ok') {
     await refundPayment(deps, tx, checkout, event, outcome);
@@ -104,6 +105,7 @@ async function applySucceeded(deps: CheckoutDeps, tx: Tx, checkout: Checkout, ev
     shipping: checkout.shipping,
   });
   if (order.created) await scheduleTaxRecord(deps.jobs, tx, order.id, checkout.taxCalculationId);
+  if (order.created) await nameDropOrder(tx, drops, checkout.userId, checkout.id, order.id);
   // Step "grant downloads" (issue 28): digital items and what physical ones carry, in the order's transaction.
   const digital = order.created && (await grantForOrder(tx, { userId: checkout.userId, orderId: order.id, productIds: checkout.items.map((item) => item.id) }));
   // Step "activate gift cards" (decision 053): live with the order; their emails are queued with it.

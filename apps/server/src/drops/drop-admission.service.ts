@@ -155,9 +155,9 @@ async function checkWaitlistOffer(
  * the checkout recorded becomes bought (a late payment after the admission ended, or after it
  * was used or left, is refused and so refunded); a waitlist offer becomes bought.
  */
-export async function claimDropPurchase(tx: Tx, userId: string, lines: readonly DropLine[], checkoutId: string, now = new Date()): Promise<void> {
+export async function claimDropPurchase(tx: Tx, userId: string, lines: readonly DropLine[], checkoutId: string, now = new Date()): Promise<string[]> {
   const demand = demandOf(lines);
-  if (demand.size === 0) return;
+  if (demand.size === 0) return [];
   const guarded = await tx
     .select({ variantId: dropItems.variantId, dropId: drops.id, status: drops.status })
     .from(dropItems)
@@ -181,7 +181,7 @@ export async function claimDropPurchase(tx: Tx, userId: string, lines: readonly 
   for (const [dropId, units] of drop) {
     const claimed = await tx
       .update(dropEntries)
-      .set({ status: 'bought', unitsBought: units, orderId: checkoutId, endedAt: now })
+      .set({ status: 'bought', unitsBought: units, endedAt: now })
       .where(
         and(
           eq(dropEntries.dropId, dropId),
@@ -193,4 +193,17 @@ export async function claimDropPurchase(tx: Tx, userId: string, lines: readonly 
       .returning({ number: dropEntries.number });
     if (claimed.length === 0) throw new Error(DROP_MESSAGES.admissionEnded);
   }
+  return [...drop.keys()];
+}
+
+/**
+ * Step "name the drop order" of a card payment, once its order exists (same transaction): the
+ * admissions {@link claimDropPurchase} marked bought (its drops, the buyer's entries) point at the order.
+ */
+export async function nameDropOrder(tx: Tx, dropIds: readonly string[], userId: string, checkoutId: string, orderId: string): Promise<void> {
+  if (dropIds.length === 0) return;
+  await tx
+    .update(dropEntries)
+    .set({ orderId })
+    .where(and(inArray(dropEntries.dropId, [...dropIds]), eq(dropEntries.userId, userId), eq(dropEntries.checkoutId, checkoutId)));
 }

@@ -360,6 +360,7 @@ async function problems(): Promise<string[]> {
     admitted_at: Date | null;
     batch: number | null;
     checkout_id: string | null;
+    order_id: string | null;
   }[];
   const [variant] = (await pool.query(`SELECT stock, held, sold FROM product_variant WHERE id = $1`, [current.variantId])).rows as { stock: number; held: number; sold: number }[];
   // Stock itself: never oversold.
@@ -381,21 +382,29 @@ async function problems(): Promise<string[]> {
       if (entry.position !== expected) found.push(`entry ${entry.number} at position ${entry.position}, the seed says ${expected}`);
     }
   }
-  // No admission used twice: one order at most per fan of the drop's variant, and only by a fan whose entry is bought.
-  // Orders after the sell-out are the waitlist's (none here) or anyone's: units nobody waits for sell freely.
-  const orders = (
-    await pool.query(
-      `SELECT o.user_id, count(*)::int AS n FROM "order" o JOIN order_item i ON i.order_id = o.id
-       WHERE i.variant_id = $1 AND ($2::timestamptz IS NULL OR o.created_at <= $2::timestamptz) GROUP BY o.user_id`,
-      [current.variantId, drop.sold_out_at],
-    )
-  ).rows as { user_id: string; n: number }[];
-  for (const row of orders) {
-    const entry = entries.find((candidate) => candidate.user_id === row.user_id);
-    if (row.n > 1) found.push(`a fan with ${row.n} orders of the drop`);
-    if (entry?.status !== 'bought') found.push(`an order by a fan whose entry is ${entry?.status ?? 'missing'}`);
+  // No admission used twice: every order of the drop's variant placed before the sell-out is a bought entry's
+  // own order, one per fan; every bought entry has its order. A card order is placed when its payment
+  // succeeds, which can be after the sell-out (its units were held), so it is matched by id, not by time.
+  // Orders after the sell-out that no entry names are the waitlist's (none here) or anyone's: units nobody
+  // waits for sell freely.
+  const orders = (await pool.query(`SELECT o.id, o.user_id, o.created_at FROM "order" o JOIN order_item i ON i.order_id = o.id WHERE i.variant_id = $1`, [current.variantId]))
+    .rows as { id: string; user_id: string; created_at: Date }[];
+  const soldOutAt = drop.sold_out_at as Date | null;
+  for (const order of orders) {
+    const entry = entries.find((candidate) => candidate.order_id === order.id);
+    if (entry) {
+      if (entry.user_id !== order.user_id) found.push(`order ${order.id} is another fan's entry's`);
+      if (entry.status !== 'bought') found.push(`order ${order.id} names an entry that is ${entry.status}`);
+    } else if (soldOutAt === null || order.created_at <= soldOutAt) {
+      const mine = entries.find((candidate) => candidate.user_id === order.user_id);
+      found.push(`order ${order.id} before the sell-out by a fan whose entry is ${mine?.status ?? 'missing'}`);
+    }
   }
-  if (entries.filter((entry) => entry.status === 'bought').length !== orders.length) found.push('a bought entry without its order');
+  for (const entry of entries.filter((candidate) => candidate.status === 'bought')) {
+    if (!orders.some((order) => order.id === entry.order_id)) found.push(`entry ${entry.number} is bought without its order`);
+    if (orders.filter((order) => order.user_id === entry.user_id && entries.some((other) => other.order_id === order.id)).length > 1)
+      found.push(`entry ${entry.number}'s fan used the admission twice`);
+  }
   // Admissions in the order: a later batch never admits a position before an earlier batch's.
   const admissions = entries.filter((entry) => entry.batch !== null).sort((a, b) => a.batch! - b.batch! || a.position! - b.position!);
   for (let i = 1; i < admissions.length; i += 1)
