@@ -1,12 +1,15 @@
 // Simulated fans of a drop (bench/sections/drop.ts): each fan holds one live stream
 // (GET /api/live?topics=drop, as the drop page does) from its own loopback address, solves
 // the join's proof-of-work with altcha-lib, joins, learns its position once the drop starts,
+// computes its position from the start event's revealed seed (decision 073: the page asks
+// nobody; a worker computes the order once for its fans, as each fan's browser would for itself),
 // follows "now serving" from the stream, and when admitted buys (quote, then a wallet-only
 // order), presses Leave, or lets the admission run out. Every arrival of a `drop` event is
 // noted (wall-clock ms, comparable across processes) for the position-update latency.
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { solveChallenge } from 'altcha-lib/v1';
+import { fairOrder, positionOf } from '../../packages/domain/src/drops.ts';
 
 export interface FanSpec {
   token: string;
@@ -67,6 +70,8 @@ interface Fan extends FanSpec {
   index: number;
   agent: http.Agent;
   stream?: http.ClientRequest;
+  /** The entry number joinDrop gave. */
+  number: number | null;
   position: number | null;
   phase: 'new' | 'joined' | 'learning' | 'waiting' | 'admitted' | 'done';
 }
@@ -92,6 +97,8 @@ const stats: FansStats = {
   callFailures: 0,
 };
 let startedAt = 0;
+/** The fair order, computed once from the start event's seed: what every fan's page computes. */
+let order: Promise<number[]> | undefined;
 const agents = new Map<string, http.Agent>();
 
 const count = (table: Record<string, number>, key: string) => (table[key] = (table[key] ?? 0) + 1);
@@ -151,7 +158,37 @@ function closeStream(fan: Fan) {
   fan.stream = undefined;
 }
 
-function onDropEvent(fan: Fan, data: { nowServing: number; status: string | null }, at: number) {
+interface DropEvent {
+  nowServing: number;
+  status: string | null;
+  seed?: string;
+  preQueueCount?: number;
+}
+
+/** The fan's place from the revealed seed and its number, as the page computes it; then it follows "now serving". */
+async function place(fan: Fan, data: DropEvent) {
+  order ??= fairOrder(
+    data.seed!,
+    Array.from({ length: data.preQueueCount! }, (_, index) => index + 1),
+  );
+  fan.position = positionOf(await order, data.preQueueCount!, fan.number!);
+  if (fan.position === null) {
+    fan.phase = 'done';
+    return;
+  }
+  stats.positionsLearned += 1;
+  fan.phase = 'waiting';
+  if (lastServing >= fan.position) {
+    fan.phase = 'learning';
+    void refresh(fan);
+  }
+}
+
+/** The highest "now serving" heard by any fan of this worker. */
+let lastServing = 0;
+
+function onDropEvent(fan: Fan, data: DropEvent, at: number) {
+  lastServing = Math.max(lastServing, data.nowServing);
   const key = `${data.status === 'sold-out' ? 'sold-out' : 'live'}:${data.nowServing}`;
   let list = arrivals.get(key);
   if (!list) arrivals.set(key, (list = []));
@@ -164,9 +201,10 @@ function onDropEvent(fan: Fan, data: { nowServing: number; status: string | null
   }
   if (data.status !== 'live') return;
   if (fan.phase === 'joined') {
-    // The drop started: the page asks once for its own position, then follows "now serving".
+    // The drop started: the page computes its own position (decision 073); without the seed it asks once.
     fan.phase = 'learning';
-    void refresh(fan);
+    if (data.seed !== undefined && data.preQueueCount !== undefined && fan.number !== null) void place(fan, data);
+    else void refresh(fan);
   } else if (fan.phase === 'waiting' && fan.position !== null && data.nowServing >= fan.position) {
     fan.phase = 'learning';
     void refresh(fan);
@@ -272,7 +310,7 @@ function openStream(fan: Fan): Promise<void> {
               resolve();
             } else if (event === 'drop') {
               const line = /^data: (.*)$/m.exec(block)?.[1];
-              if (line) onDropEvent(fan, JSON.parse(line) as { nowServing: number; status: string | null }, at);
+              if (line) onDropEvent(fan, JSON.parse(line) as DropEvent, at);
             }
           }
         });
@@ -301,7 +339,8 @@ async function joinOne(fan: Fan) {
     const payload = Buffer.from(
       JSON.stringify({ algorithm: challenge.algorithm, challenge: challenge.challenge, number: solution.number, salt: challenge.salt, signature: challenge.signature }),
     ).toString('base64');
-    await call(fan, 'joinDrop', { dropId: settings.dropId, challenge: payload });
+    const joined = await call<DropState>(fan, 'joinDrop', { dropId: settings.dropId, challenge: payload });
+    fan.number = joined.entry?.number ?? null;
     stats.joined += 1;
     fan.phase = 'joined';
   } catch (error) {
@@ -343,7 +382,7 @@ process.on('message', (command: FansCommand) => {
   const fail = (error: unknown) => reply({ error: String(error instanceof Error ? (error.stack ?? error.message) : error) });
   if ('setup' in command) {
     settings = command.setup;
-    for (const [index, spec] of command.setup.fans.entries()) fans.push({ ...spec, index, agent: agentFor(spec.ip), position: null, phase: 'new' });
+    for (const [index, spec] of command.setup.fans.entries()) fans.push({ ...spec, index, agent: agentFor(spec.ip), number: null, position: null, phase: 'new' });
     reply({ ready: true });
   } else if ('join' in command) {
     joinAll().then(() => reply({ joined: stats }), fail);

@@ -103,6 +103,8 @@ export const publicDropOutput = z.object({
   entryListHash: z.string().nullable(),
   /** The seed, revealed once the start has published the list's hash. */
   seed: z.string().nullable(),
+  /** Entries in the pre-queue (numbers 1..preQueueCount, shuffled by the seed), fixed at the start; null before. */
+  preQueueCount: z.number().nullable(),
   entrants: z.number(),
   /** The highest position admitted so far (0 before the first admission). */
   nowServing: z.number(),

@@ -99,6 +99,20 @@ export async function fairOrder(seed: string, entryNumbers: readonly number[]): 
 }
 
 /**
+ * One entry's position from the revealed seed and the pre-queue's size alone (decision 073):
+ * what a fan's page computes at the start instead of asking the server, the same as the
+ * positions the start wrote.
+ */
+export async function positionFromSeed(seed: string, preQueueCount: number, entryNumber: number): Promise<number | null> {
+  if (entryNumber > preQueueCount) return entryNumber;
+  const order = await fairOrder(
+    seed,
+    Array.from({ length: preQueueCount }, (_, index) => index + 1),
+  );
+  return positionOf(order, preQueueCount, entryNumber);
+}
+
+/**
  * Every entry's position: the pre-queue (numbers 1..preQueueCount) in fair order, then later
  * arrivals in join order (entry n > preQueueCount has position n).
  */

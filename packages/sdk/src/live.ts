@@ -13,6 +13,9 @@ export interface LiveEventData {
   stock?: Record<string, number | null>;
   nowServing?: number;
   status?: string | null;
+  /** A started drop's revealed seed and pre-queue size: the page computes its own position (decision 073). */
+  seed?: string;
+  preQueueCount?: number;
 }
 
 export interface LiveSubscription {

@@ -188,6 +188,8 @@ export interface RoundResult {
   soldOut: boolean;
   status: DropStatus;
   nowServing: number;
+  /** Once started: the revealed seed and the pre-queue's size, said with "now serving" (decision 073). */
+  reveal: { seed: string; preQueueCount: number } | null;
 }
 
 /** The start (decision 066): fixes the pre-queue, publishes its list's hash, reveals the seed and writes the shuffled positions. */
@@ -221,7 +223,18 @@ export async function advanceDrop(deps: Pick<QueueDeps, 'db' | 'secrets'>, dropI
   const result = await runTransaction(
     deps.db,
     async (tx): Promise<RoundResult & { announce: boolean }> => {
-      const idle = { dropId, ran: false, started: false, admitted: 0, expired: 0, soldOut: false, status: 'scheduled' as DropStatus, nowServing: 0, announce: false };
+      const idle = {
+        dropId,
+        ran: false,
+        started: false,
+        admitted: 0,
+        expired: 0,
+        soldOut: false,
+        status: 'scheduled' as DropStatus,
+        nowServing: 0,
+        reveal: null,
+        announce: false,
+      };
       const locked = await tx.execute<{ locked: boolean }>(sql`SELECT pg_try_advisory_xact_lock(hashtext('drop-queue'), hashtext(${dropId})) AS locked`);
       if (!locked.rows[0]?.locked) return idle;
       const [row] = await tx.select().from(drops).where(eq(drops.id, dropId)).for('update');
@@ -232,7 +245,8 @@ export async function advanceDrop(deps: Pick<QueueDeps, 'db' | 'secrets'>, dropI
         drop = await start(tx, drop, now);
         started = true;
       }
-      const base = { ...idle, ran: true, started, status: drop.status, nowServing: drop.nowServing, announce: started };
+      const reveal = drop.seedRevealedAt && drop.preQueueCount !== null ? { seed: drop.seed, preQueueCount: drop.preQueueCount } : null;
+      const base = { ...idle, ran: true, started, status: drop.status, nowServing: drop.nowServing, reveal, announce: started };
       if (drop.status !== 'live' && drop.status !== 'sold-out') return base;
       const expired = await tx
         .update(dropEntries)
@@ -282,7 +296,7 @@ export async function advanceDrop(deps: Pick<QueueDeps, 'db' | 'secrets'>, dropI
   );
   const { announce, ...round } = result;
   // Once per batch, after the commit, never per fan.
-  if (announce) await publishLive(deps.db, { topic: 'drop', id: dropId, nowServing: round.nowServing, status: round.status });
+  if (announce) await publishLive(deps.db, { topic: 'drop', id: dropId, nowServing: round.nowServing, status: round.status, ...round.reveal });
   return round;
 }
 

@@ -77,6 +77,7 @@ export function publicView(drop: DropRow, items: DropItemView[], now = new Date(
     seedHash: drop.seedHash,
     entryListHash: drop.entryListHash,
     seed: drop.seedRevealedAt ? drop.seed : null,
+    preQueueCount: drop.preQueueCount,
     entrants: drop.entryCount,
     nowServing: drop.nowServing,
     startedAt: drop.startedAt?.toISOString() ?? null,

@@ -7,7 +7,7 @@ import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { solveChallenge } from 'altcha-lib/v1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DROP_MESSAGES, fairOrder, sha256Hex, entryListHash } from '@storefront/domain/drops.ts';
+import { DROP_MESSAGES, fairOrder, positionFromSeed, sha256Hex, entryListHash } from '@storefront/domain/drops.ts';
 import type { FunctionsError } from '@storefront/sdk/callable.ts';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { openSse } from '../../test/sse.ts';
@@ -341,9 +341,12 @@ describe('admission against stock (item 4)', () => {
     await page.waitFor((event) => event.event === 'ready');
     await advanceDrop(queue, drop.id);
     const heard = await page.waitFor((event) => event.event === 'drop' && event.data.includes(drop.id));
-    expect(JSON.parse(heard.data)).toEqual({ id: drop.id, nowServing: 1, status: 'live' });
+    // The start's revealed seed and pre-queue size ride along: a page places itself without asking (decision 073).
+    const [row] = await shop.db.select().from(drops).where(eq(drops.id, drop.id));
+    expect(JSON.parse(heard.data)).toEqual({ id: drop.id, nowServing: 1, status: 'live', seed: row!.seed, preQueueCount: 2 });
     await page.close();
     const entries = await entriesOf(drop.id);
+    for (const entry of entries) expect(await positionFromSeed(row!.seed, 2, entry.number)).toBe(entry.position);
     const first = entries.find((entry) => entry.position === 1)!;
     const second = entries.find((entry) => entry.position === 2)!;
     const firstFan = fans.findIndex((fan) => fan.id === first.userId);
@@ -489,7 +492,7 @@ describe('sold out, the waitlist and the report (items 6 and 8)', () => {
     expect(round).toMatchObject({ soldOut: true, status: 'sold-out' });
     expect((await entriesOf(drop.id)).map((row) => row.status).sort()).toEqual(['bought', 'closed', 'closed']);
     const events = (await heard.stop()).filter((event) => event.id === drop.id);
-    expect(events).toEqual([{ topic: 'drop', id: drop.id, nowServing: 1, status: 'sold-out' }]);
+    expect(events).toEqual([{ topic: 'drop', id: drop.id, nowServing: 1, status: 'sold-out', seed: expect.any(String), preQueueCount: 3 }]);
 
     // Two who missed join the waitlist; a restock of one unit goes to the first of them.
     const missed = [10, 11, 12].filter((i) => i !== buyer);

@@ -51,6 +51,12 @@ export interface LiveEvent {
   /** A drop's highest position admitted and its status (topic `drop`): fans' pages compute their place from them. */
   nowServing?: number;
   status?: string;
+  /**
+   * A started drop's revealed seed and pre-queue size (topic `drop`): a page computes its own
+   * position from them and its entry number (decision 073), so nobody asks at the start.
+   */
+  seed?: string;
+  preQueueCount?: number;
   /** A session's new expiry, in ms since the epoch (SESSION_EXPIRY). */
   expiresAt?: number;
   /**

@@ -172,7 +172,12 @@ export async function liveRoutes(
       // A stock event carries the units left (decision 067); a drop event its now serving and status (decision 066): added fields, older clients ignore them.
       const data =
         event.topic === 'drop'
-          ? { id: event.id ?? null, nowServing: event.nowServing ?? 0, status: event.status ?? null }
+          ? {
+              id: event.id ?? null,
+              nowServing: event.nowServing ?? 0,
+              status: event.status ?? null,
+              ...(event.seed ? { seed: event.seed, preQueueCount: event.preQueueCount ?? 0 } : {}),
+            }
           : event.stock
             ? { id: event.id ?? null, stock: event.stock }
             : { id: event.id ?? null };

@@ -28,6 +28,16 @@ export const myDropStateQueryOptions = (dropId: string) =>
     staleTime: Number.POSITIVE_INFINITY,
   });
 
+/**
+ * A read that every open page of a drop would make at once on one event (sold out, cancelled,
+ * postponed): started at a random moment within SPREAD_MS, so thousands of pages do not ask in
+ * the same instant (decision 073). The event's own news is on screen at once.
+ */
+const SPREAD_MS = 2000;
+export function spreadOut(read: () => void): void {
+  setTimeout(read, Math.random() * SPREAD_MS);
+}
+
 export const useMyDropState = (dropId: string, enabled: boolean) => useQuery({ ...myDropStateQueryOptions(dropId), enabled });
 
 export const useDropFairness = (slug: string) =>

@@ -14,7 +14,7 @@ import { BackToShop } from '../../../ui/back-to-shop.tsx';
 import { DetailLoading, DetailNotFound } from '../../../ui/detail-page.tsx';
 import { ErrorState } from '../../../ui/error-state.tsx';
 import { ProductImage } from '../../../ui/product-image.tsx';
-import { useDropPage, type PublicDrop } from '../api/drops.ts';
+import { spreadOut, useDropPage, type PublicDrop } from '../api/drops.ts';
 import { DropQueue } from './drop-queue.tsx';
 import { formatCountdown, formatMoment, useDropClock } from './use-drop-clock.ts';
 import './drops.css';
@@ -53,7 +53,7 @@ export function DropPage() {
   return <DropView drop={drop.data} />;
 }
 
-/** Keeps the drop's "now serving" and status from the live events; a change of status reads the drop again. */
+/** Keeps the drop's "now serving" and status from the live events; a change of status other than the start reads the drop again. */
 function useLiveDrop(drop: PublicDrop) {
   const queryClient = useQueryClient();
   // What the events said since the drop was read; the read's own figures count too.
@@ -71,8 +71,18 @@ function useLiveDrop(drop: PublicDrop) {
         if (data.id !== drop.id) return;
         setHeard((current) => {
           const status = (data.status as PublicDrop['status'] | null | undefined) ?? current.status;
-          if (status !== current.status) void queryClient.invalidateQueries({ queryKey: dropKeys.page(drop.slug) });
-          return { nowServing: Math.max(current.nowServing, data.nowServing ?? 0), status };
+          const nowServing = Math.max(current.nowServing, data.nowServing ?? 0);
+          if (status !== current.status) {
+            // The start says what the page needs (the revealed seed, the pre-queue's size): every
+            // open page at once, so none asks (decision 073). Other changes read the drop again, spread out.
+            const started = status === 'live' && data.seed !== undefined && data.preQueueCount !== undefined;
+            if (started)
+              queryClient.setQueryData(dropKeys.page(drop.slug), (old: PublicDrop | undefined) =>
+                old ? { ...old, status, seed: data.seed!, preQueueCount: data.preQueueCount!, nowServing: Math.max(old.nowServing, nowServing) } : old,
+              );
+            else spreadOut(() => void queryClient.invalidateQueries({ queryKey: dropKeys.page(drop.slug) }));
+          }
+          return { nowServing, status };
         });
       }),
     [queryClient, drop.id, drop.slug],

@@ -1,12 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { DROP_MESSAGES, estimatedWaitSeconds } from '@storefront/domain/drops.ts';
+import { DROP_MESSAGES, estimatedWaitSeconds, positionFromSeed } from '@storefront/domain/drops.ts';
 import { errorSentence } from '../../../lib/error-message.ts';
 import { useHydrated } from '../../../lib/hydration.ts';
 import { paths } from '../../../lib/paths.ts';
 import { dropKeys } from '../../../lib/query-keys.ts';
 import { Link } from '../../../lib/router.tsx';
-import { getDropChallenge, useJoinDrop, useLeaveDrop, useMyDropState, type DropState, type PublicDrop } from '../api/drops.ts';
+import { getDropChallenge, spreadOut, useJoinDrop, useLeaveDrop, useMyDropState, type DropState, type PublicDrop } from '../api/drops.ts';
 import { DropWaitlist } from './drop-waitlist.tsx';
 import { useBuyNow } from './use-buy-now.ts';
 import { formatCountdown, formatWait, useDropClock } from './use-drop-clock.ts';
@@ -67,13 +67,24 @@ export function DropQueue({ drop, status, nowServing, queueOpen }: { drop: Publi
   const entry = mine.data?.entry ?? null;
   const position = entry?.position ?? null;
 
-  // A new status (the start, sold out, cancelled, postponed) reads the fan's place once.
+  // A new status reads the fan's place once; at the start the page computes it from the revealed
+  // seed instead (decision 073): the whole queue learns its places without asking.
   const seenStatus = useRef(status);
+  const { seed, preQueueCount } = drop;
+  const entryNumber = entry?.status === 'waiting' && entry.position === null ? entry.number : null;
   useEffect(() => {
     if (seenStatus.current === status) return;
     seenStatus.current = status;
-    void queryClient.invalidateQueries({ queryKey: dropKeys.mine(drop.id) });
-  }, [status, queryClient, drop.id]);
+    if (status === 'live' && entryNumber !== null && seed !== null && preQueueCount !== null) {
+      void positionFromSeed(seed, preQueueCount, entryNumber).then((placed) =>
+        queryClient.setQueryData(dropKeys.mine(drop.id), (old: DropState | undefined) =>
+          old?.entry && old.entry.position === null ? { ...old, dropStatus: 'live' as const, entry: { ...old.entry, position: placed } } : old,
+        ),
+      );
+      return;
+    }
+    spreadOut(() => void queryClient.invalidateQueries({ queryKey: dropKeys.mine(drop.id) }));
+  }, [status, queryClient, drop.id, entryNumber, seed, preQueueCount]);
   // "Now serving" reached the fan's position: their admission is there to read, once.
   const reached = entry?.status === 'waiting' && position !== null && nowServing >= position;
   useEffect(() => {
