@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -112,6 +113,28 @@ function replaceIn(text: string, file: string, from: string | RegExp, to: string
  * 20,000 connections would spend this 2-core machine's CPU on handshakes the instances never
  * see (TLS ends at nginx in production too); everything behind the listener is the shipped site.
  */
+/** One port free on 127.0.0.1. */
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * nginx's two ports (TLS's stand-in and the plain one after it), below Linux's ephemeral range
+ * (32768-60999): a port the kernel hands out for outgoing connections (the fans' 20,000, the
+ * instances' own) was taken between choosing it and nginx binding it, once, 17 s later.
+ */
+async function listenPorts(): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const port = 20_000 + Math.floor(Math.random() * 10_000);
+    if ((await bindable(port)) && (await bindable(port + 1))) return port;
+  }
+  throw new Error('No two free ports next to each other in 20000-30000');
+}
+
 function writeNginxConfig(dir: string, listen: number, upstreams: number[]): string {
   const siteFile = 'deploy/nginx-site.conf';
   let site = fs.readFileSync(path.join(root, siteFile), 'utf8');
@@ -173,7 +196,7 @@ export async function startCluster(options: { count: number; env: Record<string,
     const smtpAddress = smtp.server.address();
     const smtpPort = typeof smtpAddress === 'object' && smtpAddress ? smtpAddress.port : 0;
 
-    const listen = await freePort();
+    const listen = await listenPorts();
     const base = `http://127.0.0.1:${listen}`;
     const authSecret = `bench-drop-secret-${Date.now()}-`.repeat(2);
     const ports = await Promise.all(Array.from({ length: options.count }, () => freePort()));
