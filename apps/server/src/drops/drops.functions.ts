@@ -26,7 +26,12 @@ export function dropFunctions(): CallableFunction[] {
   });
   return [
     defineFunction('scheduleDrop', async (input, { db, caller }) => scheduleDrop(db, { userId: caller.userId }, input)),
-    defineFunction('editDrop', async (input, { db, caller }) => editDrop(db, { userId: caller.userId }, input)),
+    defineFunction('editDrop', async (input, { db, caller }) => {
+      // Open pages count down to the start they read: a new start (or anything else) is told to them.
+      const view = await editDrop(db, { userId: caller.userId }, input);
+      await announceDrop(db, view);
+      return view;
+    }),
     defineFunction('cancelDrop', async ({ dropId, note }, { db, caller }) => {
       const view = await changeDropStatus(db, { userId: caller.userId }, dropId, { to: 'cancelled', note });
       await announceDrop(db, view);

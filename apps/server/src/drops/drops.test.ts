@@ -170,8 +170,11 @@ describe('scheduling (item 1)', () => {
     expect(published).toMatchObject({ id: drop.id, status: 'scheduled', seed: null, seedHash: row.seedHash, items: [{ variantId: t.variantId, unitsLeft: 10 }] });
     expect(JSON.stringify(published)).not.toContain(row.seed);
 
+    const heard = await listen();
     const edited = await asAdmin().call('editDrop', { dropId: drop.id, perCustomerLimit: 2 });
     expect(edited.perCustomerLimit).toBe(2);
+    // Open pages hear of the edit (a page counting down reads the drop again).
+    expect((await heard.stop()).filter((event) => event.id === drop.id)).toEqual([{ topic: 'drop', id: drop.id, nowServing: 0, status: 'scheduled' }]);
     expect(edited.seedHash).toBe(drop.seedHash);
     const audit = await shop.db.select().from(adminAudit).where(eq(adminAudit.targetId, drop.id)).orderBy(adminAudit.id);
     expect(audit.map((entry) => entry.action)).toEqual(['drop.schedule', 'drop.edit']);

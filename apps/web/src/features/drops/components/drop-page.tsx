@@ -81,6 +81,9 @@ function useLiveDrop(drop: PublicDrop) {
                 old ? { ...old, status, seed: data.seed!, preQueueCount: data.preQueueCount!, nowServing: Math.max(old.nowServing, nowServing) } : old,
               );
             else spreadOut(() => void queryClient.invalidateQueries({ queryKey: dropKeys.page(drop.slug) }));
+          } else if (status === 'scheduled' || status === 'postponed') {
+            // Before the start no batch is announced: an event is the label's edit (a new start, limit, name).
+            spreadOut(() => void queryClient.invalidateQueries({ queryKey: dropKeys.page(drop.slug) }));
           }
           return { nowServing, status };
         });
