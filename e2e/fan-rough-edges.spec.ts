@@ -72,6 +72,58 @@ for (const viewport of VIEWPORTS) {
   });
 }
 
+for (const viewport of VIEWPORTS) {
+  test(`a fan reaches My music and Redeem from the header, My Orders and /account at ${viewport.name} (issue 39, item 5)`, async ({ page }) => {
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await logIn(page, DEMO_SHOPPER);
+    await page.goto('/shop');
+    const menu = page.getByRole('button', { name: 'Menu' });
+    if (await menu.isVisible()) await menu.click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'MY MUSIC' }).click();
+    await expect(page).toHaveURL(/\/library$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('My music');
+    await page.getByRole('link', { name: 'Redeem a download code' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Redeem a code');
+    for (const [address, heading] of [
+      ['/my-orders', 'My Orders'],
+      ['/account', 'My account'],
+    ] as const) {
+      await page.goto(address);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+      await expect(page.getByRole('main').getByRole('link', { name: 'My music' })).toHaveAttribute('href', '/library');
+      await expect(page.getByRole('main').getByRole('link', { name: /Redeem/ })).toHaveAttribute('href', '/redeem');
+    }
+  });
+}
+
+test('the header keeps the logo clear of the links with MY MUSIC in it, for a fan and an admin, from 726 to 1600 px (issue 39, item 5)', async ({ browser }) => {
+  test.setTimeout(120_000);
+  for (const account of [DEMO_SHOPPER, DEMO_ADMIN]) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await logIn(page, account);
+    await page.goto('/shop');
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'MY MUSIC' })).toBeVisible();
+    for (const width of [1600, 1500, 1499, 1280, 1140, 1139, 1024, 900, 726]) {
+      await page.setViewportSize({ width, height: 700 });
+      // Where the logo's visible words really end (its text overflows a shrunk box without moving it).
+      const logoEnd = await page.locator('.logo').evaluate((element) => {
+        // The monogram when it shows, else the words (a visually hidden part still has text boxes).
+        const mark = element.querySelector('.logo__mark')!;
+        const shown = getComputedStyle(mark).display !== 'none' ? mark : element.querySelector('.logo__words')!;
+        const range = document.createRange();
+        range.selectNodeContents(shown);
+        return Math.max(...[...range.getClientRects()].filter((rect) => rect.width > 1).map((rect) => rect.right));
+      });
+      const nav = (await page.getByRole('navigation', { name: 'Main' }).boundingBox())!;
+      const firstLink = (await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'HOME' }).boundingBox())!;
+      expect(logoEnd, `logo against links at ${width} px`).toBeLessThanOrEqual(firstLink.x);
+      expect(nav.x + nav.width, `links inside the page at ${width} px`).toBeLessThanOrEqual(width);
+    }
+    await context.close();
+  }
+});
+
 test('every console tab names the browser tab after itself (issue 39, item 17)', async ({ page }) => {
   test.setTimeout(120_000);
   await logIn(page, DEMO_ADMIN);

@@ -12,7 +12,8 @@ import { paths } from '../../lib/paths.ts';
  * - CartSlot: top left, before the logo. The cart widget (icon with count, panel).
  * - WalletSlot, AdminOrdersSlot, AccountSlot: inside the navigation list. Each returns
  *   null or one or more <li> elements; HeaderNavLink renders a ready-made <li>.
- *   WalletSlot: WALLET link, signed-in users only. AdminOrdersSlot: ADMIN (/release) for
+ *   WalletSlot: WALLET link, signed-in users only. LibrarySlot: MY MUSIC (/library, what
+ *   they bought or redeemed; /redeem from there), signed-in users only (issue 39 item 5). AdminOrdersSlot: ADMIN (/release) for
  *   admins, MY ORDERS (/my-orders) for other signed-in users. AccountSlot: LOGIN link,
  *   or, when signed in, the My account link (a person icon on desktops, to keep the bar on
  *   one row; "MY ACCOUNT" in the mobile menu) and a LOGOUT button.
@@ -31,10 +32,25 @@ export function WalletSlot() {
   return isSignedIn ? <HeaderNavLink to={paths.wallet}>WALLET</HeaderNavLink> : null;
 }
 
+export function LibrarySlot() {
+  const { isSignedIn } = useSession();
+  return isSignedIn ? (
+    <HeaderNavLink to={paths.library}>
+      <span className="site-nav__my">MY </span>MUSIC
+    </HeaderNavLink>
+  ) : null;
+}
+
 export function AdminOrdersSlot() {
   const { user } = useSession();
   if (!user) return null;
-  return user.isAdmin ? <HeaderNavLink to={paths.release}>ADMIN</HeaderNavLink> : <HeaderNavLink to={paths.myOrders}>MY ORDERS</HeaderNavLink>;
+  return user.isAdmin ? (
+    <HeaderNavLink to={paths.release}>ADMIN</HeaderNavLink>
+  ) : (
+    <HeaderNavLink to={paths.myOrders}>
+      <span className="site-nav__my">MY </span>ORDERS
+    </HeaderNavLink>
+  );
 }
 
 export function AccountSlot() {

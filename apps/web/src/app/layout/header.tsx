@@ -1,7 +1,7 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { Link, useLocation } from '../../lib/router.tsx';
 import { HeaderNavLink } from './header-nav-link.tsx';
-import { AccountSlot, AdminOrdersSlot, CartSlot, WalletSlot } from './header-slots.tsx';
+import { AccountSlot, AdminOrdersSlot, CartSlot, LibrarySlot, WalletSlot } from './header-slots.tsx';
 import { MarketPlaceMenu } from './market-place-menu.tsx';
 import { SocialLinks } from './social-links.tsx';
 import './header.css';
@@ -56,6 +56,7 @@ export function Header() {
             <HeaderNavLink to={paths.contact}>CONTACT</HeaderNavLink>
             <WalletSlot />
             <AdminOrdersSlot />
+            <LibrarySlot />
             <li className="site-nav__item">
               <MarketPlaceMenu />
             </li>

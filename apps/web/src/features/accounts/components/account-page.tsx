@@ -1,5 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Navigate } from '../../../lib/router.tsx';
+import { Card, DataSection, MusicSection } from './account-cards.tsx';
 import { ACCOUNT_TYPE_LABELS, ARTIST_NAME_NOTE, CITY_MAX, clampCity, NAME_MAX, stripName, type AccountType } from '@storefront/domain/accounts.ts';
 import { errorSentence } from '../../../lib/error-message.ts';
 import { useSession } from '../../../lib/session.ts';
@@ -12,7 +13,6 @@ import {
   useDeleteAccount,
   useDeleteSavedAddress,
   useDeletionSummary,
-  useDownloadMyData,
   useRequestEmailChange,
   useSavedAddresses,
   addressLabel,
@@ -83,21 +83,13 @@ function AccountSections({ onDeleted }: { onDeleted: () => void }) {
         country={user.country ?? ''}
         state={user.state ?? ''}
       />
+      <MusicSection />
       <EmailSection email={user.email} />
       <PasswordSection />
       <AddressesSection />
       <DataSection />
       <DeleteSection onDeleted={onDeleted} />
     </>
-  );
-}
-
-function Card({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section className="account-card" aria-labelledby={id}>
-      <h2 id={id}>{title}</h2>
-      {children}
-    </section>
   );
 }
 
@@ -345,29 +337,6 @@ function AddressesSection() {
       <p className="auth-field__hint">{T.addressesNote}</p>
       {body}
       <FormAlert message={error} />
-    </Card>
-  );
-}
-
-function DataSection() {
-  const download = useDownloadMyData();
-  return (
-    <Card id="account-data" title="Download my data">
-      <p>{T.dataNote}</p>
-      <FormAlert message={download.isError ? errorSentence(download.error, T.dataFailed) : null} />
-      <FormStatus message={download.isSuccess ? T.dataDone : null} />
-      <div className="auth-actions">
-        <ProgressButton
-          type="button"
-          className="button button--secondary"
-          pending={download.isPending}
-          pendingLabel="Preparing…"
-          disabled={download.isPending}
-          onClick={() => download.mutate()}
-        >
-          Download my data
-        </ProgressButton>
-      </div>
     </Card>
   );
 }

@@ -15,6 +15,9 @@ export function MyOrdersPage() {
   return (
     <section className="page orders-page">
       <h1>My Orders</h1>
+      <p className="orders-page__library">
+        Music you bought is in <Link to={paths.library}>My music</Link>. Have a download code? <Link to={paths.redeem}>Redeem it</Link>.
+      </p>
       {session.user ? <MyOrdersList /> : <OrdersLoading />}
     </section>
   );

@@ -1,0 +1,52 @@
+import type { ReactNode } from 'react';
+import { errorSentence } from '../../../lib/error-message.ts';
+import { paths } from '../../../lib/paths.ts';
+import { Link } from '../../../lib/router.tsx';
+import { useDownloadMyData } from '../api/account.ts';
+import { ACCOUNT_PAGE_TEXTS as T } from '../messages.ts';
+import { FormAlert, FormStatus, ProgressButton } from './form-fields.tsx';
+
+/** One titled card of /account. */
+export function Card({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className="account-card" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** /account's way to the fan's music (issue 39 item 5): the library, and redeeming a download code. */
+export function MusicSection() {
+  return (
+    <Card id="account-music" title="My music">
+      <p>
+        Downloads of what you bought are in <Link to={paths.library}>My music</Link>. <Link to={paths.redeem}>Redeem a download code</Link>.
+      </p>
+    </Card>
+  );
+}
+
+/** The data export (JSON of everything the shop keeps about the account). */
+export function DataSection() {
+  const download = useDownloadMyData();
+  return (
+    <Card id="account-data" title="Download my data">
+      <p>{T.dataNote}</p>
+      <FormAlert message={download.isError ? errorSentence(download.error, T.dataFailed) : null} />
+      <FormStatus message={download.isSuccess ? T.dataDone : null} />
+      <div className="auth-actions">
+        <ProgressButton
+          type="button"
+          className="button button--secondary"
+          pending={download.isPending}
+          pendingLabel="Preparing…"
+          disabled={download.isPending}
+          onClick={() => download.mutate()}
+        >
+          Download my data
+        </ProgressButton>
+      </div>
+    </Card>
+  );
+}
