@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { formatUsd, usdToCents } from '@storefront/domain/catalog.ts';
-import { taxLineLabel } from '@storefront/domain/shipping-tax.ts';
 import { CARRIERS, type Carrier } from '@storefront/domain/order-desk.ts';
 import { planRefund, REFUND_MESSAGES, refundSplitReason, RefundRuleError, type RefundableOrder, type RefundPlan, type RefundRequest } from '@storefront/domain/refunds.ts';
 import { FunctionsError } from '@storefront/sdk/callable.ts';
 import { toast } from '../../../lib/toast.ts';
 import { Modal } from '../../../ui/modal.tsx';
-import { formatOrderDate, OrderLines, OrderShipments, OrderStatusBadge, PostalAddress, TrackingInfo } from '../../../ui/order-details/order-details.tsx';
+import { formatOrderDate, OrderLines, OrderShipments, OrderStatusBadge, OrderTotalsList, PostalAddress, TrackingInfo } from '../../../ui/order-details/order-details.tsx';
 import { useOrderDetail } from '../api/get-order.ts';
 import type { DeskOrder } from '../api/list-orders.ts';
 import { useRefundOrder } from '../api/refund-order.ts';
@@ -152,19 +151,9 @@ export function OrderDetailDialog({ orderId, onClose }: { orderId: string | null
             <OrderStatusBadge order={order} />
           </p>
           <OrderLines items={order.items} />
-          <dl className="order-detail__totals">
-            <dt>Total</dt>
-            <dd>{formatUsd(order.totals.subtotalCents + order.totals.shippingCents + order.totals.taxCents)}</dd>
-            <dt>{order.tax && order.tax.includedCents > 0 ? taxLineLabel(order.tax.jurisdiction, true) : taxLineLabel(order.tax?.jurisdiction)}</dt>
-            <dd>{formatUsd(order.tax && order.tax.includedCents > 0 ? order.tax.includedCents : order.totals.taxCents)}</dd>
-            <dt>Paid with wallet</dt>
-            <dd>{formatUsd(order.totals.walletAppliedCents)}</dd>
-            <dt>Charged to card</dt>
-            <dd>{formatUsd(order.totals.chargedCents)}</dd>
-            <dt>Refunded to wallet</dt>
-            <dd>{formatUsd(order.refunded?.walletCents ?? 0)}</dd>
-            <dt>Refunded to card</dt>
-            <dd>{formatUsd(order.refunded?.cardCents ?? 0)}</dd>
+          {/* The same money lines as the buyer's (issue 39 item 4: the discount, the card fee, refunds). */}
+          <OrderTotalsList totals={order.totals} refunded={order.refunded} tax={order.tax} discountCode={order.discountCode} />
+          <dl className="order-detail__payment">
             <dt>Payment reference</dt>
             <dd>{order.paymentIntentId}</dd>
           </dl>
