@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { CartItems, Contact, Shipping } from '@storefront/domain/pricing-schemas.ts';
 import { CHECKOUT_MESSAGES, needsShipping, sameQuote, type Quote } from '@storefront/domain/pricing.ts';
-import { isSameSitePath } from '@storefront/domain/site-path.ts';
 import { GIFT_CARD_MESSAGES } from '@storefront/domain/gift-cards.ts';
 import type { GiftInput } from '@storefront/domain/gift-card-schemas.ts';
 import { rememberAddress } from '../accounts/addresses.service.ts';
@@ -12,14 +11,12 @@ import { AppError } from '../errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { receiptMail } from '../mail/templates.ts';
 import { grantForOrder } from '../digital/sales.service.ts';
-import { reserveGiftCards } from '../giftcards/giftcards.service.ts';
 import { insertOrder, orderOfCheckout, unitsBoughtBy } from '../orders/orders.service.ts';
 import { publishStock } from '../live/live.publish.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { debit, getBalance, hold } from '../wallet/wallet.service.ts';
 import { cartLines, checkoutLines, demandOf, orderLines, overLimit, ranOut, withTaxParts, type StockLine } from './cart.ts';
 import {
-  checkoutIs,
   checkoutOf,
   endPending,
   findCheckout,
@@ -28,15 +25,15 @@ import {
   lockBuyer,
   openCheckoutOf,
   otherCheckoutsOf,
-  setPaymentSession,
   walletOrderStart,
-  type Checkout,
   type EndedCheckout,
 } from './checkouts.service.ts';
 import { checkAddress, externalTaxFor, loadPricing, methodsFor, priceOrRefuse, refuseStale, taxOfReceipt, type Where } from './pricing.step.ts';
 import type { TaxCalculator } from '../shipping/stripe-tax.ts';
 import { checkOncePerAccount, codeFor, judgeCode, takeCodeUse } from './discount.step.ts';
 import { closeProviderSessions, releaseHolds } from './release.step.ts';
+import { giftCardLinesOf, reserveGifts } from './gift-cards.step.ts';
+import { existingPaymentUrl, makeLink, safeReturnPath, sessionUrl } from './payment-link.step.ts';
 import { checkDropPurchase } from '../drops/drop-admission.service.ts';
 import { scheduleTaxRecord } from '../orders/tax.step.ts';
 
@@ -363,7 +360,7 @@ export async function createPaymentLink(
       // Step "hold code use" (issue 27): held like the units, released with them, captured with the payment.
       if (code) await takeCodeUse(tx, { code, userId, checkoutId, status: 'held', discountCents: fresh.discountCents });
       // Step "reserve gift cards" (decision 053): one pending card per unit, made live by the payment.
-      if (gifts) await reserveGiftCards(tx, { checkoutId, buyerId: userId, lines: gifts.lines, gift: gifts.gift });
+      await reserveGifts(tx, checkoutId, userId, gifts);
       // Step "take stock", last: set aside until the payment event or the deadline.
       return { result: { created: true, priced: fresh, replaced }, last: await takeStockLast(tx, lines, true) };
     },
@@ -377,85 +374,6 @@ export async function createPaymentLink(
     return { url: await existingPaymentUrl(deps, checkoutId), checkoutId };
   }
   return { url: await makeLink(deps, checkoutId, lines, start.priced, input.contact.email, expiresAt), checkoutId };
-}
-
-/**
- * The gift card lines of a card checkout and their recipient (decision 053): a gift card is
- * paid by card alone (no wallet credit, no code) and needs a recipient; a recipient without
- * a gift card is refused too.
- */
-function giftCardLinesOf(lines: StockLine[], input: { useWallet: boolean; discountCode?: string | undefined; gift?: GiftInput | undefined }) {
-  const gifts = lines.filter((line) => line.giftCard);
-  if (gifts.length === 0) {
-    if (input.gift) throw new AppError('invalid-argument', GIFT_CARD_MESSAGES.notForOrder);
-    return undefined;
-  }
-  if (input.useWallet) throw new AppError('failed-precondition', GIFT_CARD_MESSAGES.noWallet);
-  if (input.discountCode?.trim()) throw new AppError('failed-precondition', GIFT_CARD_MESSAGES.noCode, { discountCode: GIFT_CARD_MESSAGES.noCode });
-  if (!input.gift) throw new AppError('invalid-argument', GIFT_CARD_MESSAGES.recipientNeeded);
-  return { gift: input.gift, lines: gifts.map((line) => ({ productId: line.id, variantId: line.variantId, unitCents: line.unitCents, qty: line.qty })) };
-}
-
-/** Step "make link": the provider's hosted page; if that fails, the checkout ends and releases what it held. */
-async function makeLink(deps: CheckoutDeps, checkoutId: string, lines: StockLine[], priced: Quote, email: string, expiresAt: Date): Promise<string> {
-  try {
-    const session = await deps.provider.createSession({
-      checkoutId,
-      chargeCents: priced.chargeCents,
-      walletAppliedCents: priced.walletAppliedCents,
-      discountCents: priced.discountCents,
-      lines,
-      shippingCents: priced.shippingCents,
-      taxCents: priced.taxCents,
-      cardFeeCents: priced.cardFeeCents,
-      customerEmail: email,
-      expiresAt,
-    });
-    await setPaymentSession(deps.db, checkoutId, session);
-    return session.url;
-  } catch (error) {
-    // Compensation: nothing may stay held for a payment page that was never made.
-    await closeCheckout(deps.db, checkoutId, 'failed');
-    throw error;
-  }
-}
-
-/** How long a repeated call waits for the first one to get its payment page. */
-const PAYMENT_PAGE_WAIT_MS = 20_000;
-
-/** The payment page of a checkout made by an earlier or concurrent call with its id. */
-async function existingPaymentUrl(deps: CheckoutDeps, checkoutId: string): Promise<string> {
-  const until = Date.now() + PAYMENT_PAGE_WAIT_MS;
-  for (;;) {
-    const checkout = await findCheckout(deps.db, checkoutId);
-    if (checkout?.status !== 'pending') throw new AppError('failed-precondition', CHECKOUT_MESSAGES.checkoutClosed);
-    if (checkout.paymentUrl) return checkout.paymentUrl;
-    // Made before payment pages were kept (decision 019).
-    if (checkout.providerSessionId) return sessionUrl(deps, checkout);
-    if (Date.now() > until) throw new AppError('unavailable', 'Your checkout is still starting. Please try again in a moment.');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-function sessionUrl(deps: CheckoutDeps, checkout: Checkout): string {
-  return deps.provider.name === 'local' ? `/pay/${encodeURIComponent(checkout.id)}` : `${deps.publicUrl}/checkout`;
-}
-
-/** Only our own paths: never an open redirect. */
-export function safeReturnPath(url: string | undefined): string {
-  // Also only plain URL characters: the path is written into the payment provider's return URL.
-  if (isSameSitePath(url) && /^[A-Za-z0-9\-._~/?=&%]*$/.test(url)) return url.split('?')[0]!;
-  return '/order-confirmation';
-}
-
-/** Step "release": ends a pending checkout without an order and gives back what it held. False when it was not pending. */
-export async function closeCheckout(db: Db, checkoutId: string, status: 'failed' | 'expired'): Promise<boolean> {
-  const ended = await runTransaction(db, async (tx) => {
-    const rows = await endPending(tx, checkoutIs(checkoutId), status);
-    await releaseHolds(tx, rows);
-    return rows;
-  });
-  return ended.length > 0;
 }
 
 /**

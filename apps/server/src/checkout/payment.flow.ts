@@ -13,7 +13,8 @@ import { heldDemand } from './cart.ts';
 import { taxOfReceipt } from './pricing.step.ts';
 import { releaseHolds } from './release.step.ts';
 import { scheduleTaxRecord } from '../orders/tax.step.ts';
-import { closeCheckout, type CheckoutDeps } from './checkout.flow.ts';
+import type { CheckoutDeps } from './checkout.flow.ts';
+import { closeCheckout } from './release.step.ts';
 import { claimDropPurchase, nameDropOrder } from '../drops/drop-admission.service.ts';
 import {
   checkoutIs,
