@@ -5,7 +5,7 @@ import type { PaymentProvider } from '../payments/provider.ts';
 import { releaseUses } from '../discounts/discounts.service.ts';
 import { release } from '../wallet/wallet.service.ts';
 import { heldDemand } from './cart.ts';
-import { checkoutIs, endPending, recordAttention, type EndedCheckout } from './checkouts.service.ts';
+import { checkoutIs, endPending, otherCheckoutsOf, recordAttention, type EndedCheckout } from './checkouts.service.ts';
 
 export interface ReleaseDeps {
   db: Db;
@@ -35,6 +35,13 @@ export async function releaseHolds(tx: Tx, ended: EndedCheckout[]): Promise<void
       });
     }
   }
+}
+
+/** Step "replace" of a card checkout: the buyer's open checkout (one per account) ends here and gives its holds back first. */
+export async function replaceOpenCheckout(tx: Tx, userId: string, checkoutId: string): Promise<EndedCheckout[]> {
+  const replaced = await endPending(tx, otherCheckoutsOf(userId, checkoutId), 'cancelled');
+  await releaseHolds(tx, replaced);
+  return replaced;
 }
 
 /** Step "release": ends a pending checkout without an order and gives back what it held. False when it was not pending. */
