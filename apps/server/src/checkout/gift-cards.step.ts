@@ -8,7 +8,7 @@ import type { StockLine } from './cart.ts';
 /**
  * The gift card lines of a card checkout and their recipient (decision 053): a gift card is
  * paid by card alone (no wallet credit, no code) and needs a recipient; a recipient without
- * a gift card is refused too.
+ * a gift card is refused too. A wallet-only order (useWallet) is refused any gift card line.
  */
 export function giftCardLinesOf(lines: StockLine[], input: { useWallet: boolean; discountCode?: string | undefined; gift?: GiftInput | undefined }) {
   const gifts = lines.filter((line) => line.giftCard);
