@@ -8,6 +8,8 @@ import { test, expect, DEMO_ADMIN, DEMO_SHOPPER, ORIGIN, type ConsoleGuard } fro
 import { rememberingLogIn } from './support/login.ts';
 import { CART_STORAGE_KEY, WALLET_PREFERENCE_KEY } from '@storefront/domain/cart.ts';
 import { CHECKOUT_MESSAGES, quotedTotals } from '@storefront/domain/pricing.ts';
+// The shop's one money formatter (issue 34): the texts the pages show.
+import { formatUsd as usd } from '@storefront/domain/money.ts';
 
 const COVER = '/content/covers/cover-01.svg';
 const SHIPPING = { line1: '1 Record Row', city: 'London', postal: 'N1 9GU', country: 'GB' };
@@ -19,7 +21,6 @@ interface ProductRef {
 }
 
 // Money, worked out here and not by the code under test (spec section 9).
-const usd = (cents: number) => `${cents < 0 ? '-' : ''}$${(Math.abs(cents) / 100).toFixed(2)}`;
 const taxOf = (cents: number) => Math.round((cents * 925) / 10_000);
 const grossUp = (cents: number) => Math.ceil(((cents + 30) * 1000) / 971);
 

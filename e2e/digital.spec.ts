@@ -19,6 +19,7 @@ import { seriousAxeProblems } from './support/axe.ts';
 import { runCli } from './support/cli.ts';
 import { test, expect, DEMO_ADMIN, DEMO_SHOPPER } from './support/fixtures.ts';
 import { logIn } from './support/login.ts';
+import { centsToDecimal } from '@storefront/domain/money.ts';
 
 const ffprobe = (createRequire(import.meta.url)('@ffprobe-installer/ffprobe') as { path: string }).path;
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-digital-'));
@@ -108,7 +109,7 @@ test('a fan previews a track with the keyboard, buys the album with wallet and c
   // The album took the demo shopper's wallet (the card paid the rest); the specs after this one
   // pay with that wallet, and wallet.spec.ts needs it at or below the seeded $500: top it up to that.
   const { balanceCents } = await callAs(page.request, await tokenOf(page.request, DEMO_SHOPPER), 'getWallet', null);
-  if (balanceCents < 50_000) await runCli(['grant-credits', DEMO_SHOPPER.email, ((50_000 - balanceCents) / 100).toFixed(2)]);
+  if (balanceCents < 50_000) await runCli(['grant-credits', DEMO_SHOPPER.email, centsToDecimal(50_000 - balanceCents)]);
 
   await page.goto('/library');
   const owned = page.getByRole('article').filter({ hasText: title });

@@ -11,12 +11,13 @@ import { callAs, tokenOf } from './support/api.ts';
 import { seriousAxeProblems } from './support/axe.ts';
 import { test, expect, DEMO_ADMIN, DEMO_SHOPPER } from './support/fixtures.ts';
 import { rememberingLogIn } from './support/login.ts';
+// The shop's one money formatter (issue 34): the texts the pages show.
+import { formatUsd as usd } from '@storefront/domain/money.ts';
 
 const COVER = '/content/covers/cover-01.svg';
 const logIn = rememberingLogIn();
 
 // Money, worked out here and not by the code under test (spec section 9; issue 27: the discount comes off the goods first).
-const usd = (cents: number) => `${cents < 0 ? '-' : ''}$${(Math.abs(cents) / 100).toFixed(2)}`;
 const taxOf = (cents: number) => Math.round((cents * 925) / 10_000);
 const amount = (scope: Locator, label: string) => scope.locator('dt', { hasText: new RegExp(`^${label.replace(/[()]/g, '\\$&')}$`) }).locator('xpath=following-sibling::dd[1]');
 

@@ -7,6 +7,7 @@
 import { callAs, releaseProductAs, tokenOf } from './support/api.ts';
 import { test, expect, DEMO_ADMIN, DEMO_SHIPPING, DEMO_SHOPPER, ORIGIN } from './support/fixtures.ts';
 import { logIn } from './support/login.ts';
+import { formatUsd } from '@storefront/domain/money.ts';
 
 test('a card refund the provider fails: the admin sees why, retries it, and the buyer sees Refunded live', async ({ page, request, browser }) => {
   const admin = await tokenOf(request, DEMO_ADMIN);
@@ -30,7 +31,7 @@ test('a card refund the provider fails: the admin sees why, retries it, and the 
   expect(placed).toHaveLength(1);
   const order = placed[0]!;
   expect(order.totals.chargedCents).toBeGreaterThan(0);
-  const card = `$${(order.totals.chargedCents / 100).toFixed(2)}`;
+  const card = formatUsd(order.totals.chargedCents);
 
   // The buyer watches My Orders in their own browser.
   const buyerContext = await browser.newContext();

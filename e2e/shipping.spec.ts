@@ -10,10 +10,11 @@ import { STOCK_MESSAGES } from '@storefront/domain/variants.ts';
 import { seriousAxeProblems } from './support/axe.ts';
 import { test, expect, DEMO_ADMIN, DEMO_SHOPPER, ORIGIN } from './support/fixtures.ts';
 import { rememberingLogIn } from './support/login.ts';
+// The shop's one money formatter (issue 34): the texts the pages show.
+import { formatUsd as usd } from '@storefront/domain/money.ts';
 
 const COVER = '/content/covers/cover-01.svg';
 // Money worked out here, not by the code under test.
-const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 const grossUp = (cents: number) => Math.ceil(((cents + 30) * 1000) / 971);
 
 const LABEL: ShippingTaxConfig = {

@@ -5,9 +5,10 @@ import { runCli } from './support/cli.ts';
 import { callAs, tokenOf } from './support/api.ts';
 import { seriousAxeProblems } from './support/axe.ts';
 import { test, expect, DEMO_ADMIN } from './support/fixtures.ts';
+// The shop's one money formatter (issue 34): the texts the pages show.
+import { formatUsd as usd } from '@storefront/domain/money.ts';
 
 const COVER = '/content/covers/cover-01.svg';
-const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 test('the wallet lists credits and an order paid from it, with running balances, live', async ({ page, request }) => {
   const user = await createVerifiedUser(request);

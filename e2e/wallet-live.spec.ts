@@ -8,11 +8,12 @@ import { createVerifiedUser } from './support/accounts.ts';
 import { runCli } from './support/cli.ts';
 import { test, expect, DEMO_ADMIN, ORIGIN } from './support/fixtures.ts';
 import { logIn } from './support/login.ts';
+// The shop's one money formatter (issue 34): the texts the pages show.
+import { formatUsd as usd } from '@storefront/domain/money.ts';
 
 const COVER = '/content/covers/cover-01.svg';
 
 // Money, worked out here and not by the code under test (spec section 9).
-const usd = (cents: number) => `${cents < 0 ? '-' : ''}$${(Math.abs(cents) / 100).toFixed(2)}`;
 const totalOf = (subtotal: number) => subtotal + 999 + Math.round(((subtotal + 999) * 925) / 10_000);
 const grossUp = (cents: number) => Math.ceil(((cents + 30) * 1000) / 971);
 

@@ -10,6 +10,8 @@ import { createVerifiedUser } from './support/accounts.ts';
 import { test, expect, DEMO_ADMIN, DEMO_SHOPPER } from './support/fixtures.ts';
 import { rememberingLogIn } from './support/login.ts';
 import { WALLET_TEXTS } from '../apps/web/src/features/wallet/wallet-format.ts';
+// The shop's one money formatter (issue 34): the texts the pages show.
+import { formatUsd as usd } from '@storefront/domain/money.ts';
 
 const SEEDED_BALANCE_CENTS = 50_000;
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -36,7 +38,6 @@ interface DatFigures {
 }
 
 // Figures formatted here, not by the code under test.
-const usd = (cents: number) => `$${(cents / 100).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
 const dollars = (value: number) => usd(Math.round(value * 100));
 const count = (value: number) => String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 const unique = (what: string) => `e2e-${what}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;

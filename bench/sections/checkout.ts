@@ -6,6 +6,7 @@ import { ADMIN, callFunction, SHOPPER, signIn } from '../lib/client.ts';
 import { connect, queryRows } from '../lib/db.ts';
 import { figure, round, type Figure } from '../lib/figures.ts';
 import { runLoad } from '../lib/load.ts';
+import { centsToDecimal } from '@storefront/domain/money.ts';
 
 const CONNECTIONS = 50;
 /** The overspend probe: credit for exactly this many orders, many more attempts at once. */
@@ -16,7 +17,7 @@ const contact = { name: 'Bench Buyer', email: 'shopper@example.com', phone: '' }
 const shipping = { name: 'Bench Buyer', line1: '1 Main St', line2: '', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' };
 
 function usd(cents: number): string {
-  return (cents / 100).toFixed(2);
+  return centsToDecimal(cents);
 }
 
 /** The correctness check of the concurrency tests: ledger sums equal balances, none negative. */

@@ -117,7 +117,7 @@ function nodesOf(node: PlanNode, found: PlanNode[] = []): PlanNode[] {
   return found;
 }
 
-// The SQL shapes of apps/server/src/orders/orders.service.ts (listOrdersOf, listOpenOrders
+// The SQL shapes of apps/server/src/orders/order-views.service.ts (listOrdersOf, listOpenOrders
 // and `views` for their items), first page and a page further on (keyset cursor).
 const ORDER_COLUMNS = `"id", "user_id", "checkout_id", "payment_intent_id", "subtotal_cents", "shipping_cents", "tax_cents", "wallet_applied_cents", "charged_cents", "contact", "shipping", "order_fulfilled", "order_status", "created_at", "fulfilled_at", (extract(epoch from "created_at") * 1000000)::bigint::text`;
 

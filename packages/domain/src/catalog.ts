@@ -106,22 +106,8 @@ export function productFormProblem(form: ProductForm, mode: 'release' | 'edit'):
   return undefined;
 }
 
-/**
- * "$1,234.50"; a dash when the value is not a number (spec section 5). The same text as
- * Intl.NumberFormat('en-US', USD) (the tests compare them), written out because a phone's
- * first currency formatter takes tens of milliseconds to build, in the shop's first render.
- */
-export function formatUsd(cents: unknown): string {
-  const value = typeof cents === 'string' && cents.trim() !== '' ? Number(cents) : cents;
-  if (typeof value !== 'number' || !Number.isFinite(value)) return '—';
-  // Half a cent rounds away from zero, as Intl's default (halfExpand) does.
-  const rounded = Math.round(Math.abs(value));
-  const dollars = Math.floor(rounded / 100)
-    .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  const text = `$${dollars}.${String(rounded % 100).padStart(2, '0')}`;
-  return value < 0 || Object.is(value, -0) ? `-${text}` : text;
-}
+/** How prices are shown: the domain's one money formatter (money.ts). */
+export { formatUsd } from './money.ts';
 
 /** Shop order: `order` highest first, then name (spec section 3). */
 export function compareProducts(a: { order: number; name: string }, b: { order: number; name: string }): number {

@@ -1,3 +1,5 @@
+import { formatUsd } from './money.ts';
+
 /**
  * Gift cards (issue 27, decision 053): the rules and sentences shared by the server and the
  * shop. A gift card is a product whose variants are the amounts the label chose; each unit
@@ -60,9 +62,9 @@ export function giftRecipientProblem(gift: { recipientEmail: string; message: st
   return null;
 }
 
-/** A gift card amount's option value: "$25.00". */
+/** A gift card amount's option value: "$25.00" (no grouping: "$1000.00"). */
 export function giftCardAmountLabel(cents: number): string {
-  return `$${(cents / 100).toFixed(2)}`;
+  return formatUsd(cents, { grouping: false });
 }
 
 /**

@@ -23,13 +23,14 @@ import {
   type TaxParts,
   type TaxResult,
 } from './shipping-tax.ts';
+import { formatUsd } from './money.ts';
 
 export const MAX_LINE_QTY = 99;
 /** The most a fan may name for one item ("name your price", issue 28): $10,000.00. */
 export const MAX_NAMED_PRICE_CENTS = 1_000_000;
 
-/** "$8.00": cents as the messages show them (pricing loads no formatter). */
-const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+/** "$8.00": cents as these messages have always shown them (no grouping: "$10000.00"). */
+const dollars = (cents: number) => formatUsd(cents, { grouping: false });
 
 /**
  * The unit price of a cart line (issue 28, decision 061): the catalogue's price, or, for a

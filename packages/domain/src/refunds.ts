@@ -1,5 +1,6 @@
 import { taxCents } from './pricing.ts';
 import { unitsShare } from './tax-reversal.ts';
+import { formatUsd } from './money.ts';
 
 /**
  * Refunds (issue 16, decision 028): what an admin's refund gives back, per part. Pure
@@ -22,7 +23,7 @@ export const REFUND_MESSAGES = {
   issued: 'Refund issued.',
   amountAlone: 'Refund an amount, or lines and shipping, not both.',
   amountPositive: 'Enter an amount greater than 0.',
-  amountTooLarge: (leftCents: number) => `You cannot refund more than is left to refund ($${(leftCents / 100).toFixed(2)}).`,
+  amountTooLarge: (leftCents: number) => `You cannot refund more than is left to refund (${formatUsd(leftCents, { grouping: false })}).`,
   shippingAlreadyRefunded: 'The shipping of this order was already refunded.',
   noShipping: 'This order has no shipping to refund.',
 } as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { salesOverviewOutput } from './contracts/console.ts';
 import { csvCell } from './order-desk.ts';
+import { centsToDecimal } from './money.ts';
 
 /**
  * The console's sales overview as an accountant reads it (issue 29 item 1, decision 045):
@@ -88,7 +89,7 @@ export const SALES_FIGURES = [
 
 /** The sales overview as CSV: the totals, then one table by day, by product and by variant; text cells through the one escaper (csvCell). */
 export function salesCsv(overview: SalesOverview): string {
-  const cents = (value: number) => (value / 100).toFixed(2);
+  const cents = centsToDecimal;
   const quote = (text: string) => csvCell(text);
   const figureHeader = SALES_FIGURES.map(([key, , money]) => (money ? key.replace(/Cents$/, '').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) + '_usd' : key)).join(',');
   const figureCells = (figures: SalesFigures) => SALES_FIGURES.map(([key, , money]) => (money ? cents(figures[key]) : String(figures[key]))).join(',');

@@ -1,3 +1,5 @@
+import { centsToDecimal } from './money.ts';
+
 /**
  * Merch options, variants and stock (issue 15, decision 027): pure rules and messages
  * shared by the server and the shop's pages. A product without options has one default
@@ -276,7 +278,7 @@ export function variantFormRows(product: { priceCents: number; variants: readonl
     rows[variantKey(variant.options)] = {
       sku: variant.sku,
       // The read model has the effective price: an override shows only where it differs.
-      price: variant.priceCents === product!.priceCents ? '' : (variant.priceCents / 100).toFixed(2),
+      price: variant.priceCents === product!.priceCents ? '' : centsToDecimal(variant.priceCents),
       stock,
       loadedStock: stock,
       limit: variant.perCustomerLimit ? String(variant.perCustomerLimit) : '',

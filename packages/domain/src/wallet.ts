@@ -97,12 +97,10 @@ export function entryRewards(entry: Partial<Record<(typeof REWARD_FIELDS)[number
   return REWARD_FIELDS.reduce((sum, field) => sum + toNumber(entry[field]), 0);
 }
 
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const count = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 
-export function formatDollars(value: number): string {
-  return usd.format(Number.isFinite(value) ? value : 0);
-}
+/** A dollar amount as the shop prints money (money.ts). */
+export { formatDollars } from './money.ts';
 
 export function formatCount(value: number): string {
   return count.format(Number.isFinite(value) ? value : 0);

@@ -8,7 +8,7 @@ import { listBundles, saveBundle } from '../catalog/bundles.service.ts';
 import { editProduct, getProduct, releaseProduct } from '../catalog/catalog.service.ts';
 import { orderItems, orders, products, productVariants } from '../db/schema/index.ts';
 import { startJobQueue, type JobQueue } from '../jobs/queue.ts';
-import { listOrdersOf } from '../orders/orders.service.ts';
+import { listOrdersOf } from '../orders/order-views.service.ts';
 import { createLocalProvider } from '../payments/local.provider.ts';
 import { grantCredits } from '../wallet/wallet.commands.ts';
 import { getBalance } from '../wallet/wallet.service.ts';

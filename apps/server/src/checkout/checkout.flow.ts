@@ -1,53 +1,43 @@
 import { randomBytes } from 'node:crypto';
-import type { CartItems, Contact, Shipping } from '@storefront/domain/pricing-schemas.ts';
-import { CHECKOUT_MESSAGES, needsShipping, sameQuote, type Quote } from '@storefront/domain/pricing.ts';
-import { isSameSitePath } from '@storefront/domain/site-path.ts';
-import { GIFT_CARD_MESSAGES } from '@storefront/domain/gift-cards.ts';
 import type { GiftInput } from '@storefront/domain/gift-card-schemas.ts';
+import { GIFT_CARD_MESSAGES } from '@storefront/domain/gift-cards.ts';
+import type { CartItems, Contact, Shipping } from '@storefront/domain/pricing-schemas.ts';
+import { CHECKOUT_MESSAGES, sameQuote, type Quote } from '@storefront/domain/pricing.ts';
 import { rememberAddress } from '../accounts/addresses.service.ts';
 import { customerLimits, pricedVariants, shortStockOf, takeStock, takeStockStatement, withParts } from '../catalog/variants.service.ts';
 import type { Db } from '../db/client.ts';
 import { runTransaction, runTransactionEndingWith, type Tx } from '../db/transaction.ts';
+import { grantForOrder } from '../digital/sales.service.ts';
+import { checkDropPurchase } from '../drops/drop-admission.service.ts';
 import { AppError } from '../errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import { receiptMail } from '../mail/templates.ts';
-import { grantForOrder } from '../digital/sales.service.ts';
-import { reserveGiftCards } from '../giftcards/giftcards.service.ts';
-import { insertOrder, orderOfCheckout, unitsBoughtBy } from '../orders/orders.service.ts';
 import { publishStock } from '../live/live.publish.ts';
-import type { PaymentProvider } from '../payments/provider.ts';
-import { debit, getBalance, hold } from '../wallet/wallet.service.ts';
-import { cartLines, checkoutLines, demandOf, orderLines, overLimit, ranOut, withTaxParts, type StockLine } from './cart.ts';
-import {
-  checkoutIs,
-  checkoutOf,
-  endPending,
-  findCheckout,
-  heldByBuyer,
-  insertCheckout,
-  lockBuyer,
-  openCheckoutOf,
-  otherCheckoutsOf,
-  setPaymentSession,
-  walletOrderStart,
-  type Checkout,
-  type EndedCheckout,
-} from './checkouts.service.ts';
-import { checkAddress, externalTaxFor, loadPricing, methodsFor, priceOrRefuse, refuseStale, taxOfReceipt, type Where } from './pricing.step.ts';
-import type { TaxCalculator } from '../shipping/stripe-tax.ts';
-import { checkOncePerAccount, codeFor, judgeCode, takeCodeUse } from './discount.step.ts';
-import { closeProviderSessions, releaseHolds } from './release.step.ts';
-import { checkDropPurchase } from '../drops/drop-admission.service.ts';
+import { insertOrder, orderOfCheckout, unitsBoughtBy } from '../orders/orders.service.ts';
 import { scheduleTaxRecord } from '../orders/tax.step.ts';
+import type { PaymentProvider } from '../payments/provider.ts';
+import type { TaxCalculator } from '../shipping/stripe-tax.ts';
+import { debit, getBalance, hold } from '../wallet/wallet.service.ts';
+import { cartLines, checkoutLines, demandOf, orderLines, overLimit, ranOut, type StockLine } from './cart.ts';
+import { checkoutOf, endPending, findCheckout, heldByBuyer, insertCheckout, lockBuyer, openCheckoutOf, walletOrderStart, type EndedCheckout } from './checkouts.service.ts';
+import { checkOncePerAccount, judgeCode, takeCodeUse } from './discount.step.ts';
+import { reserveGifts } from './gift-cards.step.ts';
+import { orderRecord, pricedRecord } from './order-record.ts';
+import { existingPaymentUrl, makeLink, safeReturnPath, sessionUrl } from './payment-link.step.ts';
+import { checkAddress, externalTaxFor, loadPricing, methodsFor, priceCheckout, priceOrRefuse, quoteOf, refuseStale, type Where } from './pricing.step.ts';
+import { sendReceipt } from './receipt.step.ts';
+import { closeProviderSessions, releaseHolds, replaceOpenCheckout } from './release.step.ts';
 
 /**
  * Checkout as a flow of named steps (issue 23, decision 044). Each step calls the service that
  * owns its tables: take stock (catalog), take wallet (wallet), make link (payments' provider),
  * then the payment's own steps in payment.flow.ts (apply payment, late payment, release).
  *
- *   wallet-only order: price -> [lock buyer if limited -> check limits] -> write order -> debit wallet -> take stock -> commit
- *   card checkout:     price -> lock buyer -> replace open checkout -> check limits -> write checkout
- *                      -> hold wallet -> schedule release at the deadline -> take stock -> commit -> make link
+ *   wallet-only order: price (priceCheckout) -> [lock buyer -> check limits if limited] -> write order (orderRecord)
+ *                      -> use drop admission -> grant downloads -> send receipt -> debit wallet -> take code use
+ *                      -> take stock -> commit
+ *   card checkout:     price (priceCheckout) -> lock buyer -> replace open checkout -> check limits
+ *                      -> check drop admission -> write checkout -> take wallet -> schedule release at the deadline
+ *                      -> hold code use -> reserve gift cards -> take stock -> commit -> make link
  *
  * Stock is always the last statement before the commit: the variant row is a drop's hottest
  * row, locked from its UPDATE to the commit (decision 027), and "short" is that UPDATE's answer.
@@ -120,16 +110,6 @@ export async function quoteCheckout(
   };
 }
 
-/** What an order and a checkout keep of the tax and shipping beside the totals (issue 26). */
-function taxRecordOf(priced: Quote) {
-  return { taxJurisdiction: priced.taxJurisdiction, taxIncludedCents: priced.taxIncludedCents, shippingMethod: priced.shippingMethodName };
-}
-
-/** A cart with anything that ships needs the address; an all-digital one does not (issue 28, decision 061). */
-function refuseWithoutAddress(lines: StockLine[], shipping: Shipping | undefined): void {
-  if (!shipping && needsShipping(lines)) throw new AppError('invalid-argument', CHECKOUT_MESSAGES.shippingAddressNeeded);
-}
-
 function newPaymentIntentId(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString('base64url')}`;
 }
@@ -200,84 +180,80 @@ export async function completeWalletOnlyOrder(
   );
   if (!start) throw new AppError('unauthenticated', 'Please sign in first.');
   if (start.orderId && start.paymentIntentId) return { orderId: start.orderId, paymentIntentId: start.paymentIntentId, created: false };
-
   // A bundle's parts (issue 27): one more read, only when the cart has a bundle.
   const lines = cartLines(input.items, start.products.some((variant) => variant.bundle) ? await withParts(deps.db, start.products) : start.products);
-  refuseWithoutAddress(lines, input.shipping);
-  if (lines.some((line) => line.giftCard)) throw new AppError('failed-precondition', GIFT_CARD_MESSAGES.noWallet);
-  const limited = start.products.some((variant) => variant.limited && lines.some((line) => line.variantId === variant.variantId));
-  // A discount code (issue 27): judged now, its use taken in the transaction (none left: no order).
-  const code = await codeFor(deps.db, userId, input.discountCode, lines);
+  const priced = await priceCheckout(deps, userId, lines, {
+    useWallet: true,
+    shipping: input.shipping,
+    shippingMethodId: input.shippingMethodId,
+    discountCode: input.discountCode,
+  });
   // This balance only prices the order: the conditional debit decides whether it is there.
-  const where = { destination: input.shipping, shippingMethodId: input.shippingMethodId };
-  const pricing = await loadPricing(deps.db);
-  const external = await externalTaxFor(deps.tax, pricing, lines, where, code?.discount);
-  const fresh = priceOrRefuse(lines, start.balanceCents ?? 0, true, where, pricing, external, code?.discount);
-  if (fresh.amountDueCents > 0 && sameQuote(fresh, input.quote)) {
-    // Not enough credit any more, or it never was: this is a card checkout.
-    throw new AppError('failed-precondition', CHECKOUT_MESSAGES.insufficientWallet);
-  }
-  refuseStale(fresh, input.quote);
-  const buyer = { email: start.email, name: start.name };
+  const fresh = quoteOf(priced, start.balanceCents ?? 0, true);
+  refuseCardOrder(fresh, input.quote);
+  const limited = start.products.some((variant) => variant.limited && lines.some((line) => line.variantId === variant.variantId));
+  const basis = pricedRecord(priced, fresh, orderLines(lines), input);
   return runTransactionEndingWith(
     deps.db,
     async (tx) => {
-      if (limited) {
-        await lockBuyer(tx, userId);
-        await checkLimits(tx, userId, lines);
-      }
-      if (code) await checkOncePerAccount(tx, userId, code, limited);
-      const paymentIntentId = newPaymentIntentId('wallet');
-      const order = await insertOrder(tx, {
-        userId,
-        checkoutId,
-        paymentIntentId,
-        items: withTaxParts(orderLines(lines), fresh.taxParts),
-        shippingTaxCents: fresh.taxParts.shippingTaxCents,
-        subtotalCents: fresh.subtotalCents,
-        shippingCents: fresh.shippingCents,
-        taxCents: fresh.taxCents,
-        walletAppliedCents: fresh.walletAppliedCents,
-        chargedCents: 0,
-        ...taxRecordOf(fresh),
-        discountCents: fresh.discountCents,
-        discountCode: code?.code ?? null,
-        taxCalculationId: external?.calculationId ?? null,
-        contact: { ...input.contact, phone: input.contact.phone ?? '' },
-        shipping: input.shipping ?? {},
-      });
+      if (limited) await lockBuyer(tx, userId);
+      if (limited) await checkLimits(tx, userId, lines);
+      if (priced.code) await checkOncePerAccount(tx, userId, priced.code, limited);
+      const payment = { userId, checkoutId, paymentIntentId: newPaymentIntentId('wallet'), walletAppliedCents: fresh.walletAppliedCents, chargedCents: 0 };
+      const record = orderRecord(basis, payment);
+      const order = await insertOrder(tx, record);
       if (!order.created) return { result: { ...(await orderOfCheckout(tx, checkoutId))!, created: false } };
       // Step "use drop admission" (decision 066): a drop's lines need the buyer's admission, used by this order.
       await checkDropPurchase(tx, deps.admissionSecrets ?? [], userId, lines, { kind: 'order', orderId: order.id });
-      // Step "grant downloads" (issue 28): digital items and what physical ones carry, in the order's transaction.
-      // Read only when the start's read found a product linked to a release, or a bundle (its parts' products
-      // were not in that read): one round trip less for any other order (issue 35).
-      const grants = start.products.some((variant) => variant.grants || variant.bundle);
-      const digital = grants && (await grantForOrder(tx, { userId, orderId: order.id, productIds: lines.map((line) => line.id) }));
-      await deps.jobs.sendInTransaction(
-        tx,
-        'send-email',
-        receiptMail(
-          buyer.email,
-          buyer.name,
-          { id: order.id, items: orderLines(lines), totals: { ...fresh, chargedCents: 0 }, tax: taxOfReceipt(taxRecordOf(fresh)), discountCode: code?.code ?? null },
-          `${deps.publicUrl}/my-orders`,
-          digital ? `${deps.publicUrl}/library` : undefined,
-        ),
-      );
+      const digital = await grantDownloads(tx, start.products, { userId, orderId: order.id, productIds: lines.map((line) => line.id) });
+      await sendReceipt(deps, tx, { email: start.email, name: start.name }, order.id, record, digital);
       if (input.shipping) await rememberAddress(tx, userId, input.shipping);
-      await scheduleTaxRecord(deps.jobs, tx, order.id, external?.calculationId ?? null);
+      await scheduleTaxRecord(deps.jobs, tx, order.id, record.taxCalculationId);
       // The conditional debit: it locks the wallet row until the commit, and one buyer's
       // concurrent orders queue on that lock, so it comes late.
       await debit(tx, userId, fresh.walletAppliedCents, order.id);
       // Step "take code use": after the wallet's row, before the variants' (the same order everywhere).
-      if (code) await takeCodeUse(tx, { code, userId, checkoutId, status: 'used', discountCents: fresh.discountCents });
-      return { result: { orderId: order.id, paymentIntentId, created: true }, last: await takeStockLast(tx, lines, false) };
+      if (priced.code) await takeCodeUse(tx, { code: priced.code, userId, checkoutId, status: 'used', discountCents: fresh.discountCents });
+      return { result: { orderId: order.id, paymentIntentId: payment.paymentIntentId, created: true }, last: await takeStockLast(tx, lines, false) };
     },
     { isolationLevel: 'read committed' },
   ).catch(async (error: unknown) => {
     throw await refusalOf(deps.db, error, lines);
   });
+}
+
+/** A wallet-only order the wallet no longer covers is a card checkout; any other change to the reviewed quote is refused by name. */
+function refuseCardOrder(fresh: Quote, reviewed: Partial<Quote>): void {
+  // Not enough credit any more, or it never was: this is a card checkout.
+  if (fresh.amountDueCents > 0 && sameQuote(fresh, reviewed)) throw new AppError('failed-precondition', CHECKOUT_MESSAGES.insufficientWallet);
+  refuseStale(fresh, reviewed);
+}
+
+/**
+ * Step "grant downloads" (issue 28): digital items and what physical ones carry, in the order's
+ * transaction. Read only when the start's read found a product linked to a release, or a bundle
+ * (its parts' products were not in that read): one round trip less for any other order (issue 35).
+ */
+async function grantDownloads(
+  tx: Tx,
+  products: { grants?: boolean | null; bundle?: boolean | null }[],
+  order: { userId: string; orderId: string; productIds: string[] },
+): Promise<boolean> {
+  if (!products.some((variant) => variant.grants || variant.bundle)) return false;
+  return grantForOrder(tx, order);
+}
+
+export interface PaymentLinkInput {
+  items: CartItems;
+  useWallet: boolean;
+  contact: Contact;
+  shipping?: Shipping | undefined;
+  redirectUrl?: string;
+  checkoutId?: string;
+  shippingMethodId?: string;
+  quote?: Partial<Quote>;
+  discountCode?: string;
+  gift?: GiftInput;
 }
 
 /**
@@ -287,30 +263,10 @@ export async function completeWalletOnlyOrder(
  * replaced (its holds released in the same transaction): one open card checkout per account.
  * A repeated or concurrent call with the same id gets the same payment page.
  */
-export async function createPaymentLink(
-  deps: CheckoutDeps,
-  userId: string,
-  input: {
-    items: CartItems;
-    useWallet: boolean;
-    contact: Contact;
-    shipping?: Shipping | undefined;
-    redirectUrl?: string;
-    checkoutId?: string;
-    shippingMethodId?: string;
-    quote?: Partial<Quote>;
-    discountCode?: string;
-    gift?: GiftInput;
-  },
-): Promise<{ url: string; checkoutId: string }> {
+export async function createPaymentLink(deps: CheckoutDeps, userId: string, input: PaymentLinkInput): Promise<{ url: string; checkoutId: string }> {
   if (input.shipping) checkAddress(input.shipping);
-  const lines = await priceCart(deps.db, input.items);
-  refuseWithoutAddress(lines, input.shipping);
-  const gifts = giftCardLinesOf(lines, input);
-  const pricing = await loadPricing(deps.db);
-  const where = { destination: input.shipping, shippingMethodId: input.shippingMethodId };
-  const code = await codeFor(deps.db, userId, input.discountCode, lines);
-  const external = await externalTaxFor(deps.tax, pricing, lines, where, code?.discount);
+  const priced = await priceCheckout(deps, userId, await priceCart(deps.db, input.items), input);
+  const { lines, code } = priced;
   const checkoutId = `${userId.slice(0, 8)}_${input.checkoutId ?? randomBytes(12).toString('base64url')}`;
   const returnUrl = safeReturnPath(input.redirectUrl);
   let expiresAt = new Date(Date.now() + (deps.holdMs ?? DEFAULT_HOLD_MS));
@@ -322,36 +278,20 @@ export async function createPaymentLink(
       await lockBuyer(tx, userId);
       const existing = await findCheckout(tx, checkoutId);
       if (existing) return { result: { created: false, ownerId: existing.userId, replaced: [] } };
-      // Step "replace": the buyer's open checkout ends here and gives its holds back first.
-      const replaced = await endPending(tx, otherCheckoutsOf(userId, checkoutId), 'cancelled');
-      await releaseHolds(tx, replaced);
+      const replaced = await replaceOpenCheckout(tx, userId, checkoutId);
       await checkLimits(tx, userId, lines);
-      // Step "check drop admission" (decision 066): the hold ends no later than the admission.
-      const drop = await checkDropPurchase(tx, deps.admissionSecrets ?? [], userId, lines, { kind: 'checkout', checkoutId });
-      if (drop.holdUntil && drop.holdUntil < expiresAt) expiresAt = drop.holdUntil;
+      expiresAt = await holdUntilAdmissionEnds(deps, tx, userId, lines, checkoutId, expiresAt);
       if (code) await checkOncePerAccount(tx, userId, code, true);
-      const { balanceCents } = await getBalance(tx, userId);
-      const fresh = priceOrRefuse(lines, balanceCents, input.useWallet, where, pricing, external, code?.discount);
+      const fresh = quoteOf(priced, (await getBalance(tx, userId)).balanceCents, input.useWallet);
       if (input.quote) refuseStale(fresh, input.quote);
       if (fresh.amountDueCents === 0) throw new AppError('failed-precondition', 'Your wallet covers this order: place it with your wallet instead.');
+      const held = { walletHeldCents: fresh.walletAppliedCents, amountDueCents: fresh.amountDueCents, chargeCents: fresh.chargeCents };
       await insertCheckout(tx, {
         id: checkoutId,
         userId,
         provider: deps.provider.name,
-        items: withTaxParts(checkoutLines(lines), fresh.taxParts),
-        shippingTaxCents: fresh.taxParts.shippingTaxCents,
-        contact: { ...input.contact, phone: input.contact.phone ?? '' },
-        shipping: input.shipping ?? {},
-        subtotalCents: fresh.subtotalCents,
-        shippingCents: fresh.shippingCents,
-        taxCents: fresh.taxCents,
-        walletHeldCents: fresh.walletAppliedCents,
-        amountDueCents: fresh.amountDueCents,
-        chargeCents: fresh.chargeCents,
-        ...taxRecordOf(fresh),
-        discountCents: fresh.discountCents,
-        discountCode: code?.code ?? null,
-        taxCalculationId: external?.calculationId ?? null,
+        ...pricedRecord(priced, fresh, checkoutLines(lines), input),
+        ...held,
         returnUrl,
         expiresAt,
       });
@@ -362,8 +302,7 @@ export async function createPaymentLink(
       await deps.jobs.sendInTransaction(tx, 'expire-checkout', { checkoutId }, { startAfter: expiresAt });
       // Step "hold code use" (issue 27): held like the units, released with them, captured with the payment.
       if (code) await takeCodeUse(tx, { code, userId, checkoutId, status: 'held', discountCents: fresh.discountCents });
-      // Step "reserve gift cards" (decision 053): one pending card per unit, made live by the payment.
-      if (gifts) await reserveGiftCards(tx, { checkoutId, buyerId: userId, lines: gifts.lines, gift: gifts.gift });
+      await reserveGifts(tx, checkoutId, userId, priced.gifts);
       // Step "take stock", last: set aside until the payment event or the deadline.
       return { result: { created: true, priced: fresh, replaced }, last: await takeStockLast(tx, lines, true) };
     },
@@ -379,83 +318,10 @@ export async function createPaymentLink(
   return { url: await makeLink(deps, checkoutId, lines, start.priced, input.contact.email, expiresAt), checkoutId };
 }
 
-/**
- * The gift card lines of a card checkout and their recipient (decision 053): a gift card is
- * paid by card alone (no wallet credit, no code) and needs a recipient; a recipient without
- * a gift card is refused too.
- */
-function giftCardLinesOf(lines: StockLine[], input: { useWallet: boolean; discountCode?: string | undefined; gift?: GiftInput | undefined }) {
-  const gifts = lines.filter((line) => line.giftCard);
-  if (gifts.length === 0) {
-    if (input.gift) throw new AppError('invalid-argument', GIFT_CARD_MESSAGES.notForOrder);
-    return undefined;
-  }
-  if (input.useWallet) throw new AppError('failed-precondition', GIFT_CARD_MESSAGES.noWallet);
-  if (input.discountCode?.trim()) throw new AppError('failed-precondition', GIFT_CARD_MESSAGES.noCode, { discountCode: GIFT_CARD_MESSAGES.noCode });
-  if (!input.gift) throw new AppError('invalid-argument', GIFT_CARD_MESSAGES.recipientNeeded);
-  return { gift: input.gift, lines: gifts.map((line) => ({ productId: line.id, variantId: line.variantId, unitCents: line.unitCents, qty: line.qty })) };
-}
-
-/** Step "make link": the provider's hosted page; if that fails, the checkout ends and releases what it held. */
-async function makeLink(deps: CheckoutDeps, checkoutId: string, lines: StockLine[], priced: Quote, email: string, expiresAt: Date): Promise<string> {
-  try {
-    const session = await deps.provider.createSession({
-      checkoutId,
-      chargeCents: priced.chargeCents,
-      walletAppliedCents: priced.walletAppliedCents,
-      discountCents: priced.discountCents,
-      lines,
-      shippingCents: priced.shippingCents,
-      taxCents: priced.taxCents,
-      cardFeeCents: priced.cardFeeCents,
-      customerEmail: email,
-      expiresAt,
-    });
-    await setPaymentSession(deps.db, checkoutId, session);
-    return session.url;
-  } catch (error) {
-    // Compensation: nothing may stay held for a payment page that was never made.
-    await closeCheckout(deps.db, checkoutId, 'failed');
-    throw error;
-  }
-}
-
-/** How long a repeated call waits for the first one to get its payment page. */
-const PAYMENT_PAGE_WAIT_MS = 20_000;
-
-/** The payment page of a checkout made by an earlier or concurrent call with its id. */
-async function existingPaymentUrl(deps: CheckoutDeps, checkoutId: string): Promise<string> {
-  const until = Date.now() + PAYMENT_PAGE_WAIT_MS;
-  for (;;) {
-    const checkout = await findCheckout(deps.db, checkoutId);
-    if (checkout?.status !== 'pending') throw new AppError('failed-precondition', CHECKOUT_MESSAGES.checkoutClosed);
-    if (checkout.paymentUrl) return checkout.paymentUrl;
-    // Made before payment pages were kept (decision 019).
-    if (checkout.providerSessionId) return sessionUrl(deps, checkout);
-    if (Date.now() > until) throw new AppError('unavailable', 'Your checkout is still starting. Please try again in a moment.');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-function sessionUrl(deps: CheckoutDeps, checkout: Checkout): string {
-  return deps.provider.name === 'local' ? `/pay/${encodeURIComponent(checkout.id)}` : `${deps.publicUrl}/checkout`;
-}
-
-/** Only our own paths: never an open redirect. */
-export function safeReturnPath(url: string | undefined): string {
-  // Also only plain URL characters: the path is written into the payment provider's return URL.
-  if (isSameSitePath(url) && /^[A-Za-z0-9\-._~/?=&%]*$/.test(url)) return url.split('?')[0]!;
-  return '/order-confirmation';
-}
-
-/** Step "release": ends a pending checkout without an order and gives back what it held. False when it was not pending. */
-export async function closeCheckout(db: Db, checkoutId: string, status: 'failed' | 'expired'): Promise<boolean> {
-  const ended = await runTransaction(db, async (tx) => {
-    const rows = await endPending(tx, checkoutIs(checkoutId), status);
-    await releaseHolds(tx, rows);
-    return rows;
-  });
-  return ended.length > 0;
+/** Step "check drop admission" (decision 066): a drop's lines need the buyer's admission, and the hold ends no later than it. */
+async function holdUntilAdmissionEnds(deps: CheckoutDeps, tx: Tx, userId: string, lines: StockLine[], checkoutId: string, expiresAt: Date): Promise<Date> {
+  const drop = await checkDropPurchase(tx, deps.admissionSecrets ?? [], userId, lines, { kind: 'checkout', checkoutId });
+  return drop.holdUntil && drop.holdUntil < expiresAt ? drop.holdUntil : expiresAt;
 }
 
 /**

@@ -6,11 +6,12 @@ import { CHECKOUT_MESSAGES, quote as priceQuote } from '@storefront/domain/prici
 import { createFunctionsClient, type FunctionsError } from '@storefront/sdk/callable.ts';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import type { TestDatabase } from '../../test/database.ts';
+import { expectConsoleError } from '../../test/console.ts';
 import { startSmtpPeer } from '../../test/smtp.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
 import { releaseProduct } from '../catalog/catalog.service.ts';
 import type { Config } from '../config.ts';
-import { checkouts, ledgerEntries, orders, wallets } from '../db/schema/index.ts';
+import { checkouts, ledgerEntries, needsAttention, orders, wallets } from '../db/schema/index.ts';
 import { startJobQueue } from '../jobs/queue.ts';
 import { createStripeProvider } from '../payments/stripe.provider.ts';
 import { grantCredits } from '../wallet/wallet.commands.ts';
@@ -454,6 +455,61 @@ describe('stripe provider against a local fake Stripe', () => {
     expect((await webhook(payload, forged)).status).toBe(400);
     expect((await webhook(payload, 't=1,v1=deadbeef')).status).toBe(400);
     expect(await database.db.select().from(orders)).toHaveLength(before);
+  });
+
+  it('reports a checkout change the transition table refuses as needing attention, and leaves the checkout as it was (issue 34)', async () => {
+    const { reconcileCheckouts } = await import('./reconcile.flow.ts');
+    const provider = createStripeProvider({
+      secretKey: 'sk_test_x',
+      webhookSecret: WEBHOOK_SECRET,
+      publicUrl: stripeBase,
+      api: { host: '127.0.0.1', port: fakePort, protocol: 'http' },
+    });
+    const jobs = await startJobQueue(database.db.$client, () => undefined);
+    const deps = { db: database.db, jobs, provider, publicUrl: stripeBase };
+    const fn = createFunctionsClient({ baseUrl: stripeBase, getAuthToken: () => tokens.other });
+    await grantCredits(database.db, 'other@example.org', '5', 'stripe-refused-transition');
+    const link = await fn.call('createPaymentLinkStreetFlavorMerch', { items: [{ id: teeId, qty: 1 }], useWallet: true, contact, shipping });
+    // Paid at Stripe, the webhook lost: the reconciler asks about the quiet checkout and applies the payment.
+    paymentIntents.set(link.url.split('/').pop()!, 'pi_fake_refused');
+    const [before] = await database.db.select().from(checkouts).where(eq(checkouts.id, link.checkoutId));
+    const buyer = await userId('other@example.org');
+    const wallet = await getBalance(database.db, buyer);
+    expect(before!.walletHeldCents).toBeGreaterThan(0);
+    // Something outside the table (a hand-run SQL fix, say) refunds the checkout while its payment is captured:
+    // the change to paid then starts from refunded, which the table refuses.
+    await database.db.execute(
+      sql.raw(`CREATE FUNCTION refund_behind_the_table() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN UPDATE checkout SET status = 'refunded' WHERE id = NEW.reference; RETURN NEW; END $$`),
+    );
+    await database.db.execute(
+      sql.raw(`CREATE TRIGGER refund_behind_the_table AFTER INSERT ON ledger_entry FOR EACH ROW
+        WHEN (NEW.kind = 'capture' AND NEW.reference = '${link.checkoutId}') EXECUTE FUNCTION refund_behind_the_table()`),
+    );
+    const quietSince = new Date(before!.createdAt.getTime() + 6 * 60_000);
+    const errors = expectConsoleError();
+    try {
+      const report = await reconcileCheckouts(deps, quietSince);
+      expect(report.failed).toBeGreaterThanOrEqual(1);
+      expect(errors.mock.calls.map((call) => String(call[0]))).toContain(`Reconciling checkout ${link.checkoutId} failed (tried again next run):`);
+    } finally {
+      await database.db.execute(sql.raw('DROP TRIGGER refund_behind_the_table ON ledger_entry; DROP FUNCTION refund_behind_the_table()'));
+    }
+    const [attention] = await database.db.select().from(needsAttention).where(eq(needsAttention.subject, link.checkoutId));
+    expect(attention).toMatchObject({ kind: 'checkout-transition', resolvedAt: null });
+    expect(attention!.detail).toContain(`Checkout ${link.checkoutId} cannot change from refunded to paid.`);
+    // The refusal rolled the whole payment back: the row, the hold and the orders are as they were.
+    const [after] = await database.db.select().from(checkouts).where(eq(checkouts.id, link.checkoutId));
+    expect(after).toEqual(before);
+    expect(await getBalance(database.db, buyer)).toEqual(wallet);
+    expect(await database.db.select().from(orders).where(eq(orders.checkoutId, link.checkoutId))).toHaveLength(0);
+
+    // Nothing refuses it any more: the next run applies the payment.
+    await reconcileCheckouts(deps, quietSince);
+    expect((await database.db.select().from(checkouts).where(eq(checkouts.id, link.checkoutId)))[0]!.status).toBe('paid');
+    expect(await database.db.select().from(orders).where(eq(orders.checkoutId, link.checkoutId))).toHaveLength(1);
+    await expectLedgerConsistent();
+    await jobs.stop();
   });
 });
 

@@ -2,7 +2,7 @@ import { contactOf } from '../accounts/accounts.service.ts';
 import { captureStock, releaseStock, takeStock } from '../catalog/variants.service.ts';
 import { isRetryableTransactionError, runTransaction, type Tx } from '../db/transaction.ts';
 import { captureUse, releaseUses, takeUse } from '../discounts/discounts.service.ts';
-import { lateRefundMail, receiptMail } from '../mail/templates.ts';
+import { lateRefundMail } from '../mail/templates.ts';
 import { grantForOrder } from '../digital/sales.service.ts';
 import { activateGiftCards } from '../giftcards/giftcards.service.ts';
 import { insertOrder } from '../orders/orders.service.ts';
@@ -10,10 +10,12 @@ import { recordProviderEventOnce } from '../payments/provider-events.service.ts'
 import { RefundRefusedError, type PaymentEvent } from '../payments/provider.ts';
 import { capture, debit, release } from '../wallet/wallet.service.ts';
 import { heldDemand } from './cart.ts';
-import { taxOfReceipt } from './pricing.step.ts';
+import { orderRecord } from './order-record.ts';
+import { sendReceipt } from './receipt.step.ts';
 import { releaseHolds } from './release.step.ts';
 import { scheduleTaxRecord } from '../orders/tax.step.ts';
-import { closeCheckout, type CheckoutDeps } from './checkout.flow.ts';
+import type { CheckoutDeps } from './checkout.flow.ts';
+import { closeCheckout } from './release.step.ts';
 import { claimDropPurchase, nameDropOrder } from '../drops/drop-admission.service.ts';
 import {
   checkoutIs,
@@ -84,26 +86,16 @@ async function applySucceeded(deps: CheckoutDeps, tx: Tx, checkout: Checkout, ev
     return 'applied';
   }
   await markCheckout(tx, checkout.id, 'paid');
-  const order = await insertOrder(tx, {
+  // The order is the checkout's priced record and its payment (order-record.ts, built once).
+  const payment = {
     userId: checkout.userId,
     checkoutId: checkout.id,
     paymentIntentId: event.paymentIntentId ?? `pi_${checkout.id}`,
-    items: checkout.items,
-    subtotalCents: checkout.subtotalCents,
-    shippingCents: checkout.shippingCents,
-    taxCents: checkout.taxCents,
     walletAppliedCents: checkout.walletHeldCents,
     chargedCents: checkout.chargeCents,
-    taxJurisdiction: checkout.taxJurisdiction,
-    taxIncludedCents: checkout.taxIncludedCents,
-    shippingMethod: checkout.shippingMethod,
-    taxCalculationId: checkout.taxCalculationId,
-    shippingTaxCents: checkout.shippingTaxCents,
-    discountCents: checkout.discountCents,
-    discountCode: checkout.discountCode,
-    contact: checkout.contact,
-    shipping: checkout.shipping,
-  });
+  };
+  const record = orderRecord(checkout, payment);
+  const order = await insertOrder(tx, record);
   if (order.created) await scheduleTaxRecord(deps.jobs, tx, order.id, checkout.taxCalculationId);
   if (order.created) await nameDropOrder(tx, drops, checkout.userId, checkout.id, order.id);
   // Step "grant downloads" (issue 28): digital items and what physical ones carry, in the order's transaction.
@@ -111,22 +103,7 @@ async function applySucceeded(deps: CheckoutDeps, tx: Tx, checkout: Checkout, ev
   // Step "activate gift cards" (decision 053): live with the order; their emails are queued with it.
   if (order.created) await activateGiftCards(tx, deps.jobs, checkout.id, order.id);
   const buyer = order.created ? await contactOf(tx, checkout.userId) : undefined;
-  if (buyer) {
-    const totals = {
-      subtotalCents: checkout.subtotalCents,
-      shippingCents: checkout.shippingCents,
-      taxCents: checkout.taxCents,
-      walletAppliedCents: checkout.walletHeldCents,
-      chargedCents: checkout.chargeCents,
-      discountCents: checkout.discountCents,
-    };
-    const receipt = { id: order.id, items: checkout.items, totals, tax: taxOfReceipt(checkout), discountCode: checkout.discountCode };
-    await deps.jobs.sendInTransaction(
-      tx,
-      'send-email',
-      receiptMail(buyer.email, buyer.name, receipt, `${deps.publicUrl}/my-orders`, digital ? `${deps.publicUrl}/library` : undefined),
-    );
-  }
+  if (buyer) await sendReceipt(deps, tx, buyer, order.id, record, digital);
   return 'applied';
 }
 

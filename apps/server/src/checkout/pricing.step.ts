@@ -1,11 +1,16 @@
 import { addressProblem } from '@storefront/domain/address-rules.ts';
-import { CHECKOUT_MESSAGES, discountCents, discountedLines, quote, sameQuote, type PricedLine, type Quote, type QuoteDiscount } from '@storefront/domain/pricing.ts';
+import type { GiftInput } from '@storefront/domain/gift-card-schemas.ts';
+import type { Shipping } from '@storefront/domain/pricing-schemas.ts';
+import { CHECKOUT_MESSAGES, discountCents, discountedLines, needsShipping, quote, sameQuote, type PricedLine, type Quote, type QuoteDiscount } from '@storefront/domain/pricing.ts';
 import { PricingRefusal, SHIPPING_TAX_MESSAGES, shippingFor, taxRuleFor, type Destination, type ShippingTaxConfig, type TaxResult } from '@storefront/domain/shipping-tax.ts';
 import type { Db } from '../db/client.ts';
 import type { Tx } from '../db/transaction.ts';
 import { AppError } from '../errors.ts';
 import { shippingTaxConfig } from '../shipping/shipping.service.ts';
 import type { TaxCalculator } from '../shipping/stripe-tax.ts';
+import type { StockLine } from './cart.ts';
+import { codeFor, type AppliedCode } from './discount.step.ts';
+import { giftCardLinesOf, type GiftCardLines } from './gift-cards.step.ts';
 
 /**
  * Step "price" (issue 26, decision 051): the cart at database prices, shipped to the buyer's
@@ -63,6 +68,49 @@ export async function externalTaxFor(
     // The provider's own error stays attached for the log; the buyer reads the sentence.
     throw Object.assign(new AppError('unavailable', TAX_UNAVAILABLE), { cause: error });
   }
+}
+
+/** What both entry flows price from, read before their transaction (a call to Stripe Tax never holds a row lock). */
+export interface PricedCheckout {
+  lines: StockLine[];
+  /** A card checkout's gift cards and their recipient (decision 053); none for a wallet-only order. */
+  gifts: GiftCardLines | undefined;
+  where: Where;
+  config: ShippingPricing;
+  code: AppliedCode | undefined;
+  external: ExternalTax | undefined;
+}
+
+/**
+ * Step "price" of both entry flows (the wallet-only order and the card checkout, issue 34): the
+ * address a cart that ships needs, the gift card rules, the stored rates, the discount code
+ * judged for these lines, and Stripe Tax's calculation when it is chosen. The quote itself waits
+ * for the balance (quoteOf): read at once for a wallet-only order, under the buyer's lock for a
+ * card checkout.
+ */
+export async function priceCheckout(
+  deps: { db: Db; tax?: TaxCalculator | null | undefined },
+  userId: string,
+  lines: StockLine[],
+  input: { useWallet: boolean; shipping?: Shipping | undefined; shippingMethodId?: string | undefined; discountCode?: string | undefined; gift?: GiftInput | undefined },
+): Promise<PricedCheckout> {
+  refuseWithoutAddress(lines, input.shipping);
+  const gifts = giftCardLinesOf(lines, input);
+  const where = { destination: input.shipping, shippingMethodId: input.shippingMethodId };
+  const config = await loadPricing(deps.db);
+  const code = await codeFor(deps.db, userId, input.discountCode, lines);
+  const external = await externalTaxFor(deps.tax, config, lines, where, code?.discount);
+  return { lines, gifts, where, config, code, external };
+}
+
+/** The priced checkout's quote with this balance, or its refusal as the buyer reads it. */
+export function quoteOf(priced: PricedCheckout, balanceCents: number, useWallet: boolean): Quote {
+  return priceOrRefuse(priced.lines, balanceCents, useWallet, priced.where, priced.config, priced.external, priced.code?.discount);
+}
+
+/** A cart with anything that ships needs the address; an all-digital one does not (issue 28, decision 061). */
+function refuseWithoutAddress(lines: StockLine[], shipping: Shipping | undefined): void {
+  if (!shipping && needsShipping(lines)) throw new AppError('invalid-argument', CHECKOUT_MESSAGES.shippingAddressNeeded);
 }
 
 /** The quote, or the refusal as the buyer reads it (failed-precondition: nothing was taken). */

@@ -1,11 +1,11 @@
 import { releaseStock } from '../catalog/variants.service.ts';
 import type { Db } from '../db/client.ts';
-import type { Tx } from '../db/transaction.ts';
+import { runTransaction, type Tx } from '../db/transaction.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { releaseUses } from '../discounts/discounts.service.ts';
 import { release } from '../wallet/wallet.service.ts';
 import { heldDemand } from './cart.ts';
-import { recordAttention, type EndedCheckout } from './checkouts.service.ts';
+import { checkoutIs, endPending, otherCheckoutsOf, recordAttention, type EndedCheckout } from './checkouts.service.ts';
 
 export interface ReleaseDeps {
   db: Db;
@@ -35,6 +35,23 @@ export async function releaseHolds(tx: Tx, ended: EndedCheckout[]): Promise<void
       });
     }
   }
+}
+
+/** Step "replace" of a card checkout: the buyer's open checkout (one per account) ends here and gives its holds back first. */
+export async function replaceOpenCheckout(tx: Tx, userId: string, checkoutId: string): Promise<EndedCheckout[]> {
+  const replaced = await endPending(tx, otherCheckoutsOf(userId, checkoutId), 'cancelled');
+  await releaseHolds(tx, replaced);
+  return replaced;
+}
+
+/** Step "release": ends a pending checkout without an order and gives back what it held. False when it was not pending. */
+export async function closeCheckout(db: Db, checkoutId: string, status: 'failed' | 'expired'): Promise<boolean> {
+  const ended = await runTransaction(db, async (tx) => {
+    const rows = await endPending(tx, checkoutIs(checkoutId), status);
+    await releaseHolds(tx, rows);
+    return rows;
+  });
+  return ended.length > 0;
 }
 
 /** After the end committed: the provider's pages can no longer be paid (a payment that got there first comes as a late payment). */

@@ -10,7 +10,8 @@ import { checkouts, productVariants } from '../db/schema/index.ts';
 import { startJobQueue, type JobQueue } from '../jobs/queue.ts';
 import { createLocalProvider } from '../payments/local.provider.ts';
 import { grantCredits } from '../wallet/wallet.commands.ts';
-import { closeCheckout, completeWalletOnlyOrder, createPaymentLink, quoteCheckout, type CheckoutDeps } from './checkout.flow.ts';
+import { completeWalletOnlyOrder, createPaymentLink, quoteCheckout, type CheckoutDeps } from './checkout.flow.ts';
+import { closeCheckout } from './release.step.ts';
 import { applyPaymentEvent } from './payment.flow.ts';
 
 /**

@@ -12,7 +12,8 @@ import { startJobQueue, type JobQueue } from '../jobs/queue.ts';
 import { createLocalProvider } from '../payments/local.provider.ts';
 import { grantCredits } from '../wallet/wallet.commands.ts';
 import { getBalance } from '../wallet/wallet.service.ts';
-import { cancelCheckout, closeCheckout, completeWalletOnlyOrder, createPaymentLink, quoteCheckout, type CheckoutDeps } from './checkout.flow.ts';
+import { cancelCheckout, completeWalletOnlyOrder, createPaymentLink, quoteCheckout, type CheckoutDeps } from './checkout.flow.ts';
+import { closeCheckout } from './release.step.ts';
 import { applyPaymentEvent, sendRefund } from './payment.flow.ts';
 
 /**

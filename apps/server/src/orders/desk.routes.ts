@@ -7,6 +7,7 @@ import type { Db } from '../db/client.ts';
 import type { Caller } from '../functions/registry.ts';
 import { errorBody } from '../http/error-handler.ts';
 import { packingListRows } from './desk.service.ts';
+import { centsToDecimal } from '@storefront/domain/money.ts';
 
 const csvQuery = z.object({ status: z.enum(ORDER_FILTERS).default('all'), q: z.string().max(100).optional() }).strict();
 
@@ -48,7 +49,7 @@ export async function deskRoutes(app: FastifyInstance, options: { db: Db; resolv
           item.productId,
           item.name,
           item.qty,
-          (item.unitCents / 100).toFixed(2),
+          centsToDecimal(item.unitCents),
           order.discountCode ?? '',
           item.components ? partsText(item.components) : '',
         ]);

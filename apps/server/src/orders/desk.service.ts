@@ -4,7 +4,8 @@ import type { OrderFilter } from '@storefront/domain/order-desk.ts';
 import type { Db } from '../db/client.ts';
 import { orderEvents, orderItems, orderItemTerms, orders, orderSearchTerms, orderSearchText, users } from '../db/schema/index.ts';
 import { AppError } from '../errors.ts';
-import { DELIVERED_STATUS, orderItemsOf, orderRowsPage, orderView, shipmentsOf, type OrderView, type Page, type ShipmentView } from './orders.service.ts';
+import { orderItemsOf, orderRowsPage, orderView, shipmentsOf, type OrderView, type Page, type ShipmentView } from './order-views.service.ts';
+import { DELIVERED_STATUS } from './orders.service.ts';
 import type { RefundableOrder } from '@storefront/domain/refunds.ts';
 import { refundableOf, refundsOf, unsettledRefunds, type RefundView } from './refunds.service.ts';
 
@@ -86,7 +87,7 @@ type OrderRow = typeof orders.$inferSelect;
 
 export type DeskOrder = OrderView & { lines: { lineId: number; productId: string; name: string; qty: number; unitCents: number; digital?: boolean }[] };
 
-/** The order as My Orders shows it (one mapping, orders.service.ts), with each line's id for refunds by line. */
+/** The order as My Orders shows it (one mapping, order-views.service.ts), with each line's id for refunds by line. */
 function deskView(
   row: OrderRow,
   items: (typeof orderItems.$inferSelect)[],

@@ -3,8 +3,8 @@ import { AppError } from '../errors.ts';
 import { getDeskOrder, listDeskOrders } from './desk.service.ts';
 import { type RefundDeps } from './refunds.service.ts';
 import { refundOrder, retryRefund } from './refund.flow.ts';
-import { shipOrderPart } from './shipments.service.ts';
-import { getOrderByPaymentIntent, listOpenOrders, listOrdersOf, markOrderFulfilled } from './orders.service.ts';
+import { getOrderByPaymentIntent, listOpenOrders, listOrdersOf } from './order-views.service.ts';
+import { markOrderFulfilled, shipOrderPart } from './shipments.service.ts';
 
 const trackingOf = (carrier: string | undefined, number: string | undefined) => (carrier && number ? { carrier, number } : null);
 

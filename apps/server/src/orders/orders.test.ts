@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testConfig, type TestDatabase } from '../../test/database.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
 import { orders } from '../db/schema/index.ts';
-import { listOpenOrders, listOrdersOf, type OrderView, type Page } from './orders.service.ts';
+import { listOpenOrders, listOrdersOf, type OrderView, type Page } from './order-views.service.ts';
 
 let database: TestDatabase;
 let buyer: string;

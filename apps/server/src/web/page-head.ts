@@ -1,5 +1,6 @@
 import { PAGE_DATA_ELEMENT_ID, type PageData } from '@storefront/domain/page-data.ts';
 import { escapeHtml } from '../http/html.ts';
+import { centsToDecimal } from '@storefront/domain/money.ts';
 
 /** The label, as pages name it (the web app's SITE_NAME) and as structured data names the seller. */
 export const SITE_NAME = 'Street Flavor Records';
@@ -48,7 +49,7 @@ export function absoluteUrl(origin: string, value: string): string {
 
 /** Whole cents as schema.org and Open Graph write a price: "25.00". */
 export function decimalPrice(cents: number): string {
-  return (cents / 100).toFixed(2);
+  return centsToDecimal(cents);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { formatCount, formatDollars, WALLET_MESSAGES } from '@storefront/domain/wallet.ts';
+import { formatUsd } from '@storefront/domain/money.ts';
 
 export const WALLET_TEXTS = {
   noDats: 'No DATs yet.',
@@ -9,7 +10,7 @@ export const WALLET_TEXTS = {
 } as const;
 
 /** Whole cents as dollars with cents: 51234 -> "$512.34". */
-export const formatCents = (cents: number) => formatDollars(cents / 100);
+export const formatCents = (cents: number) => formatUsd(Number.isFinite(cents) ? cents : 0);
 
 const smallUsd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumSignificantDigits: 2 });
 

@@ -4,6 +4,7 @@ import { setNamedAmount } from '@storefront/domain/cart-named-price.ts';
 import { formatUsd } from '@storefront/domain/catalog.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { cartStore } from '../../lib/cart.ts';
+import { centsToDecimal } from '@storefront/domain/money.ts';
 
 /**
  * The price a fan named for a "name your price" line, changed in the cart (issue 28, decision
@@ -11,7 +12,7 @@ import { cartStore } from '../../lib/cart.ts';
  */
 export function NamedPrice({ line, title }: { line: CartLine & { amountCents: number }; title: string }) {
   const id = useId();
-  const [text, setText] = useState((line.amountCents / 100).toFixed(2));
+  const [text, setText] = useState(centsToDecimal(line.amountCents));
   const [problem, setProblem] = useState<string | null>(null);
   const change = () => {
     const trimmed = text.trim();

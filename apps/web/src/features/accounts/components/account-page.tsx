@@ -22,6 +22,8 @@ import { ACCOUNT_PAGE_TEXTS as T } from '../messages.ts';
 import { CountryStateFields, FormAlert, FormStatus, OutcomePage, ProgressButton, SubmitFooter, TextField } from './form-fields.tsx';
 import './accounts.css';
 import { paths } from '../../../lib/paths.ts';
+// From money.ts, not the catalogue module: the page's first load stays in budget.
+import { formatUsd } from '@storefront/domain/money.ts';
 
 const cut = (value: string, max: number) => [...value].slice(0, max).join('');
 
@@ -341,12 +343,6 @@ function AddressesSection() {
   );
 }
 
-/**
- * The wallet's amount in the deletion warning, by the platform's formatter: the same text as
- * formatUsd, without loading the catalogue module for it (the page's first load stays in budget).
- */
-const usd = (cents: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
-
 function DeleteSection({ onDeleted }: { onDeleted: () => void }) {
   const summary = useDeletionSummary();
   const remove = useDeleteAccount();
@@ -360,7 +356,7 @@ function DeleteSection({ onDeleted }: { onDeleted: () => void }) {
       {(s) => (
         <ul className="account-consequences">
           <li>{T.consequenceSignOut}</li>
-          <li>{s.walletCents + s.heldCents > 0 ? T.consequenceWallet(usd(s.walletCents + s.heldCents)) : T.consequenceNoWallet}</li>
+          <li>{s.walletCents + s.heldCents > 0 ? T.consequenceWallet(formatUsd(s.walletCents + s.heldCents)) : T.consequenceNoWallet}</li>
           <li>{T.consequenceOrders(s.orders, s.openOrders)}</li>
           <li>{T.consequenceProfile}</li>
           <li>{T.consequenceDownload}</li>

@@ -4,6 +4,7 @@ import { DIGITAL_MESSAGES, formatDuration, MAX_LYRICS_LENGTH, parseDuration } fr
 import { errorSentence } from '../../../lib/error-message.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useSaveRelease, type ConsoleRelease } from '../api/music.ts';
+import { centsToDecimal } from '@storefront/domain/money.ts';
 
 type ConsoleTrack = ConsoleRelease['tracks'][number];
 type SaveInput = FunctionInput<'saveRelease'>;
@@ -46,7 +47,7 @@ interface TrackDraft {
   lyrics: string;
 }
 
-const dollars = (cents: number | null) => (cents === null ? '' : (cents / 100).toFixed(2));
+const dollars = (cents: number | null) => (cents === null ? '' : centsToDecimal(cents));
 const cents = (text: string) => (/^\d{1,6}(\.\d{1,2})?$/.test(text.trim()) ? Math.round(Number(text.trim()) * 100) : undefined);
 
 const draftOf = (track: ConsoleTrack): TrackDraft => ({

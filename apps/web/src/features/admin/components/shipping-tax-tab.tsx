@@ -4,10 +4,11 @@ import { errorSentence } from '../../../lib/error-message.ts';
 import { useSaveShippingTax, useShippingTax, type ShippingTaxDocument } from '../api/shipping-tax.ts';
 import { LoadState } from './load-state.tsx';
 import './console.css';
+import { centsToDecimal } from '@storefront/domain/money.ts';
 
 /** Dollars as typed <-> cents; percent as typed <-> basis points. An unreadable entry is -1 (the server refuses it, with a sentence). */
 const toCents = (text: string) => (text.trim() === '' ? 0 : Number.isFinite(Number(text)) ? Math.round(Number(text) * 100) : -1);
-const fromCents = (cents: number) => (cents / 100).toFixed(2);
+const fromCents = (cents: number) => centsToDecimal(cents);
 const toBasisPoints = (text: string) => (text.trim() === '' ? 0 : Number.isFinite(Number(text)) ? Math.round(Number(text) * 100) : -1);
 const fromBasisPoints = (bp: number) => String(bp / 100);
 

@@ -6,11 +6,12 @@ import { errorSentence } from '../../../lib/error-message.ts';
 import { ProductFormActions, useProductForm, type ProductFormPhase } from '../../../ui/product-form/use-product-form.tsx';
 import { variantsFormOf } from '../../../ui/product-form/variants-editor.tsx';
 import { useEditProduct } from '../api/edit-product.ts';
+import { centsToDecimal } from '@storefront/domain/money.ts';
 
 const PHASE_LABELS: Record<ProductFormPhase, string> = { idle: '', uploading: 'Uploading images…', sending: 'Saving…' };
 
 function priceText(cents: number): string {
-  return Number.isFinite(cents) ? (cents / 100).toFixed(2) : '';
+  return Number.isFinite(cents) ? centsToDecimal(cents) : '';
 }
 
 /**

@@ -12,6 +12,7 @@ import { LoadingRegion, Skeleton } from '../../../ui/skeleton.tsx';
 import { useMusicRelease, type MusicRelease } from '../api/digital.ts';
 import { Player } from './player.tsx';
 import './digital.css';
+import { centsToDecimal } from '@storefront/domain/money.ts';
 
 const duration = (seconds: number | null) => (seconds === null ? '' : `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`);
 
@@ -146,7 +147,7 @@ function Release({ release }: { release: MusicRelease }) {
  */
 function NameYourPrice({ kind, minimumCents, title, onBuy }: { kind: string; minimumCents: number; title: string; onBuy: (amountCents: number) => void }) {
   const id = useId();
-  const [text, setText] = useState((minimumCents / 100).toFixed(2));
+  const [text, setText] = useState(centsToDecimal(minimumCents));
   const [problem, setProblem] = useState<string | null>(null);
   // A server-rendered page (decision 062): nothing typed or pressed before its code has hydrated is lost.
   const hydrated = useHydrated();

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { Link } from '../../../lib/router.tsx';
 import { usdToCents } from '@storefront/domain/catalog.ts';
-import { formatDollars } from '@storefront/domain/wallet.ts';
+import { formatCents } from '../wallet-format.ts';
 import { errorSentence } from '../../../lib/error-message.ts';
 import { useSession } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast.ts';
@@ -12,6 +12,7 @@ import { LoginRedirect } from './login-redirect.tsx';
 import { PayoutAccount } from './payout-account.tsx';
 import './wallet.css';
 import { paths } from '../../../lib/paths.ts';
+import { centsToDecimal } from '@storefront/domain/money.ts';
 
 const STATUS_LABEL = { requested: 'Requested', paid: 'Paid', failed: 'Failed' } as const;
 
@@ -48,7 +49,7 @@ function CashoutContent() {
     }
     request.mutate(cents, {
       onSuccess: ({ payout }) => {
-        toast.success(`Payout of ${formatDollars(payout.amountCents / 100)} requested`);
+        toast.success(`Payout of ${formatCents(payout.amountCents)} requested`);
         setAmount('');
       },
       onError: (error) => setProblem(errorSentence(error, 'The payout could not be requested. Please try again.')),
@@ -64,7 +65,7 @@ function CashoutContent() {
       ) : (
         <>
           <p className="page-lead" aria-live="polite">
-            Available to cash out: <strong>{formatDollars(cashout.data.availableCents / 100)}</strong>
+            Available to cash out: <strong>{formatCents(cashout.data.availableCents)}</strong>
           </p>
           {cashout.data.payoutsEnabled ? (
             <form className="cashout-form" onSubmit={submit} noValidate>
@@ -75,7 +76,7 @@ function CashoutContent() {
                 inputMode="decimal"
                 value={amount}
                 onChange={(e) => setAmount(e.target.value)}
-                placeholder={(cashout.data.availableCents / 100).toFixed(2)}
+                placeholder={centsToDecimal(cashout.data.availableCents)}
               />
               {problem && (
                 <p role="alert" className="form-error">
@@ -96,7 +97,7 @@ function CashoutContent() {
             <ul className="cashout-list" aria-labelledby={payoutsId}>
               {cashout.data.requests.map((r) => (
                 <li key={r.id}>
-                  {new Date(r.createdAt).toLocaleDateString('en-US', { dateStyle: 'medium' })} · {formatDollars(r.amountCents / 100)} · {STATUS_LABEL[r.status]}
+                  {new Date(r.createdAt).toLocaleDateString('en-US', { dateStyle: 'medium' })} · {formatCents(r.amountCents)} · {STATUS_LABEL[r.status]}
                 </li>
               ))}
             </ul>
