@@ -136,4 +136,16 @@ test('a code made in the console, applied at checkout with its limits, on the co
   await expect(page.getByRole('row').filter({ hasText: code }).getByTestId('discount-uses')).toHaveText('1 of 1');
   await page.goto('/release/sales');
   await expect(page.getByRole('table', { name: 'By discount code' }).getByRole('row').filter({ hasText: code })).toContainText(usd(discount));
+
+  // The order desk shows the discount and the real total, and keeps the payment reference inside the dialog (issue 39 item 4).
+  const mine = await callAs(request, await tokenOf(request, DEMO_SHOPPER), 'listMyOrders', {});
+  const order = mine.items.find((item) => item.discountCode === code)!;
+  await page.goto(`/release/orders/${order.id}`);
+  const dialog = page.getByRole('dialog', { name: `Order ${order.id}` });
+  await expect(amount(dialog, `Discount (${code})`)).toHaveText(usd(-discount));
+  await expect(amount(dialog, 'Total')).toHaveText(usd(total));
+  await expect(amount(dialog, 'Payment reference')).toHaveText(order.paymentIntentId);
+  const reference = (await amount(dialog, 'Payment reference').boundingBox())!;
+  const box = (await dialog.boundingBox())!;
+  expect(reference.x + reference.width).toBeLessThanOrEqual(box.x + box.width);
 });
