@@ -5,7 +5,7 @@ import type { Db } from '../db/client.ts';
 import { oauthClients, oidcModels } from '../db/schema/index.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { endExchangedSessions } from '../accounts/exchanged-session.service.ts';
-import { revokeOidcForAccount } from './oidc.adapter.ts';
+import { ENDED_SESSION, revokeOidcForAccount } from './oidc.adapter.ts';
 
 /** The job that delivers one logout token (decision 049); retried with backoff by pg-boss. */
 export const BACKCHANNEL_LOGOUT_QUEUE = 'oidc-backchannel-logout';
@@ -31,11 +31,12 @@ export async function endSingleSignOn(db: Db, jobs: JobQueue, accountId: string)
     const rows = await tx
       .select({ model: oidcModels.model, payload: oidcModels.payload })
       .from(oidcModels)
-      .where(and(eq(oidcModels.accountId, accountId), inArray(oidcModels.model, ['Session', 'Grant'])));
+      .where(and(eq(oidcModels.accountId, accountId), inArray(oidcModels.model, ['Session', ENDED_SESSION, 'Grant'])));
     const sids = new Map<string, Set<string>>();
     for (const { model, payload } of rows) {
       if (model === 'Grant' && typeof payload.clientId === 'string' && !sids.has(payload.clientId)) sids.set(payload.clientId, new Set());
-      if (model !== 'Session') continue;
+      // A session the provider ended a moment ago (an RP-initiated logout) still names its sids.
+      if (model !== 'Session' && model !== ENDED_SESSION) continue;
       for (const [clientId, authorization] of Object.entries((payload.authorizations ?? {}) as Authorizations)) {
         const known = sids.get(clientId) ?? new Set<string>();
         if (typeof authorization?.sid === 'string') known.add(authorization.sid);

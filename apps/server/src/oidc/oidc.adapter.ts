@@ -6,6 +6,9 @@ import { oidcModels } from '../db/schema/index.ts';
 import { findOAuthClient } from './oidc.clients.ts';
 import type { SealKeys } from './sealed.ts';
 
+/** A provider session just ended, kept for its `sid`s until the logout notices are queued (or 10 minutes). */
+export const ENDED_SESSION = 'EndedSession';
+
 /**
  * The OpenID provider library's storage on our Postgres, so every server process sees
  * the same interactions, codes and tokens. Clients are read from `oauth_client` (the
@@ -68,7 +71,18 @@ export function postgresAdapter(db: Db, sealKey: SealKeys) {
         if (marked.length === 0) throw new errors.InvalidGrant('grant already used');
       },
       async destroy(id) {
-        await db.delete(oidcModels).where(key(id));
+        if (model !== 'Session') {
+          await db.delete(oidcModels).where(key(id));
+          return;
+        }
+        // A provider session ends (an RP-initiated logout ends it before the shop's sign-out
+        // runs): its client sessions' ids are kept a few minutes as an ENDED_SESSION row, so
+        // the back-channel logout tokens that follow still carry their `sid` (issue 40 item 14).
+        await db.execute(sql`
+          WITH ended AS (DELETE FROM ${oidcModels} WHERE ${key(id)} RETURNING ${oidcModels.id} AS id, ${oidcModels.payload} AS payload, ${oidcModels.accountId} AS account_id)
+          INSERT INTO ${oidcModels} (model, id, payload, account_id, expires_at)
+          SELECT ${ENDED_SESSION}, id, payload, account_id, now() + interval '10 minutes' FROM ended WHERE account_id IS NOT NULL
+          ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, account_id = excluded.account_id, expires_at = excluded.expires_at`);
       },
       async revokeByGrantId(grantId) {
         await db.delete(oidcModels).where(and(eq(oidcModels.model, model), eq(oidcModels.grantId, grantId)));

@@ -361,6 +361,31 @@ describe('item 6: back-channel logout (OpenID Connect Back-Channel Logout 1.0)',
     expect(await refusal(exchange(onMusic.configuration, onMusic.tokens.access_token))).toMatchObject({ error: 'invalid_request' });
   });
 
+  it('a sign-out the sister product starts (RP-initiated logout) sends the logout token with its sid (issue 40 item 14)', async () => {
+    const fan = userIds.get('fan@example.org');
+    const before = attempts.length;
+    const onMusic = await ssoSignIn('fan@example.org', music, MUSIC_REDIRECT);
+    const sid = onMusic.tokens.claims()?.sid;
+    expect(typeof sid).toBe('string');
+    // The sister product sends its user to the end-session endpoint; the shop asks, the user confirms.
+    const ask = await onMusic.flow.browse(onMusic.jar, oidc.buildEndSessionUrl(onMusic.configuration, { id_token_hint: onMusic.tokens.id_token! }).href);
+    const page = await ask.text();
+    expect(page).toContain('Sign out of Street Flavor Records?');
+    const action = /<form[^>]*id="op.logoutForm"[^>]*action="([^"]+)"|<form[^>]*action="([^"]+)"[^>]*id="op.logoutForm"/.exec(page);
+    const fields = [...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)].map(([, name, value]): [string, string] => [name!, value!]);
+    const confirmed = await onMusic.flow.browse(onMusic.jar, (action?.[1] ?? action?.[2] ?? '').replaceAll('&amp;', '&'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+      body: new URLSearchParams([...fields, ['logout', 'yes']]),
+    });
+    expect(confirmed.status).toBe(303);
+    // The provider ended its session before the shop's sign-out queued the notice: the notice still names it.
+    const delivered = await nextAttempt(forUser('/music/logout', fan), before);
+    const payload = await verifiedLogoutToken(delivered, music);
+    expect(payload.sub).toBe(fan);
+    expect(payload.sid).toBe(sid);
+  });
+
   it('deleting the account tells every client the user signed in to', async () => {
     const dave = userIds.get('dave@example.org');
     const before = attempts.length;
