@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { serializeSignedCookie } from 'better-call';
 import { and, eq, like } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
@@ -16,13 +17,21 @@ import type { Auth } from './auth.ts';
 export const EXCHANGED_SESSION_AGENT = 'token-exchange:';
 
 /**
- * A session of `userId` ending at `expiresAt` (the access token's own expiry), and the
- * signed bearer form of its token that Better Auth's sign-in hands out (`set-auth-token`).
+ * The user agent that marks a session exchanged for this client's access token `tokenId`. The
+ * token's id is the bearer token itself: only its SHA-256 is written here.
  */
-export async function createExchangedSession(auth: Auth, userId: string, clientId: string, expiresAt: Date): Promise<string> {
+export const exchangedSessionAgent = (clientId: string, tokenId: string) => `${EXCHANGED_SESSION_AGENT}${clientId}#${createHash('sha256').update(tokenId).digest('base64url')}`;
+const agentOf = exchangedSessionAgent;
+
+/**
+ * A session of `userId` ending at `expiresAt` (the access token's own expiry), bound to the
+ * access token `tokenId` it was exchanged for (revoking that token ends it), and the signed
+ * bearer form of its token that Better Auth's sign-in hands out (`set-auth-token`).
+ */
+export async function createExchangedSession(auth: Auth, userId: string, clientId: string, tokenId: string, expiresAt: Date): Promise<string> {
   const context = await auth.$context;
   // overrideAll: the expiry given here, not the library's 30 days.
-  const session = await context.internalAdapter.createSession(userId, false, { expiresAt, userAgent: `${EXCHANGED_SESSION_AGENT}${clientId}`, ipAddress: '' }, true);
+  const session = await context.internalAdapter.createSession(userId, false, { expiresAt, userAgent: agentOf(clientId, tokenId), ipAddress: '' }, true);
   return (await serializeSignedCookie('', session.token, context.secret)).replace('=', '');
 }
 
@@ -33,6 +42,23 @@ export async function endExchangedSessions(db: Db | Tx, userId: string): Promise
     .where(and(eq(sessions.userId, userId), like(sessions.userAgent, `${EXCHANGED_SESSION_AGENT}%`)))
     .returning({ id: sessions.id });
   return rows.length;
+}
+
+/**
+ * Ends the sessions exchanged for these access tokens (a sister product revoked a leaked token,
+ * or its grant went): issue 40 item 8. Sessions of the user's own, and those exchanged for
+ * other tokens, stay.
+ */
+export async function endSessionsExchangedFor(db: Db | Tx, tokens: readonly { userId: string; clientId: string; tokenId: string }[]): Promise<number> {
+  let ended = 0;
+  for (const token of tokens) {
+    const rows = await db
+      .delete(sessions)
+      .where(and(eq(sessions.userId, token.userId), eq(sessions.userAgent, agentOf(token.clientId, token.tokenId))))
+      .returning({ id: sessions.id });
+    ended += rows.length;
+  }
+  return ended;
 }
 
 /** A session made by token exchange: it ends with the token it came from, never extended. */

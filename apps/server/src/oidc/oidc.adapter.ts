@@ -3,6 +3,7 @@ import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Db } from '../db/client.ts';
 import type { Tx } from '../db/transaction.ts';
 import { oidcModels } from '../db/schema/index.ts';
+import { endSessionsExchangedFor } from '../accounts/exchanged-session.service.ts';
 import { findOAuthClient } from './oidc.clients.ts';
 import type { SealKeys } from './sealed.ts';
 
@@ -71,6 +72,12 @@ export function postgresAdapter(db: Db, sealKey: SealKeys) {
         if (marked.length === 0) throw new errors.InvalidGrant('grant already used');
       },
       async destroy(id) {
+        if (model === 'AccessToken') {
+          // Revoked (a sister product's revocation call): the shop sessions exchanged for it end too.
+          const gone = await db.delete(oidcModels).where(key(id)).returning({ id: oidcModels.id, payload: oidcModels.payload });
+          await endSessionsExchangedFor(db, exchangedFrom(gone));
+          return;
+        }
         if (model !== 'Session') {
           await db.delete(oidcModels).where(key(id));
           return;
@@ -85,10 +92,23 @@ export function postgresAdapter(db: Db, sealKey: SealKeys) {
           ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, account_id = excluded.account_id, expires_at = excluded.expires_at`);
       },
       async revokeByGrantId(grantId) {
-        await db.delete(oidcModels).where(and(eq(oidcModels.model, model), eq(oidcModels.grantId, grantId)));
+        const gone = await db
+          .delete(oidcModels)
+          .where(and(eq(oidcModels.model, model), eq(oidcModels.grantId, grantId)))
+          .returning({ id: oidcModels.id, payload: oidcModels.payload });
+        if (model === 'AccessToken') await endSessionsExchangedFor(db, exchangedFrom(gone));
       },
     };
   };
+}
+
+/** The access tokens removed, as the sessions exchanged for them name them. */
+function exchangedFrom(rows: { id: string; payload: Record<string, unknown> }[]) {
+  return rows.flatMap((row) =>
+    typeof row.payload.accountId === 'string' && typeof row.payload.clientId === 'string'
+      ? [{ userId: row.payload.accountId, clientId: row.payload.clientId, tokenId: row.id }]
+      : [],
+  );
 }
 
 function clientAdapter(db: Db, sealKey: SealKeys): Adapter {

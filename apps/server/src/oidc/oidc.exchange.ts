@@ -9,7 +9,7 @@ export interface TokenExchangeOptions {
   /** The shop's origin (PUBLIC_URL's): the one `audience` or `resource` an exchanged token may name. */
   shopOrigin: string;
   /** A shop token (what `/fn`, storage and signInWithCustomToken accept) for this user, ending at `expiresAt`. */
-  mintShopToken(userId: string, clientId: string, expiresAt: Date): Promise<string>;
+  mintShopToken(userId: string, clientId: string, tokenId: string, expiresAt: Date): Promise<string>;
 }
 
 const PARAMETERS = ['subject_token', 'subject_token_type', 'requested_token_type', 'scope', 'audience', 'resource', 'actor_token', 'actor_token_type'];
@@ -74,7 +74,7 @@ export function registerTokenExchange(provider: Provider, options: TokenExchange
 
       const { exp } = token;
       const expiresAt = new Date(exp * 1000);
-      const shopToken = await options.mintShopToken(user.id, client.clientId, expiresAt);
+      const shopToken = await options.mintShopToken(user.id, client.clientId, token.jti, expiresAt);
       ctx.body = {
         access_token: shopToken,
         issued_token_type: ACCESS_TOKEN_TYPE,

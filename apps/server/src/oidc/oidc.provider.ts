@@ -27,7 +27,7 @@ export interface OidcOptions {
   /** Ends the shop session of a request's cookie; the Set-Cookie lines that clear it. */
   signOutOfShop(headers: IncomingHttpHeaders): Promise<string[]>;
   /** Token exchange (decision 049): a shop token for a user, ending at `expiresAt`. */
-  mintShopToken(userId: string, clientId: string, expiresAt: Date): Promise<string>;
+  mintShopToken(userId: string, clientId: string, tokenId: string, expiresAt: Date): Promise<string>;
 }
 
 /**

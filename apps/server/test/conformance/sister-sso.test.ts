@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { exchangedSessionAgent } from '../../src/accounts/exchanged-session.service.ts';
 import type { AddressInfo } from 'node:net';
 import { deleteApp, initializeApp, type FirebaseApp } from 'firebase/app';
 import { connectAuthEmulator, getAuth, signInWithCustomToken } from 'firebase/auth';
@@ -236,7 +237,7 @@ describe('item 5: token exchange (RFC 8693) gives single sign-on users the funct
     // Used, it is not extended: it still ends with the access token.
     const { rows } = await database.pool.query<{ expires_at: Date }>(`SELECT expires_at FROM session WHERE user_id = $1 AND user_agent = $2`, [
       userIds.get('fan@example.org'),
-      `token-exchange:${music.clientId}`,
+      exchangedSessionAgent(music.clientId, tokens.access_token),
     ]);
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(row.expires_at.getTime()).toBeLessThanOrEqual(Date.now() + 3600_000);
@@ -294,6 +295,17 @@ describe('item 5: token exchange (RFC 8693) gives single sign-on users the funct
       expired.tokens.access_token,
     ]);
     expect(await refusal(exchange(expired.configuration, expired.tokens.access_token))).toMatchObject({ error: 'invalid_request' });
+  });
+
+  it('revoking a leaked access token ends the shop sessions exchanged for it at once, and only those (issue 40 item 8)', async () => {
+    const leaked = await ssoSignIn('fan@example.org', music, MUSIC_REDIRECT);
+    const kept = await ssoSignIn('fan@example.org', music, MUSIC_REDIRECT);
+    const fromLeaked = await exchange(leaked.configuration, leaked.tokens.access_token);
+    const fromKept = await exchange(kept.configuration, kept.tokens.access_token);
+    expect((await call('getProfile', fromLeaked.access_token, null)).status).toBe(200);
+    await oidc.tokenRevocation(leaked.configuration, leaked.tokens.access_token);
+    expect((await call('getProfile', fromLeaked.access_token, null)).status).toBe(401);
+    expect((await call('getProfile', fromKept.access_token, null)).status).toBe(200);
   });
 });
 
