@@ -171,7 +171,9 @@ export const shopQuery = z.strictObject(
       .optional(),
     category: z.union([z.literal(''), z.string().regex(CATEGORY_ID, CATEGORY_MESSAGES.id)], { error: CATEGORY_MESSAGES.id }).optional(),
     /** An artist's address (decision 070): only the products that credit them. */
-    artist: z.union([z.literal(''), z.string().max(ARTIST_SLUG_MAX, ROSTER_MESSAGES.shopArtist).regex(ARTIST_SLUG, ROSTER_MESSAGES.shopArtist)], { error: ROSTER_MESSAGES.shopArtist }).optional(),
+    artist: z
+      .union([z.literal(''), z.string().max(ARTIST_SLUG_MAX, ROSTER_MESSAGES.shopArtist).regex(ARTIST_SLUG, ROSTER_MESSAGES.shopArtist)], { error: ROSTER_MESSAGES.shopArtist })
+      .optional(),
     after: z.string({ error: 'That page cursor is not valid.' }).min(1, 'That page cursor is not valid.').max(400, 'That page cursor is not valid.').optional(),
     limit: z.coerce
       .number({ error: `The page size must be a whole number from 1 to ${SHOP_PAGE_MAX}.` })

@@ -261,10 +261,21 @@ export async function listPublishedReleases(db: Db): Promise<{ id: number; updat
 }
 
 /** Published releases as an artist's page lists them (decision 070): newest first. */
-export async function listPublishedReleaseCards(db: Db, ids: number[]): Promise<{ id: number; kind: ReleaseRow['kind']; title: string; artist: string; releaseDate: string; artwork: string; updatedAt: Date }[]> {
+export async function listPublishedReleaseCards(
+  db: Db,
+  ids: number[],
+): Promise<{ id: number; kind: ReleaseRow['kind']; title: string; artist: string; releaseDate: string; artwork: string; updatedAt: Date }[]> {
   if (ids.length === 0) return [];
   return db
-    .select({ id: releases.id, kind: releases.kind, title: releases.title, artist: releases.artist, releaseDate: releases.releaseDate, artwork: releases.artwork, updatedAt: releases.updatedAt })
+    .select({
+      id: releases.id,
+      kind: releases.kind,
+      title: releases.title,
+      artist: releases.artist,
+      releaseDate: releases.releaseDate,
+      artwork: releases.artwork,
+      updatedAt: releases.updatedAt,
+    })
     .from(releases)
     .where(and(inArray(releases.id, ids), eq(releases.published, true)))
     .orderBy(desc(releases.releaseDate), desc(releases.id));

@@ -13,11 +13,7 @@ const text = (max: number) =>
     .refine((value) => !CONTROL.test(value), 'Control characters are not allowed.');
 const id = z.number().int().positive().max(2_147_483_647);
 
-export const artistSlugInput = z
-  .string({ error: ROSTER_MESSAGES.slug })
-  .trim()
-  .max(ARTIST_SLUG_MAX, ROSTER_MESSAGES.slug)
-  .regex(ARTIST_SLUG, ROSTER_MESSAGES.slug);
+export const artistSlugInput = z.string({ error: ROSTER_MESSAGES.slug }).trim().max(ARTIST_SLUG_MAX, ROSTER_MESSAGES.slug).regex(ARTIST_SLUG, ROSTER_MESSAGES.slug);
 
 export const artistLink = z
   .object({
