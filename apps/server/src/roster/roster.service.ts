@@ -66,11 +66,10 @@ export async function listArtists(db: Db): Promise<ArtistRow[]> {
 
 /** What names one artist. */
 export async function creditsOf(db: Db | Tx, artistId: number): Promise<ArtistCredits> {
-  const [releaseRows, trackRows, productRows] = await Promise.all([
-    db.select({ id: releaseArtists.releaseId }).from(releaseArtists).where(eq(releaseArtists.artistId, artistId)).orderBy(asc(releaseArtists.releaseId)),
-    db.select({ id: trackArtists.trackId }).from(trackArtists).where(eq(trackArtists.artistId, artistId)).orderBy(asc(trackArtists.trackId)),
-    db.select({ id: productArtists.productId }).from(productArtists).where(eq(productArtists.artistId, artistId)).orderBy(asc(productArtists.productId)),
-  ]);
+  // One after another: on a transaction's one connection, queries cannot overlap.
+  const releaseRows = await db.select({ id: releaseArtists.releaseId }).from(releaseArtists).where(eq(releaseArtists.artistId, artistId)).orderBy(asc(releaseArtists.releaseId));
+  const trackRows = await db.select({ id: trackArtists.trackId }).from(trackArtists).where(eq(trackArtists.artistId, artistId)).orderBy(asc(trackArtists.trackId));
+  const productRows = await db.select({ id: productArtists.productId }).from(productArtists).where(eq(productArtists.artistId, artistId)).orderBy(asc(productArtists.productId));
   return { releaseIds: releaseRows.map((row) => row.id), trackIds: trackRows.map((row) => row.id), productIds: productRows.map((row) => row.id) };
 }
 
