@@ -85,7 +85,9 @@ describe('the roster backfill from release.artist', () => {
       [ids['Mo-Beats'], idOf('mo-beats-2')],
       [ids['Café Tacvba'], idOf('cafe-tacvba')],
     ]);
-    expect(await db.select({ productId: productArtists.productId, artistId: productArtists.artistId }).from(productArtists)).toEqual([{ productId: lp, artistId: idOf('mo-beats') }]);
+    expect(await db.select({ productId: productArtists.productId, artistId: productArtists.artistId }).from(productArtists)).toEqual([
+      { productId: lp, artistId: idOf('mo-beats') },
+    ]);
 
     // The operator's report names the three releases it could not match.
     const text = await unlinkedReport(db);
