@@ -82,7 +82,7 @@ function NewArtist({ onDone }: { onDone: (text: string) => void }) {
         onSuccess: (saved) => {
           setName('');
           setProblem('');
-          onDone(`${trimmed} added at /artist/${saved.slug}.`);
+          onDone(`${trimmed} added at ${paths.artist(saved.slug)}.`);
         },
         onError: (error) => setProblem(errorSentence(error, 'Could not add the artist.')),
       },
@@ -105,14 +105,14 @@ function ArtistEntry({ artist, others, onDone }: { artist: ConsoleArtist; others
   return (
     <details>
       <summary>
-        <strong>{artist.name}</strong> <span className="console__hint">/artist/{artist.slug}</span>{' '}
+        <strong>{artist.name}</strong> <span className="console__hint">{paths.artist(artist.slug)}</span>{' '}
         <span className="console__hint">
           {artist.releases.length} {artist.releases.length === 1 ? 'release' : 'releases'}, {artist.products.length} {artist.products.length === 1 ? 'product' : 'products'}
         </span>
       </summary>
       <p>
         <Link to={paths.artist(artist.slug)}>Open {artist.name}’s page</Link>
-        {artist.oldSlugs.length > 0 ? <span className="console__hint"> · also reached at {artist.oldSlugs.map((slug) => `/artist/${slug}`).join(', ')}</span> : null}
+        {artist.oldSlugs.length > 0 ? <span className="console__hint"> · also reached at {artist.oldSlugs.map((slug) => paths.artist(slug)).join(', ')}</span> : null}
       </p>
       <ArtistForm artist={artist} onDone={onDone} />
       <Credits artist={artist} onDone={onDone} />
@@ -133,7 +133,7 @@ function ArtistForm({ artist, onDone }: { artist: ConsoleArtist; onDone: (text: 
       {
         onSuccess: (saved) => {
           setProblem('');
-          onDone(`${draft.name.trim()} saved at /artist/${saved.slug}.`);
+          onDone(`${draft.name.trim()} saved at ${paths.artist(saved.slug)}.`);
         },
         onError: (error) => setProblem(errorSentence(error, 'Could not save the artist.')),
       },
@@ -288,7 +288,7 @@ function MergeOrDelete({ artist, others, named, onDone }: { artist: ConsoleArtis
           <option value="">Choose an artist</option>
           {others.map((other) => (
             <option key={other.id} value={other.id}>
-              {other.name} (/artist/{other.slug})
+              {other.name} ({paths.artist(other.slug)})
             </option>
           ))}
         </select>
