@@ -285,8 +285,8 @@ export async function deleteArtist(db: Db, id: number, actor: Actor): Promise<vo
       await recordAudit(tx, { actor, action: 'artist.delete', targetType: 'artist', targetId: String(id), before: { name: before.name, slug: before.slug } });
     });
   } catch (error) {
-    // A credit written between the count and the delete: the foreign key refuses, the answer is the same.
-    if (sqlState(error) === '23503') throw new AppError('failed-precondition', ROSTER_MESSAGES.inUse);
+    // A credit written between the count and the delete: the foreign key (ON DELETE RESTRICT: 23001) refuses, the answer is the same.
+    if (sqlState(error) === '23001' || sqlState(error) === '23503') throw new AppError('failed-precondition', ROSTER_MESSAGES.inUse);
     throw error;
   }
 }
