@@ -16,7 +16,7 @@ import { digitalArea } from './digital/digital.plugin.ts';
 import { discountsArea } from './discounts/discounts.plugin.ts';
 import { dropsArea } from './drops/drops.plugin.ts';
 import { rosterArea } from './roster/roster.plugin.ts';
-import { productIdsOfArtist } from './roster/roster.service.ts';
+import { artistsOfRelease, productIdsOfArtist } from './roster/roster.service.ts';
 import { preordersArea } from './preorders/preorders.plugin.ts';
 import { giftCardsArea } from './giftcards/giftcards.plugin.ts';
 import { liveArea } from './live/live.plugin.ts';
@@ -229,7 +229,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     service: { db },
     live: { db, hub, pages, resolveSession },
     storage: { config, db, every, resolveCaller },
-    digital: { config, db, jobs, pages },
+    // A release's page links its roster artists (digital imports no roster).
+    digital: { config, db, jobs, pages, artistsOfRelease: (releaseId) => artistsOfRelease(db, releaseId) },
     drops: { config, db, jobs, pages },
     roster: { config, db, pages },
     openapi: { config },

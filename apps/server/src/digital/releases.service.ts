@@ -211,8 +211,13 @@ export async function getPublicRelease(db: Db, id: number, products: { productId
       previewUrl: withPreview.has(track.id) ? previewUrl(track.id) : null,
       productId: products.find((entry) => entry.trackId === track.id)?.productId ?? null,
     })),
+    // The roster's credits are the roster's: digital/pages and functions add them (ArtistsOfRelease).
+    artists: [],
   };
 }
+
+/** The roster artists a release credits, as the roster answers (decision 070); app.ts hands it over, digital imports no roster. */
+export type ArtistsOfRelease = (releaseId: number) => Promise<{ name: string; slug: string }[]>;
 
 /** Points a track at a stored master (its generation) and queues the encoding, in one transaction. */
 export async function setTrackMaster(db: Db, jobs: JobQueue, trackId: number, master: { path: string; generation: number }): Promise<void> {

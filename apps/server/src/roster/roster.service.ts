@@ -97,6 +97,16 @@ export async function creditedReleaseIds(db: Db): Promise<Set<number>> {
   return new Set(rows.map((row) => row.id));
 }
 
+/** The artists a release credits, in credit order (its page links them). */
+export async function artistsOfRelease(db: Db, releaseId: number): Promise<{ name: string; slug: string }[]> {
+  return db
+    .select({ name: artists.name, slug: artists.slug })
+    .from(releaseArtists)
+    .innerJoin(artists, eq(artists.id, releaseArtists.artistId))
+    .where(eq(releaseArtists.releaseId, releaseId))
+    .orderBy(asc(releaseArtists.position), asc(sql`lower(${artists.name})`));
+}
+
 /** The products credited to the artist at this address (or an old one of theirs): the shop's artist filter. Undefined: no such artist. */
 export async function productIdsOfArtist(db: Db, slug: string): Promise<string[] | undefined> {
   const found = await findArtistBySlug(db, slug);

@@ -223,6 +223,11 @@ describe('an artist’s page and the shop’s filter', () => {
     // The release's own download product is the release, not merch.
     expect(data.artist.products.map((product) => product.name)).toEqual(['Delta Hoodie']);
 
+    // The release's page names its roster artist, with the artist's page.
+    expect((await anonymous().call('getRelease', { id: tape.id })).release?.artists).toEqual([{ name: 'Delta Choir', slug: 'delta-choir' }]);
+    const album = jsonLd((await page(`/music/${tape.id}`)).html).find((block) => block['@type'] === 'MusicAlbum');
+    expect(album?.byArtist).toEqual({ '@type': 'MusicGroup', name: 'Delta Choir', url: `${shop.baseUrl}/artist/delta-choir` });
+
     const locations = await sitemap();
     expect(locations).toContain(`${shop.baseUrl}/artist/delta-choir`);
     expect(locations).toContain(`${shop.baseUrl}/artists`);
