@@ -60,6 +60,8 @@ for (const viewport of [
     await page.getByRole('list', { name: 'Releases' }).getByRole('link', { name: title }).click();
     await expect(page).toHaveURL(/\/music\/\d+$/);
     await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
+    // The release's page leads back to the artist.
+    await expect(page.getByRole('link', { name: artistName })).toHaveAttribute('href', `/artist/${slug}`);
 
     // As a crawler reads it: the server's HTML names the release and carries the MusicGroup.
     const html = await (await request.get(`/artist/${slug}`)).text();
