@@ -69,6 +69,17 @@ for (const viewport of [
     expect(html).toContain(title);
     expect(html).toContain('"@type":"MusicGroup"');
 
+    // Opened directly, the page is the server's, hydrated without asking for its data again.
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/fn/getArtist')) asked.push(request.url());
+    });
+    await page.goto(`/artist/${slug}`);
+    await expect(page.getByRole('heading', { name: artistName, level: 1 })).toBeVisible();
+    await expect(page.getByRole('link', { name: `All of ${artistName} in the shop` })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(asked).toEqual([]);
+
     // The roster list links to the page.
     await page.goto('/artists');
     await expect(page.getByRole('list', { name: 'Artists' }).getByRole('link', { name: artistName })).toBeVisible();

@@ -106,10 +106,12 @@ function Artist({ artist }: { artist: PublicArtist }) {
               </li>
             ))}
           </ul>
-          <p>
-            <Link to={paths.shopByArtist(artist.slug)}>All of {artist.name} in the shop</Link>
-          </p>
         </>
+      ) : null}
+      {!empty ? (
+        <p>
+          <Link to={paths.shopByArtist(artist.slug)}>All of {artist.name} in the shop</Link>
+        </p>
       ) : null}
     </section>
   );
