@@ -46,6 +46,10 @@ for (const viewport of [
     await entry.getByRole('button', { name: 'Link release' }).click();
     await expect(entry.getByRole('list', { name: `${artistName}’s credits` })).toContainText(`Release: ${title}`);
     await expect(page.getByRole('region', { name: 'Releases credited to no artist' }).filter({ hasText: title })).toHaveCount(0);
+    // A track too (a feature): it is listed with its release.
+    await entry.getByLabel(`Credit ${artistName} on a track (a feature)`).selectOption({ label: `Owl one (${title})` });
+    await entry.getByRole('button', { name: 'Link track' }).click();
+    await expect(entry.getByRole('list', { name: `${artistName}’s credits` })).toContainText(`Track: Owl one (${title})`);
     // An artist something names can only be merged: Remove is disabled and says why.
     await expect(entry.getByRole('button', { name: `Remove ${artistName}` })).toBeDisabled();
     expect(await seriousAxeProblems(page)).toEqual([]);

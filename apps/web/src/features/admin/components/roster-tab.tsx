@@ -173,8 +173,9 @@ function Credits({ artist, onDone }: { artist: ConsoleArtist; onDone: (text: str
   const id = useId();
   const [release, setRelease] = useState('');
   const [product, setProduct] = useState('');
+  const [track, setTrack] = useState('');
   const [problem, setProblem] = useState('');
-  const change = (subject: { kind: 'release'; id: number } | { kind: 'product'; id: string }, linked: boolean, what: string) =>
+  const change = (subject: { kind: 'release' | 'track'; id: number } | { kind: 'product'; id: string }, linked: boolean, what: string) =>
     link.mutate(
       { artistId: artist.id, subject, linked },
       {
@@ -187,6 +188,10 @@ function Credits({ artist, onDone }: { artist: ConsoleArtist; onDone: (text: str
     );
   const creditedReleases = new Set(artist.releases.map((entry) => entry.id));
   const creditedProducts = new Set(artist.products.map((entry) => entry.id));
+  const creditedTracks = new Set(artist.tracks.map((entry) => entry.id));
+  // Every track by its release, for the track list and the choice (a feature on someone else's release).
+  const tracks = (releases.data?.releases ?? []).flatMap((entry) => entry.tracks.map((item) => ({ id: item.id, name: `${item.title} (${entry.title})` })));
+  const trackName = (id: number) => tracks.find((item) => item.id === id)?.name ?? `Track ${id}`;
   return (
     <div className="console-roster__credits">
       <h4>Credited on</h4>
@@ -201,6 +206,19 @@ function Credits({ artist, onDone }: { artist: ConsoleArtist; onDone: (text: str
               onClick={() => change({ kind: 'release', id: entry.id }, false, entry.title)}
             >
               Unlink <span className="visually-hidden">{entry.title}</span>
+            </button>
+          </li>
+        ))}
+        {artist.tracks.map((entry) => (
+          <li key={`t${entry.id}`}>
+            Track: {trackName(entry.id)}{' '}
+            <button
+              type="button"
+              className="button button--secondary button--small"
+              disabled={link.isPending}
+              onClick={() => change({ kind: 'track', id: entry.id }, false, trackName(entry.id))}
+            >
+              Unlink <span className="visually-hidden">{trackName(entry.id)}</span>
             </button>
           </li>
         ))}
@@ -241,6 +259,31 @@ function Credits({ artist, onDone }: { artist: ConsoleArtist; onDone: (text: str
           }}
         >
           Link release
+        </button>
+      </p>
+      <p className="form-field">
+        <label htmlFor={`${id}-track`}>Credit {artist.name} on a track (a feature)</label>
+        <select id={`${id}-track`} className="field-control" value={track} onChange={(event) => setTrack(event.target.value)}>
+          <option value="">Choose a track</option>
+          {tracks
+            .filter((item) => !creditedTracks.has(item.id))
+            .map((item) => (
+              <option key={item.id} value={item.id}>
+                {item.name}
+              </option>
+            ))}
+        </select>
+        <button
+          type="button"
+          className="button button--small"
+          disabled={!track || link.isPending}
+          onClick={() => {
+            const chosen = tracks.find((item) => item.id === Number(track));
+            if (chosen) change({ kind: 'track', id: chosen.id }, true, chosen.name);
+            setTrack('');
+          }}
+        >
+          Link track
         </button>
       </p>
       <p className="form-field">
