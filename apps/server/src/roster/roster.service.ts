@@ -120,6 +120,16 @@ export async function productIdsOfArtist(db: Db, slug: string): Promise<string[]
  * artist has, or had, is refused: a shared link never changes whom it shows.
  */
 export async function saveArtist(db: Db, input: SaveArtistInput, image: string, actor: Actor): Promise<{ id: number; slug: string }> {
+  try {
+    return await saveArtistOnce(db, input, image, actor);
+  } catch (error) {
+    // The address's unique index, should a change slip past the lock: the same answer.
+    if (sqlState(error) === '23505') throw new AppError('already-exists', ROSTER_MESSAGES.slugTaken);
+    throw error;
+  }
+}
+
+async function saveArtistOnce(db: Db, input: SaveArtistInput, image: string, actor: Actor): Promise<{ id: number; slug: string }> {
   return runTransaction(db, async (tx) => {
     await lockAddresses(tx);
     const fields = { name: input.name, bio: input.bio ?? '', image, links: input.links };

@@ -167,6 +167,20 @@ describe('the console’s roster tools', () => {
     expect(audit).toMatchObject({ targetId: String(into.id), before: { id: from.id, slug: 'mo-beatz' } });
   });
 
+  it('gives one address to one artist when many ask at once, and merges one artist once', async () => {
+    const tries = await Promise.allSettled(Array.from({ length: 6 }, (_, n) => as('boss').call('saveArtist', { name: `Racer ${n}`, slug: 'the-racers', links: [] })));
+    expect(tries.filter((attempt) => attempt.status === 'fulfilled')).toHaveLength(1);
+    for (const attempt of tries) if (attempt.status === 'rejected') expect(attempt.reason).toMatchObject({ code: 'already-exists', message: ROSTER_MESSAGES.slugTaken });
+    expect(await shop.db.select().from(artists).where(eq(artists.slug, 'the-racers'))).toHaveLength(1);
+
+    const twin = await as('boss').call('saveArtist', { name: 'Twin', links: [] });
+    const left = await as('boss').call('saveArtist', { name: 'Twin Left', links: [] });
+    const right = await as('boss').call('saveArtist', { name: 'Twin Right', links: [] });
+    const merges = await Promise.allSettled([left, right].map((into) => as('boss').call('mergeArtist', { from: twin.id, into: into.id })));
+    expect(merges.filter((attempt) => attempt.status === 'fulfilled')).toHaveLength(1);
+    expect(await shop.db.select().from(artistSlugs).where(eq(artistSlugs.slug, 'twin'))).toHaveLength(1);
+  });
+
   it('deletes an artist nothing names, and only that one', async () => {
     const typo = await as('boss').call('saveArtist', { name: 'Typpo', links: [] });
     await as('boss').call('deleteArtist', { id: typo.id });
