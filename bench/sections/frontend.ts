@@ -113,6 +113,9 @@ const SHOPPER_ROUTES = [
   '/music/:id',
   '/library',
   '/redeem',
+  // The roster (issue 36): an artist's page and the list, held to the shop's budget.
+  '/artist/:slug',
+  '/artists',
 ];
 
 export function benchBundles(): { figures: Figure[]; details: Record<string, ReturnType<typeof initialJs>> } {

@@ -39,6 +39,7 @@ export const TABLE_OWNERS = {
   storage: ['storageObjects', 'storageUploadSessions', 'storageUploadPending'],
   digital: ['releases', 'releaseTracks', 'trackFiles', 'downloadCodes', 'digitalOwnership', 'releaseProducts'],
   service: ['serviceTokens', 'serviceWrites'],
+  roster: ['artists', 'artistSlugs', 'releaseArtists', 'trackArtists', 'productArtists'],
 };
 
 const OWNER = new Map(Object.entries(TABLE_OWNERS).flatMap(([area, tables]) => tables.map((table) => [table, area])));

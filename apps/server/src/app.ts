@@ -15,6 +15,8 @@ import { contentArea } from './content/content.plugin.ts';
 import { digitalArea } from './digital/digital.plugin.ts';
 import { discountsArea } from './discounts/discounts.plugin.ts';
 import { dropsArea } from './drops/drops.plugin.ts';
+import { rosterArea } from './roster/roster.plugin.ts';
+import { artistsOfRelease, productIdsOfArtist } from './roster/roster.service.ts';
 import { preordersArea } from './preorders/preorders.plugin.ts';
 import { giftCardsArea } from './giftcards/giftcards.plugin.ts';
 import { liveArea } from './live/live.plugin.ts';
@@ -100,6 +102,7 @@ export const AREAS = [
   storageArea,
   digitalArea,
   dropsArea,
+  rosterArea,
   openapiArea,
 ] as const;
 
@@ -211,7 +214,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     content: { config, db, pages },
     accounts: { auth, config, db, jobs, queueMail, resolveSession },
     oidc: { auth, config, db, every, jobs, resolveCaller },
-    catalog: { config, db, jobs, hub, pages, resolveCaller },
+    // The shop's artist filter asks the roster which products credit an artist (catalog imports no roster).
+    catalog: { config, db, jobs, hub, pages, resolveCaller, productsOfArtist: (slug) => productIdsOfArtist(db, slug) },
     checkout: { checkout, every, jobs, payments, resolveCaller },
     shipping: undefined,
     discounts: undefined,
@@ -225,8 +229,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     service: { db },
     live: { db, hub, pages, resolveSession },
     storage: { config, db, every, resolveCaller },
-    digital: { config, db, jobs, pages },
+    // A release's page links its roster artists (digital imports no roster).
+    digital: { config, db, jobs, pages, artistsOfRelease: (releaseId) => artistsOfRelease(db, releaseId) },
     drops: { config, db, jobs, pages },
+    roster: { config, db, pages },
     openapi: { config },
   };
 

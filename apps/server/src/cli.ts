@@ -10,6 +10,7 @@ import { resealOidcSecrets } from './oidc/reseal.service.ts';
 import { collectOrphans, ORPHAN_GRACE_HOURS_MINIMUM } from './storage/orphans.service.ts';
 import { createStorageDeps } from './storage/storage.service.ts';
 import { grantCredits } from './wallet/wallet.commands.ts';
+import { unlinkedReport } from './roster/unlinked.ts';
 import { AppError } from './errors.ts';
 import { connectDatabase, type Database } from './db/client.ts';
 import { DataDirInUseError, hasEmbeddedCluster, liveServerPid, runningEmbeddedConnection, startEmbeddedPostgres } from './db/embedded.ts';
@@ -66,6 +67,11 @@ export const commands: Record<string, CliCommand> = {
       const result = await grantCredits(db, email, usd);
       return `Granted ${formatUsd(result.cents)} to ${email}; balance now ${formatUsd(result.balance.balanceCents)}.`;
     },
+  },
+  'roster-unlinked': {
+    usage: 'roster-unlinked',
+    summary: 'list the releases credited to no roster artist (what migration 0046 could not match)',
+    run: async (_args, { db }) => unlinkedReport(db),
   },
   'create-service-token': {
     usage: 'create-service-token <name>',

@@ -123,6 +123,14 @@ const FUNCTIONS: Record<string, Access> = {
   leaveWaitlist: 'signed-in',
   leaveWaitlistByLink: 'public',
   getMyWaitlists: 'signed-in',
+  // The roster (issue 36, decision 070).
+  listArtists: 'public',
+  getArtist: 'public',
+  listRoster: 'admin',
+  saveArtist: 'admin',
+  linkArtist: 'admin',
+  mergeArtist: 'admin',
+  deleteArtist: 'admin',
 };
 
 /** Who gets past authentication and authorisation, by access class. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { optionalNullable } from './contracts/define.ts';
 import { CATEGORY_ID, CATEGORY_MESSAGES, MAX_PRICE_CENTS, MAX_PRODUCT_IMAGES, RELEASE_MESSAGES, SHOP_PAGE_MAX, SHOP_SEARCH_MAX } from './catalog.ts';
 import { isCalendarDate, PREORDER_MESSAGES } from './preorders.ts';
+import { ARTIST_SLUG, ARTIST_SLUG_MAX, ROSTER_MESSAGES } from './roster.ts';
 import { combinations, MAX_OPTION_VALUES, MAX_OPTIONS, MAX_STOCK, MAX_VARIANTS, MAX_WEIGHT_GRAMS, optionsProblem, sameValues, STOCK_MESSAGES } from './variants.ts';
 
 /**
@@ -169,6 +170,10 @@ export const shopQuery = z.strictObject(
       .transform((value) => value.trim())
       .optional(),
     category: z.union([z.literal(''), z.string().regex(CATEGORY_ID, CATEGORY_MESSAGES.id)], { error: CATEGORY_MESSAGES.id }).optional(),
+    /** An artist's address (decision 070): only the products that credit them. */
+    artist: z
+      .union([z.literal(''), z.string().max(ARTIST_SLUG_MAX, ROSTER_MESSAGES.shopArtist).regex(ARTIST_SLUG, ROSTER_MESSAGES.shopArtist)], { error: ROSTER_MESSAGES.shopArtist })
+      .optional(),
     after: z.string({ error: 'That page cursor is not valid.' }).min(1, 'That page cursor is not valid.').max(400, 'That page cursor is not valid.').optional(),
     limit: z.coerce
       .number({ error: `The page size must be a whole number from 1 to ${SHOP_PAGE_MAX}.` })

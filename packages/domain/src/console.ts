@@ -66,4 +66,10 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'category.rename': 'Renamed a category',
   'category.move': 'Moved a category',
   'category.delete': 'Removed a category',
+  'artist.create': 'Added an artist to the roster',
+  'artist.edit': 'Edited an artist',
+  'artist.link': 'Credited an artist',
+  'artist.unlink': 'Took an artist’s credit away',
+  'artist.merge': 'Merged an artist into another',
+  'artist.delete': 'Removed an artist',
 };

@@ -1,6 +1,7 @@
 import { CATEGORY_ID, SHOP_SEARCH_MAX, type Category, type Product, type ShopPage } from '@storefront/domain/catalog.ts';
 import { responsiveImage } from '@storefront/domain/storage-images.ts';
 import type { Variant } from '@storefront/domain/variants.ts';
+import { ARTIST_SLUG, ARTIST_SLUG_MAX } from '@storefront/domain/roster.ts';
 import { absoluteUrl, decimalPrice, shortDescription, SITE_NAME, SITE_PREVIEW_IMAGE, type Availability, type PageHead } from '../web/page-head.ts';
 import type { PageAnswer, PublicPages } from '../web/public-pages.ts';
 import type { CatalogCache, CatalogSnapshot } from './catalog.cache.ts';
@@ -115,7 +116,7 @@ export function addCatalogPages(
   pages: PublicPages,
   cache: CatalogCache,
   origin: string,
-  read: { search: (filter: { q: string; category?: string }) => Promise<ShopPage>; categories: () => Promise<Category[]> },
+  read: { search: (filter: { q?: string; category?: string; artist?: string }) => Promise<ShopPage>; categories: () => Promise<Category[]> },
 ) {
   const productPages = new WeakMap<CatalogSnapshot, Map<string, PageAnswer>>();
   const productPage = (snapshot: CatalogSnapshot, id: string): PageAnswer => {
@@ -183,14 +184,17 @@ export function addCatalogPages(
     // kept. Its first page is read as GET /api/products?q= reads it, for the server's
     // rendering and the web app's first render (decision 062); `q` as the web app cuts it.
     const q = (query.get('q') ?? '').trim().slice(0, SHOP_SEARCH_MAX);
-    if (q) {
+    // An artist's products (decision 070) are read per request too, like a search.
+    const wantedArtist = query.get('artist') ?? '';
+    const artist = wantedArtist.length <= ARTIST_SLUG_MAX && ARTIST_SLUG.test(wantedArtist) ? wantedArtist : '';
+    if (q || artist) {
       const loaded = cache.loaded();
       const categories = (loaded ? categoriesOf(loaded) : read.categories()).catch(() => undefined);
-      return Promise.all([read.search({ q, category: validCategory || undefined }), categories]).then(
+      return Promise.all([read.search({ q: q || undefined, category: validCategory || undefined, artist: artist || undefined }), categories]).then(
         ([page, list]): PageAnswer => ({
           status: 200,
           head: shopHead(validCategory, true),
-          data: { shop: { category: validCategory, q, page, ...(list ? { categories: list } : {}) } },
+          data: { shop: { category: validCategory, q, ...(artist ? { artist } : {}), page, ...(list ? { categories: list } : {}) } },
         }),
         // The page goes out without its data; the web app's own read then shows the error.
         (): PageAnswer => ({ status: 200, head: shopHead(validCategory, true) }),

@@ -6,6 +6,7 @@ import { catalogFunctions } from './catalog.functions.ts';
 import { addCatalogPages } from './catalog.pages.ts';
 import { catalogRoutes } from './catalog.routes.ts';
 import { listActiveProducts, listShopPage } from './catalog.service.ts';
+import type { ProductsOfArtist } from './product-cards.service.ts';
 import { listCategories } from './categories.service.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { Db } from '../db/client.ts';
@@ -21,13 +22,15 @@ export interface CatalogOptions {
   hub: LiveHub;
   pages: PublicPages;
   resolveCaller: CallerResolver;
+  /** The products that credit the artist at this address (the shop's ?artist= filter, decision 070); undefined: no such artist. */
+  productsOfArtist: ProductsOfArtist;
 }
 
 /** The shop's products: page data from a cache a 'products' NOTIFY empties, and the admin's edits. */
-export const catalogArea = defineArea('catalog', async (app, { db, hub, resolveCaller, pages, config, jobs }: CatalogOptions) => {
+export const catalogArea = defineArea('catalog', async (app, { db, hub, resolveCaller, pages, config, jobs, productsOfArtist }: CatalogOptions) => {
   const cache = createCatalogCache(() => listActiveProducts(db), hub);
-  await app.register(catalogRoutes, { db, cache, resolveCaller });
-  addCatalogPages(pages, cache, shopOrigin(config), { search: (filter) => listShopPage(db, filter), categories: () => listCategories(db) });
+  await app.register(catalogRoutes, { db, cache, resolveCaller, productsOfArtist });
+  addCatalogPages(pages, cache, shopOrigin(config), { search: (filter) => listShopPage(db, filter, productsOfArtist), categories: () => listCategories(db) });
   const preorders = { db, jobs, publicUrl: publicUrl(config), timeZone: config.LABEL_TIME_ZONE };
   return { functions: [...catalogFunctions({ onChange: cache.invalidate, preorders }), ...bundleFunctions({ onChange: cache.invalidate })] };
 });

@@ -8,6 +8,7 @@ import { AppError } from '../errors.ts';
 import { type CatalogCache } from './catalog.cache.ts';
 import { COMPRESS_THRESHOLD, etagMatches, preferredEncoding, representation, type Representation } from '../http/representation.ts';
 import { getProduct, listShopPage } from './catalog.service.ts';
+import type { ProductsOfArtist } from './product-cards.service.ts';
 
 const productParams = z.object({ id: z.string().min(1).max(64) });
 
@@ -32,13 +33,16 @@ function sendRepresentation(request: FastifyRequest, reply: FastifyReply, repres
 }
 
 /** Page data for the shop and product pages (GET, served from the catalogue cache with ETags). */
-export async function catalogRoutes(app: FastifyInstance, options: { db: Db; cache: CatalogCache; resolveCaller: (request: FastifyRequest) => Promise<Caller | null> }) {
+export async function catalogRoutes(
+  app: FastifyInstance,
+  options: { db: Db; cache: CatalogCache; resolveCaller: (request: FastifyRequest) => Promise<Caller | null>; productsOfArtist: ProductsOfArtist },
+) {
   // These bodies are compressed once, in the cache: the per-response compress hook is off,
   // and so is the request-body decompression hook (a GET has no body).
   const cached = { compress: false, decompress: false } as const;
 
   // The shop, a page at a time (issue 17): ?q= searches names and descriptions, ?category=
-  // picks a category by id, ?after= is the previous page's `next`, ?limit= 1 to 60.
+  // picks a category by id, ?artist= an artist by address (decision 070), ?after= is the previous page's `next`, ?limit= 1 to 60.
   // A first page without a search is the same for everyone: it comes from the cache.
   app.get('/api/products', cached, (request, reply) => {
     const query = request.query as Record<string, unknown>;
@@ -55,14 +59,14 @@ export async function catalogRoutes(app: FastifyInstance, options: { db: Db; cac
   async function shopPage(request: FastifyRequest, reply: FastifyReply) {
     const parsed = shopQuery.safeParse(request.query);
     if (!parsed.success) throw new AppError('invalid-argument', parsed.error.issues[0]?.message ?? 'That shop query is not valid.');
-    const { q, category, after, limit } = parsed.data;
-    if (!q && !after && limit === undefined) {
+    const { q, category, artist, after, limit } = parsed.data;
+    if (!q && !artist && !after && limit === undefined) {
       const snapshot = await options.cache.snapshot();
       return sendRepresentation(request, reply, category ? snapshot.categoryPage(category) : snapshot.list) ?? reply;
     }
     // Searches and later pages are read from the database (indexed, decision 030), with an
     // ETag like the cached first page (the compress hook is off for this route).
-    const page = await listShopPage(options.db, { q: q || undefined, category: category || undefined, after, limit });
+    const page = await listShopPage(options.db, { q: q || undefined, category: category || undefined, artist: artist || undefined, after, limit }, options.productsOfArtist);
     return sendRepresentation(request, reply, representation(page)) ?? reply;
   }
 

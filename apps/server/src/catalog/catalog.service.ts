@@ -13,10 +13,10 @@ import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../errors.ts';
 import { publishLive } from '../live/live.publish.ts';
 import { shownStock } from './bundles.service.ts';
+import type { ProductsOfArtist } from './product-cards.service.ts';
 import { partsOf, replaceVariants, type PartWithStock } from './variants.service.ts';
 
 type ProductRow = typeof products.$inferSelect;
-
 type VariantRow = typeof productVariants.$inferSelect;
 
 function toVariant(product: ProductRow, row: VariantRow, parts: Map<string, PartWithStock[]>): Variant {
@@ -139,17 +139,19 @@ function containsPattern(text: string): string {
 export interface ShopPageOptions {
   q?: string | undefined;
   category?: ProductCategory | undefined;
+  artist?: string | undefined; // an artist's address: the products that credit them (decision 070)
   after?: string | undefined;
   limit?: number | undefined;
 }
 
 /**
  * One page of the shop: active products in shop order, optionally those whose name or
- * description contains `q` (any case) and of one category, after a cursor.
+ * description contains `q` (any case), of one category and crediting one artist, after a cursor.
  */
-export async function listShopPage(db: Db, options: ShopPageOptions): Promise<ShopPage> {
+export async function listShopPage(db: Db, options: ShopPageOptions, productsOfArtist?: ProductsOfArtist): Promise<ShopPage> {
   const limit = options.limit ?? SHOP_PAGE_SIZE;
-  const conditions: (SQL | undefined)[] = [eq(products.isActive, true)];
+  const credited = options.artist ? ((await productsOfArtist?.(options.artist)) ?? []) : undefined;
+  const conditions: (SQL | undefined)[] = [eq(products.isActive, true), credited && (credited.length > 0 ? inArray(products.id, credited) : sql`false`)];
   if (options.category) conditions.push(eq(products.category, options.category));
   if (options.q) conditions.push(sql`${products.searchText} LIKE ${containsPattern(options.q)}`);
   if (options.after) {

@@ -12,11 +12,12 @@ import { findObject } from '../storage/storage.service.ts';
 import { createDownloadCodes, listDownloadCodes, redeemDownloadCode } from './codes.service.ts';
 import { getLibrary, owns } from './library.service.ts';
 import { LINK_TTL_MS, signDownload } from './links.ts';
-import { saleProducts, setBundledRelease, syncReleaseProducts } from './sales.service.ts';
-import { findRelease, findTrack, getPublicRelease, listReleasesForAdmin, retryTrackEncoding, saveRelease, setTrackMaster } from './releases.service.ts';
+import { setBundledRelease, syncReleaseProducts } from './sales.service.ts';
+import { findRelease, findTrack, listReleasesForAdmin, retryTrackEncoding, saveRelease, setTrackMaster, type ArtistsOfRelease } from './releases.service.ts';
+import { readPublicRelease } from './digital.pages.ts';
 
 /** The callable functions of digital releases (issue 28): the label's console, the release page and the fan's library. */
-export function digitalFunctions(deps: { jobs: JobQueue; config: Config; today?: () => string }): CallableFunction[] {
+export function digitalFunctions(deps: { jobs: JobQueue; config: Config; artistsOfRelease: ArtistsOfRelease; today?: () => string }): CallableFunction[] {
   // The label's calendar day, asked at each call: a preorder's downloads open on its date with no job to run.
   const today = deps.today ?? (() => todayIn(deps.config.LABEL_TIME_ZONE));
   return [
@@ -46,7 +47,7 @@ export function digitalFunctions(deps: { jobs: JobQueue; config: Config; today?:
     }),
     defineFunction('createDownloadCodes', async ({ releaseId, count }, { db }) => createDownloadCodes(db, releaseId, count)),
     defineFunction('listDownloadCodes', async ({ releaseId }, { db }) => ({ codes: await listDownloadCodes(db, releaseId) })),
-    defineFunction('getRelease', async ({ id }, { db }) => ({ release: (await getPublicRelease(db, id, await saleProducts(db, id))) ?? null })),
+    defineFunction('getRelease', async ({ id }, { db }) => ({ release: (await readPublicRelease(db, id, deps.artistsOfRelease)) ?? null })),
     defineFunction('redeemDownloadCode', async ({ code }, { db, caller }) => redeemDownloadCode(db, caller.userId, code)),
     defineFunction('getLibrary', async (_input, { db, caller }) => ({ releases: await getLibrary(db, caller.userId, today()) })),
     defineFunction('createDownloadLink', async ({ releaseId, trackId, format }, { db, caller }) => {

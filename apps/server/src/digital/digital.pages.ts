@@ -3,7 +3,7 @@ import { CURRENCY } from '../catalog/catalog.pages.ts';
 import type { Db } from '../db/client.ts';
 import { absoluteUrl, decimalPrice, shortDescription, SITE_NAME, type Availability, type PageHead } from '../web/page-head.ts';
 import type { PageAnswer, PublicPages } from '../web/public-pages.ts';
-import { getPublicRelease, listPublishedReleases, type PublicRelease } from './releases.service.ts';
+import { getPublicRelease, listPublishedReleases, type ArtistsOfRelease, type PublicRelease } from './releases.service.ts';
 import { saleProducts } from './sales.service.ts';
 
 const SCHEMA = 'https://schema.org/';
@@ -42,7 +42,9 @@ function artworkImage(release: PublicRelease): string | undefined {
  */
 export function releaseStructuredData(release: PublicRelease, origin: string): object {
   const url = absoluteUrl(origin, releasePath(release.id));
-  const artist = { '@type': 'MusicGroup', name: release.artist };
+  // The roster's artists with their pages (decision 070); before any is credited, the credit text.
+  const groups = release.artists.map((entry) => ({ '@type': 'MusicGroup', name: entry.name, url: absoluteUrl(origin, `/artist/${encodeURIComponent(entry.slug)}`) }));
+  const artist = groups.length === 0 ? { '@type': 'MusicGroup', name: release.artist } : groups.length === 1 ? groups[0] : groups;
   const offer = (priceCents: number, minimum: boolean) => ({
     '@type': 'Offer',
     price: decimalPrice(priceCents),
@@ -107,8 +109,9 @@ const NOT_FOUND: PageAnswer = {
 };
 
 /** A published release as getRelease answers it (the release page's data), or undefined. */
-export async function readPublicRelease(db: Db, id: number): Promise<PublicRelease | undefined> {
-  return getPublicRelease(db, id, await saleProducts(db, id));
+export async function readPublicRelease(db: Db, id: number, artistsOfRelease: ArtistsOfRelease): Promise<PublicRelease | undefined> {
+  const release = await getPublicRelease(db, id, await saleProducts(db, id));
+  return release && { ...release, artists: await artistsOfRelease(id) };
 }
 
 /**
@@ -116,10 +119,10 @@ export async function readPublicRelease(db: Db, id: number): Promise<PublicRelea
  * getRelease answer) read per request, as that read is. A draft, withdrawn (unpublished) or
  * unknown release answers 404; sitemap.xml lists the published ones.
  */
-export function addReleasePages(pages: PublicPages, db: Db, origin: string) {
+export function addReleasePages(pages: PublicPages, db: Db, origin: string, artistsOfRelease: ArtistsOfRelease) {
   pages.add('/music/:id', async (params) => {
     const id = RELEASE_ID.test(params.id ?? '') ? Number(params.id) : 0;
-    const release = id > 0 && id <= MAX_ID ? await readPublicRelease(db, id) : undefined;
+    const release = id > 0 && id <= MAX_ID ? await readPublicRelease(db, id, artistsOfRelease) : undefined;
     if (!release) return NOT_FOUND;
     return { status: 200, head: releaseHead(release, origin), data: { release } };
   });

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { adminReleaseOutput, publicReleaseOutput, saveReleaseInput } from '@storefront/domain/contracts/digital.ts';
 import { DIGITAL_MESSAGES } from '@storefront/domain/digital.ts';
@@ -211,8 +211,13 @@ export async function getPublicRelease(db: Db, id: number, products: { productId
       previewUrl: withPreview.has(track.id) ? previewUrl(track.id) : null,
       productId: products.find((entry) => entry.trackId === track.id)?.productId ?? null,
     })),
+    // The roster's credits are the roster's: digital/pages and functions add them (ArtistsOfRelease).
+    artists: [],
   };
 }
+
+/** The roster artists a release credits, as the roster answers (decision 070); app.ts hands it over, digital imports no roster. */
+export type ArtistsOfRelease = (releaseId: number) => Promise<{ name: string; slug: string }[]>;
 
 /** Points a track at a stored master (its generation) and queues the encoding, in one transaction. */
 export async function setTrackMaster(db: Db, jobs: JobQueue, trackId: number, master: { path: string; generation: number }): Promise<void> {
@@ -258,4 +263,37 @@ export async function retryTrackEncoding(db: Db, jobs: JobQueue, trackId: number
 /** The published releases, for sitemap.xml (decision 062): a draft or a withdrawn release is not listed. */
 export async function listPublishedReleases(db: Db): Promise<{ id: number; updatedAt: Date }[]> {
   return db.select({ id: releases.id, updatedAt: releases.updatedAt }).from(releases).where(eq(releases.published, true)).orderBy(asc(releases.id));
+}
+
+/** Published releases as an artist's page lists them (decision 070): newest first. */
+export async function listPublishedReleaseCards(
+  db: Db,
+  ids: number[],
+): Promise<{ id: number; kind: ReleaseRow['kind']; title: string; artist: string; releaseDate: string; artwork: string; updatedAt: Date }[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      id: releases.id,
+      kind: releases.kind,
+      title: releases.title,
+      artist: releases.artist,
+      releaseDate: releases.releaseDate,
+      artwork: releases.artwork,
+      updatedAt: releases.updatedAt,
+    })
+    .from(releases)
+    .where(and(inArray(releases.id, ids), eq(releases.published, true)))
+    .orderBy(desc(releases.releaseDate), desc(releases.id));
+}
+
+/** Each release's artist credit as the console saved it, for the roster's report of releases linked to no artist. */
+export async function listReleaseCredits(db: Db): Promise<{ id: number; title: string; artist: string }[]> {
+  return db.select({ id: releases.id, title: releases.title, artist: releases.artist }).from(releases).orderBy(asc(releases.id));
+}
+
+/** The release of each track (a track's credit shows on its release's artist page). */
+export async function releasesOfTracks(db: Db, trackIds: number[]): Promise<number[]> {
+  if (trackIds.length === 0) return [];
+  const rows = await db.selectDistinct({ releaseId: releaseTracks.releaseId }).from(releaseTracks).where(inArray(releaseTracks.id, trackIds));
+  return rows.map((row) => row.releaseId);
 }

@@ -124,3 +124,17 @@ export async function revokeForOrder(tx: Tx, order: { userId: string; orderId: s
   );
   return (await tx.delete(digitalOwnership).where(and(ofOrder, granted)).returning({ id: digitalOwnership.id })).length;
 }
+
+/** The products that sell (`sale`) or carry (`bundle`) these releases, or these products' links: the roster credits them with a release (decision 070). */
+export async function releaseProductLinks(
+  db: Db,
+  filter: { releaseIds?: number[]; productIds?: string[] },
+): Promise<{ productId: string; releaseId: number; kind: 'sale' | 'bundle' }[]> {
+  const condition = filter.releaseIds
+    ? inArray(releaseProducts.releaseId, filter.releaseIds)
+    : filter.productIds
+      ? inArray(releaseProducts.productId, filter.productIds)
+      : undefined;
+  if (!condition || (filter.releaseIds ?? filter.productIds)!.length === 0) return [];
+  return db.select({ productId: releaseProducts.productId, releaseId: releaseProducts.releaseId, kind: releaseProducts.kind }).from(releaseProducts).where(condition);
+}

@@ -20,8 +20,8 @@ export interface PageHead {
   description: string;
   /** The canonical address: a path and query on PUBLIC_URL. */
   path: string;
-  /** Open Graph type: 'product' for a product page, 'music.album' for a digital release's page. */
-  type?: 'website' | 'product' | 'music.album';
+  /** Open Graph type: 'product' for a product page, 'music.album' for a digital release's page, 'profile' for an artist's. */
+  type?: 'website' | 'product' | 'music.album' | 'profile';
   /** The preview image: a path on PUBLIC_URL, or an absolute URL. */
   image?: string;
   /** A product's price, for the Open Graph product tags. */

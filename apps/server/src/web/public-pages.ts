@@ -3,8 +3,10 @@ import type { PageHead } from './page-head.ts';
 
 /** What the server answers for a public page before any script runs (decision 058). */
 export interface PageAnswer {
-  /** 404 for a product that is withdrawn or unknown: crawlers drop it; the web app still runs. */
-  status: 200 | 404 | 410;
+  /** 404 for a product that is withdrawn or unknown: crawlers drop it; the web app still runs. 301: moved to `location`. */
+  status: 200 | 301 | 404 | 410;
+  /** With 301: the path the page is at now (an artist's old address, decision 070). */
+  location?: string;
   head: PageHead;
   /** What the page's first render reads, embedded so the web app need not ask for it. */
   data?: PageData;

@@ -21,6 +21,8 @@ export const PAGE_MODULES: Readonly<Record<string, string>> = {
   '/shop': 'src/features/catalog/components/shop-page.tsx',
   '/product/:id': 'src/features/catalog/components/product-page.tsx',
   '/music/:id': 'src/features/digital/components/music-page.tsx',
+  '/artist/:slug': 'src/features/roster/components/artist-page.tsx',
+  '/artists': 'src/features/roster/components/artists-page.tsx',
 };
 
 interface ManifestChunk {

@@ -146,6 +146,11 @@ export async function registerWebApp(app: FastifyInstance, config: Config, pages
     return kept;
   };
   const answerPage = async (request: FastifyRequest, reply: FastifyReply, answer: PageAnswer, renderUrl: string, position: string | undefined, links: string) => {
+    // A page that moved (an artist's old address): its query goes along.
+    if (answer.status === 301 && answer.location) {
+      const queryAt = renderUrl.indexOf('?');
+      return reply.header('cache-control', 'no-cache').redirect(answer.location + (queryAt < 0 ? '' : renderUrl.slice(queryAt)), 301);
+    }
     if (answer.shared) return sendPage(request, reply, answer.status, await render(answer, renderUrl, position, links)) ?? reply;
     // Made for this request (a content page read from the database): the compress hook compresses it.
     const text = await html(answer, renderUrl, position, links);

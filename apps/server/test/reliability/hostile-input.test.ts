@@ -409,6 +409,14 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   leaveWaitlist: () => ({ variantId: 'no-such-variant' }),
   leaveWaitlistByLink: () => ({ token: 'v1.not-a-real-token.signature' }),
   getMyWaitlists: () => null,
+  // The roster (issue 36, decision 070): an unknown artist, release or address is refused clearly.
+  listArtists: () => null,
+  getArtist: () => ({ slug: 'no-such-artist' }),
+  listRoster: () => null,
+  saveArtist: () => ({ name: 'Fuzz Artist', links: [{ label: 'Site', url: 'https://fuzz.example/' }] }),
+  linkArtist: () => ({ artistId: 2_000_000, subject: { kind: 'release', id: 2_000_000 }, linked: true }),
+  mergeArtist: () => ({ from: 2_000_000, into: 2_000_001 }),
+  deleteArtist: () => ({ id: 2_000_000 }),
   resolveNeedsAttention: () => ({ id: 1 }),
   listCategories: () => null,
   createCategory: () => ({ name: 'Fuzz Category' }),
@@ -992,6 +1000,10 @@ describe('generated: same-id races on every idempotent function', () => {
     returnDiscountUse: 'a conditional update of a used use: one of n concurrent returns gives it back, the others find none (src/discounts/discounts.test.ts)',
     setProductRelease: 'replaces the product’s one bundle link: last write wins, no counter',
     setProductGiftCard: 'sets one flag: last write wins, no counter',
+    saveArtist: 'without an id each call adds an artist at the next free address (under the roster’s address lock); with one it sets the same fields: last write wins',
+    linkArtist: 'inserts or deletes one credit row (ON CONFLICT DO NOTHING): concurrent calls leave one credit',
+    mergeArtist: 'both artists are locked: one merge wins, the others find the merged artist gone (src/roster/roster.test.ts)',
+    deleteArtist: 'one delete wins, the others find no artist',
     redeemGiftCard:
       'a conditional update of an active card: one of n concurrent redemptions (many accounts, two instances) credits the wallet, the others are refused as redeemed (src/giftcards/giftcards.test.ts)',
     ...Object.fromEntries(
@@ -1036,6 +1048,9 @@ describe('generated: same-id races on every idempotent function', () => {
         'getDropFairness',
         'getMyDropState',
         'getMyWaitlists',
+        'listArtists',
+        'getArtist',
+        'listRoster',
       ].map((name) => [name, 'reads only']),
     ),
   };

@@ -78,6 +78,10 @@ const COVERAGE: Record<string, Coverage> = {
     elsewhere: 'giftcards.test.ts calls setProductGiftCard through /fn as this block does: an admin marks a product, anyone else is refused, amounts out of bounds are refused',
     files: ['apps/server/src/giftcards/giftcards.test.ts'],
   },
+  'roster-unlinked': {
+    elsewhere: 'roster-backfill.test.ts migrates releases with matched and unmatched credits and checks the report this command prints (unlinkedReport)',
+    files: ['apps/server/src/roster/roster-backfill.test.ts'],
+  },
 };
 
 /** Settings the guide uses that other branches add to config.ts (empty this list once merged). */

@@ -12,6 +12,8 @@ import { deskOrdersQueryOptions } from '../features/admin/api/list-orders.ts';
 import { salesOverviewQueryOptions } from '../features/admin/api/sales-overview.ts';
 import { productQueryOptions } from '../features/catalog/api/get-product.ts';
 import { productsQueryOptions } from '../features/catalog/api/list-products.ts';
+import { artistQueryOptions, artistsQueryOptions } from '../features/roster/api/roster.ts';
+import { rosterQueryOptions } from '../features/admin/api/roster.ts';
 import { myOrderQueryOptions } from '../features/checkout/api/get-my-order.ts';
 import { savedAddressesQueryOptions } from '../features/checkout/api/saved-addresses.ts';
 import { quoteQueryOptions } from '../features/checkout/api/quote-checkout.ts';
@@ -34,7 +36,12 @@ import { siteQueryOptions } from '../lib/site.ts';
  */
 const QUERIES: { name: string; queryKey: readonly unknown[]; topics: LiveTopicName[] }[] = [
   { name: 'the shop', queryKey: productsQueryOptions().queryKey, topics: ['products'] },
-  { name: 'a searched shop category', queryKey: productsQueryOptions({ q: 'tee', category: 'merch' }).queryKey, topics: ['products'] },
+  { name: 'a searched shop category', queryKey: productsQueryOptions({ q: 'tee', category: 'merch', artist: '' }).queryKey, topics: ['products'] },
+  { name: 'an artist’s products in the shop', queryKey: productsQueryOptions({ q: '', category: '', artist: 'night-owls' }).queryKey, topics: ['products'] },
+  // The roster (decision 070): an artist's page and the list follow their merch; the console's tab another admin's change.
+  { name: 'an artist’s page', queryKey: artistQueryOptions('night-owls').queryKey, topics: ['products'] },
+  { name: 'the artists', queryKey: artistsQueryOptions().queryKey, topics: ['products'] },
+  { name: 'the console’s roster', queryKey: rosterQueryOptions().queryKey, topics: ['products', 'admin'] },
   { name: 'the console’s products', queryKey: allProductsQueryOptions().queryKey, topics: ['products'] },
   // Categories (decision 046): the shop's filter, the forms and the console's Categories tab.
   { name: 'the categories', queryKey: categoriesQueryOptions().queryKey, topics: ['products'] },

@@ -16,6 +16,7 @@ import {
   pageKeys,
   productKeys,
   productListKeys,
+  rosterKeys,
   siteKeys,
   walletKeys,
 } from './query-keys.ts';
@@ -27,7 +28,8 @@ import { useSession } from './session.ts';
  * app/live-keys.test.ts checks every topic against the real factories.
  */
 export const LIVE_QUERY_KEYS: Record<LiveTopicName, readonly (readonly unknown[])[]> = {
-  products: [productListKeys.all, productKeys.all],
+  // An artist's page lists their releases and merch (decision 070).
+  products: [productListKeys.all, productKeys.all, rosterKeys.all],
   profile: [meKeys.all, accountKeys.profile],
   // The checkout's quote applies the wallet: a grant, hold or release elsewhere re-prices it.
   wallet: [walletKeys.all, checkoutQuoteKeys.all, accountKeys.deletion],
@@ -38,7 +40,7 @@ export const LIVE_QUERY_KEYS: Record<LiveTopicName, readonly (readonly unknown[]
   // The label edits its pages in the console (issue 18): Home, About, Privacy, History, Contact.
   content: [pageKeys.all, historyKeys.all, siteKeys.all],
   // Another admin's audited action: the console's activity and admins lists.
-  admin: [consoleKeys.all],
+  admin: [consoleKeys.all, rosterKeys.console],
   // A drop's "now serving" (decision 066): the drop page reads the figure from the event itself, nothing is refetched.
   drop: [],
 };

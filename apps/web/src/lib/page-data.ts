@@ -1,7 +1,7 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import type { ShopPage } from '@storefront/domain/catalog.ts';
 import { PAGE_DATA_ELEMENT_ID, type PageData } from '@storefront/domain/page-data.ts';
-import { digitalKeys, dropKeys, pageKeys, productKeys, productListKeys } from './query-keys.ts';
+import { digitalKeys, dropKeys, pageKeys, productKeys, productListKeys, rosterKeys } from './query-keys.ts';
 
 /**
  * Puts the data the server wrote into a public page (decision 058) in the query cache
@@ -28,7 +28,7 @@ export function seedQueryClient(queryClient: QueryClient, data: PageData): Query
   if ('product' in data) queryClient.setQueryData(productKeys.one(data.product.id), data.product);
   if ('shop' in data) {
     const first: InfiniteData<ShopPage, string | null> = { pages: [data.shop.page], pageParams: [null] };
-    queryClient.setQueryData(productListKeys.shop(data.shop.q ?? '', data.shop.category), first);
+    queryClient.setQueryData(productListKeys.shop(data.shop.q ?? '', data.shop.category, data.shop.artist ?? ''), first);
     // The category links (a page without them sets nothing: setQueryData ignores undefined).
     queryClient.setQueryData(productListKeys.categories, data.shop.categories);
   }
@@ -37,5 +37,8 @@ export function seedQueryClient(queryClient: QueryClient, data: PageData): Query
   if ('release' in data) queryClient.setQueryData(digitalKeys.release(data.release.id), { release: data.release });
   // getDrop's answer, as the drop page and the fairness page keep it (decision 069).
   if ('drop' in data) queryClient.setQueryData(dropKeys.page(data.drop.slug), data.drop);
+  // getArtist's and listArtists' answers (decision 070).
+  if ('artist' in data) queryClient.setQueryData(rosterKeys.artist(data.artist.slug), { artist: data.artist });
+  if ('artists' in data) queryClient.setQueryData(rosterKeys.list, { artists: data.artists });
   return queryClient;
 }

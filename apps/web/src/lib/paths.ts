@@ -6,6 +6,7 @@ export const CONSOLE_TABS = [
   'bundles',
   'categories',
   'music',
+  'roster',
   'drops',
   'content',
   'discounts',
@@ -64,6 +65,12 @@ export const paths = {
   waitlist: '/waitlist',
   /** Leaving a waitlist from the mail's link. */
   waitlistLeave: '/waitlist/leave',
+  /** An artist's page (issue 36, decision 070): bio, releases, merch. */
+  artist: (slug: string) => `/artist/${encodeURIComponent(slug)}`,
+  /** The label's roster. */
+  artists: '/artists',
+  /** The shop showing one artist's products. */
+  shopByArtist: (slug: string) => `/shop?artist=${encodeURIComponent(slug)}`,
 } as const;
 
 /** The router's patterns for the pages with a parameter. */
@@ -76,4 +83,5 @@ export const routePatterns = {
   drop: '/drops/:slug',
   dropFairness: '/drops/:slug/fairness',
   releaseDrop: '/release/drops/:dropId',
+  artist: '/artist/:slug',
 } as const;

@@ -28,7 +28,7 @@ export const historyKeys = { all: ['history'] as const };
 /** The shop's product list, a page list per search and category. */
 export const productListKeys = {
   all: ['products'] as const,
-  shop: (q: string, category: string) => [...productListKeys.all, 'shop', q, category] as const,
+  shop: (q: string, category: string, artist = '') => [...productListKeys.all, 'shop', q, category, artist] as const,
   /** The console's list: every product, withdrawn ones too. */
   console: ['products', 'all'] as const,
   /** The shop's categories (decision 046): a change publishes on the 'products' topic. */
@@ -115,6 +115,14 @@ export const digitalKeys = {
 };
 
 /** Fair drops (issue 35): a drop's page by address, the fan's own place, the fairness data, the console's views. */
+/** The roster's public reads (issue 36, decision 070) and the console's Roster tab. */
+export const rosterKeys = {
+  all: ['roster'] as const,
+  artist: (slug: string) => ['roster', 'artist', slug] as const,
+  list: ['roster', 'list'] as const,
+  console: ['roster', 'console'] as const,
+};
+
 export const dropKeys = {
   all: ['drops'] as const,
   page: (slug: string) => ['drops', 'page', slug] as const,

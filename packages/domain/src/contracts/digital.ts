@@ -134,6 +134,8 @@ export const publicReleaseOutput = z.object({
   /** The catalogue product that sells the whole release (add it to the cart); null: not for sale. */
   productId: z.string().nullable(),
   tracks: z.array(publicTrackOutput),
+  /** The roster artists the release credits (issue 36, decision 070), each with their page's address; [] for none yet. */
+  artists: z.array(z.object({ name: z.string(), slug: z.string() })),
 });
 
 export const libraryReleaseOutput = z.object({

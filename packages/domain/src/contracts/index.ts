@@ -12,6 +12,7 @@ import { dropContracts } from './drops.ts';
 import { giftCardContracts } from './gift-cards.ts';
 import { ordersContracts } from './orders.ts';
 import { payoutsContracts } from './payouts.ts';
+import { rosterContracts } from './roster.ts';
 import { shippingContracts } from './shipping.ts';
 import { walletContracts } from './wallet.ts';
 
@@ -32,6 +33,7 @@ export const functionContracts = {
   ...giftCardContracts,
   ...ordersContracts,
   ...payoutsContracts,
+  ...rosterContracts,
   ...shippingContracts,
   ...walletContracts,
 };

@@ -16,3 +16,4 @@ export * from './discounts.ts';
 export * from './preorders.ts';
 export * from './gift-cards.ts';
 export * from './drops.ts';
+export * from './roster.ts';

@@ -17,6 +17,7 @@ export function Footer() {
       <div className="site-footer__inner">
         <p className="site-footer__copyright">{copyright}</p>
         <nav aria-label="Footer" className="site-footer__nav">
+          <Link to={paths.artists}>Artists</Link>
           <Link to={paths.history}>History</Link>
           <Link to={paths.privacyPolicy}>Privacy Policy</Link>
         </nav>

@@ -18,6 +18,7 @@ const Shipping = consoleTab(() => import('./shipping-tax-tab.tsx').then((m) => m
 const Activity = consoleTab(() => import('./activity-tab.tsx').then((m) => m.ActivityTab), 'the activity');
 const Music = consoleTab(() => import('./music-tab.tsx').then((m) => m.MusicTab), 'the music');
 const Drops = consoleTab(() => import('./drops-tab.tsx').then((m) => m.DropsTab), 'the drops');
+const Roster = consoleTab(() => import('./roster-tab.tsx').then((m) => m.RosterTab), 'the roster');
 const Content = consoleTab(() => import('./content/content-tab.tsx').then((m) => m.ContentTab), 'the content editor');
 
 const LABELS: Record<ConsoleTab, string> = {
@@ -27,6 +28,7 @@ const LABELS: Record<ConsoleTab, string> = {
   bundles: 'Bundles',
   categories: 'Categories',
   music: 'Music',
+  roster: 'Roster',
   drops: 'Drops',
   content: 'Content',
   discounts: 'Discount codes',
@@ -134,6 +136,7 @@ export function ReleaseTabs() {
           ['bundles', Bundles.Part],
           ['categories', Categories.Part],
           ['music', Music.Part],
+          ['roster', Roster.Part],
           ['drops', Drops.Part],
           ['content', Content.Part],
           ['discounts', Discounts.Part],

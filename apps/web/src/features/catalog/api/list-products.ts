@@ -8,12 +8,20 @@ import { productListKeys } from '../../../lib/query-keys.ts';
 export interface ShopFilter {
   q: string;
   category: ProductCategory | '';
+  /** An artist's address (decision 070): only the products that credit them; '' for all. */
+  artist: string;
 }
 
 /** The filter a shop URL names; anything unknown in it is ignored, as a shared link may be old. */
 export function shopFilterFromSearch(search: URLSearchParams): ShopFilter {
   const category = search.get('category');
-  return { q: (search.get('q') ?? '').trim().slice(0, SHOP_SEARCH_MAX), category: isProductCategory(category) ? category : '' };
+  const artist = search.get('artist') ?? '';
+  return {
+    q: (search.get('q') ?? '').trim().slice(0, SHOP_SEARCH_MAX),
+    category: isProductCategory(category) ? category : '',
+    // An address's form only (the server says whether it names an artist): the shop's chunk stays small.
+    artist: /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(artist) && artist.length <= 60 ? artist : '',
+  };
 }
 
 /**
@@ -24,15 +32,16 @@ export function listProducts(filter: ShopFilter, after: string | null, signal?: 
   const params = new URLSearchParams();
   if (filter.q) params.set('q', filter.q);
   if (filter.category) params.set('category', filter.category);
+  if (filter.artist) params.set('artist', filter.artist);
   if (after) params.set('after', after);
   const query = params.toString();
   return getJson<ReadOutput<'readProducts'>>(query ? `/api/products?${query}` : '/api/products', { signal });
 }
 
 // The live 'products' topic refetches every loaded page (lib/live.ts).
-export const productsQueryOptions = (filter: ShopFilter = { q: '', category: '' }) =>
+export const productsQueryOptions = (filter: ShopFilter = { q: '', category: '', artist: '' }) =>
   infiniteQueryOptions({
-    queryKey: productListKeys.shop(filter.q, filter.category),
+    queryKey: productListKeys.shop(filter.q, filter.category, filter.artist),
     queryFn: ({ pageParam, signal }) => listProducts(filter, pageParam, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,

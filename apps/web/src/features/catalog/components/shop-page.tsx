@@ -1,6 +1,7 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from '../../../lib/router.tsx';
+import { paths } from '../../../lib/paths.ts';
 import { RELEASE_MESSAGES, SHOP_SEARCH_MAX, type ProductCategory } from '@storefront/domain/catalog.ts';
 import { useCategories } from '../../../lib/categories.ts';
 import { useHydrated } from '../../../lib/hydration.ts';
@@ -24,6 +25,7 @@ function searchOf(filter: ShopFilter): string {
   const params = new URLSearchParams();
   if (filter.q) params.set('q', filter.q);
   if (filter.category) params.set('category', filter.category);
+  if (filter.artist) params.set('artist', filter.artist);
   const query = params.toString();
   return query ? `?${query}` : '';
 }
@@ -75,6 +77,12 @@ export function ShopPage() {
     <section className="page shop-page">
       <h1>Shop</h1>
       <ShopDropLinks />
+      {filter.artist ? (
+        <p className="shop-artist">
+          Showing one artist’s products (<Link to={paths.artist(filter.artist)}>the artist’s page</Link>).{' '}
+          <Link to={{ search: searchOf({ ...filter, artist: '' }) }}>Show all products</Link>
+        </p>
+      ) : null}
       <div className="shop-filters">
         <ShopSearch q={filter.q} onSearch={(q) => setFilter({ ...filter, q })} />
         <nav className="shop-categories" aria-label="Categories">

@@ -74,6 +74,17 @@ function Release({ release }: { release: MusicRelease }) {
         <div>
           <h1>{release.title}</h1>
           <p className="music-page__artist">{release.artist}</p>
+          {release.artists.length > 0 ? (
+            <p className="music-page__roster">
+              More from{' '}
+              {release.artists.map((artist, index) => (
+                <span key={artist.slug}>
+                  {index > 0 ? ', ' : ''}
+                  <Link to={paths.artist(artist.slug)}>{artist.name}</Link>
+                </span>
+              ))}
+            </p>
+          ) : null}
           <p>
             {release.kind.toUpperCase()} · {release.preorder ? `Out ${release.releaseDate} (preorder)` : release.releaseDate}
           </p>

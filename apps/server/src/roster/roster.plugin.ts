@@ -1,0 +1,23 @@
+import { type Config, shopOrigin } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { defineArea } from '../http/area.ts';
+import type { PublicPages } from '../web/public-pages.ts';
+import { rosterFunctions } from './roster.functions.ts';
+import { addRosterPages } from './roster.pages.ts';
+
+/** What app.ts hands the roster area. */
+export interface RosterOptions {
+  config: Config;
+  db: Db;
+  /** The artist pages' heads and sitemap.xml's addresses (decision 070). */
+  pages: PublicPages;
+}
+
+/**
+ * The label's roster (issue 36 part 1, decision 070): artists as the label's own records,
+ * credited on releases, tracks and products; their public pages and the console's Roster tab.
+ */
+export const rosterArea = defineArea('roster', async (_app, { db, config, pages }: RosterOptions) => {
+  addRosterPages(pages, db, shopOrigin(config));
+  return { functions: rosterFunctions() };
+});
