@@ -42,6 +42,7 @@ import { endSingleSignOn } from './oidc/logout.service.ts';
 import { enqueueMail, startMailWorker } from './mail/mail.jobs.ts';
 import { createMailer, type Mail } from './mail/mailer.ts';
 import { errorBody, handleError } from './http/error-handler.ts';
+import { oncePerOutage, onDatabaseOutage, withoutConnectRetry } from './db/availability.ts';
 import { registerClientAddress, trustedProxyCheck } from './http/client-address.ts';
 import { corsForAllowedOrigins } from './http/cors.ts';
 import { refuseCrossSiteWrites } from './http/same-origin.ts';
@@ -173,11 +174,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onRequest', corsForAllowedOrigins(config));
   app.addHook('onRequest', refuseCrossSiteWrites(config));
 
+  // One line per database outage (issue 40 item 18), whatever number of requests it touched.
+  const stopOutageLog = onDatabaseOutage(
+    oncePerOutage((error) => app.log.error({ err: error }, 'database unavailable: new connections wait up to 2.5 s, then requests are answered 503 with Retry-After')),
+  );
+  app.addHook('onClose', async () => stopOutageLog());
   app.get('/healthz', async () => ({ ok: true }));
   app.get('/metrics', metricsRoute(config, metrics));
   app.get('/readyz', async (_request, reply) => {
     try {
-      await db.execute(sql`SELECT 1`);
+      // Said at once, not after the pool's wait for a restarting database.
+      await withoutConnectRetry(() => db.execute(sql`SELECT 1`));
       return { ok: true, database: 'reachable' };
     } catch {
       return reply.status(503).send(errorBody('unavailable', 'The database is not reachable.'));

@@ -1,4 +1,5 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { retryConnects } from './availability.ts';
 import pg from 'pg';
 import * as schema from './schema/index.ts';
 
@@ -29,6 +30,8 @@ export function connectDatabase(connectionString: string, options: { max?: numbe
   // So must a checked-out client (e.g. between the statements of a transaction) when the
   // server goes away: its pending and next queries fail instead, and the request gets a 5xx.
   pool.on('connect', (client) => client.on('error', () => undefined));
+  // A restart of the database: new connections wait for it a moment (issue 40 item 18).
+  retryConnects(pool);
   const db = drizzle(pool, { schema });
   // What committed transactions announced is said before the pool closes (decision 067).
   return { db, pool, close: () => Promise.all((closeHooks.get(db) ?? []).map((hook) => hook())).then(() => pool.end()) };

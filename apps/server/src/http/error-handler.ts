@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { httpStatusForCode, statusNameForCode, type FunctionErrorCode } from '@storefront/domain/errors.ts';
 import { ZodError } from 'zod';
+import { isDatabaseUnavailable, noteDatabaseOutage } from '../db/availability.ts';
 import { sqlState } from '../db/errors.ts';
 import { AppError } from '../errors.ts';
 
@@ -24,8 +25,13 @@ export function describeZodError(error: ZodError): string {
 // Text Postgres cannot store (a NUL character, \u0000 in JSON): the caller's input, not our bug.
 const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
 
+/** The answer while the database is away (issue 40 item 18): try again shortly. */
+export const DATABASE_AWAY_MESSAGE = 'The shop cannot reach its database for a moment. Please try again.';
+const DATABASE_RETRY_AFTER_SECONDS = 2;
+
 function classify(error: FastifyError | Error): { code: FunctionErrorCode; message: string; details?: unknown } {
   if (error instanceof AppError) return { code: error.code, message: error.message, details: error.details };
+  if (isDatabaseUnavailable(error)) return { code: 'unavailable', message: DATABASE_AWAY_MESSAGE };
   if (error instanceof ZodError) return { code: 'invalid-argument', message: describeZodError(error) };
   if (UNSTORABLE_TEXT.has(sqlState(error) ?? '')) return { code: 'invalid-argument', message: 'Text may not contain the NUL character (\\u0000).' };
   const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
@@ -40,7 +46,12 @@ function classify(error: FastifyError | Error): { code: FunctionErrorCode; messa
 export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   const { code, message, details } = classify(error);
   const status = httpStatusForCode(code);
-  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  if (message === DATABASE_AWAY_MESSAGE) {
+    // One line per outage (the app's outage listener), not one per request.
+    noteDatabaseOutage(error);
+    request.log.debug({ err: error }, 'database unavailable');
+    void reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+  } else if (status >= 500) request.log.error({ err: error }, 'request failed');
   else request.log.info({ code, message }, 'request refused');
   void reply.status(status).send(errorBody(code, message, details));
 }
