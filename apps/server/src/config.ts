@@ -90,6 +90,12 @@ const envSchema = z.object({
    * sign-on secrets, while AUTH_SECRET signs and seals everything new. Empty: no rotation.
    */
   AUTH_SECRET_PREVIOUS: nameList('').pipe(z.array(z.string().min(32, 'each old secret must be at least 32 characters'))),
+  /**
+   * The coming AUTH_SECRET, comma-separated, for the first phase of a rotation (issue 40 item
+   * 19): accepted like an old secret (it verifies and opens) but never used to sign, so every
+   * instance accepts it before any instance signs with it. Merged into AUTH_SECRET_PREVIOUS.
+   */
+  AUTH_SECRET_NEXT: nameList('').pipe(z.array(z.string().min(32, 'each coming secret must be at least 32 characters'))),
   SIGNUP_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   SIGNIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   /**
@@ -372,7 +378,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     isProduction,
     dataDir,
     AUTH_SECRET: authSecret,
-    AUTH_SECRET_PREVIOUS: [...new Set(values.AUTH_SECRET_PREVIOUS)].filter((secret) => secret !== authSecret),
+    AUTH_SECRET_PREVIOUS: [...new Set([...values.AUTH_SECRET_PREVIOUS, ...values.AUTH_SECRET_NEXT])].filter((secret) => secret !== authSecret),
     webDistDir: path.join(repoRoot, 'apps/web/dist'),
     contentDir: path.join(repoRoot, 'content'),
   };

@@ -117,6 +117,27 @@ describe('AUTH_SECRET rotation', () => {
     expect(signature).toBe(createHmac('sha256', NEW).update(signed!).digest('base64'));
   });
 
+  it('the rolling restart of phase two: an instance not yet restarted (AUTH_SECRET_NEXT) accepts what a restarted one signed, and the other way round (issue 40 item 19)', async () => {
+    expect(loadConfig({ NODE_ENV: 'test', AUTH_SECRET: OLD, AUTH_SECRET_NEXT: NEW }).AUTH_SECRET_PREVIOUS).toEqual([NEW]);
+    // `shop` has been restarted (AUTH_SECRET=NEW, AUTH_SECRET_PREVIOUS=OLD); `waiting` has not: it
+    // still signs with OLD, and phase one gave it NEW to accept.
+    const waiting = await startTestApp({ database, config: { env: { AUTH_SECRET: OLD, AUTH_SECRET_NEXT: NEW } } });
+    const notPhaseOne = await startTestApp({ database, config: { env: { AUTH_SECRET: OLD } } });
+    try {
+      const fromRestarted = await shop.signIn('alice@example.org');
+      const fromWaiting = await waiting.signIn('alice@example.org');
+      const who = async (at: TestApp, token: string) =>
+        ((await (await fetch(`${at.baseUrl}/api/me`, { headers: { authorization: `Bearer ${token}` } })).json()) as { user: { email: string } | null }).user?.email ?? null;
+      expect(await who(waiting, fromRestarted)).toBe('alice@example.org');
+      expect(await who(shop, fromWaiting)).toBe('alice@example.org');
+      // Without phase one, a session made on a restarted instance looks signed out on the others.
+      expect(await who(notPhaseOne, fromRestarted)).toBeNull();
+    } finally {
+      await waiting.close();
+      await notPhaseOne.close();
+    }
+  });
+
   it('during the overlap: an email verification link signed with the old secret still verifies the account', async () => {
     const link = await verificationLink('carol', OLD);
     const response = await fetch(link, { redirect: 'manual' });
