@@ -173,6 +173,46 @@ describe('a release from upload to download', () => {
     expect((await fetch(url, { headers: { range: `bytes=${size}-` } })).status).toBe(416);
   });
 
+  it('a preview follows its release: after a change of the preview length nothing is served until the new preview is made (issue 40 item 1)', async () => {
+    // Published with full-track previews, then cut to 5 s.
+    const release = await as('label').call('saveRelease', {
+      kind: 'single',
+      title: 'Whole Then Cut',
+      artist: 'The Sines',
+      releaseDate: '2026-01-15',
+      priceCents: 300,
+      published: true,
+      previewSeconds: null,
+      tracks: [{ title: 'Long Tone', isrc: 'USSFR2699901', priceCents: 100 }],
+    });
+    const trackId = release.trackIds[0]!;
+    await uploadMaster(`masters/${release.id}/${trackId}.wav`, sineWav(7, 330));
+    await as('label').call('setTrackMaster', { trackId, path: `masters/${release.id}/${trackId}.wav` });
+    await waitUntilEncoded(release.id);
+    const url = `${shop.baseUrl}/api/digital/tracks/${trackId}/preview`;
+    expect((await probeAudio(await saved('whole.mp3', await fetch(url)))).durationSeconds).toBeGreaterThan(6.5);
+
+    await as('label').call('saveRelease', {
+      id: release.id,
+      kind: 'single',
+      title: 'Whole Then Cut',
+      artist: 'The Sines',
+      releaseDate: '2026-01-15',
+      priceCents: 300,
+      published: true,
+      previewSeconds: 5,
+      tracks: [{ id: trackId, title: 'Long Tone', isrc: 'USSFR2699901', priceCents: 100 }],
+    });
+    // At once: the whole track is no longer served as a preview, and the track is being made again.
+    const meanwhile = await fetch(url);
+    expect(meanwhile.status).toBe(404);
+    await meanwhile.arrayBuffer();
+    await waitUntilEncoded(release.id);
+    const cut = await fetch(url);
+    expect(cut.status).toBe(200);
+    expect((await probeAudio(await saved('cut.mp3', cut))).durationSeconds).toBeLessThanOrEqual(5.1);
+  });
+
   it('lets nobody download what they do not own, and gives owners signed links that decode', async () => {
     // Not owned: no link (IDOR), whatever the track or format.
     for (const trackId of [undefined, trackIds[0]]) {

@@ -13,6 +13,8 @@ import { findByToken, findObject, objectKey } from '../storage/storage.service.t
 import type { JobQueue } from '../jobs/queue.ts';
 import { FILE_CLEANUP_QUEUE, type FileCleanupJob } from './cleanup.service.ts';
 import { AUDIO_FORMATS, encode, FORMAT_FILES, probeAudio, type AudioFormat } from './encoder.ts';
+import { fileInputsOf, fileSignature, signatureOfKey, staleFormats, trackFileKey, type FileInputs } from './file-signature.service.ts';
+import { ENCODE_QUEUE } from './releases.service.ts';
 
 /**
  * The `encode-track` job (issue 28, decision 056): a track's master into every format and
@@ -40,8 +42,6 @@ export interface EncodeDeps {
   /** Where a replaced file the store would not delete is handed on (the cleanup job retries it). */
   jobs?: Pick<JobQueue, 'send'>;
 }
-
-export const trackFileKey = (trackId: number, generation: number, format: AudioFormat) => `digital/${trackId}/${generation}/${format}.${FORMAT_FILES[format].extension}`;
 
 async function artworkFile(deps: EncodeDeps, artwork: string, dir: string): Promise<string | undefined> {
   // The release's artwork is one of the shop's own uploaded images (or none).
@@ -82,13 +82,17 @@ export async function runEncodeJob(deps: EncodeDeps, job: EncodeJob): Promise<'r
     await pipeline(blob.stream, fs.createWriteStream(masterFile));
     const probe = await probeAudio(masterFile);
     const artwork = await artworkFile(deps, release.artwork, dir);
+    const inputs: FileInputs = { release, track, trackCount };
+    // Done: made from this master with the release's current cover, tags and preview length.
     const done = new Set(
       (
         await db
-          .select({ format: trackFiles.format })
+          .select({ format: trackFiles.format, key: trackFiles.key })
           .from(trackFiles)
           .where(and(eq(trackFiles.trackId, track.id), eq(trackFiles.masterGeneration, job.generation)))
-      ).map((row) => row.format),
+      )
+        .filter((row) => signatureOfKey(row.key) === fileSignature(row.format as AudioFormat, inputs))
+        .map((row) => row.format),
     );
     const tags = { title: track.title, artist: release.artist, album: release.title, trackNumber: track.position, trackCount, isrc: track.isrc };
     for (const format of AUDIO_FORMATS) {
@@ -104,7 +108,7 @@ export async function runEncodeJob(deps: EncodeDeps, job: EncodeJob): Promise<'r
         timeoutMs: deps.timeoutMs,
       });
       const bytes = await fs.promises.readFile(output);
-      const key = trackFileKey(track.id, job.generation, format);
+      const key = trackFileKey(track.id, job.generation, format, fileSignature(format, inputs));
       await deps.storage.driver.put(key, bytes);
       const values = { trackId: track.id, format, masterGeneration: job.generation, key, size: bytes.length, contentType: FORMAT_FILES[format].contentType, createdAt: new Date() };
       const [previous] = await db
@@ -129,10 +133,21 @@ export async function runEncodeJob(deps: EncodeDeps, job: EncodeJob): Promise<'r
         .set({ encodeDone: done.size, updatedAt: new Date() })
         .where(and(eq(releaseTracks.id, track.id), eq(releaseTracks.masterGeneration, job.generation)));
     }
+    // The release was edited while this ran (a new preview length, cover or title): make the files again.
+    const now = await fileInputsOf(db, track.id);
+    const changed = now !== undefined && (await staleFormats(db, track.id, job.generation, now)).length > 0;
     await db
       .update(releaseTracks)
-      .set({ encodeStatus: 'ready', encodeDone: done.size, encodeError: null, durationSeconds: Math.round(probe.durationSeconds), updatedAt: new Date() })
+      .set({
+        encodeStatus: changed ? 'queued' : 'ready',
+        encodeDone: done.size,
+        encodeError: null,
+        durationSeconds: Math.round(probe.durationSeconds),
+        ...(changed ? { encodeAttempts: 0 } : {}),
+        updatedAt: new Date(),
+      })
       .where(and(eq(releaseTracks.id, track.id), eq(releaseTracks.masterGeneration, job.generation)));
+    if (changed) await deps.jobs?.send(ENCODE_QUEUE, { trackId: track.id, generation: job.generation } satisfies EncodeJob);
     return 'ready';
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

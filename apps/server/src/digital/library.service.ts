@@ -5,6 +5,7 @@ import { downloadsOpen, type DownloadFormat } from '@storefront/domain/digital.t
 import type { Db } from '../db/client.ts';
 import { digitalOwnership, releases, releaseTracks, trackFiles } from '../db/schema/index.ts';
 import type { Tx } from '../db/transaction.ts';
+import { fileInputsOf, fileSignature, signatureOfKey } from './file-signature.service.ts';
 
 /**
  * What fans own (issue 28): a whole release or single tracks, from a purchase, a code or a
@@ -99,7 +100,11 @@ export async function downloadFiles(db: Db, releaseId: number, trackId: number |
     .orderBy(asc(releaseTracks.position));
 }
 
-/** The preview file of a track of a published release. */
+/**
+ * The preview file of a track of a published release, only when it was made with the release's
+ * current preview length, cover and tags (issue 40 item 1): after such a change nothing is served
+ * until the new preview is ready, never the old file (which may be the whole track).
+ */
 export async function previewFile(db: Db, trackId: number): Promise<DownloadFile | undefined> {
   const [row] = await db
     .select({
@@ -114,5 +119,7 @@ export async function previewFile(db: Db, trackId: number): Promise<DownloadFile
     .innerJoin(releases, eq(releases.id, releaseTracks.releaseId))
     .innerJoin(trackFiles, and(eq(trackFiles.trackId, releaseTracks.id), eq(trackFiles.masterGeneration, releaseTracks.masterGeneration), eq(trackFiles.format, 'preview')))
     .where(and(eq(releaseTracks.id, trackId), eq(releases.published, true)));
-  return row;
+  if (!row) return undefined;
+  const inputs = await fileInputsOf(db, trackId);
+  return inputs && signatureOfKey(row.key) === fileSignature('preview', inputs) ? row : undefined;
 }

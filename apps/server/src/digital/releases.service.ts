@@ -9,6 +9,7 @@ import type { JobQueue } from '../jobs/queue.ts';
 import { AppError } from '../errors.ts';
 import { filesOfTracks, queueFileCleanup } from './cleanup.service.ts';
 import { AUDIO_FORMATS } from './encoder.ts';
+import { fileInputsOf, staleFormats } from './file-signature.service.ts';
 
 /**
  * Releases and their tracks (issue 28): the label's console writes them, the release page
@@ -96,6 +97,7 @@ export async function saveRelease(db: Db, jobs: JobQueue, input: SaveReleaseInpu
         trackIds.push(row!.id);
       }
     }
+    await requeueStaleFiles(tx, jobs, trackIds);
     return { id: releaseId, trackIds };
   });
 }
@@ -218,6 +220,26 @@ export async function getPublicRelease(db: Db, id: number, products: { productId
 
 /** The roster artists a release credits, as the roster answers (decision 070); app.ts hands it over, digital imports no roster. */
 export type ArtistsOfRelease = (releaseId: number) => Promise<{ name: string; slug: string }[]>;
+
+/**
+ * Files follow their release (issue 40 item 1): a saved change to what a track's files carry
+ * (the preview's length, the cover, the tags) queues their making again. Until then the preview
+ * is not served (library.service.ts); downloads keep the old files until the new ones replace
+ * them. A track still encoding checks again when it ends (encode.service.ts).
+ */
+async function requeueStaleFiles(tx: Tx, jobs: JobQueue, trackIds: number[]): Promise<void> {
+  for (const trackId of trackIds) {
+    const inputs = await fileInputsOf(tx, trackId);
+    if (!inputs || inputs.generation === null || inputs.status !== 'ready') continue;
+    const stale = await staleFormats(tx, trackId, inputs.generation, inputs);
+    if (stale.length === 0) continue;
+    await tx
+      .update(releaseTracks)
+      .set({ encodeStatus: 'queued', encodeDone: AUDIO_FORMATS.length - stale.length, encodeAttempts: 0, encodeError: null, updatedAt: new Date() })
+      .where(eq(releaseTracks.id, trackId));
+    await jobs.sendInTransaction(tx, ENCODE_QUEUE, { trackId, generation: inputs.generation });
+  }
+}
 
 /** Points a track at a stored master (its generation) and queues the encoding, in one transaction. */
 export async function setTrackMaster(db: Db, jobs: JobQueue, trackId: number, master: { path: string; generation: number }): Promise<void> {
