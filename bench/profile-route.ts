@@ -2,7 +2,7 @@
 // starts the real server as the bench does (BENCH_PROFILE_DIR writes its CPU profile) and bare
 // Fastify with the same bytes, and loads each in turns, without warm-up (the first round is
 // the warm-up); prints shop / bare Fastify per round, in req/s and in CPU time a request.
-//   BENCH_PROFILE_DIR=/tmp/prof node --import tsx bench/profile-route.ts [list|product] [--rounds=3] [--seconds=5]
+//   BENCH_PROFILE_DIR=/tmp/prof node --import tsx bench/profile-route.ts [list|product|page] [--rounds=3] [--seconds=5]
 // then: node --import tsx bench/profile-summary.ts /tmp/prof/<file>.cpuprofile
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,7 +28,10 @@ function cpuMicros(pid: number): number {
 const app = await startAppServer(path.join(os.tmpdir(), 'storefront-profile-route.log'));
 try {
   const { products } = (await (await fetch(`${app.base}/api/products`)).json()) as { products: Product[] };
-  const url = which === 'list' ? '/api/products' : `/api/products/${encodeURIComponent(products[0]!.id)}`;
+  const id = encodeURIComponent(products[0]!.id);
+  // page: the server-written product page (decision 058), asked for as browsers ask.
+  const url = which === 'list' ? '/api/products' : which === 'page' ? `/product/${id}` : `/api/products/${id}`;
+  const headers = which === 'page' ? { 'accept-encoding': 'gzip, deflate, br' } : {};
   const routes = await captureRoutes(app.base, [url]);
   const bare = await startReferenceServer('fastify', routes);
   try {
@@ -39,7 +42,7 @@ try {
       // moves req/s, while the CPU each request costs it carries over.
       const load = async (base: string, pid: number) => {
         const before = cpuMicros(pid);
-        const result = await runLoad({ url: `${base}${url}`, connections: HTTP_CONNECTIONS, durationSeconds: seconds });
+        const result = await runLoad({ url: `${base}${url}`, connections: HTTP_CONNECTIONS, durationSeconds: seconds, headers });
         return { ...result, cpuPerRequest: (cpuMicros(pid) - before) / result.requests };
       };
       const shop = await load(app.base, app.pid);
