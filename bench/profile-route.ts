@@ -31,7 +31,7 @@ try {
   const id = encodeURIComponent(products[0]!.id);
   // page: the server-written product page (decision 058), asked for as browsers ask.
   const url = which === 'list' ? '/api/products' : which === 'page' ? `/product/${id}` : `/api/products/${id}`;
-  const headers = which === 'page' ? { 'accept-encoding': 'gzip, deflate, br' } : {};
+  const headers: Record<string, string> = which === 'page' ? { 'accept-encoding': 'gzip, deflate, br' } : {};
   const routes = await captureRoutes(app.base, [url]);
   const bare = await startReferenceServer('fastify', routes);
   try {
