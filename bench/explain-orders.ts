@@ -24,6 +24,7 @@ const scale = { products: 10_000, orders, shopperOrders: Math.round(orders / 50)
 const app = await startAppServer(path.join(os.tmpdir(), 'storefront-explain-orders.log'));
 try {
   const admin = await connect(app.databaseUrl);
+  admin.on('error', () => undefined);
   const { shopperId } = await fillDatabase(admin, { ...scale, connections: 1, rate: 1, durationSeconds: 1, warmupSeconds: 1, saturateSeconds: 1, bareRuns: 1 }, console.log);
   const database = connectDatabase(app.databaseUrl, { max: 4 });
   // Every statement the services send, as node-postgres gets it.
@@ -32,7 +33,7 @@ try {
   const query = pool.query.bind(pool);
   pool.query = (...call: unknown[]) => {
     const [first, second] = call as [string | QueryConfig, unknown[] | undefined];
-    if (recorded) recorded.push(typeof first === 'string' ? { text: first, values: second ?? [] } : { text: first.text, values: first.values ?? [] });
+    if (recorded) recorded.push(typeof first === 'string' ? { text: first, values: second ?? [] } : { text: first.text, values: first.values ?? second ?? [] });
     return query(...call);
   };
   const reads: { name: string; read: () => Promise<unknown> }[] = [
@@ -60,8 +61,13 @@ try {
     console.log(`\n=== ${name}: ${statements.length} statements; the service call p50 ${at(50)} ms, p99 ${at(99)} ms (${runs} calls, one at a time)`);
     if (!showPlans) continue;
     for (const statement of statements) {
-      const plan = await queryRows<{ 'QUERY PLAN': string }>(admin, `EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`, statement.values);
-      console.log(`\n--- ${statement.text.slice(0, 400)}${statement.text.length > 400 ? ' ...' : ''}\n${plan.map((row) => `    ${row['QUERY PLAN']}`).join('\n')}`);
+      const head = `\n--- ${statement.text.slice(0, 400)}${statement.text.length > 400 ? ' ...' : ''}`;
+      try {
+        const plan = await queryRows<{ 'QUERY PLAN': string }>(admin, `EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`, statement.values);
+        console.log(`${head}\n${plan.map((row) => `    ${row['QUERY PLAN']}`).join('\n')}`);
+      } catch (error) {
+        console.log(`${head}\n    (not explained: ${String(error)})`);
+      }
     }
   }
   await database.close();
