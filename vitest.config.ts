@@ -8,7 +8,7 @@ import './apps/server/test/exit-code.ts';
  */
 export default defineConfig({
   test: {
-    include: ['apps/server/**/*.test.ts', 'packages/**/*.test.ts', 'apps/web/src/**/*.test.{ts,tsx}', 'tools/**/*.test.ts'],
+    include: ['apps/server/**/*.test.ts', 'packages/**/*.test.ts', 'apps/web/src/**/*.test.{ts,tsx}', 'tools/**/*.test.ts', 'bench/lib/**/*.test.ts'],
     // The reliability suite has its own config (npm run test:reliability).
     exclude: ['**/node_modules/**', '**/dist/**', 'apps/server/test/reliability/**'],
     environment: 'node',

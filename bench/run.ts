@@ -4,7 +4,10 @@ import type { Product } from '@storefront/domain/catalog.ts';
 // to its target, writes bench/results/latest.json (and latest.md) and prints the table.
 // Options: --quick (short runs, smaller scale: for working on the bench itself),
 //          --skip=http,checkout,hotrow,live,digital,frontend,scale,drop (leave sections out),
-//          --only=drop (run only the named sections, comma-separated).
+//          --only=drop (run only the named sections, comma-separated),
+//          --land (record this run's figures as the landed ones in bench/results/landed.json,
+//          committed: every later run prints its change against them and flags a guarded
+//          ratio that fell by more than 10%; bench/lib/landed.ts).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +15,7 @@ import path from 'node:path';
 import { root, startAppServer, type AppServer } from './lib/app-server.ts';
 import { ADMIN, callFunction, SHOPPER, signIn, signInCookie } from './lib/client.ts';
 import { failedFigure, markdownTable, textTable, type Figure } from './lib/figures.ts';
+import { compareWithLanded, formatChange, landFigures, parseLanded, regressionSummary } from './lib/landed.ts';
 import { benchCheckout } from './sections/checkout.ts';
 import { benchDigital } from './sections/digital.ts';
 import { benchDrop } from './sections/drop.ts';
@@ -23,6 +27,7 @@ import { benchScale } from './sections/scale.ts';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
+const land = args.includes('--land');
 const listArg = (name: string) => new Set((args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? '').split(',').filter(Boolean));
 const SECTIONS = ['http', 'checkout', 'hotrow', 'live', 'digital', 'frontend', 'scale', 'drop'];
 const only = listArg('only');
@@ -32,6 +37,8 @@ const skip = only.size > 0 ? new Set(SECTIONS.filter((name) => !only.has(name)))
 /** The sections that share the one server on the embedded database (drop starts its own cluster). */
 const SHARED_SERVER_SECTIONS = SECTIONS.filter((name) => name !== 'drop');
 const resultsDir = path.join(root, 'bench/results');
+/** The figures of the last landed run (committed; the rest of bench/results/ is git-ignored). */
+const landedFile = path.join(resultsDir, 'landed.json');
 /** A record label's shop: the 12 seeded samples and this many more releases. */
 const CATALOG_SIZE = 60;
 
@@ -226,19 +233,31 @@ async function main() {
 
   const totalSeconds = Math.round((Date.now() - started) / 1000);
   figures.push({ key: 'bench.seconds', label: 'bench: total run time', value: totalSeconds, unit: 's', target: { op: '<', value: 900 }, met: totalSeconds < 900 });
+  const finishedAt = new Date().toISOString();
+  const mode = quick ? 'quick' : 'full';
+  const landed = parseLanded(fs.existsSync(landedFile) ? fs.readFileSync(landedFile, 'utf8') : null);
+  const changes = compareWithLanded(figures, landed[mode]);
+  const changeColumn = new Map(changes.map((change) => [change.key, formatChange(change)]));
   const results = {
-    finishedAt: new Date().toISOString(),
+    finishedAt,
     quick,
     skipped: [...skip],
     machine: { ...host, loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) },
     figures,
+    changes,
     details,
   };
   fs.writeFileSync(path.join(resultsDir, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
-  fs.writeFileSync(path.join(resultsDir, 'latest.md'), `${markdownTable(figures)}\n`);
-  console.log(`\n${textTable(figures)}\n`);
+  fs.writeFileSync(path.join(resultsDir, 'latest.md'), `${markdownTable(figures, changeColumn)}\n`);
+  console.log(`\n${textTable(figures, changeColumn)}\n`);
   const missed = figures.filter((f) => f.met === false);
   console.log(`${figures.filter((f) => f.met === true).length} targets met, ${missed.length} missed; results in bench/results/latest.json (${totalSeconds} s)`);
+  for (const line of regressionSummary(figures, changes)) console.log(line);
+  if (land) {
+    const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim() || null;
+    fs.writeFileSync(landedFile, `${JSON.stringify(landFigures(landed, figures, mode, { finishedAt, commit }), null, 2)}\n`);
+    console.log(`--land: this run's figures are now the landed ${mode} figures in bench/results/landed.json (commit it with the change)`);
+  }
 }
 
 main().catch((error: unknown) => {

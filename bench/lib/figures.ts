@@ -50,10 +50,13 @@ export function formatRow(figureRow: Figure): [string, string, string, string] {
   return [figureRow.label, formatValue(figureRow.value, figureRow.unit), formatTarget(figureRow), met];
 }
 
-/** A plain-text table for the terminal. */
-export function textTable(rows: Figure[]): string {
-  const header: [string, string, string, string] = ['figure', 'value', 'target', 'met?'];
-  const cells = [header, ...rows.map(formatRow)];
+/** The change against the landed run, by figure key (bench/lib/landed.ts formats it). */
+export type ChangeColumn = Map<string, string>;
+
+/** A plain-text table for the terminal; with `changes`, a column of each figure's change against the landed run. */
+export function textTable(rows: Figure[], changes?: ChangeColumn): string {
+  const header = ['figure', 'value', 'target', 'met?', ...(changes ? ['vs landed'] : [])];
+  const cells = [header, ...rows.map((row) => [...formatRow(row), ...(changes ? [changes.get(row.key) ?? ''] : [])])];
   const widths = header.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
   const line = (row: string[]) =>
     row
@@ -64,7 +67,8 @@ export function textTable(rows: Figure[]): string {
 }
 
 /** The same table in Markdown, for docs/performance.md. */
-export function markdownTable(rows: Figure[]): string {
+export function markdownTable(rows: Figure[], changes?: ChangeColumn): string {
   const escape = (text: string) => text.replaceAll('|', '\\|');
-  return ['| figure | value | target | met? |', '|---|---|---|---|', ...rows.map((row) => `| ${formatRow(row).map(escape).join(' | ')} |`)].join('\n');
+  const header = changes ? ['| figure | value | target | met? | vs landed |', '|---|---|---|---|---|'] : ['| figure | value | target | met? |', '|---|---|---|---|'];
+  return [...header, ...rows.map((row) => `| ${[...formatRow(row), ...(changes ? [changes.get(row.key) ?? ''] : [])].map(escape).join(' | ')} |`)].join('\n');
 }

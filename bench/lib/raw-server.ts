@@ -24,7 +24,7 @@ export async function captureRoutes(base: string, paths: string[]): Promise<Reco
  * Starts a reference server in its own process: `raw` is bare node:http (the platform's
  * limit), `fastify` is Fastify without plugins (the framework's). stop() ends the process.
  */
-export async function startReferenceServer(kind: 'raw' | 'fastify', routes: Record<string, RawRoute>): Promise<{ base: string; stop(): Promise<void> }> {
+export async function startReferenceServer(kind: 'raw' | 'fastify', routes: Record<string, RawRoute>): Promise<{ base: string; pid: number; stop(): Promise<void> }> {
   const child = fork(path.join(import.meta.dirname, `../workers/${kind}-server.ts`), [], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -37,6 +37,7 @@ export async function startReferenceServer(kind: 'raw' | 'fastify', routes: Reco
   });
   return {
     base: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     async stop() {
       child.kill('SIGTERM');
       await exited;

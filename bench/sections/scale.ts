@@ -27,7 +27,7 @@ export interface ScaleOptions {
  * generate_series insert per table, in the shapes the services write. Products get a
  * NOTIFY afterwards, as the catalog service would send, so caches hear of them.
  */
-async function fillDatabase(db: pg.Client, options: ScaleOptions, log: (line: string) => void) {
+export async function fillDatabase(db: pg.Client, options: ScaleOptions, log: (line: string) => void) {
   await db.query('SET synchronous_commit = off');
   const [{ count: existing }] = (await queryRows<{ count: number }>(db, 'SELECT count(*)::int AS count FROM product')) as [{ count: number }];
   const images = (await queryRows<{ url: string }>(db, 'SELECT DISTINCT url FROM product_image ORDER BY url')).map((row) => row.url);

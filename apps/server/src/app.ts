@@ -47,7 +47,7 @@ import { registerClientAddress, trustedProxyCheck } from './http/client-address.
 import { corsForAllowedOrigins } from './http/cors.ts';
 import { refuseCrossSiteWrites } from './http/same-origin.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
-import { createLogger, redactUrl, runInRequestScope, type Logger } from './logger.ts';
+import { createLogger, redactUrl, requestLoggerFactory, runInRequestScope, type Logger } from './logger.ts';
 import { registerRequestId, requestIdGenerator } from './http/request-id.ts';
 import { createMetrics, metricsRoute, type ShopMetrics } from './metrics/metrics.ts';
 import type { ShopFigureQueries } from './metrics/metrics.service.ts';
@@ -120,6 +120,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // One line per request, written below with its URL redacted (issue 13); every line of a
     // request names its id (decision 040).
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    // request.log becomes pino's child only when the request writes a line (issue 38).
+    ...(logger ? { childLoggerFactory: requestLoggerFactory as unknown as FastifyServerOptions['childLoggerFactory'] } : {}),
     bodyLimit: 1024 * 1024,
     // Forwarded headers only from TRUSTED_PROXIES (decision 017).
     trustProxy: trustedProxyCheck(config.TRUSTED_PROXIES),
@@ -162,7 +164,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   metrics.register(app);
 
   app.addHook('onResponse', (request, reply, done) => {
-    request.log.info({ method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    // Nothing is made for a line the level leaves out (LOG_LEVEL=warn), not even the redacted URL (issue 38).
+    // The root logger with the id as a field: the same line, without a child logger per request.
+    if ((app.log as Partial<Logger>).isLevelEnabled?.('info') !== false) {
+      app.log.info({ requestId: request.id, method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    }
     done();
   });
 

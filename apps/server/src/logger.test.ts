@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient } from '@storefront/sdk/callable.ts';
 import { startTestApp, type TestApp } from '../test/app.ts';
 import { authLink, startSmtpPeer } from '../test/smtp.ts';
 import { createAccount } from './accounts/accounts.service.ts';
-import { createLogger, prettyLine, redactUrl, runInRequestScope } from './logger.ts';
+import { createLogger, prettyLine, redactUrl, requestLoggerFactory, runInRequestScope } from './logger.ts';
 
 describe('redactUrl', () => {
   it.each([
@@ -111,5 +111,30 @@ describe('the request scope (issue 25 item 6)', () => {
     ]);
     // The request logger's own binding, not a second key.
     expect(parsed[2]!.text.match(/"requestId"/g)).toHaveLength(1);
+  });
+});
+
+describe('the request logger (issue 38: made lazily)', () => {
+  it('writes the lines a child logger would, with the request id once, nothing below the level, and is made only to write one', () => {
+    const lines: string[] = [];
+    const root = createLogger({ LOG_LEVEL: 'info', isProduction: true }, { write: (line: string) => void lines.push(line) });
+    const children = vi.spyOn(root, 'child');
+    const log = requestLoggerFactory(root, { requestId: 'req-9' }, {});
+    expect(log.level).toBe('info');
+    expect(log.isLevelEnabled('debug')).toBe(false);
+    log.debug('not written');
+    // A request that writes nothing costs no child logger.
+    expect(children).not.toHaveBeenCalled();
+    runInRequestScope('req-9', () => log.warn({ figure: 1 }, 'written'));
+    expect(children).toHaveBeenCalledTimes(1);
+    log.child({ step: 'refund' }).error('from a child');
+    const entries = lines.map((line) => ({ text: line, entry: JSON.parse(line) as Record<string, unknown> }));
+    expect(entries.map(({ entry }) => [entry.msg, entry.requestId, entry.level])).toEqual([
+      ['written', 'req-9', 40],
+      ['from a child', 'req-9', 50],
+    ]);
+    expect(entries[0]!.entry.figure).toBe(1);
+    expect(entries[1]!.entry.step).toBe('refund');
+    expect(entries[0]!.text.match(/"requestId"/g)).toHaveLength(1);
   });
 });

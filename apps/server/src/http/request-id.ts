@@ -41,14 +41,16 @@ export function withRequestId(body: unknown, requestId: string): unknown {
 }
 
 /**
- * Puts the id on every answer, the ones a route writes itself after `reply.hijack()` (the
- * live stream, the OpenID provider) included: on the raw response, which Node merges into
- * whatever head is written. And into every JSON error body, ours and the libraries' (Better
+ * Puts the id on every answer: on the reply, whose headers Node writes with the status line
+ * in one pass. A header set on the raw response instead made Node merge every reply header
+ * into it one setHeader at a time, each validated again (issue 38). An answer a route writes
+ * itself after `reply.hijack()` (the live stream, the OpenID provider) gets it too: the
+ * hijack carries the reply's headers over (security-headers.ts). And into every JSON error body, ours and the libraries' (Better
  * Auth's answers pass through as bytes): only answers of 400 and above pay for it.
  */
 export function registerRequestId(app: FastifyInstance): void {
   app.addHook('onRequest', (request, reply, done) => {
-    reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
+    void reply.header(REQUEST_ID_HEADER, request.id);
     done();
   });
   app.addHook('onSend', (request, reply, payload, done) => {

@@ -59,18 +59,19 @@ export function securityHeaders(config: Config): Readonly<Record<string, string>
  * Puts the security headers on every response: on the reply, where Node writes them with
  * the status line in one pass (on the raw response they cost Node a second pass over every
  * header). A route that takes over the raw response (`reply.hijack()`: the SSE stream, the
- * OpenID provider) writes it itself, past the reply's headers, so hijacking puts them on
- * the raw response first. One callback-style hook: an async one costs a promise per request.
+ * OpenID provider) writes it itself, past the reply's headers, so hijacking puts the reply's
+ * headers so far on the raw response first: these, the request id, CORS. One callback-style
+ * hook: an async one costs a promise per request.
  */
 export function addSecurityHeaders(app: FastifyInstance, config: Config) {
   const headers = Object.entries(securityHeaders(config));
-  function hijackWithSecurityHeaders(this: FastifyReply): FastifyReply {
-    for (const [name, value] of headers) if (!this.raw.hasHeader(name)) this.raw.setHeader(name, value);
+  function hijackWithReplyHeaders(this: FastifyReply): FastifyReply {
+    for (const [name, value] of Object.entries(this.getHeaders())) if (value !== undefined && !this.raw.hasHeader(name)) this.raw.setHeader(name, value);
     return (Object.getPrototypeOf(this) as FastifyReply).hijack.call(this);
   }
   app.addHook('onRequest', (_request, reply, done) => {
     for (const [name, value] of headers) void reply.header(name, value);
-    reply.hijack = hijackWithSecurityHeaders;
+    reply.hijack = hijackWithReplyHeaders;
     done();
   });
 }

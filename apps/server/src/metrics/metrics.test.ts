@@ -133,6 +133,26 @@ describe('what the metrics say', () => {
     expect(text).not.toMatch(/route="\/api\/products\/[0-9a-f-]{36}"/);
   });
 
+  it('writes each route’s histogram whole: cumulative buckets up to +Inf, sum and count (issue 38: kept per route)', async () => {
+    const before = await scrape();
+    const count = (text: string) => sample(text, 'storefront_http_request_duration_seconds_count', { route: '/healthz', method: 'GET', status_code: '200' }) ?? 0;
+    for (let i = 0; i < 3; i += 1) expect((await fetch(`${shop.baseUrl}/healthz`)).status).toBe(200);
+    const missing = await fetch(`${shop.baseUrl}/no/such/file.txt`);
+    expect(missing.status).toBe(404);
+    const text = await scrape();
+    expect(count(text) - count(before)).toBe(3);
+    const labels = { route: '/healthz', method: 'GET', status_code: '200' };
+    const buckets = ['0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '+Inf'].map((le) =>
+      sample(text, 'storefront_http_request_duration_seconds_bucket', { ...labels, le }),
+    );
+    for (const [i, value] of buckets.entries()) expect(value, `le ${i}`).toBeGreaterThanOrEqual(i === 0 ? 0 : buckets[i - 1]!);
+    expect(buckets.at(-1)).toBe(count(text));
+    expect(sample(text, 'storefront_http_request_duration_seconds_sum', labels)).toBeGreaterThan(0);
+    // An address no route answers: one series for all of them, never the URL.
+    expect(sample(text, 'storefront_http_request_duration_seconds_count', { route: '(no route)', status_code: '404' })).toBeGreaterThanOrEqual(1);
+    expect(text).not.toContain('/no/such/file.txt');
+  });
+
   it('reports the database pool, the live streams and the job queue', async () => {
     const controller = new AbortController();
     const stream = await fetch(`${shop.baseUrl}/api/live?topics=products`, { signal: controller.signal });

@@ -4,7 +4,7 @@ import type { OrderFilter } from '@storefront/domain/order-desk.ts';
 import type { Db } from '../db/client.ts';
 import { orderEvents, orderItems, orderItemTerms, orders, orderSearchTerms, orderSearchText, users } from '../db/schema/index.ts';
 import { AppError } from '../errors.ts';
-import { orderItemsOf, orderRowsPage, orderView, shipmentsOf, type OrderView, type Page, type ShipmentView } from './order-views.service.ts';
+import { orderItemsOf, orderRowsPage, orderView, shipmentsOf, shipmentsOfPage, unsettledOfPage, type OrderView, type Page, type ShipmentView } from './order-views.service.ts';
 import { DELIVERED_STATUS } from './orders.service.ts';
 import type { RefundableOrder } from '@storefront/domain/refunds.ts';
 import { refundableOf, refundsOf, unsettledRefunds, type RefundView } from './refunds.service.ts';
@@ -111,7 +111,9 @@ function deskView(
 export async function listDeskOrders(db: Db, query: DeskQuery): Promise<Page<DeskOrder>> {
   const { rows, next } = await listDeskOrderRows(db, query);
   const ids = rows.map((row) => row.id);
-  const [items, unsettled, shipments] = [await orderItemsOf(db, ids), await unsettledRefunds(db, ids), await shipmentsOf(db, ids)];
+  // The pending refunds and parcels came with the page (orderRowsPage).
+  const items = await orderItemsOf(db, ids);
+  const [unsettled, shipments] = [unsettledOfPage(rows), shipmentsOfPage(rows)];
   return { items: rows.map((row) => deskView(row, items, unsettled, shipments)), next };
 }
 

@@ -1,12 +1,11 @@
 import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import { orderCursor } from '@storefront/domain/contracts/orders.ts';
 import type { Db } from '../db/client.ts';
-import { orderItems, orderShipments, orders } from '../db/schema/index.ts';
+import { orderItems, orderRefunds, orderShipments, orders } from '../db/schema/index.ts';
 import type { Tx } from '../db/transaction.ts';
 import { AppError } from '../errors.ts';
 import { giftCardLinesOf } from '../giftcards/giftcards.service.ts';
 import type { OrderLine } from './orders.service.ts';
-import { unsettledRefunds } from './refunds.service.ts';
 
 /**
  * Orders as their clients read them (split from orders.service.ts, issue 34): one order's view
@@ -120,18 +119,31 @@ export async function orderItemsOf(db: Db, ids: string[]): Promise<OrderItemRow[
   return items.map((item) => (giftCards.has(`${item.orderId} ${item.variantId ?? item.productId}`) ? { ...item, giftCard: true } : item));
 }
 
-async function views(db: Db, rows: OrderRow[]): Promise<OrderView[]> {
+async function views(db: Db, rows: PageRow[]): Promise<OrderView[]> {
   if (rows.length === 0) return [];
-  const ids = rows.map((row) => row.id);
-  const [items, unsettled, shipments] = [await orderItemsOf(db, ids), await unsettledRefunds(db, ids), await shipmentsOf(db, ids)];
+  const items = await orderItemsOf(
+    db,
+    rows.map((row) => row.id),
+  );
+  const unsettled = unsettledOfPage(rows);
   return rows.map((row) =>
     orderView(
       row,
       items.filter((item) => item.orderId === row.id),
       unsettled,
-      shipments.get(row.id),
+      row.pageShipments ?? undefined,
     ),
   );
+}
+
+/** The pending refunds of a page's orders, as unsettledRefunds gives them, from the page's rows. */
+export function unsettledOfPage(rows: PageRow[]): Map<string, { walletCents: number; cardCents: number }> {
+  return new Map(rows.flatMap((row) => (row.pendingRefunds ? [[row.id, row.pendingRefunds] as const] : [])));
+}
+
+/** The parcels of a page's orders, as shipmentsOf gives them, from the page's rows. */
+export function shipmentsOfPage(rows: PageRow[]): Map<string, ShipmentView[]> {
+  return new Map(rows.flatMap((row) => (row.pageShipments ? [[row.id, row.pageShipments] as const] : [])));
 }
 
 export interface Page<T> {
@@ -140,11 +152,30 @@ export interface Page<T> {
   next: string | null;
 }
 
-/** The list rows, with created_at in full precision for the next cursor. */
+/**
+ * The list rows, with created_at in full precision for the next cursor, and what else a page
+ * shows of each order from this area's tables: its pending refunds, summed as
+ * unsettledRefunds sums them (null when none is pending), and its parcels, oldest first, as
+ * shipmentsOf gives them. Read with the page, by their order-id indexes: one round trip
+ * instead of three, at 1,000,000 orders the larger part of a page's time (issue 38).
+ */
 const listedColumns = {
   ...getTableColumns(orders),
   cursorMicros: sql<string>`(extract(epoch from ${orders.createdAt}) * 1000000)::bigint::text`,
+  // Written out in full: in a one-table select Drizzle names columns without their table, and
+  // the subquery's "id" would be its own table's.
+  pendingRefunds: sql<{ walletCents: number; cardCents: number } | null>`(SELECT json_build_object(
+      'walletCents', coalesce(sum(CASE WHEN r.wallet_refunded_at IS NULL THEN r.wallet_cents ELSE 0 END), 0),
+      'cardCents', coalesce(sum(r.card_cents), 0))
+    FROM ${orderRefunds} AS r WHERE r.order_id = "order"."id" AND r.status = 'pending' HAVING count(*) > 0)`,
+  pageShipments: sql<ShipmentView[] | null>`(SELECT json_agg(json_build_object(
+      'id', s.id, 'carrier', s.carrier, 'trackingNumber', s.tracking_number,
+      'shippedAt', to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) ORDER BY s.created_at, s.id)
+    FROM ${orderShipments} AS s WHERE s.order_id = "order"."id")`,
 };
+
+/** A row of a page of orders (orderRowsPage). */
+export type PageRow = OrderRow & { cursorMicros: string; pendingRefunds: { walletCents: number; cardCents: number } | null; pageShipments: ShipmentView[] | null };
 
 function cursorOf(row: { cursorMicros: string; id: string }): string {
   return `${row.cursorMicros}|${row.id}`;
@@ -195,7 +226,7 @@ export async function listOpenOrders(db: Db, options: { limit: number; after?: s
 
 export async function getOrderByPaymentIntent(db: Db, userId: string, paymentIntentId: string): Promise<OrderView | null> {
   const rows = await db
-    .select()
+    .select(listedColumns)
     .from(orders)
     .where(and(eq(orders.paymentIntentId, paymentIntentId), eq(orders.userId, userId)));
   return (await views(db, rows))[0] ?? null;

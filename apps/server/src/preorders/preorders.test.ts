@@ -16,7 +16,7 @@ import { startJobQueue, type JobQueue } from '../jobs/queue.ts';
 import { startMailWorker } from '../mail/mail.jobs.ts';
 import { createMailer } from '../mail/mailer.ts';
 import { listDeskOrders } from '../orders/desk.service.ts';
-import { listOrdersOf } from '../orders/order-views.service.ts';
+import { listOrdersOf, shipmentsOf } from '../orders/order-views.service.ts';
 import { markOrderFulfilled } from '../orders/shipments.service.ts';
 import { shipOrderPart } from '../orders/shipments.service.ts';
 import { createLocalProvider } from '../payments/local.provider.ts';
@@ -196,6 +196,8 @@ describe('the order desk', () => {
     expect(order.shipments?.map((shipment) => shipment.trackingNumber)).toEqual(['1Z999AA10123456784', '9400111899223197428490']);
     expect(order.items[0]!.shipmentId).toBe(first.shipmentId);
     expect(order.items[1]!.shipmentId).toBe(order.shipments![1]!.id);
+    // Read with the page (issue 38): the same parcels, ids and times as their own query gives.
+    expect(order.shipments).toEqual((await shipmentsOf(database.db, [orderId])).get(orderId));
     await smtp.waitForText(buyers[2]!.email, `Part of your order ${orderId} has shipped: 1`);
     await smtp.waitForText(buyers[2]!.email, `Good news: your order ${orderId} has shipped.`);
 
