@@ -2,10 +2,11 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FunctionsError } from '@storefront/sdk/callable.ts';
 import { splitRefund } from '@storefront/domain/refunds.ts';
-import { SALES_MESSAGES, salesCsv, type SalesFigures, type SalesOverview } from '@storefront/domain/sales.ts';
+import { SALES_FIGURES, SALES_MESSAGES, salesCsv, type SalesFigures, type SalesOverview } from '@storefront/domain/sales.ts';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { releaseProduct } from '../catalog/catalog.service.ts';
-import { orderEvents, orderRefunds, orders, productVariants } from '../db/schema/index.ts';
+import { giftCards, ledgerEntries, orderEvents, orderRefunds, orders, productVariants } from '../db/schema/index.ts';
+import { credit, debit } from '../wallet/wallet.service.ts';
 import { runTransaction } from '../db/transaction.ts';
 import { insertOrder } from '../orders/orders.service.ts';
 
@@ -83,6 +84,8 @@ type GivenRefund = {
   status: 'pending' | 'succeeded' | 'failed';
   /** A shipping refund's shipping and tax (decision 050). */
   shipping?: number;
+  /** What it gave back: every line and all paid, an amount, the shipping, or one unit of the first line and its tax. */
+  kind: 'full' | 'amount' | 'shipping' | 'line';
 };
 
 /** An order as checkout prices it (spec section 9): flat shipping, 9.25% tax, wallet first, the card grossed up. */
@@ -144,6 +147,32 @@ async function giveRefund(refund: GivenRefund, key: string) {
   }
 }
 
+/** Largest remainder: `total` over `weights`, the shares summing to it (written here, not taken from the domain). */
+function byWeight(total: number, weights: number[]): number[] {
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const shares = weights.map((weight) => Math.floor((weight * total) / sum));
+  const order = weights.map((weight, index) => ({ index, rest: (weight * total) % sum })).sort((a, b) => b.rest - a.rest || a.index - b.index);
+  for (let left = total - shares.reduce((a, b) => a + b, 0), at = 0; left > 0; left -= 1, at += 1) shares[order[at]!.index]! += 1;
+  return shares;
+}
+
+/**
+ * What a refund of one of the generated orders (9.25% on goods and shipping, no discount) gave
+ * back, part by part, from the order: a full refund each part; the shipping its 999 and their tax;
+ * one unit its price and tax; an amount (or the provider's) shared over goods, tax, shipping, fee.
+ */
+function refundPartsOf(order: PlacedOrder, refund: Pick<GivenRefund, 'kind' | 'wallet' | 'card'>) {
+  const fee = order.wallet + order.card - order.subtotal - order.shipping - order.tax;
+  if (refund.kind === 'full') return { goods: order.subtotal, tax: order.tax, shipping: order.shipping, fee };
+  if (refund.kind === 'shipping') return { goods: 0, tax: refund.wallet + refund.card - order.shipping, shipping: order.shipping, fee: 0 };
+  if (refund.kind === 'line') {
+    const unit = order.lines[0]!.variant.unitCents;
+    return { goods: unit, tax: refund.wallet + refund.card - unit, shipping: 0, fee: 0 };
+  }
+  const [goods, tax, shipping, cardFee] = byWeight(refund.wallet + refund.card, [order.subtotal, order.tax, order.shipping, fee]);
+  return { goods: goods!, tax: tax!, shipping: shipping!, fee: cardFee! };
+}
+
 const dayIn = (at: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
 
 describe('the sales overview', () => {
@@ -160,7 +189,7 @@ describe('the sales overview', () => {
       'example-kept',
     );
     const returned = await placeOrder([{ variant: record, qty: 3 }], at, 0.5, 'example-returned');
-    await giveRefund({ orderId: returned.id, at, wallet: returned.wallet, card: returned.card, lines: [{ lineId: 0, quantity: 3 }], status: 'succeeded' }, 'example-full');
+    await giveRefund({ orderId: returned.id, at, wallet: returned.wallet, card: returned.card, lines: [{ lineId: 0, quantity: 3 }], status: 'succeeded', kind: 'full' }, 'example-full');
 
     const overview = await admin.call('getSalesOverview', { from: '2026-06-10', to: '2026-06-10' });
     expect(overview.timeZone).toBe(ZONE);
@@ -170,9 +199,11 @@ describe('the sales overview', () => {
     ]);
     expect(overview.byProduct.find((row) => row.productId === s.productId)).toMatchObject({ name: 'Tour Tee 2026', unitsSold: 3, grossSalesCents: 7500 });
     expect(overview.byProduct.find((row) => row.productId === record.productId)).toMatchObject({ unitsSold: 3, unitsRefunded: 3, refundedGoodsCents: 9597 });
-    // Net sales are what the kept order paid: the returned one paid and got all of it back.
-    expect(overview.totals.netSalesCents).toBe(kept.wallet + kept.card);
-    expect(overview.totals.paidCents).toBe(kept.wallet + kept.card + returned.wallet + returned.card);
+    // Net sales are the kept order's goods: the returned one's goods came back as returns.
+    expect(overview.totals.netSalesCents).toBe(kept.subtotal);
+    expect(overview.totals.returnsCents).toBe(returned.subtotal);
+    expect(overview.totals.netCollectedCents).toBe(kept.wallet + kept.card);
+    expect(overview.totals.totalCollectedCents).toBe(kept.wallet + kept.card + returned.wallet + returned.card);
     expect(overview.totals.cardFeesCents).toBe(
       kept.card - (kept.subtotal + kept.shipping + kept.tax) + returned.wallet + returned.card - (returned.subtotal + returned.shipping + returned.tax),
     );
@@ -206,23 +237,23 @@ describe('the sales overview', () => {
       const status = pick(['succeeded', 'succeeded', 'pending', 'failed'] as const);
       const kind = next();
       if (kind < 0.3) {
-        refunds.push({ orderId: order.id, at, wallet: order.wallet, card: order.card, lines: order.lines.map((line, lineId) => ({ lineId, quantity: line.qty })), status });
+        refunds.push({ orderId: order.id, at, wallet: order.wallet, card: order.card, lines: order.lines.map((line, lineId) => ({ lineId, quantity: line.qty })), status, kind: 'full' });
       } else if (kind < 0.55) {
         // By amount (decision 050): no lines, split in proportion to what each part has left.
         const amount = 1 + Math.floor(next() * (order.wallet + order.card - 1));
         const split = splitRefund(amount, { walletCents: order.wallet, cardCents: order.card });
-        refunds.push({ orderId: order.id, at, wallet: split.walletCents, card: split.cardCents, lines: [], status });
+        refunds.push({ orderId: order.id, at, wallet: split.walletCents, card: split.cardCents, lines: [], status, kind: 'amount' });
       } else if (kind < 0.75) {
         // The shipping and its tax only: no lines either.
         const shippingBack = order.shipping + Math.round(order.shipping * 0.0925);
         const split = splitRefund(shippingBack, { walletCents: order.wallet, cardCents: order.card });
-        refunds.push({ orderId: order.id, at, wallet: split.walletCents, card: split.cardCents, lines: [], status, shipping: shippingBack });
+        refunds.push({ orderId: order.id, at, wallet: split.walletCents, card: split.cardCents, lines: [], status, shipping: shippingBack, kind: 'shipping' });
       } else {
         const line = order.lines[0]!;
         const amount = line.variant.unitCents + Math.round(line.variant.unitCents * 0.0925);
         const split = splitRefund(amount, { walletCents: order.wallet, cardCents: order.card });
         if (split.walletCents + split.cardCents === 0) continue;
-        refunds.push({ orderId: order.id, at, wallet: split.walletCents, card: split.cardCents, lines: [{ lineId: 0, quantity: 1 }], status });
+        refunds.push({ orderId: order.id, at, wallet: split.walletCents, card: split.cardCents, lines: [{ lineId: 0, quantity: 1 }], status, kind: 'line' });
       }
       await giveRefund(refunds.at(-1)!, `month-${index}`);
     }
@@ -237,21 +268,7 @@ describe('the sales overview', () => {
     const inMonth = (at: Date) => dayIn(at).startsWith('2026-11-');
     const expected = new Map<string, SalesFigures>();
     const cell = (day: string) => {
-      const figures = expected.get(day) ?? {
-        orders: 0,
-        grossSalesCents: 0,
-        discountsCents: 0,
-        shippingCents: 0,
-        taxCents: 0,
-        cardFeesCents: 0,
-        paidCents: 0,
-        paidWalletCents: 0,
-        paidCardCents: 0,
-        refundsCents: 0,
-        refundedWalletCents: 0,
-        refundedCardCents: 0,
-        netSalesCents: 0,
-      };
+      const figures = expected.get(day) ?? (Object.fromEntries(SALES_FIGURES.map(([key]) => [key, 0])) as SalesFigures);
       expected.set(day, figures);
       return figures;
     };
@@ -259,24 +276,32 @@ describe('the sales overview', () => {
       const figures = cell(dayIn(order.at));
       figures.orders += 1;
       figures.grossSalesCents += order.subtotal;
+      figures.netSalesCents += order.subtotal;
       figures.shippingCents += order.shipping;
-      figures.taxCents += order.tax;
+      figures.taxCollectedCents += order.tax;
       figures.cardFeesCents += order.wallet + order.card - order.subtotal - order.shipping - order.tax;
-      figures.paidCents += order.wallet + order.card;
+      figures.totalCollectedCents += order.wallet + order.card;
       figures.paidWalletCents += order.wallet;
       figures.paidCardCents += order.card;
-      figures.netSalesCents += order.wallet + order.card;
+      figures.netCollectedCents += order.wallet + order.card;
     }
     const given = [
       ...refunds.filter((refund) => refund.status !== 'failed'),
-      { orderId: dashboard.id, at: dashboardAt, wallet: 0, card: 1500, lines: [], status: 'succeeded' as const },
+      { orderId: dashboard.id, at: dashboardAt, wallet: 0, card: 1500, lines: [], status: 'succeeded' as const, kind: 'amount' as const },
     ];
     for (const refund of given.filter((candidate) => inMonth(candidate.at))) {
       const figures = cell(dayIn(refund.at));
       figures.refundsCents += refund.wallet + refund.card;
       figures.refundedWalletCents += refund.wallet;
       figures.refundedCardCents += refund.card;
-      figures.netSalesCents -= refund.wallet + refund.card;
+      figures.netCollectedCents -= refund.wallet + refund.card;
+      const order = placed.find((candidate) => candidate.id === refund.orderId)!;
+      const parts = refundPartsOf(order, refund);
+      figures.returnsCents += parts.goods;
+      figures.netSalesCents -= parts.goods;
+      figures.refundedTaxCents += parts.tax;
+      figures.refundedShippingCents += parts.shipping;
+      figures.refundedCardFeesCents += parts.fee;
     }
 
     expect(overview.from).toBe('2026-11-01');
@@ -332,15 +357,160 @@ describe('the sales overview', () => {
       expect(product.unitsRefunded).toBe(rows.reduce((sum, row) => sum + row.unitsRefunded, 0));
       expect(product.refundedGoodsCents).toBe(rows.reduce((sum, row) => sum + row.refundedGoodsCents, 0));
     }
-    // The goods of the products are the gross sales.
+    // The goods of the products are the gross sales (no VAT-inclusive orders nor gift cards here).
     expect(overview.byProduct.reduce((sum, row) => sum + row.grossSalesCents, 0)).toBe(totals.grossSalesCents);
 
     // The CSV holds the same cells.
     const csv = salesCsv(overview).split('\r\n');
     expect(csv).toContain(
-      `total,${totals.orders},${[totals.grossSalesCents, totals.discountsCents, totals.shippingCents, totals.taxCents, totals.cardFeesCents, totals.paidCents, totals.paidWalletCents, totals.paidCardCents, totals.refundsCents, totals.refundedWalletCents, totals.refundedCardCents, totals.netSalesCents].map((cents) => (cents / 100).toFixed(2)).join(',')}`,
+      `total,${totals.orders},${SALES_FIGURES.slice(1)
+        .map(([key]) => (totals[key] / 100).toFixed(2))
+        .join(',')}`,
     );
     expect(csv.filter((line) => line.startsWith('2026-11-'))).toHaveLength(30);
+  });
+
+  it('counts a gift card as a liability until its credit is spent, VAT inside prices as tax, a discount and a line refund, each figure to the cent (issue 39)', async () => {
+    const at = new Date('2026-06-20T16:00:00Z');
+    const later = (minutes: number) => new Date(at.getTime() + minutes * 60_000);
+    const holderId = await testApp.account('holder');
+    const cardOf = (amount: number) => (amount === 0 ? 0 : Math.ceil((amount + 30) / 0.971));
+    const order = async (key: string, fields: Partial<Parameters<typeof insertOrder>[1]> & Pick<Parameters<typeof insertOrder>[1], 'items' | 'subtotalCents'>, userId = buyerId) => {
+      const { id } = await runTransaction(testApp.db, (tx) =>
+        insertOrder(tx, {
+          userId,
+          checkoutId: `sales-${key}`,
+          paymentIntentId: `pi_sales_${key}`,
+          shippingCents: 0,
+          taxCents: 0,
+          walletAppliedCents: 0,
+          chargedCents: 0,
+          contact: { name: 'Buyer', email: 'buyer@example.org', phone: '' },
+          shipping: { name: 'Buyer' },
+          ...fields,
+        }),
+      );
+      await testApp.db.update(orders).set({ createdAt: at }).where(eq(orders.id, id));
+      return id;
+    };
+
+    // Two $50 gift cards sold by card: one redeemed into the holder's wallet, one not.
+    const giftCard = { subtotal: 10_000, card: cardOf(10_000) };
+    const giftOrderId = await order('gift-cards', {
+      items: [{ id: 'gift-card-product', variantId: 'gift-card-50', name: 'Gift card - $50.00', qty: 2, unitCents: 5000, digital: true, paidCents: 10_000, taxCents: 0 }],
+      subtotalCents: giftCard.subtotal,
+      chargedCents: giftCard.card,
+    });
+    const card = { checkoutId: 'sales-gift-cards', orderId: giftOrderId, buyerId, productId: 'gift-card-product', variantId: 'gift-card-50', amountCents: 5000, recipientEmail: 'holder@example.org', activatedAt: at };
+    await testApp.db.insert(giftCards).values([
+      { ...card, id: 'sales-card-1', status: 'redeemed', redeemedBy: holderId, redeemedAt: later(10) },
+      { ...card, id: 'sales-card-2', status: 'active' },
+    ]);
+    // The holder had $10.00 granted before redeeming the card, then spends $45.86 of the wallet on an LP.
+    await runTransaction(testApp.db, (tx) => credit(tx, holderId, 1000, 'sales-operator-grant', 'grant', 'granted by an operator'));
+    await runTransaction(testApp.db, (tx) => credit(tx, holderId, 5000, 'gift-card:sales-card-1', 'grant', 'Gift card redeemed'));
+    const spent = { subtotal: 3199, shipping: 999, tax: Math.round((3199 + 999) * 0.0925) };
+    const spentTotal = spent.subtotal + spent.shipping + spent.tax;
+    const spentOrderId = await order(
+      'gift-spent',
+      {
+        items: [{ id: record.productId, variantId: record.variantId, name: 'Debut LP', qty: 1, unitCents: 3199 }],
+        subtotalCents: spent.subtotal,
+        shippingCents: spent.shipping,
+        taxCents: spent.tax,
+        walletAppliedCents: spentTotal,
+      },
+      holderId,
+    );
+    await runTransaction(testApp.db, (tx) => debit(tx, holderId, spentTotal, spentOrderId));
+    await testApp.db.update(ledgerEntries).set({ createdAt: later(20) }).where(eq(ledgerEntries.userId, holderId));
+
+    // Germany: 19% VAT inside the prices of two LPs and the shipping.
+    const vat = { subtotal: 6398, shipping: 999, included: Math.round(((6398 + 999) * 1900) / 11_900) };
+    const vatCard = cardOf(vat.subtotal + vat.shipping);
+    await order('vat-included', {
+      items: [{ id: record.productId, variantId: record.variantId, name: 'Debut LP', qty: 2, unitCents: 3199, paidCents: 6398, taxCents: 0 }],
+      subtotalCents: vat.subtotal,
+      shippingCents: vat.shipping,
+      taxJurisdiction: 'Germany',
+      taxIncludedCents: vat.included,
+      shippingTaxCents: 0,
+      chargedCents: vatCard,
+    });
+    // The VAT inside the shipping is its share of the included VAT (shipping over goods + shipping).
+    const vatOnShipping = Math.round((vat.included * vat.shipping) / (vat.subtotal + vat.shipping));
+
+    // Two tees with $5.00 off, 9.25% added, and a refund of one tee and its tax by card.
+    const [tee2] = [tee[1]!];
+    const discounted = { subtotal: 5000, discount: 500, shipping: 999, lineTax: Math.round(4500 * 0.0925), shippingTax: Math.round(999 * 0.0925) };
+    const discountedTotal = discounted.subtotal - discounted.discount + discounted.shipping + discounted.lineTax + discounted.shippingTax;
+    const discountedCard = cardOf(discountedTotal);
+    const discountedId = await order('discounted', {
+      items: [{ id: tee2.productId, variantId: tee2.variantId, name: 'Tour Tee 2026 - M', qty: 2, unitCents: 2500, paidCents: 4500, taxCents: discounted.lineTax }],
+      subtotalCents: discounted.subtotal,
+      discountCents: discounted.discount,
+      discountCode: 'SPRING',
+      shippingCents: discounted.shipping,
+      shippingTaxCents: discounted.shippingTax,
+      taxCents: discounted.lineTax + discounted.shippingTax,
+      chargedCents: discountedCard,
+    });
+    const returned = { goods: 2250, tax: Math.round(discounted.lineTax / 2) };
+    await giveRefund(
+      { orderId: discountedId, at: later(60), wallet: 0, card: returned.goods + returned.tax, lines: [{ lineId: 0, quantity: 1 }], status: 'succeeded', kind: 'line' },
+      'issue-39-line',
+    );
+
+    const overview = await admin.call('getSalesOverview', { from: '2026-06-20', to: '2026-06-20' });
+    const gross = spent.subtotal + (vat.subtotal - (vat.included - vatOnShipping)) + discounted.subtotal;
+    const fees = giftCard.card - giftCard.subtotal + (vatCard - vat.subtotal - vat.shipping) + (discountedCard - discountedTotal);
+    const collected = giftCard.card + spentTotal + vatCard + discountedCard;
+    expect(overview.totals).toEqual({
+      orders: 4,
+      grossSalesCents: gross,
+      discountsCents: 500,
+      returnsCents: 2250,
+      netSalesCents: gross - 500 - 2250,
+      shippingCents: spent.shipping + (vat.shipping - vatOnShipping) + discounted.shipping,
+      taxCollectedCents: spent.tax + vat.included + discounted.lineTax + discounted.shippingTax,
+      taxIncludedCents: vat.included,
+      cardFeesCents: fees,
+      giftCardsSoldCents: 10_000,
+      totalCollectedCents: collected,
+      paidWalletCents: spentTotal,
+      paidCardCents: giftCard.card + vatCard + discountedCard,
+      refundsCents: returned.goods + returned.tax,
+      refundedWalletCents: 0,
+      refundedCardCents: returned.goods + returned.tax,
+      refundedShippingCents: 0,
+      refundedTaxCents: returned.tax,
+      refundedCardFeesCents: 0,
+      refundedGiftCardsCents: 0,
+      netCollectedCents: collected - returned.goods - returned.tax,
+    });
+    // Total collected is every figure it is made of.
+    const t = overview.totals;
+    expect(t.grossSalesCents - t.discountsCents + t.shippingCents + t.taxCollectedCents + t.cardFeesCents + t.giftCardsSoldCents).toBe(t.totalCollectedCents);
+    // The card sold is not revenue: no product row, no digital goods; its redeemed credit, spent first, leaves $4.14 owed in the wallet.
+    expect(overview.byProduct.map((row) => row.productId)).not.toContain('gift-card-product');
+    expect(overview.byKind?.find((row) => row.kind === 'digital')).toMatchObject({ unitsSold: 0, grossSalesCents: 0 });
+    expect(overview.giftCards).toEqual({
+      soldCount: 2,
+      soldCents: 10_000,
+      redeemedCents: 5000,
+      voidedCents: 0,
+      spentCents: spentTotal,
+      outstandingCents: 5000,
+      walletCreditCents: 5000 - spentTotal,
+      liabilityCents: 5000 + 5000 - spentTotal,
+    });
+    expect(overview.byTaxJurisdiction).toEqual([
+      { jurisdiction: '', orders: 3, taxCents: spent.tax + discounted.lineTax + discounted.shippingTax, taxIncludedCents: 0 },
+      { jurisdiction: 'Germany', orders: 1, taxCents: 0, taxIncludedCents: vat.included },
+    ]);
+    const csv = salesCsv(overview).split('\r\n');
+    expect(csv).toContain(`Sales tax,3,${((spent.tax + discounted.lineTax + discounted.shippingTax) / 100).toFixed(2)},0.00`);
+    expect(csv).toContain(`2,100.00,50.00,0.00,${(spentTotal / 100).toFixed(2)},50.00,${((5000 - spentTotal) / 100).toFixed(2)},${((10_000 - spentTotal) / 100).toFixed(2)}`);
   });
 
   it('refuses a period that is not 1 to 366 days or not real dates', async () => {
