@@ -25,7 +25,12 @@ type OrderRow = {
 const orderGiftCards = (orderId: SQL) => sql`coalesce((SELECT sum(g.amount_cents) FROM gift_card g WHERE g.order_id = ${orderId}), 0)`;
 
 /** Each order placed between `start` and `end`, its day (`dayOf`) and its parts. */
-export async function orderPartsIn(db: Db, start: SQL, end: SQL, dayOf: (column: SQL) => SQL): Promise<{ day: string; walletCents: number; cardCents: number; parts: OrderParts }[]> {
+export async function orderPartsIn(
+  db: Db,
+  start: SQL,
+  end: SQL,
+  dayOf: (column: SQL) => SQL,
+): Promise<{ day: string; walletCents: number; cardCents: number; parts: OrderParts }[]> {
   const result = await db.execute<OrderRow>(sql`
     SELECT ${dayOf(sql`o.created_at`)} AS day, o.subtotal_cents::text AS subtotal, o.discount_cents::text AS discount, o.shipping_cents::text AS shipping,
            o.tax_cents::text AS tax, o.shipping_tax_cents::text AS shipping_tax, o.tax_included_cents::text AS included,
@@ -58,7 +63,9 @@ export async function refundPartsIn(
   end: SQL,
   dayOf: (column: SQL) => SQL,
 ): Promise<{ day: string; walletCents: number; cardCents: number; parts: RefundParts }[]> {
-  const result = await db.execute<Omit<OrderRow, 'day'> & { day: string; refund_wallet: string; refund_card: string; refund_shipping: string; refund_gift_cards: string; lines_paid: string; lines_tax: string }>(sql`
+  const result = await db.execute<
+    Omit<OrderRow, 'day'> & { day: string; refund_wallet: string; refund_card: string; refund_shipping: string; refund_gift_cards: string; lines_paid: string; lines_tax: string }
+  >(sql`
     WITH given AS (
       SELECT r.order_id, r.created_at AS at, r.wallet_cents AS wallet, r.card_cents AS card, r.shipping_cents AS shipping,
              coalesce(sum(part.quantity * part.unit_cents) FILTER (WHERE part.gift_card), 0) AS gift_cards,
@@ -111,7 +118,11 @@ export async function giftCreditIn(db: Db, start: SQL, end: SQL): Promise<{ left
              WHEN 'capture' THEN (SELECT o.id FROM "order" o WHERE o.checkout_id = e.reference)
              WHEN 'refund' THEN (SELECT r.order_id FROM order_refund r WHERE e.reference LIKE 'refund:%' AND r.id = substr(e.reference, 8))
            END AS order_id
-    FROM ledger_entry e WHERE e.created_at < ${end} ORDER BY e.id`);
+    FROM ledger_entry e
+    WHERE e.created_at < ${end}
+      -- Only wallets that ever held gift-card credit: the others have none to spend.
+      AND e.user_id IN (SELECT g.user_id FROM ledger_entry g WHERE g.kind = 'grant' AND g.reference LIKE 'gift-card:%' AND g.created_at < ${end})
+    ORDER BY e.id`);
   const entries: CreditEntry[] = result.rows.map((row) => {
     const base = { userId: row.user_id, orderId: row.order_id, inPeriod: row.in_period };
     if (row.kind === 'grant') return { ...base, kind: row.reference.startsWith('gift-card:') ? 'gift' : 'grant', cents: Number(row.available) };

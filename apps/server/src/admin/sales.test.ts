@@ -189,7 +189,10 @@ describe('the sales overview', () => {
       'example-kept',
     );
     const returned = await placeOrder([{ variant: record, qty: 3 }], at, 0.5, 'example-returned');
-    await giveRefund({ orderId: returned.id, at, wallet: returned.wallet, card: returned.card, lines: [{ lineId: 0, quantity: 3 }], status: 'succeeded', kind: 'full' }, 'example-full');
+    await giveRefund(
+      { orderId: returned.id, at, wallet: returned.wallet, card: returned.card, lines: [{ lineId: 0, quantity: 3 }], status: 'succeeded', kind: 'full' },
+      'example-full',
+    );
 
     const overview = await admin.call('getSalesOverview', { from: '2026-06-10', to: '2026-06-10' });
     expect(overview.timeZone).toBe(ZONE);
@@ -237,7 +240,15 @@ describe('the sales overview', () => {
       const status = pick(['succeeded', 'succeeded', 'pending', 'failed'] as const);
       const kind = next();
       if (kind < 0.3) {
-        refunds.push({ orderId: order.id, at, wallet: order.wallet, card: order.card, lines: order.lines.map((line, lineId) => ({ lineId, quantity: line.qty })), status, kind: 'full' });
+        refunds.push({
+          orderId: order.id,
+          at,
+          wallet: order.wallet,
+          card: order.card,
+          lines: order.lines.map((line, lineId) => ({ lineId, quantity: line.qty })),
+          status,
+          kind: 'full',
+        });
       } else if (kind < 0.55) {
         // By amount (decision 050): no lines, split in proportion to what each part has left.
         const amount = 1 + Math.floor(next() * (order.wallet + order.card - 1));
@@ -375,7 +386,11 @@ describe('the sales overview', () => {
     const later = (minutes: number) => new Date(at.getTime() + minutes * 60_000);
     const holderId = await testApp.account('holder');
     const cardOf = (amount: number) => (amount === 0 ? 0 : Math.ceil((amount + 30) / 0.971));
-    const order = async (key: string, fields: Partial<Parameters<typeof insertOrder>[1]> & Pick<Parameters<typeof insertOrder>[1], 'items' | 'subtotalCents'>, userId = buyerId) => {
+    const order = async (
+      key: string,
+      fields: Partial<Parameters<typeof insertOrder>[1]> & Pick<Parameters<typeof insertOrder>[1], 'items' | 'subtotalCents'>,
+      userId = buyerId,
+    ) => {
       const { id } = await runTransaction(testApp.db, (tx) =>
         insertOrder(tx, {
           userId,
@@ -401,7 +416,16 @@ describe('the sales overview', () => {
       subtotalCents: giftCard.subtotal,
       chargedCents: giftCard.card,
     });
-    const card = { checkoutId: 'sales-gift-cards', orderId: giftOrderId, buyerId, productId: 'gift-card-product', variantId: 'gift-card-50', amountCents: 5000, recipientEmail: 'holder@example.org', activatedAt: at };
+    const card = {
+      checkoutId: 'sales-gift-cards',
+      orderId: giftOrderId,
+      buyerId,
+      productId: 'gift-card-product',
+      variantId: 'gift-card-50',
+      amountCents: 5000,
+      recipientEmail: 'holder@example.org',
+      activatedAt: at,
+    };
     await testApp.db.insert(giftCards).values([
       { ...card, id: 'sales-card-1', status: 'redeemed', redeemedBy: holderId, redeemedAt: later(10) },
       { ...card, id: 'sales-card-2', status: 'active' },
@@ -423,7 +447,10 @@ describe('the sales overview', () => {
       holderId,
     );
     await runTransaction(testApp.db, (tx) => debit(tx, holderId, spentTotal, spentOrderId));
-    await testApp.db.update(ledgerEntries).set({ createdAt: later(20) }).where(eq(ledgerEntries.userId, holderId));
+    await testApp.db
+      .update(ledgerEntries)
+      .set({ createdAt: later(20) })
+      .where(eq(ledgerEntries.userId, holderId));
 
     // Germany: 19% VAT inside the prices of two LPs and the shipping.
     const vat = { subtotal: 6398, shipping: 999, included: Math.round(((6398 + 999) * 1900) / 11_900) };

@@ -174,8 +174,8 @@ export function SalesTab() {
             <strong data-testid="net-sales">{money(overview.totals.netSalesCents)}</strong>
           </p>
           <p className="console__hint">
-            Orders count on the day they were placed, refunds on the day they were given, in the label’s time zone ({overview.timeZone}). Products and variants are goods
-            only, at their line price (before discounts, VAT included where prices include it), gift cards left out.
+            Orders count on the day they were placed, refunds on the day they were given, in the label’s time zone ({overview.timeZone}). Products and variants are goods only, at
+            their line price (before discounts, VAT included where prices include it), gift cards left out.
           </p>
           <FigureTable
             caption="Totals"
