@@ -1,4 +1,4 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FunctionsError } from '@storefront/sdk/callable.ts';
 import { splitRefund } from '@storefront/domain/refunds.ts';
@@ -538,6 +538,220 @@ describe('the sales overview', () => {
     const csv = salesCsv(overview).split('\r\n');
     expect(csv).toContain(`Sales tax,3,${((spent.tax + discounted.lineTax + discounted.shippingTax) / 100).toFixed(2)},0.00`);
     expect(csv).toContain(`2,100.00,50.00,0.00,${(spentTotal / 100).toFixed(2)},50.00,${((5000 - spentTotal) / 100).toFixed(2)},${((10_000 - spentTotal) / 100).toFixed(2)}`);
+  });
+
+  it('ties out a random week of gift cards sold, redeemed and spent, VAT-inclusive and discounted orders and refunds, each total to the cent (issue 39)', async () => {
+    const next = random(3939);
+    const holderId = await testApp.account('random-holder');
+    const base = await admin.call('getSalesOverview', { from: '2026-08-02', to: '2026-08-02' });
+    const [lp, shirt] = [record, tee[2]!];
+    const cardOf = (amount: number) => (amount === 0 ? 0 : Math.ceil((amount + 30) / 0.971));
+    const stamp = async (userId: string, reference: string, at: Date) =>
+      testApp.db
+        .update(ledgerEntries)
+        .set({ createdAt: at })
+        .where(and(eq(ledgerEntries.userId, userId), eq(ledgerEntries.reference, reference)));
+    const expected = Object.fromEntries(SALES_FIGURES.map(([key]) => [key, 0])) as SalesFigures;
+    const cards = { sold: 0, count: 0, redeemed: 0, unredeemed: 0 };
+    // The holder's wallet by the rule of decision 053 as amended: gift-card credit is spent first.
+    const holder = { gift: 0, other: 0, spent: 0, spentBy: new Map<string, number>() };
+    for (let index = 0; index < 60; index += 1) {
+      const at = new Date(Date.parse('2026-08-03T13:00:00Z') + index * 2.5 * 3_600_000);
+      const key = `week-${index}`;
+      if (next() < 0.25) {
+        // Gift cards by card; each redeemed by the holder at once or kept.
+        const amounts = Array.from({ length: 1 + Math.floor(next() * 2) }, () => (next() < 0.5 ? 2500 : 5000));
+        const subtotal = amounts.reduce((a, b) => a + b, 0);
+        const card = cardOf(subtotal);
+        const { id } = await runTransaction(testApp.db, (tx) =>
+          insertOrder(tx, {
+            userId: buyerId,
+            checkoutId: `sales-${key}`,
+            paymentIntentId: `pi_sales_${key}`,
+            items: amounts.map((amount, position) => ({
+              id: 'gift-card-product',
+              variantId: `gift-card-${amount}-${position}`,
+              name: 'Gift card',
+              qty: 1,
+              unitCents: amount,
+              digital: true,
+            })),
+            subtotalCents: subtotal,
+            shippingCents: 0,
+            taxCents: 0,
+            walletAppliedCents: 0,
+            chargedCents: card,
+            contact: { name: 'Buyer', email: 'buyer@example.org', phone: '' },
+            shipping: { name: 'Buyer' },
+          }),
+        );
+        await testApp.db.update(orders).set({ createdAt: at }).where(eq(orders.id, id));
+        for (const [position, amount] of amounts.entries()) {
+          const cardId = `${key}-card-${position}`;
+          const redeemed = next() < 0.6;
+          await testApp.db.insert(giftCards).values({
+            id: cardId,
+            status: redeemed ? 'redeemed' : 'active',
+            checkoutId: `sales-${key}`,
+            orderId: id,
+            buyerId,
+            productId: 'gift-card-product',
+            variantId: `gift-card-${amount}-${position}`,
+            amountCents: amount,
+            recipientEmail: 'holder@example.org',
+            activatedAt: at,
+            ...(redeemed ? { redeemedBy: holderId, redeemedAt: new Date(at.getTime() + 60_000) } : {}),
+          });
+          if (redeemed) {
+            await runTransaction(testApp.db, (tx) => credit(tx, holderId, amount, `gift-card:${cardId}`, 'grant', 'Gift card redeemed'));
+            await stamp(holderId, `gift-card:${cardId}`, new Date(at.getTime() + 60_000));
+            holder.gift += amount;
+            cards.redeemed += amount;
+          } else cards.unredeemed += amount;
+        }
+        cards.sold += subtotal;
+        cards.count += amounts.length;
+        Object.assign(expected, {
+          orders: expected.orders + 1,
+          giftCardsSoldCents: expected.giftCardsSoldCents + subtotal,
+          cardFeesCents: expected.cardFeesCents + card - subtotal,
+          totalCollectedCents: expected.totalCollectedCents + card,
+          paidCardCents: expected.paidCardCents + card,
+        });
+        continue;
+      }
+      // Goods: an LP shipped to Germany (19% VAT inside the prices) or a shirt in the US (9.25% added), some with 10% off.
+      const vat = next() < 0.4;
+      const variant = vat ? lp : shirt;
+      const qty = 1 + Math.floor(next() * 3);
+      const subtotal = qty * variant.unitCents;
+      const discount = next() < 0.3 ? Math.floor(subtotal / 10) : 0;
+      const shipping = 999;
+      const paidGoods = subtotal - discount;
+      const included = vat ? Math.round(((paidGoods + shipping) * 1900) / 11_900) : 0;
+      const lineTax = vat ? 0 : Math.round(paidGoods * 0.0925);
+      const shippingTax = vat ? 0 : Math.round(shipping * 0.0925);
+      const total = paidGoods + shipping + lineTax + shippingTax;
+      const byHolder = holder.gift + holder.other >= total && next() < 0.7;
+      const wallet = byHolder ? total : Math.floor(total * (next() < 0.5 ? 0 : 0.4));
+      const card = byHolder ? 0 : cardOf(total - wallet);
+      const userId = byHolder ? holderId : buyerId;
+      const { id } = await runTransaction(testApp.db, (tx) =>
+        insertOrder(tx, {
+          userId,
+          checkoutId: `sales-${key}`,
+          paymentIntentId: `pi_sales_${key}`,
+          items: [{ id: variant.productId, variantId: variant.variantId, name: variant.name, qty, unitCents: variant.unitCents, paidCents: paidGoods, taxCents: lineTax }],
+          subtotalCents: subtotal,
+          discountCents: discount,
+          discountCode: discount ? 'TENOFF' : null,
+          shippingCents: shipping,
+          shippingTaxCents: shippingTax,
+          taxCents: lineTax + shippingTax,
+          taxJurisdiction: vat ? 'Germany' : '',
+          taxIncludedCents: included,
+          walletAppliedCents: wallet,
+          chargedCents: card,
+          contact: { name: 'Buyer', email: 'buyer@example.org', phone: '' },
+          shipping: { name: 'Buyer' },
+        }),
+      );
+      await testApp.db.update(orders).set({ createdAt: at }).where(eq(orders.id, id));
+      if (byHolder) {
+        await runTransaction(testApp.db, (tx) => debit(tx, holderId, total, id));
+        await stamp(holderId, id, at);
+        const fromGift = Math.min(holder.gift, total);
+        holder.gift -= fromGift;
+        holder.other -= total - fromGift;
+        holder.spent += fromGift;
+        holder.spentBy.set(id, fromGift);
+      }
+      // The VAT inside the shipping is its share of the order's included VAT; the rest is inside the goods.
+      const vatOnShipping = Math.round((included * shipping) / (paidGoods + shipping));
+      const vatInGoods = included - vatOnShipping;
+      const fee = card === 0 ? 0 : card - (total - wallet);
+      Object.assign(expected, {
+        orders: expected.orders + 1,
+        grossSalesCents: expected.grossSalesCents + subtotal - vatInGoods,
+        discountsCents: expected.discountsCents + discount,
+        shippingCents: expected.shippingCents + shipping - vatOnShipping,
+        taxCollectedCents: expected.taxCollectedCents + lineTax + shippingTax + included,
+        taxIncludedCents: expected.taxIncludedCents + included,
+        cardFeesCents: expected.cardFeesCents + fee,
+        totalCollectedCents: expected.totalCollectedCents + wallet + card,
+        paidWalletCents: expected.paidWalletCents + wallet,
+        paidCardCents: expected.paidCardCents + card,
+      });
+      const refund = next();
+      if (refund < 0.35) {
+        // Everything back: each part of the order.
+        const back = { goods: paidGoods - vatInGoods, tax: lineTax + shippingTax + included, shipping: shipping - vatOnShipping, fee };
+        await giveRefund(
+          { orderId: id, at: new Date(at.getTime() + 3_600_000), wallet, card, lines: [{ lineId: 0, quantity: qty }], status: 'succeeded', kind: 'full' },
+          `${key}-full`,
+        );
+        Object.assign(expected, {
+          returnsCents: expected.returnsCents + back.goods,
+          refundedTaxCents: expected.refundedTaxCents + back.tax,
+          refundedShippingCents: expected.refundedShippingCents + back.shipping,
+          refundedCardFeesCents: expected.refundedCardFeesCents + back.fee,
+          refundsCents: expected.refundsCents + wallet + card,
+          refundedWalletCents: expected.refundedWalletCents + wallet,
+          refundedCardCents: expected.refundedCardCents + card,
+        });
+        if (byHolder) {
+          await runTransaction(testApp.db, (tx) => credit(tx, holderId, wallet, `refund:rf_${key}-full`, 'refund', `refund of order ${id}`));
+          await stamp(holderId, `refund:rf_${key}-full`, new Date(at.getTime() + 3_600_000));
+          const toGift = Math.min(holder.spentBy.get(id) ?? 0, wallet);
+          holder.gift += toGift;
+          holder.other += wallet - toGift;
+          holder.spent -= toGift;
+        }
+      } else if (refund < 0.6 && qty > 1 && !byHolder) {
+        // One unit: its share of what the line paid and of its tax (the VAT inside it in the order's proportion).
+        const unitPaid = Math.round(paidGoods / qty);
+        const unitTax = Math.round(lineTax / qty);
+        const unitVat = Math.floor((unitPaid * vatInGoods) / paidGoods);
+        const amount = unitPaid + unitTax;
+        const split = splitRefund(amount, { walletCents: wallet, cardCents: card });
+        await giveRefund(
+          {
+            orderId: id,
+            at: new Date(at.getTime() + 3_600_000),
+            wallet: split.walletCents,
+            card: split.cardCents,
+            lines: [{ lineId: 0, quantity: 1 }],
+            status: 'succeeded',
+            kind: 'line',
+          },
+          `${key}-line`,
+        );
+        Object.assign(expected, {
+          returnsCents: expected.returnsCents + unitPaid - unitVat,
+          refundedTaxCents: expected.refundedTaxCents + unitTax + unitVat,
+          refundsCents: expected.refundsCents + amount,
+          refundedWalletCents: expected.refundedWalletCents + split.walletCents,
+          refundedCardCents: expected.refundedCardCents + split.cardCents,
+        });
+      }
+    }
+    expected.netSalesCents = expected.grossSalesCents - expected.discountsCents - expected.returnsCents;
+    expected.netCollectedCents = expected.totalCollectedCents - expected.refundsCents;
+
+    const overview = await admin.call('getSalesOverview', { from: '2026-08-03', to: '2026-08-09' });
+    expect(overview.totals).toEqual(expected);
+    // The week has every kind of order and refund in it.
+    expect([expected.giftCardsSoldCents, expected.taxIncludedCents, expected.discountsCents, expected.returnsCents, holder.spent].every((cents) => cents > 0)).toBe(true);
+    expect(overview.giftCards).toEqual({
+      soldCount: cards.count,
+      soldCents: cards.sold,
+      redeemedCents: cards.redeemed,
+      voidedCents: 0,
+      spentCents: holder.spent,
+      outstandingCents: base.giftCards!.outstandingCents + cards.unredeemed,
+      walletCreditCents: base.giftCards!.walletCreditCents + holder.gift,
+      liabilityCents: base.giftCards!.liabilityCents + cards.unredeemed + holder.gift,
+    });
   });
 
   it('refuses a period that is not 1 to 366 days or not real dates', async () => {
