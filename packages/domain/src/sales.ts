@@ -99,7 +99,7 @@ export const SALES_FIGURES = [
   ['refundedTaxCents', 'Tax refunded', true, 'Of refunds, tax and VAT given back.'],
   ['refundedCardFeesCents', 'Card fees refunded', true, 'Of refunds, card fees given back.'],
   ['refundedGiftCardsCents', 'Gift cards refunded', true, 'Of refunds, gift cards given back (their cards voided).'],
-  ['netCollectedCents', 'Net collected', true, 'Total collected - refunds.'],
+  ['netReceiptsCents', 'Net receipts', true, 'Total collected - refunds: what the shop kept of what buyers paid.'],
 ] as const satisfies readonly (readonly [keyof SalesFigures, string, boolean, string])[];
 
 /** The gift-card figures, each defined once: [key, label, money, what it means]. */

@@ -27,7 +27,7 @@ const zero = (): SalesFigures => ({
   refundedTaxCents: 0,
   refundedCardFeesCents: 0,
   refundedGiftCardsCents: 0,
-  netCollectedCents: 0,
+  netReceiptsCents: 0,
 });
 
 /**
@@ -41,7 +41,7 @@ const zero = (): SalesFigures => ({
  *   provider gave back outside the desk (the order's refunded card part beyond the desk's),
  *   dated by the provider's last refund event;
  *   each refund split into returns (goods), shipping, tax, card fee and gift cards (`refundParts`);
- * - net sales = gross sales - discounts - returns; net collected = total collected - refunds;
+ * - net sales = gross sales - discounts - returns; net receipts = total collected - refunds;
  * - products and variants are goods only, gift cards left out: units and their line price, and the units refunded
  *   by desk refunds of lines in the period (at their line price).
  * Each order and refund is one row of these sums, so every figure adds up to the rows.
@@ -134,7 +134,7 @@ export async function salesOverview(db: Db, timeZone: string, period: Period): P
   for (const figures of byDay.values()) {
     figures.refundsCents = figures.refundedWalletCents + figures.refundedCardCents;
     figures.netSalesCents = figures.grossSalesCents - figures.discountsCents - figures.returnsCents;
-    figures.netCollectedCents = figures.totalCollectedCents - figures.refundsCents;
+    figures.netReceiptsCents = figures.totalCollectedCents - figures.refundsCents;
     for (const key of Object.keys(totals) as (keyof SalesFigures)[]) totals[key] += figures[key];
   }
 

@@ -205,7 +205,7 @@ describe('the sales overview', () => {
     // Net sales are the kept order's goods: the returned one's goods came back as returns.
     expect(overview.totals.netSalesCents).toBe(kept.subtotal);
     expect(overview.totals.returnsCents).toBe(returned.subtotal);
-    expect(overview.totals.netCollectedCents).toBe(kept.wallet + kept.card);
+    expect(overview.totals.netReceiptsCents).toBe(kept.wallet + kept.card);
     expect(overview.totals.totalCollectedCents).toBe(kept.wallet + kept.card + returned.wallet + returned.card);
     expect(overview.totals.cardFeesCents).toBe(
       kept.card - (kept.subtotal + kept.shipping + kept.tax) + returned.wallet + returned.card - (returned.subtotal + returned.shipping + returned.tax),
@@ -294,7 +294,7 @@ describe('the sales overview', () => {
       figures.totalCollectedCents += order.wallet + order.card;
       figures.paidWalletCents += order.wallet;
       figures.paidCardCents += order.card;
-      figures.netCollectedCents += order.wallet + order.card;
+      figures.netReceiptsCents += order.wallet + order.card;
     }
     const given = [
       ...refunds.filter((refund) => refund.status !== 'failed'),
@@ -305,7 +305,7 @@ describe('the sales overview', () => {
       figures.refundsCents += refund.wallet + refund.card;
       figures.refundedWalletCents += refund.wallet;
       figures.refundedCardCents += refund.card;
-      figures.netCollectedCents -= refund.wallet + refund.card;
+      figures.netReceiptsCents -= refund.wallet + refund.card;
       const order = placed.find((candidate) => candidate.id === refund.orderId)!;
       const parts = refundPartsOf(order, refund);
       figures.returnsCents += parts.goods;
@@ -513,7 +513,7 @@ describe('the sales overview', () => {
       refundedTaxCents: returned.tax,
       refundedCardFeesCents: 0,
       refundedGiftCardsCents: 0,
-      netCollectedCents: collected - returned.goods - returned.tax,
+      netReceiptsCents: collected - returned.goods - returned.tax,
     });
     // Total collected is every figure it is made of.
     const t = overview.totals;
@@ -736,7 +736,7 @@ describe('the sales overview', () => {
       }
     }
     expected.netSalesCents = expected.grossSalesCents - expected.discountsCents - expected.returnsCents;
-    expected.netCollectedCents = expected.totalCollectedCents - expected.refundsCents;
+    expected.netReceiptsCents = expected.totalCollectedCents - expected.refundsCents;
 
     const overview = await admin.call('getSalesOverview', { from: '2026-08-03', to: '2026-08-09' });
     expect(overview.totals).toEqual(expected);

@@ -80,7 +80,7 @@ const salesFigures = z.object({
   refundedTaxCents: z.number(),
   refundedCardFeesCents: z.number(),
   refundedGiftCardsCents: z.number(),
-  netCollectedCents: z.number(),
+  netReceiptsCents: z.number(),
 });
 
 const salesGoods = z.object({
