@@ -160,6 +160,18 @@ for (const viewport of VIEWPORTS) {
     await expect(page.getByTestId('net-sales')).toHaveText(formatUsd(overview.totals.netSalesCents));
     await expect(page.getByTestId('total-refundsCents')).toHaveText(formatUsd(overview.totals.refundsCents));
     await expect(page.getByTestId('total-grossSalesCents')).toHaveText(formatUsd(overview.totals.grossSalesCents));
+    // Issue 39: the figures as an accountant reads them, each with what it means; the refunded order's goods are returns.
+    await expect(page.getByTestId('total-returnsCents')).toHaveText(formatUsd(overview.totals.returnsCents));
+    expect(overview.totals.returnsCents).toBeGreaterThanOrEqual(500);
+    expect(overview.totals.netSalesCents).toBe(overview.totals.grossSalesCents - overview.totals.discountsCents - overview.totals.returnsCents);
+    const totals = page.getByRole('table', { name: 'Totals' });
+    const figure = (label: string) => totals.getByRole('row').filter({ has: page.getByRole('rowheader', { name: label, exact: true }) });
+    await expect(figure('Net sales')).toContainText('Gross sales - discounts - returns');
+    await expect(figure('Tax collected')).toContainText('VAT included in prices');
+    await expect(figure('Total collected').getByRole('cell').first()).toHaveText(formatUsd(overview.totals.totalCollectedCents));
+    await expect(page.getByRole('table', { name: 'Gift cards (a liability, not sales)' })).toContainText('Gift-card liability');
+    await expect(page.getByTestId('gift-liabilityCents')).toHaveText(formatUsd(overview.giftCards!.liabilityCents));
+    await expect(page.getByRole('table', { name: 'Tax by jurisdiction' }).getByRole('rowheader', { name: 'Sales tax', exact: true })).toBeVisible();
     // By variant: M x2, and S x2 of which one was refunded, not "M x3".
     const variantTable = page.getByRole('table', { name: 'By variant (goods only)' });
     const row = (variant: string) =>
@@ -197,5 +209,7 @@ for (const viewport of VIEWPORTS) {
     expect(csv).toContain(`${id},${medium.id},${name},M,2,10.00,0,0.00,2,10.00\r\n`);
     expect(csv).toContain(`${id},${small.id},${name},S,2,10.00,1,5.00,1,5.00\r\n`);
     expect(csv).toContain(`total,${overview.totals.orders},`);
+    expect(csv).toContain('\r\ncolumn,figure,definition\r\n');
+    expect(csv).toContain('\r\nnet_sales_usd,Net sales,"Gross sales - discounts - returns');
   });
 }

@@ -3,8 +3,10 @@
 // the page says why), names the recipient and a message, pays by card on the payment page; the
 // recipient's email carries the code (read from the shop's mailbox: the e2e server sends mail
 // there, the server tests read the same mail from a real SMTP peer); the recipient redeems it on
-// /wallet, sees the credit and its history line, and a second try is refused.
+// /wallet, sees the credit and its history line, and a second try is refused; the Sales tab shows
+// the card as a liability, not a sale (issue 39).
 import type { APIRequestContext, Page } from '@playwright/test';
+import { formatUsd } from '@storefront/domain/money.ts';
 import { GIFT_CARD_MESSAGES } from '@storefront/domain/gift-cards.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { CHECKOUT_TEXTS } from '../apps/web/src/features/checkout/messages.ts';
@@ -61,6 +63,7 @@ test('a gift card bought by card, mailed to its recipient and redeemed once on /
   });
   const buyer = await createVerifiedUser(request);
   const recipient = await createVerifiedUser(request);
+  const salesBefore = await callAs(request, admin, 'getSalesOverview', { days: 1 });
 
   // The label marks it a gift card on the console's Products tab.
   await logIn(page, DEMO_ADMIN);
@@ -126,4 +129,20 @@ test('a gift card bought by card, mailed to its recipient and redeemed once on /
   await redeem.getByLabel('Gift card code').fill(code);
   await redeem.getByRole('button', { name: 'Redeem' }).click();
   await expect(redeem.getByRole('alert')).toHaveText(GIFT_CARD_MESSAGES.codeUsed);
+
+  // The accountant's view (issue 39): the card sold is a liability, not a sale; redeemed, its credit is still owed.
+  const sales = await callAs(request, admin, 'getSalesOverview', { days: 1 });
+  expect(sales.totals.grossSalesCents - salesBefore.totals.grossSalesCents).toBe(0);
+  expect(sales.totals.giftCardsSoldCents - salesBefore.totals.giftCardsSoldCents).toBe(2500);
+  expect(sales.giftCards!.walletCreditCents - salesBefore.giftCards!.walletCreditCents).toBe(2500);
+  expect(sales.giftCards!.liabilityCents - salesBefore.giftCards!.liabilityCents).toBe(2500);
+  await signOut(page);
+  await logIn(page, DEMO_ADMIN);
+  await page.goto('/release/sales');
+  const giftTable = page.getByRole('table', { name: 'Gift cards (a liability, not sales)' });
+  await expect(page.getByTestId('gift-liabilityCents')).toHaveText(formatUsd((await callAs(request, admin, 'getSalesOverview', { days: 30 })).giftCards!.liabilityCents));
+  await expect(giftTable.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Gift-card credit in wallets', exact: true }) })).toContainText(
+    'redeemed gift-card credit not yet spent',
+  );
+  await expect(page.getByRole('table', { name: 'By product (goods only)' })).not.toContainText(name);
 });

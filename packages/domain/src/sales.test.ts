@@ -1,21 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { periodDays, salesCsv, type SalesOverview } from './sales.ts';
+import { periodDays, SALES_FIGURES, salesCsv, type SalesFigures, type SalesOverview } from './sales.ts';
 
-const zero = {
-  orders: 0,
-  grossSalesCents: 0,
-  discountsCents: 0,
-  shippingCents: 0,
-  taxCents: 0,
-  cardFeesCents: 0,
-  paidCents: 0,
-  paidWalletCents: 0,
-  paidCardCents: 0,
-  refundsCents: 0,
-  refundedWalletCents: 0,
-  refundedCardCents: 0,
-  netSalesCents: 0,
-};
+const zero = Object.fromEntries(SALES_FIGURES.map(([key]) => [key, 0])) as SalesFigures;
 const goods = { unitsSold: 1, grossSalesCents: 100, unitsRefunded: 0, refundedGoodsCents: 0 };
 
 describe('salesCsv', () => {
@@ -42,6 +28,36 @@ describe('salesCsv', () => {
     expect(csv).toContain('p1,v1,"Tee; black","L; tall",1,1.00,0,0.00,1,1.00\r\n');
     // The codes the period's orders used (issue 27), through the same escaper.
     expect(csv).toContain("discount_code,orders,discounts_usd\r\n'=CODE,1,1.50\r\n");
+  });
+
+  it('names the default rule’s jurisdiction "Sales tax" and says what every column means (issue 39)', () => {
+    const overview: SalesOverview = {
+      timeZone: 'UTC',
+      from: '2026-11-01',
+      to: '2026-11-01',
+      totals: zero,
+      byDay: [],
+      byProduct: [],
+      byVariant: [],
+      ordersToShip: 0,
+      byCode: [],
+      byTaxJurisdiction: [
+        { jurisdiction: '', orders: 2, taxCents: 925, taxIncludedCents: 0 },
+        { jurisdiction: 'Germany', orders: 1, taxCents: 0, taxIncludedCents: 723 },
+      ],
+      giftCards: { soldCents: 5000, soldCount: 1, redeemedCents: 5000, voidedCents: 0, outstandingCents: 0, walletCreditCents: 3036, spentCents: 1964, liabilityCents: 3036 },
+    };
+    const csv = salesCsv(overview).split('\r\n');
+    expect(csv).toContain('Sales tax,2,9.25,0.00');
+    expect(csv).toContain('Germany,1,0.00,7.23');
+    expect(csv).toContain(
+      'gift_cards_sold_count,gift_cards_sold_usd,gift_cards_redeemed_usd,gift_cards_voided_usd,gift_cards_spent_usd,gift_cards_outstanding_usd,gift_cards_wallet_credit_usd,gift_cards_liability_usd',
+    );
+    expect(csv).toContain('1,50.00,50.00,0.00,19.64,0.00,30.36,30.36');
+    expect(csv[2]!.split(',')).toContain('net_sales_usd');
+    expect(csv).toContain('net_sales_usd,Net sales,"Gross sales - discounts - returns: the goods\' revenue, the figure the artists\' splits are shares of."');
+    const definitions = csv.slice(csv.indexOf('column,figure,definition') + 1).filter(Boolean);
+    expect(definitions).toHaveLength(SALES_FIGURES.length + 8);
   });
 });
 

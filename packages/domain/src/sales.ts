@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { salesOverviewOutput } from './contracts/console.ts';
 import { csvCell } from './order-desk.ts';
 import { centsToDecimal } from './money.ts';
+import { jurisdictionLabel } from './sales-figures.ts';
 
 /**
  * The console's sales overview as an accountant reads it (issue 29 item 1, decision 045):
@@ -67,31 +68,67 @@ export type SalesOverview = z.output<typeof salesOverviewOutput>;
 export type SalesFigures = SalesOverview['totals'];
 
 /**
- * The figures of a set of orders and refunds. `paid` is what the buyers paid (wallet + card) for
- * the orders placed: goods + shipping + tax + card fees. `refunds` is what was given back in the
- * period (wallet + card), whenever its order was placed. `net` = paid - refunds.
+ * The figures of a period, each defined once (issue 39, decision 045 amended in session 12):
+ * [key, label, money, what it means]. Orders count on the day they were placed, refunds on the
+ * day they were given. The console shows each label with its meaning; the CSV has a
+ * definitions section with the same text.
  */
 export const SALES_FIGURES = [
-  ['orders', 'Orders', false],
-  ['grossSalesCents', 'Gross sales (goods)', true],
-  ['discountsCents', 'Discounts (codes)', true],
-  ['shippingCents', 'Shipping', true],
-  ['taxCents', 'Tax', true],
-  ['cardFeesCents', 'Card fees', true],
-  ['paidCents', 'Paid', true],
-  ['paidWalletCents', 'Paid by wallet', true],
-  ['paidCardCents', 'Paid by card', true],
-  ['refundsCents', 'Refunds', true],
-  ['refundedWalletCents', 'Refunded to wallet', true],
-  ['refundedCardCents', 'Refunded to card', true],
-  ['netSalesCents', 'Net sales', true],
-] as const satisfies readonly (readonly [keyof SalesFigures, string, boolean])[];
+  ['orders', 'Orders', false, 'Orders placed in the period.'],
+  ['grossSalesCents', 'Gross sales', true, 'Goods sold at their list price, without gift cards and without the VAT included in prices.'],
+  ['discountsCents', 'Discounts', true, 'Taken off the goods by discount codes.'],
+  ['returnsCents', 'Returns', true, "Goods given back by refunds in the period, without their tax (a refund by amount is shared over its order's goods, tax and card fee)."],
+  ['netSalesCents', 'Net sales', true, "Gross sales - discounts - returns: the goods' revenue, the figure the artists' splits are shares of."],
+  ['shippingCents', 'Shipping', true, 'Shipping charged, without the VAT included in it.'],
+  ['taxCollectedCents', 'Tax collected', true, 'Tax added at checkout plus VAT included in prices, on goods and shipping.'],
+  ['taxIncludedCents', 'of which VAT included', true, 'The part of tax collected that was inside prices (VAT-inclusive zones).'],
+  ['cardFeesCents', 'Card fees', true, 'What buyers paying by card paid to cover the card fee.'],
+  ['giftCardsSoldCents', 'Gift cards sold', true, 'Gift cards paid for: credit owed to their holders (a liability), not revenue.'],
+  [
+    'totalCollectedCents',
+    'Total collected',
+    true,
+    "What buyers paid for the period's orders, by wallet and card: gross sales - discounts + shipping + tax collected + card fees + gift cards sold.",
+  ],
+  ['paidWalletCents', 'Paid by wallet', true, 'Of total collected, paid with wallet credit (gift-card credit, refunds, grants).'],
+  ['paidCardCents', 'Paid by card', true, 'Of total collected, charged to cards.'],
+  ['refundsCents', 'Refunds', true, 'Given back in the period, whatever day the order was placed: returns + shipping, tax, card fees and gift cards refunded.'],
+  ['refundedWalletCents', 'Refunded to wallet', true, 'Of refunds, given back as wallet credit.'],
+  ['refundedCardCents', 'Refunded to card', true, 'Of refunds, given back to cards.'],
+  ['refundedShippingCents', 'Shipping refunded', true, 'Of refunds, shipping given back, without its tax.'],
+  ['refundedTaxCents', 'Tax refunded', true, 'Of refunds, tax and VAT given back.'],
+  ['refundedCardFeesCents', 'Card fees refunded', true, 'Of refunds, card fees given back.'],
+  ['refundedGiftCardsCents', 'Gift cards refunded', true, 'Of refunds, gift cards given back (their cards voided).'],
+  ['netReceiptsCents', 'Net receipts', true, 'Total collected - refunds: what the shop kept of what buyers paid.'],
+] as const satisfies readonly (readonly [keyof SalesFigures, string, boolean, string])[];
+
+/** The gift-card figures, each defined once: [key, label, money, what it means]. */
+export const GIFT_CARD_FIGURES = [
+  ['soldCount', 'Gift cards sold (count)', false, 'Gift cards paid for in the period.'],
+  ['soldCents', 'Gift cards sold', true, 'Their amounts.'],
+  ['redeemedCents', 'Redeemed', true, 'Cards redeemed into wallets in the period (credit moved to a wallet, not yet spent).'],
+  ['voidedCents', 'Voided', true, 'Cards refunded in the period.'],
+  [
+    'spentCents',
+    'Gift-card credit spent',
+    true,
+    'Gift-card credit that paid for orders in the period, less what refunds gave back to it; a wallet payment spends gift-card credit first.',
+  ],
+  ['outstandingCents', 'Cards not redeemed', true, "At the period's end: cards sold, neither redeemed nor voided."],
+  ['walletCreditCents', 'Gift-card credit in wallets', true, "At the period's end: redeemed gift-card credit not yet spent."],
+  ['liabilityCents', 'Gift-card liability', true, "At the period's end: cards not redeemed + gift-card credit in wallets, owed to their holders."],
+] as const satisfies readonly (readonly [keyof NonNullable<SalesOverview['giftCards']>, string, boolean, string])[];
+
+/** A figure's CSV column: grossSalesCents -> gross_sales_usd. */
+export function figureColumn(key: string, money: boolean): string {
+  return money ? key.replace(/Cents$/, '').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) + '_usd' : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
 
 /** The sales overview as CSV: the totals, then one table by day, by product and by variant; text cells through the one escaper (csvCell). */
 export function salesCsv(overview: SalesOverview): string {
   const cents = centsToDecimal;
   const quote = (text: string) => csvCell(text);
-  const figureHeader = SALES_FIGURES.map(([key, , money]) => (money ? key.replace(/Cents$/, '').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) + '_usd' : key)).join(',');
+  const figureHeader = SALES_FIGURES.map(([key, , money]) => figureColumn(key, money)).join(',');
   const figureCells = (figures: SalesFigures) => SALES_FIGURES.map(([key, , money]) => (money ? cents(figures[key]) : String(figures[key]))).join(',');
   const lines = [`period,${overview.from},${overview.to},${quote(overview.timeZone)}`, '', `total,${figureHeader}`, `total,${figureCells(overview.totals)}`, ''];
   lines.push(`day,${figureHeader}`);
@@ -112,7 +149,7 @@ export function salesCsv(overview: SalesOverview): string {
   for (const row of overview.byVariant) lines.push(`${quote(row.productId)},${quote(row.variantId ?? '')},${quote(row.name)},${quote(row.variant)},${goodsCells(row)}`);
   if (overview.byTaxJurisdiction) {
     lines.push('', 'tax_jurisdiction,orders,tax_usd,tax_included_usd');
-    for (const row of overview.byTaxJurisdiction) lines.push(`${quote(row.jurisdiction || 'Tax')},${row.orders},${cents(row.taxCents)},${cents(row.taxIncludedCents)}`);
+    for (const row of overview.byTaxJurisdiction) lines.push(`${quote(jurisdictionLabel(row.jurisdiction))},${row.orders},${cents(row.taxCents)},${cents(row.taxIncludedCents)}`);
   }
   lines.push('', 'discount_code,orders,discounts_usd');
   for (const row of overview.byCode) lines.push(`${quote(row.code)},${row.orders},${cents(row.discountsCents)}`);
@@ -122,8 +159,8 @@ export function salesCsv(overview: SalesOverview): string {
   }
   if (overview.giftCards) {
     const cards = overview.giftCards;
-    lines.push('', 'gift_cards_sold,gift_cards_sold_usd,gift_cards_redeemed_usd,gift_cards_voided_usd,gift_card_liability_usd');
-    lines.push(`${cards.soldCount},${cents(cards.soldCents)},${cents(cards.redeemedCents)},${cents(cards.voidedCents)},${cents(cards.outstandingCents)}`);
+    lines.push('', GIFT_CARD_FIGURES.map(([key, , money]) => `gift_cards_${figureColumn(key, money)}`).join(','));
+    lines.push(GIFT_CARD_FIGURES.map(([key, , money]) => (money ? cents(cards[key]) : String(cards[key]))).join(','));
   }
   if (overview.byPreorder && overview.byPreorder.length > 0) {
     lines.push('', 'preorder_product_id,variant_id,product,ships_on,units_sold,gross_sales_usd,units_not_yet_out');
@@ -135,5 +172,9 @@ export function salesCsv(overview: SalesOverview): string {
     for (const row of overview.byBundlePart) lines.push(`${quote(row.bundleId)},${quote(row.bundle)},${quote(row.variantId)},${quote(row.part)},${row.units}`);
   }
   lines.push('', `orders_to_ship,${overview.ordersToShip}`);
+  // What each column means (issue 39): the same sentences as the console's.
+  lines.push('', 'column,figure,definition');
+  for (const [key, label, money, meaning] of SALES_FIGURES) lines.push(`${figureColumn(key, money)},${quote(label)},${quote(meaning)}`);
+  for (const [key, label, money, meaning] of GIFT_CARD_FIGURES) lines.push(`gift_cards_${figureColumn(key, money)},${quote(label)},${quote(meaning)}`);
   return `${lines.join('\r\n')}\r\n`;
 }

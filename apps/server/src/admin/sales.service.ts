@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { addDays, daysOf, todayIn, type SalesFigures, type SalesOverview } from '@storefront/domain/sales.ts';
 import type { Db } from '../db/client.ts';
 import { giftCardLiability } from '../giftcards/giftcards.service.ts';
+import { giftCreditIn, orderPartsIn, refundPartsIn } from './sales-figures.service.ts';
 
 type Period = { days?: number | undefined; from?: string | undefined; to?: string | undefined };
 
@@ -9,29 +10,39 @@ const zero = (): SalesFigures => ({
   orders: 0,
   grossSalesCents: 0,
   discountsCents: 0,
+  returnsCents: 0,
+  netSalesCents: 0,
   shippingCents: 0,
-  taxCents: 0,
+  taxCollectedCents: 0,
+  taxIncludedCents: 0,
   cardFeesCents: 0,
-  paidCents: 0,
+  giftCardsSoldCents: 0,
+  totalCollectedCents: 0,
   paidWalletCents: 0,
   paidCardCents: 0,
   refundsCents: 0,
   refundedWalletCents: 0,
   refundedCardCents: 0,
-  netSalesCents: 0,
+  refundedShippingCents: 0,
+  refundedTaxCents: 0,
+  refundedCardFeesCents: 0,
+  refundedGiftCardsCents: 0,
+  netReceiptsCents: 0,
 });
 
 /**
  * The sales overview as an accountant reads it (issue 29 item 1, decision 045), for the days
  * `from`..`to` (or the last `days` days) in the label's time zone:
- * - an order counts on the day it was placed: its goods (gross sales), shipping, tax, and the
- *   card fee the buyer paid (wallet + card - goods - shipping - tax), split by what paid it;
+ * - an order counts on the day it was placed: its goods without gift cards and net of included
+ *   VAT (gross sales), discounts, shipping, tax collected (added and included), gift cards sold
+ *   and the card fee the buyer paid, split by what paid it (issue 39, `orderParts`);
  * - a refund counts on the day it was given, whatever day its order was placed: every refund of
  *   the order desk that did not fail (a pending one is promised to the buyer), and what the card
  *   provider gave back outside the desk (the order's refunded card part beyond the desk's),
  *   dated by the provider's last refund event;
- * - net sales = paid - refunds, so a fully refunded order adds nothing once both are in the period;
- * - products and variants are goods only: units and their line price, and the units refunded
+ *   each refund split into returns (goods), shipping, tax, card fee and gift cards (`refundParts`);
+ * - net sales = gross sales - discounts - returns; net receipts = total collected - refunds;
+ * - products and variants are goods only, gift cards left out: units and their line price, and the units refunded
  *   by desk refunds of lines in the period (at their line price).
  * Each order and refund is one row of these sums, so every figure adds up to the rows.
  */
@@ -42,23 +53,8 @@ export async function salesOverview(db: Db, timeZone: string, period: Period): P
   const end = sql`(${to}::date + 1)::timestamp AT TIME ZONE ${timeZone}`;
   const dayOf = (column: ReturnType<typeof sql>) => sql`to_char(${column} AT TIME ZONE ${timeZone}, 'YYYY-MM-DD')`;
 
-  const orderDays = await db.execute<{ day: string; orders: string; goods: string; discounts: string; shipping: string; tax: string; wallet: string; card: string }>(sql`
-    SELECT ${dayOf(sql`created_at`)} AS day, count(*)::text AS orders, sum(subtotal_cents)::text AS goods, sum(discount_cents)::text AS discounts, sum(shipping_cents)::text AS shipping,
-           sum(tax_cents)::text AS tax, sum(wallet_applied_cents)::text AS wallet, sum(charged_cents)::text AS card
-    FROM "order" WHERE created_at >= ${start} AND created_at < ${end} GROUP BY 1`);
-
-  // Desk refunds that did not fail, and the card part the provider gave back beyond them.
-  const refundDays = await db.execute<{ day: string; wallet: string; card: string }>(sql`
-    WITH given AS (
-      SELECT created_at AS at, wallet_cents AS wallet, card_cents AS card FROM order_refund WHERE status <> 'failed'
-      UNION ALL
-      SELECT coalesce((SELECT max(e.created_at) FROM order_event e WHERE e.order_id = o.id AND e.kind = 'provider-refund'), o.created_at) AS at,
-             0 AS wallet,
-             o.refunded_card_cents - coalesce((SELECT sum(r.card_cents) FROM order_refund r WHERE r.order_id = o.id AND r.status <> 'failed'), 0) AS card
-      FROM "order" o WHERE o.refund_status IS NOT NULL AND o.refunded_card_cents > 0
-    )
-    SELECT ${dayOf(sql`at`)} AS day, sum(wallet)::text AS wallet, sum(card)::text AS card
-    FROM given WHERE at >= ${start} AND at < ${end} AND wallet + card > 0 GROUP BY 1`);
+  const placed = await orderPartsIn(db, start, end, dayOf);
+  const given = await refundPartsIn(db, start, end, dayOf);
 
   // Grouped by the line's kind too (issue 28): a product is sold as files or as a parcel.
   const goods = await db.execute<{
@@ -74,12 +70,13 @@ export async function salesOverview(db: Db, timeZone: string, period: Period): P
     WITH lines AS (
       SELECT i.product_id, i.variant_id, i.digital, i.name, o.created_at AS at, i.qty AS sold, i.qty * i.unit_cents AS gross, 0 AS refunded, 0 AS refunded_goods
       FROM order_item i JOIN "order" o ON o.id = i.order_id
-      WHERE o.created_at >= ${start} AND o.created_at < ${end}
+      WHERE o.created_at >= ${start} AND o.created_at < ${end} AND NOT EXISTS (SELECT 1 FROM gift_card g WHERE g.order_id = i.order_id AND g.variant_id = i.variant_id)
       UNION ALL
       SELECT i.product_id, i.variant_id, i.digital, i.name, r.created_at, 0, 0, (line->>'quantity')::int, (line->>'quantity')::int * i.unit_cents
       FROM order_refund r CROSS JOIN LATERAL jsonb_array_elements(r.lines) AS line
       JOIN order_item i ON i.order_id = r.order_id AND i.position = (line->>'lineId')::int
       WHERE r.status <> 'failed' AND r.created_at >= ${start} AND r.created_at < ${end}
+        AND NOT EXISTS (SELECT 1 FROM gift_card g WHERE g.order_id = i.order_id AND g.variant_id = i.variant_id)
     )
     SELECT product_id, variant_id, digital, (array_agg(name ORDER BY at DESC))[1] AS line_name, sum(sold)::text AS sold, sum(gross)::text AS gross,
            sum(refunded)::text AS refunded, sum(refunded_goods)::text AS refunded_goods
@@ -107,29 +104,37 @@ export async function salesOverview(db: Db, timeZone: string, period: Period): P
   );
 
   const byDay = new Map(daysOf(from, to).map((day) => [day, { day, ...zero() }]));
-  for (const row of orderDays.rows) {
-    const figures = byDay.get(row.day);
+  for (const { day, walletCents, cardCents, parts } of placed) {
+    const figures = byDay.get(day);
     if (!figures) continue;
-    figures.orders = Number(row.orders);
-    figures.grossSalesCents = Number(row.goods);
-    figures.discountsCents = Number(row.discounts);
-    figures.shippingCents = Number(row.shipping);
-    figures.taxCents = Number(row.tax);
-    figures.paidWalletCents = Number(row.wallet);
-    figures.paidCardCents = Number(row.card);
+    figures.orders += 1;
+    figures.grossSalesCents += parts.goodsCents;
+    figures.discountsCents += parts.discountCents;
+    figures.shippingCents += parts.shippingCents;
+    figures.taxCollectedCents += parts.taxCents;
+    figures.taxIncludedCents += parts.taxIncludedCents;
+    figures.cardFeesCents += parts.cardFeeCents;
+    figures.giftCardsSoldCents += parts.giftCardCents;
+    figures.totalCollectedCents += parts.paidCents;
+    figures.paidWalletCents += walletCents;
+    figures.paidCardCents += cardCents;
   }
-  for (const row of refundDays.rows) {
-    const figures = byDay.get(row.day);
+  for (const { day, walletCents, cardCents, parts } of given) {
+    const figures = byDay.get(day);
     if (!figures) continue;
-    figures.refundedWalletCents = Number(row.wallet);
-    figures.refundedCardCents = Number(row.card);
+    figures.refundedWalletCents += walletCents;
+    figures.refundedCardCents += cardCents;
+    figures.returnsCents += parts.goodsCents;
+    figures.refundedShippingCents += parts.shippingCents;
+    figures.refundedTaxCents += parts.taxCents;
+    figures.refundedCardFeesCents += parts.cardFeeCents;
+    figures.refundedGiftCardsCents += parts.giftCardCents;
   }
   const totals = zero();
   for (const figures of byDay.values()) {
-    figures.paidCents = figures.paidWalletCents + figures.paidCardCents;
-    figures.cardFeesCents = figures.paidCents - (figures.grossSalesCents - figures.discountsCents) - figures.shippingCents - figures.taxCents;
     figures.refundsCents = figures.refundedWalletCents + figures.refundedCardCents;
-    figures.netSalesCents = figures.paidCents - figures.refundsCents;
+    figures.netSalesCents = figures.grossSalesCents - figures.discountsCents - figures.returnsCents;
+    figures.netReceiptsCents = figures.totalCollectedCents - figures.refundsCents;
     for (const key of Object.keys(totals) as (keyof SalesFigures)[]) totals[key] += figures[key];
   }
 
@@ -183,8 +188,10 @@ export async function salesOverview(db: Db, timeZone: string, period: Period): P
     SELECT discount_code AS code, count(*)::text AS orders, sum(discount_cents)::text AS discounts
     FROM "order" WHERE created_at >= ${start} AND created_at < ${end} AND discount_code IS NOT NULL GROUP BY 1 ORDER BY 3::bigint DESC, 1`);
 
-  // Gift cards sold and not yet redeemed: a liability (decision 053).
-  const giftCards = await giftCardLiability(db, start, end);
+  // Gift cards sold and their credit not yet spent: a liability (decision 053, amended in session 12).
+  const cards = await giftCardLiability(db, start, end);
+  const credit = await giftCreditIn(db, start, end);
+  const giftCards = { ...cards, walletCreditCents: credit.leftCents, spentCents: credit.spentCents, liabilityCents: cards.outstandingCents + credit.leftCents };
   // The parts the period's bundles sent out (issue 27, decision 055), from the bundle lines' components.
   const parts = await db.execute<{ bundle_id: string; bundle: string; variant_id: string; part: string; units: string }>(sql`
     SELECT i.product_id AS bundle_id, min(i.name) AS bundle, part->>'variantId' AS variant_id, part->>'name' AS part, sum(i.qty * (part->>'qty')::int)::text AS units

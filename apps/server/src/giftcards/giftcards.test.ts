@@ -196,8 +196,23 @@ describe('gift cards', () => {
 
   it('shows the cards as a liability, refuses a cash refund of a redeemed card and voids an unredeemed one', async () => {
     const before = await as('boss').call('getSalesOverview', { days: 2 });
-    expect(before.giftCards).toEqual({ soldCents: 7500, soldCount: 2, redeemedCents: 5000, voidedCents: 0, outstandingCents: 2500 });
-    expect(salesCsv(before)).toContain('gift_cards_sold,gift_cards_sold_usd,gift_cards_redeemed_usd,gift_cards_voided_usd,gift_card_liability_usd\r\n2,75.00,50.00,0.00,25.00');
+    // Redeemed is not spent (issue 39): the $50.00 is still owed, as credit in the winner's wallet.
+    expect(before.giftCards).toEqual({
+      soldCents: 7500,
+      soldCount: 2,
+      redeemedCents: 5000,
+      voidedCents: 0,
+      spentCents: 0,
+      outstandingCents: 2500,
+      walletCreditCents: 5000,
+      liabilityCents: 7500,
+    });
+    expect(salesCsv(before)).toContain(
+      'gift_cards_sold_count,gift_cards_sold_usd,gift_cards_redeemed_usd,gift_cards_voided_usd,gift_cards_spent_usd,gift_cards_outstanding_usd,gift_cards_wallet_credit_usd,gift_cards_liability_usd\r\n2,75.00,50.00,0.00,0.00,25.00,50.00,75.00',
+    );
+    // A gift card sold is not a sale: no gross sales, no digital goods; the money is in gift cards sold.
+    expect(before.totals).toMatchObject({ grossSalesCents: 0, netSalesCents: 0, giftCardsSoldCents: 7500 });
+    expect(before.byKind?.find((row) => row.kind === 'digital')).toMatchObject({ unitsSold: 0, grossSalesCents: 0 });
 
     // Line 0 is the $50 card, redeemed above.
     const redeemed = await errorOf(as('boss').call('refundOrder', { orderId, lines: [{ lineId: 0, quantity: 1 }], idempotencyKey: 'gift-refund-0' }));
@@ -216,6 +231,17 @@ describe('gift cards', () => {
     )!;
     expect((await errorOf(as('r1').call('redeemGiftCard', { code: twentyFive }))).message).toBe(GIFT_CARD_MESSAGES.codeVoid);
     const after = await as('boss').call('getSalesOverview', { days: 2 });
-    expect(after.giftCards).toEqual({ soldCents: 7500, soldCount: 2, redeemedCents: 5000, voidedCents: 2500, outstandingCents: 0 });
+    expect(after.giftCards).toEqual({
+      soldCents: 7500,
+      soldCount: 2,
+      redeemedCents: 5000,
+      voidedCents: 2500,
+      spentCents: 0,
+      outstandingCents: 0,
+      walletCreditCents: 5000,
+      liabilityCents: 5000,
+    });
+    // The refund gave back a gift card, not goods.
+    expect(after.totals).toMatchObject({ returnsCents: 0, refundedGiftCardsCents: 2500, refundsCents: 2500 });
   });
 });

@@ -58,21 +58,29 @@ export const adminAccountOutput = z.object({
   fromRole: z.boolean(),
 });
 
+/** The figures of a period (issue 39, decision 045 amended in session 12): definitions in SALES_FIGURES (domain sales.ts). */
 const salesFigures = z.object({
   orders: z.number(),
   grossSalesCents: z.number(),
-  /** Taken off the goods by discount codes (issue 27): paid goods are gross sales - discounts. */
   discountsCents: z.number(),
+  returnsCents: z.number(),
+  netSalesCents: z.number(),
   shippingCents: z.number(),
-  taxCents: z.number(),
+  taxCollectedCents: z.number(),
+  taxIncludedCents: z.number(),
   cardFeesCents: z.number(),
-  paidCents: z.number(),
+  giftCardsSoldCents: z.number(),
+  totalCollectedCents: z.number(),
   paidWalletCents: z.number(),
   paidCardCents: z.number(),
   refundsCents: z.number(),
   refundedWalletCents: z.number(),
   refundedCardCents: z.number(),
-  netSalesCents: z.number(),
+  refundedShippingCents: z.number(),
+  refundedTaxCents: z.number(),
+  refundedCardFeesCents: z.number(),
+  refundedGiftCardsCents: z.number(),
+  netReceiptsCents: z.number(),
 });
 
 const salesGoods = z.object({
@@ -102,13 +110,26 @@ export const salesOverviewOutput = z.object({
   byTaxJurisdiction: z.array(z.object({ jurisdiction: z.string(), orders: z.number(), taxCents: z.number(), taxIncludedCents: z.number() })).optional(),
   /** The discount codes used by the orders placed in the period (issue 27): orders and what each code took off. */
   byCode: z.array(z.object({ code: z.string(), orders: z.number(), discountsCents: z.number() })),
-  /** Issue 28: the goods split into digital (files) and physical (parcels) lines; the two add up to the goods of byProduct. */
+  /** Issue 28: the goods split into digital (files) and physical (parcels) lines, gift cards left out; the two add up to the goods of byProduct. */
   byKind: z.array(salesGoods.omit({ productId: true, name: true }).extend({ kind: z.enum(['digital', 'physical']) })).optional(),
   /**
-   * Gift cards as a liability (issue 27, decision 053): paid, redeemed and voided in the period,
-   * and sold but neither redeemed nor voided at its end.
+   * Gift cards as a liability (issue 27, decision 053 amended in session 12): paid, redeemed and
+   * voided in the period; at its end, cards neither redeemed nor voided (`outstanding`) and
+   * redeemed credit still unspent in wallets (`walletCredit`), together the `liability`;
+   * `spent`: gift-card credit spent on orders in the period (less what refunds gave back to it).
    */
-  giftCards: z.object({ soldCents: z.number(), soldCount: z.number(), redeemedCents: z.number(), voidedCents: z.number(), outstandingCents: z.number() }).optional(),
+  giftCards: z
+    .object({
+      soldCents: z.number(),
+      soldCount: z.number(),
+      redeemedCents: z.number(),
+      voidedCents: z.number(),
+      outstandingCents: z.number(),
+      walletCreditCents: z.number(),
+      spentCents: z.number(),
+      liabilityCents: z.number(),
+    })
+    .optional(),
   /**
    * Preorders sold in the period (issue 27, decision 054), by street date: units and goods paid now,
    * and the units not yet out (their release job has not run).

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { formatUsd } from '@storefront/domain/catalog.ts';
-import { SALES_FIGURES, SALES_MESSAGES, addDays, periodDays, salesCsv, todayIn, type SalesFigures, type SalesOverview } from '@storefront/domain/sales.ts';
+import { GIFT_CARD_FIGURES, SALES_FIGURES, SALES_MESSAGES, addDays, periodDays, salesCsv, todayIn, type SalesFigures, type SalesOverview } from '@storefront/domain/sales.ts';
+import { jurisdictionLabel } from '@storefront/domain/sales-figures.ts';
 import { useSalesOverview, type SalesPeriod } from '../api/sales-overview.ts';
 import { LoadState } from './load-state.tsx';
 import './console.css';
@@ -27,12 +28,12 @@ function presetPeriod(preset: Exclude<Preset, 'custom'>, today: string): SalesPe
 }
 
 /**
- * What the buyers paid by day as stacked bars, wallet below card: hand-written SVG (decision 031),
+ * What the buyers paid (total collected) by day as stacked bars, wallet below card: hand-written SVG (decision 031),
  * with the same numbers in the tables below it for screen readers and keyboards.
  */
 function DayChart({ overview }: { overview: SalesOverview }) {
   const days = overview.byDay;
-  const max = Math.max(1, ...days.map((day) => day.paidCents));
+  const max = Math.max(1, ...days.map((day) => day.totalCollectedCents));
   const width = Math.max(days.length * 14, 280);
   const height = 160;
   const bar = width / Math.max(days.length, 1);
@@ -41,7 +42,7 @@ function DayChart({ overview }: { overview: SalesOverview }) {
       className="console-sales__chart"
       viewBox={`0 0 ${width} ${height}`}
       role="img"
-      aria-label={`Paid by day from ${overview.from} to ${overview.to}: wallet and card`}
+      aria-label={`Total collected by day from ${overview.from} to ${overview.to}: wallet and card`}
       preserveAspectRatio="none"
     >
       {days.map((day, index) => {
@@ -78,6 +79,25 @@ function Scroll({ label, children }: { label: string; children: ReactNode }) {
 }
 
 const money = (cents: number) => formatUsd(cents);
+
+type FigureRow = { key: string; label: string; value: string; meaning: string };
+
+/** A figure, its amount and what it means (issue 39): the same sentences as the CSV's definitions. */
+function FigureTable({ caption, rows, testId }: { caption: string; rows: FigureRow[]; testId: string }) {
+  return (
+    <DataTable
+      caption={caption}
+      className="console-sales__totals"
+      rows={rows}
+      rowKey={(row) => row.key}
+      columns={[
+        { header: 'Figure', rowHeader: true, cell: (row) => row.label },
+        { header: 'Amount', cell: (row) => <span data-testid={`${testId}-${row.key}`}>{row.value}</span>, className: 'console-sales__number' },
+        { header: 'What it means', cell: (row) => row.meaning, className: 'console-sales__meaning' },
+      ]}
+    />
+  );
+}
 const figureColumns: DataColumn<SalesFigures>[] = SALES_FIGURES.map(([key, label, isMoney]) => ({
   header: label,
   cell: (row: SalesFigures) => (isMoney ? money(row[key]) : row[key]),
@@ -154,19 +174,24 @@ export function SalesTab() {
             <strong data-testid="net-sales">{money(overview.totals.netSalesCents)}</strong>
           </p>
           <p className="console__hint">
-            Orders count on the day they were placed, refunds on the day they were given, in the label’s time zone ({overview.timeZone}). Paid is gross sales − discounts + shipping
-            + tax + card fees; net sales are paid minus refunds. Products and variants are goods only, at their line price (before discounts).
+            Orders count on the day they were placed, refunds on the day they were given, in the label’s time zone ({overview.timeZone}). Products and variants are goods only, at
+            their line price (before discounts, VAT included where prices include it), gift cards left out.
           </p>
-          <DataTable
+          <FigureTable
             caption="Totals"
-            className="console-sales__totals"
-            rows={SALES_FIGURES.map(([key, label, isMoney]) => ({ key, label, value: isMoney ? money(overview.totals[key]) : String(overview.totals[key]) }))}
-            rowKey={(row) => row.key}
-            columns={[
-              { header: 'Figure', rowHeader: true, cell: (row) => row.label },
-              { header: 'Amount', cell: (row) => <span data-testid={`total-${row.key}`}>{row.value}</span>, className: 'console-sales__number' },
-            ]}
+            testId="total"
+            rows={SALES_FIGURES.map(([key, label, isMoney, meaning]) => ({ key, label, meaning, value: isMoney ? money(overview.totals[key]) : String(overview.totals[key]) }))}
           />
+          {overview.giftCards ? (
+            <FigureTable
+              caption="Gift cards (a liability, not sales)"
+              testId="gift"
+              rows={GIFT_CARD_FIGURES.map(([key, label, isMoney, meaning]) => {
+                const cards = overview.giftCards!;
+                return { key, label, meaning, value: isMoney ? money(cards[key]) : String(cards[key]) };
+              })}
+            />
+          ) : null}
           <DayChart overview={overview} />
           <p className="console__hint">
             <span className="console-sales__key console-sales__wallet" /> paid by wallet <span className="console-sales__key console-sales__card" /> paid by card
@@ -253,7 +278,7 @@ export function SalesTab() {
                 rows={overview.byTaxJurisdiction}
                 rowKey={(row) => row.jurisdiction}
                 columns={[
-                  { header: 'Jurisdiction', rowHeader: true, cell: (row) => row.jurisdiction || 'Tax' },
+                  { header: 'Jurisdiction', rowHeader: true, cell: (row) => jurisdictionLabel(row.jurisdiction) },
                   { header: 'Orders', cell: (row) => row.orders, className: 'console-sales__number' },
                   { header: 'Tax added', cell: (row) => money(row.taxCents), className: 'console-sales__number' },
                   { header: 'Tax included', cell: (row) => money(row.taxIncludedCents), className: 'console-sales__number' },
