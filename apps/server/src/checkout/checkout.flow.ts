@@ -19,7 +19,7 @@ import type { TaxCalculator } from '../shipping/stripe-tax.ts';
 import { debit, getBalance, hold } from '../wallet/wallet.service.ts';
 import { cartLines, checkoutLines, demandOf, orderLines, overLimit, ranOut, type StockLine } from './cart.ts';
 import { checkoutOf, endPending, findCheckout, heldByBuyer, insertCheckout, lockBuyer, openCheckoutOf, walletOrderStart, type EndedCheckout } from './checkouts.service.ts';
-import { checkOncePerAccount, judgeCode, takeCodeUse } from './discount.step.ts';
+import { checkOncePerAccount, judgeCode, keepCodeDeadline, takeCodeUse } from './discount.step.ts';
 import { reserveGifts } from './gift-cards.step.ts';
 import { orderRecord, pricedRecord } from './order-record.ts';
 import { existingPaymentUrl, makeLink, safeReturnPath, sessionUrl } from './payment-link.step.ts';
@@ -281,6 +281,7 @@ export async function createPaymentLink(deps: CheckoutDeps, userId: string, inpu
       const replaced = await replaceOpenCheckout(tx, userId, checkoutId);
       await checkLimits(tx, userId, lines);
       expiresAt = await holdUntilAdmissionEnds(deps, tx, userId, lines, checkoutId, expiresAt);
+      if (code) expiresAt = keepCodeDeadline(replaced, code.code, expiresAt);
       if (code) await checkOncePerAccount(tx, userId, code, true);
       const fresh = quoteOf(priced, (await getBalance(tx, userId)).balanceCents, input.useWallet);
       if (input.quote) refuseStale(fresh, input.quote);

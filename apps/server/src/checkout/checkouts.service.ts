@@ -20,7 +20,7 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 export const checkoutStatesMatch: Same<Checkout['status'], CheckoutStatus> = true;
 export type { CheckoutLine };
 export type NewCheckout = typeof checkouts.$inferInsert;
-export type EndedCheckout = Pick<Checkout, 'id' | 'userId' | 'walletHeldCents' | 'providerSessionId' | 'items'> & Partial<Pick<Checkout, 'discountCode'>>;
+export type EndedCheckout = Pick<Checkout, 'id' | 'userId' | 'walletHeldCents' | 'providerSessionId' | 'items'> & Partial<Pick<Checkout, 'discountCode' | 'expiresAt'>>;
 
 /**
  * Serialises one buyer's checkouts and limited orders (a transaction-scoped advisory lock):
@@ -82,6 +82,7 @@ export async function endPending(tx: Tx, where: SQL | undefined, status: 'failed
       providerSessionId: checkouts.providerSessionId,
       items: checkouts.items,
       discountCode: checkouts.discountCode,
+      expiresAt: checkouts.expiresAt,
     });
 }
 

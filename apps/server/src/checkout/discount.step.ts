@@ -49,6 +49,19 @@ export async function checkOncePerAccount(tx: Tx, userId: string, code: AppliedC
   if (await buyerUsedCode(tx, code.codeId, userId, 'live')) throw new AppError('failed-precondition', DISCOUNT_MESSAGES.notUsable, { discountCode: DISCOUNT_MESSAGES.notUsable });
 }
 
+/**
+ * A checkout that replaces one holding a use of the same code keeps that hold's deadline (issue
+ * 40 item 4): replacing an unpaid checkout again and again does not keep a one-use code from
+ * everybody else for ever. The code's use comes free at the first checkout's deadline.
+ */
+export function keepCodeDeadline(replaced: readonly { discountCode?: string | null; expiresAt?: Date }[], code: string, expiresAt: Date): Date {
+  let until = expiresAt;
+  for (const ended of replaced) {
+    if (ended.discountCode?.toLowerCase() === code.toLowerCase() && ended.expiresAt && ended.expiresAt < until) until = ended.expiresAt;
+  }
+  return until;
+}
+
 /** Step "take code use": one use, held with a card checkout or made with an order; none left refuses the whole order. */
 export async function takeCodeUse(tx: Tx, use: { code: AppliedCode; userId: string; checkoutId: string; status: 'held' | 'used'; discountCents: number }): Promise<void> {
   const taken = await takeUse(tx, { code: use.code.code, userId: use.userId, checkoutId: use.checkoutId, status: use.status, discountCents: use.discountCents });

@@ -198,6 +198,27 @@ describe('a code through the money path', () => {
     expect(await usesOf(one.id)).toEqual(['released', 'released', 'released', 'used']);
   });
 
+  it('a checkout replacing one that held the same code keeps the first deadline: replacing again and again does not hold a one-use code for ever (issue 40 item 4)', async () => {
+    const tee = await product(2000, { stock: 10 });
+    const one = await code({ useLimit: 1 });
+    const first = await cardCheckout(buyers[5]!, tee.items(), 'code-renew-1', one.code);
+    const [firstRow] = await database.db.select().from(checkouts).where(eq(checkouts.id, first.checkoutId));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = await cardCheckout(buyers[5]!, tee.items(2), 'code-renew-2', one.code);
+    const third = await cardCheckout(buyers[5]!, tee.items(), 'code-renew-3', one.code);
+    for (const renewed of [second, third]) {
+      const [row] = await database.db.select().from(checkouts).where(eq(checkouts.id, renewed.checkoutId));
+      expect(row!.expiresAt.getTime()).toBe(firstRow!.expiresAt.getTime());
+    }
+    // At that deadline the use comes free for everybody else.
+    expect(await expireCheckout(deps, third.checkoutId, new Date(firstRow!.expiresAt.getTime() + 1000))).toBe('expired');
+    expect(await codeRow(one.id)).toMatchObject({ uses: 0 });
+    // Without a code, a replacing checkout gets a fresh deadline as before.
+    const plain = await cardCheckout(buyers[5]!, tee.items(), 'code-renew-4');
+    const [plainRow] = await database.db.select().from(checkouts).where(eq(checkouts.id, plain.checkoutId));
+    expect(plainRow!.expiresAt.getTime()).toBeGreaterThan(firstRow!.expiresAt.getTime());
+  });
+
   it('a late payment takes the use again, or is refunded when none is left', async () => {
     const tee = await product(2000);
     const one = await code({ useLimit: 1 });
