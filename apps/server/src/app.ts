@@ -16,6 +16,7 @@ import { digitalArea } from './digital/digital.plugin.ts';
 import { discountsArea } from './discounts/discounts.plugin.ts';
 import { dropsArea } from './drops/drops.plugin.ts';
 import { rosterArea } from './roster/roster.plugin.ts';
+import { fansArea } from './fans/fans.plugin.ts';
 import { artistsOfRelease, productIdsOfArtist } from './roster/roster.service.ts';
 import { preordersArea } from './preorders/preorders.plugin.ts';
 import { giftCardsArea } from './giftcards/giftcards.plugin.ts';
@@ -103,6 +104,7 @@ export const AREAS = [
   digitalArea,
   dropsArea,
   rosterArea,
+  fansArea,
   openapiArea,
 ] as const;
 
@@ -233,6 +235,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     digital: { config, db, jobs, pages, artistsOfRelease: (releaseId) => artistsOfRelease(db, releaseId) },
     drops: { config, db, jobs, pages },
     roster: { config, db, pages },
+    fans: undefined,
     openapi: { config },
   };
 

@@ -10,6 +10,7 @@ import { constraintOf, sqlState } from '../db/errors.ts';
 import { authAccounts, checkouts, follows, ledgerEntries, orderItems, orders, savedAddresses, sessions, users, verifications, wallets } from '../db/schema/index.ts';
 import type { Tx } from '../db/transaction.ts';
 import { AppError } from '../errors.ts';
+import { exportFollows, forgetFollows } from '../fans/follows.service.ts';
 import { publishLive } from '../live/live.publish.ts';
 
 /**
@@ -237,6 +238,8 @@ export async function deleteAccount(
     await tx.delete(verifications).where(and(like(verifications.identifier, `${EMAIL_CHANGE_PREFIX}%`), like(verifications.value, `${userId} %`)));
     await tx.delete(savedAddresses).where(eq(savedAddresses.userId, userId));
     await tx.delete(follows).where(or(eq(follows.followerId, userId), eq(follows.followeeId, userId)));
+    // The fan's follows of the label and its artists (decision 074).
+    await forgetFollows(tx, userId);
     await tx
       .update(users)
       .set({
@@ -277,6 +280,7 @@ export async function exportMyData(db: Db, userId: string) {
   const ledger = await db.select().from(ledgerEntries).where(eq(ledgerEntries.userId, userId)).orderBy(asc(ledgerEntries.id));
   const [wallet] = await db.select().from(wallets).where(eq(wallets.userId, userId));
   const addresses = await db.select().from(savedAddresses).where(eq(savedAddresses.userId, userId)).orderBy(desc(savedAddresses.lastUsedAt));
+  const fanFollows = await exportFollows(db, userId);
   return {
     exportedAt: new Date().toISOString(),
     profile: {
@@ -328,5 +332,7 @@ export async function exportMyData(db: Db, userId: string) {
       createdAt: entry.createdAt.toISOString(),
     })),
     savedAddresses: addresses.map((row) => ({ ...row.address, lastUsedAt: row.lastUsedAt.toISOString() })),
+    // The label and the artists the fan follows, with when and how (decision 074).
+    follows: fanFollows,
   };
 }

@@ -217,7 +217,7 @@ export async function getPublicRelease(db: Db, id: number, products: { productId
 }
 
 /** The roster artists a release credits, as the roster answers (decision 070); app.ts hands it over, digital imports no roster. */
-export type ArtistsOfRelease = (releaseId: number) => Promise<{ name: string; slug: string }[]>;
+export type ArtistsOfRelease = (releaseId: number) => Promise<{ id: number; name: string; slug: string }[]>;
 
 /** Points a track at a stored master (its generation) and queues the encoding, in one transaction. */
 export async function setTrackMaster(db: Db, jobs: JobQueue, trackId: number, master: { path: string; generation: number }): Promise<void> {

@@ -98,13 +98,34 @@ export async function creditedReleaseIds(db: Db): Promise<Set<number>> {
 }
 
 /** The artists a release credits, in credit order (its page links them). */
-export async function artistsOfRelease(db: Db, releaseId: number): Promise<{ name: string; slug: string }[]> {
+export async function artistsOfRelease(db: Db, releaseId: number): Promise<{ id: number; name: string; slug: string }[]> {
   return db
-    .select({ name: artists.name, slug: artists.slug })
+    .select({ id: artists.id, name: artists.name, slug: artists.slug })
     .from(releaseArtists)
     .innerJoin(artists, eq(artists.id, releaseArtists.artistId))
     .where(eq(releaseArtists.releaseId, releaseId))
     .orderBy(asc(releaseArtists.position), asc(sql`lower(${artists.name})`));
+}
+
+/** These artists' names and addresses by number (a fan's follows, decision 074); a missing one is left out. */
+export async function artistsByIds(db: Db | Tx, ids: readonly number[]): Promise<Map<number, { id: number; name: string; slug: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: artists.id, name: artists.name, slug: artists.slug })
+    .from(artists)
+    .where(inArray(artists.id, [...ids]));
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** The artists each of these products credits, in credit order (a purchase's follows, a product page's buttons; decision 074). */
+export async function artistsOfProducts(db: Db | Tx, productIds: readonly string[]): Promise<{ productId: string; id: number; name: string; slug: string }[]> {
+  if (productIds.length === 0) return [];
+  return db
+    .select({ productId: productArtists.productId, id: artists.id, name: artists.name, slug: artists.slug })
+    .from(productArtists)
+    .innerJoin(artists, eq(artists.id, productArtists.artistId))
+    .where(inArray(productArtists.productId, [...productIds]))
+    .orderBy(asc(productArtists.position), asc(sql`lower(${artists.name})`));
 }
 
 /** The products credited to the artist at this address (or an old one of theirs): the shop's artist filter. Undefined: no such artist. */

@@ -147,6 +147,8 @@ export const accountsContracts = {
       walletLedger: z.array(z.record(z.string(), z.unknown())),
       wallet: z.object({ balanceCents: z.number(), heldCents: z.number() }),
       savedAddresses: z.array(z.record(z.string(), z.unknown())),
+      /** The label and roster artists the fan follows (issue 37, decision 074): 'label' or 'artist:<slug>', how and when. */
+      follows: z.array(z.object({ target: z.string(), source: z.string(), createdAt: z.string() })),
     }),
   }),
 

@@ -1,0 +1,13 @@
+CREATE TABLE "fan_follow" (
+	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "fan_follow_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"user_id" text NOT NULL,
+	"artist_id" integer,
+	"source" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "checkout" ADD COLUMN "follow_artists" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "fan_follow" ADD CONSTRAINT "fan_follow_user_id_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."user"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "fan_follow" ADD CONSTRAINT "fan_follow_artist_id_artist_id_fk" FOREIGN KEY ("artist_id") REFERENCES "public"."artist"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "fan_follow_target_idx" ON "fan_follow" USING btree ("user_id",coalesce("artist_id", 0));--> statement-breakpoint
+CREATE INDEX "fan_follow_artist_idx" ON "fan_follow" USING btree ("artist_id");
