@@ -417,6 +417,10 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   linkArtist: () => ({ artistId: 2_000_000, subject: { kind: 'release', id: 2_000_000 }, linked: true }),
   mergeArtist: () => ({ from: 2_000_000, into: 2_000_001 }),
   deleteArtist: () => ({ id: 2_000_000 }),
+  // Follows (issue 37, decision 074): an artist not on the roster is refused clearly.
+  listFollows: () => null,
+  setFollow: () => ({ target: { kind: 'artist', artistId: 2_000_000 }, followed: true }),
+  listProductArtists: () => ({ productId: 'no-such-product' }),
   resolveNeedsAttention: () => ({ id: 1 }),
   listCategories: () => null,
   createCategory: () => ({ name: 'Fuzz Category' }),
@@ -890,6 +894,12 @@ describe('generated: same-id races on every idempotent function', () => {
         expect(await rowCount('SELECT 1 FROM product WHERE sort_order = (SELECT max(sort_order) FROM product)', [])).toBe(1);
       },
     },
+    // One follow per fan and target (a unique index, ON CONFLICT DO NOTHING): n concurrent follows leave one.
+    setFollow: {
+      same: true,
+      body: async () => ({ target: { kind: 'label' }, followed: true }),
+      after: async () => expect(await rowCount('SELECT 1 FROM fan_follow WHERE user_id = $1 AND artist_id IS NULL', [await adminId()])).toBe(1),
+    },
     setAdmin: {
       same: true,
       body: async () => ({ email: 'admin@example.org', isAdmin: true }),
@@ -1051,6 +1061,8 @@ describe('generated: same-id races on every idempotent function', () => {
         'listArtists',
         'getArtist',
         'listRoster',
+        'listFollows',
+        'listProductArtists',
       ].map((name) => [name, 'reads only']),
     ),
   };
