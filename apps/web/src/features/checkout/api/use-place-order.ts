@@ -25,6 +25,8 @@ export interface OrderToPlace {
   shippingMethodId?: string | undefined;
   /** A gift card's recipient and message (issue 27); only with a gift card in the cart. */
   gift?: { recipientEmail: string; message: string } | undefined;
+  /** The "Follow the artists" box (issue 37, decision 074): the order follows what was bought. */
+  followArtists?: boolean | undefined;
 }
 
 /** 32 random hex characters; getRandomValues works on plain http too, unlike randomUUID. */
@@ -111,6 +113,7 @@ export function usePlaceOrder() {
         quote: quotedTotals(quote),
         checkoutId,
         shippingMethodId,
+        followArtists: order.followArtists ?? false,
         ...(discountCode ? { discountCode } : {}),
       },
       {
@@ -141,6 +144,7 @@ export function usePlaceOrder() {
         checkoutId,
         shippingMethodId,
         quote: quotedTotals(quote),
+        followArtists: order.followArtists ?? false,
         ...(discountCode ? { discountCode } : {}),
         ...(order.gift ? { gift: order.gift } : {}),
       },

@@ -82,6 +82,8 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
   const giftCard = quote.data?.giftCard === true;
   const [gift, setGift] = useState<GiftValues>({ recipientEmail: '', message: '' });
   const [giftProblem, setGiftProblem] = useState<string | null>(null);
+  // Issue 37 (decision 074): the order follows the artists of what was bought, unless unticked.
+  const [followArtists, setFollowArtists] = useState(true);
   const placement = usePlaceOrder();
   const unavailable = unavailableItems(quote.error);
   const short = outOfStockLines(quote.error);
@@ -127,6 +129,7 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
       shipping: check.shipping,
       quote: quote.data,
       shippingMethodId: quote.data.shippingMethodId ?? undefined,
+      followArtists,
       ...(giftCard ? { gift: { recipientEmail: gift.recipientEmail.trim(), message: gift.message } } : {}),
     });
   };
@@ -289,6 +292,10 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
           {message}
         </div>
         <DropLineLinks shown={Boolean(placement.error)} />
+        <label className="checkout-toggle__label checkout-follow">
+          <input type="checkbox" checked={followArtists} disabled={placement.busy} onChange={(event) => setFollowArtists(event.target.checked)} />
+          <span>{CHECKOUT_TEXTS.followArtists}</span>
+        </label>
         <button type="submit" className="button checkout-submit" disabled={placement.busy} aria-busy={placement.busy || undefined}>
           {placement.busy ? 'Placing order…' : 'Place order'}
         </button>
