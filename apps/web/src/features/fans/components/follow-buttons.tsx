@@ -3,16 +3,8 @@ import { paths } from '../../../lib/paths.ts';
 import { Link, useLocation } from '../../../lib/router.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { isFollowing, useFollows, useSetFollow, type FollowTarget } from '../api/follows.ts';
+import { FOLLOW_TEXTS, LABEL_NAME } from '../messages.ts';
 import './fans.css';
-
-export const LABEL_NAME = 'Street Flavor Records';
-
-export const FOLLOW_TEXTS = {
-  follow: (name: string) => `Follow ${name}`,
-  following: (name: string) => `Following ${name}`,
-  signIn: 'Log in to follow',
-  failed: 'Could not change the follow. Please try again.',
-} as const;
 
 interface FollowOne {
   target: FollowTarget;

@@ -3,7 +3,7 @@ import { errorSentence } from '../../../lib/error-message.ts';
 import { paths } from '../../../lib/paths.ts';
 import { Link } from '../../../lib/router.tsx';
 import { useFollows, useSetFollow } from '../api/follows.ts';
-import { LABEL_NAME } from './follow-buttons.tsx';
+import { FOLLOW_TEXTS, LABEL_NAME } from '../messages.ts';
 
 /**
  * /account's follows (issue 37, decision 074): the label and each artist the fan follows, each
@@ -21,7 +21,7 @@ export function FollowsSection() {
       {follows.isPending ? <p>Loading…</p> : null}
       {empty ? (
         <p>
-          You follow nobody yet. Find artists on <Link to={paths.artists}>the roster</Link>.
+          {FOLLOW_TEXTS.none} Find artists on <Link to={paths.artists}>the roster</Link>.
         </p>
       ) : null}
       {list && !empty ? (
@@ -30,7 +30,7 @@ export function FollowsSection() {
             <li>
               <span>{LABEL_NAME}</span>{' '}
               <button type="button" className="button button--secondary" disabled={change.isPending} onClick={() => change.mutate({ target: { kind: 'label' }, followed: false })}>
-                Unfollow {LABEL_NAME}
+                {FOLLOW_TEXTS.unfollow(LABEL_NAME)}
               </button>
             </li>
           ) : null}
@@ -43,13 +43,13 @@ export function FollowsSection() {
                 disabled={change.isPending}
                 onClick={() => change.mutate({ target: { kind: 'artist', artistId: artist.id }, followed: false })}
               >
-                Unfollow {artist.name}
+                {FOLLOW_TEXTS.unfollow(artist.name)}
               </button>
             </li>
           ))}
         </ul>
       ) : null}
-      {change.isError ? <p role="alert">{errorSentence(change.error, 'Could not change the follow. Please try again.')}</p> : null}
+      {change.isError ? <p role="alert">{errorSentence(change.error, FOLLOW_TEXTS.failed)}</p> : null}
     </section>
   );
 }
