@@ -4,7 +4,7 @@
 // fan buys the release with the checkout's box ticked and /account lists the artist again.
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { CHECKOUT_TEXTS } from '../apps/web/src/features/checkout/messages.ts';
-import { FOLLOW_TEXTS } from '../apps/web/src/features/fans/messages.ts';
+import { FOLLOW_TEXTS } from '../apps/web/src/ui/follows/messages.ts';
 import { createVerifiedUser } from './support/accounts.ts';
 import { callAs, tokenOf } from './support/api.ts';
 import { runCli } from './support/cli.ts';

@@ -13,7 +13,7 @@ import { salesOverviewQueryOptions } from '../features/admin/api/sales-overview.
 import { productQueryOptions } from '../features/catalog/api/get-product.ts';
 import { productsQueryOptions } from '../features/catalog/api/list-products.ts';
 import { artistQueryOptions, artistsQueryOptions } from '../features/roster/api/roster.ts';
-import { followsQueryOptions, productArtistsQueryOptions } from '../features/fans/api/follows.ts';
+import { followsQueryOptions, productArtistsQueryOptions } from '../ui/follows/api/follows.ts';
 import { rosterQueryOptions } from '../features/admin/api/roster.ts';
 import { myOrderQueryOptions } from '../features/checkout/api/get-my-order.ts';
 import { savedAddressesQueryOptions } from '../features/checkout/api/saved-addresses.ts';

@@ -13,7 +13,7 @@ import { useMusicRelease, type MusicRelease } from '../api/digital.ts';
 import { Player } from './player.tsx';
 import './digital.css';
 import { centsToDecimal } from '@storefront/domain/money.ts';
-import { FollowButtons } from '../../fans/components/follow-buttons.tsx';
+import { FollowButtons } from '../../../ui/follows/components/follow-buttons.tsx';
 
 const duration = (seconds: number | null) => (seconds === null ? '' : `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`);
 

@@ -6,7 +6,7 @@ import { ErrorState } from '../../../ui/error-state.tsx';
 import { LoadingRegion, Skeleton } from '../../../ui/skeleton.tsx';
 import { useArtist, type PublicArtist } from '../api/roster.ts';
 import './roster.css';
-import { FollowButtons } from '../../fans/components/follow-buttons.tsx';
+import { FollowButtons } from '../../../ui/follows/components/follow-buttons.tsx';
 
 /** An artist's page (issue 36, decision 070): who they are, their releases and their merch. */
 export function ArtistPage() {

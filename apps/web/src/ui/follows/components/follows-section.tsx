@@ -1,4 +1,4 @@
-import './fans.css';
+import './follows.css';
 import { errorSentence } from '../../../lib/error-message.ts';
 import { paths } from '../../../lib/paths.ts';
 import { Link } from '../../../lib/router.tsx';

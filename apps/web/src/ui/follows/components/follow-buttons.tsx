@@ -4,7 +4,7 @@ import { Link, useLocation } from '../../../lib/router.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { isFollowing, useFollows, useSetFollow, type FollowTarget } from '../api/follows.ts';
 import { FOLLOW_TEXTS, LABEL_NAME } from '../messages.ts';
-import './fans.css';
+import './follows.css';
 
 interface FollowOne {
   target: FollowTarget;
