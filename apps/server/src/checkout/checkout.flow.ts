@@ -169,7 +169,16 @@ async function refusalOf(db: Db, error: unknown, lines: StockLine[]): Promise<un
 export async function completeWalletOnlyOrder(
   deps: CheckoutDeps,
   userId: string,
-  input: { items: CartItems; contact: Contact; shipping?: Shipping | undefined; quote: Partial<Quote>; checkoutId: string; shippingMethodId?: string; discountCode?: string; followArtists?: boolean | undefined },
+  input: {
+    items: CartItems;
+    contact: Contact;
+    shipping?: Shipping | undefined;
+    quote: Partial<Quote>;
+    checkoutId: string;
+    shippingMethodId?: string;
+    discountCode?: string;
+    followArtists?: boolean | undefined;
+  },
 ): Promise<{ orderId: string; paymentIntentId: string; created: boolean }> {
   if (input.shipping) checkAddress(input.shipping);
   const checkoutId = `${userId}:${input.checkoutId}`;
@@ -210,7 +219,12 @@ export async function completeWalletOnlyOrder(
       await sendReceipt(deps, tx, { email: start.email, name: start.name }, order.id, record, digital);
       if (input.shipping) await rememberAddress(tx, userId, input.shipping);
       // Step "follow what was bought" (decision 074): with the box ticked, once (only an order this call created).
-      if (input.followArtists) await followForPurchase(tx, userId, lines.map((line) => line.id));
+      if (input.followArtists)
+        await followForPurchase(
+          tx,
+          userId,
+          lines.map((line) => line.id),
+        );
       await scheduleTaxRecord(deps.jobs, tx, order.id, record.taxCalculationId);
       // The conditional debit: it locks the wallet row until the commit, and one buyer's
       // concurrent orders queue on that lock, so it comes late.

@@ -104,7 +104,12 @@ async function applySucceeded(deps: CheckoutDeps, tx: Tx, checkout: Checkout, ev
   // Step "activate gift cards" (decision 053): live with the order; their emails are queued with it.
   if (order.created) await activateGiftCards(tx, deps.jobs, checkout.id, order.id);
   // Step "follow what was bought" (decision 074): the checkout's box, once (only with the order this event created).
-  if (order.created && checkout.followArtists) await followForPurchase(tx, checkout.userId, checkout.items.map((item) => item.id));
+  if (order.created && checkout.followArtists)
+    await followForPurchase(
+      tx,
+      checkout.userId,
+      checkout.items.map((item) => item.id),
+    );
   const buyer = order.created ? await contactOf(tx, checkout.userId) : undefined;
   if (buyer) await sendReceipt(deps, tx, buyer, order.id, record, digital);
   return 'applied';

@@ -29,7 +29,10 @@ export async function listFollows(db: Db | Tx, userId: string) {
     .where(eq(fanFollows.userId, userId))
     .orderBy(desc(fanFollows.createdAt), desc(fanFollows.id));
   const label = rows.find((row) => row.artistId === null);
-  const named = await artistsByIds(db, rows.flatMap((row) => (row.artistId === null ? [] : [row.artistId])));
+  const named = await artistsByIds(
+    db,
+    rows.flatMap((row) => (row.artistId === null ? [] : [row.artistId])),
+  );
   const artists = rows.flatMap((row) => {
     const artist = row.artistId === null ? undefined : named.get(row.artistId);
     return artist ? [{ ...artist, since: row.createdAt.toISOString() }] : [];
@@ -43,10 +46,7 @@ export async function setFollow(db: Db, userId: string, target: FollowTarget, fo
   await runTransaction(db, async (tx) => {
     if (followed) {
       try {
-        await tx
-          .insert(fanFollows)
-          .values({ userId, artistId, source: 'button' })
-          .onConflictDoNothing();
+        await tx.insert(fanFollows).values({ userId, artistId, source: 'button' }).onConflictDoNothing();
       } catch (error) {
         // The artist's foreign key: no such artist (or merged away meanwhile).
         if (sqlState(error) === '23503') throw new AppError('not-found', FOLLOW_MESSAGES.noArtist);
@@ -88,7 +88,10 @@ export async function exportFollows(db: Db, userId: string) {
     .from(fanFollows)
     .where(eq(fanFollows.userId, userId))
     .orderBy(fanFollows.id);
-  const named = await artistsByIds(db, rows.flatMap((row) => (row.artistId === null ? [] : [row.artistId])));
+  const named = await artistsByIds(
+    db,
+    rows.flatMap((row) => (row.artistId === null ? [] : [row.artistId])),
+  );
   return rows.map((row) => ({
     target: row.artistId === null ? 'label' : `artist:${named.get(row.artistId)?.slug ?? row.artistId}`,
     source: row.source,

@@ -45,7 +45,12 @@ beforeAll(async () => {
     config: { env: { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET } },
     build: (config) => ({
       payments: {
-        provider: createStripeProvider({ secretKey: 'sk_test_x', webhookSecret: WEBHOOK_SECRET, publicUrl: config.PUBLIC_URL!, api: { host: '127.0.0.1', port, protocol: 'http' } }),
+        provider: createStripeProvider({
+          secretKey: 'sk_test_x',
+          webhookSecret: WEBHOOK_SECRET,
+          publicUrl: config.PUBLIC_URL!,
+          api: { host: '127.0.0.1', port, protocol: 'http' },
+        }),
         local: null,
       },
     }),
@@ -78,11 +83,7 @@ async function fails(promise: Promise<unknown>): Promise<{ code: string; message
 }
 
 async function followsOf(name: string) {
-  return shop.db
-    .select({ artistId: fanFollows.artistId, source: fanFollows.source })
-    .from(fanFollows)
-    .where(eq(fanFollows.userId, ids[name]!))
-    .orderBy(fanFollows.id);
+  return shop.db.select({ artistId: fanFollows.artistId, source: fanFollows.source }).from(fanFollows).where(eq(fanFollows.userId, ids[name]!)).orderBy(fanFollows.id);
 }
 
 describe('following', () => {
@@ -178,10 +179,23 @@ describe('a purchase follows what was bought', () => {
         id: eventId,
         object: 'event',
         type: 'checkout.session.completed',
-        data: { object: { id: sessionId, object: 'checkout.session', payment_status: 'paid', payment_intent: 'pi_follow', amount_total: checkout!.chargeCents, metadata: { checkoutId: link.checkoutId } } },
+        data: {
+          object: {
+            id: sessionId,
+            object: 'checkout.session',
+            payment_status: 'paid',
+            payment_intent: 'pi_follow',
+            amount_total: checkout!.chargeCents,
+            metadata: { checkoutId: link.checkoutId },
+          },
+        },
       });
       const signature = new Stripe('sk_test_x').webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-      const response = await fetch(`${shop.baseUrl}/webhooks/stripe`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
+      const response = await fetch(`${shop.baseUrl}/webhooks/stripe`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+        body: payload,
+      });
       expect(response.status).toBe(200);
     };
     await deliver('evt_follow_1');
@@ -207,6 +221,11 @@ describe('the account', () => {
     await as('gone').call('deleteAccount', { password: TEST_PASSWORD, confirm: 'DELETE' });
     expect(await followsOf('gone')).toEqual([]);
     // Another fan's follows stay.
-    expect(await shop.db.select().from(fanFollows).where(and(eq(fanFollows.userId, ids.buyer!), isNull(fanFollows.artistId)))).toHaveLength(1);
+    expect(
+      await shop.db
+        .select()
+        .from(fanFollows)
+        .where(and(eq(fanFollows.userId, ids.buyer!), isNull(fanFollows.artistId))),
+    ).toHaveLength(1);
   });
 });
