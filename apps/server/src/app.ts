@@ -6,6 +6,7 @@ import type { Db } from './db/client.ts';
 import { accountsArea } from './accounts/accounts.plugin.ts';
 import { createAuth, PASSWORD_RESET_QUEUE } from './accounts/auth.ts';
 import { callerResolver, sessionResolver } from './accounts/auth.routes.ts';
+import { contactOf } from './accounts/accounts.service.ts';
 import { adminArea } from './admin/admin.plugin.ts';
 import { checkoutArea } from './checkout/checkout.plugin.ts';
 import { applyPaymentEvent } from './checkout/payment.flow.ts';
@@ -235,7 +236,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     digital: { config, db, jobs, pages, artistsOfRelease: (releaseId) => artistsOfRelease(db, releaseId) },
     drops: { config, db, jobs, pages },
     roster: { config, db, pages },
-    fans: undefined,
+    // The account's address for its consent (fans imports no accounts).
+    fans: { config, db, queueMail, emailOf: async (userId) => (await contactOf(db, userId))?.email ?? '' },
     openapi: { config },
   };
 

@@ -104,6 +104,8 @@ export const walletOrderInputSchema = z
     discountCode: discountCodeInput,
     /** The checkout's "Follow the artists" box (issue 37, decision 074): absent or false follows nobody. */
     followArtists: optionalNullable(z.boolean()),
+    /** The checkout's own, unticked "Send me news" box (decision 074): consent recorded apart from the order. */
+    marketingConsent: optionalNullable(z.boolean()),
   })
   .strict();
 
@@ -124,6 +126,8 @@ export const paymentLinkInputSchema = z
     gift: giftOption,
     /** The checkout's "Follow the artists" box: the paid order follows the artists of what was bought (decision 074). */
     followArtists: optionalNullable(z.boolean()),
+    /** The checkout's own, unticked "Send me news" box (decision 074): consent recorded apart from the order. */
+    marketingConsent: optionalNullable(z.boolean()),
   })
   .strict();
 
