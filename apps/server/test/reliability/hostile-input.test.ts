@@ -421,6 +421,9 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   listFollows: () => null,
   setFollow: () => ({ target: { kind: 'artist', artistId: 2_000_000 }, followed: true }),
   listProductArtists: () => ({ productId: 'no-such-product' }),
+  subscribeToNews: () => ({ email: 'fuzz-news@example.org', page: '/artists' }),
+  getMyConsent: () => null,
+  setMyConsent: () => ({ consented: true, page: '/account' }),
   resolveNeedsAttention: () => ({ id: 1 }),
   listCategories: () => null,
   createCategory: () => ({ name: 'Fuzz Category' }),
@@ -900,6 +903,12 @@ describe('generated: same-id races on every idempotent function', () => {
       body: async () => ({ target: { kind: 'label' }, followed: true }),
       after: async () => expect(await rowCount('SELECT 1 FROM fan_follow WHERE user_id = $1 AND artist_id IS NULL', [await adminId()])).toBe(1),
     },
+    // One consent row per address (a unique index, upserted): n concurrent gives leave one, given.
+    setMyConsent: {
+      same: false,
+      body: async () => ({ consented: true, page: '/account' }),
+      after: async () => expect(await rowCount(`SELECT 1 FROM marketing_consent WHERE user_id = $1 AND status = 'given'`, [await adminId()])).toBe(1),
+    },
     setAdmin: {
       same: true,
       body: async () => ({ email: 'admin@example.org', isAdmin: true }),
@@ -965,6 +974,8 @@ describe('generated: same-id races on every idempotent function', () => {
   };
   /** Functions that are not idempotent by design, or only read. */
   const NOT_RACED: Record<string, string> = {
+    subscribeToNews:
+      'one pending row per address (upserted; consent given stays given) and a confirmation mail per request, limited per address and per client (src/fans/consent.test.ts)',
     requestPayout: 'each call is a new request for money (its concurrency: src/payouts/payouts.test.ts)',
     scheduleDrop: "a drop's address is unique (an index): one of n concurrent schedules with one slug wins, the others are refused as taken",
     editDrop: 'sets the same fields of a scheduled drop: last write wins, no counter; the seed never changes',
@@ -1063,6 +1074,7 @@ describe('generated: same-id races on every idempotent function', () => {
         'listRoster',
         'listFollows',
         'listProductArtists',
+        'getMyConsent',
       ].map((name) => [name, 'reads only']),
     ),
   };
