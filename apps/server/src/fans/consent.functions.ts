@@ -25,7 +25,7 @@ export function consentFunctions(deps: ConsentDeps): CallableFunction[] {
         const origin = publicUrl(config);
         const secret = config.AUTH_SECRET;
         const confirmUrl = `${origin}/news/confirm?token=${encodeURIComponent(signConsentLink(secret, 'news-confirm', normaliseEmail(email)))}`;
-        await deps.queueMail(newsConfirmMail(email.trim(), confirmUrl, leaveLink(origin, secret, normaliseEmail(email))));
+        await deps.queueMail(newsConfirmMail(normaliseEmail(email), confirmUrl, leaveLink(origin, secret, normaliseEmail(email))));
       }
       return { ok: true as const };
     }),
