@@ -18,6 +18,8 @@ export const accountKeys = {
   deletion: ['account', 'deletion'] as const,
   /** The fan's follows of the label and its artists (decision 074): the 'profile' topic. */
   follows: ['account', 'follows'] as const,
+  /** The fan's marketing consent (decision 074): the 'profile' topic. */
+  consent: ['account', 'consent'] as const,
 };
 
 /** A product's roster artists (its follow buttons): a roster change says 'products'. */

@@ -9,3 +9,19 @@ export const FOLLOW_TEXTS = {
   failed: 'Could not change the follow. Please try again.',
   none: 'You follow nobody yet.',
 } as const;
+
+/** Marketing consent (issue 37 part 2, decision 074): always its own box, never ticked for the fan. */
+export const NEWS_TEXTS = {
+  box: 'Send me news from Street Flavor Records by email (new releases, merch, shows)',
+  formTitle: 'Get our news',
+  formLead: 'New releases, merch and shows by email. We send a link to confirm first; every mail has a one-click way out.',
+  emailLabel: 'Your email',
+  submit: 'Sign up',
+  sent: 'Check your inbox: we sent you a link to confirm.',
+  failed: 'Could not sign you up. Please try again.',
+  accountOn: 'You get our news by email.',
+  accountOff: 'You do not get our news by email.',
+  give: 'Send me news',
+  stop: 'Stop the news',
+  since: (source: string, page: string, when: string) => `Given ${when} (${source}, on ${page}).`,
+} as const;

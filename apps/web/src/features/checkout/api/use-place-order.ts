@@ -27,6 +27,8 @@ export interface OrderToPlace {
   gift?: { recipientEmail: string; message: string } | undefined;
   /** The "Follow the artists" box (issue 37, decision 074): the order follows what was bought. */
   followArtists?: boolean | undefined;
+  /** Its own "Send me news" box (decision 074), unticked by default. */
+  marketingConsent?: boolean | undefined;
 }
 
 /** 32 random hex characters; getRandomValues works on plain http too, unlike randomUUID. */
@@ -114,6 +116,7 @@ export function usePlaceOrder() {
         checkoutId,
         shippingMethodId,
         followArtists: order.followArtists ?? false,
+        marketingConsent: order.marketingConsent ?? false,
         ...(discountCode ? { discountCode } : {}),
       },
       {
@@ -145,6 +148,7 @@ export function usePlaceOrder() {
         shippingMethodId,
         quote: quotedTotals(quote),
         followArtists: order.followArtists ?? false,
+        marketingConsent: order.marketingConsent ?? false,
         ...(discountCode ? { discountCode } : {}),
         ...(order.gift ? { gift: order.gift } : {}),
       },
