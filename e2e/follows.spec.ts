@@ -4,8 +4,8 @@
 // fan buys the release with the checkout's box ticked and /account lists the artist again.
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { CHECKOUT_TEXTS } from '../apps/web/src/features/checkout/messages.ts';
-import { FOLLOW_TEXTS } from '../apps/web/src/ui/follows/messages.ts';
-import { createVerifiedUser } from './support/accounts.ts';
+import { FOLLOW_TEXTS, NEWS_TEXTS } from '../apps/web/src/ui/follows/messages.ts';
+import { createVerifiedUser, mailLink } from './support/accounts.ts';
 import { callAs, tokenOf } from './support/api.ts';
 import { runCli } from './support/cli.ts';
 import { test, expect, DEMO_ADMIN } from './support/fixtures.ts';
@@ -64,9 +64,41 @@ test('follow from a release page, see it in /account, unfollow; buy with the box
   await page.getByRole('dialog', { name: CHECKOUT_MESSAGES.walletPrompt }).getByRole('button', { name: 'Yes' }).click();
   await expect(page).toHaveURL(/\/checkout$/);
   await expect(page.getByRole('checkbox', { name: CHECKOUT_TEXTS.followArtists })).toBeChecked();
+  // Consent is its own box, never ticked for the fan (decision 074): ticked here, it is recorded apart from the order.
+  const news = page.getByRole('checkbox', { name: NEWS_TEXTS.box });
+  await expect(news).not.toBeChecked();
+  await news.check();
   await page.getByRole('button', { name: 'Place order' }).click();
   await expect(page).toHaveURL(/\/order-confirmation\?/);
   await page.goto('/account');
   await expect(page.getByRole('region', { name: 'Following' }).getByRole('link', { name: artistName })).toBeVisible();
   await expect(page.getByRole('button', { name: `Unfollow ${artistName}` })).toBeVisible();
+  await expect(page.getByTestId('news-state')).toHaveText(NEWS_TEXTS.accountOn);
+  // Withdrawn in one click.
+  await page.getByRole('button', { name: NEWS_TEXTS.stop }).click();
+  await expect(page.getByTestId('news-state')).toHaveText(NEWS_TEXTS.accountOff);
+});
+
+test('a signed-out visitor signs up on the public form, confirms by the mailed link and stops the news from the link', async ({ page, request }) => {
+  const email = `e2e-news-${Date.now().toString(36)}@example.com`;
+  await page.goto('/artists');
+  const form = page.getByRole('region', { name: NEWS_TEXTS.formTitle });
+  await form.getByLabel(NEWS_TEXTS.emailLabel).fill(email);
+  await form.getByRole('button', { name: NEWS_TEXTS.submit }).click();
+  await expect(form.getByRole('status')).toHaveText(NEWS_TEXTS.sent);
+
+  // The mail's first link confirms, by a button (a GET alone changes nothing).
+  const confirm = await mailLink(request, email, 'Confirm your news');
+  expect(confirm).toMatch(/^\/news\/confirm\?token=/);
+  await page.context().clearCookies();
+  await page.goto(confirm);
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('You will get our news.');
+
+  // Its leave link works signed out, with no cookie: a button, then the news stop.
+  const leave = await mailLink(request, email, 'Confirm your news', '/news/leave');
+  await page.context().clearCookies();
+  await page.goto(leave);
+  await page.getByRole('button', { name: 'Stop the news' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('You will get no more news.');
 });
