@@ -86,7 +86,11 @@ describe('the public sign-up form (double opt-in)', () => {
     const forged = await fetch(`${url.origin}/news/confirm?token=${other}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
     expect(forged.status).toBe(400);
     // A confirm link does not withdraw, nor the other way round.
-    const crossed = await fetch(`${url.origin}/news/leave?token=${email}.${expiry}.${signature}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    const crossed = await fetch(`${url.origin}/news/leave?token=${email}.${expiry}.${signature}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+    });
     expect(crossed.status).toBe(400);
     expect((await consentRow('forger@example.org'))!.status).toBe('pending');
     expect((await consentRow('listener@example.org'))!.status).toBe('withdrawn');
@@ -143,7 +147,11 @@ describe('boxes and /account', () => {
     expect(headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
     const url = /^<(.+)>$/.exec(headers['List-Unsubscribe'])![1]!;
     expect(url.startsWith(`${shop.baseUrl}/news/leave?token=`)).toBe(true);
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--x--\r\n' });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      body: '--x\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--x--\r\n',
+    });
     expect(response.status).toBe(200);
     expect((await as('member').call('getMyConsent', null)).consented).toBe(false);
   });
