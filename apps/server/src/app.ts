@@ -18,6 +18,7 @@ import { discountsArea } from './discounts/discounts.plugin.ts';
 import { dropsArea } from './drops/drops.plugin.ts';
 import { rosterArea } from './roster/roster.plugin.ts';
 import { fansArea } from './fans/fans.plugin.ts';
+import { moveFollows } from './fans/follows.service.ts';
 import { artistsOfRelease, productIdsOfArtist } from './roster/roster.service.ts';
 import { preordersArea } from './preorders/preorders.plugin.ts';
 import { giftCardsArea } from './giftcards/giftcards.plugin.ts';
@@ -235,7 +236,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // A release's page links its roster artists (digital imports no roster).
     digital: { config, db, jobs, pages, artistsOfRelease: (releaseId) => artistsOfRelease(db, releaseId) },
     drops: { config, db, jobs, pages },
-    roster: { config, db, pages },
+    roster: { config, db, pages, moveFollows },
     // The account's address for its consent (fans imports no accounts).
     fans: { config, db, queueMail, emailOf: async (userId) => (await contactOf(db, userId))?.email ?? '' },
     openapi: { config },

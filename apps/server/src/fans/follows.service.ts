@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { followTarget } from '@storefront/domain/contracts/fans.ts';
 import type { Db } from '../db/client.ts';
@@ -74,6 +74,14 @@ export async function followForPurchase(tx: Tx, userId: string, productIds: read
   if (values.length === 0) return;
   await tx.insert(fanFollows).values(values).onConflictDoNothing();
   await publishLive(tx, { topic: 'profile', userId });
+}
+
+/** A roster merge (decision 070): the fans of `from` follow `into` (one follow each), in the merge's transaction. */
+export async function moveFollows(tx: Tx, from: number, into: number): Promise<void> {
+  await tx.execute(
+    sql`INSERT INTO ${fanFollows} (user_id, artist_id, source, created_at) SELECT user_id, ${into}, source, created_at FROM ${fanFollows} WHERE artist_id = ${from} ON CONFLICT DO NOTHING`,
+  );
+  await tx.delete(fanFollows).where(eq(fanFollows.artistId, from));
 }
 
 /** Deleting an account (decision 074): its follows go with it. */

@@ -209,6 +209,20 @@ describe('a purchase follows what was bought', () => {
   });
 });
 
+describe('a roster merge', () => {
+  it("moves the merged artist's followers to the artist kept, one follow each", async () => {
+    const twin = (await as('boss').call('saveArtist', { name: 'Mira Vale Twin', links: [] })).id;
+    await as('fan').call('setFollow', { target: { kind: 'artist', artistId: twin }, followed: true });
+    await as('nobox').call('setFollow', { target: { kind: 'artist', artistId: twin }, followed: true });
+    await as('nobox').call('setFollow', { target: { kind: 'artist', artistId }, followed: true });
+    await as('boss').call('mergeArtist', { from: twin, into: artistId });
+    expect((await followsOf('fan')).filter((row) => row.artistId !== null)).toEqual([{ artistId, source: 'button' }]);
+    expect((await followsOf('nobox')).filter((row) => row.artistId !== null)).toEqual([{ artistId, source: 'button' }]);
+    await as('fan').call('setFollow', { target: { kind: 'artist', artistId }, followed: false });
+    await as('nobox').call('setFollow', { target: { kind: 'artist', artistId }, followed: false });
+  });
+});
+
 describe('the account', () => {
   it('lists follows in the data export and removes them with the account', async () => {
     await as('gone').call('setFollow', { target: { kind: 'artist', artistId }, followed: true });

@@ -274,7 +274,13 @@ async function creditCount(tx: Tx, artistId: number): Promise<number> {
  * Merges `from` into `into`: every credit moves (one already there stays one), every address
  * of `from` (its current one too) redirects to `into`, and `from` goes. One transaction.
  */
-export async function mergeArtist(db: Db, input: { from: number; into: number }, actor: Actor): Promise<void> {
+export async function mergeArtist(
+  db: Db,
+  input: { from: number; into: number },
+  actor: Actor,
+  /** What other areas keep of `from` moves to `into` in the merge's transaction (fans' follows, decision 074). */
+  alsoMove: (tx: Tx, from: number, into: number) => Promise<void> = async () => {},
+): Promise<void> {
   if (input.from === input.into) throw new AppError('invalid-argument', ROSTER_MESSAGES.mergeIntoSelf);
   await runTransaction(db, async (tx) => {
     await lockAddresses(tx);
@@ -302,6 +308,7 @@ export async function mergeArtist(db: Db, input: { from: number; into: number },
     await tx.delete(productArtists).where(eq(productArtists.artistId, from.id));
     await tx.update(artistSlugs).set({ artistId: into.id }).where(eq(artistSlugs.artistId, from.id));
     await tx.insert(artistSlugs).values({ slug: from.slug, artistId: into.id });
+    await alsoMove(tx, from.id, into.id);
     await tx.delete(artists).where(eq(artists.id, from.id));
     await tx.update(artists).set({ updatedAt: new Date() }).where(eq(artists.id, into.id));
     await recordAudit(tx, {
