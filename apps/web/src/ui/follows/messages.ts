@@ -12,7 +12,7 @@ export const FOLLOW_TEXTS = {
 
 /** Marketing consent (issue 37 part 2, decision 074): always its own box, never ticked for the fan. */
 export const NEWS_TEXTS = {
-  box: 'Send me news from Street Flavor Records by email (new releases, merch, shows)',
+  box: 'Send me the label’s newsletter (new releases, merch, shows)',
   formTitle: 'Get our news',
   formLead: 'New releases, merch and shows by email. We send a link to confirm first; every mail has a one-click way out.',
   emailLabel: 'Your email',
