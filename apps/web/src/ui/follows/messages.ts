@@ -19,6 +19,8 @@ export const NEWS_TEXTS = {
   submit: 'Sign up',
   sent: 'Check your inbox: we sent you a link to confirm.',
   failed: 'Could not sign you up. Please try again.',
+  /** Not “News by email”: /account's Email card is found by its name. */
+  accountTitle: 'The label’s newsletter',
   accountOn: 'You get our news by email.',
   accountOff: 'You do not get our news by email.',
   give: 'Send me news',

@@ -10,7 +10,7 @@ export function NewsSection() {
   const on = consent.data?.consented === true;
   return (
     <section className="account-card" aria-labelledby="account-news">
-      <h2 id="account-news">News by email</h2>
+      <h2 id="account-news">{NEWS_TEXTS.accountTitle}</h2>
       {consent.isError ? <p role="alert">{errorSentence(consent.error, NEWS_TEXTS.failed)}</p> : null}
       {consent.data ? (
         <>
