@@ -12,17 +12,19 @@ function decodeEntities(html: string): string {
 }
 
 /**
- * The link of the newest mail to `to` whose subject contains `subject`, from the dev
+ * The first link (under `pathPrefix`, if given) of the newest mail to `to` whose subject contains `subject`, from the dev
  * mailbox, as a path on the site under test (the mail names the server's PUBLIC_URL host,
  * whose cookies would not be this browser's).
  */
-export async function mailLink(request: APIRequestContext, to: string, subject: string): Promise<string> {
+export async function mailLink(request: APIRequestContext, to: string, subject: string, pathPrefix = ''): Promise<string> {
   let link: string | undefined;
   await expect(async () => {
     const html = await (await request.get('/dev/mailbox')).text();
     const mails = [...html.matchAll(/<article><h2>(.*?)<\/h2><p>To: (.*?) · .*?<\/p><pre>([\s\S]*?)<\/pre><\/article>/g)];
     const mail = mails.find(([, subjectHtml = '', toHtml = '']) => decodeEntities(toHtml) === to && decodeEntities(subjectHtml).includes(subject));
-    const url = mail ? /https?:\/\/\S+/.exec(decodeEntities(mail[3] ?? ''))?.[0] : undefined;
+    const url = mail
+      ? [...decodeEntities(mail[3] ?? '').matchAll(/https?:\/\/\S+/g)].map((match) => match[0]).find((found) => new URL(found).pathname.startsWith(pathPrefix))
+      : undefined;
     expect(url, `a "${subject}" mail to ${to}`).toBeTruthy();
     const parsed = new URL(url!);
     link = `${parsed.pathname}${parsed.search}`;

@@ -6,6 +6,7 @@ import type { Db } from './db/client.ts';
 import { accountsArea } from './accounts/accounts.plugin.ts';
 import { createAuth, PASSWORD_RESET_QUEUE } from './accounts/auth.ts';
 import { callerResolver, sessionResolver } from './accounts/auth.routes.ts';
+import { contactOf } from './accounts/accounts.service.ts';
 import { adminArea } from './admin/admin.plugin.ts';
 import { checkoutArea } from './checkout/checkout.plugin.ts';
 import { applyPaymentEvent } from './checkout/payment.flow.ts';
@@ -16,6 +17,8 @@ import { digitalArea } from './digital/digital.plugin.ts';
 import { discountsArea } from './discounts/discounts.plugin.ts';
 import { dropsArea } from './drops/drops.plugin.ts';
 import { rosterArea } from './roster/roster.plugin.ts';
+import { fansArea } from './fans/fans.plugin.ts';
+import { moveFollows } from './fans/follows.service.ts';
 import { artistsOfRelease, productIdsOfArtist } from './roster/roster.service.ts';
 import { preordersArea } from './preorders/preorders.plugin.ts';
 import { giftCardsArea } from './giftcards/giftcards.plugin.ts';
@@ -104,6 +107,7 @@ export const AREAS = [
   digitalArea,
   dropsArea,
   rosterArea,
+  fansArea,
   openapiArea,
 ] as const;
 
@@ -245,7 +249,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // A release's page links its roster artists (digital imports no roster).
     digital: { config, db, jobs, pages, artistsOfRelease: (releaseId) => artistsOfRelease(db, releaseId) },
     drops: { config, db, jobs, pages },
-    roster: { config, db, pages },
+    roster: { config, db, pages, moveFollows },
+    // The account's address for its consent (fans imports no accounts).
+    fans: { config, db, queueMail, emailOf: async (userId) => (await contactOf(db, userId))?.email ?? '' },
     openapi: { config },
   };
 

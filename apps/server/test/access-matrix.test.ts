@@ -131,6 +131,14 @@ const FUNCTIONS: Record<string, Access> = {
   linkArtist: 'admin',
   mergeArtist: 'admin',
   deleteArtist: 'admin',
+  // Fans' follows (issue 37, decision 074): a signed-in fan's own; a product's artists for everyone.
+  listFollows: 'signed-in',
+  setFollow: 'signed-in',
+  listProductArtists: 'public',
+  // Marketing consent (decision 074): the public form for anyone; the caller's own consent signed in.
+  subscribeToNews: 'public',
+  getMyConsent: 'signed-in',
+  setMyConsent: 'signed-in',
 };
 
 /** Who gets past authentication and authorisation, by access class. */
@@ -164,6 +172,11 @@ const ROUTES: Record<string, 'public' | 'service' | 'owner' | 'provider' | 'admi
   'GET /sso/interaction/:uid': 'sso',
   'GET /mydat/profile/:username': 'public',
   'GET /dev/mailbox': 'dev',
+  // Consent's mailed links (decision 074): signed tokens, no cookie; a GET changes nothing.
+  'GET /news/confirm': 'public',
+  'POST /news/confirm': 'public',
+  'GET /news/leave': 'public',
+  'POST /news/leave': 'public',
   'POST /fn/:name': 'public',
   'GET /api/pages/:slug': 'public',
   'GET /api/site': 'public',

@@ -102,6 +102,10 @@ export const walletOrderInputSchema = z
     checkoutId: checkoutIdSchema,
     shippingMethodId: shippingMethodIdSchema,
     discountCode: discountCodeInput,
+    /** The checkout's "Follow the artists" box (issue 37, decision 074): absent or false follows nobody. */
+    followArtists: optionalNullable(z.boolean()),
+    /** The checkout's own, unticked "Send me news" box (decision 074): consent recorded apart from the order. */
+    marketingConsent: optionalNullable(z.boolean()),
   })
   .strict();
 
@@ -120,6 +124,10 @@ export const paymentLinkInputSchema = z
     discountCode: discountCodeInput,
     /** The gift cards' recipient and message (issue 27, decision 053): required with a gift card, refused without. */
     gift: giftOption,
+    /** The checkout's "Follow the artists" box: the paid order follows the artists of what was bought (decision 074). */
+    followArtists: optionalNullable(z.boolean()),
+    /** The checkout's own, unticked "Send me news" box (decision 074): consent recorded apart from the order. */
+    marketingConsent: optionalNullable(z.boolean()),
   })
   .strict();
 

@@ -7,6 +7,7 @@ import { accountExistsMail } from '../mail/templates.ts';
 import { type Auth } from './auth.ts';
 import { publicUrl } from '../config.ts';
 import { createAccount, getOwnProfile, recordDeviceToken } from './accounts.service.ts';
+import { giveConsent } from '../fans/consent.service.ts';
 
 /**
  * What a new account's signup costs after the password hash (its transaction and
@@ -50,6 +51,8 @@ export function accountsFunctions(auth: Auth, enqueueMail: (mail: Mail) => Promi
           updatedAt: now,
         });
         newAccount.record(account.hashedAt);
+        // The signup's own, unticked "Send me news" box (decision 074), apart from the terms.
+        if (form.marketingConsent) await giveConsent(db, { email: account.email, userId: account.userId, source: 'signup', page: '/signup' });
       } else {
         await enqueueMail(accountExistsMail(account.email, account.name, `${publicUrl(config)}/login`));
         await newAccount.padFrom(account.hashedAt);

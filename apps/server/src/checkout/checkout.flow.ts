@@ -8,6 +8,7 @@ import { customerLimits, pricedVariants, shortStockOf, takeStock, takeStockState
 import type { Db } from '../db/client.ts';
 import { runTransaction, runTransactionEndingWith, type Tx } from '../db/transaction.ts';
 import { grantForOrder } from '../digital/sales.service.ts';
+import { followForPurchase } from '../fans/follows.service.ts';
 import { checkDropPurchase } from '../drops/drop-admission.service.ts';
 import { AppError } from '../errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -168,7 +169,16 @@ async function refusalOf(db: Db, error: unknown, lines: StockLine[]): Promise<un
 export async function completeWalletOnlyOrder(
   deps: CheckoutDeps,
   userId: string,
-  input: { items: CartItems; contact: Contact; shipping?: Shipping | undefined; quote: Partial<Quote>; checkoutId: string; shippingMethodId?: string; discountCode?: string },
+  input: {
+    items: CartItems;
+    contact: Contact;
+    shipping?: Shipping | undefined;
+    quote: Partial<Quote>;
+    checkoutId: string;
+    shippingMethodId?: string;
+    discountCode?: string;
+    followArtists?: boolean | undefined;
+  },
 ): Promise<{ orderId: string; paymentIntentId: string; created: boolean }> {
   if (input.shipping) checkAddress(input.shipping);
   const checkoutId = `${userId}:${input.checkoutId}`;
@@ -208,6 +218,13 @@ export async function completeWalletOnlyOrder(
       const digital = await grantDownloads(tx, start.products, { userId, orderId: order.id, productIds: lines.map((line) => line.id) });
       await sendReceipt(deps, tx, { email: start.email, name: start.name }, order.id, record, digital);
       if (input.shipping) await rememberAddress(tx, userId, input.shipping);
+      // Step "follow what was bought" (decision 074): with the box ticked, once (only an order this call created).
+      if (input.followArtists)
+        await followForPurchase(
+          tx,
+          userId,
+          lines.map((line) => line.id),
+        );
       await scheduleTaxRecord(deps.jobs, tx, order.id, record.taxCalculationId);
       // The conditional debit: it locks the wallet row until the commit, and one buyer's
       // concurrent orders queue on that lock, so it comes late.
@@ -254,6 +271,8 @@ export interface PaymentLinkInput {
   quote?: Partial<Quote>;
   discountCode?: string;
   gift?: GiftInput;
+  /** The "Follow the artists" box (decision 074): kept on the checkout, followed when the payment makes the order. */
+  followArtists?: boolean | undefined;
 }
 
 /**
@@ -294,6 +313,7 @@ export async function createPaymentLink(deps: CheckoutDeps, userId: string, inpu
         ...pricedRecord(priced, fresh, checkoutLines(lines), input),
         ...held,
         returnUrl,
+        followArtists: input.followArtists ?? false,
         expiresAt,
       });
       if (input.shipping) await rememberAddress(tx, userId, input.shipping);

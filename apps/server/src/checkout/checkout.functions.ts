@@ -5,7 +5,15 @@ import { rateLimitSubject } from '../http/client-address.ts';
 import { hitRateLimit } from '../http/rate-limit.ts';
 import { listAttention, resolveAttention } from './checkouts.service.ts';
 import { cancelCheckout, completeWalletOnlyOrder, createPaymentLink, openPaymentOf, quoteCheckout, type CheckoutDeps } from './checkout.flow.ts';
+import { contactOf } from '../accounts/accounts.service.ts';
+import { giveConsent } from '../fans/consent.service.ts';
 import { codeAttempt, codeAttemptRefused, giveBackCodeAttempt } from './code-attempts.ts';
+
+/** The checkout's "Send me news" box (decision 074): the account's address consents, from /checkout. */
+async function recordCheckoutConsent(deps: CheckoutDeps, userId: string): Promise<void> {
+  const buyer = await contactOf(deps.db, userId);
+  if (buyer) await giveConsent(deps.db, { email: buyer.email, userId, source: 'checkout', page: '/checkout' });
+}
 
 /** Limits per minute, per account and per client address, shared by every instance (issue 40 item 7). */
 async function limitPerMinute(db: Db, kind: string, userId: string, ip: string, perAccount: number, perAddress: number): Promise<void> {
@@ -41,6 +49,8 @@ export function checkoutFunctions(deps: CheckoutDeps) {
     defineFunction('completeWalletOnlyOrderStreetFlavor', async (input, { caller, ip }) => {
       const attempt = await codeAttempt(deps.db, caller.userId, ip, input.discountCode, { throwWhenRefused: true });
       const order = await completeWalletOnlyOrder(deps, caller.userId, input);
+      // Its own, unticked box (decision 074): consent is recorded apart from the order.
+      if (input.marketingConsent) await recordCheckoutConsent(deps, caller.userId);
       if (attempt && attempt !== 'refused') await giveBackCodeAttempt(deps.db, attempt);
       const redirectUrl = `/order-confirmation?payment_intent=${encodeURIComponent(order.paymentIntentId)}&redirect_status=succeeded`;
       return { ok: true, orderId: order.orderId, paymentIntentId: order.paymentIntentId, redirectUrl };
@@ -49,6 +59,7 @@ export function checkoutFunctions(deps: CheckoutDeps) {
       await limitCardCheckouts(deps.db, config, caller.userId, ip);
       const attempt = await codeAttempt(deps.db, caller.userId, ip, input.discountCode, { throwWhenRefused: true });
       const { url, checkoutId } = await createPaymentLink(deps, caller.userId, input);
+      if (input.marketingConsent) await recordCheckoutConsent(deps, caller.userId);
       if (attempt && attempt !== 'refused') await giveBackCodeAttempt(deps.db, attempt);
       return { ok: true, url, checkoutId };
     }),

@@ -12,6 +12,7 @@ import { capture, debit, release } from '../wallet/wallet.service.ts';
 import { heldDemand } from './cart.ts';
 import { orderRecord } from './order-record.ts';
 import { sendReceipt } from './receipt.step.ts';
+import { followForPurchase } from '../fans/follows.service.ts';
 import { releaseHolds } from './release.step.ts';
 import { scheduleTaxRecord } from '../orders/tax.step.ts';
 import type { CheckoutDeps } from './checkout.flow.ts';
@@ -102,6 +103,13 @@ async function applySucceeded(deps: CheckoutDeps, tx: Tx, checkout: Checkout, ev
   const digital = order.created && (await grantForOrder(tx, { userId: checkout.userId, orderId: order.id, productIds: checkout.items.map((item) => item.id) }));
   // Step "activate gift cards" (decision 053): live with the order; their emails are queued with it.
   if (order.created) await activateGiftCards(tx, deps.jobs, checkout.id, order.id);
+  // Step "follow what was bought" (decision 074): the checkout's box, once (only with the order this event created).
+  if (order.created && checkout.followArtists)
+    await followForPurchase(
+      tx,
+      checkout.userId,
+      checkout.items.map((item) => item.id),
+    );
   const buyer = order.created ? await contactOf(tx, checkout.userId) : undefined;
   if (buyer) await sendReceipt(deps, tx, buyer, order.id, record, digital);
   return 'applied';

@@ -219,7 +219,7 @@ export async function getPublicRelease(db: Db, id: number, products: { productId
 }
 
 /** The roster artists a release credits, as the roster answers (decision 070); app.ts hands it over, digital imports no roster. */
-export type ArtistsOfRelease = (releaseId: number) => Promise<{ name: string; slug: string }[]>;
+export type ArtistsOfRelease = (releaseId: number) => Promise<{ id: number; name: string; slug: string }[]>;
 
 /**
  * Files follow their release (issue 40 item 1): a saved change to what a track's files carry

@@ -313,3 +313,17 @@ export function shippedPartMail(
     html: layout('Part of your order has shipped', paragraphs, { label: 'View my orders', url: ordersUrl }),
   };
 }
+
+/** The public sign-up form's double opt-in (issue 37, decision 074): nothing is sent until this link is confirmed. */
+export function newsConfirmMail(to: string, confirmUrl: string, leaveUrl: string): Mail {
+  const lines = [
+    `Someone asked to get news from ${SHOP} at this address: new releases, merch and shows.`,
+    'Confirm it with the link below. If it was not you, ignore this email: nothing is sent.',
+  ];
+  return {
+    to,
+    subject: `Confirm your news from ${SHOP}`,
+    text: `${lines.join('\n\n')}\n\n${confirmUrl}\n\nChanged your mind later? Stop the news here: ${leaveUrl}`,
+    html: layout('Confirm your news', [...lines, `Changed your mind later? Stop the news here: ${leaveUrl}`], { label: 'Confirm', url: confirmUrl }),
+  };
+}

@@ -3,13 +3,14 @@ import { ROSTER_MESSAGES } from '@storefront/domain/roster.ts';
 import { productNames } from '../catalog/product-cards.service.ts';
 import { listReleaseCredits } from '../digital/releases.service.ts';
 import { releaseProductLinks } from '../digital/sales.service.ts';
+import type { Tx } from '../db/transaction.ts';
 import { AppError } from '../errors.ts';
 import { defineFunction, type CallableFunction } from '../functions/registry.ts';
 import { artistCards, readPublicArtist } from './public-artist.ts';
 import { deleteArtist, listArtists, mergeArtist, rosterDetails, saveArtist, setCredit } from './roster.service.ts';
 
 /** The roster's callable functions (issue 36 part 1, decision 070): the public pages' reads and the console's Roster tab. */
-export function rosterFunctions(): CallableFunction[] {
+export function rosterFunctions(deps: { moveFollows?: (tx: Tx, from: number, into: number) => Promise<void> } = {}): CallableFunction[] {
   return [
     defineFunction('listArtists', async (_input, { db }) => ({ artists: (await artistCards(db)).map(({ updatedAt: _updatedAt, ...card }) => card) })),
     defineFunction('getArtist', async ({ slug }, { db }) => {
@@ -55,7 +56,7 @@ export function rosterFunctions(): CallableFunction[] {
       return { ok: true as const };
     }),
     defineFunction('mergeArtist', async ({ from, into }, { db, caller }) => {
-      await mergeArtist(db, { from, into }, { userId: caller.userId });
+      await mergeArtist(db, { from, into }, { userId: caller.userId }, deps.moveFollows);
       return { ok: true as const };
     }),
     defineFunction('deleteArtist', async ({ id }, { db, caller }) => {

@@ -1,5 +1,6 @@
 import { type Config, shopOrigin } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import type { Tx } from '../db/transaction.ts';
 import { defineArea } from '../http/area.ts';
 import type { PublicPages } from '../web/public-pages.ts';
 import { rosterFunctions } from './roster.functions.ts';
@@ -11,13 +12,15 @@ export interface RosterOptions {
   db: Db;
   /** The artist pages' heads and sitemap.xml's addresses (decision 070). */
   pages: PublicPages;
+  /** A merge moves the fans' follows of the merged artist to the one kept (decision 074; roster imports no fans). */
+  moveFollows: (tx: Tx, from: number, into: number) => Promise<void>;
 }
 
 /**
  * The label's roster (issue 36 part 1, decision 070): artists as the label's own records,
  * credited on releases, tracks and products; their public pages and the console's Roster tab.
  */
-export const rosterArea = defineArea('roster', async (_app, { db, config, pages }: RosterOptions) => {
+export const rosterArea = defineArea('roster', async (_app, { db, config, pages, moveFollows }: RosterOptions) => {
   addRosterPages(pages, db, shopOrigin(config));
-  return { functions: rosterFunctions() };
+  return { functions: rosterFunctions({ moveFollows }) };
 });

@@ -98,13 +98,34 @@ export async function creditedReleaseIds(db: Db): Promise<Set<number>> {
 }
 
 /** The artists a release credits, in credit order (its page links them). */
-export async function artistsOfRelease(db: Db, releaseId: number): Promise<{ name: string; slug: string }[]> {
+export async function artistsOfRelease(db: Db, releaseId: number): Promise<{ id: number; name: string; slug: string }[]> {
   return db
-    .select({ name: artists.name, slug: artists.slug })
+    .select({ id: artists.id, name: artists.name, slug: artists.slug })
     .from(releaseArtists)
     .innerJoin(artists, eq(artists.id, releaseArtists.artistId))
     .where(eq(releaseArtists.releaseId, releaseId))
     .orderBy(asc(releaseArtists.position), asc(sql`lower(${artists.name})`));
+}
+
+/** These artists' names and addresses by number (a fan's follows, decision 074); a missing one is left out. */
+export async function artistsByIds(db: Db | Tx, ids: readonly number[]): Promise<Map<number, { id: number; name: string; slug: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: artists.id, name: artists.name, slug: artists.slug })
+    .from(artists)
+    .where(inArray(artists.id, [...ids]));
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** The artists each of these products credits, in credit order (a purchase's follows, a product page's buttons; decision 074). */
+export async function artistsOfProducts(db: Db | Tx, productIds: readonly string[]): Promise<{ productId: string; id: number; name: string; slug: string }[]> {
+  if (productIds.length === 0) return [];
+  return db
+    .select({ productId: productArtists.productId, id: artists.id, name: artists.name, slug: artists.slug })
+    .from(productArtists)
+    .innerJoin(artists, eq(artists.id, productArtists.artistId))
+    .where(inArray(productArtists.productId, [...productIds]))
+    .orderBy(asc(productArtists.position), asc(sql`lower(${artists.name})`));
 }
 
 /** The products credited to the artist at this address (or an old one of theirs): the shop's artist filter. Undefined: no such artist. */
@@ -253,7 +274,13 @@ async function creditCount(tx: Tx, artistId: number): Promise<number> {
  * Merges `from` into `into`: every credit moves (one already there stays one), every address
  * of `from` (its current one too) redirects to `into`, and `from` goes. One transaction.
  */
-export async function mergeArtist(db: Db, input: { from: number; into: number }, actor: Actor): Promise<void> {
+export async function mergeArtist(
+  db: Db,
+  input: { from: number; into: number },
+  actor: Actor,
+  /** What other areas keep of `from` moves to `into` in the merge's transaction (fans' follows, decision 074). */
+  alsoMove: (tx: Tx, from: number, into: number) => Promise<void> = async () => {},
+): Promise<void> {
   if (input.from === input.into) throw new AppError('invalid-argument', ROSTER_MESSAGES.mergeIntoSelf);
   await runTransaction(db, async (tx) => {
     await lockAddresses(tx);
@@ -281,6 +308,7 @@ export async function mergeArtist(db: Db, input: { from: number; into: number },
     await tx.delete(productArtists).where(eq(productArtists.artistId, from.id));
     await tx.update(artistSlugs).set({ artistId: into.id }).where(eq(artistSlugs.artistId, from.id));
     await tx.insert(artistSlugs).values({ slug: from.slug, artistId: into.id });
+    await alsoMove(tx, from.id, into.id);
     await tx.delete(artists).where(eq(artists.id, from.id));
     await tx.update(artists).set({ updatedAt: new Date() }).where(eq(artists.id, into.id));
     await recordAudit(tx, {

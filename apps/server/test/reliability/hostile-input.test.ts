@@ -417,6 +417,13 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   linkArtist: () => ({ artistId: 2_000_000, subject: { kind: 'release', id: 2_000_000 }, linked: true }),
   mergeArtist: () => ({ from: 2_000_000, into: 2_000_001 }),
   deleteArtist: () => ({ id: 2_000_000 }),
+  // Follows (issue 37, decision 074): an artist not on the roster is refused clearly.
+  listFollows: () => null,
+  setFollow: () => ({ target: { kind: 'artist', artistId: 2_000_000 }, followed: true }),
+  listProductArtists: () => ({ productId: 'no-such-product' }),
+  subscribeToNews: () => ({ email: 'fuzz-news@example.org', page: '/artists' }),
+  getMyConsent: () => null,
+  setMyConsent: () => ({ consented: true, page: '/account' }),
   resolveNeedsAttention: () => ({ id: 1 }),
   listCategories: () => null,
   createCategory: () => ({ name: 'Fuzz Category' }),
@@ -890,6 +897,18 @@ describe('generated: same-id races on every idempotent function', () => {
         expect(await rowCount('SELECT 1 FROM product WHERE sort_order = (SELECT max(sort_order) FROM product)', [])).toBe(1);
       },
     },
+    // One follow per fan and target (a unique index, ON CONFLICT DO NOTHING): n concurrent follows leave one.
+    setFollow: {
+      same: true,
+      body: async () => ({ target: { kind: 'label' }, followed: true }),
+      after: async () => expect(await rowCount('SELECT 1 FROM fan_follow WHERE user_id = $1 AND artist_id IS NULL', [await adminId()])).toBe(1),
+    },
+    // One consent row per address (a unique index, upserted): n concurrent gives leave one, given.
+    setMyConsent: {
+      same: false,
+      body: async () => ({ consented: true, page: '/account' }),
+      after: async () => expect(await rowCount(`SELECT 1 FROM marketing_consent WHERE user_id = $1 AND status = 'given'`, [await adminId()])).toBe(1),
+    },
     setAdmin: {
       same: true,
       body: async () => ({ email: 'admin@example.org', isAdmin: true }),
@@ -955,6 +974,8 @@ describe('generated: same-id races on every idempotent function', () => {
   };
   /** Functions that are not idempotent by design, or only read. */
   const NOT_RACED: Record<string, string> = {
+    subscribeToNews:
+      'one pending row per address (upserted; consent given stays given) and a confirmation mail per request, limited per address and per client (src/fans/consent.test.ts)',
     requestPayout: 'each call is a new request for money (its concurrency: src/payouts/payouts.test.ts)',
     scheduleDrop: "a drop's address is unique (an index): one of n concurrent schedules with one slug wins, the others are refused as taken",
     editDrop: 'sets the same fields of a scheduled drop: last write wins, no counter; the seed never changes',
@@ -1051,6 +1072,9 @@ describe('generated: same-id races on every idempotent function', () => {
         'listArtists',
         'getArtist',
         'listRoster',
+        'listFollows',
+        'listProductArtists',
+        'getMyConsent',
       ].map((name) => [name, 'reads only']),
     ),
   };

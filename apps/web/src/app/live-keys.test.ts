@@ -13,6 +13,8 @@ import { salesOverviewQueryOptions } from '../features/admin/api/sales-overview.
 import { productQueryOptions } from '../features/catalog/api/get-product.ts';
 import { productsQueryOptions } from '../features/catalog/api/list-products.ts';
 import { artistQueryOptions, artistsQueryOptions } from '../features/roster/api/roster.ts';
+import { followsQueryOptions, productArtistsQueryOptions } from '../ui/follows/api/follows.ts';
+import { consentQueryOptions } from '../ui/follows/api/news.ts';
 import { rosterQueryOptions } from '../features/admin/api/roster.ts';
 import { myOrderQueryOptions } from '../features/checkout/api/get-my-order.ts';
 import { savedAddressesQueryOptions } from '../features/checkout/api/saved-addresses.ts';
@@ -50,6 +52,10 @@ const QUERIES: { name: string; queryKey: readonly unknown[]; topics: LiveTopicNa
   { name: 'the checkout quote', queryKey: quoteQueryOptions({ items: [{ id: 'p_1', qty: 1 }], useWallet: true }).queryKey, topics: ['products', 'wallet'] },
   { name: 'the signed-in user', queryKey: meQueryOptions().queryKey, topics: ['profile'] },
   { name: 'the account page’s profile', queryKey: accountProfileQueryOptions().queryKey, topics: ['profile'] },
+  // A follow in another tab (decision 074): every follow button and /account's list.
+  { name: 'the fan’s follows', queryKey: followsQueryOptions().queryKey, topics: ['profile'] },
+  { name: 'the fan’s consent', queryKey: consentQueryOptions().queryKey, topics: ['profile'] },
+  { name: 'a product’s artists', queryKey: productArtistsQueryOptions('p_1').queryKey, topics: ['products'] },
   // What deleting the account gives up: its wallet credit and its orders.
   { name: 'the deletion summary', queryKey: deletionSummaryQueryOptions().queryKey, topics: ['wallet', 'orders'] },
   { name: 'the wallet', queryKey: walletQueryOptions().queryKey, topics: ['wallet'] },

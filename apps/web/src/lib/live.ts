@@ -30,7 +30,8 @@ import { useSession } from './session.ts';
 export const LIVE_QUERY_KEYS: Record<LiveTopicName, readonly (readonly unknown[])[]> = {
   // An artist's page lists their releases and merch (decision 070).
   products: [productListKeys.all, productKeys.all, rosterKeys.all],
-  profile: [meKeys.all, accountKeys.profile],
+  // A follow or unfollow in another tab (decision 074) keeps every follow button right.
+  profile: [meKeys.all, accountKeys.profile, accountKeys.follows, accountKeys.consent],
   // The checkout's quote applies the wallet: a grant, hold or release elsewhere re-prices it.
   wallet: [walletKeys.all, checkoutQuoteKeys.all, accountKeys.deletion],
   // A refund or a shipment reaches the buyer's My Orders and order page.

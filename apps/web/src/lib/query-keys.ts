@@ -16,7 +16,14 @@ export const accountKeys = {
   all: ['account'] as const,
   profile: ['account', 'profile'] as const,
   deletion: ['account', 'deletion'] as const,
+  /** The fan's follows of the label and its artists (decision 074): the 'profile' topic. */
+  follows: ['account', 'follows'] as const,
+  /** The fan's marketing consent (decision 074): the 'profile' topic. */
+  consent: ['account', 'consent'] as const,
 };
+
+/** A product's roster artists (its follow buttons): a roster change says 'products'. */
+export const productArtistKeys = { all: ['product', 'artists'] as const, one: (id: string) => ['product', 'artists', id] as const };
 
 export const siteKeys = { all: ['site'] as const };
 

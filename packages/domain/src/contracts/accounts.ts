@@ -21,6 +21,8 @@ export const signupInput = z
     state: optionalNullable(text(2)),
     accountType: optionalNullable(text(20)),
     acceptedTerms: z.boolean(),
+    /** The signup's own, unticked "Send me news" box (issue 37, decision 074): apart from the terms. */
+    marketingConsent: optionalNullable(z.boolean()),
   })
   .strict();
 
@@ -147,6 +149,10 @@ export const accountsContracts = {
       walletLedger: z.array(z.record(z.string(), z.unknown())),
       wallet: z.object({ balanceCents: z.number(), heldCents: z.number() }),
       savedAddresses: z.array(z.record(z.string(), z.unknown())),
+      /** The label and roster artists the fan follows (issue 37, decision 074): 'label' or 'artist:<slug>', how and when. */
+      follows: z.array(z.object({ target: z.string(), source: z.string(), createdAt: z.string() })),
+      /** The address's marketing consent (decision 074): status, how, which page, when given or withdrawn. */
+      marketingConsent: z.array(z.record(z.string(), z.unknown())),
     }),
   }),
 

@@ -135,7 +135,7 @@ export const publicReleaseOutput = z.object({
   productId: z.string().nullable(),
   tracks: z.array(publicTrackOutput),
   /** The roster artists the release credits (issue 36, decision 070), each with their page's address; [] for none yet. */
-  artists: z.array(z.object({ name: z.string(), slug: z.string() })),
+  artists: z.array(z.object({ id: z.number(), name: z.string(), slug: z.string() })),
 });
 
 export const libraryReleaseOutput = z.object({

@@ -9,6 +9,7 @@ import { discountContracts } from './discounts.ts';
 import type { Access } from './define.ts';
 import { digitalContracts } from './digital.ts';
 import { dropContracts } from './drops.ts';
+import { fanContracts } from './fans.ts';
 import { giftCardContracts } from './gift-cards.ts';
 import { ordersContracts } from './orders.ts';
 import { payoutsContracts } from './payouts.ts';
@@ -29,6 +30,7 @@ export const functionContracts = {
   ...contentContracts,
   ...digitalContracts,
   ...dropContracts,
+  ...fanContracts,
   ...discountContracts,
   ...giftCardContracts,
   ...ordersContracts,

@@ -17,3 +17,4 @@ export * from './preorders.ts';
 export * from './gift-cards.ts';
 export * from './drops.ts';
 export * from './roster.ts';
+export * from './fans.ts';

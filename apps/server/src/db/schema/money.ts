@@ -105,6 +105,8 @@ export const checkouts = pgTable(
     discountCents: bigint('discount_cents', { mode: 'number' }).notNull().default(0),
     discountCode: text('discount_code'),
     returnUrl: text('return_url').notNull().default('/order-confirmation'),
+    /** The checkout's "Follow the artists" box (issue 37, decision 074): the paid order follows what was bought. */
+    followArtists: boolean('follow_artists').notNull().default(false),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     settledAt: timestamp('settled_at', { withTimezone: true }),

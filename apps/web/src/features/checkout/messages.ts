@@ -16,6 +16,8 @@ export const CHECKOUT_TEXTS = {
   openLibrary: 'Open My music',
   giftCardShipsNothing: 'A gift card is sent to its recipient by email: nothing ships, so no shipping address is needed.',
   walletToggleHint: 'Anything your wallet does not cover is charged to your card.',
+  /** Issue 37 (decision 074): ticked by default; the order follows the artists bought (merch without one: the label). */
+  followArtists: 'Follow the artists of this order (and the label for its merch)',
   thanks: 'Thank you! Your payment went through and your order is placed.',
   confirming: 'Your payment is being confirmed. Your order will appear here in a moment.',
   processing: 'Your payment is still processing. We will show your order as soon as it is confirmed.',

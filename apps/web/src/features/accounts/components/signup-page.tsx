@@ -24,6 +24,7 @@ import { CountryStateFields, FormAlert, SelectField, TextField } from './form-fi
 import { TermsModal } from './terms-modal.tsx';
 import './accounts.css';
 import { paths } from '../../../lib/paths.ts';
+import { NEWS_TEXTS } from '../../../ui/follows/messages.ts';
 
 interface Fields {
   email: string;
@@ -75,6 +76,8 @@ export function SignupPage() {
   const [fields, setFields] = useState<Fields>(EMPTY);
   const [termsOpen, setTermsOpen] = useState(false);
   const [agreed, setAgreed] = useState(false);
+  // Issue 37 (decision 074): its own box, unticked, apart from the terms.
+  const [news, setNews] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [termsError, setTermsError] = useState<string | null>(null);
 
@@ -90,7 +93,7 @@ export function SignupPage() {
 
   const create = () => {
     if (createAccount.isPending) return;
-    const form = toSignupForm(fields, agreed);
+    const form = { ...toSignupForm(fields, agreed), ...(news ? { marketingConsent: true } : {}) };
     // The server's own checks, in its order. Until the shop's settings have arrived the
     // checks from the blocked domain on are the server's alone, and its message shows.
     const problem = signupProblem(form, site.data?.blockedEmailDomains);
@@ -177,6 +180,10 @@ export function SignupPage() {
           <TextField label="City (optional)" autoComplete="address-level2" value={fields.city} onChange={(event) => set('city', clampCity(event.target.value))} />
           <CountryStateFields country={fields.country} state={fields.state} onChange={(next) => setFields((current) => ({ ...current, ...next }))} />
         </div>
+        <label className="auth-check">
+          <input type="checkbox" checked={news} onChange={(event) => setNews(event.target.checked)} />
+          <span>{NEWS_TEXTS.box}</span>
+        </label>
         <FormAlert message={error} />
         <div className="auth-actions">
           <button type="submit" className="button">

@@ -20,6 +20,7 @@ import { ProductGallery } from './product-gallery.tsx';
 import { VariantPicker } from './variant-picker.tsx';
 import './catalog.css';
 import { paths } from '../../../lib/paths.ts';
+import { ProductFollowButtons } from '../../../ui/follows/components/product-follow-buttons.tsx';
 
 // The edit form (fields, image manager, uploads) is for admins: shoppers' product pages load without it.
 const EditForm = lazyPart(() => import('./product-edit-form.tsx').then((m) => m.ProductEditForm), {
@@ -165,6 +166,7 @@ function ProductDetails({ product, isAdmin, editButtonRef, onEdit }: ProductDeta
           ) : null}
         </div>
         <ProductDropNote productId={product.id} />
+        <ProductFollowButtons productId={product.id} />
       </div>
     </div>
   );

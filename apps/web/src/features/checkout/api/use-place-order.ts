@@ -25,6 +25,10 @@ export interface OrderToPlace {
   shippingMethodId?: string | undefined;
   /** A gift card's recipient and message (issue 27); only with a gift card in the cart. */
   gift?: { recipientEmail: string; message: string } | undefined;
+  /** The "Follow the artists" box (issue 37, decision 074): the order follows what was bought. */
+  followArtists?: boolean | undefined;
+  /** Its own "Send me news" box (decision 074), unticked by default. */
+  marketingConsent?: boolean | undefined;
 }
 
 /** 32 random hex characters; getRandomValues works on plain http too, unlike randomUUID. */
@@ -111,6 +115,8 @@ export function usePlaceOrder() {
         quote: quotedTotals(quote),
         checkoutId,
         shippingMethodId,
+        followArtists: order.followArtists ?? false,
+        marketingConsent: order.marketingConsent ?? false,
         ...(discountCode ? { discountCode } : {}),
       },
       {
@@ -141,6 +147,8 @@ export function usePlaceOrder() {
         checkoutId,
         shippingMethodId,
         quote: quotedTotals(quote),
+        followArtists: order.followArtists ?? false,
+        marketingConsent: order.marketingConsent ?? false,
         ...(discountCode ? { discountCode } : {}),
         ...(order.gift ? { gift: order.gift } : {}),
       },

@@ -21,6 +21,7 @@ import { OrderSummary } from './order-summary.tsx';
 import { OutOfStockItems } from './out-of-stock-items.tsx';
 import { UnavailableItems } from './unavailable-items.tsx';
 import { paths } from '../../../lib/paths.ts';
+import { NEWS_TEXTS } from '../../../ui/follows/messages.ts';
 
 interface CheckoutFormProps {
   user: CurrentUser;
@@ -82,6 +83,10 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
   const giftCard = quote.data?.giftCard === true;
   const [gift, setGift] = useState<GiftValues>({ recipientEmail: '', message: '' });
   const [giftProblem, setGiftProblem] = useState<string | null>(null);
+  // Issue 37 (decision 074): the order follows the artists of what was bought, unless unticked.
+  const [followArtists, setFollowArtists] = useState(true);
+  // Marketing consent (decision 074): its own box, unticked, recorded apart from the order.
+  const [marketingConsent, setMarketingConsent] = useState(false);
   const placement = usePlaceOrder();
   const unavailable = unavailableItems(quote.error);
   const short = outOfStockLines(quote.error);
@@ -127,6 +132,8 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
       shipping: check.shipping,
       quote: quote.data,
       shippingMethodId: quote.data.shippingMethodId ?? undefined,
+      followArtists,
+      marketingConsent,
       ...(giftCard ? { gift: { recipientEmail: gift.recipientEmail.trim(), message: gift.message } } : {}),
     });
   };
@@ -289,6 +296,14 @@ export function CheckoutForm({ user, lines }: CheckoutFormProps) {
           {message}
         </div>
         <DropLineLinks shown={Boolean(placement.error)} />
+        <label className="checkout-toggle__label checkout-follow">
+          <input type="checkbox" checked={followArtists} disabled={placement.busy} onChange={(event) => setFollowArtists(event.target.checked)} />
+          <span>{CHECKOUT_TEXTS.followArtists}</span>
+        </label>
+        <label className="checkout-toggle__label checkout-follow">
+          <input type="checkbox" checked={marketingConsent} disabled={placement.busy} onChange={(event) => setMarketingConsent(event.target.checked)} />
+          <span>{NEWS_TEXTS.box}</span>
+        </label>
         <button type="submit" className="button checkout-submit" disabled={placement.busy} aria-busy={placement.busy || undefined}>
           {placement.busy ? 'Placing order…' : 'Place order'}
         </button>

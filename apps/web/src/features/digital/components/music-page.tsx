@@ -13,6 +13,7 @@ import { useMusicRelease, type MusicRelease } from '../api/digital.ts';
 import { Player } from './player.tsx';
 import './digital.css';
 import { centsToDecimal } from '@storefront/domain/money.ts';
+import { FollowButtons } from '../../../ui/follows/components/follow-buttons.tsx';
 
 const duration = (seconds: number | null) => (seconds === null ? '' : `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`);
 
@@ -85,6 +86,7 @@ function Release({ release }: { release: MusicRelease }) {
               ))}
             </p>
           ) : null}
+          <FollowButtons artists={release.artists} />
           <p>
             {release.kind.toUpperCase()} · {release.preorder ? `Out ${release.releaseDate} (preorder)` : release.releaseDate}
           </p>

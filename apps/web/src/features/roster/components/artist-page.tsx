@@ -6,6 +6,7 @@ import { ErrorState } from '../../../ui/error-state.tsx';
 import { LoadingRegion, Skeleton } from '../../../ui/skeleton.tsx';
 import { useArtist, type PublicArtist } from '../api/roster.ts';
 import './roster.css';
+import { FollowButtons } from '../../../ui/follows/components/follow-buttons.tsx';
 
 /** An artist's page (issue 36, decision 070): who they are, their releases and their merch. */
 export function ArtistPage() {
@@ -67,6 +68,7 @@ function Artist({ artist }: { artist: PublicArtist }) {
               ))}
             </ul>
           ) : null}
+          <FollowButtons artists={[artist]} />
         </div>
       </div>
       {empty ? <p className="artist-page__empty">No releases or merch yet: new music from {artist.name} will be here first.</p> : null}

@@ -4,6 +4,7 @@ import { ErrorState } from '../../../ui/error-state.tsx';
 import { LoadingRegion, Skeleton } from '../../../ui/skeleton.tsx';
 import { useArtists } from '../api/roster.ts';
 import './roster.css';
+import { NewsSignupForm } from '../../../ui/follows/components/news-signup-form.tsx';
 
 /** The label's roster (issue 36, decision 070): every artist, each a link to their page. */
 export function ArtistsPage() {
@@ -37,6 +38,7 @@ export function ArtistsPage() {
           ))}
         </ul>
       )}
+      <NewsSignupForm />
     </section>
   );
 }

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { defineContract, noInput } from './define.ts';
+
+const artistId = z.number().int().positive().max(2_147_483_647);
+
+/** What a fan follows (issue 37, decision 074): the label, or one roster artist by number. */
+export const followTarget = z.discriminatedUnion('kind', [z.object({ kind: z.literal('label') }).strict(), z.object({ kind: z.literal('artist'), artistId }).strict()]);
+
+export const followsOutput = z.object({
+  /** The fan follows the label. */
+  label: z.boolean(),
+  labelSince: z.string().nullable(),
+  artists: z.array(z.object({ id: z.number(), name: z.string(), slug: z.string(), since: z.string() })),
+});
+
+/** A page of the shop the consent was given on (a path), for the record. */
+const pagePath = z
+  .string()
+  .trim()
+  .max(300)
+  .regex(/^\/[^\s]*$/, 'A page of the shop.');
+
+export const consentOutput = z.object({
+  consented: z.boolean(),
+  /** How and where it was given, and when (null without consent). */
+  source: z.string().nullable(),
+  page: z.string().nullable(),
+  givenAt: z.string().nullable(),
+});
+
+export const NEWS_MESSAGES = {
+  invalidEmail: 'Please enter a valid email address.',
+  sent: 'Check your inbox: we sent you a link to confirm.',
+} as const;
+
+export const fanContracts = {
+  /** The public sign-up form (no account): a mailed link confirms it (double opt-in). The same answer for any address. */
+  subscribeToNews: defineContract({
+    access: 'public',
+    input: z
+      .object({
+        email: z.string().trim().max(254, NEWS_MESSAGES.invalidEmail).email(NEWS_MESSAGES.invalidEmail),
+        page: pagePath,
+      })
+      .strict(),
+    output: z.object({ ok: z.literal(true) }),
+  }),
+  /** The signed-in fan's marketing consent (/account). */
+  getMyConsent: defineContract({ access: 'signed-in', input: noInput, output: consentOutput }),
+  /** Gives (from /account, recorded with the page) or withdraws it in one click. */
+  setMyConsent: defineContract({ access: 'signed-in', input: z.object({ consented: z.boolean(), page: pagePath }).strict(), output: consentOutput }),
+  /** The caller's follows: the label and each artist, the newest first (/account, and every follow button's state). */
+  listFollows: defineContract({ access: 'signed-in', input: noInput, output: followsOutput }),
+  /** Follows (`followed` true) or unfollows the label or an artist; following twice is one follow. Answers the follows after. */
+  setFollow: defineContract({
+    access: 'signed-in',
+    input: z.object({ target: followTarget, followed: z.boolean() }).strict(),
+    output: followsOutput,
+  }),
+  /** The roster artists a product credits (its page's follow buttons); [] for none (merch of the label). */
+  listProductArtists: defineContract({
+    access: 'public',
+    input: z.object({ productId: z.string().min(1).max(64) }).strict(),
+    output: z.object({ artists: z.array(z.object({ id: z.number(), name: z.string(), slug: z.string() })) }),
+  }),
+};
