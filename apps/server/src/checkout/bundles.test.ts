@@ -242,6 +242,31 @@ describe('buying a bundle', () => {
   });
 });
 
+describe('a part’s per-customer limit (issue 40 item 6)', () => {
+  it('counts the part however it is bought: in a bundle, alone, bought or held, by wallet and by card', async () => {
+    const b = await bundleOf(10, { S: 10, M: 10 });
+    // The limit is set on the part after the bundle was saved (the console refuses only the other order).
+    await database.db.update(productVariants).set({ perCustomerLimit: 1 }).where(eq(productVariants.id, b.lp));
+    const lp = `Debut LP ${serial}`;
+    await expect(walletOrder(buyers[4]!, b.bundleItems('S', 2), `limit-two-${serial}`)).rejects.toThrow(
+      `"${lp}" is limited to 1 per customer: you can buy 1 more. Reduce the quantity to continue.`,
+    );
+    await expect(walletOrder(buyers[4]!, [...b.bundleItems('S'), ...b.lpItems()], `limit-both-${serial}`)).rejects.toThrow(`"${lp}" is limited to 1 per customer`);
+    await walletOrder(buyers[4]!, b.bundleItems('M'), `limit-one-${serial}`);
+    await expect(walletOrder(buyers[4]!, b.lpItems(), `limit-alone-${serial}`)).rejects.toThrow(
+      `"${lp}" is limited to 1 per customer and you already have 1. Remove it from your cart to continue.`,
+    );
+    await expect(walletOrder(buyers[4]!, b.bundleItems('S'), `limit-again-${serial}`)).rejects.toThrow(`you already have 1`);
+    // By card: a bundle of two is refused; an open checkout's bundle counts against the part alone.
+    await expect(cardCheckout(buyers[5]!, b.bundleItems('S', 2), `limit-card-two-${serial}`)).rejects.toThrow(`"${lp}" is limited to 1 per customer`);
+    const open = await createPaymentLink(deps, buyers[6]!, { items: b.bundleItems('S'), useWallet: false, contact, shipping, checkoutId: `limit-card-one-${serial}` });
+    await expect(walletOrder(buyers[6]!, b.lpItems(), `limit-card-alone-${serial}`)).rejects.toThrow(`you already have 1`);
+    expect(await cancelCheckout(deps, buyers[6]!, open.checkoutId)).toBe(true);
+    expect(await orderedUnits(b.lp)).toBe(1);
+    await expectInvariant(b.lp, 10);
+  });
+});
+
 describe('the console’s rules', () => {
   it('refuses a bundle in a bundle, a limited part, a digital bundle part and the removal of a part', async () => {
     const b = await bundleOf(5, { S: 5, M: 5 });

@@ -2,7 +2,7 @@ import { bundleStock, expandDemand, type BundlePart } from '@storefront/domain/b
 import type { CartItems } from '@storefront/domain/pricing-schemas.ts';
 import { CHECKOUT_MESSAGES, MAX_ORDER_TOTAL_CENTS, namedUnitCents, quote } from '@storefront/domain/pricing.ts';
 import type { TaxParts } from '@storefront/domain/shipping-tax.ts';
-import { cartLineId, demandByVariant, lineName, lineRanOutMessage, overLimitMessage, resolveVariant } from '@storefront/domain/variants.ts';
+import { cartLineId, lineName, lineRanOutMessage, overLimitMessage, resolveVariant } from '@storefront/domain/variants.ts';
 import type { PricedVariant } from '../catalog/variants.service.ts';
 import { sortedDemand, type ShortLine, type StockDemand } from '../catalog/variants.service.ts';
 import type { CheckoutLine } from './checkouts.service.ts';
@@ -93,18 +93,31 @@ export function ranOut(lines: StockLine[], short: ShortLine[]): AppError {
   );
 }
 
-/** The lines past their variant's per-customer limit, given what the buyer already has of each. */
+/**
+ * The units of each variant a cart takes, counted or not, a bundle line's parts included: a
+ * per-customer limit counts a variant however it is bought (issue 40 item 6). Each with the
+ * line that takes it and the name a refusal gives it.
+ */
+export function unitsByVariant(lines: StockLine[]): Map<string, { qty: number; name: string; lineId: string }> {
+  const units = new Map<string, { qty: number; name: string; lineId: string }>();
+  const add = (variantId: string, qty: number, name: string, line: StockLine) => {
+    const known = units.get(variantId);
+    units.set(variantId, known ? { ...known, qty: known.qty + qty } : { qty, name, lineId: lineIdOf(line) });
+  };
+  for (const line of lines) {
+    if (line.components && line.components.length > 0) for (const part of line.components) add(part.variantId, part.qty * line.qty, part.name, line);
+    else add(line.variantId, line.qty, line.name, line);
+  }
+  return units;
+}
+
+/** The variants past their per-customer limit, given what the buyer already has of each (bought or held, alone or in a bundle). */
 export function overLimit(lines: StockLine[], limits: Map<string, number>, already: Map<string, number>): AppError | undefined {
-  const demand = demandByVariant(lines.filter((line) => limits.has(line.variantId)));
-  const over = [...demand].filter(([variantId, qty]) => (already.get(variantId) ?? 0) + qty > limits.get(variantId)!);
+  const over = [...unitsByVariant(lines)].filter(([variantId, { qty }]) => limits.has(variantId) && (already.get(variantId) ?? 0) + qty > limits.get(variantId)!);
   if (over.length === 0) return undefined;
-  const messages = over.map(([variantId]) => overLimitMessage(lines.find((line) => line.variantId === variantId)!.name, limits.get(variantId)!, already.get(variantId) ?? 0));
+  const messages = over.map(([variantId, { name }]) => overLimitMessage(name, limits.get(variantId)!, already.get(variantId) ?? 0));
   return new AppError('failed-precondition', messages.join(' '), {
-    overLimit: over.map(([variantId]) => ({
-      lineId: lineIdOf(lines.find((line) => line.variantId === variantId)!),
-      limit: limits.get(variantId)!,
-      already: already.get(variantId) ?? 0,
-    })),
+    overLimit: over.map(([variantId, { lineId }]) => ({ lineId, limit: limits.get(variantId)!, already: already.get(variantId) ?? 0 })),
   });
 }
 

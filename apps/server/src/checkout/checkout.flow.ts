@@ -18,7 +18,7 @@ import { scheduleTaxRecord } from '../orders/tax.step.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import type { TaxCalculator } from '../shipping/stripe-tax.ts';
 import { debit, getBalance, hold } from '../wallet/wallet.service.ts';
-import { cartLines, checkoutLines, demandOf, orderLines, overLimit, ranOut, type StockLine } from './cart.ts';
+import { cartLines, checkoutLines, demandOf, orderLines, overLimit, ranOut, unitsByVariant, type StockLine } from './cart.ts';
 import { checkoutOf, endPending, findCheckout, heldByBuyer, insertCheckout, lockBuyer, openCheckoutOf, walletOrderStart, type EndedCheckout } from './checkouts.service.ts';
 import { checkOncePerAccount, judgeCode, keepCodeDeadline, takeCodeUse } from './discount.step.ts';
 import { reserveGifts } from './gift-cards.step.ts';
@@ -121,8 +121,7 @@ function newPaymentIntentId(prefix: string): string {
  * at once are counted one after the other.
  */
 async function checkLimits(tx: Tx, userId: string, lines: StockLine[]): Promise<void> {
-  const variantIds = [...new Set(lines.filter((line) => line.counted).map((line) => line.variantId))];
-  const limits = await customerLimits(tx, variantIds);
+  const limits = await customerLimits(tx, [...unitsByVariant(lines).keys()]);
   if (limits.size === 0) return;
   const limited = [...limits.keys()];
   // One statement at a time: a transaction is one connection.
@@ -201,7 +200,8 @@ export async function completeWalletOnlyOrder(
   // This balance only prices the order: the conditional debit decides whether it is there.
   const fresh = quoteOf(priced, start.balanceCents ?? 0, true);
   refuseCardOrder(fresh, input.quote);
-  const limited = start.products.some((variant) => variant.limited && lines.some((line) => line.variantId === variant.variantId));
+  // A bundle's parts may carry a limit set after the bundle was saved (issue 40 item 6): checked too.
+  const limited = lines.some((line) => line.components) || start.products.some((variant) => variant.limited && lines.some((line) => line.variantId === variant.variantId));
   const basis = pricedRecord(priced, fresh, orderLines(lines), input);
   return runTransactionEndingWith(
     deps.db,

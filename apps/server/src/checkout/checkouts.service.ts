@@ -107,17 +107,25 @@ export async function markCheckout(tx: Tx, checkoutId: string, status: 'paid' | 
   throw new RefusedCheckoutTransition(checkoutId, current?.status ?? 'missing', status);
 }
 
-/** Units of these variants the buyer's open checkouts hold (their per-customer limits count them). */
+/**
+ * Units of these variants the buyer's open checkouts would buy, alone or as a bundle's part
+ * (their per-customer limits count them however they are bought: issue 40 item 6).
+ */
 export async function heldByBuyer(tx: Tx, userId: string, variantIds: string[]): Promise<Map<string, number>> {
+  const ids = sql.join(
+    variantIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
   const rows = await tx.execute<{ variant_id: string; qty: number }>(sql`
-    SELECT line->>'variantId' AS variant_id, sum((line->>'qty')::int)::int AS qty
-    FROM ${checkouts} c, jsonb_array_elements(c.items) AS line
-    WHERE c.user_id = ${userId} AND c.status = 'pending' AND (line->>'stockHeld')::boolean IS TRUE
-      AND line->>'variantId' IN (${sql.join(
-        variantIds.map((id) => sql`${id}`),
-        sql`, `,
-      )})
-    GROUP BY 1`);
+    SELECT variant_id, sum(qty)::int AS qty FROM (
+      SELECT line->>'variantId' AS variant_id, (line->>'qty')::int AS qty
+      FROM ${checkouts} c, jsonb_array_elements(c.items) AS line
+      WHERE c.user_id = ${userId} AND c.status = 'pending' AND line->'components' IS NULL AND line->>'variantId' IN (${ids})
+      UNION ALL
+      SELECT part->>'variantId', (line->>'qty')::int * (part->>'qty')::int
+      FROM ${checkouts} c, jsonb_array_elements(c.items) AS line, jsonb_array_elements(line->'components') AS part
+      WHERE c.user_id = ${userId} AND c.status = 'pending' AND jsonb_typeof(line->'components') = 'array' AND part->>'variantId' IN (${ids})
+    ) AS taken GROUP BY 1`);
   return new Map(rows.rows.map((row) => [row.variant_id, row.qty]));
 }
 

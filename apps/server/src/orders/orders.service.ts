@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { BundlePart } from '@storefront/domain/bundles.ts';
 import type { Db } from '../db/client.ts';
 import { orderItems, orders } from '../db/schema/index.ts';
@@ -57,17 +57,25 @@ export async function orderOfCheckout(db: Db | Tx, checkoutId: string): Promise<
 }
 
 /**
- * Units of these variants the buyer's orders bought, fully refunded orders aside (per-customer
- * limits count them, decision 044).
+ * Units of these variants the buyer's orders bought, alone or as a bundle's part, fully
+ * refunded orders aside (per-customer limits count them however they were bought: decision
+ * 044, issue 40 item 6).
  */
 export async function unitsBoughtBy(tx: Tx, userId: string, variantIds: string[]): Promise<Map<string, number>> {
-  const rows = await tx
-    .select({ variantId: orderItems.variantId, qty: sql<number>`sum(${orderItems.qty})`.mapWith(Number) })
-    .from(orderItems)
-    .innerJoin(orders, eq(orders.id, orderItems.orderId))
-    .where(and(eq(orders.userId, userId), inArray(orderItems.variantId, variantIds), sql`${orders.refundStatus} IS DISTINCT FROM 'refunded'`))
-    .groupBy(orderItems.variantId);
-  return new Map(rows.map((row) => [row.variantId!, row.qty]));
+  const ids = sql.join(
+    variantIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const rows = await tx.execute<{ variant_id: string; qty: number }>(sql`
+    SELECT variant_id, sum(qty)::int AS qty FROM (
+      SELECT i.variant_id, i.qty FROM ${orderItems} i JOIN ${orders} o ON o.id = i.order_id
+      WHERE o.user_id = ${userId} AND o.refund_status IS DISTINCT FROM 'refunded' AND i.components IS NULL AND i.variant_id IN (${ids})
+      UNION ALL
+      SELECT part->>'variantId', i.qty * (part->>'qty')::int
+      FROM ${orderItems} i JOIN ${orders} o ON o.id = i.order_id, jsonb_array_elements(i.components) AS part
+      WHERE o.user_id = ${userId} AND o.refund_status IS DISTINCT FROM 'refunded' AND i.components IS NOT NULL AND part->>'variantId' IN (${ids})
+    ) AS bought GROUP BY 1`);
+  return new Map(rows.rows.map((row) => [row.variant_id, Number(row.qty)]));
 }
 
 /** Units sold of each of these variants by all orders (the reconciler's invariant: a variant's `sold`). */
