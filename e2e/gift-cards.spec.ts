@@ -145,4 +145,17 @@ test('a gift card bought by card, mailed to its recipient and redeemed once on /
     'redeemed gift-card credit not yet spent',
   );
   await expect(page.getByRole('table', { name: 'By product (goods only)' })).not.toContainText(name);
+
+  // The console lists the cards that exist (issue 40 item 3): this one redeemed, with its recipient, no re-send.
+  await page.goto('/release/discounts');
+  const cards = page.getByRole('region', { name: 'Gift cards' });
+  await page.getByLabel('Show').selectOption({ label: 'Redeemed' });
+  const row = cards.getByRole('row').filter({ hasText: recipient.email });
+  await expect(row).toContainText('Redeemed');
+  await expect(row).toContainText(buyer.email);
+  await expect(row).toContainText('$25.00');
+  await expect(row.getByRole('button', { name: /Send again/ })).toHaveCount(0);
+  await page.getByLabel('Show').selectOption({ label: 'Voided' });
+  await expect(cards.getByRole('row').filter({ hasText: recipient.email })).toHaveCount(0);
+  expect(await seriousAxeProblems(page)).toEqual([]);
 });

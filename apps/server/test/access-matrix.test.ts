@@ -87,6 +87,8 @@ const FUNCTIONS: Record<string, Access> = {
   returnDiscountUse: 'admin',
   setProductGiftCard: 'admin',
   redeemGiftCard: 'signed-in',
+  listGiftCards: 'admin',
+  resendGiftCard: 'admin',
   saveBundle: 'admin',
   listBundles: 'admin',
   saveHomePage: 'admin',

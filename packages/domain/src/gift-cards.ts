@@ -7,6 +7,7 @@ import { formatUsd } from './money.ts';
  * as wallet credit. No zod here (the shop's cart and checkout load this).
  */
 export const GIFT_CARD_MESSAGES = {
+  resendOnlyLive: 'Only a sold gift card that is not redeemed or voided can be sent again.',
   noWallet: 'Gift cards cannot be paid with wallet credit. Turn off "Use my wallet" to buy one.',
   noCode: 'Discount codes cannot be used on an order with a gift card.',
   recipientNeeded: 'Please enter the email address the gift card goes to.',
@@ -82,3 +83,6 @@ export interface GiftCardLiability {
 
 /** The wallet history's note on a redeemed gift card's credit: kept with the wallet's texts (the /wallet bundle loads them). */
 export { GIFT_CARD_HISTORY_NOTE } from './wallet.ts';
+
+/** A card's state as the console names it (issue 40 item 3). */
+export const GIFT_CARD_STATE_LABELS = { pending: 'Pending payment', active: 'Sold', redeemed: 'Redeemed', void: 'Voided' } as const;

@@ -149,6 +149,13 @@ export async function contactOf(db: Db | Tx, userId: string): Promise<{ email: s
   return buyer;
 }
 
+/** The emails of these accounts, by id (deleted accounts absent): lists that name a buyer, e.g. the console's gift cards. */
+export async function emailsOf(db: Db | Tx, userIds: string[]): Promise<Map<string, string>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, userIds));
+  return new Map(rows.map((row) => [row.id, row.email]));
+}
+
 /** One account by its (normalised) email; undefined when none has it. */
 export async function findUserByEmail(db: Db, email: string) {
   const [user] = await db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(eq(users.email, email));

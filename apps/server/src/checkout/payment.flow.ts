@@ -4,7 +4,7 @@ import { isRetryableTransactionError, runTransaction, type Tx } from '../db/tran
 import { captureUse, releaseUses, takeUse } from '../discounts/discounts.service.ts';
 import { lateRefundMail } from '../mail/templates.ts';
 import { grantForOrder } from '../digital/sales.service.ts';
-import { activateGiftCards } from '../giftcards/giftcards.service.ts';
+import { activateGiftCards, dropPendingGiftCards, hasPendingGiftCards } from '../giftcards/giftcards.service.ts';
 import { insertOrder } from '../orders/orders.service.ts';
 import { recordProviderEventOnce } from '../payments/provider-events.service.ts';
 import { RefundRefusedError, type PaymentEvent } from '../payments/provider.ts';
@@ -146,6 +146,8 @@ async function capturePayment(tx: Tx, checkout: Checkout): Promise<void> {
  * taken again now; otherwise the whole card payment is refunded.
  */
 async function takeLatePayment(tx: Tx, checkout: Checkout): Promise<void> {
+  // Its gift cards went with the ended checkout (issue 40 item 3): none to make live, so refunded.
+  if (checkout.items.some((item) => item.giftCard) && !(await hasPendingGiftCards(tx, checkout.id))) throw new CannotFulfil('late payment: gift cards released');
   // Its discount code's use was released with the hold: taken again, or the payment is refunded (issue 27).
   if (checkout.discountCode) {
     const use = { code: checkout.discountCode, userId: checkout.userId, checkoutId: checkout.id, status: 'used' as const, discountCents: checkout.discountCents };
@@ -169,6 +171,8 @@ async function takeLatePayment(tx: Tx, checkout: Checkout): Promise<void> {
  */
 async function refundPayment(deps: CheckoutDeps, tx: Tx, checkout: Checkout, event: PaymentEvent, reason: string) {
   await markCheckout(tx, checkout.id, 'refunded');
+  // No order: its gift cards never go live (issue 40 item 3).
+  if (checkout.items.some((item) => item.giftCard)) await dropPendingGiftCards(tx, [checkout.id]);
   if (checkout.status === 'pending') {
     // Its holds, as far as they are there (the capture above was rolled back to its savepoint).
     await inSavepoint(tx, () => release(tx, checkout.userId, checkout.walletHeldCents, checkout.id).then(() => undefined));

@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { releaseUses } from '../discounts/discounts.service.ts';
+import { dropPendingGiftCards } from '../giftcards/giftcards.service.ts';
 import { release } from '../wallet/wallet.service.ts';
 import { heldDemand } from './cart.ts';
 import { checkoutIs, endPending, otherCheckoutsOf, recordAttention, type EndedCheckout } from './checkouts.service.ts';
@@ -23,6 +24,8 @@ export async function releaseHolds(tx: Tx, ended: EndedCheckout[]): Promise<void
     await release(tx, checkout.userId, checkout.walletHeldCents, checkout.id);
     // Its discount code's held use (issue 27): after the wallet's row, before the variants'.
     if (checkout.discountCode) await releaseUses(tx, [checkout.id]);
+    // Its gift cards (decision 053) were never live: they go with it (issue 40 item 3).
+    if (checkout.items.some((item) => item.giftCard)) await dropPendingGiftCards(tx, [checkout.id]);
     const demand = heldDemand(checkout.items);
     if (demand.length === 0) continue;
     const missing = await releaseStock(tx, demand);

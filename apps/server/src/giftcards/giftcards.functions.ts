@@ -5,10 +5,11 @@ import { setProductGiftCard, variantPricesOf } from '../catalog/product-flags.se
 import { runTransaction } from '../db/transaction.ts';
 import { defineFunction } from '../functions/registry.ts';
 import { AppError } from '../errors.ts';
-import { redeemGiftCard } from './giftcards.service.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import { listGiftCards, redeemGiftCard, resendGiftCard } from './giftcards.service.ts';
 
 /** Gift cards (issue 27, decision 053): the label marks a product as one; the recipient redeems a code. */
-export const giftCardFunctions = [
+export const giftCardFunctions = (jobs: JobQueue) => [
   defineFunction('setProductGiftCard', async ({ productId, giftCard }, { db, caller }) => {
     const prices = await variantPricesOf(db, productId);
     if (prices.length === 0) throw new AppError('not-found', 'Product not found.');
@@ -19,6 +20,14 @@ export const giftCardFunctions = [
     await runTransaction(db, async (tx) => {
       await setProductGiftCard(tx, productId, giftCard);
       await recordAudit(tx, { actor: { userId: caller.userId }, action: 'product.gift-card', targetType: 'product', targetId: productId, after: { giftCard } });
+    });
+    return { ok: true as const };
+  }),
+  defineFunction('listGiftCards', async ({ status }, { db }) => listGiftCards(db, status)),
+  defineFunction('resendGiftCard', async ({ giftCardId }, { db, caller }) => {
+    await runTransaction(db, async (tx) => {
+      await resendGiftCard(tx, jobs, giftCardId);
+      await recordAudit(tx, { actor: { userId: caller.userId }, action: 'gift-card.resend', targetType: 'gift-card', targetId: giftCardId });
     });
     return { ok: true as const };
   }),

@@ -24,5 +24,5 @@ export const giftCardsArea = defineArea('giftcards', async (app, { config, db, j
   const deps = { db, secrets: [config.AUTH_SECRET, ...config.AUTH_SECRET_PREVIOUS], send, publicUrl: publicUrl(config) };
   await jobs.updateQueue(GIFT_CARD_MAIL_QUEUE, { expireInSeconds: MAIL_JOB_EXPIRE_SECONDS });
   await jobs.work<{ giftCardId: string }>(GIFT_CARD_MAIL_QUEUE, (job) => sendGiftCardMail(deps, job.giftCardId));
-  return { functions: giftCardFunctions };
+  return { functions: giftCardFunctions(jobs) };
 });

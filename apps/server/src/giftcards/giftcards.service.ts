@@ -10,8 +10,10 @@ import {
   normalizeGiftCardCode,
   type GiftCardLiability,
 } from '@storefront/domain/gift-cards.ts';
-import type { GiftInput } from '@storefront/domain/gift-card-schemas.ts';
-import { contactOf } from '../accounts/accounts.service.ts';
+import type { GiftCardState, GiftInput } from '@storefront/domain/gift-card-schemas.ts';
+import type { giftCardRowSchema } from '@storefront/domain/gift-card-schemas.ts';
+import type { z } from 'zod';
+import { contactOf, emailsOf } from '../accounts/accounts.service.ts';
 import type { Db } from '../db/client.ts';
 import { giftCards } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
@@ -29,6 +31,8 @@ import { giftCardMail } from './giftcards.mail.ts';
  * exactly one gets the row, and credits the wallet in the same transaction.
  */
 export const GIFT_CARD_MAIL_QUEUE = 'send-gift-card';
+
+export type GiftCardRow = z.infer<typeof giftCardRowSchema>;
 
 export function hashCode(code: string): string {
   return createHash('sha256').update(code).digest('hex');
@@ -65,6 +69,30 @@ export async function reserveGiftCards(tx: Tx, checkout: { checkoutId: string; b
     })),
   );
   if (rows.length > 0) await tx.insert(giftCards).values(rows);
+}
+
+/**
+ * The undo of "reserve gift cards": the pending cards of checkouts that ended without an order
+ * (cancelled, replaced, expired, failed, refunded) are removed, in the transaction that ends
+ * them (issue 40 item 3: before, every unpaid checkout left its cards for ever).
+ */
+export async function dropPendingGiftCards(tx: Tx, checkoutIds: string[]): Promise<number> {
+  if (checkoutIds.length === 0) return 0;
+  const dropped = await tx
+    .delete(giftCards)
+    .where(and(inArray(giftCards.checkoutId, checkoutIds), eq(giftCards.status, 'pending')))
+    .returning({ id: giftCards.id });
+  return dropped.length;
+}
+
+/** Whether a checkout still has its pending cards (a late payment needs them to make its order). */
+export async function hasPendingGiftCards(tx: Tx, checkoutId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: giftCards.id })
+    .from(giftCards)
+    .where(and(eq(giftCards.checkoutId, checkoutId), eq(giftCards.status, 'pending')))
+    .limit(1);
+  return row !== undefined;
 }
 
 /** Step "activate gift cards", in the paid order's transaction: its cards become live and their emails are queued. */
@@ -113,6 +141,59 @@ export async function sendGiftCardMail(deps: GiftMailDeps, giftCardId: string): 
     }),
   );
   await deps.db.update(giftCards).set({ mailedAt: new Date() }).where(eq(giftCards.id, card.id));
+}
+
+/** The console's list (issue 40 item 3): newest first, at most 500, with the buyer's address. */
+export async function listGiftCards(db: Db, status: GiftCardState | null | undefined): Promise<{ cards: GiftCardRow[]; more: boolean }> {
+  const rows = await db.execute<{
+    id: string;
+    status: GiftCardState;
+    amount_cents: string;
+    recipient_email: string;
+    buyer_id: string;
+    order_id: string | null;
+    created_at: Date;
+    activated_at: Date | null;
+    mailed_at: Date | null;
+    redeemed_at: Date | null;
+    voided_at: Date | null;
+  }>(sql`
+    SELECT g.id, g.status, g.amount_cents, g.recipient_email, g.buyer_id, g.order_id, g.created_at, g.activated_at, g.mailed_at, g.redeemed_at, g.voided_at
+    FROM ${giftCards} g
+    ${status ? sql`WHERE g.status = ${status}` : sql``}
+    ORDER BY g.created_at DESC, g.id DESC LIMIT 501`);
+  const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+  const shown = rows.rows.slice(0, 500);
+  const buyers = await emailsOf(db, [...new Set(shown.map((row) => row.buyer_id))]);
+  const cards = shown.map((row) => ({
+    id: row.id,
+    status: row.status,
+    amountCents: Number(row.amount_cents),
+    recipientEmail: row.recipient_email,
+    buyerEmail: buyers.get(row.buyer_id) ?? null,
+    orderId: row.order_id,
+    createdAt: iso(row.created_at)!,
+    activatedAt: iso(row.activated_at),
+    mailedAt: iso(row.mailed_at),
+    redeemedAt: iso(row.redeemed_at),
+    voidedAt: iso(row.voided_at),
+  }));
+  return { cards, more: rows.rows.length > 500 };
+}
+
+/** The label sends a sold card's mail again (same code: it is derived, decision 053); refused for any other state. */
+export async function resendGiftCard(tx: Tx, jobs: JobQueue, giftCardId: string): Promise<void> {
+  const [card] = await tx
+    .update(giftCards)
+    .set({ mailedAt: null })
+    .where(and(eq(giftCards.id, giftCardId), eq(giftCards.status, 'active')))
+    .returning({ id: giftCards.id });
+  if (!card) {
+    const [exists] = await tx.select({ id: giftCards.id }).from(giftCards).where(eq(giftCards.id, giftCardId));
+    if (!exists) throw new AppError('not-found', 'Gift card not found.');
+    throw new AppError('failed-precondition', GIFT_CARD_MESSAGES.resendOnlyLive);
+  }
+  await jobs.sendInTransaction(tx, GIFT_CARD_MAIL_QUEUE, { giftCardId });
 }
 
 /** The recipient redeems a code: its amount is credited to their wallet, once, with a line in the history. */

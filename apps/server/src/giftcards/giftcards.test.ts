@@ -6,7 +6,10 @@ import { salesCsv } from '@storefront/domain/sales.ts';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { startSmtpPeer } from '../../test/smtp.ts';
 import { releaseProduct } from '../catalog/catalog.service.ts';
-import { giftCards, orders, productVariants, users } from '../db/schema/index.ts';
+import { applyPaymentEvent, expireCheckout } from '../checkout/payment.flow.ts';
+import { checkouts, giftCards, orders, paymentRefunds, productVariants, users } from '../db/schema/index.ts';
+import { startJobQueue } from '../jobs/queue.ts';
+import { createLocalProvider } from '../payments/local.provider.ts';
 import { hashCode } from './giftcards.service.ts';
 
 /**
@@ -243,5 +246,81 @@ describe('gift cards', () => {
     });
     // The refund gave back a gift card, not goods.
     expect(after.totals).toMatchObject({ returnsCents: 0, refundedGiftCardsCents: 2500, refundsCents: 2500 });
+  });
+});
+
+describe('gift cards of checkouts that end unpaid (issue 40 item 3)', () => {
+  const cardsOf = async (checkoutId: string) => (await shop.db.select().from(giftCards).where(eq(giftCards.checkoutId, checkoutId))).map((card) => card.status);
+  const pendingOf = async (email: string) => {
+    const [buyer] = await shop.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    return (await shop.db.select().from(giftCards).where(eq(giftCards.buyerId, buyer!.id))).filter((card) => card.status === 'pending').length;
+  };
+
+  it('are removed when the checkout is replaced, cancelled or expires; a payment after that is refunded, not made live', async () => {
+    const [variant] = await shop.db.select().from(productVariants).where(eq(productVariants.productId, giftId));
+    const line = [{ id: giftId, variantId: variant!.id, qty: 2 }];
+    const base = { items: line, contact, shipping, gift, useWallet: false };
+    const first = await as('r7').call('createPaymentLinkStreetFlavorMerch', { ...base, checkoutId: 'gift-end-1' });
+    expect(await cardsOf(first.checkoutId)).toEqual(['pending', 'pending']);
+    // Replaced by the next checkout (one open checkout per account): its cards go.
+    const second = await as('r7').call('createPaymentLinkStreetFlavorMerch', { ...base, checkoutId: 'gift-end-2' });
+    expect(await cardsOf(first.checkoutId)).toEqual([]);
+    expect(await cardsOf(second.checkoutId)).toEqual(['pending', 'pending']);
+    // Cancelled by the buyer.
+    expect(await as('r7').call('cancelOpenPayment', { checkoutId: second.checkoutId })).toEqual({ cancelled: true });
+    expect(await cardsOf(second.checkoutId)).toEqual([]);
+    // Many unpaid checkouts in a row leave at most one checkout's cards.
+    for (let i = 0; i < 5; i += 1) await as('r7').call('createPaymentLinkStreetFlavorMerch', { ...base, checkoutId: `gift-end-many-${i}` });
+    expect(await pendingOf('r7@example.org')).toBe(2);
+
+    // Expired, then paid late: no cards to make live, so the payment is refunded and no order made.
+    const [open] = await shop.db.select().from(checkouts).where(eq(checkouts.status, 'pending'));
+    const jobs = await startJobQueue(shop.db.$client, () => undefined);
+    try {
+      const deps = { db: shop.db, jobs, provider: createLocalProvider('late-gift-secret'), publicUrl: shop.baseUrl };
+      expect(await expireCheckout(deps, open!.id, new Date(Date.now() + 3_600_000))).toBe('expired');
+      expect(await pendingOf('r7@example.org')).toBe(0);
+      const late = { eventId: `evt-late-gift`, type: 'succeeded' as const, checkoutId: open!.id, sessionId: null, paymentIntentId: `pi_late_gift`, amountCents: null };
+      expect(await applyPaymentEvent(deps, late)).toBe('applied');
+      expect(await shop.db.select().from(orders).where(eq(orders.checkoutId, open!.id))).toEqual([]);
+      const [refund] = await shop.db.select().from(paymentRefunds).where(eq(paymentRefunds.checkoutId, open!.id));
+      expect(refund).toMatchObject({ reason: 'late payment: gift cards released' });
+      expect(await cardsOf(open!.id)).toEqual([]);
+    } finally {
+      await jobs.stop();
+    }
+  });
+
+  it('are listed for the label with their state, recipient and buyer, and a sold card’s mail can be sent again', async () => {
+    expect((await errorOf(as('giver').call('listGiftCards', {}))).code).toBe('permission-denied');
+    const { cards, more } = await as('boss').call('listGiftCards', {});
+    expect(more).toBe(false);
+    expect(cards.map((card) => card.status).sort()).toEqual(['redeemed', 'void']);
+    expect(cards.every((card) => card.recipientEmail === gift.recipientEmail && card.buyerEmail === 'giver@example.org')).toBe(true);
+    expect((await as('boss').call('listGiftCards', { status: 'void' })).cards).toHaveLength(1);
+    const redeemed = cards.find((card) => card.status === 'redeemed')!;
+    expect((await errorOf(as('boss').call('resendGiftCard', { giftCardId: redeemed.id }))).message).toBe(GIFT_CARD_MESSAGES.resendOnlyLive);
+    expect((await errorOf(as('boss').call('resendGiftCard', { giftCardId: 'gc_missing' }))).code).toBe('not-found');
+    expect((await errorOf(as('giver').call('resendGiftCard', { giftCardId: redeemed.id }))).code).toBe('permission-denied');
+
+    // A sold card, not redeemed: its mail goes again, with the same code.
+    const [variant] = await shop.db.select().from(productVariants).where(eq(productVariants.productId, giftId));
+    const items = [{ id: giftId, variantId: variant!.id, qty: 1 }];
+    const link = await as('giver').call('createPaymentLinkStreetFlavorMerch', {
+      items,
+      contact,
+      shipping,
+      gift: { recipientEmail: 'again@example.net', message: '' },
+      useWallet: false,
+      checkoutId: 'gift-again',
+    });
+    await pay(link.url, tokens.giver!);
+    await vi.waitFor(() => expect(smtp.mailsTo('again@example.net')).toHaveLength(1), { timeout: 20_000, interval: 100 });
+    const sold = (await as('boss').call('listGiftCards', { status: 'active' })).cards;
+    expect(sold).toHaveLength(1);
+    await expect(as('boss').call('resendGiftCard', { giftCardId: sold[0]!.id })).resolves.toEqual({ ok: true });
+    await vi.waitFor(() => expect(smtp.mailsTo('again@example.net')).toHaveLength(2), { timeout: 20_000, interval: 100 });
+    const [once, twice] = smtp.mailsTo('again@example.net').map((mail) => CODE.exec(mail.decoded)![0]);
+    expect(twice).toBe(once);
   });
 });

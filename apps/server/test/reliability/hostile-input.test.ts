@@ -378,6 +378,8 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   returnDiscountUse: () => ({ orderId: 'o_missing' }),
   setProductGiftCard: () => ({ productId: 'no-such-product', giftCard: true }),
   redeemGiftCard: () => ({ code: 'AAAA-BBBB-CCCC-DDDD' }),
+  listGiftCards: () => ({ status: 'active' }),
+  resendGiftCard: () => ({ giftCardId: 'gc_missing' }),
   // Fair drops (issue 35, decision 066): an unknown drop, variant or link is refused clearly.
   scheduleDrop: () => ({
     name: 'Fuzz Drop',
@@ -1025,11 +1027,13 @@ describe('generated: same-id races on every idempotent function', () => {
     linkArtist: 'inserts or deletes one credit row (ON CONFLICT DO NOTHING): concurrent calls leave one credit',
     mergeArtist: 'both artists are locked: one merge wins, the others find the merged artist gone (src/roster/roster.test.ts)',
     deleteArtist: 'one delete wins, the others find no artist',
+    resendGiftCard: 'a conditional update of an active card clears its mailed time and queues its mail: concurrent calls each send the same code again (admin only)',
     redeemGiftCard:
       'a conditional update of an active card: one of n concurrent redemptions (many accounts, two instances) credits the wallet, the others are refused as redeemed (src/giftcards/giftcards.test.ts)',
     ...Object.fromEntries(
       [
         'getSalesOverview',
+        'listGiftCards',
         'getShippingTaxConfig',
         'listAllProducts',
         'listAdminActivity',

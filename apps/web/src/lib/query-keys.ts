@@ -92,6 +92,9 @@ export const attentionKeys = { all: ['admin', 'attention'] as const, list: (open
 /** The console's discount codes (issue 27), under the admins' keys: any audited action refetches them. */
 export const discountCodeKeys = { all: ['admin', 'discount-codes'] as const };
 
+/** The console's gift cards (issue 40 item 3), per state shown. */
+export const giftCardKeys = { all: ['admin', 'gift-cards'] as const, list: (status: string | null) => ['admin', 'gift-cards', status ?? 'all'] as const };
+
 /** The console's admins and activity list: the admins' live topic refetches both (any audited action). */
 export const consoleKeys = {
   all: ['admin'] as const,

@@ -6,6 +6,7 @@ import { errorSentence } from '../../../lib/error-message.ts';
 import { DataTable } from '../../../ui/data-table.tsx';
 import { useAllProducts } from '../api/console-products.ts';
 import { useCreateDiscountCode, useDiscountCodes, useSetDiscountCodeActive, type DiscountCode } from '../api/discount-codes.ts';
+import { GiftCardsList } from './gift-cards-list.tsx';
 import { LoadState } from './load-state.tsx';
 import './console.css';
 
@@ -243,6 +244,8 @@ export function DiscountsTab() {
           Create code
         </button>
       </form>
+
+      <GiftCardsList />
     </div>
   );
 }
