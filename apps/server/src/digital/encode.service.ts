@@ -107,10 +107,11 @@ export async function runEncodeJob(deps: EncodeDeps, job: EncodeJob): Promise<'r
         ...(format === 'preview' && release.previewSeconds ? { previewSeconds: release.previewSeconds } : {}),
         timeoutMs: deps.timeoutMs,
       });
-      const bytes = await fs.promises.readFile(output);
+      // Streamed to the store, never whole in memory (issue 40 item 5).
+      const { size } = await fs.promises.stat(output);
       const key = trackFileKey(track.id, job.generation, format, fileSignature(format, inputs));
-      await deps.storage.driver.put(key, bytes);
-      const values = { trackId: track.id, format, masterGeneration: job.generation, key, size: bytes.length, contentType: FORMAT_FILES[format].contentType, createdAt: new Date() };
+      await deps.storage.driver.putFile(key, output);
+      const values = { trackId: track.id, format, masterGeneration: job.generation, key, size, contentType: FORMAT_FILES[format].contentType, createdAt: new Date() };
       const [previous] = await db
         .select({ key: trackFiles.key })
         .from(trackFiles)

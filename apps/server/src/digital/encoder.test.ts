@@ -35,6 +35,36 @@ describe('masters are checked by their content', () => {
     expect(await checkMaster(file, bytes.subarray(0, 64))).toBeUndefined();
   });
 
+  it('refuses a header that declares audio the file does not hold (issue 40 item 5)', async () => {
+    // 2 KB declaring 1 Hz: ffprobe reads 1,000 seconds from it.
+    const slow = sineWav(0.05, 440, 8_000);
+    slow.writeUInt32LE(1, 24);
+    slow.writeUInt32LE(1 * 2 * 2, 28);
+    // A real second, but its data chunk declares 4 GB.
+    const huge = sineWav(1);
+    huge.writeUInt32LE(0xfffffff0, 40);
+    huge.writeUInt32LE(0xfffffff0, 4);
+    // Nine channels, and a rate above any recording's.
+    const manyChannels = sineWav(0.5);
+    manyChannels.writeUInt16LE(9, 22);
+    const fast = sineWav(0.5);
+    fast.writeUInt32LE(768_000, 24);
+    for (const [name, bytes] of [
+      ['1 Hz', slow],
+      ['a 4 GB data chunk', huge],
+      ['9 channels', manyChannels],
+      ['768 kHz', fast],
+    ] as const) {
+      const file = write(`declared-${name.replaceAll(' ', '-')}.wav`, bytes);
+      expect(await checkMaster(file, bytes.subarray(0, 64)), name).toBeUndefined();
+    }
+    // Probed as what they declare (the checks above are ours, not ffprobe's refusals).
+    expect((await probeAudio(write('slow-probe.wav', slow))).durationSeconds).toBeGreaterThan(100);
+    // A real 96 kHz master is still welcome.
+    const fine = sineWav(0.5, 440, 96_000);
+    expect((await checkMaster(write('fine-96k.wav', fine), fine.subarray(0, 64)))?.probe.sampleRate).toBe(96_000);
+  });
+
   it('knows the three lossless containers by their magic numbers', () => {
     expect(sniffMasterFormat(Buffer.from('RIFF\0\0\0\0WAVEfmt ', 'latin1'))).toBe('wav');
     expect(sniffMasterFormat(Buffer.from('FORM\0\0\0\0AIFFCOMM', 'latin1'))).toBe('aiff');

@@ -105,6 +105,8 @@ export interface AudioProbe {
   durationSeconds: number;
   sampleRate: number;
   channels: number;
+  /** Bits of one sample as stored (PCM: 16, 24, 32; 0 when the codec does not say). */
+  bitsPerSample: number;
   tags: Record<string, string>;
 }
 
@@ -113,7 +115,7 @@ export async function probeAudio(file: string, timeoutMs = 30_000): Promise<Audi
   const out = await runTool(ffprobePath(), ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '--', file], { timeoutMs });
   const parsed = JSON.parse(out.toString('utf8')) as {
     format?: { format_name?: string; duration?: string; tags?: Record<string, string> };
-    streams?: { codec_type?: string; codec_name?: string; sample_rate?: string; channels?: number; duration?: string }[];
+    streams?: { codec_type?: string; codec_name?: string; sample_rate?: string; channels?: number; duration?: string; bits_per_sample?: number; bits_per_raw_sample?: string }[];
   };
   const audio = parsed.streams?.find((stream) => stream.codec_type === 'audio');
   if (!audio || !parsed.format) throw new EncoderError('No audio stream found.', '');
@@ -125,11 +127,62 @@ export async function probeAudio(file: string, timeoutMs = 30_000): Promise<Audi
     durationSeconds: Number.isFinite(duration) ? duration : 0,
     sampleRate: Number(audio.sample_rate ?? 0),
     channels: audio.channels ?? 0,
+    bitsPerSample: audio.bits_per_sample || Number(audio.bits_per_raw_sample ?? 0) || 0,
     tags,
   };
 }
 
-/** A master is accepted when its magic bytes and ffprobe agree on a lossless container and codec with some audio in it. */
+/**
+ * What a master may declare (issue 40 item 5): a 2 KB WAV declaring 1 Hz became a 1,000-second
+ * track, and a WAV declaring a 4 GB data chunk was taken at its word. Rates and channels of real
+ * recordings, at most four hours, and (for PCM, whose size follows from its header) no more audio
+ * than the file's bytes hold.
+ */
+export const MASTER_LIMITS = { minSampleRate: 8_000, maxSampleRate: 384_000, maxChannels: 8, maxSeconds: 4 * 60 * 60 } as const;
+
+/** Whether what ffprobe read from the header is audio the file really holds. */
+export function declaresWhatItHolds(probe: AudioProbe, fileBytes: number): boolean {
+  if (probe.sampleRate < MASTER_LIMITS.minSampleRate || probe.sampleRate > MASTER_LIMITS.maxSampleRate) return false;
+  if (probe.channels < 1 || probe.channels > MASTER_LIMITS.maxChannels) return false;
+  if (!(probe.durationSeconds > 0) || probe.durationSeconds > MASTER_LIMITS.maxSeconds) return false;
+  if (!probe.codec.startsWith('pcm_')) return true;
+  if (probe.bitsPerSample <= 0) return false;
+  // The samples the header's duration needs, against the bytes there are (a frame's slack allowed).
+  const needed = probe.durationSeconds * probe.sampleRate * probe.channels * (probe.bitsPerSample / 8);
+  return needed <= fileBytes + probe.channels * 8;
+}
+
+/**
+ * Whether every chunk of a WAV (RIFF, little-endian) or AIFF (FORM, big-endian) master that
+ * `head` shows ends inside the file: a data chunk declaring 4 GB in a 176 KB file does not.
+ */
+export function chunksFit(format: MasterFormat, head: Uint8Array, fileBytes: number): boolean {
+  if (format === 'flac') return true;
+  const view = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
+  const sizeAt = (offset: number) => (format === 'wav' ? view.readUInt32LE(offset) : view.readUInt32BE(offset));
+  if (sizeAt(4) + 8 > fileBytes + 1) return false;
+  let offset = 12;
+  while (offset + 8 <= view.length) {
+    const size = sizeAt(offset + 4);
+    const end = offset + 8 + size;
+    if (end > fileBytes + 1) return false;
+    offset = end + (size % 2);
+  }
+  return true;
+}
+
+async function readHead(file: string, bytes: number): Promise<Uint8Array> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A master is accepted when its magic bytes and ffprobe agree on a lossless container and codec with audio in it that the file really holds. */
 export async function checkMaster(file: string, head: Uint8Array): Promise<{ format: MasterFormat; probe: AudioProbe } | undefined> {
   const format = sniffMasterFormat(head);
   if (!format) return undefined;
@@ -139,7 +192,9 @@ export async function checkMaster(file: string, head: Uint8Array): Promise<{ for
   } catch {
     return undefined;
   }
-  if (!probe.formatName.split(',').includes(PROBE_FORMATS[format]) || !LOSSLESS_CODEC.test(probe.codec) || probe.durationSeconds <= 0) return undefined;
+  if (!probe.formatName.split(',').includes(PROBE_FORMATS[format]) || !LOSSLESS_CODEC.test(probe.codec)) return undefined;
+  const { size } = await fs.promises.stat(file);
+  if (!declaresWhatItHolds(probe, size) || !chunksFit(format, await readHead(file, 4096), size)) return undefined;
   return { format, probe };
 }
 
