@@ -4,7 +4,16 @@ import { makeAdmin } from './accounts/accounts.service.ts';
 import { createLabelAccount } from './accounts/label-accounts.ts';
 import { createServiceToken, revokeServiceToken } from './service/service.tokens.ts';
 import { type Config, ConfigError, developmentSecret, loadConfig, publicUrl } from './config.ts';
-import { backchannelLogoutUriSchema, createOAuthClient, EXCHANGE_SCOPES, redirectUriSchema, revokeOAuthClient, type ExchangeScope } from './oidc/oidc.clients.ts';
+import {
+  ADMIN_SCOPE,
+  backchannelLogoutUriSchema,
+  createOAuthClient,
+  EXCHANGE_SCOPES,
+  OAUTH_CLIENT_MESSAGES,
+  redirectUriSchema,
+  revokeOAuthClient,
+  type ExchangeScope,
+} from './oidc/oidc.clients.ts';
 import { OIDC_MOUNT, sealKeyFor } from './oidc/oidc.provider.ts';
 import { resealOidcSecrets } from './oidc/reseal.service.ts';
 import { collectOrphans, ORPHAN_GRACE_HOURS_MINIMUM } from './storage/orphans.service.ts';
@@ -92,12 +101,13 @@ export const commands: Record<string, CliCommand> = {
     },
   },
   'create-oauth-client': {
-    usage: 'create-oauth-client <name> <redirect-uri>... [--backchannel-logout-uri <uri>] [--exchange-scope shop_api]',
+    usage: 'create-oauth-client <name> <redirect-uri>... [--backchannel-logout-uri <uri>] [--exchange-scope shop_api] [--first-party --exchange-scope shop_admin]',
     summary: 'register a sister product for single sign-on (secret shown once); options: back-channel logout, token exchange',
     needs: ['PUBLIC_URL', 'AUTH_SECRET'],
     async run(args, { db, config }) {
-      const usage = `Usage: npm run cli -- create-oauth-client <name> <redirect-uri> [more redirect URIs] [--backchannel-logout-uri <uri>] [--exchange-scope ${EXCHANGE_SCOPES.join('|')}]`;
+      const usage = `Usage: npm run cli -- create-oauth-client <name> <redirect-uri> [more redirect URIs] [--backchannel-logout-uri <uri>] [--exchange-scope ${EXCHANGE_SCOPES.join('|')}] [--first-party]`;
       const positional: string[] = [];
+      let firstParty = false;
       const exchangeScopes: ExchangeScope[] = [];
       let backchannelLogoutUri: string | undefined;
       for (let index = 0; index < args.length; index += 1) {
@@ -114,7 +124,8 @@ export const commands: Record<string, CliCommand> = {
             if (!parsed.success) throw new UsageError(parsed.error.issues[0]!.message);
             backchannelLogoutUri = parsed.data;
           }
-        } else if (arg.startsWith('--')) throw new UsageError(usage);
+        } else if (arg === '--first-party') firstParty = true;
+        else if (arg.startsWith('--')) throw new UsageError(usage);
         else positional.push(arg);
       }
       const [name, ...redirectUris] = positional;
@@ -122,7 +133,14 @@ export const commands: Record<string, CliCommand> = {
       const parsed = redirectUris.map((uri) => redirectUriSchema.safeParse(uri));
       const refused = parsed.find((result) => !result.success);
       if (refused && !refused.success) throw new UsageError(refused.error.issues[0]!.message);
-      const client = await createOAuthClient(db, sealKeyFor(config.AUTH_SECRET), { name, redirectUris, exchangeScopes, ...(backchannelLogoutUri ? { backchannelLogoutUri } : {}) });
+      if (exchangeScopes.includes(ADMIN_SCOPE) && !firstParty) throw new UsageError(OAUTH_CLIENT_MESSAGES.adminNeedsFirstParty);
+      const client = await createOAuthClient(db, sealKeyFor(config.AUTH_SECRET), {
+        name,
+        redirectUris,
+        exchangeScopes,
+        firstParty,
+        ...(backchannelLogoutUri ? { backchannelLogoutUri } : {}),
+      });
       // Without PUBLIC_URL here (development) this shell cannot know the shop's address: it
       // says so instead of printing a localhost issuer the sister product would copy (issue 24).
       const issuer = config.PUBLIC_URL ? `${publicUrl(config)}${OIDC_MOUNT}` : null;

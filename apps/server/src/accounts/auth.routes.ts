@@ -16,7 +16,7 @@ import { signInLockedMail } from '../mail/templates.ts';
 import { isOpenAuthPath, isShopPath, SESSION_EXPIRES_IN_SECONDS, SESSION_UPDATE_AGE_SECONDS, type Auth } from './auth.ts';
 import { authSecretsOf, resignCredentials, resignedVerificationToken, type AuthSecrets } from './secret-rotation.ts';
 import { findSession, findUserByEmail, hasPortalAccess, isAdmin } from './accounts.service.ts';
-import { isExchangedSession } from './exchanged-session.service.ts';
+import { carriesAdminPowers, isExchangedSession } from './exchanged-session.service.ts';
 import {
   beginAttempt,
   endAttempt,
@@ -59,9 +59,15 @@ function isServerToServer(headers: Headers): boolean {
 /** How many verified credentials one process remembers; the oldest is forgotten first. */
 const REMEMBERED_CREDENTIALS = 10_000;
 
-function callerOf(config: Config, user: { userId: string; email: string; emailVerified: boolean; role?: string | null }, sessionId: string): Caller | null {
+function callerOf(
+  config: Config,
+  user: { userId: string; email: string; emailVerified: boolean; role?: string | null },
+  session: { sessionId: string; userAgent?: string | null },
+): Caller | null {
   if (!user.emailVerified) return null;
-  return { userId: user.userId, isAdmin: isAdmin(config, { email: user.email, emailVerified: user.emailVerified, role: user.role ?? 'user' }), sessionId };
+  // An exchanged session has an admin's powers only with shop_admin (issue 40 item 9).
+  const admin = isAdmin(config, { email: user.email, emailVerified: user.emailVerified, role: user.role ?? 'user' }) && carriesAdminPowers(session);
+  return { userId: user.userId, isAdmin: admin, sessionId: session.sessionId };
 }
 
 /** Due for Better Auth's daily extension; an exchanged session (decision 049) ends with the token it came from, never. */
@@ -102,7 +108,7 @@ export function sessionResolver(auth: Auth, config: Config, db: Db) {
         verified.delete(credential);
         return null;
       }
-      if (!extensionDue(session)) return { caller: callerOf(config, session, session.sessionId), sessionId: session.sessionId, expiresAt: session.expiresAt };
+      if (!extensionDue(session)) return { caller: callerOf(config, session, session), sessionId: session.sessionId, expiresAt: session.expiresAt };
     }
 
     const session = await betterAuthSession(auth, request.headers, authSecretsOf(config));
@@ -111,7 +117,11 @@ export function sessionResolver(auth: Auth, config: Config, db: Db) {
     verified.set(credential, session.session.token);
     const user = session.user as typeof session.user & { role?: string };
     return {
-      caller: callerOf(config, { userId: user.id, email: user.email, emailVerified: user.emailVerified, role: user.role }, session.session.id),
+      caller: callerOf(
+        config,
+        { userId: user.id, email: user.email, emailVerified: user.emailVerified, role: user.role },
+        { sessionId: session.session.id, userAgent: session.session.userAgent },
+      ),
       sessionId: session.session.id,
       expiresAt: new Date(session.session.expiresAt),
     };
@@ -280,7 +290,7 @@ export async function authRoutes(app: FastifyInstance, options: { auth: Auth; co
         username: user.username ?? '',
         accountType: user.accountType ?? 'Fan',
         profileImageUrl: user.image ?? null,
-        isAdmin: isAdmin(config, { email: user.email, emailVerified: user.emailVerified, role: user.role ?? 'user' }),
+        isAdmin: isAdmin(config, { email: user.email, emailVerified: user.emailVerified, role: user.role ?? 'user' }) && carriesAdminPowers(session.session),
         portalAccess: await hasPortalAccess(db, user.id),
       },
     };

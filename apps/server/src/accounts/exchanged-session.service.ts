@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { serializeSignedCookie } from 'better-call';
-import { and, eq, like } from 'drizzle-orm';
+import { and, eq, inArray, like } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { sessions } from '../db/schema/index.ts';
 import type { Tx } from '../db/transaction.ts';
@@ -22,16 +22,19 @@ export const EXCHANGED_SESSION_AGENT = 'token-exchange:';
  */
 export const exchangedSessionAgent = (clientId: string, tokenId: string) => `${EXCHANGED_SESSION_AGENT}${clientId}#${createHash('sha256').update(tokenId).digest('base64url')}`;
 const agentOf = exchangedSessionAgent;
+/** Marks an exchanged session that may use its user's admin powers (shop_admin: issue 40 item 9). */
+const ADMIN_MARK = ';shop_admin';
 
 /**
  * A session of `userId` ending at `expiresAt` (the access token's own expiry), bound to the
  * access token `tokenId` it was exchanged for (revoking that token ends it), and the signed
  * bearer form of its token that Better Auth's sign-in hands out (`set-auth-token`).
  */
-export async function createExchangedSession(auth: Auth, userId: string, clientId: string, tokenId: string, expiresAt: Date): Promise<string> {
+export async function createExchangedSession(auth: Auth, userId: string, clientId: string, tokenId: string, expiresAt: Date, admin = false): Promise<string> {
   const context = await auth.$context;
+  const userAgent = `${agentOf(clientId, tokenId)}${admin ? ADMIN_MARK : ''}`;
   // overrideAll: the expiry given here, not the library's 30 days.
-  const session = await context.internalAdapter.createSession(userId, false, { expiresAt, userAgent: agentOf(clientId, tokenId), ipAddress: '' }, true);
+  const session = await context.internalAdapter.createSession(userId, false, { expiresAt, userAgent, ipAddress: '' }, true);
   return (await serializeSignedCookie('', session.token, context.secret)).replace('=', '');
 }
 
@@ -54,7 +57,9 @@ export async function endSessionsExchangedFor(db: Db | Tx, tokens: readonly { us
   for (const token of tokens) {
     const rows = await db
       .delete(sessions)
-      .where(and(eq(sessions.userId, token.userId), eq(sessions.userAgent, agentOf(token.clientId, token.tokenId))))
+      .where(
+        and(eq(sessions.userId, token.userId), inArray(sessions.userAgent, [agentOf(token.clientId, token.tokenId), `${agentOf(token.clientId, token.tokenId)}${ADMIN_MARK}`])),
+      )
       .returning({ id: sessions.id });
     ended += rows.length;
   }
@@ -64,4 +69,13 @@ export async function endSessionsExchangedFor(db: Db | Tx, tokens: readonly { us
 /** A session made by token exchange: it ends with the token it came from, never extended. */
 export function isExchangedSession(session: { userAgent?: string | null }): boolean {
   return session.userAgent?.startsWith(EXCHANGED_SESSION_AGENT) ?? false;
+}
+
+/**
+ * Whether a session may use its user's admin powers: any session of the shop's own sign-in, and
+ * an exchanged one only when its client was first-party and the user granted shop_admin (issue
+ * 40 item 9). An admin's openid-only sign-in at a sister product is an ordinary user there.
+ */
+export function carriesAdminPowers(session: { userAgent?: string | null }): boolean {
+  return !isExchangedSession(session) || (session.userAgent?.endsWith(ADMIN_MARK) ?? false);
 }

@@ -39,10 +39,17 @@ export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exch
 export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 /**
  * The scopes a client may be allowed to obtain by token exchange. `shop_api`: a token the
- * shop's functions (`/fn`), storage and Firebase Auth endpoints accept, as the signed-in user.
+ * shop's functions (`/fn`), storage and Firebase Auth endpoints accept, as the signed-in user,
+ * without the powers of an admin. `shop_admin` (issue 40 item 9): an admin's powers too, only
+ * for a client registered as first-party (`create-oauth-client --first-party`), and only when
+ * the user's own sign-in at that client granted `shop_admin`.
  */
-export const EXCHANGE_SCOPES = ['shop_api'] as const;
+export const EXCHANGE_SCOPES = ['shop_api', 'shop_admin'] as const;
 export type ExchangeScope = (typeof EXCHANGE_SCOPES)[number];
+export const ADMIN_SCOPE = 'shop_admin';
+export const OAUTH_CLIENT_MESSAGES = {
+  adminNeedsFirstParty: `Only a first-party client (--first-party) may be given the ${ADMIN_SCOPE} scope.`,
+};
 
 /**
  * Where the shop POSTs a client's logout tokens: https, or http on this machine only
@@ -72,6 +79,8 @@ const clientInput = z.object({
     .max(EXCHANGE_SCOPES.length)
     .default([]),
   backchannelLogoutUri: backchannelLogoutUriSchema.optional(),
+  /** One of the label's own products, trusted with admin powers (issue 40 item 9). */
+  firstParty: z.boolean().default(false),
 });
 
 export interface OAuthClientMetadata {
@@ -92,7 +101,8 @@ const isWebUri = (uri: string) => uri.startsWith('https:') || uri.startsWith('ht
 
 /** Registers a client; the secret is returned only now (it is kept sealed). */
 export async function createOAuthClient(db: Db, sealKey: SealKeys, input: z.input<typeof clientInput>) {
-  const { name, redirectUris, exchangeScopes, backchannelLogoutUri } = clientInput.parse(input);
+  const { name, redirectUris, exchangeScopes, backchannelLogoutUri, firstParty } = clientInput.parse(input);
+  if (exchangeScopes.includes(ADMIN_SCOPE) && !firstParty) throw new Error(OAUTH_CLIENT_MESSAGES.adminNeedsFirstParty);
   const clientId = `sfc_${randomBytes(9).toString('base64url')}`;
   const clientSecret = randomBytes(32).toString('base64url');
   const scopes = [...new Set(exchangeScopes)];

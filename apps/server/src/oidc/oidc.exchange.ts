@@ -2,14 +2,15 @@ import type Provider from 'oidc-provider';
 import { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Db } from '../db/client.ts';
 import { findUser } from '../accounts/accounts.service.ts';
-import { ACCESS_TOKEN_TYPE, exchangeScopesOf, TOKEN_EXCHANGE_GRANT } from './oidc.clients.ts';
+import { ACCESS_TOKEN_TYPE, ADMIN_SCOPE, exchangeScopesOf, TOKEN_EXCHANGE_GRANT } from './oidc.clients.ts';
 
 export interface TokenExchangeOptions {
   db: Db;
   /** The shop's origin (PUBLIC_URL's): the one `audience` or `resource` an exchanged token may name. */
   shopOrigin: string;
   /** A shop token (what `/fn`, storage and signInWithCustomToken accept) for this user, ending at `expiresAt`. */
-  mintShopToken(userId: string, clientId: string, tokenId: string, expiresAt: Date): Promise<string>;
+  /** `admin`: the session may use the user's admin powers (shop_admin was granted and asked for). */
+  mintShopToken(userId: string, clientId: string, tokenId: string, expiresAt: Date, admin: boolean): Promise<string>;
 }
 
 const PARAMETERS = ['subject_token', 'subject_token_type', 'requested_token_type', 'scope', 'audience', 'resource', 'actor_token', 'actor_token_type'];
@@ -53,15 +54,19 @@ export function registerTokenExchange(provider: Provider, options: TokenExchange
         if (target && target.replace(/\/+$/, '') !== options.shopOrigin) throw new errors.InvalidTarget(`the shop issues tokens for ${options.shopOrigin} only`);
       }
 
-      // Scopes: what the client asked for (default: all it is allowed), each one allowed to it.
-      const allowed = await exchangeScopesOf(options.db, client.clientId);
-      const asked = single(ctx, 'scope')?.split(' ').filter(Boolean) ?? allowed;
-      const refused = asked.filter((scope) => !allowed.includes(scope));
-      if (asked.length === 0 || refused.length > 0) throw new errors.InvalidScope('requested scope is not allowed for this client', refused.join(' '));
-
       // Only live rows are read: an expired, revoked or unknown token is not found.
       const token = await provider.AccessToken.find(subjectToken);
       if (!token || token.isExpired || token.exp === undefined) throw new errors.InvalidRequest('subject_token is not an active access token of the shop');
+
+      // Scopes: what the client asked for (default: all it is allowed, shop_admin only when the
+      // user granted it), each one allowed to it; shop_admin only as far as the user's sign-in
+      // granted it (issue 40 item 9: an openid-only sign-in gives no admin powers).
+      const allowed = await exchangeScopesOf(options.db, client.clientId);
+      const granted = (scope: string) => scope !== ADMIN_SCOPE || token.scopes.has(ADMIN_SCOPE);
+      const asked = single(ctx, 'scope')?.split(' ').filter(Boolean) ?? allowed.filter(granted);
+      const refused = asked.filter((scope) => !allowed.includes(scope));
+      if (asked.length === 0 || refused.length > 0) throw new errors.InvalidScope('requested scope is not allowed for this client', refused.join(' '));
+      if (!asked.every(granted)) throw new errors.InvalidScope(`the user's sign-in did not grant ${ADMIN_SCOPE}`, ADMIN_SCOPE);
       // Tokens are exchanged only by the client they were issued to: the shop's access tokens
       // name no other audience (decision 049).
       if (token.clientId !== client.clientId) throw new errors.InvalidRequest('subject_token was issued to another client');
@@ -74,7 +79,7 @@ export function registerTokenExchange(provider: Provider, options: TokenExchange
 
       const { exp } = token;
       const expiresAt = new Date(exp * 1000);
-      const shopToken = await options.mintShopToken(user.id, client.clientId, token.jti, expiresAt);
+      const shopToken = await options.mintShopToken(user.id, client.clientId, token.jti, expiresAt, asked.includes(ADMIN_SCOPE));
       ctx.body = {
         access_token: shopToken,
         issued_token_type: ACCESS_TOKEN_TYPE,

@@ -41,7 +41,7 @@ export const oidcArea = defineArea('oidc', async (app, { config, db, auth, jobs,
     behindProxy: config.isProduction,
     shopUserId,
     signOutOfShop,
-    mintShopToken: (userId, clientId, tokenId, expiresAt) => createExchangedSession(auth, userId, clientId, tokenId, expiresAt),
+    mintShopToken: (userId, clientId, tokenId, expiresAt, admin) => createExchangedSession(auth, userId, clientId, tokenId, expiresAt, admin),
   });
   // Logout tokens survive restarts and are retried until the sister product answers (decision 049).
   await jobs.work<LogoutNotice>(BACKCHANNEL_LOGOUT_QUEUE, async (notice) => {

@@ -6,6 +6,7 @@ import { findUser } from '../accounts/accounts.service.ts';
 import { escapeHtml, htmlPage } from '../http/html.ts';
 import { postgresAdapter } from './oidc.adapter.ts';
 import { registerTokenExchange } from './oidc.exchange.ts';
+import { ADMIN_SCOPE, exchangeScopesOf } from './oidc.clients.ts';
 import { loadSigningKeys } from './oidc.keys.ts';
 import { deriveKey, type SealKeys } from './sealed.ts';
 
@@ -27,7 +28,7 @@ export interface OidcOptions {
   /** Ends the shop session of a request's cookie; the Set-Cookie lines that clear it. */
   signOutOfShop(headers: IncomingHttpHeaders): Promise<string[]>;
   /** Token exchange (decision 049): a shop token for a user, ending at `expiresAt`. */
-  mintShopToken(userId: string, clientId: string, tokenId: string, expiresAt: Date): Promise<string>;
+  mintShopToken(userId: string, clientId: string, tokenId: string, expiresAt: Date, admin: boolean): Promise<string>;
 }
 
 /**
@@ -79,7 +80,8 @@ export async function createOidcProvider(options: OidcOptions): Promise<Provider
     cookies: { keys: [options.authSecret, ...(options.authSecretPrevious ?? [])].map((secret) => deriveKey(secret, 'oidc-cookies').toString('base64url')) },
     // offline_access (with prompt=consent, as OpenID Connect asks) gives a refresh token:
     // mobile apps keep their users signed in (issue 19 item 7, decision 029).
-    scopes: ['openid', 'profile', 'email', 'offline_access'],
+    // shop_admin (issue 40 item 9): granted only to a first-party client that may exchange for it.
+    scopes: ['openid', 'profile', 'email', 'offline_access', ADMIN_SCOPE],
     // The authorization-code flow only: no implicit (token in the URL) response types.
     responseTypes: ['code'],
     claims: {
@@ -106,7 +108,9 @@ export async function createOidcProvider(options: OidcOptions): Promise<Provider
       const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
       const existing = grantId ? await provider.Grant.find(grantId) : undefined;
       const grant = existing && existing.accountId === session.accountId ? existing : new provider.Grant({ clientId: client.clientId, accountId: session.accountId });
-      grant.addOIDCScope([...ctx.oidc.requestParamScopes].join(' '));
+      // shop_admin only for a client allowed to exchange for it (a first-party client, issue 40 item 9).
+      const adminAllowed = (await exchangeScopesOf(db, client.clientId)).includes(ADMIN_SCOPE);
+      grant.addOIDCScope([...ctx.oidc.requestParamScopes].filter((scope) => scope !== ADMIN_SCOPE || adminAllowed).join(' '));
       const claims = Object.keys(ctx.oidc.claims.id_token ?? {}).concat(Object.keys(ctx.oidc.claims.userinfo ?? {}));
       if (claims.length > 0) grant.addOIDCClaims(claims);
       await grant.save();

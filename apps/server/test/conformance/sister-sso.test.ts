@@ -113,10 +113,12 @@ beforeAll(async () => {
     exchangeScopes: ['shop_api'],
     backchannelLogoutUri: `${receiverBase}/music/logout`,
   });
+  // The label's own video product, first-party: it may carry an admin's powers (issue 40 item 9).
   video = await createOAuthClient(database.db, sealKey, {
     name: 'SPN Video',
     redirectUris: [VIDEO_REDIRECT],
-    exchangeScopes: ['shop_api'],
+    exchangeScopes: ['shop_api', 'shop_admin'],
+    firstParty: true,
     backchannelLogoutUri: `${receiverBase}/video/logout`,
   });
   plain = await createOAuthClient(database.db, sealKey, { name: 'SPN Radio', redirectUris: [MUSIC_REDIRECT] });
@@ -246,9 +248,10 @@ describe('item 5: token exchange (RFC 8693) gives single sign-on users the funct
     expect((denied as FunctionsError).code).toBe('functions/permission-denied');
   });
 
-  it('video: an admin’s exchanged token uploads to storage and reads it back with the firebase SDK', async () => {
-    const { configuration, tokens } = await ssoSignIn('boss@example.org', video, VIDEO_REDIRECT);
-    const exchanged = await exchange(configuration, tokens.access_token);
+  it('video (first-party): an admin who granted shop_admin uploads to storage and reads it back with the firebase SDK', async () => {
+    const { configuration, tokens } = await ssoSignIn('boss@example.org', video, VIDEO_REDIRECT, 'openid profile email shop_admin');
+    const exchanged = await exchange(configuration, tokens.access_token, { scope: 'shop_api shop_admin' });
+    expect(exchanged.scope).toBe('shop_api shop_admin');
     const { storage, functions } = await firebaseWith(exchanged.access_token);
     const path = `products/${Date.now()}-sso.png`;
     const image = await solidImage(20, 20);
@@ -256,6 +259,37 @@ describe('item 5: token exchange (RFC 8693) gives single sign-on users the funct
     expect((await getBytes(ref(storage, path))).byteLength).toBeGreaterThan(0);
     const profile = await httpsCallable<unknown, { username: string }>(functions, 'getProfile')();
     expect(profile.data.username).toBe('Boss');
+  });
+
+  it('an admin’s openid-only sign-in gives a sister product no admin powers; shop_admin only for a first-party client the user granted it (issue 40 item 9)', async () => {
+    const image = await solidImage(20, 20);
+    // Music is not first-party: an admin signed in there is an ordinary user in the shop.
+    const atMusic = await ssoSignIn('boss@example.org', music, MUSIC_REDIRECT, 'openid profile email shop_admin');
+    expect(await refusal(exchange(atMusic.configuration, atMusic.tokens.access_token, { scope: 'shop_api shop_admin' }))).toMatchObject({ error: 'invalid_scope' });
+    const plainToken = await exchange(atMusic.configuration, atMusic.tokens.access_token);
+    expect(plainToken.scope).toBe('shop_api');
+    const asUser = await firebaseWith(plainToken.access_token);
+    expect((await httpsCallable<unknown, { username: string }>(asUser.functions, 'getProfile')()).data.username).toBe('Boss');
+    await expect(httpsCallable(asUser.functions, 'listAdmins')()).rejects.toMatchObject({ code: 'functions/permission-denied' });
+    await expect(uploadBytes(ref(asUser.storage, `products/${Date.now()}-music.png`), image, { contentType: 'image/png' })).rejects.toMatchObject({ code: 'storage/unauthorized' });
+    // Video is first-party, but the user's sign-in asked only openid: no shop_admin to exchange for.
+    const openidOnly = await ssoSignIn('boss@example.org', video, VIDEO_REDIRECT);
+    expect(await refusal(exchange(openidOnly.configuration, openidOnly.tokens.access_token, { scope: 'shop_api shop_admin' }))).toMatchObject({ error: 'invalid_scope' });
+    const withoutAdmin = await firebaseWith((await exchange(openidOnly.configuration, openidOnly.tokens.access_token)).access_token);
+    await expect(httpsCallable(withoutAdmin.functions, 'listAdmins')()).rejects.toMatchObject({ code: 'functions/permission-denied' });
+    // Granted and asked for: the admin's powers.
+    const granted = await ssoSignIn('boss@example.org', video, VIDEO_REDIRECT, 'openid profile email shop_admin');
+    const asAdmin = await firebaseWith((await exchange(granted.configuration, granted.tokens.access_token, { scope: 'shop_api shop_admin' })).access_token);
+    const admins = await httpsCallable<unknown, { admins: { email: string }[] }>(asAdmin.functions, 'listAdmins')();
+    expect(admins.data.admins.map((admin) => admin.email)).toContain('boss@example.org');
+    // A fan granted shop_admin is still a fan.
+    const fan = await ssoSignIn('fan@example.org', video, VIDEO_REDIRECT, 'openid profile email shop_admin');
+    const asFan = await firebaseWith((await exchange(fan.configuration, fan.tokens.access_token, { scope: 'shop_api shop_admin' })).access_token);
+    await expect(httpsCallable(asFan.functions, 'listAdmins')()).rejects.toMatchObject({ code: 'functions/permission-denied' });
+    // Registering shop_admin needs --first-party.
+    await expect(createOAuthClient(database.db, sealKeyFor(AUTH_SECRET), { name: 'Other', redirectUris: [MUSIC_REDIRECT], exchangeScopes: ['shop_admin'] })).rejects.toThrow(
+      'Only a first-party client (--first-party) may be given the shop_admin scope.',
+    );
   });
 
   it('refuses another client’s token, a client without the scope, a scope not allowed, and another audience', async () => {
