@@ -33,10 +33,11 @@ export function childEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
 
 const started: ServerProcess[] = [];
 
-export async function spawnServer(settings: Record<string, string>, port?: number): Promise<ServerProcess> {
+/** `root`: the checkout to run (another version's tree in the rolling-upgrade test); this one by default. */
+export async function spawnServer(settings: Record<string, string>, port?: number, root = repoRoot): Promise<ServerProcess> {
   const listenPort = port ?? (await freePort());
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: repoRoot,
+    cwd: root,
     // A DATA_DIR of its own unless the test names one: a development server keeps its secret
     // there, and one left in the checkout's ./data was read by later CLI tests as the shop's.
     env: childEnv({ NODE_ENV: 'development', HOST: '127.0.0.1', PORT: String(listenPort), DATA_DIR: newTestDataDir('server'), ...settings }),
@@ -105,9 +106,9 @@ export async function stopAllServers(): Promise<void> {
 }
 
 /** `npm run cli -- <args>` as a child process; resolves with its exit code and output. */
-export async function runCli(args: string[], settings: Record<string, string>): Promise<{ code: number | null; output: string }> {
+export async function runCli(args: string[], settings: Record<string, string>, root = repoRoot): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/cli.ts', ...args], {
-    cwd: repoRoot,
+    cwd: root,
     env: childEnv(settings),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
