@@ -19,6 +19,7 @@ import { compareWithLanded, formatChange, landFigures, parseLanded, regressionSu
 import { benchCheckout } from './sections/checkout.ts';
 import { benchDigital } from './sections/digital.ts';
 import { benchDrop } from './sections/drop.ts';
+import { benchFirstVisits } from './sections/first-visits.ts';
 import { benchBundles, benchLighthouse, checkDelivery } from './sections/frontend.ts';
 import { benchHotRow } from './sections/hot-row.ts';
 import { benchHttpReads } from './sections/http-reads.ts';
@@ -211,7 +212,14 @@ async function sharedServerSections(figures: Figure[], details: Record<string, u
         ],
         settings.lighthouse,
       );
-      return { figures: [...bundles.figures, ...delivery, ...lighthouseRun.figures], bundles: bundles.details, lighthouse: lighthouseRun.reports };
+      // Issue 39 item 18: a console tab's and a release page's first visit as a person meets them.
+      const firstVisits = await benchFirstVisits(app.base, settings.lighthouse);
+      return {
+        figures: [...bundles.figures, ...delivery, ...lighthouseRun.figures, ...firstVisits.figures],
+        bundles: bundles.details,
+        lighthouse: lighthouseRun.reports,
+        firstVisits: firstVisits.runs,
+      };
     });
     await section('scale', figures, details, () => benchScale(app, settings.scale, log));
   } finally {
