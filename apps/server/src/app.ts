@@ -18,6 +18,7 @@ import { discountsArea } from './discounts/discounts.plugin.ts';
 import { dropsArea } from './drops/drops.plugin.ts';
 import { rosterArea } from './roster/roster.plugin.ts';
 import { fansArea } from './fans/fans.plugin.ts';
+import { royaltiesArea } from './royalties/royalties.plugin.ts';
 import { moveFollows } from './fans/follows.service.ts';
 import { artistsOfRelease, productIdsOfArtist } from './roster/roster.service.ts';
 import { preordersArea } from './preorders/preorders.plugin.ts';
@@ -108,6 +109,7 @@ export const AREAS = [
   dropsArea,
   rosterArea,
   fansArea,
+  royaltiesArea,
   openapiArea,
 ] as const;
 
@@ -252,6 +254,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     roster: { config, db, pages, moveFollows },
     // The account's address for its consent (fans imports no accounts).
     fans: { config, db, queueMail, emailOf: async (userId) => (await contactOf(db, userId))?.email ?? '' },
+    royalties: undefined,
     openapi: { config },
   };
 

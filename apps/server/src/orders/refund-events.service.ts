@@ -7,6 +7,7 @@ import { publishLive } from '../live/live.publish.ts';
 import { refundFailedMail } from '../mail/templates.ts';
 import { recordProviderEventOnce } from '../payments/provider-events.service.ts';
 import type { PaymentEvent } from '../payments/provider.ts';
+import { applyDispute } from './disputes.service.ts';
 import { holdForRetry } from './refund-writes.service.ts';
 import { buyerRefundStatus, type RefundDeps } from './refunds.service.ts';
 
@@ -16,6 +17,7 @@ import { buyerRefundStatus, type RefundDeps } from './refunds.service.ts';
  */
 export async function applyRefundEvent(deps: RefundDeps, event: PaymentEvent): Promise<'applied' | 'duplicate' | 'ignored'> {
   if (event.type === 'refund-failed') return applyRefundFailure(deps, event);
+  if (event.type === 'dispute') return applyDispute(deps, event);
   return applyChargeRefunded(deps, event);
 }
 

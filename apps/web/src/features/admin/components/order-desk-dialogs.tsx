@@ -86,6 +86,7 @@ const HISTORY_LABELS: Record<string, string> = {
   'refund-gave-up': 'Card refund failed: no answer from the payment provider',
   'refund-retried': 'Card refund retried',
   'shipped-part': 'Part shipped',
+  dispute: 'Card dispute (lost disputes count as returns)',
 };
 
 type RefundEntry = NonNullable<ReturnType<typeof useOrderDetail>['data']>['refunds'][number];
