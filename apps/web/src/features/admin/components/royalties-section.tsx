@@ -208,7 +208,7 @@ function SplitForm({ data, artists, onDone }: { data: Royalties; artists: Consol
   return (
     <form className="console-roster__form" onSubmit={submit} noValidate aria-label="Set a split">
       <h4>Set a split</h4>
-      <label htmlFor={`${id}-subject`}>For</label>
+      <label htmlFor={`${id}-subject`}>Split for</label>
       <select id={`${id}-subject`} className="field-control" value={subject} onChange={(event) => setSubject(event.target.value)}>
         <option value="">Choose a release, product or artist…</option>
         {subjects.map((entry) => (
