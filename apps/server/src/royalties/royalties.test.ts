@@ -150,16 +150,16 @@ describe('recoup and reserve', () => {
     const first = await order(release!.productId!, 1000, 2, 'wallet');
     expect(await balanceOf()).toEqual({ partyId: artist, earnedCents: 1000, recoupedCents: 1000, reserveHeldCents: 100, balanceCents: -100 });
     // $30.00 more: $15.00 earned, the last $2.00 of the advance recouped, $1.50 more held.
-    await order(release!.productId!, 1000, 3, 'wallet');
+    const second = await order(release!.productId!, 1000, 3, 'wallet');
     expect(await balanceOf()).toEqual({ partyId: artist, earnedCents: 2500, recoupedCents: 1200, reserveHeldCents: 250, balanceCents: 1050 });
     const cost = (await admin.call('listRoyalties', null)).costs.find((row) => row.partyId === artist);
     expect(cost).toMatchObject({ amountCents: 1200, recoupedCents: 1200 });
     // The reserve's release is dated 30 days on.
     const release30 = (await entriesOf(first.id)).find((entry) => entry.kind === 'release' && entry.partyId === artist);
     expect(release30?.availableOn).toBe(new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10));
-    // The first order refunded whole: its $10.00 back, and the recoup follows the earnings down.
-    await admin.call('refundOrder', { orderId: first.id, idempotencyKey: `royalty-recoup-refund-${serial}` });
-    expect(await balanceOf()).toMatchObject({ earnedCents: 1500, recoupedCents: 1200 });
+    // The second order refunded whole: its $15.00 back, and the recoup follows the earnings down to $10.00.
+    await admin.call('refundOrder', { orderId: second.id, idempotencyKey: `royalty-recoup-refund-${serial}` });
+    expect(await balanceOf()).toMatchObject({ earnedCents: 1000, recoupedCents: 1000 });
   });
 });
 
