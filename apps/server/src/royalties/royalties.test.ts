@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROSTER_MESSAGES } from '@storefront/domain/roster.ts';
 import { ROYALTY_MESSAGES } from '@storefront/domain/royalties.ts';
 import type { FunctionsError } from '@storefront/sdk/callable.ts';
 import { startTestApp, type TestApp } from '../../test/app.ts';
@@ -224,5 +225,17 @@ describe('disputes and failed refunds', () => {
       .then((result) => result.rows);
     expect(Number(posted!.cents)).toBe(overview.totals.netSalesCents);
     await app.db.update(orders).set({ refundStatus: null }).where(eq(orders.id, sold.id));
+  });
+});
+
+describe('an artist with a party', () => {
+  it('is never deleted; merged, its party goes to the artist kept', async () => {
+    const { id: from } = await admin.call('saveArtist', { name: 'Merge From', links: [] });
+    const { id: into } = await admin.call('saveArtist', { name: 'Merge Into', links: [] });
+    const { id: partyId } = await admin.call('saveRoyaltyParty', { kind: 'artist', name: 'Merge From', artistId: from });
+    expect((await errorOf(admin.call('deleteArtist', { id: from }))).message).toBe(ROSTER_MESSAGES.inUse);
+    await admin.call('mergeArtist', { from, into });
+    const party = (await admin.call('listRoyalties', null)).parties.find((row) => row.id === partyId);
+    expect(party).toMatchObject({ artistId: into, name: 'Merge From' });
   });
 });

@@ -7,7 +7,7 @@ import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import type { Db } from '../db/client.ts';
 import { sqlState } from '../db/errors.ts';
 import { royaltyCosts, royaltyEntries, royaltyParties, royaltyRules, royaltyRuleShares } from '../db/schema/index.ts';
-import { runTransaction } from '../db/transaction.ts';
+import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../errors.ts';
 
 /**
@@ -175,4 +175,28 @@ export async function partyEarnings(db: Db, partyId: number): Promise<number> {
     .from(royaltyEntries)
     .where(and(eq(royaltyEntries.partyId, partyId), sql`${royaltyEntries.kind} IN ('sale', 'return')`));
   return Number(row!.cents);
+}
+
+/**
+ * An artist merged into another (the Roster tab): its party, with its ledger, becomes the kept
+ * artist's when that one has none; otherwise it stays as a party of its own, no longer tied to a
+ * roster artist (its entries are never moved: the ledger is append-only). Its roster default
+ * rules go with it only where the kept artist has none.
+ */
+export async function moveArtistParty(tx: Tx, from: number, into: number): Promise<void> {
+  const [taken] = await tx.select({ id: royaltyParties.id }).from(royaltyParties).where(eq(royaltyParties.artistId, into));
+  await tx
+    .update(royaltyParties)
+    .set({ artistId: taken ? null : into })
+    .where(eq(royaltyParties.artistId, from));
+  const [ruled] = await tx
+    .select({ id: royaltyRules.id })
+    .from(royaltyRules)
+    .where(and(eq(royaltyRules.subjectKind, 'artist'), eq(royaltyRules.subjectId, String(into))))
+    .limit(1);
+  if (!ruled)
+    await tx
+      .update(royaltyRules)
+      .set({ subjectId: String(into) })
+      .where(and(eq(royaltyRules.subjectKind, 'artist'), eq(royaltyRules.subjectId, String(from))));
 }
