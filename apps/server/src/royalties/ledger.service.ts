@@ -397,3 +397,48 @@ export async function postDisputeLost(tx: Tx, input: { orderId: string; disputeI
   const goods = refundParts(partsOf(order), { amountCents: input.amountCents, shippingCents: 0, giftCardCents: 0, linesPaidCents: 0, linesTaxCents: 0 }).goodsCents;
   await postReturn(tx, { source: `dispute:${input.disputeId}`, orderId: input.orderId, earnedAt: input.closedAt, goodsCents: goods });
 }
+
+/**
+ * What the card provider gave back outside the desk (a refund in Stripe's dashboard), as the
+ * sales overview counts it: one return per order, the card refunded beyond the desk's refunds,
+ * dated by the provider's last refund event. Each applied `charge.refunded` event moves that
+ * return: the entries posted for the earlier events are reversed (dated as they were) and the
+ * whole amount is posted again, dated by this event, so every day's sum stays the overview's.
+ */
+export async function repostProviderRefund(tx: Tx, orderId: string, eventId: string): Promise<void> {
+  const outside = await tx.execute<OrderRow & { beyond: string; at: Date | string | null }>(sql`
+    SELECT ${ORDER_COLUMNS},
+           (o.refunded_card_cents - coalesce((SELECT sum(r.card_cents) FROM order_refund r WHERE r.order_id = o.id AND r.status <> 'failed'), 0))::text AS beyond,
+           (SELECT max(e.created_at) FROM order_event e WHERE e.order_id = o.id AND e.kind = 'provider-refund') AS at
+    FROM "order" o WHERE o.id = ${orderId} AND o.refund_status IS NOT NULL`);
+  const row = outside.rows[0];
+  const beyond = row ? Number(row.beyond) : 0;
+  const posted = await tx
+    .select()
+    .from(royaltyEntries)
+    .where(and(eq(royaltyEntries.orderId, orderId), sql`${royaltyEntries.source} LIKE 'provider-refund:%'`));
+  const undone = new Set(
+    (
+      await tx
+        .select({ source: royaltyEntries.source })
+        .from(royaltyEntries)
+        .where(and(eq(royaltyEntries.orderId, orderId), sql`${royaltyEntries.source} LIKE 'provider-refund-undo:%'`))
+    ).map((entry) => entry.source.slice('provider-refund-undo:'.length)),
+  );
+  const live = posted.filter((entry) => !undone.has(entry.source.slice('provider-refund:'.length)));
+  if (live.some((entry) => entry.source === `provider-refund:${eventId}`)) return;
+  if (live.length > 0)
+    await tx
+      .insert(royaltyEntries)
+      .values(
+        live.map(({ id: _id, createdAt: _createdAt, ...entry }) => ({
+          ...entry,
+          source: `provider-refund-undo:${entry.source.slice('provider-refund:'.length)}`,
+          amountCents: -entry.amountCents,
+        })),
+      )
+      .onConflictDoNothing();
+  if (!row || beyond <= 0 || !row.at) return;
+  const goods = refundParts(partsOf(row), { amountCents: beyond, shippingCents: 0, giftCardCents: 0, linesPaidCents: 0, linesTaxCents: 0 }).goodsCents;
+  await postReturn(tx, { source: `provider-refund:${eventId}`, orderId, earnedAt: new Date(row.at), goodsCents: goods });
+}

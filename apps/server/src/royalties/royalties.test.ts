@@ -200,6 +200,33 @@ describe('disputes and failed refunds', () => {
     expect(back.every((entry) => entry.source === `dispute:dp_${serial}`)).toBe(true);
   });
 
+  it('follows the card refunds made outside the desk (the dashboard), as the overview counts them', async () => {
+    const productId = await releaseProduct(app.db, { name: 'Dashboard Tee', description: 'Tee', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
+    const sold = await order(productId, 2500, 2, 'card');
+    const deps = { db: app.db, provider: { name: 'local' } } as never;
+    const refunded = (eventId: string, cents: number) =>
+      toPaymentEvent({
+        id: eventId,
+        object: 'event',
+        type: 'charge.refunded',
+        data: { object: { id: `ch_${serial}`, object: 'charge', amount: sold.total, amount_refunded: cents, payment_intent: sold.paymentIntentId } },
+      } as unknown as Stripe.Event);
+    const returnsToday = async () => (await salesOverview(app.db, ZONE, { from: today(), to: today() })).totals.returnsCents;
+    const ledgerReturns = async () => (await entriesOf(sold.id)).filter((entry) => entry.kind === 'return').reduce((sum, entry) => sum + entry.amountCents, 0);
+    const start = await returnsToday();
+    expect(await applyRefundEvent(deps, refunded(`evt_dash1_${serial}`, 1000))).toBe('applied');
+    const first = (await returnsToday()) - start;
+    expect(first).toBeGreaterThan(0);
+    expect(await ledgerReturns()).toBe(-first);
+    // A second dashboard refund: the overview counts the whole $15.00 once, and so does the ledger.
+    expect(await applyRefundEvent(deps, refunded(`evt_dash2_${serial}`, 1500))).toBe('applied');
+    const both = (await returnsToday()) - start;
+    expect(both).toBeGreaterThan(first);
+    expect(await ledgerReturns()).toBe(-both);
+    const sources = new Set((await entriesOf(sold.id)).filter((entry) => entry.kind === 'return').map((entry) => entry.source));
+    expect(sources).toEqual(new Set([`provider-refund:evt_dash1_${serial}`, `provider-refund-undo:evt_dash1_${serial}`, `provider-refund:evt_dash2_${serial}`]));
+  });
+
   it('reverses the return of a refund that failed for good', async () => {
     const productId = await releaseProduct(app.db, { name: 'Failed Refund Tee', description: 'Tee', priceCents: 1500, images: ['/content/covers/cover-01.svg'] });
     const sold = await order(productId, 1500, 2, 'card');
