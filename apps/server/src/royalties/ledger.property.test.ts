@@ -8,6 +8,7 @@ import { postEarnings } from '../checkout/earnings.step.ts';
 import { giftCards, orders, productArtists, productVariants, royaltyParties } from '../db/schema/index.ts';
 import { runTransaction } from '../db/transaction.ts';
 import { applyDispute } from '../orders/disputes.service.ts';
+import { applyRefundEvent } from '../orders/refund-events.service.ts';
 import { insertOrder } from '../orders/orders.service.ts';
 import { saveArtist } from '../roster/roster.service.ts';
 import { credit, debit } from '../wallet/wallet.service.ts';
@@ -118,6 +119,8 @@ type ModelOrder = {
   lines: { position: number; key: Product['key']; qty: number; slices: Slice[] }[];
   disputed: boolean;
   paymentIntentId: string;
+  // Card refunds outside the desk: the charge's running total, their goods, and what the model last posted for them.
+  provider: { refundedCents: number; goods: number; posted: Posted };
 };
 type Ledger = Map<string, number>;
 const add = (ledger: Ledger, partyId: number, day: string, cents: number) => {
@@ -134,7 +137,9 @@ function slicesOf(key: Product['key'], day: string, net: number): Slice[] {
 }
 
 /** A return of `goods` in the model: over named lines or what lines have left, then cumulatively over slices and parties. */
-function modelReturn(ledger: Ledger, order: ModelOrder, goods: number, named?: Map<number, number>) {
+type Posted = { slice: Slice; delta: number; parties: [number, number][] }[];
+function modelReturn(ledger: Ledger, order: ModelOrder, goods: number, named?: Map<number, number>): Posted {
+  const posted: Posted = [];
   const lines = order.lines.filter((line) => line.key !== 'G');
   const weights = lines.map((line) =>
     named
@@ -157,9 +162,15 @@ function modelReturn(ledger: Ledger, order: ModelOrder, goods: number, named?: M
       const was = split(before[sliceIndex]!, bps);
       const now = split(after[sliceIndex]!, bps);
       slice.shares.forEach((share, shareIndex) => add(ledger, share.party, today(), -(now[shareIndex]! - was[shareIndex]!)));
+      posted.push({
+        slice,
+        delta: after[sliceIndex]! - before[sliceIndex]!,
+        parties: slice.shares.map((share, shareIndex) => [share.party, -(now[shareIndex]! - was[shareIndex]!)]),
+      });
       slice.returned = after[sliceIndex]!;
     });
   });
+  return posted;
 }
 
 const returnsToday = async () => (await salesOverview(app.db, ZONE, { from: today(), to: today() })).totals.returnsCents;
@@ -179,6 +190,7 @@ const actionArb = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('refund-line' as const), order: fc.nat(), line: fc.nat(), qty: fc.integer({ min: 1, max: 3 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('refund-amount' as const), order: fc.nat(), per: fc.integer({ min: 1, max: 1000 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('dispute' as const), order: fc.nat(), per: fc.integer({ min: 1, max: 1000 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('provider-refund' as const), order: fc.nat(), per: fc.integer({ min: 1, max: 500 }) }) },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -192,7 +204,7 @@ const actionArb = fc.oneof(
 );
 
 let serial = 0;
-const done = { refundLine: 0, refundAmount: 0, dispute: 0, bundle: 0, gift: 0, discount: 0 };
+const done = { refundLine: 0, refundAmount: 0, dispute: 0, providerRefund: 0, bundle: 0, gift: 0, discount: 0 };
 
 describe('the royalty ledger', () => {
   it('equals the reference model per party and day, and sums to the sales overview’s net sales', async () => {
@@ -284,6 +296,7 @@ describe('the royalty ledger', () => {
               card: action.card,
               paymentIntentId,
               disputed: false,
+              provider: { refundedCents: 0, goods: 0, posted: [] },
               lines: lines.map((line) => ({
                 position: line.position,
                 key: line.key,
@@ -304,7 +317,7 @@ describe('the royalty ledger', () => {
             if (lines.some((line) => line.key === 'G')) done.gift += 1;
             if (discount > 0) done.discount += 1;
           } else {
-            const candidates = placed.filter((order) => (action.kind === 'dispute' ? order.card && !order.disputed : !order.card));
+            const candidates = placed.filter((order) => (action.kind === 'dispute' ? order.card && !order.disputed : action.kind === 'provider-refund' ? order.card : !order.card));
             if (candidates.length === 0) continue;
             const order = candidates[action.order % candidates.length]!;
             const before = await returnsToday();
@@ -315,6 +328,32 @@ describe('the royalty ledger', () => {
               const event = { eventId: `evt_${serial}`, type: 'dispute' as const, checkoutId: null, sessionId: null, paymentIntentId: order.paymentIntentId, amountCents };
               await applyDispute({ db: app.db, provider: { name: 'local' } } as never, { ...event, dispute: { id: `dp_${serial}`, status: 'lost', amountCents, closed: true } });
               order.disputed = true;
+            } else if (action.kind === 'provider-refund') {
+              // A refund in the provider's dashboard: charge.refunded carries the charge's running total.
+              const [row] = await app.db.select({ charged: orders.chargedCents }).from(orders).where(eq(orders.id, order.id));
+              const total = Math.min(row!.charged, order.provider.refundedCents + Math.max(1, Math.floor((row!.charged * action.per) / 1000)));
+              if (total <= order.provider.refundedCents) continue;
+              const event = {
+                eventId: `evt_${serial}`,
+                type: 'refunded' as const,
+                checkoutId: null,
+                sessionId: null,
+                paymentIntentId: order.paymentIntentId,
+                amountCents: row!.charged,
+                refundedCents: total,
+              };
+              await applyRefundEvent({ db: app.db, provider: { name: 'local' } } as never, event);
+              order.provider.refundedCents = total;
+              const goods = (await returnsToday()) - before;
+              // The model: the earlier outside return undone, the whole one posted again.
+              for (const { slice, delta, parties } of order.provider.posted) {
+                slice.returned -= delta;
+                for (const [partyId, cents] of parties) add(model, partyId, today(), -cents);
+              }
+              order.provider.goods += goods;
+              order.provider.posted = modelReturn(model, order, order.provider.goods);
+              done.providerRefund += 1;
+              continue;
             } else if (action.kind === 'refund-amount') {
               const [row] = await app.db.select({ paid: orders.walletAppliedCents, back: orders.refundedWalletCents }).from(orders).where(eq(orders.id, order.id));
               const left = row!.paid - row!.back;
