@@ -26,8 +26,16 @@ export const ROYALTY_MESSAGES = {
  * negative amount is the negation of the positive one's allocation, so a reversal mirrors a sale.
  */
 export function allocate(amountCents: number, sharesBp: readonly number[]): number[] {
+  if (amountCents === 0) return sharesBp.map(() => 0);
   if (amountCents < 0) return allocate(-amountCents, sharesBp).map((part) => (part === 0 ? 0 : -part));
   return shareOf(amountCents, [...sharesBp]);
+}
+
+/** `total` shared over `weights` by largest remainder (the sales overview's `shareOf`); a negative total as the negation of the positive one. */
+export function shareSigned(total: number, weights: readonly number[]): number[] {
+  if (total === 0) return weights.map(() => 0);
+  if (total < 0) return shareSigned(-total, weights).map((part) => (part === 0 ? 0 : -part));
+  return shareOf(total, [...weights]);
 }
 
 /** The amount a reserve holds of an earning: floor(earning × bp / 10 000); nothing of a reversal. */

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { allocate, FULL_SHARE_BP, recoupedAfter, reserveOf } from '@storefront/domain/royalties.ts';
-import { orderParts, refundParts, shareOf, type OrderParts } from '@storefront/domain/sales-figures.ts';
+import { allocate, FULL_SHARE_BP, recoupedAfter, reserveOf, shareSigned } from '@storefront/domain/royalties.ts';
+import { orderParts, refundParts, type OrderParts } from '@storefront/domain/sales-figures.ts';
 import { royaltyCosts, royaltyEntries, royaltyParties, royaltyRules, royaltyRuleShares, royaltySlices } from '../db/schema/index.ts';
 import type { Tx } from '../db/transaction.ts';
 
@@ -221,7 +221,7 @@ export async function postOrderEarnings(tx: Tx, orderId: string): Promise<void> 
       AND NOT EXISTS (SELECT 1 FROM gift_card g WHERE g.order_id = i.order_id AND g.variant_id = i.variant_id)
     ORDER BY i.position`);
   if (lines.rows.length === 0) return;
-  const lineNets = shareOf(
+  const lineNets = shareSigned(
     parts.goodsCents - parts.discountCents,
     lines.rows.map((line) => Number(line.paid ?? Number(line.unit) * line.qty)),
   );
@@ -238,13 +238,13 @@ export async function postOrderEarnings(tx: Tx, orderId: string): Promise<void> 
       const price = new Map(prices.rows.map((row) => [row.id, Number(row.price)]));
       for (const part of line.components) pieces.push({ productId: part.productId, weight: (price.get(part.variantId) ?? 0) * part.qty });
     } else pieces.push({ productId: line.product_id, weight: 1 });
-    const pieceNets = shareOf(
+    const pieceNets = shareSigned(
       lineNets[index]!,
       pieces.map((piece) => piece.weight),
     );
     for (const [pieceIndex, piece] of pieces.entries()) {
       const targets = await targetsOf(tx, piece.productId, soldAt);
-      const targetNets = shareOf(
+      const targetNets = shareSigned(
         pieceNets[pieceIndex]!,
         targets.map(() => 1),
       );
@@ -299,7 +299,7 @@ export async function postReturn(tx: Tx, input: { source: string; orderId: strin
   const weights = positions.map((position) =>
     input.lines ? (input.lines.get(position) ?? 0) : Math.max(0, ofLine(position).reduce((sum, slice) => sum + slice.netCents, 0) - lineReturned(position)),
   );
-  const lineAmounts = shareOf(input.goodsCents, weights);
+  const lineAmounts = shareSigned(input.goodsCents, weights);
   const rules = await rulesById(
     tx,
     slices.map((slice) => slice.ruleId).filter((id): id is number => id !== null),
@@ -310,7 +310,7 @@ export async function postReturn(tx: Tx, input: { source: string; orderId: strin
     if (lineAmounts[index] === 0) continue;
     const lineSlices = ofLine(position);
     const before = lineSlices.map((slice) => returnedOf.get(`${slice.position}:${slice.part}`) ?? 0);
-    const after = shareOf(
+    const after = shareSigned(
       lineReturned(position) + lineAmounts[index]!,
       lineSlices.map((slice) => slice.netCents),
     );
