@@ -75,34 +75,36 @@ export function RoyaltiesSection({ artists }: { artists: ConsoleArtist[] }) {
 
 function Balances({ data, partyName }: { data: Royalties; partyName: (id: number) => string }) {
   return (
-    <table className="console-royalties__balances">
-      <caption>Balances</caption>
-      <thead>
-        <tr>
-          <th scope="col">Party</th>
-          <th scope="col">Earned</th>
-          <th scope="col">Recouped</th>
-          <th scope="col">Reserve held</th>
-          <th scope="col">Balance</th>
-        </tr>
-      </thead>
-      <tbody>
-        {data.parties.map((party) => {
-          const balance = data.balances.find((row) => row.partyId === party.id) ?? { earnedCents: 0, recoupedCents: 0, reserveHeldCents: 0, balanceCents: 0 };
-          return (
-            <tr key={party.id} data-testid="royalty-balance">
-              <th scope="row">
-                {partyName(party.id)} <span className="console__hint">({KIND_NAMES[party.kind]})</span>
-              </th>
-              <td>{formatUsd(balance.earnedCents)}</td>
-              <td>{formatUsd(balance.recoupedCents)}</td>
-              <td>{formatUsd(balance.reserveHeldCents)}</td>
-              <td>{formatUsd(balance.balanceCents)}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <div className="console-royalties__scroll">
+      <table className="console-royalties__balances">
+        <caption>Balances</caption>
+        <thead>
+          <tr>
+            <th scope="col">Party</th>
+            <th scope="col">Earned</th>
+            <th scope="col">Recouped</th>
+            <th scope="col">Reserve held</th>
+            <th scope="col">Balance</th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.parties.map((party) => {
+            const balance = data.balances.find((row) => row.partyId === party.id) ?? { earnedCents: 0, recoupedCents: 0, reserveHeldCents: 0, balanceCents: 0 };
+            return (
+              <tr key={party.id} data-testid="royalty-balance">
+                <th scope="row">
+                  {partyName(party.id)} <span className="console__hint">({KIND_NAMES[party.kind]})</span>
+                </th>
+                <td>{formatUsd(balance.earnedCents)}</td>
+                <td>{formatUsd(balance.recoupedCents)}</td>
+                <td>{formatUsd(balance.reserveHeldCents)}</td>
+                <td>{formatUsd(balance.balanceCents)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
