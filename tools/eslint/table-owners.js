@@ -41,6 +41,7 @@ export const TABLE_OWNERS = {
   service: ['serviceTokens', 'serviceWrites'],
   roster: ['artists', 'artistSlugs', 'releaseArtists', 'trackArtists', 'productArtists'],
   fans: ['fanFollows', 'marketingConsents'],
+  royalties: ['royaltyParties', 'royaltyRules', 'royaltyRuleShares', 'royaltyCosts', 'royaltySlices', 'royaltyEntries'],
 };
 
 const OWNER = new Map(Object.entries(TABLE_OWNERS).flatMap(([area, tables]) => tables.map((table) => [table, area])));

@@ -18,6 +18,8 @@ import { discountsArea } from './discounts/discounts.plugin.ts';
 import { dropsArea } from './drops/drops.plugin.ts';
 import { rosterArea } from './roster/roster.plugin.ts';
 import { fansArea } from './fans/fans.plugin.ts';
+import { royaltiesArea } from './royalties/royalties.plugin.ts';
+import { moveArtistParty } from './royalties/rules.service.ts';
 import { moveFollows } from './fans/follows.service.ts';
 import { artistsOfRelease, productIdsOfArtist } from './roster/roster.service.ts';
 import { preordersArea } from './preorders/preorders.plugin.ts';
@@ -108,6 +110,7 @@ export const AREAS = [
   dropsArea,
   rosterArea,
   fansArea,
+  royaltiesArea,
   openapiArea,
 ] as const;
 
@@ -249,9 +252,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // A release's page links its roster artists (digital imports no roster).
     digital: { config, db, jobs, pages, artistsOfRelease: (releaseId) => artistsOfRelease(db, releaseId) },
     drops: { config, db, jobs, pages },
-    roster: { config, db, pages, moveFollows },
+    // A merge moves the fans' follows and the royalties' party of the merged artist (roster imports neither).
+    roster: {
+      config,
+      db,
+      pages,
+      alsoMove: async (tx, from, into) => {
+        await moveFollows(tx, from, into);
+        await moveArtistParty(tx, from, into);
+      },
+    },
     // The account's address for its consent (fans imports no accounts).
     fans: { config, db, queueMail, emailOf: async (userId) => (await contactOf(db, userId))?.email ?? '' },
+    royalties: undefined,
     openapi: { config },
   };
 

@@ -133,6 +133,10 @@ const FUNCTIONS: Record<string, Access> = {
   linkArtist: 'admin',
   mergeArtist: 'admin',
   deleteArtist: 'admin',
+  listRoyalties: 'admin',
+  saveRoyaltyParty: 'admin',
+  setRoyaltySplit: 'admin',
+  addRecoupCost: 'admin',
   // Fans' follows (issue 37, decision 074): a signed-in fan's own; a product's artists for everyone.
   listFollows: 'signed-in',
   setFollow: 'signed-in',

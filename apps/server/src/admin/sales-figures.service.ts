@@ -83,6 +83,10 @@ export async function refundPartsIn(
       SELECT o.id, coalesce((SELECT max(e.created_at) FROM order_event e WHERE e.order_id = o.id AND e.kind = 'provider-refund'), o.created_at),
              0, o.refunded_card_cents - coalesce((SELECT sum(r.card_cents) FROM order_refund r WHERE r.order_id = o.id AND r.status <> 'failed'), 0), 0, 0, 0, 0
       FROM "order" o WHERE o.refund_status IS NOT NULL AND o.refunded_card_cents > 0
+      UNION ALL
+      -- A lost card dispute (decision 075): a return of that amount, on the day it closed.
+      SELECT o.id, o.dispute_closed_at, 0, o.dispute_amount_cents, 0, 0, 0, 0
+      FROM "order" o WHERE o.dispute_status = 'lost' AND o.dispute_closed_at IS NOT NULL
     )
     SELECT ${dayOf(sql`g.at`)} AS day, g.wallet::text AS refund_wallet, g.card::text AS refund_card, g.shipping::text AS refund_shipping, g.gift_cards::text AS refund_gift_cards, g.lines_paid::text AS lines_paid, g.lines_tax::text AS lines_tax,
            o.subtotal_cents::text AS subtotal, o.discount_cents::text AS discount, o.shipping_cents::text AS shipping,

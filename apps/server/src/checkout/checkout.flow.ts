@@ -1,3 +1,4 @@
+import { postEarnings } from './earnings.step.ts';
 import { randomBytes } from 'node:crypto';
 import type { GiftInput } from '@storefront/domain/gift-card-schemas.ts';
 import { GIFT_CARD_MESSAGES } from '@storefront/domain/gift-cards.ts';
@@ -216,6 +217,8 @@ export async function completeWalletOnlyOrder(
       // Step "use drop admission" (decision 066): a drop's lines need the buyer's admission, used by this order.
       await checkDropPurchase(tx, deps.admissionSecrets ?? [], userId, lines, { kind: 'order', orderId: order.id });
       const digital = await grantDownloads(tx, start.products, { userId, orderId: order.id, productIds: lines.map((line) => line.id) });
+      // Step "post earnings" (decision 075): the royalty ledger, with the order.
+      await postEarnings(tx, order.id);
       await sendReceipt(deps, tx, { email: start.email, name: start.name }, order.id, record, digital);
       if (input.shipping) await rememberAddress(tx, userId, input.shipping);
       // Step "follow what was bought" (decision 074): with the box ticked, once (only an order this call created).

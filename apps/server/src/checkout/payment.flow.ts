@@ -1,3 +1,4 @@
+import { postEarnings } from './earnings.step.ts';
 import { contactOf } from '../accounts/accounts.service.ts';
 import { captureStock, releaseStock, takeStock } from '../catalog/variants.service.ts';
 import { isRetryableTransactionError, runTransaction, type Tx } from '../db/transaction.ts';
@@ -103,6 +104,8 @@ async function applySucceeded(deps: CheckoutDeps, tx: Tx, checkout: Checkout, ev
   const digital = order.created && (await grantForOrder(tx, { userId: checkout.userId, orderId: order.id, productIds: checkout.items.map((item) => item.id) }));
   // Step "activate gift cards" (decision 053): live with the order; their emails are queued with it.
   if (order.created) await activateGiftCards(tx, deps.jobs, checkout.id, order.id);
+  // Step "post earnings" (decision 075): the royalty ledger, with the order.
+  if (order.created) await postEarnings(tx, order.id);
   // Step "follow what was bought" (decision 074): the checkout's box, once (only with the order this event created).
   if (order.created && checkout.followArtists)
     await followForPurchase(

@@ -34,6 +34,8 @@ export interface OrderView {
   refundPending?: boolean;
   /** The parcels of an order shipped in parts (decision 054), oldest first; each line names its parcel. */
   shipments?: ShipmentView[];
+  /** A card dispute (decision 075), absent without one. */
+  dispute?: { status: string; amountCents: number };
 }
 
 export interface ShipmentView {
@@ -93,6 +95,7 @@ export function orderView(row: OrderRow, items: OrderItemRow[], unsettled: Map<s
     },
     tracking: row.carrier && row.trackingNumber ? { carrier: row.carrier, number: row.trackingNumber } : null,
     ...(shipments.length > 0 ? { shipments } : {}),
+    ...(row.disputeStatus ? { dispute: { status: row.disputeStatus, amountCents: row.disputeAmountCents ?? 0 } } : {}),
   };
 }
 

@@ -7,6 +7,8 @@ import { publishLive } from '../live/live.publish.ts';
 import { refundFailedMail } from '../mail/templates.ts';
 import { recordProviderEventOnce } from '../payments/provider-events.service.ts';
 import type { PaymentEvent } from '../payments/provider.ts';
+import { repostProviderRefund } from '../royalties/ledger.service.ts';
+import { applyDispute } from './disputes.service.ts';
 import { holdForRetry } from './refund-writes.service.ts';
 import { buyerRefundStatus, type RefundDeps } from './refunds.service.ts';
 
@@ -16,6 +18,7 @@ import { buyerRefundStatus, type RefundDeps } from './refunds.service.ts';
  */
 export async function applyRefundEvent(deps: RefundDeps, event: PaymentEvent): Promise<'applied' | 'duplicate' | 'ignored'> {
   if (event.type === 'refund-failed') return applyRefundFailure(deps, event);
+  if (event.type === 'dispute') return applyDispute(deps, event);
   return applyChargeRefunded(deps, event);
 }
 
@@ -33,12 +36,17 @@ async function applyChargeRefunded(deps: RefundDeps, event: PaymentEvent): Promi
       if (!order) return 'ignored';
       const total = Math.min(order.chargedCents, Math.max(0, event.refundedCents ?? 0));
       await tx.insert(orderEvents).values({ orderId: order.id, kind: 'provider-refund', detail: { eventId: event.eventId, refundedCents: total } });
-      if (total <= order.refundedCardCents) return 'applied';
+      // The royalty ledger follows the overview's return outside the desk (its amount and its day, decision 075).
+      if (total <= order.refundedCardCents) {
+        await repostProviderRefund(tx, order.id, event.eventId);
+        return 'applied';
+      }
       await tx.update(orders).set({ refundedCardCents: total }).where(eq(orders.id, order.id));
       const status = await buyerRefundStatus(tx, { ...order, refundedCardCents: total });
       await tx.update(orders).set({ refundStatus: status }).where(eq(orders.id, order.id));
       // Refunded in full at the provider: the downloads it granted go too (issue 28).
       if (status === 'refunded') await revokeForOrder(tx, { userId: order.userId, orderId: order.id, productIds: 'all' });
+      await repostProviderRefund(tx, order.id, event.eventId);
       await publishLive(tx, { topic: 'orders', userId: order.userId, id: order.id }, { topic: 'all-orders', id: order.id });
       return 'applied';
     },

@@ -9,6 +9,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import { AppError } from '../errors.ts';
 import { publishLive } from '../live/live.publish.ts';
 import { refundMail } from '../mail/templates.ts';
+import { postRefundReturn, reverseFailedRefund } from '../royalties/ledger.service.ts';
 import { buyerRefundStatus, refundable, type OrderRow, type RefundDeps, type RefundRow } from './refunds.service.ts';
 
 /**
@@ -92,6 +93,8 @@ export async function reserveRefund(tx: Tx, order: OrderRow, adminId: string, id
     targetId: order.id,
     after: { refundId: id, walletCents: plan.walletCents, cardCents: plan.cardCents, shippingCents: plan.shippingCents, lines: plan.lines },
   });
+  // The royalty ledger's return (decision 075): with the reservation, as the sales overview counts it from now.
+  await postRefundReturn(tx, id);
   return refund!;
 }
 
@@ -234,6 +237,8 @@ export async function failRefund(tx: Tx, refund: RefundRow, reason: string): Pro
     .set({ refundedWalletCents: sql`${orders.refundedWalletCents} - ${refund.walletCents}`, refundedCardCents: sql`${orders.refundedCardCents} - ${refund.cardCents}` })
     .where(eq(orders.id, refund.orderId));
   await tx.insert(orderEvents).values({ orderId: refund.orderId, kind: 'refund-failed', actorId: refund.adminId, detail: { refundId: refund.id, reason } });
+  // No longer counted by the sales overview: its royalty return is reversed (decision 075).
+  await reverseFailedRefund(tx, refund.id);
   return failed ?? null;
 }
 

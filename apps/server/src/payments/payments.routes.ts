@@ -23,7 +23,7 @@ export async function paymentsRoutes(app: FastifyInstance, options: { provider: 
     } catch {
       return reply.status(400).send(errorBody('invalid-argument', 'The webhook signature is not valid.'));
     }
-    const refundEvent = event.type === 'refunded' || event.type === 'refund-failed';
+    const refundEvent = event.type === 'refunded' || event.type === 'refund-failed' || event.type === 'dispute';
     const result = refundEvent ? await handlers.refund(event) : await handlers.payment(event);
     return { received: true, result };
   });

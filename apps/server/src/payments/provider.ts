@@ -25,7 +25,7 @@ export interface PaymentSession {
 /** What a verified provider event means for a checkout (or, for `refunded` and `refund-failed`, for a paid order). */
 export interface PaymentEvent {
   eventId: string;
-  type: 'succeeded' | 'failed' | 'expired' | 'refunded' | 'refund-failed' | 'ignored';
+  type: 'succeeded' | 'failed' | 'expired' | 'refunded' | 'refund-failed' | 'dispute' | 'ignored';
   checkoutId: string | null;
   sessionId: string | null;
   paymentIntentId: string | null;
@@ -44,6 +44,14 @@ export interface PaymentEvent {
     /** Our refund and card round, from the metadata we sent; null for a refund made elsewhere or before they were sent. */
     refundId: string | null;
     round: number | null;
+  };
+  /** `dispute`: a card dispute opened, changed or closed (Stripe's charge.dispute.*, decision 075). */
+  dispute?: {
+    id: string;
+    /** Stripe's status: needs_response, under_review, won, lost, ... */
+    status: string;
+    amountCents: number;
+    closed: boolean;
   };
 }
 
@@ -97,6 +105,6 @@ export interface PayoutProvider {
 export interface PaymentEventHandlers {
   /** succeeded, failed, expired: the checkout's payment flow. */
   payment(event: PaymentEvent): Promise<'applied' | 'duplicate' | 'ignored'>;
-  /** refunded, refund-failed: the order's refunds. */
+  /** refunded, refund-failed, dispute: the order's refunds and disputes. */
   refund(event: PaymentEvent): Promise<'applied' | 'duplicate' | 'ignored'>;
 }

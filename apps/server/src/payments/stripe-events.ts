@@ -36,6 +36,18 @@ export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
       },
     };
   }
+  if (event.type === 'charge.dispute.created' || event.type === 'charge.dispute.updated' || event.type === 'charge.dispute.closed') {
+    // A card dispute (decision 075): the order shows it; a lost one is a return.
+    const dispute = event.data.object as Stripe.Dispute;
+    const paymentIntentId = typeof dispute.payment_intent === 'string' ? dispute.payment_intent : (dispute.payment_intent?.id ?? null);
+    return {
+      ...base,
+      type: 'dispute',
+      paymentIntentId,
+      amountCents: dispute.amount ?? null,
+      dispute: { id: dispute.id, status: dispute.status, amountCents: dispute.amount ?? 0, closed: event.type === 'charge.dispute.closed' },
+    };
+  }
   if (!event.type.startsWith('checkout.session.')) return { ...base, type: 'ignored' };
   const session = event.data.object as Stripe.Checkout.Session;
   const details = {

@@ -10,7 +10,7 @@ import { artistCards, readPublicArtist } from './public-artist.ts';
 import { deleteArtist, listArtists, mergeArtist, rosterDetails, saveArtist, setCredit } from './roster.service.ts';
 
 /** The roster's callable functions (issue 36 part 1, decision 070): the public pages' reads and the console's Roster tab. */
-export function rosterFunctions(deps: { moveFollows?: (tx: Tx, from: number, into: number) => Promise<void> } = {}): CallableFunction[] {
+export function rosterFunctions(deps: { alsoMove?: (tx: Tx, from: number, into: number) => Promise<void> } = {}): CallableFunction[] {
   return [
     defineFunction('listArtists', async (_input, { db }) => ({ artists: (await artistCards(db)).map(({ updatedAt: _updatedAt, ...card }) => card) })),
     defineFunction('getArtist', async ({ slug }, { db }) => {
@@ -56,7 +56,7 @@ export function rosterFunctions(deps: { moveFollows?: (tx: Tx, from: number, int
       return { ok: true as const };
     }),
     defineFunction('mergeArtist', async ({ from, into }, { db, caller }) => {
-      await mergeArtist(db, { from, into }, { userId: caller.userId }, deps.moveFollows);
+      await mergeArtist(db, { from, into }, { userId: caller.userId }, deps.alsoMove);
       return { ok: true as const };
     }),
     defineFunction('deleteArtist', async ({ id }, { db, caller }) => {

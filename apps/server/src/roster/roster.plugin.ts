@@ -12,15 +12,15 @@ export interface RosterOptions {
   db: Db;
   /** The artist pages' heads and sitemap.xml's addresses (decision 070). */
   pages: PublicPages;
-  /** A merge moves the fans' follows of the merged artist to the one kept (decision 074; roster imports no fans). */
-  moveFollows: (tx: Tx, from: number, into: number) => Promise<void>;
+  /** A merge moves what other areas keep of the merged artist to the one kept: fans' follows (decision 074), royalties' party (decision 075); roster imports neither. */
+  alsoMove: (tx: Tx, from: number, into: number) => Promise<void>;
 }
 
 /**
  * The label's roster (issue 36 part 1, decision 070): artists as the label's own records,
  * credited on releases, tracks and products; their public pages and the console's Roster tab.
  */
-export const rosterArea = defineArea('roster', async (_app, { db, config, pages, moveFollows }: RosterOptions) => {
+export const rosterArea = defineArea('roster', async (_app, { db, config, pages, alsoMove }: RosterOptions) => {
   addRosterPages(pages, db, shopOrigin(config));
-  return { functions: rosterFunctions({ moveFollows }) };
+  return { functions: rosterFunctions({ alsoMove }) };
 });

@@ -126,6 +126,11 @@ export const digitalKeys = {
 
 /** Fair drops (issue 35): a drop's page by address, the fan's own place, the fairness data, the console's views. */
 /** The roster's public reads (issue 36, decision 070) and the console's Roster tab. */
+/** The console's royalties (issue 36 parts 2-3, decision 075): parties, splits, recoups and balances. */
+export const royaltyKeys = {
+  console: ['royalties', 'console'] as const,
+};
+
 export const rosterKeys = {
   all: ['roster'] as const,
   artist: (slug: string) => ['roster', 'artist', slug] as const,

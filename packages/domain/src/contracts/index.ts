@@ -14,6 +14,7 @@ import { giftCardContracts } from './gift-cards.ts';
 import { ordersContracts } from './orders.ts';
 import { payoutsContracts } from './payouts.ts';
 import { rosterContracts } from './roster.ts';
+import { royaltyContracts } from './royalties.ts';
 import { shippingContracts } from './shipping.ts';
 import { walletContracts } from './wallet.ts';
 
@@ -36,6 +37,7 @@ export const functionContracts = {
   ...ordersContracts,
   ...payoutsContracts,
   ...rosterContracts,
+  ...royaltyContracts,
   ...shippingContracts,
   ...walletContracts,
 };

@@ -57,6 +57,8 @@ export const orderOutput = z.object({
   refundPending: z.boolean().optional(),
   /** The parcels of an order shipped in parts (decision 054), oldest first; each line's `shipmentId` names its parcel. */
   shipments: z.array(z.object({ id: z.string(), carrier: z.string().nullable(), trackingNumber: z.string().nullable(), shippedAt: z.string() })).optional(),
+  /** A card dispute (decision 075): Stripe's status (a lost one counts as a return) and its amount; absent without one. */
+  dispute: z.object({ status: z.string(), amountCents: z.number() }).optional(),
 });
 
 /** One page of a keyset-paged order list; `next` goes back as `after`. */

@@ -18,3 +18,4 @@ export * from './gift-cards.ts';
 export * from './drops.ts';
 export * from './roster.ts';
 export * from './fans.ts';
+export * from './royalties.ts';

@@ -190,6 +190,11 @@ export const orders = pgTable(
     refundStatus: text('refund_status', { enum: ['partially_refunded', 'refunded'] }),
     carrier: text('carrier'),
     trackingNumber: text('tracking_number'),
+    /** A card dispute (Stripe's charge.dispute.*, decision 075): its id, status, amount, and when it closed. A lost one is a return. */
+    disputeId: text('dispute_id'),
+    disputeStatus: text('dispute_status'),
+    disputeAmountCents: bigint('dispute_amount_cents', { mode: 'number' }),
+    disputeClosedAt: timestamp('dispute_closed_at', { withTimezone: true }),
   },
   (table) => [
     check('order_refunded_wallet_within_paid', sql`${table.refundedWalletCents} BETWEEN 0 AND ${table.walletAppliedCents}`),

@@ -72,6 +72,7 @@ export const ORDER_EVENT_KINDS = [
   'refund-gave-up',
   'refund-retried',
   'shipped-part',
+  'dispute',
 ] as const;
 
 export const orderEvents = pgTable(

@@ -23,6 +23,15 @@ export function OrderStatusBadge({ order }: { order: Pick<Order, 'orderFulfilled
   return <Badge tone={tone}>{label}</Badge>;
 }
 
+/** A card dispute on the order (decision 075): open, won, or lost (then counted as a return). */
+export function DisputeBadge({ dispute }: { dispute: Order['dispute'] }) {
+  if (!dispute) return null;
+  const amount = formatUsd(dispute.amountCents);
+  if (dispute.status === 'lost') return <Badge tone="danger">Dispute lost: {amount}</Badge>;
+  if (dispute.status === 'won') return <Badge tone="success">Dispute won</Badge>;
+  return <Badge tone="pending">Disputed: {amount}</Badge>;
+}
+
 export function OrderLines({ items }: { items: OrderLine[] }) {
   return (
     <ul className="order-lines" aria-label="Items">

@@ -5,7 +5,16 @@ import { planRefund, REFUND_MESSAGES, refundSplitReason, RefundRuleError, type R
 import { FunctionsError } from '@storefront/sdk/callable.ts';
 import { toast } from '../../../lib/toast.ts';
 import { Modal } from '../../../ui/modal.tsx';
-import { formatOrderDate, OrderLines, OrderShipments, OrderStatusBadge, OrderTotalsList, PostalAddress, TrackingInfo } from '../../../ui/order-details/order-details.tsx';
+import {
+  DisputeBadge,
+  formatOrderDate,
+  OrderLines,
+  OrderShipments,
+  OrderStatusBadge,
+  OrderTotalsList,
+  PostalAddress,
+  TrackingInfo,
+} from '../../../ui/order-details/order-details.tsx';
 import { useOrderDetail } from '../api/get-order.ts';
 import type { DeskOrder } from '../api/list-orders.ts';
 import { useRefundOrder } from '../api/refund-order.ts';
@@ -86,6 +95,7 @@ const HISTORY_LABELS: Record<string, string> = {
   'refund-gave-up': 'Card refund failed: no answer from the payment provider',
   'refund-retried': 'Card refund retried',
   'shipped-part': 'Part shipped',
+  dispute: 'Card dispute (lost disputes count as returns)',
 };
 
 type RefundEntry = NonNullable<ReturnType<typeof useOrderDetail>['data']>['refunds'][number];
@@ -148,7 +158,7 @@ export function OrderDetailDialog({ orderId, onClose }: { orderId: string | null
       {order ? (
         <div className="order-detail">
           <p>
-            <OrderStatusBadge order={order} />
+            <OrderStatusBadge order={order} /> <DisputeBadge dispute={order.dispute} />
           </p>
           <OrderLines items={order.items} />
           {/* The same money lines as the buyer's (issue 39 item 4: the discount, the card fee, refunds). */}

@@ -7,6 +7,7 @@ import { useAllProducts } from '../api/console-products.ts';
 import { useConsoleReleases } from '../api/music.ts';
 import { useDeleteArtist, useLinkArtist, useMergeArtist, useRoster, useSaveArtist, type ConsoleArtist } from '../api/roster.ts';
 import { LoadState } from './load-state.tsx';
+import { RoyaltiesSection } from './royalties-section.tsx';
 import './console.css';
 
 /** Links as the form writes them: one a line, "Label https://address". */
@@ -63,6 +64,7 @@ export function RosterTab() {
           </li>
         ))}
       </ul>
+      <RoyaltiesSection artists={artists} />
     </div>
   );
 }

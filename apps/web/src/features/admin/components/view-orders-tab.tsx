@@ -8,7 +8,7 @@ import { useLocation, useNavigate, useParams } from '../../../lib/router.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { Modal } from '../../../ui/modal.tsx';
 import { ReturnCodeUse } from './return-code-use.tsx';
-import { formatOrderDate, OrderLines, OrderShipments, OrderStatusBadge, OrderTotalsList, ShipTo } from '../../../ui/order-details/order-details.tsx';
+import { DisputeBadge, formatOrderDate, OrderLines, OrderShipments, OrderStatusBadge, OrderTotalsList, ShipTo } from '../../../ui/order-details/order-details.tsx';
 import { OrderCardFrame, OrderList, OrderListSkeleton } from '../../../ui/order-list/order-list.tsx';
 import { useDeskOrders, type DeskOrder } from '../api/list-orders.ts';
 import { useMarkOrderFulfilled } from '../api/mark-order-fulfilled.ts';
@@ -256,7 +256,7 @@ function AdminOrder({ order, pending, selected, onSelect, onMarkFulfilled, onDet
             Order {order.id}
           </h3>
           <p className="admin-order__date">
-            {formatOrderDate(order.createdAt)} <OrderStatusBadge order={order} />
+            {formatOrderDate(order.createdAt)} <OrderStatusBadge order={order} /> <DisputeBadge dispute={order.dispute} />
           </p>
         </>
       }
