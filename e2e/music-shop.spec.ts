@@ -112,3 +112,48 @@ test('item 7: the album replaces its tracks in the cart, owned music says so and
   await toCheckout(page);
   await expect(page.getByText(DIGITAL_MESSAGES.alreadyOwned(`${first!.title} (digital track)`))).toBeVisible();
 });
+
+test('item 6: a release is one shop card that opens its page, its old product addresses lead there, and an LP that carries it stays merch', async ({ page, request }) => {
+  const title = `Card ${stamp}`;
+  const release = await publishedAlbum(request, title);
+  const { id: lp } = await callAs(request, release.token, 'releaseBizarreProduct', {
+    name: `${title} LP`,
+    description: 'Vinyl with the download.',
+    priceCents: 2500,
+    images: [COVER],
+  });
+  await callAs(request, release.token, 'setProductRelease', { productId: lp, releaseId: release.id });
+
+  await page.goto(`/shop?q=${encodeURIComponent(title)}`);
+  const cards = page
+    .getByRole('main')
+    .getByRole('link')
+    .filter({ has: page.getByRole('heading', { level: 2 }) });
+  await expect(cards).toHaveCount(2);
+  await expect(cards.filter({ hasText: `${title} (digital album)` })).toHaveAttribute('href', `/music/${release.id}`);
+  await expect(cards.filter({ hasText: `${title} LP` })).toHaveAttribute('href', `/product/${lp}`);
+  // A track sold alone is on the release page, not a card of its own.
+  await page.goto(`/shop?q=${encodeURIComponent(release.tracks[0]!.title)}`);
+  await expect(page.getByText(`${release.tracks[0]!.title} (digital track)`)).toHaveCount(0);
+
+  await page.goto(`/shop?q=${encodeURIComponent(title)}`);
+  await cards.filter({ hasText: `${title} (digital album)` }).click();
+  await expect(page).toHaveURL(new RegExp(`/music/${release.id}$`));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+  await expect(page.getByRole('button', { name: /^Buy the album/ })).toBeEnabled();
+
+  // The old addresses of the album and a track answer 301 to the release page.
+  for (const product of [release.productId!, release.tracks[1]!.productId!]) {
+    const response = await page.goto(`/product/${product}`);
+    const first = response!.request().redirectedFrom();
+    expect(first?.url()).toMatch(new RegExp(`/product/${product}$`));
+    expect((await first!.response())!.status()).toBe(301);
+    await expect(page).toHaveURL(new RegExp(`/music/${release.id}$`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+  }
+  const sitemap = await (await request.get('/sitemap.xml')).text();
+  expect(sitemap).not.toContain(`/product/${release.productId}<`);
+  expect(sitemap).toContain(`/product/${lp}<`);
+  expect(sitemap).toContain(`/music/${release.id}<`);
+  expect(await seriousAxeProblems(page)).toEqual([]);
+});
