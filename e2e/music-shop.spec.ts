@@ -6,6 +6,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { CART_STORAGE_KEY } from '@storefront/domain/cart.ts';
 import { DIGITAL_MESSAGES } from '@storefront/domain/digital.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
+import { sineWav } from '../apps/server/src/digital/testing/audio.ts';
 import { createVerifiedUser } from './support/accounts.ts';
 import { callAs, tokenOf } from './support/api.ts';
 import { seriousAxeProblems } from './support/axe.ts';
@@ -155,5 +156,70 @@ test('item 6: a release is one shop card that opens its page, its old product ad
   expect(sitemap).not.toContain(`/product/${release.productId}<`);
   expect(sitemap).toContain(`/product/${lp}<`);
   expect(sitemap).toContain(`/music/${release.id}<`);
+  expect(await seriousAxeProblems(page)).toEqual([]);
+});
+
+const encodedTitle = `Encoded ${stamp}`;
+let encodedId = 0;
+
+test('the label uploads two masters of a release without artwork and waits for the encoding', async ({ page, request }) => {
+  test.setTimeout(150_000);
+  const token = await tokenOf(request, DEMO_ADMIN);
+  ({ id: encodedId } = await callAs(request, token, 'saveRelease', {
+    kind: 'ep',
+    title: encodedTitle,
+    artist: 'The Players',
+    releaseDate: '2026-01-15',
+    priceCents: 500,
+    published: true,
+    tracks: [{ title: 'Long Tone' }, { title: 'Other Tone' }],
+  }));
+  await logIn(page, DEMO_ADMIN);
+  await page.goto('/release/music');
+  const card = page.getByRole('article', { name: encodedTitle });
+  for (const [index, name] of ['Long Tone', 'Other Tone'].entries()) {
+    await card
+      .getByRole('listitem')
+      .filter({ hasText: name })
+      .getByLabel(/Upload master/)
+      .setInputFiles({ name: `${name}.wav`, mimeType: 'audio/wav', buffer: sineWav(8, 330 + index * 220) });
+  }
+  for (const name of ['Long Tone', 'Other Tone']) await expect(card.getByRole('listitem').filter({ hasText: name })).toContainText('Ready', { timeout: 120_000 });
+});
+
+test('item 8: the preview player shows the length, seeks where the slider is moved, and draws its icons', async ({ page }) => {
+  await page.goto(`/music/${encodedId}`);
+  const player = page.getByRole('group', { name: 'Preview player' });
+  const play = player.getByRole('button', { name: 'Play' });
+  await expect(play).toBeEnabled();
+  // The length shown is the preview's, not 0:00, and the slider reaches it.
+  await expect(player.getByText(/^0:00 \/ 0:0[78]$/)).toBeVisible();
+  const slider = player.getByRole('slider', { name: 'Seek' });
+  expect(Number(await slider.getAttribute('max'))).toBeGreaterThan(7);
+  // A press in the slider's middle moves the audio there.
+  const box = (await slider.boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await expect.poll(() => page.evaluate(() => document.querySelector('audio')!.currentTime)).toBeGreaterThan(2.5);
+  expect(await page.evaluate(() => document.querySelector('audio')!.currentTime)).toBeLessThan(5.5);
+  await expect(player.getByText(/^0:0[345] \/ 0:0[78]$/)).toBeVisible();
+  // The keyboard too: Home goes back to the start.
+  await slider.focus();
+  await page.keyboard.press('Home');
+  await expect.poll(() => page.evaluate(() => document.querySelector('audio')!.currentTime)).toBe(0);
+
+  // Drawn icons, with a size, and no characters a system's fonts may lack.
+  for (const name of ['Previous track', 'Play', 'Next track']) {
+    const button = player.getByRole('button', { name });
+    expect(((await button.textContent()) ?? '').trim()).toBe('');
+    const icon = await button.locator('svg').boundingBox();
+    expect(icon!.width).toBeGreaterThanOrEqual(16);
+    expect(icon!.height).toBeGreaterThanOrEqual(16);
+  }
+  await play.click();
+  const pause = player.getByRole('button', { name: 'Pause' });
+  await expect(pause).toBeVisible();
+  expect((await pause.locator('svg').boundingBox())!.width).toBeGreaterThanOrEqual(16);
+  await player.getByRole('button', { name: 'Next track' }).click();
+  await expect(player.getByText('2. Other Tone', { exact: true })).toBeVisible();
   expect(await seriousAxeProblems(page)).toEqual([]);
 });
