@@ -2,7 +2,13 @@
 // library, a download is bought once (the cart and the server agree), releases are one shop
 // card that opens the release page, the preview player seeks and shows its length with icons
 // the app ships, and a download has the cover uploaded after the encoding.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
+import sharp from 'sharp';
 import { CART_STORAGE_KEY } from '@storefront/domain/cart.ts';
 import { DIGITAL_MESSAGES } from '@storefront/domain/digital.ts';
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
@@ -159,8 +165,17 @@ test('item 6: a release is one shop card that opens its page, its old product ad
   expect(await seriousAxeProblems(page)).toEqual([]);
 });
 
+const ffprobe = (createRequire(import.meta.url)('@ffprobe-installer/ffprobe') as { path: string }).path;
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-music-shop-'));
 const encodedTitle = `Encoded ${stamp}`;
 let encodedId = 0;
+
+/** The streams ffprobe finds in a file: an embedded cover is a video stream marked as an attached picture. */
+function streamsOf(file: string): { codec_type: string; codec_name: string; disposition?: { attached_pic?: number } }[] {
+  const out = execFileSync(ffprobe, ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name:stream_disposition=attached_pic', '-of', 'json', file], { encoding: 'utf8' });
+  return (JSON.parse(out) as { streams: ReturnType<typeof streamsOf> }).streams;
+}
+const hasCover = (file: string) => streamsOf(file).some((stream) => stream.codec_type === 'video' && stream.disposition?.attached_pic === 1);
 
 test('the label uploads two masters of a release without artwork and waits for the encoding', async ({ page, request }) => {
   test.setTimeout(150_000);
@@ -222,4 +237,35 @@ test('item 8: the preview player shows the length, seeks where the slider is mov
   await player.getByRole('button', { name: 'Next track' }).click();
   await expect(player.getByText('2. Other Tone', { exact: true })).toBeVisible();
   expect(await seriousAxeProblems(page)).toEqual([]);
+});
+
+test('item 9: artwork uploaded after the encoding is the cover of the files a fan downloads', async ({ page, request }) => {
+  test.setTimeout(180_000);
+  await logIn(page, DEMO_ADMIN);
+  await page.goto('/release/music');
+  const card = page.getByRole('article', { name: encodedTitle });
+  const png = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#b0402a' } })
+    .png()
+    .toBuffer();
+  await card.getByLabel('Upload artwork (an image)').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: png });
+  await expect(page.getByText(`The artwork of ${encodedTitle} is replaced.`)).toBeVisible();
+
+  // A fan who owns the release downloads a track from the library once the files are made again.
+  const fan = await createVerifiedUser(request);
+  const token = await tokenOf(request, DEMO_ADMIN);
+  const { codes } = await callAs(request, token, 'createDownloadCodes', { releaseId: encodedId, count: 1 });
+  await callAs(request, await tokenOf(request, fan), 'redeemDownloadCode', { code: codes[0]! });
+  await page.context().clearCookies();
+  await logIn(page, fan);
+  const file = path.join(scratch, 'long-tone.mp3');
+  await expect(async () => {
+    await page.goto('/library');
+    const owned = page.getByRole('article').filter({ hasText: encodedTitle });
+    await owned.getByLabel('Format').selectOption('mp3-320');
+    const download = page.waitForEvent('download');
+    await owned.getByRole('button', { name: 'Download Long Tone (MP3 320)' }).click();
+    await (await download).saveAs(file);
+    expect(hasCover(file)).toBe(true);
+  }).toPass({ timeout: 150_000, intervals: [3_000] });
+  expect(streamsOf(file).find((stream) => stream.codec_type === 'audio')?.codec_name).toBe('mp3');
 });
