@@ -135,6 +135,10 @@ export interface Product {
   releaseDate?: string | null | undefined;
   /** A bundle (issue 27, decision 055): what it includes (its fixed parts, then each component the buyer picks); absent for other products. */
   includes?: string[];
+  /** A digital product that sells a release (issue 39 item 6): its page is the release's, /music/<releaseId>. */
+  releaseId?: number;
+  /** false: not a card of the shop (a track sold alone: its release is one card, issue 39 item 6). */
+  listed?: false;
 }
 
 export interface ShopPage {

@@ -40,6 +40,15 @@ export const DIGITAL_MESSAGES = {
   duration: 'A duration is whole seconds, from 0:01 to 24:00:00.',
   /** A preorder's downloads before its release date (the date is the label's calendar day). */
   notOutYet: (releaseDate: string) => `${availableOnLabel(releaseDate)}: its downloads open on the release date.`,
+  /** Checkout's refusals of a digital line (issue 39 item 7): one copy, not twice in one cart, not what the fan owns. */
+  oneCopy: (name: string) => `"${name}" is a download: a cart takes one copy of it.`,
+  albumIncludes: (album: string, track: string) => `"${album}" already includes "${track}": remove the track from your cart to continue.`,
+  alreadyOwned: (name: string) => `You already own "${name}": it is in your library. Remove it from your cart to continue.`,
+  /** The release page and the cart (issue 39 item 7). */
+  ownedRelease: 'You own this release.',
+  ownedTrack: 'You own this track.',
+  tracksRemoved: (album: string) => `${album} includes the tracks you had in your cart: they were removed.`,
+  trackInAlbum: (track: string) => `${track} is part of the album in your cart.`,
 } as const;
 
 /** The longest lyrics a track keeps (characters). */

@@ -39,16 +39,18 @@ function firstPage(products: Product[], cursor: (product: Product) => string): R
 
 function buildSnapshot(products: Product[], cursor: (product: Product) => string): CatalogSnapshot {
   const byId = new Map(products.map((product) => [product.id, product]));
+  // A release's track sold alone is bought and addressed, but not a card (issue 39 item 6).
+  const cards = products.filter((product) => product.listed !== false);
   const singles = new Map<string, Representation>();
   const categories = new Map<ProductCategory, Representation>();
   return {
     active: products,
     activeProduct: (id) => byId.get(id),
-    list: firstPage(products, cursor),
+    list: firstPage(cards, cursor),
     categoryPage(category) {
       let page = categories.get(category);
       if (!page) {
-        const inCategory = products.filter((product) => product.category === category);
+        const inCategory = cards.filter((product) => product.category === category);
         page = firstPage(inCategory, cursor);
         // Only categories with products are kept: any well-formed id may be asked for (decision 046).
         if (inCategory.length > 0) categories.set(category, page);

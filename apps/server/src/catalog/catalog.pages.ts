@@ -126,7 +126,11 @@ export function addCatalogPages(
     if (!answer) {
       const product = snapshot.activeProduct(id);
       if (!product) return NOT_FOUND;
-      answer = { status: 200, shared: true, head: productHead(product, origin), data: { product } };
+      // A digital release's product lives at the release's page (issue 39 item 6): its old address moved there.
+      answer =
+        product.releaseId === undefined
+          ? { status: 200, shared: true, head: productHead(product, origin), data: { product } }
+          : { status: 301, location: `/music/${product.releaseId}`, shared: true, head: productHead(product, origin) };
       answers.set(id, answer);
     }
     return answer;
@@ -207,6 +211,8 @@ export function addCatalogPages(
 
   pages.addToSitemap(async () => {
     const snapshot = cache.loaded() ?? (await cache.snapshot());
-    return [{ path: '/shop' }, ...snapshot.active.map((product) => ({ path: productPath(product.id), lastModified: product.updatedAt }))];
+    // A release's products are not pages of their own (issue 39 item 6): its page is listed by digital/.
+    const pagesOfTheirOwn = snapshot.active.filter((product) => product.releaseId === undefined);
+    return [{ path: '/shop' }, ...pagesOfTheirOwn.map((product) => ({ path: productPath(product.id), lastModified: product.updatedAt }))];
   });
 }

@@ -13,7 +13,7 @@ import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../errors.ts';
 import { publishLive } from '../live/live.publish.ts';
 import { shownStock } from './bundles.service.ts';
-import type { ProductsOfArtist } from './product-cards.service.ts';
+import { placementOf, type ProductsOfArtist } from './product-cards.service.ts';
 import { partsOf, replaceVariants, type PartWithStock } from './variants.service.ts';
 
 type ProductRow = typeof products.$inferSelect;
@@ -63,7 +63,7 @@ function toProduct(row: ProductRow, images: string[], variants: VariantRow[], pa
     isActive: row.isActive,
     category: isProductCategory(row.category) ? row.category : DEFAULT_CATEGORY,
     updatedAt: row.updatedAt.toISOString(),
-    ...(row.releaseDate ? { releaseDate: row.releaseDate } : {}),
+    ...placementOf(row),
   };
 }
 
@@ -151,7 +151,7 @@ export interface ShopPageOptions {
 export async function listShopPage(db: Db, options: ShopPageOptions, productsOfArtist?: ProductsOfArtist): Promise<ShopPage> {
   const limit = options.limit ?? SHOP_PAGE_SIZE;
   const credited = options.artist ? ((await productsOfArtist?.(options.artist)) ?? []) : undefined;
-  const conditions: (SQL | undefined)[] = [eq(products.isActive, true), credited && (credited.length > 0 ? inArray(products.id, credited) : sql`false`)];
+  const conditions: (SQL | undefined)[] = [eq(products.isActive, true), eq(products.listed, true), credited && (credited.length > 0 ? inArray(products.id, credited) : sql`false`)];
   if (options.category) conditions.push(eq(products.category, options.category));
   if (options.q) conditions.push(sql`${products.searchText} LIKE ${containsPattern(options.q)}`);
   if (options.after) {

@@ -1,6 +1,19 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Product } from '@storefront/domain/catalog.ts';
 import type { Db } from '../db/client.ts';
 import { productImages, products } from '../db/schema/index.ts';
+
+/**
+ * A product's street date (decision 054) and, for one that sells a release as files (issue 39
+ * item 6), the release whose page is its address and whether it is a shop card of its own.
+ */
+export function placementOf(row: Pick<typeof products.$inferSelect, 'releaseDate' | 'releaseId' | 'listed'>): Pick<Product, 'releaseDate' | 'releaseId' | 'listed'> {
+  return {
+    ...(row.releaseDate ? { releaseDate: row.releaseDate } : {}),
+    ...(row.releaseId !== null ? { releaseId: row.releaseId } : {}),
+    ...(row.listed ? {} : { listed: false as const }),
+  };
+}
 
 /** The products that credit the artist at an address (the shop's ?artist= filter, decision 070); undefined: no such artist. */
 export type ProductsOfArtist = (slug: string) => Promise<string[] | undefined>;

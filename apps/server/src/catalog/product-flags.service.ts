@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { publishLive } from '../live/live.publish.ts';
 import { products, productVariants } from '../db/schema/index.ts';
 import type { Tx } from '../db/transaction.ts';
 
@@ -11,6 +12,13 @@ import type { Tx } from '../db/transaction.ts';
 /** A product sold as files (issue 28): checkout charges no shipping for it. */
 export async function markProductDigital(db: Db, id: string): Promise<void> {
   await db.update(products).set({ digital: true, updatedAt: new Date() }).where(eq(products.id, id));
+}
+
+/** The release a digital product sells, its page's address (issue 39 item 6); `listed`: whether it is the release's one shop card. */
+export async function setProductRelease(db: Db, id: string, releaseId: number, listed: boolean): Promise<void> {
+  await db.update(products).set({ releaseId, listed, updatedAt: new Date() }).where(eq(products.id, id));
+  // The shop's cached cards change with it (decision 046).
+  await publishLive(db, { topic: 'products', id });
 }
 
 /** "Name your price" on or off (issue 28): the price becomes the minimum a buyer may pay. */

@@ -21,6 +21,7 @@ import type { TaxCalculator } from '../shipping/stripe-tax.ts';
 import { debit, getBalance, hold } from '../wallet/wallet.service.ts';
 import { cartLines, checkoutLines, demandOf, orderLines, overLimit, ranOut, unitsByVariant, type StockLine } from './cart.ts';
 import { checkoutOf, endPending, findCheckout, heldByBuyer, insertCheckout, lockBuyer, openCheckoutOf, walletOrderStart, type EndedCheckout } from './checkouts.service.ts';
+import { refuseDigitalConflicts } from './digital.step.ts';
 import { checkOncePerAccount, judgeCode, keepCodeDeadline, takeCodeUse } from './discount.step.ts';
 import { reserveGifts } from './gift-cards.step.ts';
 import { orderRecord, pricedRecord } from './order-record.ts';
@@ -87,6 +88,7 @@ export async function quoteCheckout(
 ) {
   const { discountCode, ...where } = options;
   const priced = await priceCart(db, items);
+  await refuseDigitalConflicts(db, userId, priced);
   const lines = orderLines(priced);
   // A gift card (issue 27, decision 053) is paid by card alone: the quote says why the wallet or the code is not used.
   const giftCard = priced.some((line) => line.giftCard);

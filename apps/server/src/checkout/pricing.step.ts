@@ -10,6 +10,7 @@ import { shippingTaxConfig } from '../shipping/shipping.service.ts';
 import type { TaxCalculator } from '../shipping/stripe-tax.ts';
 import type { StockLine } from './cart.ts';
 import { codeFor, type AppliedCode } from './discount.step.ts';
+import { refuseDigitalConflicts } from './digital.step.ts';
 import { giftCardLinesOf, type GiftCardLines } from './gift-cards.step.ts';
 
 /**
@@ -95,6 +96,7 @@ export async function priceCheckout(
   input: { useWallet: boolean; shipping?: Shipping | undefined; shippingMethodId?: string | undefined; discountCode?: string | undefined; gift?: GiftInput | undefined },
 ): Promise<PricedCheckout> {
   refuseWithoutAddress(lines, input.shipping);
+  await refuseDigitalConflicts(deps.db, userId, lines);
   const gifts = giftCardLinesOf(lines, input);
   const where = { destination: input.shipping, shippingMethodId: input.shippingMethodId };
   const config = await loadPricing(deps.db);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
@@ -10,8 +10,6 @@ import { afterAll, describe, expect, it, inject } from 'vitest';
 import { withDatabase } from '../../test/connection-string.ts';
 import { testConfig } from '../../test/database.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
-import { releaseProduct } from '../catalog/catalog.service.ts';
-import { markProductDigital } from '../catalog/product-flags.service.ts';
 import { connectDatabase, type Database } from '../db/client.ts';
 import { MIGRATIONS_DIR, runMigrations } from '../db/migrate.ts';
 import { orderItems, orders } from '../db/schema/index.ts';
@@ -65,10 +63,14 @@ describe('the order_item.digital backfill', () => {
       { email: 'old@example.org', username: 'oldfan', name: 'Old Fan', password: 'pass words', confirmPassword: 'pass words', acceptedTerms: true },
       { emailVerified: true },
     );
-    const product = (productName: string) => releaseProduct(db, { name: productName, description: 'x', priceCents: 800, images: ['/content/covers/cover-01.svg'] });
-    const album = await product('Old Album (digital album)');
-    const lp = await product('Old LP');
-    await markProductDigital(db, album);
+    // Written as that schema had them: the columns of the product table added since (issue 39's
+    // release_id) are not there yet, so the catalogue's own insert would name them.
+    const product = async (id: string, productName: string, digital: boolean) => {
+      await db.execute(sql`INSERT INTO product (id, name, description, price_cents, digital) VALUES (${id}, ${productName}, 'x', 800, ${digital})`);
+      return id;
+    };
+    const album = await product('p_old_album', 'Old Album (digital album)', true);
+    const lp = await product('p_old_lp', 'Old LP', false);
     await db.insert(orders).values({
       id: 'o_old',
       userId,

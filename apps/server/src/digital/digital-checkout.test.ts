@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { releaseProduct } from '../catalog/catalog.service.ts';
-import { devMailbox, users } from '../db/schema/index.ts';
+import { DIGITAL_MESSAGES } from '@storefront/domain/digital.ts';
+import { checkouts, devMailbox, orders, users } from '../db/schema/index.ts';
 import { grantCredits } from '../wallet/wallet.commands.ts';
 
 /**
@@ -36,7 +37,7 @@ afterAll(async () => {
 
 const as = (name: string) => shop.functions(() => tokens[name]);
 
-async function publishedRelease() {
+async function publishedRelease(trackPriceCents = 150) {
   const { id } = await as('buyer').call('saveRelease', {
     kind: 'album',
     title: 'For Sale',
@@ -45,7 +46,7 @@ async function publishedRelease() {
     releaseDate: '2026-01-15',
     priceCents: 800,
     published: true,
-    tracks: [{ title: 'Single One', priceCents: 150 }, { title: 'Album Only' }],
+    tracks: [{ title: 'Single One', priceCents: trackPriceCents }, { title: 'Album Only' }],
   });
   const { release } = await shop.functions().call('getRelease', { id });
   return release!;
@@ -90,11 +91,11 @@ describe('digital lines in the cart and checkout', () => {
   });
 
   it('grants one track bought with wallet and card once the payment is in', async () => {
-    const release = await publishedRelease();
-    const trackProduct = release.tracks[0]!.productId!;
     // More than the wallet holds, so the card pays the rest.
+    const release = await publishedRelease(15_000);
+    const trackProduct = release.tracks[0]!.productId!;
     const link = await as('carder').call('createPaymentLinkStreetFlavorMerch', {
-      items: [{ id: trackProduct, qty: 99 }],
+      items: [{ id: trackProduct, qty: 1 }],
       useWallet: true,
       contact,
       shipping,
@@ -136,5 +137,77 @@ describe('digital lines in the cart and checkout', () => {
       checkoutId: 'digital-lp-1',
     });
     expect((await as('vinyl').call('getLibrary', null)).releases).toMatchObject([{ id: release.id, whole: true, sources: ['bundle'] }]);
+  });
+});
+
+describe('a download is bought once (issue 39 item 7): in the quote and at both checkouts', () => {
+  const album = 'For Sale (digital album)';
+  const track = 'Single One (digital track)';
+  const reviewed = { subtotalCents: 950, shippingCents: 0, taxCents: 88, walletAppliedCents: 1038, totalCents: 1038 };
+  let attempt = 0;
+  const refusedEverywhere = async (name: string, items: { id: string; qty: number }[], message: string) => {
+    await expect(as(name).call('quoteCheckout', { items, useWallet: true })).rejects.toThrow(message);
+    await expect(as(name).call('completeWalletOnlyOrderStreetFlavor', { items, contact, quote: reviewed, checkoutId: `refused-${++attempt}` })).rejects.toThrow(message);
+    await expect(as(name).call('createPaymentLinkStreetFlavorMerch', { items, useWallet: false, contact, checkoutId: `refused-${++attempt}` })).rejects.toThrow(message);
+  };
+  const ordersOf = async (email: string) => {
+    const [user] = await shop.db.select().from(users).where(eq(users.email, email));
+    return {
+      orders: (await shop.db.select().from(orders).where(eq(orders.userId, user!.id))).length,
+      checkouts: (await shop.db.select().from(checkouts).where(eq(checkouts.userId, user!.id))).length,
+    };
+  };
+
+  it('takes one copy of a digital line', async () => {
+    await shop.account('twice');
+    tokens.twice = await shop.signIn('twice@example.org');
+    const release = await publishedRelease();
+    await refusedEverywhere('twice', [{ id: release.productId!, qty: 2 }], DIGITAL_MESSAGES.oneCopy(album));
+    expect(await ordersOf('twice@example.org')).toEqual({ orders: 0, checkouts: 0 });
+  });
+
+  it('refuses a track beside its own album', async () => {
+    await shop.account('both');
+    tokens.both = await shop.signIn('both@example.org');
+    const release = await publishedRelease();
+    const items = [
+      { id: release.productId!, qty: 1 },
+      { id: release.tracks[0]!.productId!, qty: 1 },
+    ];
+    await refusedEverywhere('both', items, DIGITAL_MESSAGES.albumIncludes(album, track));
+    expect(await ordersOf('both@example.org')).toEqual({ orders: 0, checkouts: 0 });
+    // Another release's track is not part of this album.
+    const other = await publishedRelease();
+    await expect(as('both').call('quoteCheckout', { items: [items[0]!, { id: other.tracks[0]!.productId!, qty: 1 }], useWallet: true })).resolves.toMatchObject({
+      subtotalCents: 950,
+    });
+  });
+
+  it('refuses what the fan owns: the album owns its tracks; a track owned leaves the album on sale', async () => {
+    await shop.account('keeper');
+    tokens.keeper = await shop.signIn('keeper@example.org');
+    await grantCredits(shop.db, 'keeper@example.org', '100', 'digital-checkout-keeper');
+    const release = await publishedRelease();
+    const quote = await as('keeper').call('quoteCheckout', { items: [{ id: release.productId!, qty: 1 }], useWallet: true });
+    const { subtotalCents, shippingCents, taxCents, walletAppliedCents, totalCents } = quote;
+    await as('keeper').call('completeWalletOnlyOrderStreetFlavor', {
+      items: [{ id: release.productId!, qty: 1 }],
+      contact,
+      quote: { subtotalCents, shippingCents, taxCents, walletAppliedCents, totalCents },
+      checkoutId: 'owner-album',
+    });
+    await refusedEverywhere('keeper', [{ id: release.tracks[0]!.productId!, qty: 1 }], DIGITAL_MESSAGES.alreadyOwned(track));
+    await refusedEverywhere('keeper', [{ id: release.productId!, qty: 1 }], DIGITAL_MESSAGES.alreadyOwned(album));
+    expect(await ordersOf('keeper@example.org')).toEqual({ orders: 1, checkouts: 0 });
+
+    const single = await publishedRelease();
+    await as('keeper').call('completeWalletOnlyOrderStreetFlavor', {
+      items: [{ id: single.tracks[0]!.productId!, qty: 1 }],
+      contact,
+      quote: { subtotalCents: 150, shippingCents: 0, taxCents: 14, walletAppliedCents: 164, totalCents: 164 },
+      checkoutId: 'owner-track',
+    });
+    await refusedEverywhere('keeper', [{ id: single.tracks[0]!.productId!, qty: 1 }], DIGITAL_MESSAGES.alreadyOwned(track));
+    await expect(as('keeper').call('quoteCheckout', { items: [{ id: single.productId!, qty: 1 }], useWallet: true })).resolves.toMatchObject({ subtotalCents: 800 });
   });
 });

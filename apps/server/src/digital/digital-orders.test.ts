@@ -102,14 +102,16 @@ describe('an all-digital order ships nothing', () => {
     });
     expect(link.url).toMatch(/^\/pay\//);
 
-    // Anything that ships needs the address, for a wallet order and for a card checkout alike.
+    // Anything that ships needs the address, for a wallet order and for a card checkout alike
+    // (beside another album: this one is theirs now, and a download is bought once, issue 39 item 7).
+    const another = await publishedRelease('No Box Two');
     for (const call of [
       () => walletOrder('nobox', [{ id: lpId, qty: 1 }], 'nobox-lp-1'),
       () =>
         walletOrder(
           'nobox',
           [
-            { id: release.productId!, qty: 1 },
+            { id: another.productId!, qty: 1 },
             { id: lpId, qty: 1 },
           ],
           'nobox-mixed-1',
@@ -124,10 +126,12 @@ describe('an all-digital order ships nothing', () => {
   it('keeps digital lines off the packing list and the to-ship list, and marks them in My Orders, the desk and the sales overview', async () => {
     const release = await publishedRelease('Mixed Bag');
     const digitalOnly = await walletOrder('mixed', [{ id: release.productId!, qty: 1 }], 'mixed-digital-1');
+    // A track of another album: the fan owns this one's (issue 39 item 7).
+    const other = await publishedRelease('Mixed Bag Two');
     const mixed = await walletOrder(
       'mixed',
       [
-        { id: release.tracks[0]!.productId!, qty: 1 },
+        { id: other.tracks[0]!.productId!, qty: 1 },
         { id: lpId, qty: 1 },
       ],
       'mixed-both-1',

@@ -217,3 +217,51 @@ describe('a release page as a crawler reads it (no JavaScript)', () => {
     expect(await sitemap()).toContain(url);
   });
 });
+
+describe('a release in the shop (issue 39 item 6)', () => {
+  type Card = { id: string; name: string; releaseId?: number };
+  const cards = async (query = '') => ((await (await fetch(`${shop.baseUrl}/api/products${query}`)).json()) as { products: Card[] }).products;
+  const moved = async (url: string) => {
+    const response = await fetch(`${shop.baseUrl}${url}`, { redirect: 'manual' });
+    return { status: response.status, location: response.headers.get('location') };
+  };
+
+  it('is one card that opens its page; its products’ old addresses answer 301 there and leave the sitemap; an LP that carries it stays merch', async () => {
+    const { id } = await admin.call('saveRelease', { ...album, title: 'One Card' });
+    const { release } = await admin.call('getRelease', { id });
+    const albumProduct = release!.productId!;
+    const trackProduct = release!.tracks[1]!.productId!;
+    const { id: lp } = await admin.call('releaseBizarreProduct', {
+      name: 'One Card LP',
+      description: 'Vinyl with the download.',
+      priceCents: 2500,
+      images: ['/content/covers/cover-03.svg'],
+    });
+    await admin.call('setProductRelease', { productId: lp, releaseId: id });
+
+    const mine = (list: Card[]) =>
+      list.filter((card) => card.name.startsWith('One Card') || card.name.startsWith('Depot')).map(({ id: cardId, releaseId }) => ({ id: cardId, releaseId }));
+    const expected = [
+      { id: albumProduct, releaseId: id },
+      { id: lp, releaseId: undefined },
+    ].sort((a, b) => a.id.localeCompare(b.id));
+    const sorted = (list: Card[]) => mine(list).sort((a, b) => a.id.localeCompare(b.id));
+    // The shop's cached first page (after the change is announced), a search and the Music category.
+    await expect.poll(async () => sorted(await cards()), { timeout: 10_000 }).toEqual(expected);
+    expect(sorted(await cards('?q=one%20card'))).toEqual(expected);
+    expect(sorted(await cards('?q=depot'))).toEqual([]);
+
+    for (const product of [albumProduct, trackProduct]) expect(await moved(`/product/${product}`)).toEqual({ status: 301, location: `/music/${id}` });
+    expect((await moved(`/product/${lp}`)).status).toBe(200);
+    const listed = await sitemap();
+    expect(listed).toContain(`${shop.baseUrl}/music/${id}`);
+    expect(listed).toContain(`${shop.baseUrl}/product/${lp}`);
+    expect(listed).not.toContain(`${shop.baseUrl}/product/${albumProduct}`);
+    expect(listed).not.toContain(`${shop.baseUrl}/product/${trackProduct}`);
+
+    // Without an album on sale, its first track sold alone is the release's card.
+    await admin.call('saveRelease', { ...album, id, title: 'One Card', priceCents: 0 });
+    const single = (await admin.call('getRelease', { id })).release!.tracks[1]!.productId!;
+    await expect.poll(async () => mine(await cards()), { timeout: 10_000 }).toEqual([{ id: single, releaseId: id }, { id: lp }]);
+  });
+});

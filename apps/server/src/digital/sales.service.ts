@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { Actor } from '../audit/audit.service.ts';
 import { categoryExists } from '../catalog/categories.service.ts';
 import { editProduct, releaseProduct, setProductActive } from '../catalog/catalog.service.ts';
-import { markProductDigital, setProductNameYourPrice } from '../catalog/product-flags.service.ts';
+import { markProductDigital, setProductNameYourPrice, setProductRelease } from '../catalog/product-flags.service.ts';
 import type { Db } from '../db/client.ts';
 import { digitalOwnership, releaseProducts } from '../db/schema/index.ts';
 import type { Tx } from '../db/transaction.ts';
@@ -38,7 +38,8 @@ export async function syncReleaseProducts(db: Db, releaseId: number, actor: Acto
         : [],
     ),
   ];
-  for (const item of wanted) {
+  // The release is one shop card that opens its page (issue 39 item 6): the album's, or without one its first track's.
+  for (const [index, item] of wanted.entries()) {
     const name = item.name.slice(0, 120);
     const description = `${release.artist}: ${release.title}. Download in MP3, AAC, FLAC or ALAC at once after purchase.`;
     const link = links.find((entry) => entry.trackId === item.trackId);
@@ -46,11 +47,13 @@ export async function syncReleaseProducts(db: Db, releaseId: number, actor: Acto
       await editProduct(db, { id: link.productId, name, description, priceCents: item.priceCents, images }, actor);
       await setProductActive(db, { id: link.productId, isActive: release.published }, actor);
       await setProductNameYourPrice(db, link.productId, item.nameYourPrice);
+      await setProductRelease(db, link.productId, releaseId, index === 0);
     } else {
       // In the shop's Music category while the label keeps one.
       const category = (await categoryExists(db, 'music')) ? { category: 'music' } : {};
       const productId = await releaseProduct(db, { name, description, priceCents: item.priceCents, images, ...category }, undefined, actor);
       await markProductDigital(db, productId);
+      await setProductRelease(db, productId, releaseId, index === 0);
       // The whole release, or a track sold alone, may be "name your price" (its price the minimum).
       if (item.nameYourPrice) await setProductNameYourPrice(db, productId, true);
       await db.insert(releaseProducts).values({ productId, releaseId, trackId: item.trackId, kind: 'sale' });
@@ -137,4 +140,35 @@ export async function releaseProductLinks(
       : undefined;
   if (!condition || (filter.releaseIds ?? filter.productIds)!.length === 0) return [];
   return db.select({ productId: releaseProducts.productId, releaseId: releaseProducts.releaseId, kind: releaseProducts.kind }).from(releaseProducts).where(condition);
+}
+
+/**
+ * What a cart of these products must not hold (issue 39 item 7): a track beside its own album,
+ * and a release or track the buyer already owns (owning the album owns its tracks). Only what
+ * the shop sells as downloads counts: a physical product that carries a release is merch.
+ */
+export async function digitalConflicts(
+  db: Db | Tx,
+  userId: string,
+  productIds: string[],
+): Promise<{ albumWithTrack: { albumProductId: string; trackProductId: string }[]; owned: string[] }> {
+  const none = { albumWithTrack: [], owned: [] };
+  if (productIds.length === 0) return none;
+  const links = await db
+    .select()
+    .from(releaseProducts)
+    .where(and(inArray(releaseProducts.productId, [...new Set(productIds)]), eq(releaseProducts.kind, 'sale')));
+  if (links.length === 0) return none;
+  const albumOf = new Map(links.filter((link) => link.trackId === null).map((link) => [link.releaseId, link.productId]));
+  const albumWithTrack = links.flatMap((link) =>
+    link.trackId !== null && albumOf.has(link.releaseId) ? [{ albumProductId: albumOf.get(link.releaseId)!, trackProductId: link.productId }] : [],
+  );
+  const rows = await db
+    .select({ releaseId: digitalOwnership.releaseId, trackId: digitalOwnership.trackId })
+    .from(digitalOwnership)
+    .where(and(eq(digitalOwnership.userId, userId), inArray(digitalOwnership.releaseId, [...new Set(links.map((link) => link.releaseId))])));
+  const owned = links
+    .filter((link) => rows.some((row) => row.releaseId === link.releaseId && (row.trackId === null || row.trackId === link.trackId)))
+    .map((link) => link.productId);
+  return { albumWithTrack, owned };
 }

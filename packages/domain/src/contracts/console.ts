@@ -34,6 +34,10 @@ export const productOutput = z.object({
   releaseDate: z.string().nullable().optional(),
   /** A bundle (issue 27, decision 055): what it includes; a bundle variant's stock is what its parts allow. */
   includes: z.array(z.string()).optional(),
+  /** A digital product that sells a release (issue 39 item 6): its page is the release's, /music/<releaseId>; its shop card opens it. */
+  releaseId: z.number().optional(),
+  /** false: not a card of the shop (a release's track sold alone: the release is one card). */
+  listed: z.literal(false).optional(),
 });
 
 /** One entry of the console's activity list (decision 031). */

@@ -31,6 +31,10 @@ export const products = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     /** A digital item (issue 28): a release or track sold as files; ships nothing, so checkout adds no shipping for it. */
     digital: boolean('digital').notNull().default(false),
+    /** The release a digital product sells (issue 39 item 6): its address is the release page, /music/<id>. */
+    releaseId: integer('release_id'),
+    /** Whether the shop lists it: a release is one card (its album's product), its tracks' products are not cards. */
+    listed: boolean('listed').notNull().default(true),
     /** The default weight of one unit in grams (decision 060): a variant not weighed weighs this; null: 0. */
     weightGrams: integer('weight_grams'),
     /** "Name your price" (issue 28): the buyer may pay more than priceCents, which is then the minimum. */

@@ -12,7 +12,8 @@ const CARD_IMAGE_SIZES = '(max-width: 725px) 50vw, 16rem';
 /** A shop card: opens the product on click, Enter (a link's own) and Space (added here). */
 export function ProductCard({ product, priority }: { product: Product; priority: boolean }) {
   const navigate = useNavigate();
-  const to = paths.product(product.id);
+  // A digital release is one card that opens its page (issue 39 item 6); merch opens the product.
+  const to = product.releaseId !== undefined ? paths.music(product.releaseId) : paths.product(product.id);
   const onKeyDown = (event: KeyboardEvent<HTMLAnchorElement>) => {
     if (event.key !== ' ') return;
     // Space would scroll the page; on a card it opens it, as on a button (once, if held).

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import { Link, useParams } from '../../../lib/router.tsx';
+import { Link, Navigate, useParams } from '../../../lib/router.tsx';
 import { formatUsd, RELEASE_MESSAGES, type Product } from '@storefront/domain/catalog.ts';
 import { lineName, lowStockNote, perCustomerLimitNote, noMoreMessage, addableQty, isSoldOut, productSoldOut, sameValues, STOCK_MESSAGES } from '@storefront/domain/variants.ts';
 import { cartStore, useCart } from '../../../lib/cart.ts';
@@ -75,6 +75,8 @@ function ProductScreen({ id }: { id: string }) {
   }
 
   const data = product.data;
+  // A digital release's product lives at the release's page (issue 39 item 6), as the server's 301 says.
+  if (data.releaseId !== undefined) return <Navigate to={paths.music(data.releaseId)} replace />;
   return (
     <section className="page product-page">
       <BackLink className="product-page__back" to={paths.shop} label="Back to Shop" />

@@ -9,7 +9,9 @@ import { Link, useParams } from '../../../lib/router.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { ErrorState } from '../../../ui/error-state.tsx';
 import { LoadingRegion, Skeleton } from '../../../ui/skeleton.tsx';
-import { useMusicRelease, type MusicRelease } from '../api/digital.ts';
+import { DIGITAL_MESSAGES } from '@storefront/domain/digital.ts';
+import { useSession } from '../../../lib/session.ts';
+import { useLibrary, useMusicRelease, type MusicRelease } from '../api/digital.ts';
 import { Player } from './player.tsx';
 import './digital.css';
 import { centsToDecimal } from '@storefront/domain/money.ts';
@@ -55,7 +57,22 @@ function Release({ release }: { release: MusicRelease }) {
       release.tracks.findIndex((track) => track.previewUrl),
     ),
   );
+  // What the signed-in fan owns of it (issue 39 item 7): said instead of a Buy button, with the way to the library.
+  const session = useSession();
+  const library = useLibrary(Boolean(session.user));
+  const mine = library.data?.releases.find((entry) => entry.id === release.id);
+  const ownsTrack = (trackId: number) => Boolean(mine?.whole || mine?.tracks.some((track) => track.id === trackId && track.owned));
+  const trackProducts = release.tracks.flatMap((track) => (track.productId ? [track.productId] : []));
   const buy = (productId: string, title: string, priceCents: number, amountCents?: number) => {
+    const inCart = cartStore.get().lines;
+    // The album includes its tracks (the server refuses both in one cart): a track beside the album is not added...
+    if (productId !== release.productId && inCart.some((line) => line.lineId === release.productId)) {
+      toast.success(DIGITAL_MESSAGES.trackInAlbum(title));
+      return;
+    }
+    // ...and the album takes the place of its tracks already in the cart.
+    const replaced = productId === release.productId ? inCart.filter((line) => trackProducts.includes(line.lineId)) : [];
+    for (const line of replaced) cartStore.remove(line.lineId);
     cartStore.add({
       lineId: productId,
       // One copy is all a fan can own (issue 39): the cart offers no quantity for it.
@@ -65,7 +82,7 @@ function Release({ release }: { release: MusicRelease }) {
       priceCents: amountCents ?? priceCents,
       ...(amountCents !== undefined ? { amountCents, minimumCents: priceCents } : {}),
     });
-    toast.success(`${title} is in your cart.`);
+    toast.success(replaced.length > 0 ? `${title} is in your cart. ${DIGITAL_MESSAGES.tracksRemoved(title)}` : `${title} is in your cart.`);
   };
   const albumTitle = `${release.title} (digital ${release.kind})`;
   return (
@@ -90,7 +107,11 @@ function Release({ release }: { release: MusicRelease }) {
           <p>
             {release.kind.toUpperCase()} · {release.preorder ? `Out ${release.releaseDate} (preorder)` : release.releaseDate}
           </p>
-          {release.productId && release.nameYourPrice ? (
+          {mine?.whole ? (
+            <p className="notice music-page__owned">
+              {DIGITAL_MESSAGES.ownedRelease} <Link to={paths.library}>Open it in your library</Link>
+            </p>
+          ) : release.productId && release.nameYourPrice ? (
             <NameYourPrice
               kind={release.kind}
               minimumCents={release.priceCents}
@@ -119,7 +140,12 @@ function Release({ release }: { release: MusicRelease }) {
               {track.position}. {track.title}
             </button>
             <span className="music-page__duration">{duration(track.durationSeconds)}</span>
-            {track.productId && track.priceCents !== null && track.nameYourPrice ? (
+            {ownsTrack(track.id) ? (
+              <Link className="music-page__owned-track" to={paths.library}>
+                {DIGITAL_MESSAGES.ownedTrack}
+                <span className="visually-hidden"> {track.title}: open your library</span>
+              </Link>
+            ) : track.productId && track.priceCents !== null && track.nameYourPrice ? (
               <NameYourPrice
                 kind="track"
                 minimumCents={track.priceCents}
