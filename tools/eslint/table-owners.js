@@ -40,7 +40,7 @@ export const TABLE_OWNERS = {
   digital: ['releases', 'releaseTracks', 'trackFiles', 'downloadCodes', 'digitalOwnership', 'releaseProducts'],
   service: ['serviceTokens', 'serviceWrites'],
   roster: ['artists', 'artistSlugs', 'releaseArtists', 'trackArtists', 'productArtists'],
-  fans: ['fanFollows', 'marketingConsents'],
+  fans: ['fanFollows', 'marketingConsents', 'wishlistItems'],
 };
 
 const OWNER = new Map(Object.entries(TABLE_OWNERS).flatMap(([area, tables]) => tables.map((table) => [table, area])));
