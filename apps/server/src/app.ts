@@ -248,10 +248,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     storage: { config, db, every, resolveCaller },
     // A release's page links its roster artists (digital imports no roster).
     digital: { config, db, jobs, pages, artistsOfRelease: (releaseId) => artistsOfRelease(db, releaseId) },
-    drops: { config, db, jobs, pages },
+    drops: { config, db, jobs, pages, hub, queueMail },
     roster: { config, db, pages, moveFollows },
     // The account's address for its consent (fans imports no accounts).
-    fans: { config, db, queueMail, emailOf: async (userId) => (await contactOf(db, userId))?.email ?? '' },
+    fans: { config, db, jobs, hub, queueMail, emailOf: async (userId) => (await contactOf(db, userId))?.email ?? '' },
     openapi: { config },
   };
 

@@ -150,7 +150,7 @@ export async function contactOf(db: Db | Tx, userId: string): Promise<{ email: s
 }
 
 /** One account by its (normalised) email; undefined when none has it. */
-export async function findUserByEmail(db: Db, email: string) {
+export async function findUserByEmail(db: Db | Tx, email: string) {
   const [user] = await db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(eq(users.email, email));
   return user;
 }
