@@ -14,7 +14,7 @@ import { leaveWaitlist } from './waitlist.service.ts';
 const secretsOf = (config: Config) => [config.AUTH_SECRET, ...config.AUTH_SECRET_PREVIOUS];
 
 /** Requests per client address per 10 minutes, and per address asked for per hour (decision 076). */
-export const NOTIFY_LIMITS = { perClient: 10, perAddress: 3 } as const;
+export const NOTIFY_LIMITS = { perClient: 30, perAddress: 3 } as const;
 
 /**
  * Notify me signed out and the list's leave link (issue 37 part 4, decision 076). Signed in,
