@@ -1,6 +1,7 @@
 import { type Config, publicUrl } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { defineArea } from '../http/area.ts';
+import { onDemand } from '../jobs/on-demand.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { LiveHub } from '../live/live.hub.ts';
 import type { QueueMail } from '../mail/mail.jobs.ts';
@@ -24,36 +25,6 @@ function repeat(ms: number, task: () => Promise<unknown>, onError: (error: unkno
   }, ms);
   timer.unref();
   return () => clearInterval(timer);
-}
-
-/**
- * A task run on demand, one run at a time on this instance: asked while it runs, it runs once
- * more after. Each ask also runs it again a second later, for units committed by another
- * instance while this one's round (or the other's) held the lock.
- */
-function onDemand(task: () => Promise<unknown>, onError: (error: unknown) => void): () => void {
-  let running = false;
-  let again = false;
-  const run = (): void => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
-    task()
-      .catch(onError)
-      .finally(() => {
-        running = false;
-        if (again) {
-          again = false;
-          run();
-        }
-      });
-  };
-  return () => {
-    run();
-    setTimeout(run, 1000).unref();
-  };
 }
 
 /** What app.ts hands the drops area. */
@@ -81,7 +52,7 @@ export const dropsArea = defineArea('drops', async (app, { db, jobs, config, pag
   const secrets = [config.AUTH_SECRET, ...config.AUTH_SECRET_PREVIOUS];
   const offerDeps = { db, jobs, publicUrl: publicUrl(config), secret: config.AUTH_SECRET };
   const warn = (what: string) => (error: unknown) => app.log.warn({ err: error }, what);
-  const offerNow = onDemand(() => offerReturnedUnits(offerDeps), warn('waitlist offers failed'));
+  const offers = onDemand(() => offerReturnedUnits(offerDeps), warn('waitlist offers failed'));
   const stops = [
     repeat(
       config.DROP_ADVANCE_MS,
@@ -98,8 +69,9 @@ export const dropsArea = defineArea('drops', async (app, { db, jobs, config, pag
       },
       warn('waitlist offers failed'),
     ),
+    offers.stop,
     hub.subscribe((event) => {
-      if (event.topic === 'products' && event.stock && Object.values(event.stock).some((units) => units !== 0)) offerNow();
+      if (event.topic === 'products' && event.stock && Object.values(event.stock).some((units) => units !== 0)) offers.ask();
     }),
   ];
   app.addHook('onClose', async () => {

@@ -1,6 +1,7 @@
 import { type Config, publicUrl } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { defineArea } from '../http/area.ts';
+import { onDemand } from '../jobs/on-demand.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { LiveHub } from '../live/live.hub.ts';
 import { consentFunctions, type ConsentDeps } from './consent.functions.ts';
@@ -27,31 +28,18 @@ export interface FansOptions extends ConsentDeps {
 export const fansArea = defineArea('fans', async (app, { config, db, jobs, hub, queueMail, emailOf }: FansOptions) => {
   await app.register(consentRoutes, { db, config });
   const deps = { db, jobs, publicUrl: publicUrl(config), secret: config.AUTH_SECRET };
-  let running = false;
-  let again = false;
-  const round = (): void => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
-    tellWishlists(deps)
-      .catch((error: unknown) => app.log.warn({ err: error }, 'wishlist round failed'))
-      .finally(() => {
-        running = false;
-        if (again) {
-          again = false;
-          round();
-        }
-      });
-  };
-  const timer = setInterval(round, config.NOTIFY_ROUND_MS);
+  const rounds = onDemand(
+    () => tellWishlists(deps),
+    (error) => app.log.warn({ err: error }, 'wishlist round failed'),
+  );
+  const timer = setInterval(rounds.ask, config.NOTIFY_ROUND_MS);
   timer.unref();
   const unsubscribe = hub.subscribe((event) => {
-    if (event.topic === 'products') round();
+    if (event.topic === 'products') rounds.ask();
   });
   app.addHook('onClose', async () => {
     clearInterval(timer);
+    rounds.stop();
     unsubscribe();
   });
   return { functions: [...fanFunctions(), ...consentFunctions({ queueMail, emailOf })] };

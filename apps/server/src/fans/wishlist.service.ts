@@ -23,10 +23,13 @@ export const WISHLIST_MESSAGES = {
 
 const MAX_ITEMS = 500;
 
-/** Whether the product (the outer query's `product` row) can be bought now. */
-const available = sql<boolean>`(${products.isActive} AND EXISTS (SELECT 1 FROM ${productVariants} WHERE ${productVariants.productId} = ${products.id} AND (${productVariants.stock} IS NULL OR ${productVariants.stock} > 0)))`;
-/** Whether it sells ahead of a street date (product's or a variant's). */
-const preorder = sql<boolean>`(${products.releaseDate} > current_date OR EXISTS (SELECT 1 FROM ${productVariants} WHERE ${productVariants.productId} = ${products.id} AND ${productVariants.releaseDate} > current_date))`;
+/**
+ * Whether the product (the outer query's `product` row) can be bought now. Written out with its
+ * table names: drizzle leaves them off in a one-table query, where `id` would be the variant's.
+ */
+const available = sql<boolean>`("product"."is_active" AND EXISTS (SELECT 1 FROM "product_variant" v WHERE v."product_id" = "product"."id" AND (v."stock" IS NULL OR v."stock" > 0)))`;
+/** Whether it sells ahead of a street date (the product's or a variant's). */
+const preorder = sql<boolean>`("product"."release_date" > current_date OR EXISTS (SELECT 1 FROM "product_variant" v WHERE v."product_id" = "product"."id" AND v."release_date" > current_date))`;
 
 export type WishlistState = 'in-stock' | 'sold-out' | 'preorder';
 
