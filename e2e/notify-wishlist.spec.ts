@@ -5,8 +5,8 @@
 // 375 px, from the header's menu, with its state and price.
 import type { APIRequestContext } from '@playwright/test';
 import { DROP_MESSAGES } from '@storefront/domain/drops.ts';
-import { NOTIFY_TEXTS } from '../apps/web/src/ui/notify-me/notify-me.tsx';
-import { WISHLIST_TEXTS } from '../apps/web/src/ui/wishlist/heart-button.tsx';
+import { NOTIFY_TEXTS } from '../apps/web/src/ui/notify-me/messages.ts';
+import { WISHLIST_TEXTS } from '../apps/web/src/ui/wishlist/messages.ts';
 import { createVerifiedUser, mailLink, newUser } from './support/accounts.ts';
 import { callAs, tokenOf } from './support/api.ts';
 import { test, expect, DEMO_ADMIN } from './support/fixtures.ts';

@@ -5,16 +5,8 @@ import { functionsClient } from '../../lib/api-client.ts';
 import { errorSentence } from '../../lib/error-message.ts';
 import { dropKeys } from '../../lib/query-keys.ts';
 import { useSession } from '../../lib/session.ts';
+import { NOTIFY_TEXTS } from './messages.ts';
 import './notify-me.css';
-
-export const NOTIFY_TEXTS = {
-  ask: (name: string) => `Notify me when ${name} is back`,
-  on: 'We will email you when it is back: fans are told in the order they asked, one for each unit that comes back.',
-  leave: (name: string) => `Stop notifying me about ${name}`,
-  emailLabel: 'Your email',
-  lead: 'Sold out. Leave your email and we will tell you when it is back.',
-  failed: 'Could not ask to be notified.',
-} as const;
 
 /**
  * Notify me (issue 37 part 4, decision 076) on a sold-out variant: the same list as a drop's

@@ -4,14 +4,8 @@ import { Link, useLocation } from '../../lib/router.tsx';
 import { useSession } from '../../lib/session.ts';
 import { useSetWishlisted, useWishlist } from './wishlist-api.ts';
 import { HeartIcon } from './heart-icon.tsx';
+import { WISHLIST_TEXTS } from './messages.ts';
 import './wishlist.css';
-
-export const WISHLIST_TEXTS = {
-  add: (name: string) => `Add ${name} to your wishlist`,
-  remove: (name: string) => `Remove ${name} from your wishlist`,
-  signIn: 'Log in to keep a wishlist',
-  failed: 'Could not change your wishlist.',
-} as const;
 
 /**
  * The wishlist's heart (decision 076) on product and release pages: a toggle button with one
