@@ -1,7 +1,6 @@
 import type { Config } from '../config.ts';
 import { defineFunction, type CallableFunction } from '../functions/registry.ts';
 import { rateLimitSubject } from '../http/client-address.ts';
-import { AppError } from '../errors.ts';
 import { makeChallenge } from './drop-challenge.ts';
 import { advanceDrop, announceDrop, dropFairness, joinDrop, leaveDrop, myDropState, type QueueDeps } from './drop-queue.service.ts';
 import { dropReport, reportCsv } from './drop-report.service.ts';
