@@ -83,7 +83,8 @@ test('a fan hearts a product and sees it on /wishlist at 375 px', async ({ page,
   await page.goto(`/product/${item.id}`);
   const heart = page.getByRole('button', { name: WISHLIST_TEXTS.add(item.name) });
   await expect(heart).toHaveAttribute('aria-pressed', 'false');
-  // By keyboard.
+  // By keyboard, once the wishlist is read (the button waits for it).
+  await expect(heart).toBeEnabled();
   await heart.focus();
   await page.keyboard.press('Enter');
   await expect(heart).toHaveAttribute('aria-pressed', 'true');
