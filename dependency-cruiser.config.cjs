@@ -17,6 +17,7 @@ const FOLDER_TIES = {
   'accounts-live': "a session's stream ends with the session (live asks accounts when it expires), and an account's changes are announced live",
   'accounts-oidc':
     "single sign-on signs the shop's accounts in to the sister products: an account's sign-out or deletion revokes its grants, and an exchange mints an account's session",
+  'accounts-drops': "an account's notify-me and waitlist entries go with its deletion and into its data export, and a waitlist mails the account's address",
   'accounts-wallet': 'the sample shopper is given wallet credit, and the sample wallet entries belong to the sample accounts (the seeders)',
   'catalog-orders': "an order line is a catalogue variant: the console shows a product's units sold, and a refund prices its lines by the products' categories",
   'catalog-preorders': "a preorder is a product's release date: the catalogue's edits reschedule it, and the release job reads the products it releases",

@@ -177,7 +177,8 @@ test('two fans at 375 px: pre-queue, countdown, positions, one admitted and buys
   // The label restocks one unit: it reaches the waiting fan on the page and by mail.
   await callAs(request, admin, 'setVariantStock', { variantId, stock: 1, reason: 'e2e: a unit came back' });
   await expect(waiting.page.getByTestId('waitlist-offer')).toContainText(`A unit of ${productName} is kept for you until`, { timeout: 45_000 });
-  expect(await mailLink(request, waiting.user.email, `${productName} is back`)).toBe('/waitlist');
+  // The mail links straight to the product (decision 076).
+  expect(await mailLink(request, waiting.user.email, `${productName} is back`)).toBe(`/product/${productId}`);
   await waiting.page.getByRole('button', { name: 'Buy it now' }).click();
   await checkOutWithWallet(waiting.page, waiting.user, productName);
 

@@ -59,6 +59,8 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main
     // admission rounds four times a second, so the spec's short starts are met on time.
     DROP_CHALLENGE_COST: process.env.DROP_CHALLENGE_COST ?? '5000',
     DROP_ADVANCE_MS: process.env.DROP_ADVANCE_MS ?? '250',
+    // Notify me and wishlists (decision 076): a stock change heard live starts a round; this is the backstop.
+    NOTIFY_ROUND_MS: process.env.NOTIFY_ROUND_MS ?? '3000',
     // A sister product's page on another origin (firebase-sdk.spec.ts serves it on this port).
     CORS_ORIGINS: process.env.CORS_ORIGINS ?? (process.env.E2E_SISTER_PORT ? `http://127.0.0.1:${process.env.E2E_SISTER_PORT}` : ''),
   },

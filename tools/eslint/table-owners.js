@@ -40,7 +40,7 @@ export const TABLE_OWNERS = {
   digital: ['releases', 'releaseTracks', 'trackFiles', 'downloadCodes', 'digitalOwnership', 'releaseProducts'],
   service: ['serviceTokens', 'serviceWrites'],
   roster: ['artists', 'artistSlugs', 'releaseArtists', 'trackArtists', 'productArtists'],
-  fans: ['fanFollows', 'marketingConsents'],
+  fans: ['fanFollows', 'marketingConsents', 'wishlistItems'],
   royalties: ['royaltyParties', 'royaltyRules', 'royaltyRuleShares', 'royaltyCosts', 'royaltySlices', 'royaltyEntries'],
 };
 
@@ -87,6 +87,9 @@ export const EXCEPTIONS = {
   'apps/server/src/drops/drop-queue.service.ts': ['productVariants'],
   // A waitlist names its variant and offers the units in stock beyond open offers (decision 066): reads.
   'apps/server/src/drops/waitlist.service.ts': ['products', 'productVariants'],
+  'apps/server/src/drops/notify-me.service.ts': ['products', 'productVariants'],
+  // A wishlist shows its products' state and price, and tells a fan when one is back (decision 076): reads.
+  'apps/server/src/fans/wishlist.service.ts': ['products', 'productVariants', 'productImages', 'users'],
   // Account deletion and the data export reach every area's rows of one account (decision 032).
   'apps/server/src/accounts/account-settings.service.ts': ['checkouts', 'ledgerEntries', 'orderItems', 'orders', 'wallets'],
 };

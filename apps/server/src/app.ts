@@ -251,7 +251,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     storage: { config, db, every, resolveCaller },
     // A release's page links its roster artists (digital imports no roster).
     digital: { config, db, jobs, pages, artistsOfRelease: (releaseId) => artistsOfRelease(db, releaseId) },
-    drops: { config, db, jobs, pages },
+    drops: { config, db, jobs, pages, hub, queueMail },
     // A merge moves the fans' follows and the royalties' party of the merged artist (roster imports neither).
     roster: {
       config,
@@ -263,7 +263,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       },
     },
     // The account's address for its consent (fans imports no accounts).
-    fans: { config, db, queueMail, emailOf: async (userId) => (await contactOf(db, userId))?.email ?? '' },
+    fans: { config, db, jobs, hub, queueMail, emailOf: async (userId) => (await contactOf(db, userId))?.email ?? '' },
     royalties: undefined,
     openapi: { config },
   };

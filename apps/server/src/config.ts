@@ -191,7 +191,8 @@ const envSchema = z.object({
   DROP_CHALLENGE_COST: z.coerce.number().int().min(0).max(10_000_000).default(100_000),
   /** Drop joins per client address per minute (decision 066); a venue's or a carrier's NAT shares one address. */
   DROP_JOINS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(120),
-  /** How often each instance runs a live drop's admission round, in milliseconds (decision 066). */
+  /** In ms, how often each instance serves waitlists and wishlists besides the stock changes it hears (decision 076), and runs a live drop's admission round (066). */
+  NOTIFY_ROUND_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   DROP_ADVANCE_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   /** A port of its own for GET /metrics (Prometheus), on METRICS_HOST; unset: no such port (decision 040). */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),

@@ -145,6 +145,12 @@ const FUNCTIONS: Record<string, Access> = {
   subscribeToNews: 'public',
   getMyConsent: 'signed-in',
   setMyConsent: 'signed-in',
+  // Notify me (issue 37 part 4, decision 076): signed out by an address confirmed by a mailed link.
+  notifyMeByEmail: 'public',
+  confirmNotifyMe: 'public',
+  // The wishlist (decision 076): a signed-in fan's own.
+  listWishlist: 'signed-in',
+  setWishlisted: 'signed-in',
 };
 
 /** Who gets past authentication and authorisation, by access class. */

@@ -70,8 +70,18 @@ export const dropRefInput = z.union([z.object({ dropId: id }).strict(), z.object
 export const joinDropInput = z.object({ dropId: id, challenge: optionalNullable(z.string().max(4000)) }).strict();
 
 export const variantIdInput = z.object({ variantId: id }).strict();
+/** Notify me signed out (decision 076): the variant and the address to confirm by mail. */
+export const notifyMeByEmailInput = z
+  .object({
+    variantId: id,
+    email: z.string().trim().max(254, DROP_MESSAGES.notifyInvalidEmail).email(DROP_MESSAGES.notifyInvalidEmail),
+  })
+  .strict();
+/** The notify-me confirmation mail's link carries a signed token; no sign-in needed. */
+export const confirmNotifyMeInput = z.object({ token: z.string().min(10).max(1000) }).strict();
+export const confirmNotifyMeOutput = z.object({ productId: z.string(), name: z.string() });
 /** The waitlist mail's "leave this list" link carries a signed token; no sign-in needed. */
-export const leaveWaitlistByLinkInput = z.object({ token: z.string().min(10).max(500) }).strict();
+export const leaveWaitlistByLinkInput = z.object({ token: z.string().min(10).max(1000) }).strict();
 
 const dropItem = z.object({
   productId: z.string(),

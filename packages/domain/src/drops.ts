@@ -55,6 +55,12 @@ export const DROP_MESSAGES = {
   waitlistJoined: 'You are on the waitlist. We will email you if a unit comes back.',
   notOnWaitlist: 'You are not on the waitlist for this item.',
   waitlistNotForVariant: 'Choose a variant that has stock kept by the shop.',
+  /** Notify me (issue 37 part 4, decision 076): the same list, asked for signed in or by a confirmed address. */
+  notifyInvalidEmail: 'Please enter a valid email address.',
+  notifySent: 'Check your inbox: we sent you a link to confirm. Once confirmed, we will email you when it is back.',
+  notifyConfirmed: 'Confirmed: we will email you when it is back in stock.',
+  notifyLinkInvalid: 'This link is not valid or has expired. Ask to be notified again from the product page.',
+  notifyLeft: 'You have left the list for this item. We will not email you about it.',
 } as const;
 
 const encoder = new TextEncoder();

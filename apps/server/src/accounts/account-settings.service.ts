@@ -12,6 +12,8 @@ import type { Tx } from '../db/transaction.ts';
 import { AppError } from '../errors.ts';
 import { exportConsent, forgetConsent } from '../fans/consent.service.ts';
 import { exportFollows, forgetFollows } from '../fans/follows.service.ts';
+import { exportWishlist, forgetWishlist } from '../fans/wishlist.service.ts';
+import { exportWaitlists, forgetWaitlists } from '../drops/notify-me.service.ts';
 import { publishLive } from '../live/live.publish.ts';
 
 /**
@@ -242,6 +244,9 @@ export async function deleteAccount(
     // The fan's follows of the label and its artists (decision 074).
     await forgetFollows(tx, userId);
     await forgetConsent(tx, userId, user.email);
+    // The wishlist and the notify-me / waitlist entries of the account and its address (decision 076).
+    await forgetWishlist(tx, userId);
+    await forgetWaitlists(tx, userId, user.email);
     await tx
       .update(users)
       .set({
@@ -284,6 +289,8 @@ export async function exportMyData(db: Db, userId: string) {
   const addresses = await db.select().from(savedAddresses).where(eq(savedAddresses.userId, userId)).orderBy(desc(savedAddresses.lastUsedAt));
   const fanFollows = await exportFollows(db, userId);
   const consent = await exportConsent(db, user.email);
+  const wishlist = await exportWishlist(db, userId);
+  const notifyMe = await exportWaitlists(db, userId, user.email);
   return {
     exportedAt: new Date().toISOString(),
     profile: {
@@ -339,5 +346,8 @@ export async function exportMyData(db: Db, userId: string) {
     follows: fanFollows,
     // Marketing consent: when, how and from which page it was given, or withdrawn (decision 074).
     marketingConsent: consent,
+    // The wishlist, and the items the fan asked to be told about (notify me, waitlists), decision 076.
+    wishlist,
+    notifyMe,
   };
 }

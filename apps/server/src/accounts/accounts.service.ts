@@ -157,7 +157,7 @@ export async function emailsOf(db: Db | Tx, userIds: string[]): Promise<Map<stri
 }
 
 /** One account by its (normalised) email; undefined when none has it. */
-export async function findUserByEmail(db: Db, email: string) {
+export async function findUserByEmail(db: Db | Tx, email: string) {
   const [user] = await db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(eq(users.email, email));
   return user;
 }

@@ -4,6 +4,7 @@ import { dropEntries, dropItems, drops, variantWaitlist } from '../db/schema/ind
 import type { Tx } from '../db/transaction.ts';
 import { AppError } from '../errors.ts';
 import { verifyAdmission } from './drop-tokens.ts';
+import { adoptEntryOfAccount } from './notify-me.service.ts';
 
 /**
  * Checkout's hooks into drops (issue 35 item 5, decision 066): a line whose variant, or a
@@ -127,6 +128,8 @@ async function checkWaitlistOffer(
   use: { kind: 'order'; orderId: string } | { kind: 'checkout'; checkoutId: string },
   now: Date,
 ): Promise<Date | null> {
+  // An offer made to the buyer's address, asked for signed out, is the buyer's (decision 076).
+  await adoptEntryOfAccount(tx, userId, variantId);
   const [mine] = await tx
     .select()
     .from(variantWaitlist)

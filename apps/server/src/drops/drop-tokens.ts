@@ -63,6 +63,30 @@ export function verifyWaitlistLeave(secrets: readonly string[], token: string): 
   return { variantId: Buffer.from(variant, 'base64url').toString('utf8'), userId: Buffer.from(user, 'base64url').toString('utf8') };
 }
 
+/** How long a notify-me confirmation link works (decision 076). */
+export const NOTIFY_CONFIRM_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * The notify-me confirmation link (decision 076): `<variantId b64>.<email b64>.<expiry ms>.<signature>`,
+ * signed under its own purpose, so a leave token is no confirmation and the other way round.
+ */
+export function signNotifyConfirm(secret: string, variantId: string, email: string, expiresAt: number): string {
+  const text = `${Buffer.from(variantId).toString('base64url')}.${Buffer.from(email).toString('base64url')}.${expiresAt}`;
+  return `${text}.${sign(secret, 'notify-confirm', text)}`;
+}
+
+export function verifyNotifyConfirm(secrets: readonly string[], token: string, now = Date.now()): { variantId: string; email: string } | null {
+  const parts = token.split('.');
+  if (parts.length !== 4) return null;
+  const [variant, email, expiry, signature] = parts as [string, string, string, string];
+  if (!/^\d{1,15}$/.test(expiry) || Number(expiry) <= now) return null;
+  if (!matches(secrets, 'notify-confirm', `${variant}.${email}.${expiry}`, signature)) return null;
+  return { variantId: Buffer.from(variant, 'base64url').toString('utf8'), email: Buffer.from(email, 'base64url').toString('utf8') };
+}
+
+/** Who a waitlist leave link is for: an account's id, or `email:<address>` for an address's entry (decision 076). */
+export const EMAIL_ENTRY_PREFIX = 'email:';
+
 /** The altcha challenges' HMAC key (decision 066), derived from AUTH_SECRET. */
 export function challengeKey(secret: string): string {
   return keyOf(secret, 'drop-challenge').toString('hex');

@@ -1,11 +1,9 @@
 import type { Config } from '../config.ts';
 import { defineFunction, type CallableFunction } from '../functions/registry.ts';
 import { rateLimitSubject } from '../http/client-address.ts';
-import { AppError } from '../errors.ts';
 import { makeChallenge } from './drop-challenge.ts';
 import { advanceDrop, announceDrop, dropFairness, joinDrop, leaveDrop, myDropState, type QueueDeps } from './drop-queue.service.ts';
 import { dropReport, reportCsv } from './drop-report.service.ts';
-import { verifyWaitlistLeave } from './drop-tokens.ts';
 import { changeDropStatus, editDrop, getPublicDrop, listDrops, listOpenDrops, requireDrop, scheduleDrop } from './drops.service.ts';
 import { joinWaitlist, leaveWaitlist, myWaitlists, waitingDemand } from './waitlist.service.ts';
 
@@ -73,15 +71,6 @@ export function dropFunctions(): CallableFunction[] {
     defineFunction('joinWaitlist', async ({ variantId }, { db, caller }) => joinWaitlist(db, caller.userId, variantId)),
     defineFunction('leaveWaitlist', async ({ variantId }, { db, caller }) => {
       await leaveWaitlist(db, caller.userId, variantId);
-      return { ok: true as const };
-    }),
-    defineFunction('leaveWaitlistByLink', async ({ token }, { db, config }) => {
-      const verified = verifyWaitlistLeave(secretsOf(config), token);
-      if (!verified) throw new AppError('invalid-argument', 'This link is not valid.');
-      await leaveWaitlist(db, verified.userId, verified.variantId).catch((error: unknown) => {
-        // Left already: the link did what it says.
-        if (!(error instanceof AppError)) throw error;
-      });
       return { ok: true as const };
     }),
     defineFunction('getMyWaitlists', async (_input, { db, caller }) => myWaitlists(db, caller.userId)),

@@ -8,7 +8,8 @@ import { runTransaction } from '../db/transaction.ts';
 import { AppError } from '../errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { waitlistOfferMail } from './drops.mail.ts';
-import { signWaitlistLeave } from './drop-tokens.ts';
+import { EMAIL_ENTRY_PREFIX, signWaitlistLeave } from './drop-tokens.ts';
+import { adoptEntryOfAccount, listableVariant } from './notify-me.service.ts';
 
 /**
  * One waitlist per variant (issue 35 item 6, decision 066); the fans issue's "notify me"
@@ -48,25 +49,31 @@ async function entryView(db: Db, row: typeof variantWaitlist.$inferSelect) {
   };
 }
 
-/** Joins a variant's waitlist (again, after leaving or missing an offer: at the end). */
+/**
+ * Joins a variant's waitlist (again, after leaving or missing an offer: at the end); notify me
+ * signed in, in one click (decision 076). An entry the account's address made signed out
+ * becomes the account's, keeping its place: a person asking twice is one entry.
+ */
 export async function joinWaitlist(db: Db, userId: string, variantId: string) {
-  const variant = await db.select({ stock: productVariants.stock }).from(productVariants).where(eq(productVariants.id, variantId));
-  if (variant.length === 0) throw new AppError('not-found', DROP_MESSAGES.unknownVariant);
-  if (variant[0]!.stock === null) throw new AppError('failed-precondition', DROP_MESSAGES.waitlistNotForVariant);
-  const [row] = await db
-    .insert(variantWaitlist)
-    .values({ variantId, userId })
-    .onConflictDoUpdate({
-      target: [variantWaitlist.variantId, variantWaitlist.userId],
-      // Rejoining after leaving or missing an offer goes to the end; a waiting or offered fan keeps their place.
-      set: {
-        seq: sql`CASE WHEN ${variantWaitlist.status} IN ('left', 'missed', 'bought') THEN nextval(pg_get_serial_sequence('variant_waitlist', 'seq')) ELSE ${variantWaitlist.seq} END`,
-        status: sql`CASE WHEN ${variantWaitlist.status} IN ('left', 'missed', 'bought') THEN 'waiting' ELSE ${variantWaitlist.status} END`,
-        joinedAt: sql`CASE WHEN ${variantWaitlist.status} IN ('left', 'missed', 'bought') THEN now() ELSE ${variantWaitlist.joinedAt} END`,
-      },
-    })
-    .returning();
-  return entryView(db, row!);
+  await listableVariant(db, variantId);
+  const row = await runTransaction(db, async (tx) => {
+    await adoptEntryOfAccount(tx, userId, variantId);
+    const [joined] = await tx
+      .insert(variantWaitlist)
+      .values({ variantId, userId })
+      .onConflictDoUpdate({
+        target: [variantWaitlist.variantId, variantWaitlist.userId],
+        // Rejoining after leaving or missing an offer goes to the end; a waiting or offered fan keeps their place.
+        set: {
+          seq: sql`CASE WHEN ${variantWaitlist.status} IN ('left', 'missed', 'bought') THEN nextval(pg_get_serial_sequence('variant_waitlist', 'seq')) ELSE ${variantWaitlist.seq} END`,
+          status: sql`CASE WHEN ${variantWaitlist.status} IN ('left', 'missed', 'bought') THEN 'waiting' ELSE ${variantWaitlist.status} END`,
+          joinedAt: sql`CASE WHEN ${variantWaitlist.status} IN ('left', 'missed', 'bought') THEN now() ELSE ${variantWaitlist.joinedAt} END`,
+        },
+      })
+      .returning();
+    return joined!;
+  });
+  return entryView(db, row);
 }
 
 export async function leaveWaitlist(db: Db, userId: string, variantId: string): Promise<void> {
@@ -151,6 +158,7 @@ export async function offerReturnedUnits(deps: OfferDeps, now = new Date()): Pro
       const candidates = await tx
         .select({
           variantId: variantWaitlist.variantId,
+          productId: products.id,
           stock: productVariants.stock,
           productName: products.name,
           optionValues: productVariants.optionValues,
@@ -164,7 +172,7 @@ export async function offerReturnedUnits(deps: OfferDeps, now = new Date()): Pro
         .innerJoin(productVariants, eq(productVariants.id, variantWaitlist.variantId))
         .innerJoin(products, eq(products.id, productVariants.productId))
         .where(sql`${variantWaitlist.status} IN ('waiting', 'offered')`)
-        .groupBy(variantWaitlist.variantId, productVariants.stock, products.name, productVariants.optionValues);
+        .groupBy(variantWaitlist.variantId, products.id, productVariants.stock, products.name, productVariants.optionValues);
       let made = 0;
       for (const variant of candidates) {
         if (variant.inOpenDrop || variant.stock === null) continue;
@@ -173,24 +181,26 @@ export async function offerReturnedUnits(deps: OfferDeps, now = new Date()): Pro
         const windowMs = variant.windowSeconds !== null ? Number(variant.windowSeconds) * 1000 : DEFAULT_OFFER_MS;
         const offerExpiresAt = new Date(now.getTime() + windowMs);
         const next = await tx
-          .select({ seq: variantWaitlist.seq, userId: variantWaitlist.userId })
+          .select({ seq: variantWaitlist.seq, userId: variantWaitlist.userId, email: variantWaitlist.email })
           .from(variantWaitlist)
           .where(and(eq(variantWaitlist.variantId, variant.variantId), eq(variantWaitlist.status, 'waiting')))
           .orderBy(variantWaitlist.seq)
           .limit(free);
         for (const fan of next) {
           await tx.update(variantWaitlist).set({ status: 'offered', offeredAt: now, offerExpiresAt }).where(eq(variantWaitlist.seq, fan.seq));
-          const contact = await contactOf(tx, fan.userId);
+          // An account's entry is mailed at its address; a signed-out one at the address it confirmed (decision 076).
+          const contact = fan.userId ? await contactOf(tx, fan.userId) : fan.email ? { email: fan.email, name: '' } : undefined;
           if (contact) {
-            const leaveUrl = `${deps.publicUrl}/waitlist/leave?token=${encodeURIComponent(signWaitlistLeave(deps.secret, variant.variantId, fan.userId))}`;
+            const who = fan.userId ?? `${EMAIL_ENTRY_PREFIX}${fan.email}`;
+            const leaveUrl = `${deps.publicUrl}/waitlist/leave?token=${encodeURIComponent(signWaitlistLeave(deps.secret, variant.variantId, who))}`;
             await deps.jobs.sendInTransaction(
               tx,
               'send-email',
               waitlistOfferMail(
                 contact.email,
                 contact.name,
-                { name: lineName(variant.productName, variant.optionValues), until: offerExpiresAt },
-                `${deps.publicUrl}/waitlist`,
+                { name: lineName(variant.productName, variant.optionValues), until: offerExpiresAt, kept: variant.windowSeconds !== null },
+                `${deps.publicUrl}/product/${encodeURIComponent(variant.productId)}`,
                 leaveUrl,
               ),
             );

@@ -1,22 +1,46 @@
-import type { Config } from '../config.ts';
+import { type Config, publicUrl } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { defineArea } from '../http/area.ts';
+import { onDemand } from '../jobs/on-demand.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { LiveHub } from '../live/live.hub.ts';
 import { consentFunctions, type ConsentDeps } from './consent.functions.ts';
 import { consentRoutes } from './consent.routes.ts';
 import { fanFunctions } from './fans.functions.ts';
+import { tellWishlists } from './wishlist.service.ts';
 
 /** What app.ts hands the fans area. */
 export interface FansOptions extends ConsentDeps {
   config: Config;
   db: Db;
+  jobs: JobQueue;
+  /** A product change heard live starts a wishlist round (decision 076). */
+  hub: LiveHub;
 }
 
 /**
- * The fans (issue 37, decision 074): follows of the label and of roster artists, made from the
- * release, product and artist pages, /account and a purchase with its box ticked; and marketing
- * consent, kept apart from orders, with its signed-out confirm and leave pages.
+ * The fans (issue 37, decisions 074 and 076): follows of the label and of roster artists, made from the
+ * release, product and artist pages, /account and a purchase with its box ticked; marketing
+ * consent, kept apart from orders, with its signed-out confirm and leave pages; and the
+ * wishlist, whose items back in stock or open for preorder are told to consenting fans once
+ * (every NOTIFY_ROUND_MS on each instance, one at a time, and at once on a product change).
  */
-export const fansArea = defineArea('fans', async (app, { config, db, queueMail, emailOf }: FansOptions) => {
+export const fansArea = defineArea('fans', async (app, { config, db, jobs, hub, queueMail, emailOf }: FansOptions) => {
   await app.register(consentRoutes, { db, config });
+  const deps = { db, jobs, publicUrl: publicUrl(config), secret: config.AUTH_SECRET };
+  const rounds = onDemand(
+    () => tellWishlists(deps),
+    (error) => app.log.warn({ err: error }, 'wishlist round failed'),
+  );
+  const timer = setInterval(rounds.ask, config.NOTIFY_ROUND_MS);
+  timer.unref();
+  const unsubscribe = hub.subscribe((event) => {
+    if (event.topic === 'products') rounds.ask();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    rounds.stop();
+    unsubscribe();
+  });
   return { functions: [...fanFunctions(), ...consentFunctions({ queueMail, emailOf })] };
 });

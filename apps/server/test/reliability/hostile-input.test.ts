@@ -426,6 +426,11 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   subscribeToNews: () => ({ email: 'fuzz-news@example.org', page: '/artists' }),
   getMyConsent: () => null,
   setMyConsent: () => ({ consented: true, page: '/account' }),
+  // Notify me and the wishlist (decision 076): an unknown variant or product, a forged link, are refused clearly.
+  notifyMeByEmail: () => ({ variantId: 'no-such-variant', email: 'fuzz-notify@example.org' }),
+  confirmNotifyMe: () => ({ token: 'bm8.bm8.99999999999999.forged-signature' }),
+  listWishlist: () => null,
+  setWishlisted: () => ({ productId: 'no-such-product', wishlisted: true }),
   resolveNeedsAttention: () => ({ id: 1 }),
   listCategories: () => null,
   createCategory: () => ({ name: 'Fuzz Category' }),
@@ -911,6 +916,12 @@ describe('generated: same-id races on every idempotent function', () => {
       body: async () => ({ consented: true, page: '/account' }),
       after: async () => expect(await rowCount(`SELECT 1 FROM marketing_consent WHERE user_id = $1 AND status = 'given'`, [await adminId()])).toBe(1),
     },
+    // One wishlist row per fan and product (the primary key, ON CONFLICT DO NOTHING): n concurrent hearts leave one.
+    setWishlisted: {
+      same: true,
+      body: async () => ({ productId: tee, wishlisted: true }),
+      after: async () => expect(await rowCount('SELECT 1 FROM wishlist_item WHERE user_id = $1 AND product_id = $2', [await adminId(), tee])).toBe(1),
+    },
     setAdmin: {
       same: true,
       body: async () => ({ email: 'admin@example.org', isAdmin: true }),
@@ -989,6 +1000,9 @@ describe('generated: same-id races on every idempotent function', () => {
     joinWaitlist: 'one entry per account and variant (a unique index): a repeat answers the same entry',
     leaveWaitlist: "deletes the caller's own entry; a repeat finds none and answers the same",
     leaveWaitlistByLink: 'deletes the entry the signed link names; a repeat finds none and answers the same',
+    notifyMeByEmail:
+      'one entry per address and variant (a unique index, upserted) and a confirmation mail per request, limited per address and per client (src/drops/notify-me.test.ts)',
+    confirmNotifyMe: "the address's entry row is locked: one confirmation puts it on the list, the rest find it there and answer the same (src/drops/notify-me.test.ts)",
     getDropChallenge: 'signs a new challenge each time; writes nothing (a used challenge is refused at join: src/drops/drops.test.ts)',
     releaseBizarreProduct: 'each call releases a new product',
     deleteProduct: 'one delete wins, the others find no product (src/admin/console.test.ts)',
@@ -1079,6 +1093,7 @@ describe('generated: same-id races on every idempotent function', () => {
         'listFollows',
         'listProductArtists',
         'getMyConsent',
+        'listWishlist',
       ].map((name) => [name, 'reads only']),
     ),
   };

@@ -15,6 +15,7 @@ import { productsQueryOptions } from '../features/catalog/api/list-products.ts';
 import { artistQueryOptions, artistsQueryOptions } from '../features/roster/api/roster.ts';
 import { followsQueryOptions, productArtistsQueryOptions } from '../ui/follows/api/follows.ts';
 import { consentQueryOptions } from '../ui/follows/api/news.ts';
+import { wishlistQueryOptions } from '../ui/wishlist/wishlist-api.ts';
 import { rosterQueryOptions } from '../features/admin/api/roster.ts';
 import { myOrderQueryOptions } from '../features/checkout/api/get-my-order.ts';
 import { savedAddressesQueryOptions } from '../features/checkout/api/saved-addresses.ts';
@@ -55,6 +56,8 @@ const QUERIES: { name: string; queryKey: readonly unknown[]; topics: LiveTopicNa
   // A follow in another tab (decision 074): every follow button and /account's list.
   { name: 'the fan’s follows', queryKey: followsQueryOptions().queryKey, topics: ['profile'] },
   { name: 'the fan’s consent', queryKey: consentQueryOptions().queryKey, topics: ['profile'] },
+  // A heart in another tab, and an item's state after a restock (decision 076).
+  { name: 'the fan’s wishlist', queryKey: wishlistQueryOptions().queryKey, topics: ['profile', 'products'] },
   { name: 'a product’s artists', queryKey: productArtistsQueryOptions('p_1').queryKey, topics: ['products'] },
   // What deleting the account gives up: its wallet credit and its orders.
   { name: 'the deletion summary', queryKey: deletionSummaryQueryOptions().queryKey, topics: ['wallet', 'orders'] },

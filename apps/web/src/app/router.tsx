@@ -56,6 +56,8 @@ const DropPage = lazyPage(() => import('../features/drops/components/drop-page.t
 const DropFairnessPage = lazyPage(() => import('../features/drops/components/drop-fairness-page.tsx').then((m) => m.DropFairnessPage));
 const WaitlistPage = lazyPage(() => import('../features/drops/components/waitlist-page.tsx').then((m) => m.WaitlistPage));
 const WaitlistLeavePage = lazyPage(() => import('../features/drops/components/waitlist-page.tsx').then((m) => m.WaitlistLeavePage));
+const NotifyConfirmPage = lazyPage(() => import('../features/drops/components/notify-confirm-page.tsx').then((m) => m.NotifyConfirmPage));
+const WishlistPage = lazyPage(() => import('../features/wishlist/components/wishlist-page.tsx').then((m) => m.WishlistPage));
 const ArtistPage = lazyPage(() => import('../features/roster/components/artist-page.tsx').then((m) => m.ArtistPage));
 const ArtistsPage = lazyPage(() => import('../features/roster/components/artists-page.tsx').then((m) => m.ArtistsPage));
 const NotFoundPage = lazyPage(() => import('./not-found-page.tsx').then((m) => m.NotFoundPage));
@@ -106,6 +108,8 @@ export const routes: RouteObject[] = [
       page(routePatterns.dropFairness, null, DropFairnessPage),
       page(paths.waitlist, 'My waitlists', WaitlistPage),
       page(paths.waitlistLeave, 'Leave the waitlist', WaitlistLeavePage),
+      page(paths.notifyConfirm, 'Notify me', NotifyConfirmPage),
+      page(paths.wishlist, 'My wishlist', WishlistPage),
       page(routePatterns.artist, null, ArtistPage),
       page(paths.artists, 'Artists', ArtistsPage),
       page('*', 'Page not found', NotFoundPage),

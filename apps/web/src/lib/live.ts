@@ -28,10 +28,10 @@ import { useSession } from './session.ts';
  * app/live-keys.test.ts checks every topic against the real factories.
  */
 export const LIVE_QUERY_KEYS: Record<LiveTopicName, readonly (readonly unknown[])[]> = {
-  // An artist's page lists their releases and merch (decision 070).
-  products: [productListKeys.all, productKeys.all, rosterKeys.all],
-  // A follow or unfollow in another tab (decision 074) keeps every follow button right.
-  profile: [meKeys.all, accountKeys.profile, accountKeys.follows, accountKeys.consent],
+  // An artist's page lists their releases and merch (decision 070); /wishlist shows each item's state (decision 076).
+  products: [productListKeys.all, productKeys.all, rosterKeys.all, accountKeys.wishlist],
+  // A follow or unfollow in another tab (decision 074), a heart (decision 076), keeps every button right.
+  profile: [meKeys.all, accountKeys.profile, accountKeys.follows, accountKeys.consent, accountKeys.wishlist],
   // The checkout's quote applies the wallet: a grant, hold or release elsewhere re-prices it.
   wallet: [walletKeys.all, checkoutQuoteKeys.all, accountKeys.deletion],
   // A refund or a shipment reaches the buyer's My Orders and order page.

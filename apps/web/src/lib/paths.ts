@@ -65,6 +65,10 @@ export const paths = {
   waitlist: '/waitlist',
   /** Leaving a waitlist from the mail's link. */
   waitlistLeave: '/waitlist/leave',
+  /** Confirming a signed-out "notify me" from the mail's link (decision 076). */
+  notifyConfirm: '/notify/confirm',
+  /** The fan's wishlist (decision 076). */
+  wishlist: '/wishlist',
   /** An artist's page (issue 36, decision 070): bio, releases, merch. */
   artist: (slug: string) => `/artist/${encodeURIComponent(slug)}`,
   /** The label's roster. */

@@ -20,6 +20,8 @@ export const accountKeys = {
   follows: ['account', 'follows'] as const,
   /** The fan's marketing consent (decision 074): the 'profile' topic. */
   consent: ['account', 'consent'] as const,
+  /** The fan's wishlist (decision 076): the 'profile' topic keeps every heart right across tabs. */
+  wishlist: ['account', 'wishlist'] as const,
 };
 
 /** A product's roster artists (its follow buttons): a roster change says 'products'. */

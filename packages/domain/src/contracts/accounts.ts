@@ -153,6 +153,10 @@ export const accountsContracts = {
       follows: z.array(z.object({ target: z.string(), source: z.string(), createdAt: z.string() })),
       /** The address's marketing consent (decision 074): status, how, which page, when given or withdrawn. */
       marketingConsent: z.array(z.record(z.string(), z.unknown())),
+      /** The wishlist (decision 076): each product, when added and when the fan was told it is back. */
+      wishlist: z.array(z.object({ productId: z.string(), name: z.string(), addedAt: z.string(), toldAt: z.string().nullable() })),
+      /** Notify me and waitlists (decision 076): each item asked about, by the account or its address, its status and times. */
+      notifyMe: z.array(z.record(z.string(), z.unknown())),
     }),
   }),
 

@@ -12,6 +12,9 @@ import {
   joinDropInput,
   openDropOutput,
   leaveWaitlistByLinkInput,
+  notifyMeByEmailInput,
+  confirmNotifyMeInput,
+  confirmNotifyMeOutput,
   postponeDropInput,
   publicDropOutput,
   scheduleDropInput,
@@ -64,6 +67,13 @@ export const dropContracts = {
   leaveWaitlist: defineContract({ access: 'signed-in', input: variantIdInput, output: z.object({ ok: z.literal(true) }) }),
   /** Leaves a waitlist from the mail's link (public, the token is the proof). */
   leaveWaitlistByLink: defineContract({ access: 'public', input: leaveWaitlistByLinkInput, output: z.object({ ok: z.literal(true) }) }),
+  /**
+   * Notify me without an account (issue 37 part 4, decision 076): the same list, for an address
+   * confirmed by a mailed link. The same answer for any address (public; rate limited).
+   */
+  notifyMeByEmail: defineContract({ access: 'public', input: notifyMeByEmailInput, output: z.object({ ok: z.literal(true) }) }),
+  /** The notify-me mail's link: the address goes on the list (public, the token is the proof). */
+  confirmNotifyMe: defineContract({ access: 'public', input: confirmNotifyMeInput, output: confirmNotifyMeOutput }),
   /** The caller's waitlists (signed in). */
   getMyWaitlists: defineContract({ access: 'signed-in', input: noInput, output: z.object({ entries: z.array(waitlistEntryOutput) }) }),
 };

@@ -33,6 +33,21 @@ export const NEWS_MESSAGES = {
   sent: 'Check your inbox: we sent you a link to confirm.',
 } as const;
 
+/** A wishlisted product as /wishlist shows it (decision 076): its state and price now. */
+export const wishlistOutput = z.object({
+  items: z.array(
+    z.object({
+      productId: z.string(),
+      name: z.string(),
+      image: z.string(),
+      /** The lowest price of its variants, in cents. */
+      priceCents: z.number(),
+      state: z.enum(['in-stock', 'sold-out', 'preorder']),
+      addedAt: z.string(),
+    }),
+  ),
+});
+
 export const fanContracts = {
   /** The public sign-up form (no account): a mailed link confirms it (double opt-in). The same answer for any address. */
   subscribeToNews: defineContract({
@@ -56,6 +71,14 @@ export const fanContracts = {
     access: 'signed-in',
     input: z.object({ target: followTarget, followed: z.boolean() }).strict(),
     output: followsOutput,
+  }),
+  /** The caller's wishlist, newest first (/wishlist, and every heart's state). */
+  listWishlist: defineContract({ access: 'signed-in', input: noInput, output: wishlistOutput }),
+  /** Hearts (`wishlisted` true) or un-hearts a product in the shop; twice is once. Answers the wishlist after. */
+  setWishlisted: defineContract({
+    access: 'signed-in',
+    input: z.object({ productId: z.string().min(1).max(64), wishlisted: z.boolean() }).strict(),
+    output: wishlistOutput,
   }),
   /** The roster artists a product credits (its page's follow buttons); [] for none (merch of the label). */
   listProductArtists: defineContract({

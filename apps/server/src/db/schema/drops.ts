@@ -5,7 +5,8 @@ import { productVariants } from './catalog.ts';
 
 export const DROP_STATUS_VALUES = ['scheduled', 'live', 'sold-out', 'cancelled', 'postponed'] as const;
 export const DROP_ENTRY_STATUS_VALUES = ['waiting', 'admitted', 'bought', 'left', 'expired', 'closed'] as const;
-export const WAITLIST_STATUS_VALUES = ['waiting', 'offered', 'bought', 'left', 'missed'] as const;
+/** `pending`: a signed-out notify-me request waiting for its mailed link (issue 37 part 4, decision 076). */
+export const WAITLIST_STATUS_VALUES = ['pending', 'waiting', 'offered', 'bought', 'left', 'missed'] as const;
 
 /**
  * A drop (issue 35, decision 066). `seed` stays secret until the start has published
@@ -110,8 +111,10 @@ export const dropUsedChallenges = pgTable('drop_used_challenge', {
 });
 
 /**
- * One waitlist per variant (the fans issue's "notify me" reuses it). `seq` keeps join order;
- * an offer keeps a returned unit for one fan until `offerExpiresAt`.
+ * One waitlist per variant (the fans issue's "notify me" is the same list, decision 076). `seq`
+ * keeps join order; an offer keeps a returned unit for one fan until `offerExpiresAt`. An entry
+ * is an account's (`userId`) or, asked for signed out, an address's (`email`, normalised),
+ * `pending` until its mailed link is opened; one entry per variant and account or address.
  */
 export const variantWaitlist = pgTable(
   'variant_waitlist',
@@ -120,14 +123,19 @@ export const variantWaitlist = pgTable(
     variantId: text('variant_id')
       .notNull()
       .references(() => productVariants.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** A signed-out request's address (trimmed, lowercase); null for an account's entry. */
+    email: text('email'),
     status: text('status', { enum: WAITLIST_STATUS_VALUES }).notNull().default('waiting'),
     joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
     offeredAt: timestamp('offered_at', { withTimezone: true }),
     offerExpiresAt: timestamp('offer_expires_at', { withTimezone: true }),
     endedAt: timestamp('ended_at', { withTimezone: true }),
   },
-  (table) => [uniqueIndex('variant_waitlist_user_key').on(table.variantId, table.userId), index('variant_waitlist_queue_idx').on(table.variantId, table.status, table.seq)],
+  (table) => [
+    uniqueIndex('variant_waitlist_user_key').on(table.variantId, table.userId),
+    uniqueIndex('variant_waitlist_email_key').on(table.variantId, table.email),
+    index('variant_waitlist_queue_idx').on(table.variantId, table.status, table.seq),
+    check('variant_waitlist_who', sql`(${table.userId} IS NULL) <> (${table.email} IS NULL)`),
+  ],
 );

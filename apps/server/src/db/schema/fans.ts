@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
+import { products } from './catalog.ts';
 import { artists } from './roster.ts';
 
 /**
@@ -49,4 +50,25 @@ export const marketingConsents = pgTable(
     withdrawnBy: text('withdrawn_by', { enum: ['account', 'link', 'one-click'] }),
   },
   (table) => [uniqueIndex('marketing_consent_email_idx').on(table.email), index('marketing_consent_user_idx').on(table.userId)],
+);
+
+/**
+ * A signed-in fan's wishlist (issue 37 part 5, decision 076): one row per fan and product.
+ * `seenAvailable` is whether the product could be bought (in stock, or open for preorder) when
+ * last looked at; a row that sees it become available is told once (`toldAt`), to a consenting fan.
+ */
+export const wishlistItems = pgTable(
+  'wishlist_item',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    seenAvailable: boolean('seen_available').notNull().default(true),
+    toldAt: timestamp('told_at', { withTimezone: true }),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.productId] }), index('wishlist_item_product_idx').on(table.productId)],
 );

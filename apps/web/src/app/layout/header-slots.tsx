@@ -1,6 +1,7 @@
 import { NavLink } from '../../lib/router.tsx';
 import { useSession, useSignOut } from '../../lib/session.ts';
 import { CartWidget } from '../../ui/cart-widget/cart-widget.tsx';
+import { HeartIcon } from '../../ui/wishlist/heart-icon.tsx';
 import { HeaderNavLink } from './header-nav-link.tsx';
 import { paths } from '../../lib/paths.ts';
 
@@ -15,8 +16,9 @@ import { paths } from '../../lib/paths.ts';
  *   WalletSlot: WALLET link, signed-in users only. LibrarySlot: MY MUSIC (/library, what
  *   they bought or redeemed; /redeem from there), signed-in users only (issue 39 item 5). AdminOrdersSlot: ADMIN (/release) for
  *   admins, MY ORDERS (/my-orders) for other signed-in users. AccountSlot: LOGIN link,
- *   or, when signed in, the My account link (a person icon on desktops, to keep the bar on
- *   one row; "MY ACCOUNT" in the mobile menu) and a LOGOUT button.
+ *   or, when signed in, the wishlist and My account links (a heart and a person icon on
+ *   desktops, to keep the bar on one row; "MY WISHLIST" and "MY ACCOUNT" in the mobile menu)
+ *   and a LOGOUT button.
  *
  * The account slots render nothing until the server has said who is signed in, so a
  * signed-in visitor never sees LOGIN flash by (nor a visitor a WALLET link).
@@ -58,11 +60,24 @@ export function AccountSlot() {
   if (isSignedIn === undefined) return null;
   return isSignedIn ? (
     <>
+      <WishlistLink />
       <AccountLink />
       <LogoutButton />
     </>
   ) : (
     <HeaderNavLink to={paths.login}>LOGIN</HeaderNavLink>
+  );
+}
+
+/** The wishlist (decision 076): a heart on desktops, beside the account's icon; "MY WISHLIST" in the mobile menu. */
+function WishlistLink() {
+  return (
+    <li className="site-nav__item">
+      <NavLink to={paths.wishlist} className="site-nav__link site-nav__account" title="My wishlist">
+        <HeartIcon filled={false} />
+        <span className="site-nav__account-text">MY WISHLIST</span>
+      </NavLink>
+    </li>
   );
 }
 

@@ -27,6 +27,17 @@ export function MusicSection() {
   );
 }
 
+/** The wishlist and the items the fan asked to be told about (decision 076). */
+export function WishlistSection() {
+  return (
+    <Card id="account-wishlist" title="Wishlist and notifications">
+      <p>
+        What you hearted is on <Link to={paths.wishlist}>My wishlist</Link>. Items you asked to be told about are on <Link to={paths.waitlist}>My waitlists</Link>.
+      </p>
+    </Card>
+  );
+}
+
 /** The data export (JSON of everything the shop keeps about the account). */
 export function DataSection() {
   const download = useDownloadMyData();

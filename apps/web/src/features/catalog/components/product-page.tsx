@@ -21,6 +21,8 @@ import { VariantPicker } from './variant-picker.tsx';
 import './catalog.css';
 import { paths } from '../../../lib/paths.ts';
 import { ProductFollowButtons } from '../../../ui/follows/components/product-follow-buttons.tsx';
+import { NotifyMe } from '../../../ui/notify-me/notify-me.tsx';
+import { HeartButton } from '../../../ui/wishlist/heart-button.tsx';
 
 // The edit form (fields, image manager, uploads) is for admins: shoppers' product pages load without it.
 const EditForm = lazyPart(() => import('./product-edit-form.tsx').then((m) => m.ProductEditForm), {
@@ -167,6 +169,11 @@ function ProductDetails({ product, isAdmin, editButtonRef, onEdit }: ProductDeta
             </button>
           ) : null}
         </div>
+        {/* Notify me (decision 076): a sold-out variant whose stock the shop counts (a bundle's is its parts'). */}
+        {soldOut && variant && variant.stock !== null && !(product.includes && product.includes.length > 0) ? (
+          <NotifyMe variantId={variant.id} name={lineName(product.name, variant.options)} />
+        ) : null}
+        <HeartButton productId={product.id} name={product.name} />
         <ProductDropNote productId={product.id} />
         <ProductFollowButtons productId={product.id} />
       </div>

@@ -16,6 +16,7 @@ import { Player } from './player.tsx';
 import './digital.css';
 import { centsToDecimal } from '@storefront/domain/money.ts';
 import { FollowButtons } from '../../../ui/follows/components/follow-buttons.tsx';
+import { HeartButton } from '../../../ui/wishlist/heart-button.tsx';
 
 const duration = (seconds: number | null) => (seconds === null ? '' : `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`);
 
@@ -123,6 +124,7 @@ function Release({ release }: { release: MusicRelease }) {
               Buy the {release.kind} {formatUsd(release.priceCents)}
             </button>
           ) : null}
+          {release.productId ? <HeartButton productId={release.productId} name={albumTitle} /> : null}
           <p className="music-page__note">Instant download in MP3, AAC, FLAC or ALAC, kept in your library.</p>
         </div>
       </div>
