@@ -9,8 +9,9 @@ import { AppError } from '../errors.ts';
  * not what the buyer already owns (owning the album owns its tracks). Refused by name before
  * any payment; the cart's own rules (ui/cart-widget) keep a person from getting here.
  */
-export async function refuseDigitalConflicts(db: Db, userId: string, lines: { id: string; name: string; qty: number; digital?: boolean }[]): Promise<void> {
-  const digital = lines.filter((line) => line.digital);
+export async function refuseDigitalConflicts(db: Db, userId: string, lines: { id: string; name: string; qty: number; digital?: boolean; giftCard?: boolean }[]): Promise<void> {
+  // A gift card ships nothing too (decision 053) but is no download: several may be bought.
+  const digital = lines.filter((line) => line.digital && !line.giftCard);
   if (digital.length === 0) return;
   const nameOf = (productId: string) => digital.find((line) => line.id === productId)?.name ?? productId;
   const copies = new Map<string, number>();
