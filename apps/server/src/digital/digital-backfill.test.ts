@@ -12,7 +12,7 @@ import { testConfig } from '../../test/database.ts';
 import { createAccount } from '../accounts/accounts.service.ts';
 import { connectDatabase, type Database } from '../db/client.ts';
 import { MIGRATIONS_DIR, runMigrations } from '../db/migrate.ts';
-import { orderItems, orders } from '../db/schema/index.ts';
+import { orderItems } from '../db/schema/index.ts';
 
 /**
  * Migration order_item_digital_backfill (session 10): lines ordered before order_item.digital
@@ -71,23 +71,13 @@ describe('the order_item.digital backfill', () => {
     };
     const album = await product('p_old_album', 'Old Album (digital album)', true);
     const lp = await product('p_old_lp', 'Old LP', false);
-    await db.insert(orders).values({
-      id: 'o_old',
-      userId,
-      checkoutId: 'c_old',
-      paymentIntentId: 'pi_old',
-      subtotalCents: 3300,
-      shippingCents: 999,
-      taxCents: 0,
-      walletAppliedCents: 4299,
-      chargedCents: 0,
-      contact: { name: 'Old Fan', email: 'old@example.org', phone: '' },
-      shipping: {},
-    });
-    await db.insert(orderItems).values([
-      { orderId: 'o_old', position: 0, productId: album, name: 'Old Album (digital album)', qty: 1, unitCents: 800 },
-      { orderId: 'o_old', position: 1, productId: lp, name: 'Old LP', qty: 1, unitCents: 2500 },
-    ]);
+    // The order and its lines in that schema's columns too (later migrations add columns to both).
+    await db.execute(sql`
+      INSERT INTO "order" (id, user_id, checkout_id, payment_intent_id, subtotal_cents, shipping_cents, tax_cents, wallet_applied_cents, charged_cents, contact, shipping)
+      VALUES ('o_old', ${userId}, 'c_old', 'pi_old', 3300, 999, 0, 4299, 0, ${JSON.stringify({ name: 'Old Fan', email: 'old@example.org', phone: '' })}::jsonb, '{}'::jsonb)`);
+    await db.execute(sql`
+      INSERT INTO order_item (order_id, position, product_id, name, qty, unit_cents)
+      VALUES ('o_old', 0, ${album}, 'Old Album (digital album)', 1, 800), ('o_old', 1, ${lp}, 'Old LP', 1, 2500)`);
 
     const report = await runMigrations(database.pool);
     expect(report.applied.some((tag) => tag.endsWith(BACKFILL))).toBe(true);

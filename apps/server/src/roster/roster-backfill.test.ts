@@ -8,7 +8,6 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { afterAll, describe, expect, it, inject } from 'vitest';
 import { withDatabase } from '../../test/connection-string.ts';
-import { releaseProduct } from '../catalog/catalog.service.ts';
 import { connectDatabase, type Database } from '../db/client.ts';
 import { MIGRATIONS_DIR, runMigrations } from '../db/migrate.ts';
 import { artists, productArtists, releaseArtists } from '../db/schema/index.ts';
@@ -65,7 +64,9 @@ describe('the roster backfill from release.artist', () => {
       );
       ids[artist] = rows.rows[0]!.id;
     }
-    const lp = await releaseProduct(db, { name: 'Mo Beats LP', description: 'Vinyl.', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
+    // In that schema's columns (later migrations add product columns the catalogue's insert names).
+    const lp = 'p_mo_beats_lp';
+    await db.execute(sql`INSERT INTO product (id, name, description, price_cents) VALUES (${lp}, 'Mo Beats LP', 'Vinyl.', 2500)`);
     await db.execute(sql`INSERT INTO release_product (product_id, release_id, kind) VALUES (${lp}, ${ids['Mo Beats']!}, 'bundle')`);
 
     const report = await runMigrations(database.pool);
