@@ -27,7 +27,7 @@ export const TABLE_OWNERS = {
   content: ['contentPages', 'timelineEntries', 'seedRuns'],
   wallet: ['wallets', 'ledgerEntries', 'datAssets', 'datEditions', 'tokenBlocks', 'walletEntries', 'creditSummaries', 'utilitySpend', 'rewardTokenWallets', 'platformMetrics'],
   checkout: ['checkouts', 'paymentRefunds', 'needsAttention'],
-  shipping: ['shippingTaxSettings'],
+  shipping: ['shippingTaxSettings', 'taxCalculations'],
   discounts: ['discountCodes', 'discountUses'],
   preorders: ['preorderNotices'],
   drops: ['drops', 'dropItems', 'dropEntries', 'dropUsedChallenges', 'variantWaitlist'],
