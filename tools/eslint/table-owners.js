@@ -21,7 +21,7 @@ export const TABLE_OWNERS = {
     'savedAddresses',
     'signInGuards',
   ],
-  mail: ['devMailbox'],
+  mail: ['devMailbox', 'mailSuppressions'],
   audit: ['adminAudit'],
   catalog: ['products', 'productImages', 'productVariants', 'stockMovements', 'productCategories', 'bundleComponents'],
   content: ['contentPages', 'timelineEntries', 'seedRuns'],
