@@ -36,6 +36,7 @@ import { payoutsArea } from './payouts/payouts.plugin.ts';
 import { serviceArea } from './service/service.plugin.ts';
 import { shippingArea } from './shipping/shipping.plugin.ts';
 import { createStripeTax, type TaxCalculator } from './shipping/stripe-tax.ts';
+import { withCalculationCache } from './shipping/tax-cache.service.ts';
 import { storageArea } from './storage/storage.plugin.ts';
 import { walletArea } from './wallet/wallet.plugin.ts';
 import { createPublicPages } from './web/public-pages.ts';
@@ -222,7 +223,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   hubIsListening = () => hub.isListening();
   const payments = options.payments ?? paymentProviderFor(config, db);
   // Stripe Tax when a Stripe key is set (decision 051); the shipping-and-tax settings choose whether it is used.
-  const tax = options.tax !== undefined ? options.tax : config.STRIPE_SECRET_KEY ? createStripeTax({ secretKey: config.STRIPE_SECRET_KEY }) : null;
+  const stripeTax = options.tax !== undefined ? options.tax : config.STRIPE_SECRET_KEY ? createStripeTax({ secretKey: config.STRIPE_SECRET_KEY }) : null;
+  // Each calculation kept 10 minutes in PostgreSQL for an unchanged request (issue 40 item 7).
+  const tax = stripeTax ? withCalculationCache(db, stripeTax) : null;
   const admissionSecrets = [config.AUTH_SECRET, ...config.AUTH_SECRET_PREVIOUS];
   const checkout = { db, jobs, provider: payments.provider, publicUrl: publicUrl(config), holdMs: config.CHECKOUT_HOLD_MINUTES * 60_000, tax, admissionSecrets };
   const pages = createPublicPages();
@@ -237,7 +240,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // The shop's artist filter asks the roster which products credit an artist (catalog imports no roster).
     catalog: { config, db, jobs, hub, pages, resolveCaller, productsOfArtist: (slug) => productIdsOfArtist(db, slug) },
     checkout: { checkout, every, jobs, payments, resolveCaller },
-    shipping: undefined,
+    shipping: { db, every },
     discounts: undefined,
     giftcards: { config, db, jobs },
     orders: { config, db, every, jobs, payments, resolveCaller, tax },

@@ -12,9 +12,13 @@ function decodeQuotedPrintable(raw: string): string {
   return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
-/** `delayMs`: each message is accepted after this long, as a provider across the network answers. */
-export async function startSmtpPeer(options: { delayMs?: number } = {}) {
+/**
+ * `delayMs`: each message is accepted after this long, as a provider across the network answers.
+ * `refuse`: recipients refused for good (550 to RCPT TO: a hard bounce), each attempt counted.
+ */
+export async function startSmtpPeer(options: { delayMs?: number; refuse?: string[] } = {}) {
   const mails: ReceivedMail[] = [];
+  const refused: string[] = [];
   const connections = { open: 0, most: 0, total: 0 };
   const server = new SMTPServer({
     authOptional: true,
@@ -28,6 +32,11 @@ export async function startSmtpPeer(options: { delayMs?: number } = {}) {
     },
     onClose() {
       connections.open -= 1;
+    },
+    onRcptTo(address, _session, callback) {
+      if (!options.refuse?.includes(address.address)) return callback();
+      refused.push(address.address);
+      callback(Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected: User unknown`), { responseCode: 550 }));
     },
     onData(stream, session, callback) {
       let raw = '';
@@ -73,6 +82,8 @@ export async function startSmtpPeer(options: { delayMs?: number } = {}) {
     waitForText,
     url: `smtp://127.0.0.1:${port}`,
     mails,
+    /** Recipients refused (RCPT TO answered 550), one per attempt. */
+    refused,
     /** SMTP connections: open now, the most open at once, and made in all. */
     connections,
     waitForMail,

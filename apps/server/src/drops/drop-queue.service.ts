@@ -219,7 +219,7 @@ async function start(tx: Tx, drop: DropRow, now: Date): Promise<DropRow> {
  * the next fans in order while the units left cover their limits. Announces the new "now
  * serving" once, after the commit.
  */
-export async function advanceDrop(deps: Pick<QueueDeps, 'db' | 'secrets'>, dropId: string, now = new Date()): Promise<RoundResult> {
+export async function advanceDrop(deps: Pick<QueueDeps, 'db' | 'secrets'>, dropId: string, at?: Date): Promise<RoundResult> {
   const result = await runTransaction(
     deps.db,
     async (tx): Promise<RoundResult & { announce: boolean }> => {
@@ -239,6 +239,11 @@ export async function advanceDrop(deps: Pick<QueueDeps, 'db' | 'secrets'>, dropI
       if (!locked.rows[0]?.locked) return idle;
       const [row] = await tx.select().from(drops).where(eq(drops.id, dropId)).for('update');
       if (!row) return idle;
+      // The round's time is the database's clock once both locks are held (performance.md, drop
+      // limit 4): a round that waited for a connection or the lock, on any instance, no longer
+      // writes an earlier time than the round before it, so admission, expiry and sell-out
+      // times follow the batches' order.
+      const now = at ?? new Date(Number((await tx.execute<{ ms: string }>(sql`SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint::text AS ms`)).rows[0]!.ms));
       let drop = row;
       let started = false;
       if ((drop.status === 'scheduled' || drop.status === 'postponed') && drop.startsAt <= now) {

@@ -380,6 +380,35 @@ describe('admission against stock (item 4)', () => {
   });
 });
 
+describe('admission times (performance.md, drop limit 4)', () => {
+  it('a round that waited for the drop’s row writes the time after the wait, never one before the round ahead of it', async () => {
+    const t = await tee(10);
+    const drop = await scheduled([t.variantId], { maxAdmitted: 1 });
+    await openQueue(drop.id);
+    for (let i = 0; i < 3; i += 1) await join(i, drop.id);
+    await startNow(drop.id);
+    // Another transaction holds the drop's row (a join numbering its entry, a busy instance) for 600 ms.
+    const blocker = new pg.Client({ connectionString: shop.database.connectionString });
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('SELECT id FROM drop WHERE id = $1 FOR UPDATE', [drop.id]);
+      const called = Date.now();
+      const round = advanceDrop(queue, drop.id);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      const released = Date.now();
+      await blocker.query('COMMIT');
+      expect(await round).toMatchObject({ ran: true, admitted: 1 });
+      const [admitted] = (await entriesOf(drop.id)).filter((entry) => entry.status === 'admitted');
+      // Before: the time the round was called, 600 ms before it could write anything.
+      expect(admitted!.admittedAt!.getTime()).toBeGreaterThanOrEqual(released - 50);
+      expect(admitted!.admittedAt!.getTime() - called).toBeGreaterThanOrEqual(550);
+    } finally {
+      await blocker.end();
+    }
+  });
+});
+
 describe('checkout enforcement (item 5)', () => {
   async function liveDrop(stock: number, limit: number, variantLimit: number | null = null) {
     const t = await tee(stock, variantLimit);

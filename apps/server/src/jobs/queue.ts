@@ -44,6 +44,7 @@ export const QUEUES = [
   'reverse-tax',
   'preorder-release',
   'send-gift-card',
+  'tax-calculation-sweep',
 ] as const;
 
 // Processes starting together on a new database would race to create pg-boss's schema

@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { saveDevMail } from './mail.service.ts';
+import { isSuppressed, saveDevMail, suppressAddress } from './mail.service.ts';
 
 export interface Mail {
   to: string;
@@ -13,6 +13,21 @@ export interface Mail {
 }
 
 export type SendMail = (mail: Mail) => Promise<void>;
+
+/** Marketing mail is what carries RFC 8058's List-Unsubscribe (decision 074); nothing else does. */
+export const isMarketing = (mail: Mail) => mail.headers?.['List-Unsubscribe'] !== undefined;
+
+/**
+ * A hard bounce (issue 37 part 2): the SMTP server refused the recipient for good (a 5xx answer
+ * to RCPT TO, nodemailer's EENVELOPE), as its answer; undefined for anything a retry may cure
+ * (a 4xx, a timeout, a connection refused).
+ */
+export function hardBounce(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, responseCode, response } = error as { code?: string; responseCode?: number; response?: string };
+  if (code !== 'EENVELOPE' || responseCode === undefined || responseCode < 500 || responseCode > 599) return undefined;
+  return response ?? `SMTP ${responseCode}`;
+}
 
 /** A mailer that holds connections: close it when the app closes. */
 export type Mailer = SendMail & { close(): void };
@@ -40,7 +55,18 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'NO
       rateLimit: config.MAIL_RATE_PER_SECOND,
     });
     const send: SendMail = async (mail) => {
-      await transport.sendMail({ from: config.MAIL_FROM, ...mail });
+      // Marketing mail (it carries List-Unsubscribe, decision 074) skips a hard-bounced address.
+      const marketing = isMarketing(mail);
+      if (marketing && (await isSuppressed(db, mail.to))) return;
+      try {
+        await transport.sendMail({ from: config.MAIL_FROM, ...mail });
+      } catch (error) {
+        const refusal = hardBounce(error);
+        if (!refusal) throw error;
+        await suppressAddress(db, mail.to, refusal);
+        // Marketing to a refused address is done with; other mail keeps its retries and its error.
+        if (!marketing) throw error;
+      }
     };
     return Object.assign(send, { close: () => transport.close() });
   }

@@ -6,11 +6,12 @@ import { DEFAULT_SHIPPING_TAX_CONFIG, type ShippingTaxConfig } from '@storefront
 import type { FunctionsError } from '@storefront/sdk/callable.ts';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { releaseProduct } from '../catalog/catalog.service.ts';
-import { checkouts, orderItems, orders } from '../db/schema/index.ts';
+import { checkouts, orderItems, orders, taxCalculations } from '../db/schema/index.ts';
 import { reverseTax } from '../orders/tax.step.ts';
 import { grantCredits } from '../wallet/wallet.commands.ts';
 import { TAX_UNAVAILABLE } from '../checkout/pricing.step.ts';
 import { createStripeTax } from './stripe-tax.ts';
+import { sweepTaxCalculations, withCalculationCache } from './tax-cache.service.ts';
 
 /**
  * Stripe Tax (issue 26, decision 051) against a fake Stripe server that speaks the documented
@@ -385,9 +386,10 @@ describe('Stripe Tax', () => {
   it('refuses to start a checkout when Stripe cannot calculate the tax: nothing is held', async () => {
     failCalculations = true;
     try {
+      // A cart no calculation is kept for (the kept ones would answer without Stripe).
       const error = (await fan()
         .call('createPaymentLinkStreetFlavorMerch', {
-          items: [{ id: lpId, qty: 1 }],
+          items: [{ id: lpId, qty: 7 }],
           useWallet: false,
           contact: { name: 'Fan', email: 'fan@example.org', phone: '' },
           shipping: CA,
@@ -401,5 +403,39 @@ describe('Stripe Tax', () => {
     } finally {
       failCalculations = false;
     }
+  });
+
+  it('keeps a calculation 10 minutes for an unchanged request, shared by instances; a changed cart, address or an expired one asks Stripe again (issue 40 item 7)', async () => {
+    const calls = () => seen.filter((entry) => entry.path === 'POST /v1/tax/calculations').length;
+    const destination = { country: 'US', state: 'CA', postal_code: '90001' };
+    const first = await fan().call('quoteCheckout', { items: [{ id: lpId, qty: 4 }], useWallet: false, destination });
+    const before = calls();
+    // The same cart and address again, and a checkout with it: no new billed calculation, the same tax.
+    const again = await fan().call('quoteCheckout', { items: [{ id: lpId, qty: 4 }], useWallet: false, destination });
+    expect(again.taxCents).toBe(first.taxCents);
+    expect(calls()).toBe(before);
+    // Another address or another cart: asked again.
+    await fan().call('quoteCheckout', { items: [{ id: lpId, qty: 4 }], useWallet: false, destination: { country: 'US', state: 'CA', postal_code: '94110' } });
+    expect(calls()).toBe(before + 1);
+    await fan().call('quoteCheckout', { items: [{ id: lpId, qty: 5 }], useWallet: false, destination });
+    expect(calls()).toBe(before + 2);
+    // Another instance (its own calculator on the same database) finds it kept.
+    const { port } = fake.address() as AddressInfo;
+    const otherInstance = withCalculationCache(shop.db, createStripeTax({ secretKey: 'sk_test_fake', api: { host: '127.0.0.1', port, protocol: 'http' } }));
+    const request = {
+      lines: [{ id: lpId, name: 'Label LP', qty: 1, unitCents: 2500 }],
+      shippingCents: 999,
+      address: { country: 'US', state: 'NY', postal_code: '10001' },
+      inclusive: false,
+    };
+    const fromFirst = await withCalculationCache(shop.db, createStripeTax({ secretKey: 'sk_test_fake', api: { host: '127.0.0.1', port, protocol: 'http' } })).calculate(request);
+    expect(await otherInstance.calculate({ ...request, address: { postal_code: '10001', state: 'NY', country: 'US' } })).toEqual(fromFirst);
+    expect(calls()).toBe(before + 3);
+    // Past its 10 minutes: asked again, and the sweep removes what is past.
+    await shop.db.update(taxCalculations).set({ expiresAt: new Date(Date.now() - 1000) });
+    await fan().call('quoteCheckout', { items: [{ id: lpId, qty: 4 }], useWallet: false, destination });
+    expect(calls()).toBe(before + 4);
+    expect(await sweepTaxCalculations(shop.db)).toBeGreaterThanOrEqual(3);
+    expect((await shop.db.select().from(taxCalculations)).length).toBe(1);
   });
 });

@@ -18,3 +18,15 @@ export const shippingTaxSettings = pgTable(
   },
   (table) => [check('shipping_tax_settings_one_row', sql`${table.id} = 'main'`)],
 );
+
+/**
+ * Stripe Tax calculations kept for 10 minutes (issue 40 item 7): a quote or checkout of an
+ * unchanged cart, address, code and shipping method reuses the calculation (one billed call, and
+ * the order is charged the tax it was quoted), shared by every instance. `key`: SHA-256 of the
+ * request as sent. Expired rows are overwritten by the next calculation of that key and swept.
+ */
+export const taxCalculations = pgTable('tax_calculation', {
+  key: text('key').primaryKey(),
+  result: jsonb('result').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
