@@ -419,6 +419,11 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   linkArtist: () => ({ artistId: 2_000_000, subject: { kind: 'release', id: 2_000_000 }, linked: true }),
   mergeArtist: () => ({ from: 2_000_000, into: 2_000_001 }),
   deleteArtist: () => ({ id: 2_000_000 }),
+  // Royalties (issue 36 parts 2-3, decision 075): an unknown party, release or artist is refused clearly.
+  listRoyalties: () => null,
+  saveRoyaltyParty: () => ({ kind: 'producer', name: 'Fuzz Producer' }),
+  setRoyaltySplit: () => ({ subject: { kind: 'release', id: 2_000_000 }, shares: [{ partyId: 2_000_000, shareBp: 10_000 }] }),
+  addRecoupCost: () => ({ releaseId: 2_000_000, partyId: 2_000_000, kind: 'pressing', amountCents: 100 }),
   // Follows (issue 37, decision 074): an artist not on the roster is refused clearly.
   listFollows: () => null,
   setFollow: () => ({ target: { kind: 'artist', artistId: 2_000_000 }, followed: true }),
@@ -1041,12 +1046,18 @@ describe('generated: same-id races on every idempotent function', () => {
     linkArtist: 'inserts or deletes one credit row (ON CONFLICT DO NOTHING): concurrent calls leave one credit',
     mergeArtist: 'both artists are locked: one merge wins, the others find the merged artist gone (src/roster/roster.test.ts)',
     deleteArtist: 'one delete wins, the others find no artist',
+    saveRoyaltyParty: 'without an id each call adds a party (no idempotency key: an admin’s form); with one it sets the same fields: last write wins',
+    setRoyaltySplit:
+      'each call adds a rule from its day on (the newest of a day is in force): the same shares, no counter, and the ledger posts by the rule in force at each sale (src/royalties/royalties.test.ts)',
+    addRecoupCost:
+      'each call adds a cost (an admin’s form, no idempotency key): n calls are n costs, as n presses of Add would be; recouping never exceeds earnings (src/royalties/royalties.test.ts)',
     resendGiftCard: 'a conditional update of an active card clears its mailed time and queues its mail: concurrent calls each send the same code again (admin only)',
     redeemGiftCard:
       'a conditional update of an active card: one of n concurrent redemptions (many accounts, two instances) credits the wallet, the others are refused as redeemed (src/giftcards/giftcards.test.ts)',
     ...Object.fromEntries(
       [
         'getSalesOverview',
+        'listRoyalties',
         'listGiftCards',
         'getShippingTaxConfig',
         'listAllProducts',

@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DROP_MESSAGES } from '@storefront/domain/drops.ts';
 import { functionsClient } from '../../lib/api-client.ts';
+import { useHydrated } from '../../lib/hydration.ts';
 import { errorSentence } from '../../lib/error-message.ts';
 import { dropKeys } from '../../lib/query-keys.ts';
 import { useSession } from '../../lib/session.ts';
@@ -56,6 +57,8 @@ function SignedIn({ variantId, name }: { variantId: string; name: string }) {
 function ByEmail({ variantId, name }: { variantId: string; name: string }) {
   const id = useId();
   const [email, setEmail] = useState('');
+  // Server-rendered: typed before the code arrives, the address would be lost (decision 062's rule).
+  const hydrated = useHydrated();
   const ask = useMutation({ mutationFn: (address: string) => functionsClient.call('notifyMeByEmail', { variantId, email: address }) });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -73,10 +76,11 @@ function ByEmail({ variantId, name }: { variantId: string; name: string }) {
         autoComplete="email"
         required
         maxLength={254}
+        disabled={!hydrated}
         value={email}
         onChange={(event) => setEmail(event.target.value)}
       />
-      <button type="submit" className="button" disabled={ask.isPending}>
+      <button type="submit" className="button" disabled={!hydrated || ask.isPending}>
         {NOTIFY_TEXTS.ask(name)}
       </button>
       {ask.isError ? <p role="alert">{errorSentence(ask.error, NOTIFY_TEXTS.failed)}</p> : null}

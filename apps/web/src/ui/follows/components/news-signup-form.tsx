@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { errorSentence } from '../../../lib/error-message.ts';
+import { useHydrated } from '../../../lib/hydration.ts';
 import { useLocation } from '../../../lib/router.tsx';
 import { useSubscribeToNews } from '../api/news.ts';
 import { NEWS_TEXTS } from '../messages.ts';
@@ -14,6 +15,8 @@ export function NewsSignupForm() {
   const { pathname } = useLocation();
   const [email, setEmail] = useState('');
   const subscribe = useSubscribeToNews();
+  // Server-rendered: typed before the code arrives, the address would be lost (decision 062's rule).
+  const hydrated = useHydrated();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     subscribe.mutate({ email, page: pathname });
@@ -34,10 +37,11 @@ export function NewsSignupForm() {
             autoComplete="email"
             required
             maxLength={254}
+            disabled={!hydrated}
             value={email}
             onChange={(event) => setEmail(event.target.value)}
           />
-          <button type="submit" className="button" disabled={subscribe.isPending}>
+          <button type="submit" className="button" disabled={!hydrated || subscribe.isPending}>
             {NEWS_TEXTS.submit}
           </button>
         </form>
