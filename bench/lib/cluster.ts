@@ -149,7 +149,8 @@ function writeNginxConfig(dir: string, listen: number, upstreams: number[]): str
   const wholeFile = 'deploy/nginx.conf';
   let whole = fs.readFileSync(path.join(root, wholeFile), 'utf8');
   whole = replaceIn(whole, wholeFile, /^user www-data;$/m, '');
-  whole = replaceIn(whole, wholeFile, 'worker_processes auto;', `worker_processes ${NGINX_LIMITS.workerProcesses};\nworker_rlimit_nofile ${NGINX_LIMITS.workerRlimitNofile};`);
+  whole = replaceIn(whole, wholeFile, 'worker_processes auto;', `worker_processes ${NGINX_LIMITS.workerProcesses};`);
+  whole = replaceIn(whole, wholeFile, /^worker_rlimit_nofile \d+;$/m, `worker_rlimit_nofile ${NGINX_LIMITS.workerRlimitNofile};`);
   whole = replaceIn(whole, wholeFile, 'pid /run/nginx.pid;', `pid ${dir}/nginx.pid;`);
   whole = replaceIn(whole, wholeFile, 'error_log /var/log/nginx/error.log warn;', `error_log ${dir}/error.log warn;`);
   whole = replaceIn(whole, wholeFile, /worker_connections \d+;/, `worker_connections ${NGINX_LIMITS.workerConnections};`);
