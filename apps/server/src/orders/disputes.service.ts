@@ -4,7 +4,8 @@ import { runTransaction } from '../db/transaction.ts';
 import { publishLive } from '../live/live.publish.ts';
 import { recordProviderEventOnce } from '../payments/provider-events.service.ts';
 import type { PaymentEvent } from '../payments/provider.ts';
-import { postDisputeLost } from '../royalties/ledger.service.ts';
+import { postReturn } from '../royalties/ledger.service.ts';
+import { disputeReturnToPost } from './order-figures.service.ts';
 import type { RefundDeps } from './refunds.service.ts';
 
 /**
@@ -32,7 +33,7 @@ export async function applyDispute(deps: RefundDeps, event: PaymentEvent): Promi
         .set({ disputeId: dispute.id, disputeStatus: dispute.status, disputeAmountCents: amountCents, disputeClosedAt: closedAt })
         .where(eq(orders.id, order.id));
       await tx.insert(orderEvents).values({ orderId: order.id, kind: 'dispute', detail: { eventId: event.eventId, disputeId: dispute.id, status: dispute.status, amountCents } });
-      if (closedAt && dispute.status === 'lost') await postDisputeLost(tx, { orderId: order.id, disputeId: dispute.id, amountCents, closedAt });
+      if (closedAt && dispute.status === 'lost') await postReturn(tx, await disputeReturnToPost(tx, { orderId: order.id, disputeId: dispute.id, amountCents, closedAt }));
       await publishLive(tx, { topic: 'orders', userId: order.userId, id: order.id }, { topic: 'all-orders', id: order.id });
       return 'applied';
     },

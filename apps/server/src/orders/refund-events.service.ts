@@ -9,6 +9,7 @@ import { recordProviderEventOnce } from '../payments/provider-events.service.ts'
 import type { PaymentEvent } from '../payments/provider.ts';
 import { repostProviderRefund } from '../royalties/ledger.service.ts';
 import { applyDispute } from './disputes.service.ts';
+import { providerReturnOf } from './order-figures.service.ts';
 import { holdForRetry } from './refund-writes.service.ts';
 import { buyerRefundStatus, type RefundDeps } from './refunds.service.ts';
 
@@ -38,7 +39,7 @@ async function applyChargeRefunded(deps: RefundDeps, event: PaymentEvent): Promi
       await tx.insert(orderEvents).values({ orderId: order.id, kind: 'provider-refund', detail: { eventId: event.eventId, refundedCents: total } });
       // The royalty ledger follows the overview's return outside the desk (its amount and its day, decision 075).
       if (total <= order.refundedCardCents) {
-        await repostProviderRefund(tx, order.id, event.eventId);
+        await repostProviderRefund(tx, order.id, event.eventId, await providerReturnOf(tx, order.id, event.eventId));
         return 'applied';
       }
       await tx.update(orders).set({ refundedCardCents: total }).where(eq(orders.id, order.id));
@@ -46,7 +47,7 @@ async function applyChargeRefunded(deps: RefundDeps, event: PaymentEvent): Promi
       await tx.update(orders).set({ refundStatus: status }).where(eq(orders.id, order.id));
       // Refunded in full at the provider: the downloads it granted go too (issue 28).
       if (status === 'refunded') await revokeForOrder(tx, { userId: order.userId, orderId: order.id, productIds: 'all' });
-      await repostProviderRefund(tx, order.id, event.eventId);
+      await repostProviderRefund(tx, order.id, event.eventId, await providerReturnOf(tx, order.id, event.eventId));
       await publishLive(tx, { topic: 'orders', userId: order.userId, id: order.id }, { topic: 'all-orders', id: order.id });
       return 'applied';
     },

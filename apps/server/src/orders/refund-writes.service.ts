@@ -9,7 +9,8 @@ import { recordAudit } from '../audit/audit.service.ts';
 import { AppError } from '../errors.ts';
 import { publishLive } from '../live/live.publish.ts';
 import { refundMail } from '../mail/templates.ts';
-import { postRefundReturn, reverseFailedRefund } from '../royalties/ledger.service.ts';
+import { postReturn, reverseFailedRefund } from '../royalties/ledger.service.ts';
+import { refundReturnToPost } from './order-figures.service.ts';
 import { buyerRefundStatus, refundable, type OrderRow, type RefundDeps, type RefundRow } from './refunds.service.ts';
 
 /**
@@ -94,7 +95,7 @@ export async function reserveRefund(tx: Tx, order: OrderRow, adminId: string, id
     after: { refundId: id, walletCents: plan.walletCents, cardCents: plan.cardCents, shippingCents: plan.shippingCents, lines: plan.lines },
   });
   // The royalty ledger's return (decision 075): with the reservation, as the sales overview counts it from now.
-  await postRefundReturn(tx, id);
+  await postReturn(tx, await refundReturnToPost(tx, id));
   return refund!;
 }
 

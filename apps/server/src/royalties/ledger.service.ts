@@ -1,6 +1,5 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { allocate, FULL_SHARE_BP, recoupedAfter, reserveOf, shareSigned } from '@storefront/domain/royalties.ts';
-import { orderParts, refundParts, type OrderParts } from '@storefront/domain/sales-figures.ts';
 import { royaltyCosts, royaltyEntries, royaltyParties, royaltyRules, royaltyRuleShares, royaltySlices } from '../db/schema/index.ts';
 import type { Tx } from '../db/transaction.ts';
 
@@ -8,122 +7,123 @@ import type { Tx } from '../db/transaction.ts';
  * The royalty ledger (issue 36 part 3, decisions 070 and 075). Each paid order, refund and lost
  * dispute posts, in the transaction that moves the money, append-only entries per party; the
  * unique key (source, line, part, party, kind) makes a second posting of one event a no-op.
- * What an event earns or returns is the sales overview's own figure (the domain's orderParts and
- * refundParts on the same order numbers), so the ledger sums to the overview's net sales.
- * The order rows are read as SQL text, read only, as the sales overview reads them (decision 075).
+ * What an event earns or returns is the sales overview's own figure, so the ledger sums to the
+ * overview's net sales: the flows that move the money hand it over, read by the orders' read
+ * model (orders/order-figures.service.ts), and the ledger reads no order itself.
  */
 
 type Slice = typeof royaltySlices.$inferSelect;
 type Share = { partyId: number; shareBp: number };
 type Rule = { id: number; reserveBp: number; reserveDays: number; shares: Share[] };
 
-type OrderRow = {
-  created_at: Date | string;
-  subtotal: string;
-  discount: string;
-  shipping: string;
-  tax: string;
-  shipping_tax: string | null;
-  included: string;
-  gift_cards: string;
-  wallet: string;
-  card: string;
+/** A paid order as the ledger earns it (orders' `saleToPost`). */
+export type SaleToPost = {
+  orderId: string;
+  soldAt: Date;
+  /** Net sales: goods after discount, net of included VAT, without gift cards. */
+  netCents: number;
+  /** The goods lines (gift cards left out) with what each paid; a bundle's parts. */
+  lines: { position: number; productId: string; paidCents: number; components: { productId: string; variantId: string; qty: number }[] }[];
 };
 
-const ORDER_COLUMNS = sql`o.created_at, o.subtotal_cents::text AS subtotal, o.discount_cents::text AS discount, o.shipping_cents::text AS shipping,
-  o.tax_cents::text AS tax, o.shipping_tax_cents::text AS shipping_tax, o.tax_included_cents::text AS included,
-  coalesce((SELECT sum(g.amount_cents) FROM gift_card g WHERE g.order_id = o.id), 0)::text AS gift_cards,
-  o.wallet_applied_cents::text AS wallet, o.charged_cents::text AS card`;
-
-function partsOf(row: OrderRow): OrderParts {
-  return orderParts({
-    subtotalCents: Number(row.subtotal),
-    discountCents: Number(row.discount),
-    shippingCents: Number(row.shipping),
-    taxCents: Number(row.tax),
-    shippingTaxCents: row.shipping_tax === null ? null : Number(row.shipping_tax),
-    taxIncludedCents: Number(row.included),
-    giftCardCents: Number(row.gift_cards),
-    walletCents: Number(row.wallet),
-    cardCents: Number(row.card),
-  });
-}
-
-async function orderRow(tx: Tx, orderId: string): Promise<OrderRow | undefined> {
-  const result = await tx.execute<OrderRow>(sql`SELECT ${ORDER_COLUMNS} FROM "order" o WHERE o.id = ${orderId}`);
-  return result.rows[0];
-}
+/** A return of `goodsCents` of an order's net sales, over the named lines by their weights or, without, over every line. */
+export type ReturnToPost = { source: string; orderId: string; earnedAt: Date; goodsCents: number; lines?: Map<number, number> };
 
 async function houseParty(tx: Tx): Promise<number> {
   const [house] = await tx.select({ id: royaltyParties.id }).from(royaltyParties).where(eq(royaltyParties.house, true));
   return house!.id;
 }
 
-/** The rule of a subject in force at `at`: the latest that applies from then or before (ties: the newest). */
-async function ruleInForce(tx: Tx, kind: 'release' | 'product' | 'artist', subjectId: string, at: Date): Promise<number | null> {
-  const [rule] = await tx
-    .select({ id: royaltyRules.id })
-    .from(royaltyRules)
-    .where(and(eq(royaltyRules.subjectKind, kind), eq(royaltyRules.subjectId, subjectId), sql`${royaltyRules.effectiveFrom} <= ${at}`))
-    .orderBy(sql`${royaltyRules.effectiveFrom} DESC, ${royaltyRules.id} DESC`)
-    .limit(1);
-  return rule?.id ?? null;
-}
-
 type Target = { productId: string; releaseId: number | null; ruleId: number | null };
 
+/** The rule of a subject in force at `at` (SQL, for the subject `kind` whose id is `subjectId`): the latest that applies from then or before (ties: the newest). */
+const ruleInForce = (kind: 'release' | 'product' | 'artist', subjectId: SQL, at: Date) => sql`(
+  SELECT r.id FROM royalty_rule r WHERE r.subject_kind = ${kind} AND r.subject_id = ${subjectId} AND r.effective_from <= ${at}
+  ORDER BY r.effective_from DESC, r.id DESC LIMIT 1)`;
+
+type EarningsPlan = {
+  /** The order's slices are written already: a second call posts nothing. */
+  posted: boolean;
+  house: number;
+  targets: Map<string, Target[]>;
+  /** Releases among the targets with recoupable costs (recoup is settled only for them). */
+  withCosts: Set<number>;
+};
+
 /**
- * Who a product's sales go to (decision 070): its own rule; else its release's (the release it
- * sells or carries); else its credited artists' roster defaults, shared equally (those that have
- * one); else the label alone (no rule).
+ * Everything a sale's posting needs to know, in one round trip (issue 35's order cost): whether
+ * it is posted, the label's party, and who each product's sales go to (decision 070): its own
+ * rule; else its release's (the release it sells or carries); else its credited artists' roster
+ * defaults, shared equally (those that have one, product credits first, each artist once); else
+ * the label alone (no rule).
  */
-async function targetsOf(tx: Tx, productId: string, at: Date): Promise<Target[]> {
-  const links = await tx.execute<{ release_id: number }>(sql`SELECT release_id FROM release_product WHERE product_id = ${productId}`);
-  const releaseId = links.rows[0]?.release_id ?? null;
-  const own = await ruleInForce(tx, 'product', productId, at);
-  if (own !== null) return [{ productId, releaseId, ruleId: own }];
-  if (releaseId !== null) {
-    const ofRelease = await ruleInForce(tx, 'release', String(releaseId), at);
-    if (ofRelease !== null) return [{ productId, releaseId, ruleId: ofRelease }];
+async function earningsPlan(tx: Tx, orderId: string, productIds: string[], at: Date): Promise<EarningsPlan> {
+  const result = await tx.execute<{
+    product_id: string;
+    release_id: number | null;
+    product_rule: number | null;
+    release_rule: number | null;
+    artist_rules: number[];
+    has_costs: boolean;
+    posted: boolean;
+    house: number;
+  }>(sql`
+    SELECT p.product_id, l.release_id,
+           ${ruleInForce('product', sql`p.product_id`, at)} AS product_rule,
+           ${ruleInForce('release', sql`l.release_id::text`, at)} AS release_rule,
+           (SELECT coalesce(json_agg(c.rule ORDER BY c.source, c.position, c.artist_id), '[]'::json) FROM (
+              SELECT DISTINCT ON (a.artist_id) a.artist_id, a.source, a.position, ${ruleInForce('artist', sql`a.artist_id::text`, at)} AS rule
+              FROM (SELECT artist_id, position, 0 AS source FROM product_artist WHERE product_id = p.product_id
+                    UNION ALL SELECT artist_id, position, 1 FROM release_artist WHERE release_id = l.release_id) a
+              ORDER BY a.artist_id, a.source, a.position) c
+            WHERE c.rule IS NOT NULL) AS artist_rules,
+           EXISTS (SELECT 1 FROM royalty_cost k WHERE k.release_id = l.release_id) AS has_costs,
+           EXISTS (SELECT 1 FROM royalty_slice s WHERE s.order_id = ${orderId}) AS posted,
+           (SELECT h.id FROM royalty_party h WHERE h.house) AS house
+    FROM unnest(ARRAY[${sql.join(
+      productIds.map((id) => sql`${id}`),
+      sql`, `,
+    )}]::text[]) AS p(product_id)
+    LEFT JOIN release_product l ON l.product_id = p.product_id`);
+  const targets = new Map<string, Target[]>();
+  const withCosts = new Set<number>();
+  for (const row of result.rows) {
+    const base = { productId: row.product_id, releaseId: row.release_id };
+    if (row.has_costs && row.release_id !== null) withCosts.add(row.release_id);
+    if (row.product_rule !== null) targets.set(row.product_id, [{ ...base, ruleId: row.product_rule }]);
+    else if (row.release_rule !== null) targets.set(row.product_id, [{ ...base, ruleId: row.release_rule }]);
+    else if (row.artist_rules.length > 0)
+      targets.set(
+        row.product_id,
+        row.artist_rules.map((ruleId) => ({ ...base, ruleId })),
+      );
+    else targets.set(row.product_id, [{ ...base, ruleId: null }]);
   }
-  const credited = await tx.execute<{ artist_id: number }>(sql`
-    SELECT artist_id FROM (
-      SELECT artist_id, position, 0 AS source FROM product_artist WHERE product_id = ${productId}
-      UNION ALL SELECT artist_id, position, 1 FROM release_artist WHERE release_id = ${releaseId ?? -1}
-    ) credits ORDER BY source, position, artist_id`);
-  const seen = new Set<number>();
-  const defaults: Target[] = [];
-  for (const { artist_id } of credited.rows) {
-    if (seen.has(artist_id)) continue;
-    seen.add(artist_id);
-    const rule = await ruleInForce(tx, 'artist', String(artist_id), at);
-    if (rule !== null) defaults.push({ productId, releaseId, ruleId: rule });
-  }
-  return defaults.length > 0 ? defaults : [{ productId, releaseId, ruleId: null }];
+  const first = result.rows[0];
+  return { posted: first?.posted ?? false, house: first?.house ?? (await houseParty(tx)), targets, withCosts };
 }
 
+/** Rules with their shares (in order), in one round trip. */
 async function rulesById(tx: Tx, ids: number[]): Promise<Map<number, Rule>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const rules = await tx.select().from(royaltyRules).where(inArray(royaltyRules.id, unique));
-  const shares = await tx.select().from(royaltyRuleShares).where(inArray(royaltyRuleShares.ruleId, unique)).orderBy(royaltyRuleShares.ruleId, royaltyRuleShares.position);
-  return new Map(
-    rules.map((rule) => [
-      rule.id,
-      {
-        id: rule.id,
-        reserveBp: rule.reserveBp,
-        reserveDays: rule.reserveDays,
-        shares: shares.filter((share) => share.ruleId === rule.id).map((share) => ({ partyId: share.partyId, shareBp: share.shareBp })),
-      },
-    ]),
-  );
+  const rules = await tx
+    .select({
+      id: royaltyRules.id,
+      reserveBp: royaltyRules.reserveBp,
+      reserveDays: royaltyRules.reserveDays,
+      shares: sql<Share[]>`coalesce((SELECT json_agg(json_build_object('partyId', s.party_id, 'shareBp', s.share_bp) ORDER BY s.position)
+        FROM ${royaltyRuleShares} s WHERE s.rule_id = ${royaltyRules.id}), '[]'::json)`,
+    })
+    .from(royaltyRules)
+    .where(inArray(royaltyRules.id, unique));
+  return new Map(rules.map((rule) => [rule.id, rule]));
 }
 
 type Posting = { source: string; kind: 'sale' | 'return'; orderId: string; earnedAt: Date };
 
-/** Posts one slice's amount (positive: earned; negative: returned) to its rule's parties, with their reserves. */
-async function postSlice(tx: Tx, posting: Posting, slice: Slice, amounts: { before: number; after: number }, rule: Rule | undefined, house: number): Promise<void> {
+/** The entries of one slice's amount (positive: earned; negative: returned) to its rule's parties, with their reserves. */
+function entryRows(posting: Posting, slice: Slice, amounts: { before: number; after: number }, rule: Rule | undefined, house: number): (typeof royaltyEntries.$inferInsert)[] {
   const shares = rule?.shares ?? [{ partyId: house, shareBp: FULL_SHARE_BP }];
   const bps = shares.map((share) => share.shareBp);
   const after = allocate(amounts.after, bps);
@@ -150,6 +150,10 @@ async function postSlice(tx: Tx, posting: Posting, slice: Slice, amounts: { befo
       rows.push({ ...base, partyId: share.partyId, kind: 'release', amountCents: held, availableOn: releasedOn });
     }
   });
+  return rows;
+}
+
+async function insertEntries(tx: Tx, rows: (typeof royaltyEntries.$inferInsert)[]): Promise<void> {
   if (rows.length > 0) await tx.insert(royaltyEntries).values(rows).onConflictDoNothing();
 }
 
@@ -157,8 +161,8 @@ async function postSlice(tx: Tx, posting: Posting, slice: Slice, amounts: { befo
  * Recoup (decision 070): after a posting, each party's recouped total of a release with costs is
  * min(costs, max(0, its earnings of the release)); the difference is posted as a recoup entry.
  */
-async function settleRecoup(tx: Tx, posting: Posting, slices: Slice[]): Promise<void> {
-  const releaseIds = [...new Set(slices.map((slice) => slice.releaseId).filter((id): id is number => id !== null))];
+async function settleRecoup(tx: Tx, posting: Posting, slices: Slice[], withCosts?: Set<number>): Promise<void> {
+  const releaseIds = [...new Set(slices.map((slice) => slice.releaseId).filter((id): id is number => id !== null && (!withCosts || withCosts.has(id))))];
   if (releaseIds.length === 0) return;
   const costs = await tx
     .select({ releaseId: royaltyCosts.releaseId, partyId: royaltyCosts.partyId, total: sql<string>`sum(${royaltyCosts.amountCents})::text` })
@@ -201,62 +205,39 @@ async function settleRecoup(tx: Tx, posting: Posting, slices: Slice[]): Promise<
  * goods lines by what each paid, a bundle line over its parts by their prices, and each slice
  * over its rule's parties.
  */
-export async function postOrderEarnings(tx: Tx, orderId: string): Promise<void> {
-  const [posted] = await tx.select({ orderId: royaltySlices.orderId }).from(royaltySlices).where(eq(royaltySlices.orderId, orderId)).limit(1);
-  if (posted) return;
-  const order = await orderRow(tx, orderId);
-  if (!order) return;
-  const soldAt = new Date(order.created_at);
-  const parts = partsOf(order);
-  const lines = await tx.execute<{
-    position: number;
-    product_id: string;
-    qty: number;
-    unit: string;
-    paid: string | null;
-    components: { productId: string; variantId: string; qty: number }[] | null;
-  }>(sql`
-    SELECT i.position, i.product_id, i.qty, i.unit_cents::text AS unit, i.paid_cents::text AS paid, i.components
-    FROM order_item i WHERE i.order_id = ${orderId}
-      AND NOT EXISTS (SELECT 1 FROM gift_card g WHERE g.order_id = i.order_id AND g.variant_id = i.variant_id)
-    ORDER BY i.position`);
-  if (lines.rows.length === 0) return;
+export async function postOrderEarnings(tx: Tx, sale: SaleToPost): Promise<void> {
+  const { orderId, soldAt } = sale;
+  if (sale.lines.length === 0) return;
+  const productIds = new Set(sale.lines.flatMap((line) => (line.components.length > 0 ? line.components.map((part) => part.productId) : [line.productId])));
+  const plan = await earningsPlan(tx, orderId, [...productIds], soldAt);
+  if (plan.posted) return;
   const lineNets = shareSigned(
-    parts.goodsCents - parts.discountCents,
-    lines.rows.map((line) => Number(line.paid ?? Number(line.unit) * line.qty)),
+    sale.netCents,
+    sale.lines.map((line) => line.paidCents),
   );
+  // A bundle's parts share its line by their prices: one more read, only for a bundle.
+  const partVariants = sale.lines.flatMap((line) => line.components.map((part) => part.variantId));
+  const price = partVariants.length > 0 ? await variantPrices(tx, partVariants) : new Map<string, number>();
   const slices: Slice[] = [];
-  for (const [index, line] of lines.rows.entries()) {
-    const pieces: { productId: string; weight: number }[] = [];
-    if (line.components && line.components.length > 0) {
-      const prices = await tx.execute<{ id: string; price: string }>(sql`
-        SELECT v.id, coalesce(v.price_cents, p.price_cents)::text AS price FROM product_variant v JOIN product p ON p.id = v.product_id
-        WHERE v.id IN (${sql.join(
-          line.components.map((part) => sql`${part.variantId}`),
-          sql`, `,
-        )})`);
-      const price = new Map(prices.rows.map((row) => [row.id, Number(row.price)]));
-      for (const part of line.components) pieces.push({ productId: part.productId, weight: (price.get(part.variantId) ?? 0) * part.qty });
-    } else pieces.push({ productId: line.product_id, weight: 1 });
+  for (const [index, line] of sale.lines.entries()) {
+    const pieces =
+      line.components.length > 0
+        ? line.components.map((part) => ({ productId: part.productId, weight: (price.get(part.variantId) ?? 0) * part.qty }))
+        : [{ productId: line.productId, weight: 1 }];
     const pieceNets = shareSigned(
       lineNets[index]!,
       pieces.map((piece) => piece.weight),
     );
+    let part = 0;
     for (const [pieceIndex, piece] of pieces.entries()) {
-      const targets = await targetsOf(tx, piece.productId, soldAt);
+      const targets = plan.targets.get(piece.productId)!;
       const targetNets = shareSigned(
         pieceNets[pieceIndex]!,
         targets.map(() => 1),
       );
       for (const [targetIndex, target] of targets.entries()) {
-        slices.push({
-          orderId,
-          position: line.position,
-          part: slices.filter((slice) => slice.position === line.position).length,
-          ...target,
-          netCents: targetNets[targetIndex]!,
-          soldAt,
-        });
+        slices.push({ orderId, position: line.position, part, ...target, netCents: targetNets[targetIndex]!, soldAt });
+        part += 1;
       }
     }
   }
@@ -265,10 +246,23 @@ export async function postOrderEarnings(tx: Tx, orderId: string): Promise<void> 
     tx,
     slices.map((slice) => slice.ruleId).filter((id): id is number => id !== null),
   );
-  const house = await houseParty(tx);
   const posting: Posting = { source: 'order', kind: 'sale', orderId, earnedAt: soldAt };
-  for (const slice of slices) await postSlice(tx, posting, slice, { before: 0, after: slice.netCents }, slice.ruleId === null ? undefined : rules.get(slice.ruleId), house);
-  await settleRecoup(tx, posting, slices);
+  await insertEntries(
+    tx,
+    slices.flatMap((slice) => entryRows(posting, slice, { before: 0, after: slice.netCents }, slice.ruleId === null ? undefined : rules.get(slice.ruleId), plan.house)),
+  );
+  if (plan.withCosts.size > 0) await settleRecoup(tx, posting, slices, plan.withCosts);
+}
+
+/** The list prices of variants (a variant without its own price: its product's). */
+async function variantPrices(tx: Tx, variantIds: string[]): Promise<Map<string, number>> {
+  const prices = await tx.execute<{ id: string; price: string }>(sql`
+    SELECT v.id, coalesce(v.price_cents, p.price_cents)::text AS price FROM product_variant v JOIN product p ON p.id = v.product_id
+    WHERE v.id IN (${sql.join(
+      variantIds.map((id) => sql`${id}`),
+      sql`, `,
+    )})`);
+  return new Map(prices.rows.map((row) => [row.id, Number(row.price)]));
 }
 
 /**
@@ -277,8 +271,8 @@ export async function postOrderEarnings(tx: Tx, orderId: string): Promise<void> 
  * over its slices, and each slice's over the parties of the rule it was sold under, cumulatively
  * (decision 070), so a full return reverses exactly what the sale posted.
  */
-export async function postReturn(tx: Tx, input: { source: string; orderId: string; earnedAt: Date; goodsCents: number; lines?: Map<number, number> }): Promise<void> {
-  if (input.goodsCents === 0) return;
+export async function postReturn(tx: Tx, input: ReturnToPost | undefined): Promise<void> {
+  if (!input || input.goodsCents === 0) return;
   const [seen] = await tx
     .select({ id: royaltyEntries.id })
     .from(royaltyEntries)
@@ -306,6 +300,7 @@ export async function postReturn(tx: Tx, input: { source: string; orderId: strin
   );
   const house = await houseParty(tx);
   const posting: Posting = { source: input.source, kind: 'return', orderId: input.orderId, earnedAt: input.earnedAt };
+  const rows: (typeof royaltyEntries.$inferInsert)[] = [];
   for (const [index, position] of positions.entries()) {
     if (lineAmounts[index] === 0) continue;
     const lineSlices = ofLine(position);
@@ -317,64 +312,11 @@ export async function postReturn(tx: Tx, input: { source: string; orderId: strin
     for (const [sliceIndex, slice] of lineSlices.entries()) {
       if (after[sliceIndex] === before[sliceIndex]) continue;
       // A return is a negative earning: the parties lose allocate(after) - allocate(before) of the sale's rule.
-      await postSlice(tx, posting, slice, { before: -before[sliceIndex]!, after: -after[sliceIndex]! }, slice.ruleId === null ? undefined : rules.get(slice.ruleId), house);
+      rows.push(...entryRows(posting, slice, { before: -before[sliceIndex]!, after: -after[sliceIndex]! }, slice.ruleId === null ? undefined : rules.get(slice.ruleId), house));
     }
   }
+  await insertEntries(tx, rows);
   await settleRecoup(tx, posting, slices);
-}
-
-/** A desk refund's return (its goods part, as the sales overview splits it), posted with the refund's row. */
-export async function postRefundReturn(tx: Tx, refundId: string): Promise<void> {
-  const result = await tx.execute<
-    OrderRow & {
-      order_id: string;
-      at: Date | string;
-      amount: string;
-      refund_shipping: string;
-      refund_gift_cards: string;
-      lines_paid: string;
-      lines_tax: string;
-      lines: { lineId: number; quantity: number }[];
-    }
-  >(sql`
-    SELECT ${ORDER_COLUMNS}, r.order_id, r.created_at AS at, (r.wallet_cents + r.card_cents)::text AS amount, r.shipping_cents::text AS refund_shipping, r.lines,
-           coalesce(sum(part.quantity * part.unit_cents) FILTER (WHERE part.gift_card), 0)::text AS refund_gift_cards,
-           coalesce(sum(coalesce(round(part.quantity * part.paid_cents::numeric / part.qty), part.quantity * part.unit_cents)) FILTER (WHERE NOT part.gift_card), 0)::text AS lines_paid,
-           coalesce(sum(coalesce(round(part.quantity * part.tax_cents::numeric / part.qty), round(part.quantity * part.unit_cents * 0.0925))) FILTER (WHERE NOT part.gift_card), 0)::text AS lines_tax
-    FROM order_refund r JOIN "order" o ON o.id = r.order_id
-    LEFT JOIN LATERAL (
-      SELECT (line->>'quantity')::int AS quantity, i.qty, i.unit_cents, i.paid_cents, i.tax_cents,
-             EXISTS (SELECT 1 FROM gift_card g WHERE g.order_id = i.order_id AND g.variant_id = i.variant_id) AS gift_card
-      FROM jsonb_array_elements(r.lines) AS line JOIN order_item i ON i.order_id = r.order_id AND i.position = (line->>'lineId')::int
-    ) AS part ON true
-    WHERE r.id = ${refundId}
-    GROUP BY r.id, o.id`);
-  const row = result.rows[0];
-  if (!row || Number(row.amount) <= 0) return;
-  const goods = refundParts(partsOf(row), {
-    amountCents: Number(row.amount),
-    shippingCents: Number(row.refund_shipping),
-    giftCardCents: Number(row.refund_gift_cards),
-    linesPaidCents: Number(row.lines_paid),
-    linesTaxCents: Number(row.lines_tax),
-  }).goodsCents;
-  const named = row.lines ?? [];
-  const lines = named.length > 0 ? await namedLineWeights(tx, row.order_id, named) : undefined;
-  await postReturn(tx, { source: `refund:${refundId}`, orderId: row.order_id, earnedAt: new Date(row.at), goodsCents: goods, ...(lines ? { lines } : {}) });
-}
-
-async function namedLineWeights(tx: Tx, orderId: string, named: { lineId: number; quantity: number }[]): Promise<Map<number, number>> {
-  const items = await tx.execute<{ position: number; qty: number; unit: string; paid: string | null }>(
-    sql`SELECT position, qty, unit_cents::text AS unit, paid_cents::text AS paid FROM order_item WHERE order_id = ${orderId}`,
-  );
-  const weights = new Map<number, number>();
-  for (const { lineId, quantity } of named) {
-    const item = items.rows.find((candidate) => candidate.position === lineId);
-    if (!item) continue;
-    const paid = item.paid === null ? Number(item.unit) * item.qty : Number(item.paid);
-    weights.set(lineId, (weights.get(lineId) ?? 0) + Math.round((quantity * paid) / item.qty));
-  }
-  return weights;
 }
 
 /** A counted refund that failed for good (the sales overview stops counting it): its entries reversed, once. */
@@ -390,14 +332,6 @@ export async function reverseFailedRefund(tx: Tx, refundId: string): Promise<voi
     .onConflictDoNothing();
 }
 
-/** A lost dispute: a return of the goods part of what the card gave back, as the sales overview splits it. */
-export async function postDisputeLost(tx: Tx, input: { orderId: string; disputeId: string; amountCents: number; closedAt: Date }): Promise<void> {
-  const order = await orderRow(tx, input.orderId);
-  if (!order || input.amountCents <= 0) return;
-  const goods = refundParts(partsOf(order), { amountCents: input.amountCents, shippingCents: 0, giftCardCents: 0, linesPaidCents: 0, linesTaxCents: 0 }).goodsCents;
-  await postReturn(tx, { source: `dispute:${input.disputeId}`, orderId: input.orderId, earnedAt: input.closedAt, goodsCents: goods });
-}
-
 /**
  * What the card provider gave back outside the desk (a refund in Stripe's dashboard), as the
  * sales overview counts it: one return per order, the card refunded beyond the desk's refunds,
@@ -405,14 +339,7 @@ export async function postDisputeLost(tx: Tx, input: { orderId: string; disputeI
  * return: the entries posted for the earlier events are reversed (dated as they were) and the
  * whole amount is posted again, dated by this event, so every day's sum stays the overview's.
  */
-export async function repostProviderRefund(tx: Tx, orderId: string, eventId: string): Promise<void> {
-  const outside = await tx.execute<OrderRow & { beyond: string; at: Date | string | null }>(sql`
-    SELECT ${ORDER_COLUMNS},
-           (o.refunded_card_cents - coalesce((SELECT sum(r.card_cents) FROM order_refund r WHERE r.order_id = o.id AND r.status <> 'failed'), 0))::text AS beyond,
-           (SELECT max(e.created_at) FROM order_event e WHERE e.order_id = o.id AND e.kind = 'provider-refund') AS at
-    FROM "order" o WHERE o.id = ${orderId} AND o.refund_status IS NOT NULL`);
-  const row = outside.rows[0];
-  const beyond = row ? Number(row.beyond) : 0;
+export async function repostProviderRefund(tx: Tx, orderId: string, eventId: string, outside: ReturnToPost | undefined): Promise<void> {
   const posted = await tx
     .select()
     .from(royaltyEntries)
@@ -438,7 +365,5 @@ export async function repostProviderRefund(tx: Tx, orderId: string, eventId: str
         })),
       )
       .onConflictDoNothing();
-  if (!row || beyond <= 0 || !row.at) return;
-  const goods = refundParts(partsOf(row), { amountCents: beyond, shippingCents: 0, giftCardCents: 0, linesPaidCents: 0, linesTaxCents: 0 }).goodsCents;
-  await postReturn(tx, { source: `provider-refund:${eventId}`, orderId, earnedAt: new Date(row.at), goodsCents: goods });
+  await postReturn(tx, outside);
 }
