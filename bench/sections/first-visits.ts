@@ -1,4 +1,4 @@
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ADMIN, callFunction, signIn, signInCookie } from '../lib/client.ts';
 import { failedFigure, figure, round, type Figure } from '../lib/figures.ts';
 
@@ -30,9 +30,31 @@ async function throttled(context: BrowserContext) {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
+/** `runs` first visits of `url`, each in a new throttled profile: ms from navigation until `ready` resolves. */
+async function timeFirstVisits(
+  browser: Browser,
+  url: string,
+  runs: number,
+  ready: (page: Page) => Promise<unknown>,
+  cookies: Parameters<BrowserContext['addCookies']>[0] = [],
+): Promise<number[]> {
+  const times: number[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    const context = await browser.newContext({ viewport: { width: 412, height: 823 } });
+    await context.addCookies(cookies);
+    const page = await throttled(context);
+    const started = Date.now();
+    await page.goto(url, { waitUntil: 'commit' });
+    await ready(page);
+    times.push(Date.now() - started);
+    await context.close();
+  }
+  return times;
+}
+
 export async function benchFirstVisits(base: string, options: { runs: number }): Promise<{ figures: Figure[]; runs: Record<string, number[]> }> {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
-  const runs: Record<string, number[]> = { consoleTab: [], musicPlay: [] };
+  const runs: { consoleTab: number[]; musicPlay: number[] } = { consoleTab: [], musicPlay: [] };
   const figures: Figure[] = [];
   try {
     const cookie = await signInCookie(base, ADMIN.email, ADMIN.password);
@@ -41,32 +63,30 @@ export async function benchFirstVisits(base: string, options: { runs: number }):
       const [name, ...value] = pair.split('=');
       return { name: name!, value: value.join('='), domain: host, path: '/' };
     });
-    for (let run = 0; run < options.runs; run += 1) {
-      const context = await browser.newContext({ viewport: { width: 412, height: 823 } });
-      await context.addCookies(cookies);
-      const page = await throttled(context);
-      const started = Date.now();
-      await page.goto(`${base}/release/sales`, { waitUntil: 'commit' });
-      await page.waitForFunction(
-        () => {
-          const panel = document.querySelector('[role="tabpanel"]:not([hidden])');
-          const text = panel?.textContent ?? '';
-          return text.length > 40 && !/Loading/.test(text) && !/Loading/.test(document.querySelector('main')?.textContent ?? 'Loading');
-        },
-        undefined,
-        { timeout: 60_000, polling: 50 },
-      );
-      runs.consoleTab!.push(Date.now() - started);
-      await context.close();
-    }
+    runs.consoleTab = await timeFirstVisits(
+      browser,
+      `${base}/release/sales`,
+      options.runs,
+      (page) =>
+        page.waitForFunction(
+          () => {
+            const panel = document.querySelector('[role="tabpanel"]:not([hidden])');
+            const text = panel?.textContent ?? '';
+            return text.length > 40 && !/Loading/.test(text) && !/Loading/.test(document.querySelector('main')?.textContent ?? 'Loading');
+          },
+          undefined,
+          { timeout: 60_000, polling: 50 },
+        ),
+      cookies,
+    );
     figures.push(
       figure(
         'firstVisit.consoleTab',
         'First visit of a console tab (Sales), mobile throttling: until its content shows',
-        round(median(runs.consoleTab!), 0),
+        round(median(runs.consoleTab), 0),
         'ms',
         { op: '<=', value: 1000 },
-        `runs ${runs.consoleTab!.join(', ')} ms`,
+        `runs ${runs.consoleTab.join(', ')} ms`,
       ),
     );
 
@@ -85,23 +105,17 @@ export async function benchFirstVisits(base: string, options: { runs: number }):
       );
       return { figures, runs };
     }
-    for (let run = 0; run < options.runs; run += 1) {
-      const context = await browser.newContext({ viewport: { width: 412, height: 823 } });
-      const page = await throttled(context);
-      const started = Date.now();
-      await page.goto(`${base}/music/${release.id}`, { waitUntil: 'commit' });
-      await page.locator('button[aria-label="Play"]:not([disabled])').first().waitFor({ timeout: 60_000 });
-      runs.musicPlay!.push(Date.now() - started);
-      await context.close();
-    }
+    runs.musicPlay = await timeFirstVisits(browser, `${base}/music/${release.id}`, options.runs, (page) =>
+      page.locator('button[aria-label="Play"]:not([disabled])').first().waitFor({ timeout: 60_000 }),
+    );
     figures.push(
       figure(
         'firstVisit.musicPlay',
         'First visit of a release page (/music), mobile throttling: until Play works',
-        round(median(runs.musicPlay!), 0),
+        round(median(runs.musicPlay), 0),
         'ms',
         { op: '<=', value: 2000 },
-        `runs ${runs.musicPlay!.join(', ')} ms`,
+        `runs ${runs.musicPlay.join(', ')} ms`,
       ),
     );
     return { figures, runs };

@@ -1,11 +1,10 @@
-import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DROP_MESSAGES } from '@storefront/domain/drops.ts';
 import { functionsClient } from '../../lib/api-client.ts';
-import { useHydrated } from '../../lib/hydration.ts';
 import { errorSentence } from '../../lib/error-message.ts';
 import { dropKeys } from '../../lib/query-keys.ts';
 import { useSession } from '../../lib/session.ts';
+import { EmailForm } from '../email-form.tsx';
 import { NOTIFY_TEXTS } from './messages.ts';
 import './notify-me.css';
 
@@ -55,35 +54,18 @@ function SignedIn({ variantId, name }: { variantId: string; name: string }) {
 }
 
 function ByEmail({ variantId, name }: { variantId: string; name: string }) {
-  const id = useId();
-  const [email, setEmail] = useState('');
-  // Server-rendered: typed before the code arrives, the address would be lost (decision 062's rule).
-  const hydrated = useHydrated();
   const ask = useMutation({ mutationFn: (address: string) => functionsClient.call('notifyMeByEmail', { variantId, email: address }) });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    ask.mutate(email);
-  };
   if (ask.isSuccess) return <p role="status">{DROP_MESSAGES.notifySent}</p>;
   return (
-    <form className="notify-me__form" onSubmit={submit} noValidate aria-label={NOTIFY_TEXTS.ask(name)}>
-      <p>{NOTIFY_TEXTS.lead}</p>
-      <label htmlFor={`${id}-email`}>{NOTIFY_TEXTS.emailLabel}</label>
-      <input
-        id={`${id}-email`}
-        className="field-control"
-        type="email"
-        autoComplete="email"
-        required
-        maxLength={254}
-        disabled={!hydrated}
-        value={email}
-        onChange={(event) => setEmail(event.target.value)}
-      />
-      <button type="submit" className="button" disabled={!hydrated || ask.isPending}>
-        {NOTIFY_TEXTS.ask(name)}
-      </button>
-      {ask.isError ? <p role="alert">{errorSentence(ask.error, NOTIFY_TEXTS.failed)}</p> : null}
-    </form>
+    <EmailForm
+      className="notify-me__form"
+      label={NOTIFY_TEXTS.emailLabel}
+      submitLabel={NOTIFY_TEXTS.ask(name)}
+      ariaLabel={NOTIFY_TEXTS.ask(name)}
+      pending={ask.isPending}
+      onSubmit={(email) => ask.mutate(email)}
+      lead={<p>{NOTIFY_TEXTS.lead}</p>}
+      error={ask.isError ? <p role="alert">{errorSentence(ask.error, NOTIFY_TEXTS.failed)}</p> : null}
+    />
   );
 }
