@@ -16,6 +16,8 @@ import { contentArea } from './content/content.plugin.ts';
 import { digitalArea } from './digital/digital.plugin.ts';
 import { discountsArea } from './discounts/discounts.plugin.ts';
 import { dropsArea } from './drops/drops.plugin.ts';
+import { createDropPacing, DROP_PACING } from './drops/drop-pacing.ts';
+import { dropPlaces } from './drops/drop-queue.service.ts';
 import { rosterArea } from './roster/roster.plugin.ts';
 import { fansArea } from './fans/fans.plugin.ts';
 import { royaltiesArea } from './royalties/royalties.plugin.ts';
@@ -250,7 +252,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     payouts: { config, db, resolveCaller },
     payments: { payments, paymentEvents },
     service: { db },
-    live: { db, hub, pages, resolveSession },
+    // A drop's "now serving" reaches fans far back less often (decision 066; live imports no drops).
+    live: { db, hub, pages, resolveSession, pace: createDropPacing({ ...DROP_PACING, placesOf: (dropId) => dropPlaces(db, dropId) }).forStream },
     storage: { config, db, every, resolveCaller },
     // A release's page links its roster artists (digital imports no roster).
     digital: { config, db, jobs, pages, artistsOfRelease: (releaseId) => artistsOfRelease(db, releaseId) },

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import {
   admissionsAllowed,
   DROP_MESSAGES,
@@ -354,4 +354,13 @@ export async function admissionsOf(db: Db, dropId: string): Promise<{ position: 
 /** Forgets used challenges past their expiry (they could not be used again anyway). */
 export async function forgetUsedChallenges(db: Db, now = new Date()): Promise<void> {
   await db.delete(dropUsedChallenges).where(sql`${dropUsedChallenges.expiresAt} < ${now}`);
+}
+
+/** The places of a drop's entries that have one, by account: what the live pacing reads (drop-pacing.ts). */
+export async function dropPlaces(db: Db, dropId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ userId: dropEntries.userId, position: dropEntries.position })
+    .from(dropEntries)
+    .where(and(eq(dropEntries.dropId, dropId), isNotNull(dropEntries.position)));
+  return new Map(rows.map((row) => [row.userId, row.position!]));
 }

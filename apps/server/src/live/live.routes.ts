@@ -65,6 +65,8 @@ export async function liveRoutes(
     sessionExpiresAt: (sessionId: string) => Promise<Date | null>;
     /** Receives a reader of the id of the last event sent: a page that embeds it lets its stream resume from there (decision 062). */
     position?: (read: () => string) => void;
+    /** A filter per stream for what may wait (a drop's "now serving" for a fan far back, decision 066): the events it refuses are not sent. */
+    pace?: (userId: string | null) => ((event: LiveEvent) => boolean) | undefined;
   },
 ) {
   const { hub, resolveSession, sessionExpiresAt } = options;
@@ -205,8 +207,9 @@ export async function liveRoutes(
     for (const entry of missed ?? []) if (sends(entry.event)) write(entry.event, entry.sequence);
     const ready = { signedIn: caller !== null, isAdmin: caller?.isAdmin ?? false, resumed: lastEventId !== undefined && missed !== null };
     res.write(`retry: 2000\nid: ${epoch}-${sequence}\nevent: ready\ndata: ${JSON.stringify(ready)}\n\n`);
+    const pace = options.pace?.(caller?.userId ?? null);
     const unsubscribeStream = hub.subscribe((event) => {
-      if (sends(event)) write(event, sequenceOf.get(event));
+      if (sends(event) && (!pace || pace(event))) write(event, sequenceOf.get(event));
     });
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
     let expiry: NodeJS.Timeout | undefined;
