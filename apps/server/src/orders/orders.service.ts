@@ -3,7 +3,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { BundlePart } from '@storefront/domain/bundles.ts';
 import type { Db } from '../db/client.ts';
 import { orderItems, orders } from '../db/schema/index.ts';
-import type { Tx } from '../db/transaction.ts';
+import { preparedRows, type Tx } from '../db/transaction.ts';
 import { publishLive } from '../live/live.publish.ts';
 
 /**
@@ -132,6 +132,44 @@ export function newOrderId(): string {
   return `o_${randomBytes(9).toString('base64url')}`;
 }
 
+/** The order's insert, built once per set of columns (a Drizzle build costs more than its round trip). */
+const insertOrderStatements = new Map<string, { name: string; text: string; params: unknown[] }>();
+
+/**
+ * The order and its items in one statement (one round trip instead of three): the items come
+ * from the `inserted` row, so a checkout id already used adds none. Its values are placeholders
+ * named as the columns, the items one jsonb placeholder `lines`.
+ */
+function insertOrderStatement(tx: Tx, columns: string[]): { name: string; text: string; params: unknown[] } {
+  const key = columns.join(',');
+  const built = insertOrderStatements.get(key);
+  if (built) return built;
+  const placeholders = Object.fromEntries(columns.filter((column) => column !== 'lines').map((column) => [column, sql.placeholder(column)]));
+  const inserted = tx.$with('inserted').as(
+    tx
+      .insert(orders)
+      .values(placeholders as unknown as typeof orders.$inferInsert)
+      .onConflictDoNothing({ target: orders.checkoutId })
+      .returning({ id: orders.id }),
+  );
+  const insertedItems = tx.$with('inserted_items').as(
+    tx
+      .insert(orderItems)
+      .select(
+        sql`SELECT ${inserted.id}, line.position, line.product_id, line.variant_id, line.name, line.qty, line.unit_cents, line.paid_cents, line.tax_cents,
+                   line.ships_on, NULL::timestamptz, NULL::text, line.digital, line.components
+            FROM ${inserted}, jsonb_to_recordset(${sql.placeholder('lines')}::jsonb)
+              AS line(position integer, product_id text, variant_id text, name text, qty integer, unit_cents bigint, paid_cents bigint, tax_cents bigint, ships_on date, digital boolean, components jsonb)`,
+      )
+      .returning({ orderId: orderItems.orderId }),
+  );
+  const query = tx.with(inserted, insertedItems).select({ id: inserted.id }).from(inserted).toSQL();
+  // Named, so each connection parses and plans it once (decision 015): one name per text.
+  const statement = { name: `insert_order_${insertOrderStatements.size + 1}`, text: query.sql, params: query.params };
+  insertOrderStatements.set(key, statement);
+  return statement;
+}
+
 /**
  * Writes the order once per checkout: the unique checkout id makes a second insert a
  * no-op. Returns the order id, and whether this call created it. The order and its items
@@ -151,55 +189,40 @@ export async function insertOrder(tx: Tx, order: NewOrder): Promise<{ id: string
     discountCode,
     ...rest
   } = order;
-  // Every column always given: the statement below is prepared under one name.
-  const fields = { ...rest, taxJurisdiction, taxIncludedCents, shippingMethod, taxCalculationId, shippingTaxCents };
   const id = newOrderId();
   const delivered = allDigital(items);
-  const inserted = tx.$with('inserted').as(
-    tx
-      .insert(orders)
-      // Every column always given (one prepared text): no discount is 0 and null.
-      .values({
-        id,
-        ...fields,
-        discountCents: discountCents ?? 0,
-        discountCode: discountCode ?? null,
-        orderFulfilled: delivered,
-        orderStatus: delivered ? DELIVERED_STATUS : null,
-        fulfilledAt: delivered ? new Date() : null,
-      })
-      .onConflictDoNothing({ target: orders.checkoutId })
-      .returning({ id: orders.id }),
-  );
-  const lines = JSON.stringify(
-    items.map((item, position) => ({
-      position,
-      product_id: item.id,
-      variant_id: item.variantId ?? null,
-      name: item.name,
-      qty: item.qty,
-      unit_cents: item.unitCents,
-      paid_cents: item.paidCents ?? null,
-      tax_cents: item.taxCents ?? null,
-      ships_on: item.shipsOn ?? null,
-      digital: item.digital === true,
-      components: item.components ?? null,
-    })),
-  );
-  const insertedItems = tx.$with('inserted_items').as(
-    tx
-      .insert(orderItems)
-      .select(
-        sql`SELECT ${inserted.id}, line.position, line.product_id, line.variant_id, line.name, line.qty, line.unit_cents, line.paid_cents, line.tax_cents,
-                   line.ships_on, NULL::timestamptz, NULL::text, line.digital, line.components
-            FROM ${inserted}, jsonb_to_recordset(${lines}::jsonb)
-              AS line(position integer, product_id text, variant_id text, name text, qty integer, unit_cents bigint, paid_cents bigint, tax_cents bigint, ships_on date, digital boolean, components jsonb)`,
-      )
-      .returning({ orderId: orderItems.orderId }),
-  );
-  // Named, so each connection parses and plans it once (decision 015). A name stands for one
-  // text: every column is always given and the items are one jsonb parameter.
-  const created = await tx.with(inserted, insertedItems).select({ id: inserted.id }).from(inserted).prepare('insert_order').execute();
+  // Every column always given: one text, built once per set of columns (and named for PostgreSQL).
+  const values: Record<string, unknown> = {
+    id,
+    ...rest,
+    taxJurisdiction,
+    taxIncludedCents,
+    shippingMethod,
+    taxCalculationId,
+    shippingTaxCents,
+    discountCents: discountCents ?? 0,
+    discountCode: discountCode ?? null,
+    orderFulfilled: delivered,
+    orderStatus: delivered ? DELIVERED_STATUS : null,
+    fulfilledAt: delivered ? new Date() : null,
+    lines: JSON.stringify(
+      items.map((item, position) => ({
+        position,
+        product_id: item.id,
+        variant_id: item.variantId ?? null,
+        name: item.name,
+        qty: item.qty,
+        unit_cents: item.unitCents,
+        paid_cents: item.paidCents ?? null,
+        tax_cents: item.taxCents ?? null,
+        ships_on: item.shipsOn ?? null,
+        digital: item.digital === true,
+        components: item.components ?? null,
+      })),
+    ),
+  };
+  const statement = insertOrderStatement(tx, Object.keys(values));
+  const created = await preparedRows<{ id: string }>(tx, statement, values);
   if (created.length > 0) {
     await publishLive(tx, { topic: 'orders', userId: order.userId, id }, { topic: 'all-orders', id });
     return { id, created: true };
