@@ -22,6 +22,10 @@ import { royaltiesArea } from './royalties/royalties.plugin.ts';
 import { moveArtistParty } from './royalties/rules.service.ts';
 import { moveFollows } from './fans/follows.service.ts';
 import { artistsOfRelease, productIdsOfArtist } from './roster/roster.service.ts';
+import { getProduct } from './catalog/catalog.service.ts';
+import { findRelease } from './digital/releases.service.ts';
+import { findDrop } from './drops/drops.service.ts';
+import type { LinkKind } from './fans/announcements.functions.ts';
 import { preordersArea } from './preorders/preorders.plugin.ts';
 import { giftCardsArea } from './giftcards/giftcards.plugin.ts';
 import { liveArea } from './live/live.plugin.ts';
@@ -233,6 +237,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const every = everyOn(jobs);
   // What a verified provider event means: the checkout's payment flow and the orders' refunds (payments imports neither).
   const paymentEvents: PaymentEventHandlers = { payment: (event) => applyPaymentEvent(checkout, event), refund: (event) => applyRefundEvent(checkout, event) };
+  // An announcement's link (decision 079): the release's, product's or drop's title and page, from the areas that own them.
+  const resolveLink = async (kind: LinkKind, id: string): Promise<{ title: string; path: string } | undefined> => {
+    if (kind === 'product') {
+      const product = await getProduct(db, id, { includeInactive: true }).catch(() => undefined);
+      return product ? { title: product.name, path: `/product/${encodeURIComponent(product.id)}` } : undefined;
+    }
+    if (kind === 'release') {
+      const releaseId = Number(id);
+      const release = Number.isSafeInteger(releaseId) && releaseId > 0 && releaseId < 2 ** 31 ? await findRelease(db, releaseId) : undefined;
+      return release ? { title: `${release.title} by ${release.artist}`, path: `/music/${release.id}` } : undefined;
+    }
+    const drop = await findDrop(db, { dropId: id });
+    return drop ? { title: drop.name, path: `/drops/${encodeURIComponent(drop.slug)}` } : undefined;
+  };
   const areaOptions: AreaOptions = {
     content: { config, db, pages },
     accounts: { auth, config, db, jobs, queueMail, resolveSession },
@@ -266,7 +284,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       },
     },
     // The account's address for its consent (fans imports no accounts).
-    fans: { config, db, jobs, hub, queueMail, emailOf: async (userId) => (await contactOf(db, userId))?.email ?? '' },
+    fans: { config, db, jobs, hub, queueMail, emailOf: async (userId) => (await contactOf(db, userId))?.email ?? '', resolveLink },
     royalties: undefined,
     openapi: { config },
   };

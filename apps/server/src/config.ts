@@ -193,6 +193,8 @@ const envSchema = z.object({
   DROP_JOINS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(120),
   /** In ms, how often each instance serves waitlists and wishlists besides the stock changes it hears (decision 076), and runs a live drop's admission round (066). */
   NOTIFY_ROUND_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  /** In ms, how often each instance looks for announcements to send besides the ones started on it (decision 079). */
+  ANNOUNCE_ROUND_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   DROP_ADVANCE_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   /** A port of its own for GET /metrics (Prometheus), on METRICS_HOST; unset: no such port (decision 040). */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),

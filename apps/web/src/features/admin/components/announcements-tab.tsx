@@ -1,0 +1,414 @@
+import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { errorSentence } from '../../../lib/error-message.ts';
+import { toast } from '../../../lib/toast.ts';
+import { isImageFile, uploadContentImage, uploadErrorMessage } from '../../../lib/uploads.ts';
+import { Badge } from '../../../ui/badge.tsx';
+import { DataTable } from '../../../ui/data-table.tsx';
+import { ProgressBar } from '../../../ui/progress-bar.tsx';
+import {
+  useAnnouncement,
+  useAnnouncementPreview,
+  useAnnouncements,
+  useCancelAnnouncement,
+  usePauseAnnouncement,
+  useResumeAnnouncement,
+  useSaveAnnouncement,
+  useSendAnnouncement,
+  useSendAnnouncementTest,
+  type AnnouncementReport,
+  type ConsoleAnnouncement,
+} from '../api/announcements.ts';
+import { useConsoleDrops } from '../api/drops.ts';
+import { useAllProducts } from '../api/console-products.ts';
+import { useConsoleReleases } from '../api/music.ts';
+import { useRoster } from '../api/roster.ts';
+import { LoadState } from './load-state.tsx';
+import './console.css';
+
+type LinkKind = 'release' | 'product' | 'drop';
+interface Draft {
+  subject: string;
+  body: string;
+  image: string;
+  linkKind: '' | LinkKind;
+  linkId: string;
+  toLabel: boolean;
+  artistIds: number[];
+}
+const EMPTY: Draft = { subject: '', body: '', image: '', linkKind: '', linkId: '', toLabel: true, artistIds: [] };
+const STATUS_TONE = { draft: 'neutral', sending: 'pending', paused: 'pending', cancelled: 'danger', sent: 'success' } as const;
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }) : '—');
+
+const draftOf = (row: ConsoleAnnouncement): Draft => ({
+  subject: row.subject,
+  body: row.body,
+  image: row.image,
+  linkKind: row.link?.kind ?? '',
+  linkId: row.link?.id ?? '',
+  toLabel: row.toLabel,
+  artistIds: row.artistIds,
+});
+
+/**
+ * The console's Announcements tab (issue 37 part 3, decision 079): write one (subject, text, an
+ * image, a link to a release, product or drop, to the label's followers or chosen artists'),
+ * preview it as mail, send yourself a test, send it to the consenting followers; watch it go
+ * (pause, resume, cancel) and read its report.
+ */
+export function AnnouncementsTab() {
+  const list = useAnnouncements();
+  const [openId, setOpenId] = useState<number | 'new' | null>(null);
+  const [said, say] = useState('');
+  return (
+    <div className="console-announcements">
+      <p role="status" className="visually-hidden">
+        {said}
+      </p>
+      <h2 className="console__title">Announcements</h2>
+      <p className="console__hint">
+        An announcement goes by mail to the fans who follow the label (and those who signed up for its news) or the artists you choose, and only to those who said yes to news.
+        Each mail has a one-click unsubscribe.
+      </p>
+      {openId === null ? (
+        <>
+          <button type="button" className="button" onClick={() => setOpenId('new')}>
+            New announcement
+          </button>
+          {list.isPending || list.isError ? (
+            <LoadState query={list} label="Loading the announcements…" lines={3} failed="Could not load the announcements." />
+          ) : list.data.length === 0 ? (
+            <p className="console__hint">No announcements yet.</p>
+          ) : (
+            <DataTable
+              caption="Announcements"
+              rows={list.data}
+              rowKey={(row) => String(row.id)}
+              columns={[
+                {
+                  header: 'Subject',
+                  rowHeader: true,
+                  cell: (row) => (
+                    <button type="button" className="link-button" onClick={() => setOpenId(row.id)}>
+                      {row.subject}
+                    </button>
+                  ),
+                },
+                { header: 'Status', cell: (row) => <Badge tone={STATUS_TONE[row.status]}>{row.status}</Badge> },
+                { header: 'Sent', cell: (row) => (row.status === 'draft' ? '—' : `${row.counts.sent} of ${row.counts.total}`) },
+                { header: 'Started', cell: (row) => when(row.startedAt) },
+              ]}
+            />
+          )}
+        </>
+      ) : (
+        <>
+          <p>
+            <button type="button" className="link-button" onClick={() => setOpenId(null)}>
+              <span aria-hidden="true">← </span>All announcements
+            </button>
+          </p>
+          {openId === 'new' ? <Editor initial={EMPTY} id={null} onSaved={(id) => (setOpenId(id), say('Draft saved.'))} /> : <Opened id={openId} say={say} />}
+        </>
+      )}
+    </div>
+  );
+}
+
+function Opened({ id, say }: { id: number; say: (text: string) => void }) {
+  const one = useAnnouncement(id);
+  if (one.isPending || one.isError) return <LoadState query={one} label="Loading the announcement…" lines={4} failed="Could not load the announcement." />;
+  const row = one.data;
+  return (
+    <article aria-labelledby="announcement-title">
+      <h3 id="announcement-title">
+        {row.subject} <Badge tone={STATUS_TONE[row.status]}>{row.status}</Badge>
+      </h3>
+      {row.status === 'draft' ? (
+        <>
+          <Editor key={row.id} initial={draftOf(row)} id={row.id} onSaved={() => say('Draft saved.')} />
+          <Preview id={row.id} />
+          <SendControls row={row} say={say} />
+        </>
+      ) : (
+        <Progress row={row} say={say} />
+      )}
+    </article>
+  );
+}
+
+function Editor({ initial, id, onSaved }: { initial: Draft; id: number | null; onSaved: (id: number) => void }) {
+  const save = useSaveAnnouncement();
+  const roster = useRoster();
+  const products = useAllProducts();
+  const releases = useConsoleReleases();
+  const drops = useConsoleDrops();
+  const [draft, setDraft] = useState<Draft>(initial);
+  const [uploading, setUploading] = useState<number | null>(null);
+  const [problem, setProblem] = useState('');
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((current) => ({ ...current, [key]: value }));
+  const choices: Record<LinkKind, { id: string; name: string }[]> = {
+    product: (products.data?.products ?? []).map((product) => ({ id: product.id, name: product.name })),
+    release: (releases.data?.releases ?? []).map((release) => ({ id: String(release.id), name: `${release.title} — ${release.artist}` })),
+    drop: (drops.data ?? []).map((drop) => ({ id: drop.id, name: drop.name })),
+  };
+
+  const upload = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    if (!isImageFile(file)) {
+      toast.error('Please choose an image file.');
+      return;
+    }
+    setUploading(0);
+    uploadContentImage(file, setUploading)
+      .url.then(
+        (image) => set('image', image),
+        (error: unknown) => toast.error(uploadErrorMessage(error, 'The image could not be uploaded.')),
+      )
+      .finally(() => setUploading(null));
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (uploading !== null) return setProblem('Please wait until the image is uploaded.');
+    save.mutate(
+      {
+        id,
+        subject: draft.subject,
+        body: draft.body,
+        image: draft.image,
+        link: draft.linkKind && draft.linkId ? { kind: draft.linkKind, id: draft.linkId } : null,
+        toLabel: draft.toLabel,
+        artistIds: draft.artistIds,
+      },
+      {
+        onSuccess: (saved) => {
+          setProblem('');
+          onSaved(saved.id);
+        },
+        onError: (error) => setProblem(errorSentence(error, 'Could not save the announcement.')),
+      },
+    );
+  };
+
+  return (
+    <form className="console-discounts__form" onSubmit={submit} noValidate aria-label={id ? 'Edit the announcement' : 'New announcement'}>
+      <label htmlFor="announcement-subject">Subject</label>
+      <input id="announcement-subject" maxLength={150} value={draft.subject} onChange={(event) => set('subject', event.target.value)} />
+      <label htmlFor="announcement-body">Text</label>
+      <textarea id="announcement-body" rows={8} maxLength={10_000} value={draft.body} onChange={(event) => set('body', event.target.value)} />
+      <label htmlFor="announcement-image">Image (optional)</label>
+      <input id="announcement-image" type="file" accept="image/*" onChange={upload} />
+      {uploading !== null ? <ProgressBar value={uploading} label="Uploading the image" /> : null}
+      {draft.image ? (
+        <p>
+          <img src={draft.image} alt="The announcement's image" style={{ maxWidth: '12rem', height: 'auto' }} />{' '}
+          <button type="button" className="button button--secondary button--small" onClick={() => set('image', '')}>
+            Remove the image
+          </button>
+        </p>
+      ) : null}
+      <label htmlFor="announcement-link-kind">Link to</label>
+      <select id="announcement-link-kind" value={draft.linkKind} onChange={(event) => setDraft((current) => ({ ...current, linkKind: event.target.value as Draft['linkKind'], linkId: '' }))}>
+        <option value="">Nothing</option>
+        <option value="release">A release</option>
+        <option value="product">A product</option>
+        <option value="drop">A drop</option>
+      </select>
+      {draft.linkKind ? (
+        <>
+          <label htmlFor="announcement-link">Which {draft.linkKind}</label>
+          <select id="announcement-link" value={draft.linkId} onChange={(event) => set('linkId', event.target.value)}>
+            <option value="">Choose…</option>
+            {choices[draft.linkKind].map((choice) => (
+              <option key={choice.id} value={choice.id}>
+                {choice.name}
+              </option>
+            ))}
+          </select>
+        </>
+      ) : null}
+      <fieldset>
+        <legend>Send to the followers of</legend>
+        <label className="console-discounts__check">
+          <input type="checkbox" checked={draft.toLabel} onChange={(event) => set('toLabel', event.target.checked)} /> The label
+        </label>
+        {(roster.data?.artists ?? []).map((artist) => (
+          <label key={artist.id} className="console-discounts__check">
+            <input
+              type="checkbox"
+              checked={draft.artistIds.includes(artist.id)}
+              onChange={(event) => set('artistIds', event.target.checked ? [...draft.artistIds, artist.id] : draft.artistIds.filter((other) => other !== artist.id))}
+            />{' '}
+            {artist.name}
+          </label>
+        ))}
+      </fieldset>
+      {problem ? (
+        <p role="alert" className="console-discounts__problem">
+          {problem}
+        </p>
+      ) : null}
+      <button type="submit" className="button" disabled={save.isPending}>
+        Save draft
+      </button>
+    </form>
+  );
+}
+
+function Preview({ id }: { id: number }) {
+  const [shown, setShown] = useState(false);
+  const preview = useAnnouncementPreview(id, shown);
+  return (
+    <section aria-labelledby="announcement-preview-title">
+      <h4 id="announcement-preview-title">Preview</h4>
+      <button type="button" className="button button--secondary" onClick={() => (shown ? void preview.refetch() : setShown(true))}>
+        {shown ? 'Refresh the preview' : 'Preview as mail'}
+      </button>
+      {shown && preview.data ? (
+        <>
+          <p>
+            To {preview.data.to} · Subject: <strong>{preview.data.subject}</strong>
+          </p>
+          <iframe title="The announcement as mail" sandbox="" srcDoc={preview.data.html} style={{ width: '100%', minHeight: '24rem', border: '1px solid var(--border)' }} />
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+function SendControls({ row, say }: { row: AnnouncementReport; say: (text: string) => void }) {
+  const test = useSendAnnouncementTest();
+  const send = useSendAnnouncement();
+  const [confirming, setConfirming] = useState(false);
+  const [problem, setProblem] = useState('');
+  const fans = row.audienceSize ?? 0;
+  return (
+    <section aria-labelledby="announcement-send-title">
+      <h4 id="announcement-send-title">Send</h4>
+      <p className="console__hint">Save the draft first: the test and the sending use what is saved.</p>
+      <div className="console__confirm-actions">
+        <button
+          type="button"
+          className="button button--secondary"
+          disabled={test.isPending}
+          onClick={() =>
+            test.mutate(row.id, {
+              onSuccess: ({ to }) => (say(`Test sent to ${to}.`), toast.success(`Test sent to ${to}.`)),
+              onError: (error) => setProblem(errorSentence(error, 'Could not send the test.')),
+            })
+          }
+        >
+          Send me a test
+        </button>
+        {confirming ? (
+          <>
+            <button
+              type="button"
+              className="button"
+              disabled={send.isPending}
+              onClick={() =>
+                send.mutate(row.id, {
+                  onSuccess: () => say('Sending started.'),
+                  onError: (error) => (setConfirming(false), setProblem(errorSentence(error, 'Could not start sending.'))),
+                })
+              }
+            >
+              Yes, send it to {fans} {fans === 1 ? 'fan' : 'fans'}
+            </button>
+            <button type="button" className="button button--secondary" onClick={() => setConfirming(false)}>
+              Not yet
+            </button>
+          </>
+        ) : (
+          <button type="button" className="button" disabled={fans === 0} onClick={() => setConfirming(true)}>
+            Send to {fans} {fans === 1 ? 'fan' : 'fans'}
+          </button>
+        )}
+      </div>
+      {problem ? (
+        <p role="alert" className="console-discounts__problem">
+          {problem}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function Progress({ row, say }: { row: AnnouncementReport; say: (text: string) => void }) {
+  const pause = usePauseAnnouncement();
+  const resume = useResumeAnnouncement();
+  const cancel = useCancelAnnouncement();
+  const { counts } = row;
+  const done = counts.total - counts.queued - counts.sending;
+  const failed = (error: unknown) => toast.error(errorSentence(error, 'Could not change the sending.'));
+  return (
+    <section aria-labelledby="announcement-report-title">
+      <h4 id="announcement-report-title">{row.status === 'sending' || row.status === 'paused' ? 'Progress' : 'Report'}</h4>
+      <ProgressBar value={counts.total ? (done / counts.total) * 100 : 100} label="Sent so far" />
+      <p aria-live="polite">
+        {done} of {counts.total} done · started {when(row.startedAt)}
+        {row.finishedAt ? ` · finished ${when(row.finishedAt)}` : ''}
+      </p>
+      <dl className="console-announcements__counts">
+        {(
+          [
+            ['Sent', counts.sent],
+            ['Failed', counts.failed],
+            ['Bounced', counts.bounced],
+            ['Unknown', counts.unknown],
+            ['Skipped', counts.skipped],
+            ['Waiting', counts.queued + counts.sending],
+            ['Unsubscribed since', counts.unsubscribedSince],
+          ] as const
+        ).map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd data-testid={`count-${label.toLowerCase().replaceAll(' ', '-')}`}>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="console__confirm-actions">
+        {row.status === 'sending' ? (
+          <button type="button" className="button button--secondary" onClick={() => pause.mutate(row.id, { onSuccess: () => say('Paused.'), onError: failed })}>
+            Pause
+          </button>
+        ) : null}
+        {row.status === 'paused' ? (
+          <button type="button" className="button button--secondary" onClick={() => resume.mutate(row.id, { onSuccess: () => say('Resumed.'), onError: failed })}>
+            Resume
+          </button>
+        ) : null}
+        {row.status === 'sending' || row.status === 'paused' ? (
+          <button type="button" className="button button--danger" onClick={() => cancel.mutate(row.id, { onSuccess: () => say('Cancelled.'), onError: failed })}>
+            Cancel the sending
+          </button>
+        ) : null}
+      </div>
+      {row.unknown.length > 0 ? (
+        <>
+          <h5>Unknown: not sent again</h5>
+          <p className="console__hint">The instance sending these stopped while handing them to the mail server: they may or may not have arrived, and are never sent twice.</p>
+          <ul>
+            {row.unknown.map((recipient) => (
+              <li key={recipient.email}>{recipient.email}</li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {row.failed.length > 0 ? (
+        <>
+          <h5>Failed and bounced</h5>
+          <ul>
+            {row.failed.map((recipient) => (
+              <li key={recipient.email}>
+                {recipient.email} ({recipient.state}): {recipient.detail}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </section>
+  );
+}
