@@ -85,8 +85,8 @@ export function startAnnouncementSender(deps: SenderDeps): AnnouncementSender {
     const content = { subject: announcement.subject, body: announcement.body, image: announcement.image, linkTitle: announcement.linkTitle, linkPath: announcement.linkPath };
     while (!stopped) {
       const me = await ensureSession();
-      const claimed = await claimRecipients(db, announcement.id, me, deps.batch);
-      if (claimed.length === 0) {
+      const { claimed, touched } = await claimRecipients(db, announcement.id, me, deps.batch);
+      if (touched === 0) {
         await finishIfDone(db, announcement.id);
         return;
       }

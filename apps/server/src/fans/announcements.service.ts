@@ -167,9 +167,9 @@ export interface Claimed {
  * Claims up to `limit` queued recipients of a sending announcement for the session `me`,
  * committed before anything is handed to SMTP. Rows another sender holds are skipped (SKIP
  * LOCKED), so two instances never claim one row. A recipient whose consent was withdrawn
- * since the start is `skipped` here instead.
+ * since the start is `skipped` here instead. `touched`: the rows taken from the queue either way.
  */
-export async function claimRecipients(db: Db, id: number, me: string, limit: number): Promise<Claimed[]> {
+export async function claimRecipients(db: Db, id: number, me: string, limit: number): Promise<{ claimed: Claimed[]; touched: number }> {
   const result = await db.execute<{ email: string; name: string; state: RecipientState }>(sql`
     WITH picked AS (
       SELECT r.email FROM ${announcementRecipients} r
@@ -189,7 +189,7 @@ export async function claimRecipients(db: Db, id: number, me: string, limit: num
     FROM consenting
     WHERE r.announcement_id = ${id} AND r.email = consenting.email AND r.state = 'queued'
     RETURNING r.email, r.name, r.state`);
-  return result.rows.filter((row) => row.state === 'sending').map(({ email, name }) => ({ email, name }));
+  return { claimed: result.rows.filter((row) => row.state === 'sending').map(({ email, name }) => ({ email, name })), touched: result.rows.length };
 }
 
 export interface Outcome {
@@ -237,7 +237,10 @@ export async function sweepOrphanedClaims(db: Db): Promise<number> {
         detail = 'The instance sending it stopped while handing it to SMTP: it may or may not have arrived.'
     WHERE r.state = 'sending'
       AND (r.claimed_at < now() - ${STUCK_CLAIM}::interval
-        OR NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.classid = ${SENDER_LOCK_CLASS}::oid AND l.objid::text = r.claimed_by AND l.objsubid = 2 AND l.granted))`);
+        OR NOT EXISTS (
+          SELECT 1 FROM pg_locks l
+          WHERE l.locktype = 'advisory' AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+            AND l.classid = ${SENDER_LOCK_CLASS}::oid AND l.objid::text = r.claimed_by AND l.objsubid = 2 AND l.granted))`);
   return result.rowCount ?? 0;
 }
 

@@ -85,7 +85,7 @@ describe('announcements', () => {
     const created = await draft({ subject: 'Label news', link: { kind: 'product', id: productId }, image: '/content/covers/cover-01.svg' });
     expect(created.link).toEqual({ kind: 'product', id: productId, title: 'Low Tone EP', path: `/product/${productId}` });
     expect(created.audienceSize).toBe(6);
-    expect((await draft({ toLabel: false, artistIds: [artistId] })).audienceSize).toBe(3);
+    expect((await draft({ toLabel: false, artistIds: [artistId] })).audienceSize).toBe(4);
 
     // The preview and the test go to the caller only.
     const preview = await admin().call('previewAnnouncement', { id: created.id });

@@ -107,7 +107,10 @@ export function AnnouncementsTab() {
               <span aria-hidden="true">← </span>All announcements
             </button>
           </p>
-          {openId === 'new' ? <Editor initial={EMPTY} id={null} onSaved={(id) => (setOpenId(id), say('Draft saved.'))} /> : <Opened id={openId} say={say} />}
+          {openId === 'new' ? <Editor initial={EMPTY} id={null} onSaved={(id) => {
+                setOpenId(id);
+                say('Draft saved.');
+              }} /> : <Opened id={openId} say={say} />}
         </>
       )}
     </div>
@@ -171,7 +174,10 @@ function Editor({ initial, id, onSaved }: { initial: Draft; id: number | null; o
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (uploading !== null) return setProblem('Please wait until the image is uploaded.');
+    if (uploading !== null) {
+      setProblem('Please wait until the image is uploaded.');
+      return;
+    }
     save.mutate(
       {
         id,
@@ -295,7 +301,10 @@ function SendControls({ row, say }: { row: AnnouncementReport; say: (text: strin
           disabled={test.isPending}
           onClick={() =>
             test.mutate(row.id, {
-              onSuccess: ({ to }) => (say(`Test sent to ${to}.`), toast.success(`Test sent to ${to}.`)),
+              onSuccess: ({ to }) => {
+                say(`Test sent to ${to}.`);
+                toast.success(`Test sent to ${to}.`);
+              },
               onError: (error) => setProblem(errorSentence(error, 'Could not send the test.')),
             })
           }
@@ -311,7 +320,10 @@ function SendControls({ row, say }: { row: AnnouncementReport; say: (text: strin
               onClick={() =>
                 send.mutate(row.id, {
                   onSuccess: () => say('Sending started.'),
-                  onError: (error) => (setConfirming(false), setProblem(errorSentence(error, 'Could not start sending.'))),
+                  onError: (error) => {
+                    setConfirming(false);
+                    setProblem(errorSentence(error, 'Could not start sending.'));
+                  },
                 })
               }
             >
