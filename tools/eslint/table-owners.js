@@ -40,7 +40,7 @@ export const TABLE_OWNERS = {
   digital: ['releases', 'releaseTracks', 'trackFiles', 'downloadCodes', 'digitalOwnership', 'releaseProducts'],
   service: ['serviceTokens', 'serviceWrites'],
   roster: ['artists', 'artistSlugs', 'releaseArtists', 'trackArtists', 'productArtists'],
-  fans: ['fanFollows', 'marketingConsents', 'wishlistItems', 'announcements', 'announcementRecipients'],
+  fans: ['fanFollows', 'marketingConsents', 'wishlistItems', 'announcements', 'announcementRecipients', 'announcementAutomations'],
   royalties: ['royaltyParties', 'royaltyRules', 'royaltyRuleShares', 'royaltyCosts', 'royaltySlices', 'royaltyEntries'],
 };
 

@@ -161,6 +161,8 @@ const FUNCTIONS: Record<string, Access> = {
   pauseAnnouncement: 'admin',
   resumeAnnouncement: 'admin',
   cancelAnnouncement: 'admin',
+  listAnnouncementAutomations: 'admin',
+  setAnnouncementAutomation: 'admin',
 };
 
 /** Who gets past authentication and authorisation, by access class. */

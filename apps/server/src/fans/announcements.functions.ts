@@ -6,6 +6,7 @@ import { AppError } from '../errors.ts';
 import { defineFunction, type CallableFunction } from '../functions/registry.ts';
 import { hitRateLimit } from '../http/rate-limit.ts';
 import type { Mail } from '../mail/mailer.ts';
+import { listAutomations, setAutomation } from './announcement-automation.service.ts';
 import { announcementMail } from './announcement.mail.ts';
 import {
   audienceSize,
@@ -121,6 +122,11 @@ export function announcementFunctions(deps: AnnouncementDeps): CallableFunction[
         throw refused(ANNOUNCEMENT_MESSAGES.notCancellable);
       }
       return view(db, await findAnnouncement(db, id));
+    }),
+    defineFunction('listAnnouncementAutomations', async (_input, { db }) => ({ automations: await listAutomations(db) })),
+    defineFunction('setAnnouncementAutomation', async ({ kind, enabled }, { db }) => {
+      await setAutomation(db, kind, enabled);
+      return { automations: await listAutomations(db) };
     }),
   ];
 }

@@ -7,7 +7,9 @@ import { startTestApp, type TestApp } from '../../test/app.ts';
 import { seedArtist, seedFollowers } from '../../test/fans.ts';
 import { startSmtpPeer, type ReceivedMail } from '../../test/smtp.ts';
 import { releaseProduct } from '../catalog/catalog.service.ts';
+import { getProduct } from '../catalog/catalog.service.ts';
 import { grantCredits } from '../wallet/wallet.commands.ts';
+import { announceAutomatically } from './announcement-automation.ts';
 
 /**
  * Announcements (issue 37 part 3, decision 079) on a real Postgres and a real SMTP peer that
@@ -195,4 +197,69 @@ describe('announcements', () => {
     expect(waited).toBeLessThan(5_000);
     await admin().call('cancelAnnouncement', { id: busy.id });
   });
+
+  it('automatic announcements: off by default; on, a drop scheduled, a preorder opening and a release going live each send one, once', async () => {
+    const automatic = async () => (await pool().query<{ key: string; status: string }>(`SELECT automatic_key AS key, status FROM announcement WHERE automatic_key IS NOT NULL ORDER BY id`)).rows;
+    const tee = async (name: string, releaseDate?: string) => {
+      const { id } = await admin().call('releaseBizarreProduct', {
+        name,
+        description: 'Tee',
+        priceCents: 2000,
+        images: ['/content/covers/cover-01.svg'],
+        ...(releaseDate ? { releaseDate } : {}),
+        variants: [{ options: [], sku: `AUTO-${name.replaceAll(' ', '-')}`, priceCents: null, stock: 5, perCustomerLimit: null }],
+      });
+      return id;
+    };
+    const schedule = async (name: string, productId: string) =>
+      admin().call('scheduleDrop', {
+        name,
+        slug: name.toLowerCase().replaceAll(' ', '-'),
+        variantIds: [(await getProduct(shop.db, productId, { includeInactive: true })).variants[0]!.id],
+        startsAt: new Date(Date.now() + 3_600_000).toISOString(),
+        queueOpensAt: new Date(Date.now() + 60_000).toISOString(),
+        perCustomerLimit: 1,
+        admissionsPerMinute: 100,
+        maxAdmitted: 100,
+        checkoutWindowSeconds: 300,
+        challenge: false,
+      });
+
+    expect((await admin().call('listAnnouncementAutomations', null)).automations).toEqual([
+      { kind: 'release-live', enabled: false },
+      { kind: 'preorder-open', enabled: false },
+      { kind: 'drop-scheduled', enabled: false },
+    ]);
+    await schedule('Quiet Drop', await tee('Quiet Tee'));
+    await tee('Quiet Future Tee', '2099-01-01');
+    expect(await automatic()).toEqual([]);
+
+    for (const kind of ['release-live', 'preorder-open', 'drop-scheduled'] as const) await admin().call('setAnnouncementAutomation', { kind, enabled: true });
+    const drop = await schedule('Loud Drop', await tee('Loud Tee'));
+    const preorder = await tee('Future Tee', '2099-01-01');
+    await waitFor(() => (smtp.mailsTo('lab1@example.org').some((mail) => mail.raw.includes('Subject: New drop: Loud Drop')) ? true : undefined), 'the drop announcement');
+    const dropMail = smtp.mailsTo('lab1@example.org').find((mail) => mail.raw.includes('Subject: New drop: Loud Drop'))!;
+    expect(dropMail.decoded).toContain(`/drops/${drop.slug}`);
+    await waitFor(() => (smtp.mailsTo('lab1@example.org').some((mail) => mail.raw.includes('Subject: Preorder now: Future Tee')) ? true : undefined), 'the preorder announcement');
+    // An event reported twice is one announcement.
+    const again = await announceAutomatically(shop.db, {
+      kind: 'drop-scheduled',
+      key: `drop-scheduled:${drop.id}`,
+      subject: 'New drop: Loud Drop',
+      body: 'Again',
+      link: { kind: 'drop', id: drop.id, title: 'Loud Drop', path: `/drops/${drop.slug}` },
+      artistIds: [],
+    });
+    expect(again).toBeNull();
+
+    // The street date comes: the release job (every minute) makes it ordinary and announces it.
+    await pool().query(`UPDATE product SET release_date = CURRENT_DATE - 1 WHERE id = $1`, [preorder]);
+    await waitFor(() => (smtp.mailsTo('lab1@example.org').some((mail) => mail.raw.includes('Subject: Out now: Future Tee')) ? true : undefined), 'the release announcement', 100_000);
+    expect((await automatic()).map((row) => row.key).sort()).toEqual([`drop-scheduled:${drop.id}`, `preorder-open:${preorder}`, `release-live:${preorder}`].sort());
+    for (const subject of ['New drop: Loud Drop', 'Preorder now: Future Tee', 'Out now: Future Tee']) {
+      const to = recipientsOf(subject);
+      expect(new Set(to).size, subject).toBe(to.length);
+      expect(to, subject).not.toContain('lab2@example.org');
+    }
+  }, 150_000);
 });

@@ -446,6 +446,8 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   pauseAnnouncement: () => ({ id: 2_000_000 }),
   resumeAnnouncement: () => ({ id: 2_000_000 }),
   cancelAnnouncement: () => ({ id: 2_000_000 }),
+  listAnnouncementAutomations: () => null,
+  setAnnouncementAutomation: () => ({ kind: 'drop-scheduled', enabled: false }),
   resolveNeedsAttention: () => ({ id: 1 }),
   listCategories: () => null,
   createCategory: () => ({ name: 'Fuzz Category' }),
@@ -1067,6 +1069,7 @@ describe('generated: same-id races on every idempotent function', () => {
     pauseAnnouncement: 'a conditional update from sending to paused: one wins, the others are refused',
     resumeAnnouncement: 'a conditional update from paused to sending: one wins, the others are refused',
     cancelAnnouncement: 'a conditional update from sending or paused to cancelled: one wins, the others are refused',
+    setAnnouncementAutomation: 'upserts one row per kind (the primary key): last write wins, no counter',
     resendGiftCard: 'a conditional update of an active card clears its mailed time and queues its mail: concurrent calls each send the same code again (admin only)',
     redeemGiftCard:
       'a conditional update of an active card: one of n concurrent redemptions (many accounts, two instances) credits the wallet, the others are refused as redeemed (src/giftcards/giftcards.test.ts)',
@@ -1074,6 +1077,7 @@ describe('generated: same-id races on every idempotent function', () => {
       [
         'getSalesOverview',
         'listAnnouncements',
+        'listAnnouncementAutomations',
         'getAnnouncement',
         'previewAnnouncement',
         'listRoyalties',

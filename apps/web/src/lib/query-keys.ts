@@ -158,4 +158,5 @@ export const announcementKeys = {
   list: ['admin', 'announcements', 'list'] as const,
   one: (id: number) => ['admin', 'announcements', 'one', id] as const,
   preview: (id: number) => ['admin', 'announcements', 'preview', id] as const,
+  automations: ['admin', 'announcements', 'automations'] as const,
 };

@@ -78,6 +78,10 @@ export const announcementReportOutput = announcementOutput.extend({
   failed: z.array(z.object({ email: z.string(), state: z.enum(['failed', 'bounced']), detail: z.string() })),
 });
 
+/** The automatic announcements (decision 079): a release going live, a preorder opening, a drop scheduled. */
+export const AUTOMATIC_KINDS = ['release-live', 'preorder-open', 'drop-scheduled'] as const;
+const automationsOutput = z.object({ automations: z.array(z.object({ kind: z.enum(AUTOMATIC_KINDS), enabled: z.boolean() })) });
+
 export const announcementContracts = {
   /** Every announcement, newest first, with its counts. */
   listAnnouncements: defineContract({ access: 'admin', input: noInput, output: z.object({ announcements: z.array(announcementOutput) }) }),
@@ -95,4 +99,12 @@ export const announcementContracts = {
   resumeAnnouncement: defineContract({ access: 'admin', input: announcementId, output: announcementOutput }),
   /** Stops for good: the recipients not yet sent to are skipped. */
   cancelAnnouncement: defineContract({ access: 'admin', input: announcementId, output: announcementOutput }),
+  /** Which automatic announcements are on (all off at first). */
+  listAnnouncementAutomations: defineContract({ access: 'admin', input: noInput, output: automationsOutput }),
+  /** Turns one kind of automatic announcement on or off; answers them all after. */
+  setAnnouncementAutomation: defineContract({
+    access: 'admin',
+    input: z.object({ kind: z.enum(AUTOMATIC_KINDS), enabled: z.boolean() }).strict(),
+    output: automationsOutput,
+  }),
 };

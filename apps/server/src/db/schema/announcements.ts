@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 
 export const ANNOUNCEMENT_STATUS_VALUES = ['draft', 'sending', 'paused', 'cancelled', 'sent'] as const;
@@ -33,13 +33,15 @@ export const announcements = pgTable(
     toLabel: boolean('to_label').notNull().default(true),
     artistIds: integer('artist_ids').array().notNull().default(sql`'{}'::integer[]`),
     status: text('status', { enum: ANNOUNCEMENT_STATUS_VALUES }).notNull().default('draft'),
+    /** An automatic announcement's event (`drop-scheduled:<id>`, ...): one announcement per event, whatever repeats it. Null: written by the label. */
+    automaticKey: text('automatic_key'),
     createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
-  (table) => [index('announcement_status_idx').on(table.status)],
+  (table) => [index('announcement_status_idx').on(table.status), uniqueIndex('announcement_automatic_key_idx').on(table.automaticKey)],
 );
 
 /**
@@ -74,3 +76,12 @@ export const announcementRecipients = pgTable(
   ],
 );
 
+
+export const AUTOMATIC_KINDS = ['release-live', 'preorder-open', 'drop-scheduled'] as const;
+
+/** The automatic announcements the label turned on (decision 079): a row per kind; absent is off. */
+export const announcementAutomations = pgTable('announcement_automation', {
+  kind: text('kind', { enum: AUTOMATIC_KINDS }).primaryKey(),
+  enabled: boolean('enabled').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -41,3 +41,8 @@ export const useSendAnnouncement = () => useAnnouncementMutation((id: number) =>
 export const usePauseAnnouncement = () => useAnnouncementMutation((id: number) => functionsClient.call('pauseAnnouncement', { id }));
 export const useResumeAnnouncement = () => useAnnouncementMutation((id: number) => functionsClient.call('resumeAnnouncement', { id }));
 export const useCancelAnnouncement = () => useAnnouncementMutation((id: number) => functionsClient.call('cancelAnnouncement', { id }));
+
+export const useAnnouncementAutomations = () =>
+  useQuery({ queryKey: announcementKeys.automations, queryFn: async ({ signal }) => (await functionsClient.call('listAnnouncementAutomations', null, { signal })).automations });
+
+export const useSetAnnouncementAutomation = () => useAnnouncementMutation((input: FunctionInput<'setAnnouncementAutomation'>) => functionsClient.call('setAnnouncementAutomation', input));

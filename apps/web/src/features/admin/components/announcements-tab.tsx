@@ -7,14 +7,13 @@ import { DataTable } from '../../../ui/data-table.tsx';
 import { ProgressBar } from '../../../ui/progress-bar.tsx';
 import {
   useAnnouncement,
+  useAnnouncementAutomations,
   useAnnouncementPreview,
   useAnnouncements,
-  useCancelAnnouncement,
-  usePauseAnnouncement,
-  useResumeAnnouncement,
   useSaveAnnouncement,
   useSendAnnouncement,
   useSendAnnouncementTest,
+  useSetAnnouncementAutomation,
   type AnnouncementReport,
   type ConsoleAnnouncement,
 } from '../api/announcements.ts';
@@ -22,6 +21,7 @@ import { useConsoleDrops } from '../api/drops.ts';
 import { useAllProducts } from '../api/console-products.ts';
 import { useConsoleReleases } from '../api/music.ts';
 import { useRoster } from '../api/roster.ts';
+import { AnnouncementProgress } from './announcement-progress.tsx';
 import { LoadState } from './load-state.tsx';
 import './console.css';
 
@@ -99,6 +99,7 @@ export function AnnouncementsTab() {
               ]}
             />
           )}
+          <Automations say={say} />
         </>
       ) : (
         <>
@@ -114,6 +115,43 @@ export function AnnouncementsTab() {
         </>
       )}
     </div>
+  );
+}
+
+const AUTOMATION_LABELS = {
+  'release-live': 'When a release goes live (its street date comes)',
+  'preorder-open': 'When a product opens for preorder',
+  'drop-scheduled': 'When a drop is scheduled',
+} as const;
+
+/** The automatic announcements (decision 079): each kind sends one announcement per event to the label's and the credited artists' consenting followers. */
+function Automations({ say }: { say: (text: string) => void }) {
+  const automations = useAnnouncementAutomations();
+  const change = useSetAnnouncementAutomation();
+  return (
+    <fieldset className="console-announcements__automations">
+      <legend>Send an announcement automatically</legend>
+      <p className="console__hint">Each goes once per event, to the consenting followers of the label and of the artists credited.</p>
+      {(automations.data ?? []).map(({ kind, enabled }) => (
+        <label key={kind} className="console-discounts__check">
+          <input
+            type="checkbox"
+            checked={enabled}
+            disabled={change.isPending}
+            onChange={(event) =>
+              change.mutate(
+                { kind, enabled: event.target.checked },
+                {
+                  onSuccess: () => say(`${AUTOMATION_LABELS[kind]}: ${event.target.checked ? 'on' : 'off'}.`),
+                  onError: (error) => toast.error(errorSentence(error, 'Could not change the setting.')),
+                },
+              )
+            }
+          />{' '}
+          {AUTOMATION_LABELS[kind]}
+        </label>
+      ))}
+    </fieldset>
   );
 }
 
@@ -133,7 +171,7 @@ function Opened({ id, say }: { id: number; say: (text: string) => void }) {
           <SendControls row={row} say={say} />
         </>
       ) : (
-        <Progress row={row} say={say} />
+        <AnnouncementProgress row={row} say={say} />
       )}
     </article>
   );
@@ -343,83 +381,6 @@ function SendControls({ row, say }: { row: AnnouncementReport; say: (text: strin
         <p role="alert" className="console-discounts__problem">
           {problem}
         </p>
-      ) : null}
-    </section>
-  );
-}
-
-function Progress({ row, say }: { row: AnnouncementReport; say: (text: string) => void }) {
-  const pause = usePauseAnnouncement();
-  const resume = useResumeAnnouncement();
-  const cancel = useCancelAnnouncement();
-  const { counts } = row;
-  const done = counts.total - counts.queued - counts.sending;
-  const failed = (error: unknown) => toast.error(errorSentence(error, 'Could not change the sending.'));
-  return (
-    <section aria-labelledby="announcement-report-title">
-      <h4 id="announcement-report-title">{row.status === 'sending' || row.status === 'paused' ? 'Progress' : 'Report'}</h4>
-      <ProgressBar value={counts.total ? (done / counts.total) * 100 : 100} label="Sent so far" />
-      <p aria-live="polite">
-        {done} of {counts.total} done · started {when(row.startedAt)}
-        {row.finishedAt ? ` · finished ${when(row.finishedAt)}` : ''}
-      </p>
-      <dl className="console-announcements__counts">
-        {(
-          [
-            ['Sent', counts.sent],
-            ['Failed', counts.failed],
-            ['Bounced', counts.bounced],
-            ['Unknown', counts.unknown],
-            ['Skipped', counts.skipped],
-            ['Waiting', counts.queued + counts.sending],
-            ['Unsubscribed since', counts.unsubscribedSince],
-          ] as const
-        ).map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd data-testid={`count-${label.toLowerCase().replaceAll(' ', '-')}`}>{value}</dd>
-          </div>
-        ))}
-      </dl>
-      <div className="console__confirm-actions">
-        {row.status === 'sending' ? (
-          <button type="button" className="button button--secondary" onClick={() => pause.mutate(row.id, { onSuccess: () => say('Paused.'), onError: failed })}>
-            Pause
-          </button>
-        ) : null}
-        {row.status === 'paused' ? (
-          <button type="button" className="button button--secondary" onClick={() => resume.mutate(row.id, { onSuccess: () => say('Resumed.'), onError: failed })}>
-            Resume
-          </button>
-        ) : null}
-        {row.status === 'sending' || row.status === 'paused' ? (
-          <button type="button" className="button button--danger" onClick={() => cancel.mutate(row.id, { onSuccess: () => say('Cancelled.'), onError: failed })}>
-            Cancel the sending
-          </button>
-        ) : null}
-      </div>
-      {row.unknown.length > 0 ? (
-        <>
-          <h5>Unknown: not sent again</h5>
-          <p className="console__hint">The instance sending these stopped while handing them to the mail server: they may or may not have arrived, and are never sent twice.</p>
-          <ul>
-            {row.unknown.map((recipient) => (
-              <li key={recipient.email}>{recipient.email}</li>
-            ))}
-          </ul>
-        </>
-      ) : null}
-      {row.failed.length > 0 ? (
-        <>
-          <h5>Failed and bounced</h5>
-          <ul>
-            {row.failed.map((recipient) => (
-              <li key={recipient.email}>
-                {recipient.email} ({recipient.state}): {recipient.detail}
-              </li>
-            ))}
-          </ul>
-        </>
       ) : null}
     </section>
   );
