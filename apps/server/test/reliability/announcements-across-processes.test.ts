@@ -61,7 +61,7 @@ beforeAll(async () => {
   };
   servers = await Promise.all(ports.map((port) => spawnServer(settings, port)));
   await Promise.all(servers.map(waitUntilReady));
-  [label] = await signInAll(servers[0]!.base, publicUrl, ['label@example.org']);
+  label = (await signInAll(servers[0]!.base, publicUrl, ['label@example.org']))[0]!;
 }, 240_000);
 
 afterAll(async () => {
@@ -85,7 +85,7 @@ async function call<T>(server: ServerProcess, name: string, data: unknown): Prom
 
 interface Report {
   status: string;
-  counts: Record<string, number>;
+  counts: { total: number; sent: number; unknown: number; failed: number; queued: number; sending: number };
   unknown: { email: string }[];
 }
 
