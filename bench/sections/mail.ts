@@ -75,7 +75,14 @@ export async function benchMail(options: { fans: number }, log: (line: string) =
       figures: [
         figure('mail.rate', `mail: announcement mails a second to a local SMTP sink, one instance (${options.fans} fans)`, round(rate, 1), 'mails/s', { op: '>=', value: 50 }),
         figure('mail.delivered', 'mail: mails the sink received, of the fans', received === options.fans ? 'all' : `${received} of ${options.fans}`, '', { op: '=', value: 'all' }),
-        figure('mail.peak_rss', `mail: the server's peak resident memory while sending (${options.fans} fans)`, round(peakRss, 0), 'MiB', undefined, `${round(before.rss, 0)} MiB before`),
+        figure(
+          'mail.peak_rss',
+          `mail: the server's peak resident memory while sending (${options.fans} fans)`,
+          round(peakRss, 0),
+          'MiB',
+          undefined,
+          `${round(before.rss, 0)} MiB before`,
+        ),
       ],
       counts,
       seconds,

@@ -265,13 +265,27 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     onPreorderOpened: async (product: { id: string; name: string; releaseDate: string }) => {
       const body = `${product.name} is open for preorder. It comes out on ${product.releaseDate}.`;
       const artistIds = await creditedArtists(product.id);
-      await announceAutomatically(db, { kind: 'preorder-open', key: `preorder-open:${product.id}`, subject: `Preorder now: ${product.name}`, body, link: productLink(product.id, product.name), artistIds });
+      await announceAutomatically(db, {
+        kind: 'preorder-open',
+        key: `preorder-open:${product.id}`,
+        subject: `Preorder now: ${product.name}`,
+        body,
+        link: productLink(product.id, product.name),
+        artistIds,
+      });
     },
     onReleased: async (productIds: string[]) => {
       for (const id of productIds) {
         const { name } = await getProduct(db, id, { includeInactive: true });
         const artistIds = await creditedArtists(id);
-        await announceAutomatically(db, { kind: 'release-live', key: `release-live:${id}`, subject: `Out now: ${name}`, body: `${name} is out today.`, link: productLink(id, name), artistIds });
+        await announceAutomatically(db, {
+          kind: 'release-live',
+          key: `release-live:${id}`,
+          subject: `Out now: ${name}`,
+          body: `${name} is out today.`,
+          link: productLink(id, name),
+          artistIds,
+        });
       }
     },
   };

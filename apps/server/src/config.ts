@@ -184,10 +184,7 @@ const envSchema = z.object({
    * least 30 minutes, so it is closed through its API when the hold ends.
    */
   CHECKOUT_HOLD_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
-  /**
-   * The cost of a drop's join challenge (decision 066): altcha's largest number, so a browser
-   * tries about half of it (SHA-256 each) on average. 0 turns the challenge off everywhere.
-   */
+  /** A drop join challenge's cost (decision 066): altcha's largest number, a browser tries about half (SHA-256 each); 0: off. */
   DROP_CHALLENGE_COST: z.coerce.number().int().min(0).max(10_000_000).default(100_000),
   /** Drop joins per client address per minute (decision 066); a venue's or a carrier's NAT shares one address. */
   DROP_JOINS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(120),

@@ -40,11 +40,15 @@ export function catalogFunctions(deps: { onChange: () => void; preorders: Preord
   return [
     defineFunction('releaseBizarreProduct', async (input, context) => {
       const today = labelToday(deps.preorders);
-      const id = await withKnownCategory(() => releaseProduct(context.db, { ...input, images: ownImages(input.images, context) }, undefined, { userId: context.caller.userId }, today));
+      const id = await withKnownCategory(() =>
+        releaseProduct(context.db, { ...input, images: ownImages(input.images, context) }, undefined, { userId: context.caller.userId }, today),
+      );
       deps.onChange();
       // A street date ahead: the product opens for preorder (its automatic announcement, decision 079).
       if (input.releaseDate && input.releaseDate > today && deps.onPreorderOpened) {
-        await deps.onPreorderOpened({ id, name: input.name, releaseDate: input.releaseDate }).catch((error: unknown) => context.log.warn({ err: error, productId: id }, 'automatic announcement of a preorder failed'));
+        await deps
+          .onPreorderOpened({ id, name: input.name, releaseDate: input.releaseDate })
+          .catch((error: unknown) => context.log.warn({ err: error, productId: id }, 'automatic announcement of a preorder failed'));
       }
       return { ok: true, id };
     }),

@@ -97,7 +97,9 @@ export function startAnnouncementSender(deps: SenderDeps): AnnouncementSender {
       const outcomes = await Promise.all(
         claimed.map(async (recipient): Promise<Outcome> => {
           if (suppressed.has(recipient.email)) return { email: recipient.email, state: 'skipped', detail: 'the address bounced before' };
-          const outcome = await deps.mailer.send(announcementMail(content, recipient, deps.origin, deps.secret)).catch((error: unknown) => ({ state: 'unknown' as const, detail: String(error) }));
+          const outcome = await deps.mailer
+            .send(announcementMail(content, recipient, deps.origin, deps.secret))
+            .catch((error: unknown) => ({ state: 'unknown' as const, detail: String(error) }));
           // Nothing reached the SMTP server: the claim goes back to the queue.
           if (outcome.state === 'retry') return { email: recipient.email, state: 'queued', detail: outcome.detail };
           return { email: recipient.email, state: outcome.state, detail: 'detail' in outcome ? outcome.detail : '' };

@@ -70,7 +70,12 @@ export function announcementFunctions(deps: AnnouncementDeps): CallableFunction[
       const resolved = input.link ? await deps.resolveLink(input.link.kind, input.link.id) : undefined;
       if (input.link && !resolved) throw new AppError('invalid-argument', ANNOUNCEMENT_MESSAGES.link);
       const link = input.link && resolved ? { kind: input.link.kind, id: input.link.id, ...resolved } : null;
-      const id = await saveAnnouncementDraft(db, input.id ?? null, { subject: input.subject, body: input.body, image, link, toLabel: input.toLabel, artistIds: input.artistIds }, caller.userId);
+      const id = await saveAnnouncementDraft(
+        db,
+        input.id ?? null,
+        { subject: input.subject, body: input.body, image, link, toLabel: input.toLabel, artistIds: input.artistIds },
+        caller.userId,
+      );
       return view(db, await findAnnouncement(db, id));
     }),
     defineFunction('getAnnouncement', async ({ id }, { db }) => {

@@ -142,7 +142,10 @@ describe('announcements', () => {
 
     // A claim made by a sender that is gone (its key held by no session): unknown, not sent.
     const orphan = fans[59]!;
-    await pool().query(`UPDATE announcement_recipient SET state = 'sending', claimed_by = '7', claimed_at = now() WHERE announcement_id = $1 AND email = $2 AND state = 'queued'`, [paused.id, orphan]);
+    await pool().query(`UPDATE announcement_recipient SET state = 'sending', claimed_by = '7', claimed_at = now() WHERE announcement_id = $1 AND email = $2 AND state = 'queued'`, [
+      paused.id,
+      orphan,
+    ]);
     await admin().call('resumeAnnouncement', { id: paused.id });
     await finished(paused.id);
     const done = await report(paused.id);
@@ -199,7 +202,8 @@ describe('announcements', () => {
   });
 
   it('automatic announcements: off by default; on, a drop scheduled, a preorder opening and a release going live each send one, once', async () => {
-    const automatic = async () => (await pool().query<{ key: string; status: string }>(`SELECT automatic_key AS key, status FROM announcement WHERE automatic_key IS NOT NULL ORDER BY id`)).rows;
+    const automatic = async () =>
+      (await pool().query<{ key: string; status: string }>(`SELECT automatic_key AS key, status FROM announcement WHERE automatic_key IS NOT NULL ORDER BY id`)).rows;
     const tee = async (name: string, releaseDate?: string) => {
       const { id } = await admin().call('releaseBizarreProduct', {
         name,
@@ -254,7 +258,11 @@ describe('announcements', () => {
 
     // The street date comes: the release job (every minute) makes it ordinary and announces it.
     await pool().query(`UPDATE product SET release_date = CURRENT_DATE - 1 WHERE id = $1`, [preorder]);
-    await waitFor(() => (smtp.mailsTo('lab1@example.org').some((mail) => mail.raw.includes('Subject: Out now: Future Tee')) ? true : undefined), 'the release announcement', 100_000);
+    await waitFor(
+      () => (smtp.mailsTo('lab1@example.org').some((mail) => mail.raw.includes('Subject: Out now: Future Tee')) ? true : undefined),
+      'the release announcement',
+      100_000,
+    );
     expect((await automatic()).map((row) => row.key).sort()).toEqual([`drop-scheduled:${drop.id}`, `preorder-open:${preorder}`, `release-live:${preorder}`].sort());
     for (const subject of ['New drop: Loud Drop', 'Preorder now: Future Tee', 'Out now: Future Tee']) {
       const to = recipientsOf(subject);

@@ -102,16 +102,27 @@ async function statesOf(id: number): Promise<Map<string, string>> {
 }
 
 async function sendToAll(server: ServerProcess, subject: string): Promise<number> {
-  const draft = await call<{ id: number }>(server, 'saveAnnouncement', { subject, body: `${subject}: the new record is out.`, image: '', link: null, toLabel: true, artistIds: [] });
+  const draft = await call<{ id: number }>(server, 'saveAnnouncement', {
+    subject,
+    body: `${subject}: the new record is out.`,
+    image: '',
+    link: null,
+    toLabel: true,
+    artistIds: [],
+  });
   await call(server, 'sendAnnouncement', { id: draft.id });
   return draft.id;
 }
 
 async function finished(server: ServerProcess, id: number): Promise<Report> {
-  return poll('the announcement to finish', async () => {
-    const report = await call<Report>(server, 'getAnnouncement', { id });
-    return report.status === 'sent' ? report : undefined;
-  }, { timeoutMs: 120_000, intervalMs: 250 }).catch((error: unknown) => {
+  return poll(
+    'the announcement to finish',
+    async () => {
+      const report = await call<Report>(server, 'getAnnouncement', { id });
+      return report.status === 'sent' ? report : undefined;
+    },
+    { timeoutMs: 120_000, intervalMs: 250 },
+  ).catch((error: unknown) => {
     throw new Error(`${String(error)}\n${servers.map((s) => s.output().slice(-3000)).join('\n---\n')}`);
   });
 }
@@ -122,7 +133,9 @@ describe('announcements across two instances', () => {
     const id = await sendToAll(a, 'Crash news');
     // Both instances send: wait until a good part has gone, then kill one while it hands mails to SMTP.
     await poll('a fifth of the mails', async () => (received('Crash news').size >= N / 5 ? true : undefined), { timeoutMs: 60_000, intervalMs: 20 });
-    const { rows: inFlight } = await database.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM announcement_recipient WHERE announcement_id = $1 AND state = 'sending'`, [id]);
+    const { rows: inFlight } = await database.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM announcement_recipient WHERE announcement_id = $1 AND state = 'sending'`, [
+      id,
+    ]);
     expect(inFlight[0]!.n).toBeGreaterThan(0);
     a.child.kill('SIGKILL');
     await a.exited;
@@ -139,7 +152,12 @@ describe('announcements across two instances', () => {
     // No more unknown than the killed instance had in flight; the report lists each.
     expect(report.counts.unknown).toBeLessThanOrEqual(IN_FLIGHT);
     expect(report.counts.unknown).toBe([...states.values()].filter((state) => state === 'unknown').length);
-    expect(report.unknown.map((row) => row.email).sort()).toEqual([...states].filter(([, state]) => state === 'unknown').map(([email]) => email).sort());
+    expect(report.unknown.map((row) => row.email).sort()).toEqual(
+      [...states]
+        .filter(([, state]) => state === 'unknown')
+        .map(([email]) => email)
+        .sort(),
+    );
     expect(report.counts.sent + report.counts.unknown).toBe(N);
     expect(got.size).toBeGreaterThanOrEqual(N - report.counts.unknown);
 
@@ -147,7 +165,11 @@ describe('announcements across two instances', () => {
     const mail = smtp.mails.find((candidate) => candidate.to.includes('fan7@example.org') && candidate.raw.includes('Subject: Crash news'))!;
     const headers = mail.raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' ');
     const url = /^List-Unsubscribe: <([^>]+)>/im.exec(headers)![1]!;
-    const leave = await fetch(url.replace(/^http:\/\/127\.0\.0\.1:\d+/, b.base), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    const leave = await fetch(url.replace(/^http:\/\/127\.0\.0\.1:\d+/, b.base), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
     expect(leave.status).toBe(200);
 
     // The killed instance comes back; the next announcement goes out through both.

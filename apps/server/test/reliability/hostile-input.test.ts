@@ -1064,7 +1064,8 @@ describe('generated: same-id races on every idempotent function', () => {
     addRecoupCost:
       'each call adds a cost (an admin’s form, no idempotency key): n calls are n costs, as n presses of Add would be; recouping never exceeds earnings (src/royalties/royalties.test.ts)',
     saveAnnouncement: 'without an id each call writes a draft (an admin’s form, nothing is sent); with one it sets the same fields of a draft: last write wins',
-    sendAnnouncement: 'a conditional update of a draft to sending: one of n concurrent calls starts it and writes its recipients (one row per address, the primary key), the others are refused (src/fans/announcements.test.ts)',
+    sendAnnouncement:
+      'a conditional update of a draft to sending: one of n concurrent calls starts it and writes its recipients (one row per address, the primary key), the others are refused (src/fans/announcements.test.ts)',
     sendAnnouncementTest: 'each call queues one test mail to the caller (admin only, rate limited)',
     pauseAnnouncement: 'a conditional update from sending to paused: one wins, the others are refused',
     resumeAnnouncement: 'a conditional update from paused to sending: one wins, the others are refused',

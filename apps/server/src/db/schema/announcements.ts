@@ -31,7 +31,10 @@ export const announcements = pgTable(
     linkPath: text('link_path').notNull().default(''),
     /** The audience: the label's followers (and its news subscribers without an account), and/or these artists' followers. */
     toLabel: boolean('to_label').notNull().default(true),
-    artistIds: integer('artist_ids').array().notNull().default(sql`'{}'::integer[]`),
+    artistIds: integer('artist_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::integer[]`),
     status: text('status', { enum: ANNOUNCEMENT_STATUS_VALUES }).notNull().default('draft'),
     /** An automatic announcement's event (`drop-scheduled:<id>`, ...): one announcement per event, whatever repeats it. Null: written by the label. */
     automaticKey: text('automatic_key'),
@@ -75,7 +78,6 @@ export const announcementRecipients = pgTable(
     check('announcement_recipient_claimed', sql`${table.state} <> 'sending' OR ${table.claimedBy} IS NOT NULL`),
   ],
 );
-
 
 export const AUTOMATIC_KINDS = ['release-live', 'preorder-open', 'drop-scheduled'] as const;
 

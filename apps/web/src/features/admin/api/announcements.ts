@@ -45,4 +45,5 @@ export const useCancelAnnouncement = () => useAnnouncementMutation((id: number) 
 export const useAnnouncementAutomations = () =>
   useQuery({ queryKey: announcementKeys.automations, queryFn: async ({ signal }) => (await functionsClient.call('listAnnouncementAutomations', null, { signal })).automations });
 
-export const useSetAnnouncementAutomation = () => useAnnouncementMutation((input: FunctionInput<'setAnnouncementAutomation'>) => functionsClient.call('setAnnouncementAutomation', input));
+export const useSetAnnouncementAutomation = () =>
+  useAnnouncementMutation((input: FunctionInput<'setAnnouncementAutomation'>) => functionsClient.call('setAnnouncementAutomation', input));

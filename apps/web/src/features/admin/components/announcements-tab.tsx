@@ -66,8 +66,8 @@ export function AnnouncementsTab() {
       </p>
       <h2 className="console__title">Announcements</h2>
       <p className="console__hint">
-        An announcement goes by mail to the fans who follow the label (and those who signed up for its news) or the artists you choose, and only to those who said yes to news.
-        Each mail has a one-click unsubscribe.
+        An announcement goes by mail to the fans who follow the label (and those who signed up for its news) or the artists you choose, and only to those who said yes to news. Each
+        mail has a one-click unsubscribe.
       </p>
       {openId === null ? (
         <>
@@ -108,10 +108,18 @@ export function AnnouncementsTab() {
               <span aria-hidden="true">← </span>All announcements
             </button>
           </p>
-          {openId === 'new' ? <Editor initial={EMPTY} id={null} onSaved={(id) => {
+          {openId === 'new' ? (
+            <Editor
+              initial={EMPTY}
+              id={null}
+              onSaved={(id) => {
                 setOpenId(id);
                 say('Draft saved.');
-              }} /> : <Opened id={openId} say={say} />}
+              }}
+            />
+          ) : (
+            <Opened id={openId} say={say} />
+          )}
         </>
       )}
     </div>
@@ -254,7 +262,11 @@ function Editor({ initial, id, onSaved }: { initial: Draft; id: number | null; o
         </p>
       ) : null}
       <label htmlFor="announcement-link-kind">Link to</label>
-      <select id="announcement-link-kind" value={draft.linkKind} onChange={(event) => setDraft((current) => ({ ...current, linkKind: event.target.value as Draft['linkKind'], linkId: '' }))}>
+      <select
+        id="announcement-link-kind"
+        value={draft.linkKind}
+        onChange={(event) => setDraft((current) => ({ ...current, linkKind: event.target.value as Draft['linkKind'], linkId: '' }))}
+      >
         <option value="">Nothing</option>
         <option value="release">A release</option>
         <option value="product">A product</option>
