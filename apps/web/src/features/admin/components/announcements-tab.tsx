@@ -327,7 +327,13 @@ function Preview({ id }: { id: number }) {
           <p>
             To {preview.data.to} · Subject: <strong>{preview.data.subject}</strong>
           </p>
-          <iframe title="The announcement as mail" sandbox="" srcDoc={preview.data.html} style={{ width: '100%', minHeight: '24rem', border: '1px solid var(--border)' }} />
+          {/* An opaque origin (no allow-same-origin): nothing in the mail reaches the console's page or session. */}
+          <iframe
+            title="The announcement as mail"
+            sandbox="allow-scripts"
+            srcDoc={preview.data.html}
+            style={{ width: '100%', minHeight: '24rem', border: '1px solid var(--border)' }}
+          />
         </>
       ) : null}
     </section>
