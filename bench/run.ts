@@ -3,7 +3,7 @@ import type { Product } from '@storefront/domain/catalog.ts';
 // embedded database, seeds a realistic catalogue, measures every figure of issue 8 next
 // to its target, writes bench/results/latest.json (and latest.md) and prints the table.
 // Options: --quick (short runs, smaller scale: for working on the bench itself),
-//          --skip=http,checkout,hotrow,live,digital,frontend,scale,drop (leave sections out),
+//          --skip=http,checkout,hotrow,live,digital,frontend,scale,drop,mail (leave sections out),
 //          --only=drop (run only the named sections, comma-separated),
 //          --land (record this run's figures as the landed ones in bench/results/landed.json,
 //          committed: every later run prints its change against them and flags a guarded
@@ -24,19 +24,20 @@ import { benchBundles, benchLighthouse, checkDelivery } from './sections/fronten
 import { benchHotRow } from './sections/hot-row.ts';
 import { benchHttpReads } from './sections/http-reads.ts';
 import { benchLiveFanOut } from './sections/live.ts';
+import { benchMail } from './sections/mail.ts';
 import { benchScale } from './sections/scale.ts';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const land = args.includes('--land');
 const listArg = (name: string) => new Set((args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? '').split(',').filter(Boolean));
-const SECTIONS = ['http', 'checkout', 'hotrow', 'live', 'digital', 'frontend', 'scale', 'drop'];
+const SECTIONS = ['http', 'checkout', 'hotrow', 'live', 'digital', 'frontend', 'scale', 'drop', 'mail'];
 const only = listArg('only');
 const unknown = [...only, ...listArg('skip')].filter((name) => !SECTIONS.includes(name));
 if (unknown.length > 0) throw new Error(`Unknown bench section(s): ${unknown.join(', ')} (sections: ${SECTIONS.join(', ')})`);
 const skip = only.size > 0 ? new Set(SECTIONS.filter((name) => !only.has(name))) : listArg('skip');
 /** The sections that share the one server on the embedded database (drop starts its own cluster). */
-const SHARED_SERVER_SECTIONS = SECTIONS.filter((name) => name !== 'drop');
+const SHARED_SERVER_SECTIONS = SECTIONS.filter((name) => name !== 'drop' && name !== 'mail');
 const resultsDir = path.join(root, 'bench/results');
 /** The figures of the last landed run (committed; the rest of bench/results/ is git-ignored). */
 const landedFile = path.join(resultsDir, 'landed.json');
@@ -64,6 +65,7 @@ const settings = quick
         bareRuns: 100,
       },
       drop: { fans: 2000, units: 200, maxAdmitted: 50, workers: 2, joinConcurrency: 100, saleTimeoutSeconds: 150 },
+      mail: { fans: 2000 },
     }
   : {
       lighthouse: { runs: 3 },
@@ -84,6 +86,7 @@ const settings = quick
         bareRuns: 500,
       },
       drop: { fans: 20_000, units: 2000, maxAdmitted: 400, workers: 4, joinConcurrency: 200, saleTimeoutSeconds: 300 },
+      mail: { fans: 20_000 },
     };
 
 const started = Date.now();
@@ -238,6 +241,7 @@ async function main() {
 
   if (SHARED_SERVER_SECTIONS.some((name) => !skip.has(name))) await sharedServerSections(figures, details);
   await section('drop', figures, details, () => benchDrop(settings.drop, log, resultsDir));
+  await section('mail', figures, details, () => benchMail(settings.mail, log, resultsDir));
 
   const totalSeconds = Math.round((Date.now() - started) / 1000);
   figures.push({ key: 'bench.seconds', label: 'bench: total run time', value: totalSeconds, unit: 's', target: { op: '<', value: 900 }, met: totalSeconds < 900 });

@@ -59,7 +59,7 @@ function removeAbandonedDataDirs() {
  * database in a new temporary DATA_DIR, which is removed again on stop(). Its output goes
  * to `logFile`.
  */
-export async function startAppServer(logFile: string): Promise<AppServer> {
+export async function startAppServer(logFile: string, extraEnv: Record<string, string> = {}): Promise<AppServer> {
   removeAbandonedDataDirs();
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), DIR_PREFIX));
@@ -87,6 +87,7 @@ export async function startAppServer(logFile: string): Promise<AppServer> {
         CHECKOUT_ADDRESS_RATE_LIMIT: '100000',
         QUOTE_RATE_LIMIT: '100000',
         QUOTE_ADDRESS_RATE_LIMIT: '100000',
+        ...extraEnv,
       },
     },
   );

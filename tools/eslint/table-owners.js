@@ -40,7 +40,7 @@ export const TABLE_OWNERS = {
   digital: ['releases', 'releaseTracks', 'trackFiles', 'downloadCodes', 'digitalOwnership', 'releaseProducts'],
   service: ['serviceTokens', 'serviceWrites'],
   roster: ['artists', 'artistSlugs', 'releaseArtists', 'trackArtists', 'productArtists'],
-  fans: ['fanFollows', 'marketingConsents', 'wishlistItems'],
+  fans: ['fanFollows', 'marketingConsents', 'wishlistItems', 'announcements', 'announcementRecipients', 'announcementAutomations'],
   royalties: ['royaltyParties', 'royaltyRules', 'royaltyRuleShares', 'royaltyCosts', 'royaltySlices', 'royaltyEntries'],
 };
 
@@ -90,6 +90,8 @@ export const EXCEPTIONS = {
   'apps/server/src/drops/notify-me.service.ts': ['products', 'productVariants'],
   // A wishlist shows its products' state and price, and tells a fan when one is back (decision 076): reads.
   'apps/server/src/fans/wishlist.service.ts': ['products', 'productVariants', 'productImages', 'users'],
+  // An announcement goes to the consenting followers: an account's address and name beside its follows (decision 079): reads.
+  'apps/server/src/fans/announcements.service.ts': ['users'],
   // Account deletion and the data export reach every area's rows of one account (decision 032).
   'apps/server/src/accounts/account-settings.service.ts': ['checkouts', 'ledgerEntries', 'orderItems', 'orders', 'wallets'],
 };

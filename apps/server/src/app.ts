@@ -23,7 +23,12 @@ import { fansArea } from './fans/fans.plugin.ts';
 import { royaltiesArea } from './royalties/royalties.plugin.ts';
 import { moveArtistParty } from './royalties/rules.service.ts';
 import { moveFollows } from './fans/follows.service.ts';
-import { artistsOfRelease, productIdsOfArtist } from './roster/roster.service.ts';
+import { artistsOfProducts, artistsOfRelease, productIdsOfArtist } from './roster/roster.service.ts';
+import { getProduct } from './catalog/catalog.service.ts';
+import { findRelease } from './digital/releases.service.ts';
+import { findDrop } from './drops/drops.service.ts';
+import type { LinkKind } from './fans/announcements.functions.ts';
+import { announceAutomatically } from './fans/announcement-automation.ts';
 import { preordersArea } from './preorders/preorders.plugin.ts';
 import { giftCardsArea } from './giftcards/giftcards.plugin.ts';
 import { liveArea } from './live/live.plugin.ts';
@@ -235,18 +240,69 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const every = everyOn(jobs);
   // What a verified provider event means: the checkout's payment flow and the orders' refunds (payments imports neither).
   const paymentEvents: PaymentEventHandlers = { payment: (event) => applyPaymentEvent(checkout, event), refund: (event) => applyRefundEvent(checkout, event) };
+  // An announcement's link (decision 079): the release's, product's or drop's title and page, from the areas that own them.
+  const resolveLink = async (kind: LinkKind, id: string): Promise<{ title: string; path: string } | undefined> => {
+    if (kind === 'product') {
+      const product = await getProduct(db, id, { includeInactive: true }).catch(() => undefined);
+      return product ? { title: product.name, path: `/product/${encodeURIComponent(product.id)}` } : undefined;
+    }
+    if (kind === 'release') {
+      const releaseId = Number(id);
+      const release = Number.isSafeInteger(releaseId) && releaseId > 0 && releaseId < 2 ** 31 ? await findRelease(db, releaseId) : undefined;
+      return release ? { title: `${release.title} by ${release.artist}`, path: `/music/${release.id}` } : undefined;
+    }
+    const drop = await findDrop(db, { dropId: id });
+    return drop ? { title: drop.name, path: `/drops/${encodeURIComponent(drop.slug)}` } : undefined;
+  };
+  // Automatic announcements (decision 079): the events of the catalogue, preorders and drops, written by the fans area if the label turned them on.
+  const creditedArtists = async (productId: string) => (await artistsOfProducts(db, [productId])).map((artist) => artist.id);
+  const productLink = (id: string, name: string) => ({ kind: 'product' as const, id, title: name, path: `/product/${encodeURIComponent(id)}` });
+  const labelDate = (iso: string) => new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeStyle: 'short', timeZone: config.LABEL_TIME_ZONE }).format(new Date(iso));
+  const automatic = {
+    onDropScheduled: async (drop: { id: string; name: string; slug: string; startsAt: string }) => {
+      const link = { kind: 'drop' as const, id: drop.id, title: drop.name, path: `/drops/${encodeURIComponent(drop.slug)}` };
+      const body = `${drop.name} drops on ${labelDate(drop.startsAt)}.\n\nJoin the queue from its page: fans in the queue before the start are shuffled fairly.`;
+      await announceAutomatically(db, { kind: 'drop-scheduled', key: `drop-scheduled:${drop.id}`, subject: `New drop: ${drop.name}`, body, link, artistIds: [] });
+    },
+    onPreorderOpened: async (product: { id: string; name: string; releaseDate: string }) => {
+      const body = `${product.name} is open for preorder. It comes out on ${product.releaseDate}.`;
+      const artistIds = await creditedArtists(product.id);
+      await announceAutomatically(db, {
+        kind: 'preorder-open',
+        key: `preorder-open:${product.id}`,
+        subject: `Preorder now: ${product.name}`,
+        body,
+        link: productLink(product.id, product.name),
+        artistIds,
+      });
+    },
+    onReleased: async (productIds: string[]) => {
+      for (const id of productIds) {
+        const { name } = await getProduct(db, id, { includeInactive: true });
+        const artistIds = await creditedArtists(id);
+        await announceAutomatically(db, {
+          kind: 'release-live',
+          key: `release-live:${id}`,
+          subject: `Out now: ${name}`,
+          body: `${name} is out today.`,
+          link: productLink(id, name),
+          artistIds,
+        });
+      }
+    },
+  };
   const areaOptions: AreaOptions = {
     content: { config, db, pages },
     accounts: { auth, config, db, jobs, queueMail, resolveSession },
     oidc: { auth, config, db, every, jobs, resolveCaller },
     // The shop's artist filter asks the roster which products credit an artist (catalog imports no roster).
-    catalog: { config, db, jobs, hub, pages, resolveCaller, productsOfArtist: (slug) => productIdsOfArtist(db, slug) },
+    catalog: { config, db, jobs, hub, pages, resolveCaller, productsOfArtist: (slug) => productIdsOfArtist(db, slug), onPreorderOpened: automatic.onPreorderOpened },
     checkout: { checkout, every, jobs, payments, resolveCaller },
     shipping: { db, every },
     discounts: undefined,
     giftcards: { config, db, jobs },
     orders: { config, db, every, jobs, payments, resolveCaller, tax },
-    preorders: { config, db, every, jobs },
+    preorders: { config, db, every, jobs, onReleased: automatic.onReleased },
     wallet: undefined,
     admin: undefined,
     payouts: { config, db, resolveCaller },
@@ -257,7 +313,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     storage: { config, db, every, resolveCaller },
     // A release's page links its roster artists (digital imports no roster).
     digital: { config, db, jobs, pages, artistsOfRelease: (releaseId) => artistsOfRelease(db, releaseId) },
-    drops: { config, db, jobs, pages, hub, queueMail },
+    drops: { config, db, jobs, pages, hub, queueMail, onDropScheduled: automatic.onDropScheduled },
     // A merge moves the fans' follows and the royalties' party of the merged artist (roster imports neither).
     roster: {
       config,
@@ -269,7 +325,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       },
     },
     // The account's address for its consent (fans imports no accounts).
-    fans: { config, db, jobs, hub, queueMail, emailOf: async (userId) => (await contactOf(db, userId))?.email ?? '' },
+    fans: { config, db, jobs, hub, queueMail, emailOf: async (userId) => (await contactOf(db, userId))?.email ?? '', resolveLink },
     royalties: undefined,
     openapi: { config },
   };

@@ -184,15 +184,14 @@ const envSchema = z.object({
    * least 30 minutes, so it is closed through its API when the hold ends.
    */
   CHECKOUT_HOLD_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
-  /**
-   * The cost of a drop's join challenge (decision 066): altcha's largest number, so a browser
-   * tries about half of it (SHA-256 each) on average. 0 turns the challenge off everywhere.
-   */
+  /** A drop join challenge's cost (decision 066): altcha's largest number, a browser tries about half (SHA-256 each); 0: off. */
   DROP_CHALLENGE_COST: z.coerce.number().int().min(0).max(10_000_000).default(100_000),
   /** Drop joins per client address per minute (decision 066); a venue's or a carrier's NAT shares one address. */
   DROP_JOINS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(120),
   /** In ms, how often each instance serves waitlists and wishlists besides the stock changes it hears (decision 076), and runs a live drop's admission round (066). */
   NOTIFY_ROUND_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  /** In ms, how often each instance looks for announcements to send besides the ones started on it (decision 079). */
+  ANNOUNCE_ROUND_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   DROP_ADVANCE_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   /** A port of its own for GET /metrics (Prometheus), on METRICS_HOST; unset: no such port (decision 040). */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),

@@ -151,6 +151,18 @@ const FUNCTIONS: Record<string, Access> = {
   // The wishlist (decision 076): a signed-in fan's own.
   listWishlist: 'signed-in',
   setWishlisted: 'signed-in',
+  // Announcements (issue 37 part 3, decision 079): the label's console only.
+  listAnnouncements: 'admin',
+  saveAnnouncement: 'admin',
+  getAnnouncement: 'admin',
+  previewAnnouncement: 'admin',
+  sendAnnouncementTest: 'admin',
+  sendAnnouncement: 'admin',
+  pauseAnnouncement: 'admin',
+  resumeAnnouncement: 'admin',
+  cancelAnnouncement: 'admin',
+  listAnnouncementAutomations: 'admin',
+  setAnnouncementAutomation: 'admin',
 };
 
 /** Who gets past authentication and authorisation, by access class. */

@@ -28,18 +28,28 @@ function ownImages(images: string[], context: CallContext): string[] {
   });
 }
 
+/** A product just released with a street date ahead (app.ts hands this over). */
+export type OnPreorderOpened = (product: { id: string; name: string; releaseDate: string }) => Promise<void>;
+
 /**
  * The spec's two admin functions and the console's product tools (decision 031); the
  * server decides who is an admin and audits each change. `onChange` runs after each
  * committed change, so this process's next read already sees it.
  */
-export function catalogFunctions(deps: { onChange: () => void; preorders: PreorderDeps }) {
+export function catalogFunctions(deps: { onChange: () => void; preorders: PreorderDeps; onPreorderOpened?: OnPreorderOpened }) {
   return [
     defineFunction('releaseBizarreProduct', async (input, context) => {
+      const today = labelToday(deps.preorders);
       const id = await withKnownCategory(() =>
-        releaseProduct(context.db, { ...input, images: ownImages(input.images, context) }, undefined, { userId: context.caller.userId }, labelToday(deps.preorders)),
+        releaseProduct(context.db, { ...input, images: ownImages(input.images, context) }, undefined, { userId: context.caller.userId }, today),
       );
       deps.onChange();
+      // A street date ahead: the product opens for preorder (its automatic announcement, decision 079).
+      if (input.releaseDate && input.releaseDate > today && deps.onPreorderOpened) {
+        await deps
+          .onPreorderOpened({ id, name: input.name, releaseDate: input.releaseDate })
+          .catch((error: unknown) => context.log.warn({ err: error, productId: id }, 'automatic announcement of a preorder failed'));
+      }
       return { ok: true, id };
     }),
     defineFunction('editBizarreProduct', async (input, context) => {

@@ -14,8 +14,11 @@ async function roundAfter(deps: QueueDeps, dropId: string, log: { warn(object: o
   await advanceDrop(deps, dropId).catch((error: unknown) => log.warn({ err: error, dropId }, 'drop admission round failed'));
 }
 
+/** A drop just scheduled (its automatic announcement, decision 079; app.ts hands this over). */
+export type OnDropScheduled = (drop: { id: string; name: string; slug: string; startsAt: string }) => Promise<void>;
+
 /** The drop's callable functions (issue 35, decision 066). */
-export function dropFunctions(): CallableFunction[] {
+export function dropFunctions(onScheduled?: OnDropScheduled): CallableFunction[] {
   const queueDeps = (context: { db: QueueDeps['db']; config: Config }): QueueDeps => ({
     db: context.db,
     secrets: secretsOf(context.config),
@@ -23,7 +26,12 @@ export function dropFunctions(): CallableFunction[] {
     joinsPerAddress: context.config.DROP_JOINS_PER_ADDRESS,
   });
   return [
-    defineFunction('scheduleDrop', async (input, { db, caller }) => scheduleDrop(db, { userId: caller.userId }, input)),
+    defineFunction('scheduleDrop', async (input, { db, caller, log }) => {
+      const view = await scheduleDrop(db, { userId: caller.userId }, input);
+      // The drop is scheduled whatever becomes of its announcement.
+      await onScheduled?.(view).catch((error: unknown) => log.warn({ err: error, dropId: view.id }, 'automatic announcement of a drop failed'));
+      return view;
+    }),
     defineFunction('editDrop', async (input, { db, caller }) => {
       // Open pages count down to the start they read: a new start (or anything else) is told to them.
       const view = await editDrop(db, { userId: caller.userId }, input);

@@ -7,7 +7,7 @@ import type { LiveHub } from '../live/live.hub.ts';
 import type { QueueMail } from '../mail/mail.jobs.ts';
 import type { PublicPages } from '../web/public-pages.ts';
 import { advanceDrop, forgetUsedChallenges } from './drop-queue.service.ts';
-import { dropFunctions } from './drops.functions.ts';
+import { dropFunctions, type OnDropScheduled } from './drops.functions.ts';
 import { addDropPages } from './drops.pages.ts';
 import { dropsToAdvance } from './drops.service.ts';
 import { notifyMeFunctions } from './notify-me.functions.ts';
@@ -37,6 +37,8 @@ export interface DropsOptions {
   queueMail: QueueMail;
   /** The drop pages' heads and sitemap.xml's addresses (decision 069). */
   pages: PublicPages;
+  /** A drop scheduled may send an automatic announcement (the fans area's, decision 079). */
+  onDropScheduled?: OnDropScheduled;
 }
 
 /**
@@ -46,7 +48,7 @@ export interface DropsOptions {
  * under their own advisory lock) every NOTIFY_ROUND_MS, and at once when a stock change that
  * leaves units is heard (a restock, an expired hold, on any instance: decision 076).
  */
-export const dropsArea = defineArea('drops', async (app, { db, jobs, config, pages, hub, queueMail }: DropsOptions) => {
+export const dropsArea = defineArea('drops', async (app, { db, jobs, config, pages, hub, queueMail, onDropScheduled }: DropsOptions) => {
   // The drop's pages, written by the server for link previews (decision 069).
   addDropPages(pages, db);
   const secrets = [config.AUTH_SECRET, ...config.AUTH_SECRET_PREVIOUS];
@@ -77,5 +79,5 @@ export const dropsArea = defineArea('drops', async (app, { db, jobs, config, pag
   app.addHook('onClose', async () => {
     for (const stop of stops) stop();
   });
-  return { functions: [...dropFunctions(), ...notifyMeFunctions({ queueMail })] };
+  return { functions: [...dropFunctions(onDropScheduled), ...notifyMeFunctions({ queueMail })] };
 });

@@ -4,6 +4,9 @@ import { defineArea } from '../http/area.ts';
 import { onDemand } from '../jobs/on-demand.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { LiveHub } from '../live/live.hub.ts';
+import { createBulkMailer } from '../mail/bulk-mailer.ts';
+import { startAnnouncementSender } from './announcement-sender.ts';
+import { announcementFunctions, type AnnouncementDeps } from './announcements.functions.ts';
 import { consentFunctions, type ConsentDeps } from './consent.functions.ts';
 import { consentRoutes } from './consent.routes.ts';
 import { fanFunctions } from './fans.functions.ts';
@@ -16,6 +19,8 @@ export interface FansOptions extends ConsentDeps {
   jobs: JobQueue;
   /** A product change heard live starts a wishlist round (decision 076). */
   hub: LiveHub;
+  /** An announcement's link: a release's, product's or drop's title and page (decision 079). */
+  resolveLink: AnnouncementDeps['resolveLink'];
 }
 
 /**
@@ -25,7 +30,7 @@ export interface FansOptions extends ConsentDeps {
  * wishlist, whose items back in stock or open for preorder are told to consenting fans once
  * (every NOTIFY_ROUND_MS on each instance, one at a time, and at once on a product change).
  */
-export const fansArea = defineArea('fans', async (app, { config, db, jobs, hub, queueMail, emailOf }: FansOptions) => {
+export const fansArea = defineArea('fans', async (app, { config, db, jobs, hub, queueMail, emailOf, resolveLink }: FansOptions) => {
   await app.register(consentRoutes, { db, config });
   const deps = { db, jobs, publicUrl: publicUrl(config), secret: config.AUTH_SECRET };
   const rounds = onDemand(
@@ -37,10 +42,24 @@ export const fansArea = defineArea('fans', async (app, { config, db, jobs, hub, 
   const unsubscribe = hub.subscribe((event) => {
     if (event.topic === 'products') rounds.ask();
   });
+  // Announcements (decision 079): this instance's sender, with an SMTP pool of its own.
+  const sender = startAnnouncementSender({
+    db,
+    connection: db.$client.options,
+    mailer: createBulkMailer(config, db),
+    origin: publicUrl(config),
+    secret: config.AUTH_SECRET,
+    batch: config.MAIL_CONCURRENCY,
+    roundMs: config.ANNOUNCE_ROUND_MS,
+    onError: (error) => app.log.warn({ err: error }, 'announcement sending round failed'),
+  });
   app.addHook('onClose', async () => {
+    await sender.stop();
     clearInterval(timer);
     rounds.stop();
     unsubscribe();
   });
-  return { functions: [...fanFunctions(), ...consentFunctions({ queueMail, emailOf })] };
+  return {
+    functions: [...fanFunctions(), ...consentFunctions({ queueMail, emailOf }), ...announcementFunctions({ queueMail, emailOf, resolveLink, wake: sender.wake })],
+  };
 });

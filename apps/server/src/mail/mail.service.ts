@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { devMailbox, mailSuppressions } from '../db/schema/index.ts';
 import type { Mail } from './mailer.ts';
@@ -30,4 +30,14 @@ export async function isSuppressed(db: Db, email: string): Promise<boolean> {
     .from(mailSuppressions)
     .where(eq(mailSuppressions.email, normalised(email)));
   return row !== undefined;
+}
+
+/** Which of these addresses (normalised) marketing mail is stopped for by a hard bounce. */
+export async function suppressedAmong(db: Db, emails: readonly string[]): Promise<Set<string>> {
+  if (emails.length === 0) return new Set();
+  const rows = await db
+    .select({ email: mailSuppressions.email })
+    .from(mailSuppressions)
+    .where(inArray(mailSuppressions.email, emails.map(normalised)));
+  return new Set(rows.map((row) => row.email));
 }

@@ -36,7 +36,7 @@ export type Mailer = SendMail & { close(): void };
  * nodemailer would wait up to 2 minutes to connect and 10 for a silent socket: a send must
  * end well within the mail job's expiry (MAIL_JOB_EXPIRE_SECONDS), or it could go out twice.
  */
-const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
 
 /**
  * SMTP when SMTP_URL is set; otherwise the dev mailbox (a table behind /dev/mailbox). SMTP is

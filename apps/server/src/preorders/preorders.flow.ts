@@ -44,7 +44,7 @@ function byBuyerAndItem(lines: PreorderLine[]): Map<string, { userId: string; it
 }
 
 /** The release job (every minute): street dates that came make their items ordinary, and each buyer of each hears once. */
-export async function releaseDuePreorders(deps: PreorderDeps): Promise<{ items: number; mails: number }> {
+export async function releaseDuePreorders(deps: PreorderDeps): Promise<{ items: number; mails: number; released: string[] }> {
   const today = labelToday(deps);
   return runTransaction(
     deps.db,
@@ -57,7 +57,7 @@ export async function releaseDuePreorders(deps: PreorderDeps): Promise<{ items: 
         groups.map((group) => ({ userId: group.userId, itemId: group.itemId, kind: 'released' as const, shipsOn: today })),
       );
       const mails = await mailClaimed(tx, deps, claimed, groups, (buyer, group) => preorderReleasedMail(buyer.email, buyer.name, group, `${deps.publicUrl}/my-orders`));
-      return { items: products.length, mails };
+      return { items: products.length, mails, released: products };
     },
     { isolationLevel: 'read committed' },
   );

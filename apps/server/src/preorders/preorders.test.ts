@@ -252,7 +252,7 @@ describe('the release job', () => {
     // A restart: the instance stops and a new one runs the job again on the same day.
     await a.jobs.stop();
     const c = await worker();
-    expect(await releaseDuePreorders(on(c.db, c.jobs))).toEqual({ items: 0, mails: 0 });
+    expect(await releaseDuePreorders(on(c.db, c.jobs))).toEqual({ items: 0, mails: 0, released: [] });
 
     await smtp.waitForText(buyers[0]!.email, `It's out: ${lp.row.name} is released today`);
     await smtp.waitForText(buyers[1]!.email, `It's out: ${lp.row.name} is released today`);

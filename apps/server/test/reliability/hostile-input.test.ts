@@ -436,6 +436,18 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   confirmNotifyMe: () => ({ token: 'bm8.bm8.99999999999999.forged-signature' }),
   listWishlist: () => null,
   setWishlisted: () => ({ productId: 'no-such-product', wishlisted: true }),
+  // Announcements (decision 079): an unknown announcement or link is refused clearly; a draft may be saved.
+  listAnnouncements: () => null,
+  saveAnnouncement: () => ({ subject: 'Fuzz news', body: 'Fuzz body', image: '', link: { kind: 'drop', id: 'no-such-drop' }, toLabel: true, artistIds: [] }),
+  getAnnouncement: () => ({ id: 2_000_000 }),
+  previewAnnouncement: () => ({ id: 2_000_000 }),
+  sendAnnouncementTest: () => ({ id: 2_000_000 }),
+  sendAnnouncement: () => ({ id: 2_000_000 }),
+  pauseAnnouncement: () => ({ id: 2_000_000 }),
+  resumeAnnouncement: () => ({ id: 2_000_000 }),
+  cancelAnnouncement: () => ({ id: 2_000_000 }),
+  listAnnouncementAutomations: () => null,
+  setAnnouncementAutomation: () => ({ kind: 'drop-scheduled', enabled: false }),
   resolveNeedsAttention: () => ({ id: 1 }),
   listCategories: () => null,
   createCategory: () => ({ name: 'Fuzz Category' }),
@@ -1051,12 +1063,24 @@ describe('generated: same-id races on every idempotent function', () => {
       'each call adds a rule from its day on (the newest of a day is in force): the same shares, no counter, and the ledger posts by the rule in force at each sale (src/royalties/royalties.test.ts)',
     addRecoupCost:
       'each call adds a cost (an admin’s form, no idempotency key): n calls are n costs, as n presses of Add would be; recouping never exceeds earnings (src/royalties/royalties.test.ts)',
+    saveAnnouncement: 'without an id each call writes a draft (an admin’s form, nothing is sent); with one it sets the same fields of a draft: last write wins',
+    sendAnnouncement:
+      'a conditional update of a draft to sending: one of n concurrent calls starts it and writes its recipients (one row per address, the primary key), the others are refused (src/fans/announcements.test.ts)',
+    sendAnnouncementTest: 'each call queues one test mail to the caller (admin only, rate limited)',
+    pauseAnnouncement: 'a conditional update from sending to paused: one wins, the others are refused',
+    resumeAnnouncement: 'a conditional update from paused to sending: one wins, the others are refused',
+    cancelAnnouncement: 'a conditional update from sending or paused to cancelled: one wins, the others are refused',
+    setAnnouncementAutomation: 'upserts one row per kind (the primary key): last write wins, no counter',
     resendGiftCard: 'a conditional update of an active card clears its mailed time and queues its mail: concurrent calls each send the same code again (admin only)',
     redeemGiftCard:
       'a conditional update of an active card: one of n concurrent redemptions (many accounts, two instances) credits the wallet, the others are refused as redeemed (src/giftcards/giftcards.test.ts)',
     ...Object.fromEntries(
       [
         'getSalesOverview',
+        'listAnnouncements',
+        'listAnnouncementAutomations',
+        'getAnnouncement',
+        'previewAnnouncement',
         'listRoyalties',
         'listGiftCards',
         'getShippingTaxConfig',

@@ -8,6 +8,7 @@ export const CONSOLE_TABS = [
   'music',
   'roster',
   'drops',
+  'announcements',
   'content',
   'discounts',
   'sales',

@@ -151,3 +151,12 @@ export const dropKeys = {
   report: (dropId: string) => ['admin', 'drops', 'report', dropId] as const,
   demand: ['admin', 'drops', 'demand'] as const,
 };
+
+/** The console's announcements (issue 37 part 3, decision 079). */
+export const announcementKeys = {
+  all: ['admin', 'announcements'] as const,
+  list: ['admin', 'announcements', 'list'] as const,
+  one: (id: number) => ['admin', 'announcements', 'one', id] as const,
+  preview: (id: number) => ['admin', 'announcements', 'preview', id] as const,
+  automations: ['admin', 'announcements', 'automations'] as const,
+};

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { accountsContracts } from './accounts.ts';
+import { announcementContracts } from './announcements.ts';
 import { bundleContracts } from './bundles.ts';
 import { catalogContracts } from './catalog.ts';
 import { checkoutContracts } from './checkout.ts';
@@ -24,6 +25,7 @@ import { walletContracts } from './wallet.ts';
  */
 export const functionContracts = {
   ...accountsContracts,
+  ...announcementContracts,
   ...bundleContracts,
   ...catalogContracts,
   ...checkoutContracts,

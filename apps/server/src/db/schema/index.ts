@@ -19,3 +19,4 @@ export * from './drops.ts';
 export * from './roster.ts';
 export * from './fans.ts';
 export * from './royalties.ts';
+export * from './announcements.ts';

@@ -19,6 +19,7 @@ const Activity = consoleTab(() => import('./activity-tab.tsx').then((m) => m.Act
 const Music = consoleTab(() => import('./music-tab.tsx').then((m) => m.MusicTab), 'the music');
 const Drops = consoleTab(() => import('./drops-tab.tsx').then((m) => m.DropsTab), 'the drops');
 const Roster = consoleTab(() => import('./roster-tab.tsx').then((m) => m.RosterTab), 'the roster');
+const Announcements = consoleTab(() => import('./announcements-tab.tsx').then((m) => m.AnnouncementsTab), 'the announcements');
 const Content = consoleTab(() => import('./content/content-tab.tsx').then((m) => m.ContentTab), 'the content editor');
 
 const LABELS: Record<ConsoleTab, string> = {
@@ -30,6 +31,7 @@ const LABELS: Record<ConsoleTab, string> = {
   music: 'Music',
   roster: 'Roster',
   drops: 'Drops',
+  announcements: 'Announcements',
   content: 'Content',
   discounts: 'Discount codes',
   sales: 'Sales',
@@ -138,6 +140,7 @@ export function ReleaseTabs() {
           ['music', Music.Part],
           ['roster', Roster.Part],
           ['drops', Drops.Part],
+          ['announcements', Announcements.Part],
           ['content', Content.Part],
           ['discounts', Discounts.Part],
           ['sales', Sales.Part],
