@@ -90,6 +90,10 @@ export const EXCEPTIONS = {
   'apps/server/src/drops/notify-me.service.ts': ['products', 'productVariants'],
   // A wishlist shows its products' state and price, and tells a fan when one is back (decision 076): reads.
   'apps/server/src/fans/wishlist.service.ts': ['products', 'productVariants', 'productImages', 'users'],
+  // The Audience tab's export names each consenting fan's account (name, country) by address (decision 078): a join, read only.
+  'apps/server/src/fans/audience.service.ts': ['users'],
+  // The cart reminder looks at unpaid checkouts, their buyer, later orders and drop variants (decision 078): reads.
+  'apps/server/src/fans/reminders.service.ts': ['checkouts', 'users', 'orders', 'dropItems', 'productVariants'],
   // Account deletion and the data export reach every area's rows of one account (decision 032).
   'apps/server/src/accounts/account-settings.service.ts': ['checkouts', 'ledgerEntries', 'orderItems', 'orders', 'wallets'],
 };

@@ -266,7 +266,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       },
     },
     // The account's address for its consent (fans imports no accounts).
-    fans: { config, db, jobs, hub, queueMail, emailOf: async (userId) => (await contactOf(db, userId))?.email ?? '' },
+    fans: { config, db, jobs, hub, queueMail, resolveCaller, every, emailOf: async (userId) => (await contactOf(db, userId))?.email ?? '' },
     royalties: undefined,
     openapi: { config },
   };

@@ -19,6 +19,7 @@ const Activity = consoleTab(() => import('./activity-tab.tsx').then((m) => m.Act
 const Music = consoleTab(() => import('./music-tab.tsx').then((m) => m.MusicTab), 'the music');
 const Drops = consoleTab(() => import('./drops-tab.tsx').then((m) => m.DropsTab), 'the drops');
 const Roster = consoleTab(() => import('./roster-tab.tsx').then((m) => m.RosterTab), 'the roster');
+const Audience = consoleTab(() => import('./audience-tab.tsx').then((m) => m.AudienceTab), 'the audience');
 const Content = consoleTab(() => import('./content/content-tab.tsx').then((m) => m.ContentTab), 'the content editor');
 
 const LABELS: Record<ConsoleTab, string> = {
@@ -33,6 +34,7 @@ const LABELS: Record<ConsoleTab, string> = {
   content: 'Content',
   discounts: 'Discount codes',
   sales: 'Sales',
+  audience: 'Audience',
   shipping: 'Shipping & tax',
   admins: 'Admins',
   activity: 'Activity',
@@ -141,6 +143,7 @@ export function ReleaseTabs() {
           ['content', Content.Part],
           ['discounts', Discounts.Part],
           ['sales', Sales.Part],
+          ['audience', Audience.Part],
           ['shipping', Shipping.Part],
           ['admins', Admins.Part],
           ['activity', Activity.Part],
