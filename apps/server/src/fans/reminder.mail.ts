@@ -11,7 +11,7 @@ const SHOP = 'Street Flavor Records';
  */
 export function cartReminderMail(to: string, name: string, lines: { name: string; qty: number; unitCents: number }[], cartUrl: string, leaveUrl: string): Mail {
   const subject = 'You left something in your cart';
-  const items = lines.map((line) => `${line.qty} × ${line.name} (${formatUsd(line.unitCents)})`);
+  const items = lines.map((line) => `${line.name}, quantity ${line.qty}, ${formatUsd(line.unitCents)} each`);
   const paragraphs = [name ? `Hi ${name},` : 'Hi,', 'You did not finish your order. Your cart is waiting for you:'];
   const after = 'You get this mail because you said yes to news from the label. We send it once for this cart.';
   const text = `${paragraphs.join('\n\n')}\n\n${items.map((item) => `- ${item}`).join('\n')}\n\nBack to your cart: ${cartUrl}\n\n${after}\n\nUnsubscribe: ${leaveUrl}`;

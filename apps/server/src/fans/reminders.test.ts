@@ -93,6 +93,21 @@ async function checkout(user: string, items: CheckoutLine[], createdAt: Date, st
 }
 
 const tee = (qty: number): CheckoutLine => ({ id: teeId, name: 'Reminder Tee', qty, unitCents: 1500 });
+/**
+ * Runs a round and answers what was decided for each checkout. The app's own round (the job
+ * queue's, every minute) may claim them first, or hold the lock while this one runs: the
+ * decisions are read from the table, waiting until the checkouts expected are claimed.
+ */
+async function round(expected: string[], now?: Date): Promise<Map<string, string>> {
+  for (let attempt = 0; ; attempt++) {
+    await remindUnpaidCheckouts(deps, now);
+    const rows = await shop.db.select().from(checkoutReminders);
+    const decided = new Map(rows.map((row) => [row.checkoutId, row.reason]));
+    if (expected.every((id) => decided.has(id)) || attempt > 30) return decided;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 const reminderMails = (to: string) => smtp.mailsTo(to).filter((mail) => mail.decoded.includes('You left something in your cart'));
 const admin = () => shop.functions(() => adminToken);
 
@@ -101,7 +116,7 @@ describe('the cart reminder', () => {
     expect(await admin().call('getAudienceSettings', null)).toEqual({ cartReminderHours: null });
     await checkout('fan', [tee(1)], hoursAgo(30));
     expect((await remindUnpaidCheckouts(deps)).size).toBe(0);
-    expect(await shop.db.select().from(checkoutReminders)).toEqual([]);
+    expect((await round([])).size).toBe(0);
   });
 
   it('once on, reminds a consenting fan once, by a marketing mail whose signed link rebuilds the cart; never without consent, after a purchase or for a drop', async () => {
@@ -114,19 +129,21 @@ describe('the cart reminder', () => {
     const dropped = await checkout('dropfan', [tee(1), { id: dropTeeId, name: 'Drop Tee', qty: 1, unitCents: 4000 }], hoursAgo(25));
     const recent = await checkout('again', [tee(1)], hoursAgo(2));
 
-    const verdicts = await remindUnpaidCheckouts(deps);
+    const verdicts = await round([fans, quiet, bought, dropped]);
     expect(verdicts.get(fans)).toBe('sent');
     expect(verdicts.get(quiet)).toBe('no-consent');
     expect(verdicts.get(bought)).toBe('bought');
     expect(verdicts.get(dropped)).toBe('drop');
     expect(verdicts.has(recent)).toBe(false);
     expect([...verdicts.values()].filter((verdict) => verdict === 'sent')).toHaveLength(1);
+    // The fan's older checkout (30 h) is passed over for this later one.
+    expect([...verdicts.values()]).toContain('newer-checkout');
 
     const mail = await smtp.waitForText('fan@example.org', 'You left something in your cart');
     const headers = mail.raw.replace(/\r\n[ \t]+/g, ' ');
     expect(headers).toMatch(/List-Unsubscribe: +<http[^>]+\/news\/leave\?token=/);
     expect(headers).toContain('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
-    expect(mail.decoded).toContain('2 × Reminder Tee');
+    expect(mail.decoded).toContain('Reminder Tee, quantity 2, $15.00 each');
     const link = /https?:\/\/[^\s"<>]+\/cart\/restore\?token=([^\s"<>&]+)/.exec(mail.decoded);
     expect(link).not.toBeNull();
     const restored = await shop.functions().call('restoreCart', { token: decodeURIComponent(link![1]!) });
@@ -136,7 +153,8 @@ describe('the cart reminder', () => {
 
     // Once: the next rounds find nothing, and the fan got one mail.
     expect((await remindUnpaidCheckouts(deps)).size).toBe(0);
-    expect((await remindUnpaidCheckouts(deps, new Date(Date.now() + 3_600_000))).get(fans)).toBeUndefined();
+    expect((await remindUnpaidCheckouts(deps, new Date(Date.now() + 3_600_000))).has(fans)).toBe(false);
+    expect((await shop.db.select().from(checkoutReminders).where(eq(checkoutReminders.checkoutId, fans))).length).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(reminderMails('fan@example.org')).toHaveLength(1);
     for (const nobody of ['quiet@example.org', 'buyer@example.org', 'dropfan@example.org', 'again@example.org']) expect(reminderMails(nobody)).toHaveLength(0);
@@ -147,11 +165,11 @@ describe('the cart reminder', () => {
   it('reminds at the hours set, and stops when turned off', async () => {
     expect(await admin().call('saveAudienceSettings', { cartReminderHours: 1 })).toEqual({ cartReminderHours: 1 });
     const due = await checkout('again', [tee(3)], hoursAgo(1.5));
-    expect((await remindUnpaidCheckouts(deps)).get(due)).toBe('sent');
-    await smtp.waitForText('again@example.org', '3 × Reminder Tee');
+    expect((await round([due])).get(due)).toBe('sent');
+    await smtp.waitForText('again@example.org', 'Reminder Tee, quantity 3');
     await admin().call('saveAudienceSettings', { cartReminderHours: null });
     const later = await checkout('again', [tee(1)], hoursAgo(1.2));
-    expect((await remindUnpaidCheckouts(deps)).has(later)).toBe(false);
+    expect((await round([])).has(later)).toBe(false);
   }, 30_000);
 
   it('refuses hours outside 1 to 720, and only admins set them', async () => {
