@@ -56,12 +56,12 @@ test('the label reads the Audience tab, exports exactly the consenting fans and 
 
   // The import: a Bandcamp-shaped file with two good rows and three broken ones.
   const tag = Date.now().toString(36);
-  const good = [`e2e-import-a-${tag}@example.net`, `e2e-import-b-${tag}@example.net`];
+  const [goodA, goodB] = [`e2e-import-a-${tag}@example.net`, `e2e-import-b-${tag}@example.net`];
   const file = [
     '"email","fullname","firstname","lastname","date added","country"',
-    `"${good[0]}","Import A","","","2021-03-14 18:15:42 UTC","Brazil"`,
-    `"${good[1]}","Import B","","","2022-01-02","Chile"`,
-    `"${good[0].toUpperCase()}","Import A again","","","2022-01-02","Brazil"`,
+    `"${goodA}","Import A","","","2021-03-14 18:15:42 UTC","Brazil"`,
+    `"${goodB}","Import B","","","2022-01-02","Chile"`,
+    `"${goodA.toUpperCase()}","Import A again","","","2022-01-02","Brazil"`,
     `"not an address","Nobody","","","2022-01-02",""`,
     `"e2e-import-nodate-${tag}@example.net","No Date","","","",""`,
   ].join('\n');
