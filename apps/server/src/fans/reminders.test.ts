@@ -32,10 +32,10 @@ beforeAll(async () => {
   await createAccount(
     shop.db,
     shop.config,
-    { email: 'label@example.org', username: 'label', name: 'Label', password: TEST_PASSWORD, confirmPassword: TEST_PASSWORD, acceptedTerms: true },
+    { email: 'boss@example.org', username: 'boss', name: 'Boss', password: TEST_PASSWORD, confirmPassword: TEST_PASSWORD, acceptedTerms: true },
     { emailVerified: true, role: 'admin' },
   );
-  adminToken = await shop.signIn('label@example.org');
+  adminToken = await shop.signIn('boss@example.org');
   for (const name of ['fan', 'quiet', 'buyer', 'dropfan', 'again']) {
     ids[name] = await shop.account(name);
     if (name !== 'quiet') await giveConsent(shop.db, { email: `${name}@example.org`, userId: ids[name], source: 'account', page: '/account' });
