@@ -35,7 +35,11 @@ test('the label reads the Audience tab, exports exactly the consenting fans and 
   await expect(page).toHaveURL(/\/release\/audience$/);
   await expect(page.getByRole('tab', { name: 'Audience' })).toBeFocused();
   await expect(page.getByRole('heading', { name: 'Audience', level: 2 })).toBeVisible();
-  const figure = (term: string) => page.locator('.console-audience__figures div').filter({ has: page.locator('dt', { hasText: new RegExp(`^${term}$`) }) }).locator('dd');
+  const figure = (term: string) =>
+    page
+      .locator('.console-audience__figures div')
+      .filter({ has: page.locator('dt', { hasText: new RegExp(`^${term}$`) }) })
+      .locator('dd');
   await expect(figure('Consenting fans')).toHaveText(/^\d[\d,]*$/);
   const shown = Number((await figure('Consenting fans').textContent())!.replace(/,/g, ''));
   expect(shown).toBeGreaterThanOrEqual(1);

@@ -393,7 +393,9 @@ describe('the audience files x roles', () => {
     });
     const expected = role === 'admin' ? 200 : role === 'user' || role === 'otherUser' ? 403 : 401;
     expect(response.status).toBe(expected);
-    const [row] = await database.db.execute(sql`SELECT count(*)::int AS n FROM marketing_consent WHERE email = ${`matrix-${role.toLowerCase()}@example.net`}`).then((r) => r.rows as { n: number }[]);
+    const [row] = await database.db
+      .execute(sql`SELECT count(*)::int AS n FROM marketing_consent WHERE email = ${`matrix-${role.toLowerCase()}@example.net`}`)
+      .then((r) => r.rows as { n: number }[]);
     expect(row!.n).toBe(role === 'admin' ? 1 : 0);
   });
 });

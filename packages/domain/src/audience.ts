@@ -153,7 +153,20 @@ const HEADER_NAMES = {
   firstName: ['firstname', 'first name', 'given name'],
   lastName: ['lastname', 'last name', 'family name', 'surname'],
   country: ['country', 'country code'],
-  date: ['date added', 'consented_at', 'consented at', 'consent date', 'consent_date', 'consent time', 'opted in at', 'optin_time', 'subscribed at', 'date subscribed', 'signup date', 'created_at'],
+  date: [
+    'date added',
+    'consented_at',
+    'consented at',
+    'consent date',
+    'consent_date',
+    'consent time',
+    'opted in at',
+    'optin_time',
+    'subscribed at',
+    'date subscribed',
+    'signup date',
+    'created_at',
+  ],
   consent: ['consent', 'consented', 'marketing consent', 'opted in', 'opt in', 'subscribed', 'accepts marketing'],
 } as const;
 

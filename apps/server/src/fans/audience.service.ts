@@ -18,11 +18,7 @@ export async function audienceSummary(db: Db) {
   const [followers] = await db
     .select({ fans: sql<number>`count(DISTINCT ${fanFollows.userId})::int`, label: sql<number>`count(*) FILTER (WHERE ${fanFollows.artistId} IS NULL)::int` })
     .from(fanFollows);
-  const perArtist = await db
-    .select({ artistId: fanFollows.artistId, followers: count() })
-    .from(fanFollows)
-    .where(isNotNull(fanFollows.artistId))
-    .groupBy(fanFollows.artistId);
+  const perArtist = await db.select({ artistId: fanFollows.artistId, followers: count() }).from(fanFollows).where(isNotNull(fanFollows.artistId)).groupBy(fanFollows.artistId);
   const named = await artistsByIds(
     db,
     perArtist.map((row) => row.artistId!),
@@ -99,11 +95,7 @@ export async function* audienceExportRows(db: Db, pageSize = 1000): AsyncGenerat
     const follows =
       userIds.length === 0
         ? []
-        : await db
-            .select({ userId: fanFollows.userId, artistId: fanFollows.artistId })
-            .from(fanFollows)
-            .where(inArray(fanFollows.userId, userIds))
-            .orderBy(asc(fanFollows.id));
+        : await db.select({ userId: fanFollows.userId, artistId: fanFollows.artistId }).from(fanFollows).where(inArray(fanFollows.userId, userIds)).orderBy(asc(fanFollows.id));
     const named = await artistsByIds(
       db,
       follows.flatMap((row) => (row.artistId === null ? [] : [row.artistId])),
@@ -195,7 +187,13 @@ export async function recordImport(db: Db, rows: (ImportRow & { line: number })[
         }
       }
       const refused = report.refused + counts.refusals.length;
-      await recordAudit(tx, { actor, action: 'audience.import', targetType: 'audience', targetId: 'import', after: { rows: report.rows, added: counts.added, merged: counts.merged, refused } });
+      await recordAudit(tx, {
+        actor,
+        action: 'audience.import',
+        targetType: 'audience',
+        targetId: 'import',
+        after: { rows: report.rows, added: counts.added, merged: counts.merged, refused },
+      });
       return counts;
     },
     { isolationLevel: 'read committed' },

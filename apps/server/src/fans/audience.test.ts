@@ -214,7 +214,9 @@ describe('an account’s deletion and data export', () => {
     const as = shop.functions(() => token);
     await as.call('setFollow', { target: { kind: 'label' }, followed: true });
     const exported = await as.call('exportMyData', null);
-    expect(exported.marketingConsent).toEqual([expect.objectContaining({ email: 'imported@example.org', status: 'given', source: 'import', name: 'Imported One', country: 'Italy' })]);
+    expect(exported.marketingConsent).toEqual([
+      expect.objectContaining({ email: 'imported@example.org', status: 'given', source: 'import', name: 'Imported One', country: 'Italy' }),
+    ]);
     expect(JSON.stringify(exported.follows)).toContain('label');
     await as.call('deleteAccount', { password: TEST_PASSWORD, confirm: 'DELETE' });
     expect(await consentRow('imported@example.org')).toBeUndefined();

@@ -17,6 +17,8 @@ export function cartReminderMail(to: string, name: string, lines: { name: string
   const text = `${paragraphs.join('\n\n')}\n\n${items.map((item) => `- ${item}`).join('\n')}\n\nBack to your cart: ${cartUrl}\n\n${after}\n\nUnsubscribe: ${leaveUrl}`;
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body style="font-family:Helvetica,Arial,sans-serif;color:#111;max-width:560px;margin:0 auto;padding:24px"><h1 style="font-size:20px">${escapeHtml(SHOP)}</h1>${paragraphs
     .map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`)
-    .join('')}<ul>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul><p style="margin:24px 0"><a href="${escapeHtml(cartUrl)}">Back to your cart</a></p><p style="font-size:12px;color:#666">${escapeHtml(after)} <a href="${escapeHtml(leaveUrl)}">Unsubscribe</a></p></body></html>`;
+    .join(
+      '',
+    )}<ul>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul><p style="margin:24px 0"><a href="${escapeHtml(cartUrl)}">Back to your cart</a></p><p style="font-size:12px;color:#666">${escapeHtml(after)} <a href="${escapeHtml(leaveUrl)}">Unsubscribe</a></p></body></html>`;
   return { to, subject, text, html };
 }

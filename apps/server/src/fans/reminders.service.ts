@@ -101,7 +101,11 @@ export async function remindUnpaidCheckouts(deps: ReminderDeps, now = new Date()
               .select({ one: sql`1` })
               .from(dropItems)
               .innerJoin(productVariants, eq(productVariants.id, dropItems.variantId))
-              .where(variantIds.length > 0 ? or(inArray(productVariants.productId, productIds), inArray(dropItems.variantId, variantIds)) : inArray(productVariants.productId, productIds))
+              .where(
+                variantIds.length > 0
+                  ? or(inArray(productVariants.productId, productIds), inArray(dropItems.variantId, variantIds))
+                  : inArray(productVariants.productId, productIds),
+              )
               .limit(1)
           ).length > 0;
         const verdict: ReminderVerdict = checkout.bought ? 'bought' : inDrop ? 'drop' : checkout.newer ? 'newer-checkout' : !checkout.consents ? 'no-consent' : 'sent';

@@ -125,8 +125,8 @@ function ImportForm() {
     <section aria-labelledby="audience-import" className="console-audience__section">
       <h3 id="audience-import">Import fans who consented elsewhere</h3>
       <p className="console__hint" id={hintId}>
-        A CSV with a header row naming an email column and the date each fan consented: Bandcamp’s mailing-list export works as it is. Up to 100,000 rows and 20 MB.
-        Each address is kept once; an address that unsubscribed here stays unsubscribed.
+        A CSV with a header row naming an email column and the date each fan consented: Bandcamp’s mailing-list export works as it is. Up to 100,000 rows and 20 MB. Each address is
+        kept once; an address that unsubscribed here stays unsubscribed.
       </p>
       <form className="console-audience__import" onSubmit={submit} noValidate>
         <label htmlFor={fileId}>CSV file</label>

@@ -30,7 +30,10 @@ export function ReminderSettings() {
     }
     save.mutate(draft.on ? hours : null, {
       onSuccess: (saved) =>
-        setStatus({ error: false, text: saved.cartReminderHours === null ? 'Cart reminders are off.' : `Cart reminders are on: sent ${saved.cartReminderHours} hours after a checkout is left unpaid.` }),
+        setStatus({
+          error: false,
+          text: saved.cartReminderHours === null ? 'Cart reminders are off.' : `Cart reminders are on: sent ${saved.cartReminderHours} hours after a checkout is left unpaid.`,
+        }),
       onError: (error) => setStatus({ error: true, text: errorSentence(error, 'Could not save the cart reminder.') }),
     });
   };
@@ -39,8 +42,8 @@ export function ReminderSettings() {
     <section aria-labelledby="audience-reminder" className="console-audience__section">
       <h3 id="audience-reminder">Cart reminder</h3>
       <p className="console__hint" id={hintId}>
-        One mail for a checkout left unpaid, sent only to fans who said yes to news, once per checkout, never after they bought and never for a drop’s products. Its link
-        rebuilds the cart.
+        One mail for a checkout left unpaid, sent only to fans who said yes to news, once per checkout, never after they bought and never for a drop’s products. Its link rebuilds
+        the cart.
       </p>
       {!draft ? (
         <LoadState query={settings} label="Loading the cart reminder…" lines={2} failed="Could not load the cart reminder." />
