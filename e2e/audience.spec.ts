@@ -79,10 +79,29 @@ test('the label reads the Audience tab, exports exactly the consenting fans and 
   await expect(refused.getByRole('row', { name: /^6 / })).toContainText(AUDIENCE_MESSAGES.noDate);
   await expect(figure('Consenting fans')).toHaveText((shown + 2).toLocaleString('en-US'));
 
+  // The cart reminder (part 7): off by default; turned on with its hours, then off again (the e2e shop's other tests see it off).
+  const remind = page.getByRole('checkbox', { name: 'Remind fans of an unpaid checkout' });
+  await expect(remind).not.toBeChecked();
+  await expect(page.getByLabel('after (hours)')).toBeDisabled();
+  await remind.check();
+  await page.getByLabel('after (hours)').fill('12');
+  await page.getByRole('button', { name: 'Save reminder' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Cart reminders are on' })).toHaveText('Cart reminders are on: sent 12 hours after a checkout is left unpaid.');
+  await remind.uncheck();
+  await page.getByRole('button', { name: 'Save reminder' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Cart reminders are off.' })).toBeVisible();
+
   // A phone: the tab fits 375 px (its tables scroll inside their own regions) and the import is still there.
   await page.setViewportSize({ width: 375, height: 740 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await page.getByRole('button', { name: 'Import fans' }).scrollIntoViewIfNeeded();
   await expect(page.getByRole('button', { name: 'Import fans' })).toBeVisible();
+});
+
+test('a cart reminder’s link that is not valid rebuilds nothing and says so', async ({ page }) => {
+  await page.goto('/cart/restore?token=not-a-signed-link');
+  await expect(page.getByRole('heading', { name: 'Your cart', level: 1 })).toBeVisible();
+  await expect(page.getByRole('status')).toHaveText('This link is not valid any more: your cart could not be rebuilt.');
+  await expect(page.getByRole('link', { name: 'Back to the shop' })).toBeVisible();
 });
