@@ -20,6 +20,7 @@ const CONSOLE_TABS = [
   ['Content', '/release/content'],
   ['Discount codes', '/release/discounts'],
   ['Sales', '/release/sales'],
+  ['Audience', '/release/audience'],
   ['Shipping & tax', '/release/shipping'],
   ['Admins', '/release/admins'],
   ['Activity', '/release/activity'],

@@ -92,6 +92,10 @@ export const EXCEPTIONS = {
   'apps/server/src/fans/wishlist.service.ts': ['products', 'productVariants', 'productImages', 'users'],
   // An announcement goes to the consenting followers: an account's address and name beside its follows (decision 079): reads.
   'apps/server/src/fans/announcements.service.ts': ['users'],
+  // The Audience tab's export names each consenting fan's account (name, country) by address (decision 078): a join, read only.
+  'apps/server/src/fans/audience.service.ts': ['users'],
+  // The cart reminder looks at unpaid checkouts, their buyer, later orders and drop variants (decision 078): reads.
+  'apps/server/src/fans/reminders.service.ts': ['checkouts', 'users', 'orders', 'dropItems', 'productVariants'],
   // Account deletion and the data export reach every area's rows of one account (decision 032).
   'apps/server/src/accounts/account-settings.service.ts': ['checkouts', 'ledgerEntries', 'orderItems', 'orders', 'wallets'],
 };

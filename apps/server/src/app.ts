@@ -325,7 +325,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       },
     },
     // The account's address for its consent (fans imports no accounts).
-    fans: { config, db, jobs, hub, queueMail, emailOf: async (userId) => (await contactOf(db, userId))?.email ?? '', resolveLink },
+    fans: { config, db, jobs, hub, queueMail, resolveCaller, every, emailOf: async (userId) => (await contactOf(db, userId))?.email ?? '', resolveLink },
     royalties: undefined,
     openapi: { config },
   };

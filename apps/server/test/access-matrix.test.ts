@@ -163,6 +163,12 @@ const FUNCTIONS: Record<string, Access> = {
   cancelAnnouncement: 'admin',
   listAnnouncementAutomations: 'admin',
   setAnnouncementAutomation: 'admin',
+  // The label's list (issue 37 part 6, decision 078): the console's Audience tab.
+  getAudience: 'admin',
+  // The cart reminder (part 7): its setting for admins; its signed link's cart for anyone holding it.
+  getAudienceSettings: 'admin',
+  saveAudienceSettings: 'admin',
+  restoreCart: 'public',
 };
 
 /** Who gets past authentication and authorisation, by access class. */
@@ -219,6 +225,9 @@ const ROUTES: Record<string, 'public' | 'service' | 'owner' | 'provider' | 'admi
   'POST /api/service/wallet-entries': 'service',
   'POST /webhooks/stripe': 'provider',
   'GET /api/admin/packing-list': 'admin-read',
+  // The Audience tab's files (decision 078): the consenting fans' CSV and the import of a CSV.
+  'GET /api/admin/audience.csv': 'admin-read',
+  'POST /api/admin/audience/import': 'admin-write',
   'GET /pay/return': 'public',
   'GET /pay/:id': 'owner',
   'POST /pay/:id': 'owner',
@@ -375,6 +384,31 @@ describe('admin reads x roles', () => {
     const body = await response.text();
     if (role === 'admin') expect(body).toContain('order_id,created_at');
     else expect(body).not.toContain('order_id,created_at');
+  });
+});
+
+describe('the audience files x roles', () => {
+  it.each(ROLES)('the consenting fans’ CSV as %s', async (role) => {
+    const response = await fetch(`${base}/api/admin/audience.csv`, { headers: headers[role] });
+    const expected = role === 'admin' ? 200 : role === 'user' || role === 'otherUser' ? 403 : 401;
+    expect(response.status).toBe(expected);
+    const body = await response.text();
+    if (role === 'admin') expect(body).toContain('email,name,country');
+    else expect(body).not.toContain('email,name,country');
+  });
+
+  it.each(ROLES)('an import as %s', async (role) => {
+    const response = await fetch(`${base}/api/admin/audience/import`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/csv', ...headers[role] },
+      body: `email,date added\nmatrix-${role}@example.net,2020-01-01\n`,
+    });
+    const expected = role === 'admin' ? 200 : role === 'user' || role === 'otherUser' ? 403 : 401;
+    expect(response.status).toBe(expected);
+    const [row] = await database.db
+      .execute(sql`SELECT count(*)::int AS n FROM marketing_consent WHERE email = ${`matrix-${role.toLowerCase()}@example.net`}`)
+      .then((r) => r.rows as { n: number }[]);
+    expect(row!.n).toBe(role === 'admin' ? 1 : 0);
   });
 });
 

@@ -72,4 +72,6 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'artist.unlink': 'Took an artist’s credit away',
   'artist.merge': 'Merged an artist into another',
   'artist.delete': 'Removed an artist',
+  'audience.import': 'Imported fans who consented elsewhere',
+  'audience.settings': 'Changed the cart reminder',
 };

@@ -6,16 +6,19 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * A confirm link (double opt-in) lasts 7 days; a leave link (unsubscribe) does not expire, so
  * an old mail's link still works, and needs no cookie.
  */
-export type ConsentPurpose = 'news-confirm' | 'news-leave';
+export type ConsentPurpose = 'news-confirm' | 'news-leave' | 'cart-reminder';
 
 export const CONFIRM_LINK_MS = 7 * 24 * 60 * 60 * 1000;
+/** A cart reminder's link (decision 078) names a checkout, not an address, and rebuilds its cart for 30 days. */
+export const CART_LINK_MS = 30 * 24 * 60 * 60 * 1000;
 const NEVER = 0;
 
 const keyOf = (secret: string, purpose: ConsentPurpose) => createHmac('sha256', secret).update(purpose).digest();
 const sign = (secret: string, purpose: ConsentPurpose, text: string) => createHmac('sha256', keyOf(secret, purpose)).update(text).digest('base64url');
 
 export function signConsentLink(secret: string, purpose: ConsentPurpose, email: string, now = Date.now()): string {
-  const text = `${Buffer.from(email).toString('base64url')}.${purpose === 'news-confirm' ? now + CONFIRM_LINK_MS : NEVER}`;
+  const expiry = purpose === 'news-confirm' ? now + CONFIRM_LINK_MS : purpose === 'cart-reminder' ? now + CART_LINK_MS : NEVER;
+  const text = `${Buffer.from(email).toString('base64url')}.${expiry}`;
   return `${text}.${sign(secret, purpose, text)}`;
 }
 

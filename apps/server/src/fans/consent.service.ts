@@ -109,5 +109,8 @@ export async function exportConsent(db: Db, email: string) {
     givenAt: row.givenAt?.toISOString() ?? null,
     withdrawnAt: row.withdrawnAt?.toISOString() ?? null,
     withdrawnBy: row.withdrawnBy,
+    // What an imported file said of the fan (decision 078).
+    name: row.name,
+    country: row.country,
   }));
 }

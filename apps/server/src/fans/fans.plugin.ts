@@ -1,14 +1,20 @@
+import type { FastifyRequest } from 'fastify';
 import { type Config, publicUrl } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { defineArea } from '../http/area.ts';
 import { onDemand } from '../jobs/on-demand.ts';
-import type { JobQueue } from '../jobs/queue.ts';
+import type { Every, JobQueue } from '../jobs/queue.ts';
 import type { LiveHub } from '../live/live.hub.ts';
 import { createBulkMailer } from '../mail/bulk-mailer.ts';
 import { startAnnouncementSender } from './announcement-sender.ts';
 import { announcementFunctions, type AnnouncementDeps } from './announcements.functions.ts';
+import type { Caller } from '../functions/registry.ts';
+import { audienceFunctions } from './audience.functions.ts';
+import { audienceRoutes } from './audience.routes.ts';
 import { consentFunctions, type ConsentDeps } from './consent.functions.ts';
 import { consentRoutes } from './consent.routes.ts';
+import { reminderFunctions } from './reminders.functions.ts';
+import { remindUnpaidCheckouts } from './reminders.service.ts';
 import { fanFunctions } from './fans.functions.ts';
 import { tellWishlists } from './wishlist.service.ts';
 
@@ -21,6 +27,10 @@ export interface FansOptions extends ConsentDeps {
   hub: LiveHub;
   /** An announcement's link: a release's, product's or drop's title and page (decision 079). */
   resolveLink: AnnouncementDeps['resolveLink'];
+  /** The caller of the Audience tab's export and import routes (decision 078). */
+  resolveCaller: (request: FastifyRequest) => Promise<Caller | null>;
+  /** The cart reminder's round, every minute on the job queue (decision 078). */
+  every: Every;
 }
 
 /**
@@ -30,13 +40,18 @@ export interface FansOptions extends ConsentDeps {
  * wishlist, whose items back in stock or open for preorder are told to consenting fans once
  * (every NOTIFY_ROUND_MS on each instance, one at a time, and at once on a product change).
  */
-export const fansArea = defineArea('fans', async (app, { config, db, jobs, hub, queueMail, emailOf, resolveLink }: FansOptions) => {
+export const fansArea = defineArea('fans', async (app, { config, db, jobs, hub, queueMail, emailOf, resolveLink, resolveCaller, every }: FansOptions) => {
   await app.register(consentRoutes, { db, config });
+  await app.register(audienceRoutes, { db, resolveCaller });
   const deps = { db, jobs, publicUrl: publicUrl(config), secret: config.AUTH_SECRET };
   const rounds = onDemand(
     () => tellWishlists(deps),
     (error) => app.log.warn({ err: error }, 'wishlist round failed'),
   );
+  // One reminder of a checkout left unpaid, when the label turned it on (decision 078).
+  await every('checkout-reminders', '* * * * *', async () => {
+    await remindUnpaidCheckouts(deps);
+  });
   const timer = setInterval(rounds.ask, config.NOTIFY_ROUND_MS);
   timer.unref();
   const unsubscribe = hub.subscribe((event) => {
@@ -60,6 +75,12 @@ export const fansArea = defineArea('fans', async (app, { config, db, jobs, hub, 
     unsubscribe();
   });
   return {
-    functions: [...fanFunctions(), ...consentFunctions({ queueMail, emailOf }), ...announcementFunctions({ queueMail, emailOf, resolveLink, wake: sender.wake })],
+    functions: [
+      ...fanFunctions(),
+      ...consentFunctions({ queueMail, emailOf }),
+      ...announcementFunctions({ queueMail, emailOf, resolveLink, wake: sender.wake }),
+      ...audienceFunctions(),
+      ...reminderFunctions(),
+    ],
   };
 });

@@ -45,6 +45,7 @@ export const QUEUES = [
   'preorder-release',
   'send-gift-card',
   'tax-calculation-sweep',
+  'checkout-reminders',
 ] as const;
 
 // Processes starting together on a new database would race to create pg-boss's schema

@@ -448,6 +448,11 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   cancelAnnouncement: () => ({ id: 2_000_000 }),
   listAnnouncementAutomations: () => null,
   setAnnouncementAutomation: () => ({ kind: 'drop-scheduled', enabled: false }),
+  // The Audience tab and the cart reminder (decision 078): hours out of range and a forged link are refused clearly.
+  getAudience: () => null,
+  getAudienceSettings: () => null,
+  saveAudienceSettings: () => ({ cartReminderHours: null }),
+  restoreCart: () => ({ token: 'bm8.99999999999999.forged-signature' }),
   resolveNeedsAttention: () => ({ id: 1 }),
   listCategories: () => null,
   createCategory: () => ({ name: 'Fuzz Category' }),
@@ -1019,6 +1024,8 @@ describe('generated: same-id races on every idempotent function', () => {
     leaveWaitlistByLink: 'deletes the entry the signed link names; a repeat finds none and answers the same',
     notifyMeByEmail:
       'one entry per address and variant (a unique index, upserted) and a confirmation mail per request, limited per address and per client (src/drops/notify-me.test.ts)',
+    saveAudienceSettings: 'an upsert of the one settings row: concurrent saves of the same hours leave those hours (last write wins, no counter)',
+    restoreCart: 'verifies a signed link and reads its checkout; writes nothing',
     confirmNotifyMe: "the address's entry row is locked: one confirmation puts it on the list, the rest find it there and answer the same (src/drops/notify-me.test.ts)",
     getDropChallenge: 'signs a new challenge each time; writes nothing (a used challenge is refused at join: src/drops/drops.test.ts)',
     releaseBizarreProduct: 'each call releases a new product',
@@ -1129,6 +1136,8 @@ describe('generated: same-id races on every idempotent function', () => {
         'listProductArtists',
         'getMyConsent',
         'listWishlist',
+        'getAudience',
+        'getAudienceSettings',
       ].map((name) => [name, 'reads only']),
     ),
   };

@@ -47,6 +47,7 @@ const CheckoutPage = lazyPage(() => import('../features/checkout/components/chec
     }
   },
 });
+const CartRestorePage = lazyPage(() => import('../features/checkout/components/cart-restore-page.tsx').then((m) => m.CartRestorePage));
 const OrderConfirmationPage = lazyPage(() => import('../features/checkout/components/order-confirmation-page.tsx').then((m) => m.OrderConfirmationPage));
 const MyOrdersPage = lazyPage(() => import('../features/orders/components/my-orders-page.tsx').then((m) => m.MyOrdersPage));
 const MusicPage = lazyPage(() => import('../features/digital/components/music-page.tsx').then((m) => m.MusicPage));
@@ -101,6 +102,7 @@ export const routes: RouteObject[] = [
       page(routePatterns.releaseOrder, null, ReleasePage),
       page(routePatterns.releaseDrop, null, ReleasePage),
       page(paths.checkout, 'Checkout', CheckoutPage),
+      page(paths.cartRestore, 'Your cart', CartRestorePage),
       page(routePatterns.music, null, MusicPage),
       page(paths.library, 'My music', LibraryPage),
       page(paths.redeem, 'Redeem a code', RedeemPage),

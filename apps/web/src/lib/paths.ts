@@ -12,6 +12,7 @@ export const CONSOLE_TABS = [
   'content',
   'discounts',
   'sales',
+  'audience',
   'shipping',
   'admins',
   'activity',
@@ -50,6 +51,8 @@ export const paths = {
   /** One order opened on the console's order desk. */
   releaseOrder: (id: string) => `/release/orders/${encodeURIComponent(id)}`,
   checkout: '/checkout',
+  /** A cart reminder's link (decision 078): rebuilds the cart of a checkout left unpaid. */
+  cartRestore: '/cart/restore',
   /** A digital release's page (issue 28): artwork, tracks, player, buy. */
   music: (id: number) => `/music/${id}`,
   /** The fan's owned music, to download. */

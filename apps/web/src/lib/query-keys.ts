@@ -104,6 +104,9 @@ export const consoleKeys = {
   activity: ['admin', 'activity'] as const,
 };
 
+/** The console's Audience tab (issue 37 part 6), under the admins' keys: an import's audit refetches it. */
+export const audienceKeys = { all: ['admin', 'audience'] as const, settings: ['admin', 'audience', 'settings'] as const };
+
 /** Shipping zones, rates and tax (issue 26), under the admins' keys: the admins' live topic refetches it after any save. */
 export const shippingTaxKeys = { all: ['admin', 'shipping-tax'] as const };
 

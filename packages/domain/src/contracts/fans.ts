@@ -48,7 +48,69 @@ export const wishlistOutput = z.object({
   ),
 });
 
+/** The console's Audience tab (issue 37 part 6, decision 078). */
+export const audienceOutput = z.object({
+  followers: z.object({
+    /** Fans following the label or any artist. */
+    fans: z.number(),
+    label: z.number(),
+    artists: z.array(z.object({ id: z.number(), name: z.string(), slug: z.string(), followers: z.number() })),
+  }),
+  consenting: z.number(),
+  pending: z.number(),
+  unsubscribed: z.number(),
+  imported: z.number(),
+  /** The last 12 weeks (Monday, UTC), oldest first: consents given, unsubscribes and follows made in each. */
+  weeks: z.array(z.object({ week: z.string(), consents: z.number(), unsubscribes: z.number(), follows: z.number() })),
+});
+
+/** A cart line as the web app's cart keeps it (packages/domain/src/cart.ts), rebuilt from a reminder's link. */
+const restoredLine = z.object({
+  lineId: z.string(),
+  productId: z.string().optional(),
+  variantId: z.string().optional(),
+  title: z.string(),
+  image: z.string(),
+  priceCents: z.number(),
+  qty: z.number(),
+  digital: z.literal(true).optional(),
+  amountCents: z.number().optional(),
+  minimumCents: z.number().optional(),
+});
+
+export const audienceSettingsOutput = z.object({
+  /** Hours after a checkout was made when its one reminder goes; null: reminders off (the default). */
+  cartReminderHours: z.number().nullable(),
+});
+
+export const REMINDER_HOURS = { min: 1, max: 720 } as const;
+
 export const fanContracts = {
+  /** The cart reminder's setting (issue 37 part 7): off by default. */
+  getAudienceSettings: defineContract({ access: 'admin', input: noInput, output: audienceSettingsOutput }),
+  /** Turns the reminder on with its hours (1 to 720), or off (null). */
+  saveAudienceSettings: defineContract({
+    access: 'admin',
+    input: z
+      .object({
+        cartReminderHours: z
+          .number()
+          .int('Give the hours as a whole number from 1 to 720.')
+          .min(REMINDER_HOURS.min, 'Give the hours as a whole number from 1 to 720.')
+          .max(REMINDER_HOURS.max, 'Give the hours as a whole number from 1 to 720.')
+          .nullable(),
+      })
+      .strict(),
+    output: audienceSettingsOutput,
+  }),
+  /** A reminder's signed link: the lines of its checkout still for sale, as cart lines; `valid` false for a bad or expired link. */
+  restoreCart: defineContract({
+    access: 'public',
+    input: z.object({ token: z.string().min(1).max(600) }).strict(),
+    output: z.object({ lines: z.array(restoredLine), missing: z.number(), valid: z.boolean() }),
+  }),
+  /** The Audience tab's figures: followers, consenting fans, unsubscribes, growth by week. */
+  getAudience: defineContract({ access: 'admin', input: noInput, output: audienceOutput }),
   /** The public sign-up form (no account): a mailed link confirms it (double opt-in). The same answer for any address. */
   subscribeToNews: defineContract({
     access: 'public',

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 import { products } from './catalog.ts';
+import { checkouts } from './money.ts';
 import { artists } from './roster.ts';
 
 /**
@@ -40,7 +41,7 @@ export const marketingConsents = pgTable(
     userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
     status: text('status', { enum: ['pending', 'given', 'withdrawn'] }).notNull(),
     /** How it was given: the checkout's box, the signup's, the public form (confirmed by mail), or /account. */
-    source: text('source', { enum: ['checkout', 'signup', 'form', 'account'] }).notNull(),
+    source: text('source', { enum: ['checkout', 'signup', 'form', 'account', 'import'] }).notNull(),
     /** The page it was given on (a path of the shop). */
     page: text('page').notNull().default(''),
     requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
@@ -48,6 +49,9 @@ export const marketingConsents = pgTable(
     withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
     /** How it was withdrawn: /account, the signed-out page's button, or a mail client's one-click POST. */
     withdrawnBy: text('withdrawn_by', { enum: ['account', 'link', 'one-click'] }),
+    /** The name and country an imported file gave (decision 078); an account's own are on the account. */
+    name: text('name'),
+    country: text('country'),
   },
   (table) => [uniqueIndex('marketing_consent_email_idx').on(table.email), index('marketing_consent_user_idx').on(table.userId)],
 );
@@ -72,3 +76,28 @@ export const wishlistItems = pgTable(
   },
   (table) => [primaryKey({ columns: [table.userId, table.productId] }), index('wishlist_item_product_idx').on(table.productId)],
 );
+
+/**
+ * The label's audience settings (issue 37 part 7, decision 078): one row. `cartReminderHours`
+ * null: no reminder of an unpaid checkout (the default); a number: the hours after the checkout
+ * was made when its one reminder goes.
+ */
+export const audienceSettings = pgTable('audience_settings', {
+  id: integer('id').primaryKey().default(1),
+  cartReminderHours: integer('cart_reminder_hours'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The reminder of an unpaid checkout, claimed once (decision 078): the row is inserted in the
+ * transaction that queues its mail, so a checkout is reminded at most once across instances;
+ * `sent` false records a checkout looked at and passed over (bought since, a drop, no consent).
+ */
+export const checkoutReminders = pgTable('checkout_reminder', {
+  checkoutId: text('checkout_id')
+    .primaryKey()
+    .references(() => checkouts.id, { onDelete: 'cascade' }),
+  sent: boolean('sent').notNull(),
+  reason: text('reason').notNull().default(''),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

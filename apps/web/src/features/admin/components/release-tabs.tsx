@@ -20,6 +20,7 @@ const Music = consoleTab(() => import('./music-tab.tsx').then((m) => m.MusicTab)
 const Drops = consoleTab(() => import('./drops-tab.tsx').then((m) => m.DropsTab), 'the drops');
 const Roster = consoleTab(() => import('./roster-tab.tsx').then((m) => m.RosterTab), 'the roster');
 const Announcements = consoleTab(() => import('./announcements-tab.tsx').then((m) => m.AnnouncementsTab), 'the announcements');
+const Audience = consoleTab(() => import('./audience-tab.tsx').then((m) => m.AudienceTab), 'the audience');
 const Content = consoleTab(() => import('./content/content-tab.tsx').then((m) => m.ContentTab), 'the content editor');
 
 const LABELS: Record<ConsoleTab, string> = {
@@ -35,6 +36,7 @@ const LABELS: Record<ConsoleTab, string> = {
   content: 'Content',
   discounts: 'Discount codes',
   sales: 'Sales',
+  audience: 'Audience',
   shipping: 'Shipping & tax',
   admins: 'Admins',
   activity: 'Activity',
@@ -144,6 +146,7 @@ export function ReleaseTabs() {
           ['content', Content.Part],
           ['discounts', Discounts.Part],
           ['sales', Sales.Part],
+          ['audience', Audience.Part],
           ['shipping', Shipping.Part],
           ['admins', Admins.Part],
           ['activity', Activity.Part],
