@@ -106,7 +106,7 @@ export async function benchFirstVisits(base: string, options: { runs: number }):
         median(runs.consoleTabFloor!),
         'ms',
         undefined,
-        `${CONSOLE_ROUND_TRIPS} round trips of ${MOBILE.latency} ms and ${median(runs.consoleTabKB!)} KB received (the page's own left out); runs ${runs.consoleTabFloor!.join(', ')} ms`,
+        `${CONSOLE_ROUND_TRIPS} round trips of ${MOBILE.latency} ms and ${median(runs.consoleTabKB!)} KB received in all (the floor leaves the page's own out); runs ${runs.consoleTabFloor!.join(', ')} ms`,
       ),
     );
 
@@ -152,7 +152,7 @@ export async function benchFirstVisits(base: string, options: { runs: number }):
         median(runs.musicPlayFloor!),
         'ms',
         undefined,
-        `${MUSIC_ROUND_TRIPS} round trips of ${MOBILE.latency} ms and ${median(runs.musicPlayKB!)} KB received (the page's own left out); runs ${runs.musicPlayFloor!.join(', ')} ms`,
+        `${MUSIC_ROUND_TRIPS} round trips of ${MOBILE.latency} ms and ${median(runs.musicPlayKB!)} KB received in all (the floor leaves the page's own out); runs ${runs.musicPlayFloor!.join(', ')} ms`,
       ),
     );
     return { figures, runs };
