@@ -15,8 +15,8 @@ import { failedFigure, figure, round, type Figure } from '../lib/figures.ts';
 const MOBILE = { latency: 150, downloadThroughput: (1638.4 * 1024) / 8, uploadThroughput: (750 * 1024) / 8, cpuSlowdown: 4 };
 
 /**
- * A page under the throttling, and what it has received so far: the bytes of every response
- * finished (as the throttled connection carried them, headers included), the document's apart.
+ * A page under the throttling, and what it has received so far: the body bytes of every response
+ * finished (as the connection carried them, compressed; headers left out), the document's apart.
  */
 async function throttled(context: BrowserContext) {
   const page = await context.newPage();
@@ -30,16 +30,35 @@ async function throttled(context: BrowserContext) {
   });
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: MOBILE.cpuSlowdown });
   const documents = new Set<string>();
+  const urls = new Map<string, string>();
+  const byUrl: string[] = [];
   const received = { bytes: 0, documentBytes: 0, responses: 0 };
   cdp.on('Network.requestWillBeSent', (event) => {
     if (event.type === 'Document') documents.add(event.requestId);
+    urls.set(event.requestId, new URL(event.request.url).pathname);
+    if (process.env.FIRST_VISITS_LOG && !event.request.url.includes('/assets/')) byUrl.push(`${new URL(event.request.url).pathname} sent at ${Math.round(event.timestamp * 1000) % 100_000} ms`);
+  });
+  // A response's header bytes (what had arrived when it was received): not counted, to keep the floor a lower bound.
+  const headers = new Map<string, number>();
+  cdp.on('Network.responseReceived', (event) => headers.set(event.requestId, event.response.encodedDataLength));
+  cdp.on('Network.loadingFailed', (event) => {
+    if (process.env.FIRST_VISITS_LOG) byUrl.push(`${urls.get(event.requestId)} failed (${event.errorText}${event.canceled ? ', cancelled' : ''}) at ${Math.round(event.timestamp * 1000) % 100_000} ms`);
   });
   cdp.on('Network.loadingFinished', (event) => {
-    received.bytes += event.encodedDataLength;
+    const body = Math.max(0, event.encodedDataLength - (headers.get(event.requestId) ?? 0));
+    received.bytes += body;
     received.responses += 1;
-    if (documents.has(event.requestId)) received.documentBytes += event.encodedDataLength;
+    if (process.env.FIRST_VISITS_LOG) byUrl.push(`${urls.get(event.requestId)} ${body} B (of ${event.encodedDataLength}) at ${Math.round(event.timestamp * 1000) % 100_000} ms`);
+    if (documents.has(event.requestId)) received.documentBytes += body;
   });
-  return { page, received: () => ({ ...received }) };
+  return {
+    page,
+    received: () => {
+      // FIRST_VISITS_LOG=1: each response as it finished (path, bytes, a clock's last five digits in ms).
+      if (process.env.FIRST_VISITS_LOG) console.log(byUrl.splice(0).join('\n'));
+      return { ...received };
+    },
+  };
 }
 
 /**

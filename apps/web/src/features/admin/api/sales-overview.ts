@@ -25,13 +25,16 @@ export function prefetchFirstSalesOverview(queryClient: QueryClient) {
   return queryClient.prefetchQuery({ ...salesOverviewQueryOptions(FIRST_SALES_PERIOD), staleTime: Infinity, retry: false });
 }
 
-/** Fetched this recently (that prefetch), the overview is not asked for again as the tab mounts. */
+/**
+ * Fetched this recently (that prefetch), the overview is not asked for again as the tab mounts,
+ * unless the live stream has marked it since (its first open refetches what was read before it).
+ */
 const JUST_FETCHED_MS = 5_000;
 
 export function useSalesOverview(period: SalesPeriod) {
   return useQuery({
     ...salesOverviewQueryOptions(period),
     placeholderData: (previous) => previous,
-    refetchOnMount: (query) => Date.now() - query.state.dataUpdatedAt > JUST_FETCHED_MS,
+    refetchOnMount: (query) => query.state.isInvalidated || Date.now() - query.state.dataUpdatedAt > JUST_FETCHED_MS,
   });
 }
