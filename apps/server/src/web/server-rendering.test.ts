@@ -156,8 +156,8 @@ describe('public pages rendered on the server (no JavaScript needed to read them
     // The console, rendered in the browser: its page's chunk, its tab's and the tab's first query, each once.
     const sales = await (await fetch(`${shop.baseUrl}/release/sales`)).text();
     expect(sales).toContain(
-      '<link rel="modulepreload" crossorigin href="/assets/release-page-1.js"><link rel="modulepreload" crossorigin href="/assets/sales-tab-1.js">' +
-        '<link rel="modulepreload" crossorigin href="/assets/money-1.js"><link rel="modulepreload" crossorigin href="/assets/sales-overview-1.js">' +
+      '<link rel="modulepreload" crossorigin href="/assets/sales-overview-1.js"><link rel="modulepreload" crossorigin href="/assets/release-page-1.js">' +
+        '<link rel="modulepreload" crossorigin href="/assets/sales-tab-1.js"><link rel="modulepreload" crossorigin href="/assets/money-1.js">' +
         '<link rel="preload" as="style" crossorigin href="/assets/release-page-1.css"></head>',
     );
     expect(sales).not.toContain('products-tab');
