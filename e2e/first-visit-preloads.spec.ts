@@ -1,7 +1,7 @@
 // Issue 39 item 18: a first visit loads what it needs at once, not one chunk after the other.
 // The HTML of a console tab (rendered in the browser) and of a release page (rendered on the
 // server, hydrated for its Play and Buy buttons) names every script the page then loads, each
-// a file of the build; the Sales tab's overview is asked for with the page's own code.
+// a file of the build.
 import type { APIRequestContext, Page } from '@playwright/test';
 import { callAs, tokenOf } from './support/api.ts';
 import { test, expect, DEMO_ADMIN, ORIGIN } from './support/fixtures.ts';
@@ -32,26 +32,12 @@ async function expectFilesOfTheBuild(request: APIRequestContext, files: string[]
   }
 }
 
-test('a console tab opened by its address names every script it loads, and asks for its data beside the session check', async ({ page, request }) => {
+test('a console tab opened by its address names every script it loads', async ({ page, request }) => {
   // The admin's session in this page's new browser context (nothing cached), without the login page's scripts.
   const signIn = await request.post('/api/auth/sign-in/email', { data: DEMO_ADMIN, headers: { origin: ORIGIN } });
   expect(signIn.ok()).toBe(true);
   await page.context().addCookies((await request.storageState()).cookies);
   const requested = scriptsRequested(page);
-  // Each answer 150 ms late (Lighthouse's mobile round trip): what waits on what shows.
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: -1, uploadThroughput: -1 });
-  const started = Date.now();
-  const overviewsSent: number[] = [];
-  const sessionsAnswered: number[] = [];
-  page.on('request', (sent) => {
-    if (new URL(sent.url()).pathname === '/fn/getSalesOverview') overviewsSent.push(Date.now() - started);
-  });
-  page.on('requestfinished', (finished) => {
-    if (new URL(finished.url()).pathname === '/api/me') sessionsAnswered.push(Date.now() - started);
-  });
-
   const response = await page.goto('/release/sales');
   const html = await response!.text();
   await expect(page.getByTestId('net-sales')).toBeVisible();
@@ -64,12 +50,6 @@ test('a console tab opened by its address names every script it loads, and asks 
   expect(named.some((file) => /\/sales-tab-[\w-]+\.js$/.test(file))).toBe(true);
   expect(requested.filter((file) => !named.includes(file))).toEqual([]);
   await expectFilesOfTheBuild(request, named);
-  // The overview is asked for by the page's own code beside the session check, not once the
-  // session has answered and the tab's code has arrived after it.
-  expect(overviewsSent.length).toBeGreaterThan(0);
-  expect(sessionsAnswered.length).toBeGreaterThan(0);
-  expect(overviewsSent[0]!).toBeLessThan(sessionsAnswered[0]!);
-
   // Another tab's address names its own chunk, not the Sales tab's.
   const products = await (await request.get('/release/products')).text();
   expect(namedScripts(products).some((file) => /\/products-tab-[\w-]+\.js$/.test(file))).toBe(true);

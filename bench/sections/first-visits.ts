@@ -71,7 +71,11 @@ async function throttled(context: BrowserContext) {
 export const floorMs = (roundTrips: number, received: { bytes: number; documentBytes: number }) =>
   roundTrips * MOBILE.latency + ((received.bytes - received.documentBytes) / MOBILE.downloadThroughput) * 1000;
 
-/** A client-rendered console tab: the page, its scripts (all named by the page), its data and the session check (started together). */
+/**
+ * A client-rendered console tab: the page, its scripts (all named by the page), its data. (The
+ * code now has a fourth: the overview waits for the session check, so a signed-out visitor is
+ * not refused with a logged 401; a page naming the session would save it.)
+ */
 const CONSOLE_ROUND_TRIPS = 3;
 /** A server-rendered page with its data in it: the page, then its scripts. */
 const MUSIC_ROUND_TRIPS = 2;

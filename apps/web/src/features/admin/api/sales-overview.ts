@@ -17,9 +17,9 @@ export const salesOverviewQueryOptions = (period: SalesPeriod) =>
 export const FIRST_SALES_PERIOD: SalesPeriod = { days: 30 };
 
 /**
- * The first period's overview, asked for by the console page's own code beside the session
- * check (app/router.tsx, issue 39 item 18) rather than after the tab's code: only when nothing
- * is cached (a tab shown again keeps what it shows, as before).
+ * The first period's overview, asked for by the console page's own code once the session check
+ * has answered (app/router.tsx, issue 39 item 18) rather than after the tab has rendered: only
+ * when nothing is cached (a tab shown again keeps what it shows, as before).
  */
 export function prefetchFirstSalesOverview(queryClient: QueryClient) {
   return queryClient.prefetchQuery({ ...salesOverviewQueryOptions(FIRST_SALES_PERIOD), staleTime: Infinity, retry: false });
