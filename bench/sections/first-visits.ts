@@ -36,13 +36,15 @@ async function throttled(context: BrowserContext) {
   cdp.on('Network.requestWillBeSent', (event) => {
     if (event.type === 'Document') documents.add(event.requestId);
     urls.set(event.requestId, new URL(event.request.url).pathname);
-    if (process.env.FIRST_VISITS_LOG && !event.request.url.includes('/assets/')) byUrl.push(`${new URL(event.request.url).pathname} sent at ${Math.round(event.timestamp * 1000) % 100_000} ms`);
+    if (process.env.FIRST_VISITS_LOG && !event.request.url.includes('/assets/'))
+      byUrl.push(`${new URL(event.request.url).pathname} sent at ${Math.round(event.timestamp * 1000) % 100_000} ms`);
   });
   // A response's header bytes (what had arrived when it was received): not counted, to keep the floor a lower bound.
   const headers = new Map<string, number>();
   cdp.on('Network.responseReceived', (event) => headers.set(event.requestId, event.response.encodedDataLength));
   cdp.on('Network.loadingFailed', (event) => {
-    if (process.env.FIRST_VISITS_LOG) byUrl.push(`${urls.get(event.requestId)} failed (${event.errorText}${event.canceled ? ', cancelled' : ''}) at ${Math.round(event.timestamp * 1000) % 100_000} ms`);
+    if (process.env.FIRST_VISITS_LOG)
+      byUrl.push(`${urls.get(event.requestId)} failed (${event.errorText}${event.canceled ? ', cancelled' : ''}) at ${Math.round(event.timestamp * 1000) % 100_000} ms`);
   });
   cdp.on('Network.loadingFinished', (event) => {
     const body = Math.max(0, event.encodedDataLength - (headers.get(event.requestId) ?? 0));

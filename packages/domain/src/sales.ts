@@ -20,7 +20,6 @@ export const SALES_MAX_DAYS = 366;
 // The input's schema (salesOverviewInput) is in contracts/console.ts: without zod here, the
 // console's Sales tab loads 24 KB less (gzipped) of code (issue 39 item 18).
 
-
 /** Days from `from` to `to` inclusive, or null when the dates are not real or the period is not 1 to 366 days. */
 export function periodDays(from: string, to: string): number | null {
   const start = Date.parse(`${from}T00:00:00Z`);

@@ -135,7 +135,7 @@ describe('public pages rendered on the server (no JavaScript needed to read them
     expect(head).not.toContain('modulepreload');
   });
 
-  it("a release page and a console tab name the chunks they need in their HTML, fetched beside the entry (issue 39 item 18)", async () => {
+  it('a release page and a console tab name the chunks they need in their HTML, fetched beside the entry (issue 39 item 18)', async () => {
     const { id } = await admin.call('saveRelease', {
       kind: 'single',
       title: 'Preloaded Single',
