@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { salesOverviewOutput } from './contracts/console.ts';
 import { csvCell } from './order-desk.ts';
 import { centsToDecimal } from './money.ts';
@@ -17,25 +17,8 @@ export const SALES_MESSAGES = {
 /** The longest period one overview covers. */
 export const SALES_MAX_DAYS = 366;
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, SALES_MESSAGES.date);
-
-/**
- * `from`/`to` (inclusive days in the label's time zone), or `days`: the last n days up to
- * today. Nothing: the last 30 days.
- */
-export const salesOverviewInput = z
-  .object({
-    days: z.number().int().min(1, SALES_MESSAGES.period).max(SALES_MAX_DAYS, SALES_MESSAGES.period).nullish(),
-    from: isoDate.nullish(),
-    to: isoDate.nullish(),
-  })
-  .strict()
-  .nullish()
-  .transform((value) => ({ days: value?.days ?? undefined, from: value?.from ?? undefined, to: value?.to ?? undefined }))
-  .refine((value) => (value.from === undefined) === (value.to === undefined), { message: SALES_MESSAGES.period })
-  .refine((value) => value.from === undefined || periodDays(value.from, value.to!) !== null, { message: SALES_MESSAGES.period });
-
-export type SalesOverviewInput = z.input<typeof salesOverviewInput>;
+// The input's schema (salesOverviewInput) is in contracts/console.ts: without zod here, the
+// console's Sales tab loads 24 KB less (gzipped) of code (issue 39 item 18).
 
 /** Days from `from` to `to` inclusive, or null when the dates are not real or the period is not 1 to 366 days. */
 export function periodDays(from: string, to: string): number | null {

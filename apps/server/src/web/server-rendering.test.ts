@@ -28,6 +28,13 @@ const MANIFEST = {
     isDynamicEntry: true,
   },
   '_variants-1.js': { file: 'assets/variants-1.js', css: ['assets/variants-1.css'], imports: ['index.html'] },
+  // A release page's chunk, and the console's: its page, the Sales tab and the tab's first query.
+  'src/features/digital/components/music-page.tsx': { file: 'assets/music-page-1.js', imports: ['index.html', '_variants-1.js'], isDynamicEntry: true },
+  'src/features/admin/components/release-page.tsx': { file: 'assets/release-page-1.js', css: ['assets/release-page-1.css'], imports: ['index.html'], isDynamicEntry: true },
+  'src/features/admin/components/sales-tab.tsx': { file: 'assets/sales-tab-1.js', imports: ['index.html', '_money-1.js'], isDynamicEntry: true },
+  'src/features/admin/api/sales-overview.ts': { file: 'assets/sales-overview-1.js', imports: ['index.html'], isDynamicEntry: true },
+  'src/features/admin/components/products-tab.tsx': { file: 'assets/products-tab-1.js', imports: ['index.html', '_money-1.js'], isDynamicEntry: true },
+  '_money-1.js': { file: 'assets/money-1.js' },
 };
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
@@ -126,6 +133,39 @@ describe('public pages rendered on the server (no JavaScript needed to read them
     expect(head).toContain('<link rel="stylesheet" crossorigin href="/assets/catalog-1.css"><link rel="stylesheet" crossorigin href="/assets/variants-1.css">');
     expect(head).not.toContain('href="/assets/app.css"');
     expect(head).not.toContain('modulepreload');
+  });
+
+  it('a release page and a console tab name the chunks they need in their HTML, fetched beside the entry (issue 39 item 18)', async () => {
+    const { id } = await admin.call('saveRelease', {
+      kind: 'single',
+      title: 'Preloaded Single',
+      artist: 'The Preloads',
+      releaseDate: '2026-01-15',
+      priceCents: 300,
+      published: true,
+      tracks: [{ title: 'Early Tone', priceCents: 300 }],
+    });
+    const music = await body(`/music/${id}`);
+    expect(music.rendered).toBe(true);
+    const musicHead = music.html.slice(0, music.html.indexOf('</head>'));
+    // Its styles as stylesheets (painted styled), its chunks as module preloads; the entry's not repeated.
+    expect(musicHead).toContain('<link rel="stylesheet" crossorigin href="/assets/variants-1.css">');
+    expect(musicHead).toContain('<link rel="modulepreload" crossorigin href="/assets/music-page-1.js"><link rel="modulepreload" crossorigin href="/assets/variants-1.js">');
+    expect(musicHead).not.toContain('as="style"');
+
+    // The console, rendered in the browser: its page's chunk, its tab's and the tab's first query, each once.
+    const sales = await (await fetch(`${shop.baseUrl}/release/sales`)).text();
+    expect(sales).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/sales-overview-1.js"><link rel="modulepreload" crossorigin href="/assets/release-page-1.js">' +
+        '<link rel="modulepreload" crossorigin href="/assets/sales-tab-1.js"><link rel="modulepreload" crossorigin href="/assets/money-1.js">' +
+        '<link rel="preload" as="style" crossorigin href="/assets/release-page-1.css"></head>',
+    );
+    expect(sales).not.toContain('products-tab');
+    const products = await (await fetch(`${shop.baseUrl}/release/products`)).text();
+    expect(products).toContain('href="/assets/products-tab-1.js"');
+    expect(products).not.toContain('sales-tab');
+    // Other pages the browser renders are the plain page, as before.
+    for (const url of ['/login', '/release/nothing']) expect(await (await fetch(`${shop.baseUrl}${url}`)).text(), url).not.toContain('modulepreload');
   });
 
   it('a second instance keeps its own rendering per catalogue snapshot and renders anew after an edit made on the first', async () => {

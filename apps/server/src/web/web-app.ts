@@ -114,7 +114,21 @@ export async function registerWebApp(app: FastifyInstance, config: Config, pages
   const template = pageTemplate(page);
   const renderBody = hasBuild && template?.afterRoot ? await loadPageRenderer(config.webDistDir, (err, message) => app.log.warn({ err }, message)) : undefined;
   // The page's own stylesheets, in the head: painted styled, not moved when its code arrives.
-  const routeLinks = hasBuild ? loadRouteAssets(config.webDistDir) : () => '';
+  const routeAssets = hasBuild ? loadRouteAssets(config.webDistDir) : undefined;
+  // Another page (the console): the plain page, with the chunks its address needs preloaded
+  // (issue 39 item 18). One text per set of chunks, made once.
+  const headEnd = page.search(/<\/head>/i);
+  const clientPages = new Map<string, string>();
+  const clientPage = (pathname: string) => {
+    const links = routeAssets?.clientLinks(pathname) ?? '';
+    if (links === '' || headEnd < 0) return page;
+    let made = clientPages.get(links);
+    if (made === undefined) {
+      made = page.slice(0, headEnd) + links + page.slice(headEnd);
+      clientPages.set(links, made);
+    }
+    return made;
+  };
   const html = async (answer: PageAnswer, url: string, position: string | undefined, links: string) => {
     const data = answer.data ? pageDataScript(answer.data) : '';
     const head = template!.head + renderHead(answer.head, origin) + links + data;
@@ -188,7 +202,7 @@ export async function registerWebApp(app: FastifyInstance, config: Config, pages
       const publicPage = template ? pages.match(pathOnly) : undefined;
       if (publicPage) {
         const position = pages.livePosition();
-        const links = routeLinks(publicPage.pattern);
+        const links = routeAssets?.pageLinks(publicPage.pattern) ?? '';
         const answer = publicPage.resolve(publicPage.params, new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1)));
         // The address the app renders: the path and its query (the shop's search and category).
         const renderUrl = queryAt < 0 ? pathOnly : pathOnly + url.slice(queryAt);
@@ -198,7 +212,7 @@ export async function registerWebApp(app: FastifyInstance, config: Config, pages
         if (ready) return sendPage(request, reply, answer.status, ready);
         return answerPage(request, reply, answer, renderUrl, position, links);
       }
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page);
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(clientPage(pathOnly));
     }
     if (wantsPage) {
       return reply.status(503).type('text/plain; charset=utf-8').send('The web app has not been built yet: run `npm run build` (npm start does it for you).');

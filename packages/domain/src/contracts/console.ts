@@ -1,7 +1,27 @@
 import { z } from 'zod';
 import { deleteProductInput, listAuditInput, moveProductInput, setAdminInput, setProductActiveInput } from '../console.ts';
-import { salesOverviewInput } from '../sales.ts';
+import { periodDays, SALES_MAX_DAYS, SALES_MESSAGES } from '../sales.ts';
 import { defineContract, noInput, okOutput } from './define.ts';
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, SALES_MESSAGES.date);
+
+/**
+ * `from`/`to` (inclusive days in the label's time zone), or `days`: the last n days up to
+ * today. Nothing: the last 30 days.
+ */
+export const salesOverviewInput = z
+  .object({
+    days: z.number().int().min(1, SALES_MESSAGES.period).max(SALES_MAX_DAYS, SALES_MESSAGES.period).nullish(),
+    from: isoDate.nullish(),
+    to: isoDate.nullish(),
+  })
+  .strict()
+  .nullish()
+  .transform((value) => ({ days: value?.days ?? undefined, from: value?.from ?? undefined, to: value?.to ?? undefined }))
+  .refine((value) => (value.from === undefined) === (value.to === undefined), { message: SALES_MESSAGES.period })
+  .refine((value) => value.from === undefined || periodDays(value.from, value.to!) !== null, { message: SALES_MESSAGES.period });
+
+export type SalesOverviewInput = z.input<typeof salesOverviewInput>;
 
 /** A product as every client reads it (domain/catalog.ts's Product), withdrawn ones included. */
 export const productOutput = z.object({

@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { formatUsd } from '@storefront/domain/catalog.ts';
 import { GIFT_CARD_FIGURES, SALES_FIGURES, SALES_MESSAGES, addDays, periodDays, salesCsv, todayIn, type SalesFigures, type SalesOverview } from '@storefront/domain/sales.ts';
 import { jurisdictionLabel } from '@storefront/domain/sales-figures.ts';
-import { useSalesOverview, type SalesPeriod } from '../api/sales-overview.ts';
+import { FIRST_SALES_PERIOD, useSalesOverview, type SalesPeriod } from '../api/sales-overview.ts';
 import { LoadState } from './load-state.tsx';
 import './console.css';
 import { DataTable, type DataColumn } from '../../../ui/data-table.tsx';
@@ -119,7 +119,7 @@ const goodsColumns: DataColumn<GoodsRow>[] = [
  */
 export function SalesTab() {
   const [preset, setPreset] = useState<Preset>('last-30');
-  const [period, setPeriod] = useState<SalesPeriod>({ days: 30 });
+  const [period, setPeriod] = useState<SalesPeriod>(FIRST_SALES_PERIOD);
   const [dates, setDates] = useState<{ from: string; to: string } | null>(null);
   const sales = useSalesOverview(period);
   const overview = sales.data;
