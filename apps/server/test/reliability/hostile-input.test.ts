@@ -424,6 +424,14 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   saveRoyaltyParty: () => ({ kind: 'producer', name: 'Fuzz Producer' }),
   setRoyaltySplit: () => ({ subject: { kind: 'release', id: 2_000_000 }, shares: [{ partyId: 2_000_000, shareBp: 10_000 }] }),
   addRecoupCost: () => ({ releaseId: 2_000_000, partyId: 2_000_000, kind: 'pressing', amountCents: 100 }),
+  // Statements and payouts (issue 36 parts 4-5, decision 077): an unknown party or statement is refused clearly.
+  listRoyaltyStatements: () => null,
+  getRoyaltyStatement: () => ({ statementId: 2_000_000 }),
+  getRoyaltyStatementCsv: () => ({ partyId: 2_000_000, period: '2026-Q4' }),
+  issueRoyaltyStatement: () => ({ partyId: 2_000_000, period: '2026-11' }),
+  setRoyaltyPayoutAccount: () => ({ partyId: 2_000_000, accountId: 'acct_fuzz' }),
+  runRoyaltyPayouts: () => ({ period: '2099-12' }),
+  listRoyaltyPayouts: () => null,
   // Follows (issue 37, decision 074): an artist not on the roster is refused clearly.
   listFollows: () => null,
   setFollow: () => ({ target: { kind: 'artist', artistId: 2_000_000 }, followed: true }),
@@ -1051,6 +1059,11 @@ describe('generated: same-id races on every idempotent function', () => {
       'each call adds a rule from its day on (the newest of a day is in force): the same shares, no counter, and the ledger posts by the rule in force at each sale (src/royalties/royalties.test.ts)',
     addRecoupCost:
       'each call adds a cost (an admin’s form, no idempotency key): n calls are n costs, as n presses of Add would be; recouping never exceeds earnings (src/royalties/royalties.test.ts)',
+    issueRoyaltyStatement:
+      'the party’s row is locked and a period is issued once (a unique key): concurrent calls answer the one statement issued (src/royalties/statements.test.ts)',
+    setRoyaltyPayoutAccount: 'sets one column: last write wins, no counter',
+    runRoyaltyPayouts:
+      'a period’s run is planned once under an advisory lock, and each payout is claimed with SKIP LOCKED: concurrent runs on two instances pay each party once (test/reliability/royalty-payouts.test.ts)',
     resendGiftCard: 'a conditional update of an active card clears its mailed time and queues its mail: concurrent calls each send the same code again (admin only)',
     redeemGiftCard:
       'a conditional update of an active card: one of n concurrent redemptions (many accounts, two instances) credits the wallet, the others are refused as redeemed (src/giftcards/giftcards.test.ts)',
@@ -1105,6 +1118,10 @@ describe('generated: same-id races on every idempotent function', () => {
         'listProductArtists',
         'getMyConsent',
         'listWishlist',
+        'listRoyaltyStatements',
+        'getRoyaltyStatement',
+        'getRoyaltyStatementCsv',
+        'listRoyaltyPayouts',
       ].map((name) => [name, 'reads only']),
     ),
   };
