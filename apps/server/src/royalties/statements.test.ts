@@ -61,7 +61,7 @@ async function order(productId: string, unitCents: number, qty: number, at: Date
     const { id } = await insertOrder(tx, {
       userId: buyerId,
       checkoutId: `statements-${serial}`,
-      paymentIntentId: null,
+      paymentIntentId: `pi_statements_${serial}`,
       items: [{ id: productId, name: 'Line', qty, unitCents }],
       subtotalCents: subtotal,
       shippingCents: 0,

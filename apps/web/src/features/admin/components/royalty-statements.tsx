@@ -18,6 +18,9 @@ import {
 /** This month as "2026-12" (the form's first guess; the server counts the label's days). */
 const thisMonth = () => new Date().toISOString().slice(0, 7);
 
+/** An instant as the label's day (the statement's time zone). */
+const labelDay = (at: string, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(at));
+
 const STATUS_NAMES = { pending: 'Waiting to be sent', sending: 'Sending', paid: 'Paid', failed: 'Failed' } as const;
 
 /**
@@ -157,7 +160,7 @@ export function StatementSheet({ statement }: { statement: RoyaltyStatement }) {
       </h5>
       <p>
         {statement.from} to {statement.through} ({statement.timeZone}) ·{' '}
-        {statement.issuedAt ? `Issued ${statement.issuedAt.slice(0, 10)}` : 'Draft: not issued yet'}
+        {statement.issuedAt ? `Issued ${labelDay(statement.issuedAt, statement.timeZone)}` : 'Draft: not issued yet'}
       </p>
       <div className="console-royalties__scroll">
         <table className="console-royalties__balances">
@@ -205,7 +208,7 @@ export function StatementSheet({ statement }: { statement: RoyaltyStatement }) {
         <ul aria-label="Payouts on this statement">
           {statement.payouts.map((payout) => (
             <li key={`${payout.id}:${payout.amountCents}`}>
-              {payout.at.slice(0, 10)}: {formatUsd(payout.amountCents)}
+              {labelDay(payout.at, statement.timeZone)}: {formatUsd(payout.amountCents)}
             </li>
           ))}
         </ul>
