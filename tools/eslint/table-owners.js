@@ -41,7 +41,18 @@ export const TABLE_OWNERS = {
   service: ['serviceTokens', 'serviceWrites'],
   roster: ['artists', 'artistSlugs', 'releaseArtists', 'trackArtists', 'productArtists'],
   fans: ['fanFollows', 'marketingConsents', 'wishlistItems'],
-  royalties: ['royaltyParties', 'royaltyRules', 'royaltyRuleShares', 'royaltyCosts', 'royaltySlices', 'royaltyEntries', 'royaltyStatements', 'royaltyStatementEntries', 'royaltyPayoutRuns', 'royaltyPayouts'],
+  royalties: [
+    'royaltyParties',
+    'royaltyRules',
+    'royaltyRuleShares',
+    'royaltyCosts',
+    'royaltySlices',
+    'royaltyEntries',
+    'royaltyStatements',
+    'royaltyStatementEntries',
+    'royaltyPayoutRuns',
+    'royaltyPayouts',
+  ],
 };
 
 const OWNER = new Map(Object.entries(TABLE_OWNERS).flatMap(([area, tables]) => tables.map((table) => [table, area])));

@@ -80,8 +80,7 @@ export function statementFigures(openingCents: number, sums: { earnings: number;
     reserveReleasedCents: sums.release,
     payoutsCents: -sums.payout,
   };
-  const closingCents =
-    figures.openingCents + figures.earningsCents - figures.recoupedCents - figures.reserveHeldCents + figures.reserveReleasedCents - figures.payoutsCents;
+  const closingCents = figures.openingCents + figures.earningsCents - figures.recoupedCents - figures.reserveHeldCents + figures.reserveReleasedCents - figures.payoutsCents;
   return { ...figures, closingCents };
 }
 

@@ -103,7 +103,8 @@ export async function planRun(deps: PayoutRunDeps, period: string, actor: Actor)
           .insert(royaltyEntries)
           .values({ partyId: party.id, kind: 'payout', source: `payout:${id}`, orderId: id, position: 0, part: 0, productId: '', amountCents: -amount, earnedAt: now });
       }
-      if (!existing) await recordAudit(tx, { actor, action: 'royalty.payout.run', targetType: 'royalty-payout-run', targetId: runId, after: { period, cutoffAt: cutoff.toISOString() } });
+      if (!existing)
+        await recordAudit(tx, { actor, action: 'royalty.payout.run', targetType: 'royalty-payout-run', targetId: runId, after: { period, cutoffAt: cutoff.toISOString() } });
       return run!;
     },
     { isolationLevel: 'read committed' },
@@ -134,7 +135,8 @@ async function send(deps: PayoutRunDeps, run: Run, payout: Claimed): Promise<'pa
   try {
     // A call before this one may have made the transfer without our learning so: ask first (the key alone lasts 24 hours).
     const found = payout.attempts > 1 ? await deps.provider.findTransfer(group, payout.id) : null;
-    const { transferId } = found ?? (await deps.provider.transfer(payout.account_id, Number(payout.amount), payout.id, { transferGroup: group, idempotencyKey: `royalty-payout-${payout.id}` }));
+    const { transferId } =
+      found ?? (await deps.provider.transfer(payout.account_id, Number(payout.amount), payout.id, { transferGroup: group, idempotencyKey: `royalty-payout-${payout.id}` }));
     await deps.db
       .update(royaltyPayouts)
       .set({ status: 'paid', transferId, settledAt: new Date(), claimedUntil: null, lastError: null })
@@ -150,10 +152,23 @@ async function send(deps: PayoutRunDeps, run: Run, payout: Claimed): Promise<'pa
           .where(and(eq(royaltyPayouts.id, payout.id), live))
           .returning();
         if (!failed) return;
-        const [entry] = await tx.select().from(royaltyEntries).where(eq(royaltyEntries.source, `payout:${payout.id}`));
+        const [entry] = await tx
+          .select()
+          .from(royaltyEntries)
+          .where(eq(royaltyEntries.source, `payout:${payout.id}`));
         await tx
           .insert(royaltyEntries)
-          .values({ partyId: failed.partyId, kind: 'payout', source: `payout-failed:${payout.id}`, orderId: payout.id, position: 0, part: 0, productId: '', amountCents: failed.amountCents, earnedAt: entry?.earnedAt ?? new Date() })
+          .values({
+            partyId: failed.partyId,
+            kind: 'payout',
+            source: `payout-failed:${payout.id}`,
+            orderId: payout.id,
+            position: 0,
+            part: 0,
+            productId: '',
+            amountCents: failed.amountCents,
+            earnedAt: entry?.earnedAt ?? new Date(),
+          })
           .onConflictDoNothing();
       });
       return 'failed';

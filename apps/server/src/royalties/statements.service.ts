@@ -160,7 +160,11 @@ export async function readStatement(db: Db, timeZone: string, ref: StatementRef,
 
 export async function statementCsvFile(db: Db, timeZone: string, ref: StatementRef, scope: StatementScope = {}): Promise<{ filename: string; csv: string }> {
   const statement = await readStatement(db, timeZone, ref, scope);
-  const slug = statement.party.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || `party-${statement.party.id}`;
+  const slug =
+    statement.party.name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || `party-${statement.party.id}`;
   // A byte order mark: spreadsheet programs then read UTF-8 names correctly (as the packing list).
   return { filename: `statement-${slug}-${statement.period}${statement.issuedAt ? '' : '-draft'}.csv`, csv: `\uFEFF${statementCsv(statement)}` };
 }

@@ -202,7 +202,15 @@ describe('statements', () => {
 describe('payout runs', () => {
   it('pay each party with an account its balance once; the rest accrue; a refused transfer gives the amount back', async () => {
     const releaseId = (
-      await admin.call('saveRelease', { kind: 'single', title: 'Payout Single', artist: 'Payout Band', releaseDate: '2026-01-01', priceCents: 1000, published: true, tracks: [{ title: 'A' }] })
+      await admin.call('saveRelease', {
+        kind: 'single',
+        title: 'Payout Single',
+        artist: 'Payout Band',
+        releaseDate: '2026-01-01',
+        priceCents: 1000,
+        published: true,
+        tracks: [{ title: 'A' }],
+      })
     ).id;
     const { release } = await admin.call('getRelease', { id: releaseId });
     const parties = {
@@ -245,12 +253,20 @@ describe('payout runs', () => {
         { partyId: parties.refused, partyName: 'Refused Producer', balanceCents: 2400, reason: 'not-paid' },
       ]),
     );
-    const transfers = await app.db.select().from(localTransfers).where(eq(localTransfers.transferGroup, `royalties-rpr_${period}`));
+    const transfers = await app.db
+      .select()
+      .from(localTransfers)
+      .where(eq(localTransfers.transferGroup, `royalties-rpr_${period}`));
     expect(transfers.map((row) => [row.accountId, row.amountCents, row.asked])).toEqual([['acct_paid_producer', 4500, 1]]);
     // A second run of the period (another press, another instance) pays nobody again.
     const again = await admin.call('runRoyaltyPayouts', { period });
     expect(again).toMatchObject({ paid: 1, failed: 1 });
-    expect(await app.db.select().from(localTransfers).where(eq(localTransfers.transferGroup, `royalties-rpr_${period}`))).toHaveLength(1);
+    expect(
+      await app.db
+        .select()
+        .from(localTransfers)
+        .where(eq(localTransfers.transferGroup, `royalties-rpr_${period}`)),
+    ).toHaveLength(1);
     // The ledger: the paid party's balance is spent, the refused one's is back.
     const balances = (await admin.call('listRoyalties', null)).balances;
     expect(balances.find((row) => row.partyId === parties.paid)?.balanceCents).toBe(0);

@@ -10,10 +10,8 @@ import { runPayouts } from '../../src/royalties/payout-run.service.ts';
 const [connectionString, period] = process.argv.slice(2) as [string, string];
 const database = connectDatabase(connectionString, { max: 2, applicationName: `payout-worker-${process.pid}` });
 const provider = createLocalPayouts(database.db, { answerDelayMs: Number(process.env.ANSWER_DELAY_MS ?? 300), keyWindowMs: 0 });
-const summary = await runPayouts(
-  { db: database.db, provider, timeZone: 'UTC', minimumCents: 100, leaseMs: Number(process.env.LEASE_MS ?? 3000), retryBaseMs: 50 },
-  period,
-  { operator: 'cli' },
-);
+const summary = await runPayouts({ db: database.db, provider, timeZone: 'UTC', minimumCents: 100, leaseMs: Number(process.env.LEASE_MS ?? 3000), retryBaseMs: 50 }, period, {
+  operator: 'cli',
+});
 process.stdout.write(`${JSON.stringify(summary)}\n`);
 await database.close();

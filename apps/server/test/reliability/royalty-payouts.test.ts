@@ -35,7 +35,10 @@ beforeAll(async () => {
   // Each party earned in October (entries as the ledger posts them), one more without an account.
   for (let index = 0; index <= PARTIES; index += 1) {
     const accountId = index < PARTIES ? `acct_party_${index}` : null;
-    const [party] = await database.db.insert(royaltyParties).values({ kind: 'producer', name: `Party ${index}`, payoutAccountId: accountId }).returning();
+    const [party] = await database.db
+      .insert(royaltyParties)
+      .values({ kind: 'producer', name: `Party ${index}`, payoutAccountId: accountId })
+      .returning();
     const cents = 1000 * (index + 1) + 37;
     await database.db.execute(sql`
       INSERT INTO royalty_entry (party_id, kind, source, order_id, position, part, product_id, amount_cents, earned_at)

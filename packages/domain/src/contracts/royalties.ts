@@ -102,7 +102,13 @@ export const setRoyaltyPayoutAccountInput = z
   .object({
     partyId: id,
     /** The party's Stripe Connect account (acct_...); null: none, its balance accrues. */
-    accountId: z.union([z.string().trim().regex(/^acct_[A-Za-z0-9_]{1,100}$/, STATEMENT_MESSAGES.accountId), z.null()]),
+    accountId: z.union([
+      z
+        .string()
+        .trim()
+        .regex(/^acct_[A-Za-z0-9_]{1,100}$/, STATEMENT_MESSAGES.accountId),
+      z.null(),
+    ]),
   })
   .strict();
 export const runRoyaltyPayoutsInput = z.object({ period }).strict();
@@ -125,9 +131,7 @@ const statementOutput = z.object({
   payoutsCents: z.number(),
   closingCents: z.number(),
   earlierCents: z.number(),
-  earnings: z.array(
-    z.object({ releaseId: z.number().nullable(), release: z.string(), format: z.enum(['digital', 'physical']), soldCents: z.number(), returnedCents: z.number() }),
-  ),
+  earnings: z.array(z.object({ releaseId: z.number().nullable(), release: z.string(), format: z.enum(['digital', 'physical']), soldCents: z.number(), returnedCents: z.number() })),
   payouts: z.array(z.object({ id: z.string(), amountCents: z.number(), at: z.string() })),
 });
 const statementSummary = z.object({

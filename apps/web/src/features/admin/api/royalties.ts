@@ -32,8 +32,7 @@ export type StatementRef = FunctionInput<'getRoyaltyStatement'>;
 
 const refKey = (ref: StatementRef) => ('statementId' in ref ? `id:${ref.statementId}` : `${ref.partyId}:${ref.period}`);
 
-export const useRoyaltyStatements = () =>
-  useQuery({ queryKey: royaltyKeys.statements, queryFn: ({ signal }) => functionsClient.call('listRoyaltyStatements', null, { signal }) });
+export const useRoyaltyStatements = () => useQuery({ queryKey: royaltyKeys.statements, queryFn: ({ signal }) => functionsClient.call('listRoyaltyStatements', null, { signal }) });
 
 export const useRoyaltyStatement = (ref: StatementRef | null) =>
   useQuery({
@@ -60,6 +59,5 @@ function useLedgerMutation<Input, Output>(call: (input: Input) => Promise<Output
 }
 
 export const useIssueRoyaltyStatement = () => useLedgerMutation((input: FunctionInput<'issueRoyaltyStatement'>) => functionsClient.call('issueRoyaltyStatement', input));
-export const useSetRoyaltyPayoutAccount = () =>
-  useLedgerMutation((input: FunctionInput<'setRoyaltyPayoutAccount'>) => functionsClient.call('setRoyaltyPayoutAccount', input));
+export const useSetRoyaltyPayoutAccount = () => useLedgerMutation((input: FunctionInput<'setRoyaltyPayoutAccount'>) => functionsClient.call('setRoyaltyPayoutAccount', input));
 export const useRunRoyaltyPayouts = () => useLedgerMutation((input: FunctionInput<'runRoyaltyPayouts'>) => functionsClient.call('runRoyaltyPayouts', input));
