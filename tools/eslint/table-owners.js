@@ -34,14 +34,25 @@ export const TABLE_OWNERS = {
   giftcards: ['giftCards'],
   orders: ['orders', 'orderItems', 'orderShipments', 'orderSearchTerms', 'orderItemTerms', 'orderRefunds', 'orderEvents'],
   payments: ['processedEvents', 'localRefunds'],
-  payouts: ['payoutAccounts', 'payoutRequests', 'datEarnings'],
+  payouts: ['payoutAccounts', 'payoutRequests', 'datEarnings', 'localTransfers'],
   oidc: ['oauthClients', 'oidcModels', 'oidcSigningKeys'],
   storage: ['storageObjects', 'storageUploadSessions', 'storageUploadPending'],
   digital: ['releases', 'releaseTracks', 'trackFiles', 'downloadCodes', 'digitalOwnership', 'releaseProducts'],
   service: ['serviceTokens', 'serviceWrites'],
   roster: ['artists', 'artistSlugs', 'releaseArtists', 'trackArtists', 'productArtists'],
   fans: ['fanFollows', 'marketingConsents', 'wishlistItems', 'announcements', 'announcementRecipients', 'announcementAutomations'],
-  royalties: ['royaltyParties', 'royaltyRules', 'royaltyRuleShares', 'royaltyCosts', 'royaltySlices', 'royaltyEntries'],
+  royalties: [
+    'royaltyParties',
+    'royaltyRules',
+    'royaltyRuleShares',
+    'royaltyCosts',
+    'royaltySlices',
+    'royaltyEntries',
+    'royaltyStatements',
+    'royaltyStatementEntries',
+    'royaltyPayoutRuns',
+    'royaltyPayouts',
+  ],
 };
 
 const OWNER = new Map(Object.entries(TABLE_OWNERS).flatMap(([area, tables]) => tables.map((table) => [table, area])));

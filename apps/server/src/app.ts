@@ -39,7 +39,7 @@ import { ordersArea } from './orders/orders.plugin.ts';
 import { paymentProviderFor } from './payments/payment-provider.factory.ts';
 import { paymentsArea } from './payments/payments.plugin.ts';
 import type { PaymentEventHandlers } from './payments/provider.ts';
-import { payoutsArea } from './payouts/payouts.plugin.ts';
+import { payoutDepsFor, payoutsArea } from './payouts/payouts.plugin.ts';
 import { serviceArea } from './service/service.plugin.ts';
 import { shippingArea } from './shipping/shipping.plugin.ts';
 import { createStripeTax, type TaxCalculator } from './shipping/stripe-tax.ts';
@@ -326,7 +326,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     // The account's address for its consent (fans imports no accounts).
     fans: { config, db, jobs, hub, queueMail, resolveCaller, every, emailOf: async (userId) => (await contactOf(db, userId))?.email ?? '', resolveLink },
-    royalties: undefined,
+    // Payout runs pay through the provider the creators' cash-outs use (royalties imports no payouts).
+    royalties: { payouts: payoutDepsFor(config, db).provider },
     openapi: { config },
   };
 

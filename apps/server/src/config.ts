@@ -173,10 +173,9 @@ const envSchema = z.object({
   REFUND_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
   /** The first background retry waits this long; each next one twice as long. */
   REFUND_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
-  /**
-   * Test switch (browser tests): the local provider's next this many card refunds are accepted and
-   * then fail, as Stripe's refund.failed (decision 034). Refused when NODE_ENV=production.
-   */
+  /** A royalty payout run pays a party at least this much (USD cents); a smaller balance accrues (decision 077). */
+  ROYALTY_MIN_PAYOUT_CENTS: z.coerce.number().int().min(1).max(100_000_000).default(1000),
+  /** Test switch: the local provider's next this many card refunds fail after acceptance (decision 034); refused in production. */
   LOCAL_REFUND_FAILURES: z.coerce.number().int().min(0).max(1000).default(0),
   /**
    * How long a card checkout holds its units and wallet credit (decision 044): a drop's units

@@ -137,6 +137,14 @@ const FUNCTIONS: Record<string, Access> = {
   saveRoyaltyParty: 'admin',
   setRoyaltySplit: 'admin',
   addRecoupCost: 'admin',
+  // Statements and payout runs (issue 36 parts 4-5, decision 077): the label's only until the parties' portal.
+  listRoyaltyStatements: 'admin',
+  getRoyaltyStatement: 'admin',
+  getRoyaltyStatementCsv: 'admin',
+  issueRoyaltyStatement: 'admin',
+  setRoyaltyPayoutAccount: 'admin',
+  runRoyaltyPayouts: 'admin',
+  listRoyaltyPayouts: 'admin',
   // Fans' follows (issue 37, decision 074): a signed-in fan's own; a product's artists for everyone.
   listFollows: 'signed-in',
   setFollow: 'signed-in',

@@ -97,9 +97,23 @@ export interface PayoutProvider {
   createAccount(userId: string, email: string): Promise<{ accountId: string }>;
   accountStatus(accountId: string): Promise<{ payoutsEnabled: boolean }>;
   onboardingLink(accountId: string): Promise<{ url: string }>;
-  /** Sends money to the account; idempotent per request id. */
-  transfer(accountId: string, amountCents: number, requestId: string): Promise<{ transferId: string }>;
+  /**
+   * Sends money to the account; idempotent per key (default: derived from the request id) for as
+   * long as the provider keeps keys (Stripe: 24 hours). Throws TransferRefusedError when refused.
+   */
+  transfer(accountId: string, amountCents: number, requestId: string, options?: TransferOptions): Promise<{ transferId: string }>;
+  /** The transfer made for `requestId` in `transferGroup`, if any: asked before a call whose answer was lost is repeated. */
+  findTransfer(transferGroup: string, requestId: string): Promise<{ transferId: string } | null>;
 }
+
+/** A transfer's group (Stripe's transfer_group: one payout run) and its idempotency key. */
+export interface TransferOptions {
+  transferGroup?: string;
+  idempotencyKey?: string;
+}
+
+/** The provider refused the transfer for good (a retry with the same key would refuse again). */
+export class TransferRefusedError extends Error {}
 
 /** What a verified event means, decided outside this area (buildApp hands these in; decision 044). */
 export interface PaymentEventHandlers {

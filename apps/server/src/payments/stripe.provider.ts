@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { RefundRefusedError, type PaymentProvider, type PaymentSessionRequest, type PayoutProvider } from './provider.ts';
+import { RefundRefusedError, TransferRefusedError, type PaymentProvider, type PaymentSessionRequest, type PayoutProvider } from './provider.ts';
 import { toPaymentEvent } from './stripe-events.ts';
 import { formatUsd } from '@storefront/domain/catalog.ts';
 
@@ -108,12 +108,25 @@ export function createStripePayouts(options: StripeProviderOptions): PayoutProvi
       });
       return { url: link.url };
     },
-    async transfer(accountId, amountCents, requestId) {
-      const transfer = await stripe.transfers.create(
-        { amount: amountCents, currency: 'usd', destination: accountId, metadata: { requestId } },
-        { idempotencyKey: `payout-${requestId}` },
-      );
-      return { transferId: transfer.id };
+    async transfer(accountId, amountCents, requestId, options = {}) {
+      try {
+        // Separate charges and transfers (Connect): a run's transfers share its transfer_group.
+        const transfer = await stripe.transfers.create(
+          { amount: amountCents, currency: 'usd', destination: accountId, metadata: { requestId }, ...(options.transferGroup ? { transfer_group: options.transferGroup } : {}) },
+          { idempotencyKey: options.idempotencyKey ?? `payout-${requestId}` },
+        );
+        return { transferId: transfer.id };
+      } catch (error) {
+        // A 4xx other than a conflict or rate limit is a refusal (no such account, payouts not enabled, no funds).
+        if (error instanceof Stripe.errors.StripeInvalidRequestError || error instanceof Stripe.errors.StripePermissionError) throw new TransferRefusedError(error.message);
+        throw error;
+      }
+    },
+    async findTransfer(transferGroup, requestId) {
+      for await (const transfer of stripe.transfers.list({ transfer_group: transferGroup, limit: 100 })) {
+        if (transfer.metadata?.requestId === requestId) return { transferId: transfer.id };
+      }
+      return null;
     },
   };
 }

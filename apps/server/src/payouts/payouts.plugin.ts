@@ -14,16 +14,20 @@ export interface PayoutsOptions {
   resolveCaller: CallerResolver;
 }
 
+/** The payout provider PAYMENT_PROVIDER names (the creators' cash-outs and the royalties' payout runs). */
+export function payoutDepsFor(config: Config, db: Db): PayoutDeps {
+  return config.PAYMENT_PROVIDER === 'stripe'
+    ? {
+        db,
+        providerName: 'stripe',
+        provider: createStripePayouts({ secretKey: config.STRIPE_SECRET_KEY!, webhookSecret: config.STRIPE_WEBHOOK_SECRET!, publicUrl: publicUrl(config) }),
+      }
+    : { db, providerName: 'local', provider: createLocalPayouts(db) };
+}
+
 /** Artists' payouts: Stripe Connect, or a local stand-in with its own onboarding page. */
 export const payoutsArea = defineArea('payouts', async (app, { config, db, resolveCaller }: PayoutsOptions) => {
-  const deps: PayoutDeps =
-    config.PAYMENT_PROVIDER === 'stripe'
-      ? {
-          db,
-          providerName: 'stripe',
-          provider: createStripePayouts({ secretKey: config.STRIPE_SECRET_KEY!, webhookSecret: config.STRIPE_WEBHOOK_SECRET!, publicUrl: publicUrl(config) }),
-        }
-      : { db, providerName: 'local', provider: createLocalPayouts(db) };
+  const deps = payoutDepsFor(config, db);
   if (deps.providerName === 'local') await app.register(localPayoutRoutes, { db, resolveCaller });
   return { functions: payoutsFunctions(deps) };
 });

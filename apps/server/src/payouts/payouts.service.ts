@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { creditSummaries, datEarnings, payoutAccounts, payoutRequests, users } from '../db/schema/index.ts';
+import { creditSummaries, datEarnings, localTransfers, payoutAccounts, payoutRequests, users } from '../db/schema/index.ts';
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../errors.ts';
 import { publishLive } from '../live/live.publish.ts';
-import type { PayoutProvider } from '../payments/provider.ts';
+import { TransferRefusedError, type PayoutProvider } from '../payments/provider.ts';
 import { formatUsd } from '@storefront/domain/catalog.ts';
 
 export interface PayoutDeps {
@@ -14,8 +14,21 @@ export interface PayoutDeps {
   providerName: 'local' | 'stripe';
 }
 
-/** The built-in stand-in for Connect: payouts are enabled on our own onboarding page. */
-export function createLocalPayouts(db: Db): PayoutProvider {
+/** The local transfers' test knobs: how long the answer takes after the transfer is made, and how long a key is kept. */
+export interface LocalPayoutOptions {
+  /** The answer comes this long after the transfer was recorded (a process killed meanwhile made it without learning so). */
+  answerDelayMs?: number;
+  /** As Stripe's 24 hours: a key older than this makes a new transfer. */
+  keyWindowMs?: number;
+}
+
+const STRIPE_KEY_WINDOW_MS = 24 * 3_600_000;
+
+/**
+ * The built-in stand-in for Connect: payouts are enabled on our own onboarding page; transfers
+ * are rows of local_transfer (shared by instances), each counting how often it was asked for.
+ */
+export function createLocalPayouts(db: Db, options: LocalPayoutOptions = {}): PayoutProvider {
   return {
     async createAccount(userId) {
       return { accountId: `acct_local_${userId}` };
@@ -27,8 +40,40 @@ export function createLocalPayouts(db: Db): PayoutProvider {
     async onboardingLink() {
       return { url: '/payouts/onboard' };
     },
-    async transfer(_accountId, _amountCents, requestId) {
-      return { transferId: `tr_local_${requestId}` };
+    async transfer(accountId, amountCents, requestId, transfer = {}) {
+      if (!Number.isSafeInteger(amountCents) || amountCents <= 0) throw new TransferRefusedError('A transfer must be a positive amount.');
+      if (!accountId.startsWith('acct_')) throw new TransferRefusedError(`No such destination: '${accountId}'.`);
+      const key = transfer.idempotencyKey ?? `payout-${requestId}`;
+      const windowMs = options.keyWindowMs ?? STRIPE_KEY_WINDOW_MS;
+      const transferId = await runTransaction(
+        db,
+        async (tx) => {
+          // One call per key at a time, as Stripe answers a concurrent repeat with a conflict.
+          await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`local-transfer:${key}`}))`);
+          const [seen] = await tx
+            .update(localTransfers)
+            .set({ asked: sql`${localTransfers.asked} + 1` })
+            .where(and(eq(localTransfers.idempotencyKey, key), sql`${localTransfers.createdAt} > now() - ${windowMs}::float8 * interval '1 millisecond'`))
+            .returning({ transferId: localTransfers.transferId });
+          if (seen) return seen.transferId;
+          // Past the key's window a repeat is a new transfer (the first keeps the plain id).
+          const made = Number((await tx.execute<{ made: string }>(sql`SELECT count(*)::text AS made FROM local_transfer WHERE idempotency_key = ${key}`)).rows[0]!.made);
+          const id = made === 0 ? `tr_local_${requestId}` : `tr_local_${requestId}_${made + 1}`;
+          await tx.insert(localTransfers).values({ transferId: id, idempotencyKey: key, requestId, transferGroup: transfer.transferGroup ?? null, accountId, amountCents });
+          return id;
+        },
+        { isolationLevel: 'read committed' },
+      );
+      if (options.answerDelayMs) await new Promise((resolve) => setTimeout(resolve, options.answerDelayMs));
+      return { transferId };
+    },
+    async findTransfer(transferGroup, requestId) {
+      const [found] = await db
+        .select({ transferId: localTransfers.transferId })
+        .from(localTransfers)
+        .where(and(eq(localTransfers.transferGroup, transferGroup), eq(localTransfers.requestId, requestId)))
+        .limit(1);
+      return found ?? null;
     },
   };
 }

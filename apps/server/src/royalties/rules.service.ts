@@ -147,7 +147,7 @@ export async function royaltiesOverview(db: Db, timeZone: string) {
   // A cost's recouped part: the party's recouped total of the release, taken by the costs in the order they were added.
   const recoupedLeft = new Map(sums.map((row) => [`${row.partyId}:${row.releaseId}`, Number(row.recouped)]));
   return {
-    parties: parties.map((party) => ({ id: party.id, kind: party.kind, name: party.name, artistId: party.artistId, house: party.house })),
+    parties: parties.map((party) => ({ id: party.id, kind: party.kind, name: party.name, artistId: party.artistId, house: party.house, payoutAccountId: party.payoutAccountId })),
     rules: rules.rows.map((rule) => ({
       id: rule.id,
       subjectKind: rule.subject_kind,

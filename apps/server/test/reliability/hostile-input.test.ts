@@ -424,6 +424,14 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   saveRoyaltyParty: () => ({ kind: 'producer', name: 'Fuzz Producer' }),
   setRoyaltySplit: () => ({ subject: { kind: 'release', id: 2_000_000 }, shares: [{ partyId: 2_000_000, shareBp: 10_000 }] }),
   addRecoupCost: () => ({ releaseId: 2_000_000, partyId: 2_000_000, kind: 'pressing', amountCents: 100 }),
+  // Statements and payouts (issue 36 parts 4-5, decision 077): an unknown party or statement is refused clearly.
+  listRoyaltyStatements: () => null,
+  getRoyaltyStatement: () => ({ statementId: 2_000_000 }),
+  getRoyaltyStatementCsv: () => ({ partyId: 2_000_000, period: '2026-Q4' }),
+  issueRoyaltyStatement: () => ({ partyId: 2_000_000, period: '2026-11' }),
+  setRoyaltyPayoutAccount: () => ({ partyId: 2_000_000, accountId: 'acct_fuzz' }),
+  runRoyaltyPayouts: () => ({ period: '2099-12' }),
+  listRoyaltyPayouts: () => null,
   // Follows (issue 37, decision 074): an artist not on the roster is refused clearly.
   listFollows: () => null,
   setFollow: () => ({ target: { kind: 'artist', artistId: 2_000_000 }, followed: true }),
@@ -1078,6 +1086,11 @@ describe('generated: same-id races on every idempotent function', () => {
     resumeAnnouncement: 'a conditional update from paused to sending: one wins, the others are refused',
     cancelAnnouncement: 'a conditional update from sending or paused to cancelled: one wins, the others are refused',
     setAnnouncementAutomation: 'upserts one row per kind (the primary key): last write wins, no counter',
+    issueRoyaltyStatement:
+      'the party’s row is locked and a period is issued once (a unique key): concurrent calls answer the one statement issued (src/royalties/statements.test.ts)',
+    setRoyaltyPayoutAccount: 'sets one column: last write wins, no counter',
+    runRoyaltyPayouts:
+      'a period’s run is planned once under an advisory lock, and each payout is claimed with SKIP LOCKED: concurrent runs on two instances pay each party once (test/reliability/royalty-payouts.test.ts)',
     resendGiftCard: 'a conditional update of an active card clears its mailed time and queues its mail: concurrent calls each send the same code again (admin only)',
     redeemGiftCard:
       'a conditional update of an active card: one of n concurrent redemptions (many accounts, two instances) credits the wallet, the others are refused as redeemed (src/giftcards/giftcards.test.ts)',
@@ -1138,6 +1151,10 @@ describe('generated: same-id races on every idempotent function', () => {
         'listWishlist',
         'getAudience',
         'getAudienceSettings',
+        'listRoyaltyStatements',
+        'getRoyaltyStatement',
+        'getRoyaltyStatementCsv',
+        'listRoyaltyPayouts',
       ].map((name) => [name, 'reads only']),
     ),
   };

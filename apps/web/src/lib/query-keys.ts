@@ -134,6 +134,9 @@ export const digitalKeys = {
 /** The console's royalties (issue 36 parts 2-3, decision 075): parties, splits, recoups and balances. */
 export const royaltyKeys = {
   console: ['royalties', 'console'] as const,
+  statements: ['royalties', 'statements'] as const,
+  statement: (ref: string) => ['royalties', 'statements', ref] as const,
+  payouts: ['royalties', 'payouts'] as const,
 };
 
 export const rosterKeys = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { STATEMENT_MESSAGES, STATEMENT_PERIOD_KINDS, STATEMENT_PERIOD_PATTERN } from '../royalty-statements.ts';
 import { FULL_SHARE_BP, RECOUP_KINDS, ROYALTY_MESSAGES, ROYALTY_PARTY_KINDS } from '../royalties.ts';
 import { defineContract, noInput, optionalNullable } from './define.ts';
 
@@ -57,7 +58,14 @@ export const addRecoupCostInput = z
   })
   .strict();
 
-const partyOutput = z.object({ id: z.number(), kind: z.enum(ROYALTY_PARTY_KINDS), name: z.string(), artistId: z.number().nullable(), house: z.boolean() });
+const partyOutput = z.object({
+  id: z.number(),
+  kind: z.enum(ROYALTY_PARTY_KINDS),
+  name: z.string(),
+  artistId: z.number().nullable(),
+  house: z.boolean(),
+  payoutAccountId: z.string().nullable(),
+});
 const ruleOutput = z.object({
   id: z.number(),
   subjectKind: z.enum(['release', 'product', 'artist']),
@@ -85,6 +93,82 @@ const balanceOutput = z.object({
   balanceCents: z.number(),
 });
 
+const period = z.string().regex(STATEMENT_PERIOD_PATTERN, STATEMENT_MESSAGES.period);
+
+/** A statement: an issued one by its id, or a party's period (the issued one, else a draft of it). */
+export const royaltyStatementRef = z.union([z.object({ statementId: id }).strict(), z.object({ partyId: id, period }).strict()]);
+export const issueRoyaltyStatementInput = z.object({ partyId: id, period }).strict();
+export const setRoyaltyPayoutAccountInput = z
+  .object({
+    partyId: id,
+    /** The party's Stripe Connect account (acct_...); null: none, its balance accrues. */
+    accountId: z.union([
+      z
+        .string()
+        .trim()
+        .regex(/^acct_[A-Za-z0-9_]{1,100}$/, STATEMENT_MESSAGES.accountId),
+      z.null(),
+    ]),
+  })
+  .strict();
+export const runRoyaltyPayoutsInput = z.object({ period }).strict();
+
+const statementOutput = z.object({
+  id: z.number().nullable(),
+  party: z.object({ id: z.number(), name: z.string(), kind: z.string() }),
+  period: z.string(),
+  periodKind: z.enum(STATEMENT_PERIOD_KINDS),
+  from: z.string(),
+  through: z.string(),
+  timeZone: z.string(),
+  cutoffAt: z.string(),
+  issuedAt: z.string().nullable(),
+  openingCents: z.number(),
+  earningsCents: z.number(),
+  recoupedCents: z.number(),
+  reserveHeldCents: z.number(),
+  reserveReleasedCents: z.number(),
+  payoutsCents: z.number(),
+  closingCents: z.number(),
+  earlierCents: z.number(),
+  earnings: z.array(z.object({ releaseId: z.number().nullable(), release: z.string(), format: z.enum(['digital', 'physical']), soldCents: z.number(), returnedCents: z.number() })),
+  payouts: z.array(z.object({ id: z.string(), amountCents: z.number(), at: z.string() })),
+});
+const statementSummary = z.object({
+  id: z.number(),
+  partyId: z.number(),
+  partyName: z.string(),
+  period: z.string(),
+  openingCents: z.number(),
+  closingCents: z.number(),
+  issuedAt: z.string(),
+});
+const payoutOutput = z.object({
+  id: z.string(),
+  runId: z.string(),
+  partyId: z.number(),
+  partyName: z.string(),
+  amountCents: z.number(),
+  status: z.enum(['pending', 'sending', 'paid', 'failed']),
+  attempts: z.number(),
+  transferId: z.string().nullable(),
+  lastError: z.string().nullable(),
+  createdAt: z.string(),
+});
+const runOutput = z.object({
+  runId: z.string(),
+  period: z.string(),
+  minimumCents: z.number(),
+  paid: z.number(),
+  pending: z.number(),
+  failed: z.number(),
+  /**
+   * Parties left with a payable balance, which accrues: no connected account, under the minimum, or
+   * not paid by this run (its transfer was refused, or the account came after the run was planned).
+   */
+  accrued: z.array(z.object({ partyId: z.number(), partyName: z.string(), balanceCents: z.number(), reason: z.enum(['no-account', 'under-minimum', 'not-paid']) })),
+});
+
 export const royaltyContracts = {
   /** The console's Royalties section: parties, every split rule (history kept), recoupable costs and each party's balance. */
   listRoyalties: defineContract({
@@ -96,4 +180,16 @@ export const royaltyContracts = {
   /** A new split rule from a day on (today or later); the sales before it keep theirs. */
   setRoyaltySplit: defineContract({ access: 'admin', input: setRoyaltySplitInput, output: z.object({ id: z.number(), effectiveFrom: z.string() }) }),
   addRecoupCost: defineContract({ access: 'admin', input: addRecoupCostInput, output: z.object({ id: z.number() }) }),
+  /** Issued statements, newest first (issue 36 part 4, decision 077). */
+  listRoyaltyStatements: defineContract({ access: 'admin', input: noInput, output: z.object({ statements: z.array(statementSummary) }) }),
+  /** An issued statement as issued, or a draft of a party's period (what issuing it would close). */
+  getRoyaltyStatement: defineContract({ access: 'admin', input: royaltyStatementRef, output: statementOutput }),
+  getRoyaltyStatementCsv: defineContract({ access: 'admin', input: royaltyStatementRef, output: z.object({ filename: z.string(), csv: z.string() }) }),
+  /** Closes a party's period: its figures are kept as issued; later entries go on the next statement. */
+  issueRoyaltyStatement: defineContract({ access: 'admin', input: issueRoyaltyStatementInput, output: statementOutput }),
+  /** A party's connected payout account (issue 36 part 5); without one its balance accrues. */
+  setRoyaltyPayoutAccount: defineContract({ access: 'admin', input: setRoyaltyPayoutAccountInput, output: z.object({ partyId: z.number(), accountId: z.string().nullable() }) }),
+  /** Pays every party with a connected account its payable balance at the period's end (once; a second call resumes). */
+  runRoyaltyPayouts: defineContract({ access: 'admin', input: runRoyaltyPayoutsInput, output: runOutput }),
+  listRoyaltyPayouts: defineContract({ access: 'admin', input: noInput, output: z.object({ payouts: z.array(payoutOutput) }) }),
 };

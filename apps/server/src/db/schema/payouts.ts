@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 
 /** A creator's payout account at the payment provider: one per user. */
@@ -30,4 +30,24 @@ export const payoutRequests = pgTable(
     settledAt: timestamp('settled_at', { withTimezone: true }),
   },
   (table) => [check('payout_amount_positive', sql`${table.amountCents} > 0`), index('payout_request_user_idx').on(table.userId, table.createdAt.desc())],
+);
+
+/**
+ * The local provider's transfers (tests and offline use): one row per transfer it made, with how
+ * many times it was asked for it. As Stripe, a key seen within its window answers with the same
+ * transfer; after the window a call makes a new one.
+ */
+export const localTransfers = pgTable(
+  'local_transfer',
+  {
+    transferId: text('transfer_id').primaryKey(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    requestId: text('request_id').notNull(),
+    transferGroup: text('transfer_group'),
+    accountId: text('account_id').notNull(),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    asked: integer('asked').notNull().default(1),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('local_transfer_key_idx').on(table.idempotencyKey, table.createdAt), index('local_transfer_request_idx').on(table.requestId)],
 );

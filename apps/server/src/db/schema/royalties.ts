@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, date, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { releases } from './digital.ts';
 import { artists } from './roster.ts';
 
@@ -20,6 +20,8 @@ export const royaltyParties = pgTable(
     artistId: integer('artist_id').references(() => artists.id, { onDelete: 'restrict' }),
     /** The shop's own label: takes what no rule gives away (one row, made by the migration). */
     house: boolean('house').notNull().default(false),
+    /** Its connected payout account at the provider (Stripe Connect `acct_...`); none: its balance accrues (issue 36 part 5). */
+    payoutAccountId: text('payout_account_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -123,7 +125,7 @@ export const royaltyEntries = pgTable(
     partyId: integer('party_id')
       .notNull()
       .references(() => royaltyParties.id, { onDelete: 'restrict' }),
-    kind: text('kind', { enum: ['sale', 'return', 'recoup', 'reserve', 'release'] }).notNull(),
+    kind: text('kind', { enum: ['sale', 'return', 'recoup', 'reserve', 'release', 'payout'] }).notNull(),
     source: text('source').notNull(),
     orderId: text('order_id').notNull(),
     position: integer('position').notNull(),
@@ -140,5 +142,100 @@ export const royaltyEntries = pgTable(
     uniqueIndex('royalty_entry_once_idx').on(table.source, table.orderId, table.position, table.part, table.partyId, table.kind),
     index('royalty_entry_party_idx').on(table.partyId, table.earnedAt),
     index('royalty_entry_order_idx').on(table.orderId, table.position, table.part),
+  ],
+);
+
+/**
+ * An issued statement (issue 36 part 4, decision 077): a party's period (a month or a quarter of
+ * the label's days), closed once issued. Its document is the statement as issued and never
+ * changes; the entries it counted are listed in royalty_statement_entry, so an entry posted later
+ * (a correction dated in the period, a recoup or reserve change) is on the next statement.
+ */
+export const royaltyStatements = pgTable(
+  'royalty_statement',
+  {
+    id: serial('id').primaryKey(),
+    partyId: integer('party_id')
+      .notNull()
+      .references(() => royaltyParties.id, { onDelete: 'restrict' }),
+    periodKind: text('period_kind', { enum: ['month', 'quarter'] }).notNull(),
+    /** The label's first day of the period and the day after its last. */
+    periodFrom: date('period_from', { mode: 'string' }).notNull(),
+    periodTo: date('period_to', { mode: 'string' }).notNull(),
+    timeZone: text('time_zone').notNull(),
+    /** What it counts up to: the period's end, or the moment it was issued when that came first. */
+    cutoffAt: timestamp('cutoff_at', { withTimezone: true }).notNull(),
+    openingCents: bigint('opening_cents', { mode: 'number' }).notNull(),
+    closingCents: bigint('closing_cents', { mode: 'number' }).notNull(),
+    /** The statement as issued (figures, earnings by release and format): read back as it was. */
+    document: jsonb('document').notNull(),
+    issuedBy: text('issued_by'),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('royalty_statement_period_idx').on(table.partyId, table.periodFrom), index('royalty_statement_party_idx').on(table.partyId, table.issuedAt)],
+);
+
+/** Which statement counted an entry: each entry on exactly one issued statement. */
+export const royaltyStatementEntries = pgTable(
+  'royalty_statement_entry',
+  {
+    entryId: bigint('entry_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => royaltyEntries.id, { onDelete: 'restrict' }),
+    statementId: integer('statement_id')
+      .notNull()
+      .references(() => royaltyStatements.id, { onDelete: 'restrict' }),
+  },
+  (table) => [index('royalty_statement_entry_statement_idx').on(table.statementId)],
+);
+
+/** A payout run for a period (issue 36 part 5, decision 077): planned once, then its payouts are sent (and resumed). */
+export const royaltyPayoutRuns = pgTable(
+  'royalty_payout_run',
+  {
+    id: text('id').primaryKey(),
+    periodKind: text('period_kind', { enum: ['month', 'quarter'] }).notNull(),
+    periodFrom: date('period_from', { mode: 'string' }).notNull(),
+    periodTo: date('period_to', { mode: 'string' }).notNull(),
+    /** Earnings up to here are paid: the period's end, or the moment the run was planned when that came first. */
+    cutoffAt: timestamp('cutoff_at', { withTimezone: true }).notNull(),
+    minimumCents: bigint('minimum_cents', { mode: 'number' }).notNull(),
+    createdBy: text('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('royalty_payout_run_period_idx').on(table.periodKind, table.periodFrom)],
+);
+
+/**
+ * One party's payout of a run, written (with its ledger entry) before the transfer is asked for;
+ * the transfer's idempotency key is derived from its id. `sending` is a claim that lapses at
+ * `claimedUntil` (an instance that died mid-call): the next claim asks the provider first.
+ */
+export const royaltyPayouts = pgTable(
+  'royalty_payout',
+  {
+    id: text('id').primaryKey(),
+    runId: text('run_id')
+      .notNull()
+      .references(() => royaltyPayoutRuns.id, { onDelete: 'restrict' }),
+    partyId: integer('party_id')
+      .notNull()
+      .references(() => royaltyParties.id, { onDelete: 'restrict' }),
+    accountId: text('account_id').notNull(),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    status: text('status', { enum: ['pending', 'sending', 'paid', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+    transferId: text('transfer_id'),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('royalty_payout_once_idx').on(table.runId, table.partyId),
+    index('royalty_payout_status_idx').on(table.runId, table.status),
+    check('royalty_payout_positive', sql`${table.amountCents} > 0`),
   ],
 );

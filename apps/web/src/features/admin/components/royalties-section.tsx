@@ -7,6 +7,7 @@ import { useConsoleReleases } from '../api/music.ts';
 import { useAddRecoupCost, useRoyalties, useSaveRoyaltyParty, useSetRoyaltySplit, type Royalties } from '../api/royalties.ts';
 import type { ConsoleArtist } from '../api/roster.ts';
 import { LoadState } from './load-state.tsx';
+import { StatementsAndPayouts } from './royalty-statements.tsx';
 
 const KIND_NAMES: Record<(typeof ROYALTY_PARTY_KINDS)[number], string> = { artist: 'Artist', producer: 'Producer', label: 'Label', 'other-label': 'Another label' };
 const SHARE_ROWS = 4;
@@ -49,6 +50,7 @@ export function RoyaltiesSection({ artists }: { artists: ConsoleArtist[] }) {
       <NewParty artists={artists} onDone={setAnnouncement} />
       <SplitForm data={data} artists={artists} onDone={setAnnouncement} />
       <RecoupForm data={data} onDone={setAnnouncement} />
+      <StatementsAndPayouts data={data} onDone={setAnnouncement} />
       <h4>Splits</h4>
       {data.rules.length === 0 ? <p>No splits yet: the label takes every sale.</p> : null}
       <ul aria-label="Splits">
