@@ -51,6 +51,8 @@ export const CONSOLE_TAB_MODULES: Readonly<Record<string, readonly string[]>> = 
   drops: ['src/features/admin/components/drops-tab.tsx'],
   content: ['src/features/admin/components/content/content-tab.tsx'],
   discounts: ['src/features/admin/components/discounts-tab.tsx'],
+  announcements: ['src/features/admin/components/announcements-tab.tsx'],
+  audience: ['src/features/admin/components/audience-tab.tsx'],
   sales: ['src/features/admin/components/sales-tab.tsx', 'src/features/admin/api/sales-overview.ts'],
   shipping: ['src/features/admin/components/shipping-tax-tab.tsx'],
   admins: ['src/features/admin/components/admins-tab.tsx'],
