@@ -258,6 +258,9 @@ export async function benchDrop(options: DropOptions, log: (line: string) => voi
       const collected = (await Promise.all(workers.map((worker) => worker.ask({ collect: { references } })))).flatMap((reply) => ('collected' in reply ? [reply.collected] : []));
       const histogram: number[] = [];
       for (const part of collected) merge(histogram, part.histogram);
+      // The steady state: every batch but the start's and sold out's, which go to every page at once.
+      const steadyHistogram: number[] = [];
+      for (const part of collected) merge(steadyHistogram, part.steadyHistogram);
       const total = (key: keyof (typeof collected)[number]) => collected.reduce((sum, part) => sum + (part[key] as number), 0);
       const failures = (key: 'purchaseFailures' | 'joinFailures') => {
         const all: Record<string, number> = {};
@@ -306,6 +309,12 @@ export async function benchDrop(options: DropOptions, log: (line: string) => voi
         figure('drop.soldOutSeconds', 'drop: start to sold out', soldOutSeconds === null ? null : round(soldOutSeconds, 1), 's'),
         figure('drop.positionP99', `drop: position update p99 (batch commit to fan, ${samples.toLocaleString('en-US')} deliveries)`, p99, 'ms', { op: '<', value: 1000 }),
         figure('drop.positionP50', 'drop: position update p50', percentileOf(histogram, 50), 'ms'),
+        figure(
+          'drop.positionP99Steady',
+          `drop: position update p99 after the start (paced batches, ${total('steadySamples').toLocaleString('en-US')} deliveries; not the start's or sold out's, said to every page at once)`,
+          percentileOf(steadyHistogram, 99),
+          'ms',
+        ),
         figure('drop.ordersPerSecond', 'drop: orders/s, start to sold out', round(ordersPerSecond, 1), '/s'),
         figure('drop.ordersPeak', 'drop: orders/s, busiest 5 s', round(peakPerSecond, 1), '/s'),
         figure('drop.admittedWithoutStock', 'drop: fans admitted with no stock behind them', withoutStock, 'fans', { op: '=', value: 0 }),
@@ -371,6 +380,12 @@ export async function benchDrop(options: DropOptions, log: (line: string) => voi
           purchaseFailures,
         },
         positionLatencyMs: { p50: percentileOf(histogram, 50), p90: percentileOf(histogram, 90), p99, max: histogram.length - 1, samples },
+        steadyPositionLatencyMs: {
+          p50: percentileOf(steadyHistogram, 50),
+          p90: percentileOf(steadyHistogram, 90),
+          p99: percentileOf(steadyHistogram, 99),
+          samples: total('steadySamples'),
+        },
         dropId: drop.id,
       };
     } finally {

@@ -55,7 +55,7 @@ export type FansReply =
   | { ready: true }
   | { joined: FansStats }
   | { left: number }
-  | { collected: FansStats & { histogram: number[]; samples: number; unmatched: number; streamsOpenAtEnd: number } }
+  | { collected: FansStats & { histogram: number[]; samples: number; steadyHistogram: number[]; steadySamples: number; unmatched: number; streamsOpenAtEnd: number } }
   | { error: string };
 
 const now = () => performance.timeOrigin + performance.now();
@@ -358,23 +358,37 @@ async function joinAll() {
   await Promise.all(lanes);
 }
 
+/**
+ * Arrival minus commit, in ms, of every drop event this worker's streams received: all of them,
+ * and apart the steady state (every batch but the two said to every page at once: the start's,
+ * the earliest "live" one, and sold out's).
+ */
 function latencyHistogram(references: Record<string, number>) {
   const histogram: number[] = [];
+  const steady: number[] = [];
   let samples = 0;
+  let steadySamples = 0;
   let unmatched = 0;
+  const live = Object.keys(references).filter((key) => key.startsWith('live:'));
+  const startKey = live.reduce<string | undefined>((first, key) => (first === undefined || references[key]! < references[first]! ? key : first), undefined);
   for (const [key, times] of arrivals) {
     const reference = references[key];
     if (reference === undefined) {
       unmatched += times.length;
       continue;
     }
+    const isSteady = key !== startKey && key.startsWith('live:');
     for (const at of times) {
       const ms = Math.max(0, Math.round(at - reference));
       histogram[ms] = (histogram[ms] ?? 0) + 1;
       samples += 1;
+      if (isSteady) {
+        steady[ms] = (steady[ms] ?? 0) + 1;
+        steadySamples += 1;
+      }
     }
   }
-  return { histogram: Array.from(histogram, (n) => n ?? 0), samples, unmatched };
+  return { histogram: Array.from(histogram, (n) => n ?? 0), samples, steadyHistogram: Array.from(steady, (n) => n ?? 0), steadySamples, unmatched };
 }
 
 process.on('message', (command: FansCommand) => {
