@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DIGITAL_MESSAGES } from '@storefront/domain/digital.ts';
 import { UPLOAD_MESSAGES } from '@storefront/domain/storage.ts';
@@ -18,7 +18,7 @@ import { startTestS3Server, type TestS3Server } from '../storage/testing/s3-serv
 import { ENCODE_ATTEMPTS, runEncodeJob } from './encode.service.ts';
 import { probeAudio } from './encoder.ts';
 import { signDownload } from './links.ts';
-import { retryTrackEncoding, setTrackMaster } from './releases.service.ts';
+import { retryTrackEncoding, saveRelease, setTrackMaster } from './releases.service.ts';
 import { sineWav } from './testing/audio.ts';
 import { storedZipEntries } from './testing/zip.ts';
 
@@ -361,6 +361,83 @@ describe('the encoding job', () => {
     expect(await runEncodeJob(counted, { trackId, generation })).toBe('ready');
     // 3 made, 1 failed, then only the 3 missing ones: 7 runs for 6 formats.
     expect(runs).toBe(7);
+  });
+
+  it('makes the files again when the release is saved while the job ends: the save and the job meet on the track row', async () => {
+    // The interleaving forced here: the job has made every file; a save changes the preview
+    // length, finds the track still encoding (so leaves it to the job) and is held open; the job
+    // then reads whether the release changed. Read without the save's lock, it saw the old
+    // release and marked the track ready after the save committed: files with the old preview
+    // (or cover) were served for good.
+    const { id: releaseId, trackIds } = await newRelease('Saved While Ending', 2, false);
+    const [endingId, otherId] = trackIds as [number, number];
+    const deps = {
+      storage: createStorageDeps({ db: shop.db, config: shop.config }),
+      timeoutMs: 60_000,
+      encodeFile: async (input: { output: string; master: string }) => fs.promises.writeFile(input.output, await fs.promises.readFile(input.master)),
+    };
+    const generations: number[] = [];
+    for (const trackId of trackIds) {
+      const objectPath = `masters/ending/${trackId}.wav`;
+      const generation = Number((await uploadMaster(objectPath, sineWav(1))).metadata!.generation);
+      await setTrackMaster(shop.db, jobs, trackId, { path: objectPath, generation });
+      generations.push(generation);
+    }
+    expect(await runEncodeJob(deps, { trackId: otherId, generation: generations[1]! })).toBe('ready');
+
+    const { saveReleaseInput } = await import('@storefront/domain/contracts/digital.ts');
+    const input = saveReleaseInput.parse({
+      id: releaseId,
+      kind: 'album',
+      title: 'Saved While Ending',
+      artist: 'The Sines',
+      releaseDate: '2026-01-15',
+      priceCents: 800,
+      published: false,
+      previewSeconds: 7,
+      tracks: trackIds.map((id, index) => ({ id, title: `Tone ${index + 1}`, isrc: `USSFR26${String(index + 1).padStart(5, '0')}`, priceCents: 100 })),
+    });
+    // The save queues the other track (ready, its preview now stale) and waits there, open.
+    let held!: () => void;
+    const saveHeld = new Promise<void>((resolve) => (held = resolve));
+    let letGo!: () => void;
+    const gate = new Promise<void>((resolve) => (letGo = resolve));
+    const holding = {
+      async sendInTransaction() {
+        held();
+        await gate;
+      },
+    } as unknown as JobQueue;
+    let save: Promise<unknown> | undefined;
+    const queued: object[] = [];
+    const ending = runEncodeJob(
+      {
+        ...deps,
+        jobs: { send: async (_name: string, data: object) => void queued.push(data) } as unknown as JobQueue,
+        beforeFinish: async () => {
+          save = saveRelease(shop.db, holding, input, '');
+          await saveHeld;
+        },
+      },
+      { trackId: endingId, generation: generations[0]! },
+    );
+    // The job now waits on the save's lock (or, unfixed, has read the old release and waits to write).
+    await vi.waitFor(
+      async () => {
+        const waiting = await shop.db.execute(sql`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+        expect(waiting.rows.length).toBeGreaterThan(0);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    letGo();
+    await save;
+    expect(await ending).toBe('ready');
+    const [track] = await shop.db.select().from(releaseTracks).where(eq(releaseTracks.id, endingId));
+    expect(track).toMatchObject({ encodeStatus: 'queued', encodeAttempts: 0 });
+    expect(queued).toEqual([{ trackId: endingId, generation: generations[0] }]);
+    // Run again, the job makes the preview with the new length; then the track is ready.
+    expect(await runEncodeJob(deps, { trackId: endingId, generation: generations[0]! })).toBe('ready');
+    expect((await shop.db.select().from(releaseTracks).where(eq(releaseTracks.id, endingId)))[0]).toMatchObject({ encodeStatus: 'ready' });
   });
 
   it('removes the files of a replaced master once the new one is encoded', async () => {

@@ -8,6 +8,7 @@ import { STORAGE_BUCKET } from '@storefront/domain/storage.ts';
 import { parseDownloadUrl } from '@storefront/domain/storage-location.ts';
 import { warnCleanup } from '../cleanup.ts';
 import { releases, releaseTracks, trackFiles } from '../db/schema/index.ts';
+import { runTransaction } from '../db/transaction.ts';
 import type { StorageDeps } from '../storage/storage.service.ts';
 import { findByToken, findObject, objectKey } from '../storage/storage.service.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -39,6 +40,8 @@ export interface EncodeDeps {
   timeoutMs: number;
   /** Tests: a run that fails on purpose. */
   encodeFile?: typeof encode;
+  /** Tests: a pause after the files are made, before the job reads whether the release changed meanwhile. */
+  beforeFinish?: () => Promise<void>;
   /** Where a replaced file the store would not delete is handed on (the cleanup job retries it). */
   jobs?: Pick<JobQueue, 'send'>;
 }
@@ -134,20 +137,28 @@ export async function runEncodeJob(deps: EncodeDeps, job: EncodeJob): Promise<'r
         .set({ encodeDone: done.size, updatedAt: new Date() })
         .where(and(eq(releaseTracks.id, track.id), eq(releaseTracks.masterGeneration, job.generation)));
     }
-    // The release was edited while this ran (a new preview length, cover or title): make the files again.
-    const now = await fileInputsOf(db, track.id);
-    const changed = now !== undefined && (await staleFormats(db, track.id, job.generation, now)).length > 0;
-    await db
-      .update(releaseTracks)
-      .set({
-        encodeStatus: changed ? 'queued' : 'ready',
-        encodeDone: done.size,
-        encodeError: null,
-        durationSeconds: Math.round(probe.durationSeconds),
-        ...(changed ? { encodeAttempts: 0 } : {}),
-        updatedAt: new Date(),
-      })
-      .where(and(eq(releaseTracks.id, track.id), eq(releaseTracks.masterGeneration, job.generation)));
+    await deps.beforeFinish?.();
+    // The release was edited while this ran (a new preview length, cover or title): make the
+    // files again. Read under the track's row lock, which a save holds from its first change of
+    // the track to its commit: a save either committed before (its change is read here) or
+    // reads this outcome after (and queues the track itself, releases.service.ts).
+    const changed = await runTransaction(db, async (tx) => {
+      await tx.select({ id: releaseTracks.id }).from(releaseTracks).where(eq(releaseTracks.id, track.id)).for('update');
+      const now = await fileInputsOf(tx, track.id);
+      const stale = now !== undefined && (await staleFormats(tx, track.id, job.generation, now)).length > 0;
+      await tx
+        .update(releaseTracks)
+        .set({
+          encodeStatus: stale ? 'queued' : 'ready',
+          encodeDone: done.size,
+          encodeError: null,
+          durationSeconds: Math.round(probe.durationSeconds),
+          ...(stale ? { encodeAttempts: 0 } : {}),
+          updatedAt: new Date(),
+        })
+        .where(and(eq(releaseTracks.id, track.id), eq(releaseTracks.masterGeneration, job.generation)));
+      return stale;
+    });
     if (changed) await deps.jobs?.send(ENCODE_QUEUE, { trackId: track.id, generation: job.generation } satisfies EncodeJob);
     return 'ready';
   } catch (error) {
