@@ -265,7 +265,12 @@ test('item 9: artwork uploaded after the encoding is the cover of the files a fa
     const download = page.waitForEvent('download');
     await owned.getByRole('button', { name: 'Download Long Tone (MP3 320)' }).click();
     await (await download).saveAs(file);
-    expect(hasCover(file)).toBe(true);
+    // On failure, the tracks' encoding as the console shows it (status, formats made, error).
+    const { releases } = await callAs(request, token, 'listReleases', null);
+    const tracks = releases
+      .find((release) => release.id === encodedId)
+      ?.tracks.map(({ title, encodeStatus, encodeDone, encodeError }) => ({ title, encodeStatus, encodeDone, encodeError }));
+    expect(hasCover(file), `the downloaded MP3 has no cover; the tracks: ${JSON.stringify(tracks)}`).toBe(true);
   }).toPass({ timeout: 150_000, intervals: [3_000] });
   expect(streamsOf(file).find((stream) => stream.codec_type === 'audio')?.codec_name).toBe('mp3');
 });

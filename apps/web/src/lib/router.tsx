@@ -35,7 +35,7 @@ export interface Location {
   hash: string;
   /** What the navigation that made this entry passed as `state` (null for none). */
   state: unknown;
-  /** Stable for the history entry, also across a reload ("default" for the first one). */
+  /** Stable for the history entry, also across a reload (given to an entry loaded anew at start). */
   key: string;
 }
 
@@ -70,6 +70,18 @@ interface HistoryEntry {
 const RouterContext = createContext<RouterValue | null>(null);
 const RouteContext = createContext<{ params: Params; outlet: ReactNode }>({ params: {}, outlet: null });
 
+/**
+ * Gives the entry a page was loaded into a key of its own, kept across a reload. Without
+ * it every entry loaded anew (an address typed, a link followed before the page hydrated)
+ * would share "default", and the next page loaded anew would be restored to the offset the
+ * one before it was left at (useScrollRestoration).
+ */
+function keyLoadedEntry(): void {
+  const entry = window.history.state as Partial<HistoryEntry> | null;
+  if (typeof entry?.key === 'string') return;
+  window.history.replaceState({ ...entry, key: createKey(), usr: entry?.usr ?? null } satisfies HistoryEntry, '');
+}
+
 function readLocation(): Location {
   const { pathname, search, hash } = window.location;
   const entry = window.history.state as Partial<HistoryEntry> | null;
@@ -84,7 +96,10 @@ function useRouter(hook: string): RouterValue {
 
 /** Keeps the page in step with the address bar: links, navigate(), Back and Forward. */
 export function BrowserRouter({ children }: { children: ReactNode }) {
-  const [state, setState] = useState<RouterState>(() => ({ location: readLocation(), navigationType: 'POP', preventScrollReset: false }));
+  const [state, setState] = useState<RouterState>(() => {
+    keyLoadedEntry();
+    return { location: readLocation(), navigationType: 'POP', preventScrollReset: false };
+  });
 
   const show = useCallback((navigationType: NavigationType, preventScrollReset = false) => {
     const location = readLocation();

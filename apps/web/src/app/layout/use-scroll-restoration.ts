@@ -51,9 +51,15 @@ export function useScrollRestoration() {
     };
   }, []);
 
+  // The page the document was loaded with: the browser placed it (a visitor may have scrolled
+  // before it hydrated); only a position this tab saved for the entry (a reload) moves it.
+  const loaded = useRef(true);
+
   useLayoutEffect(() => {
     shownKey.current = key;
     const saved = positions.get(key);
+    const first = loaded.current;
+    loaded.current = false;
     if (navigationType === 'POP' && saved !== undefined) {
       window.scrollTo(0, saved);
       return;
@@ -61,6 +67,6 @@ export function useScrollRestoration() {
     if (keepPosition) return;
     const target = hash ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
     if (target) target.scrollIntoView();
-    else window.scrollTo(0, 0);
+    else if (!first) window.scrollTo(0, 0);
   }, [key, hash, navigationType, keepPosition]);
 }
