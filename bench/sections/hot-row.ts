@@ -7,6 +7,7 @@ import { ADMIN, callFunction, SHOPPER, signIn } from '../lib/client.ts';
 import { connect, queryRows } from '../lib/db.ts';
 import { figure, round, type Figure } from '../lib/figures.ts';
 import { runLoad, type LoadResult } from '../lib/load.ts';
+import { recordWalletOrders, replayWalletOrders } from '../lib/order-replay.ts';
 import { countCheckoutRoundTrips } from '../lib/round-trips.ts';
 
 /**
@@ -172,9 +173,24 @@ export async function benchHotRow(app: AppServer, options: { durationSeconds: nu
     { name: `Hot Row Unlimited ${runId}`, description: 'Print on demand.', priceCents: 2500, images: ['/content/covers/cover-01.svg'] },
     adminToken,
   );
-  // Three turns of the three runs, interleaved (issue 35: the machine is shared and noisy, so
+  // 1d. The bare SQL of the same work: each buyer's unlimited order as the flow sends it,
+  // recorded once and sent again from plain clients (bench/lib/order-replay.ts).
+  const buyerIds = (
+    await (async () => {
+      const db = await connect(app.databaseUrl);
+      try {
+        return await queryRows<{ id: string; email: string }>(db, `SELECT id, email FROM "user" WHERE email LIKE $1`, [`drop-${runId}-%@example.com`]);
+      } finally {
+        await db.end();
+      }
+    })()
+  )
+    .sort((a, b) => a.email.localeCompare(b.email, 'en', { numeric: true }))
+    .map((row) => row.id);
+  const recordedOrders = await recordWalletOrders(app.databaseUrl, { userIds: buyerIds, publicUrl: app.base, items: [{ id: unlimitedId, qty: 1 }], runId });
+  // Three turns of the four runs, interleaved (issue 35: the machine is shared and noisy, so
   // the ratios are taken within a turn and their median reported).
-  const turns: { orders: LoadResult; unlimited: LoadResult; signedIn: LoadResult }[] = [];
+  const turns: { orders: LoadResult; unlimited: LoadResult; signedIn: LoadResult; bareOrders: Awaited<ReturnType<typeof replayWalletOrders>> }[] = [];
   for (let turn = 0; turn < TURNS; turn += 1) {
     const orders = await runLoad({
       url: `${app.base}/fn/completeWalletOnlyOrderStreetFlavor`,
@@ -206,7 +222,8 @@ export async function benchHotRow(app: AppServer, options: { durationSeconds: nu
       connections: CONNECTIONS,
       durationSeconds: options.durationSeconds,
     });
-    turns.push({ orders, unlimited, signedIn });
+    const bareOrders = await replayWalletOrders(app.databaseUrl, recordedOrders, { connections: CONNECTIONS, durationSeconds: options.durationSeconds, runId: `${runId}t${turn}` });
+    turns.push({ orders, unlimited, signedIn, bareOrders });
   }
   const middle = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const orderRun = turns.find((turn) => turn.orders.okPerSecond === middle(turns.map((t) => t.orders.okPerSecond)))!.orders;
@@ -214,6 +231,20 @@ export async function benchHotRow(app: AppServer, options: { durationSeconds: nu
   const signedInRun = turns.find((turn) => turn.signedIn.okPerSecond === middle(turns.map((t) => t.signedIn.okPerSecond)))!.signedIn;
   const lockCosts = turns.map((turn) => turn.orders.okPerSecond / turn.unlimited.okPerSecond);
   const orderVsSignedIn = turns.map((turn) => turn.unlimited.okPerSecond / turn.signedIn.okPerSecond);
+  const orderVsBareSql = turns.map((turn) => turn.unlimited.okPerSecond / turn.bareOrders.perSecond);
+  const bareSqlVsSignedIn = turns.map((turn) => turn.bareOrders.perSecond / turn.signedIn.okPerSecond);
+  const bareRun = turns.find((turn) => turn.bareOrders.perSecond === middle(turns.map((t) => t.bareOrders.perSecond)))!.bareOrders;
+  const bareSent = turns.reduce((sum, turn) => sum + turn.bareOrders.orders, 0);
+  const bareErrors = turns.reduce((sum, turn) => sum + turn.bareOrders.errors, 0);
+  const bareMade = await (async () => {
+    const db = await connect(app.databaseUrl);
+    try {
+      const [row] = await queryRows<{ made: string }>(db, `SELECT count(*)::bigint AS made FROM "order" WHERE checkout_id LIKE $1`, [`replay-a-${runId}-%-x%`]);
+      return Number(row!.made);
+    } finally {
+      await db.end();
+    }
+  })();
   const afterTimed = await variantLedger(app.databaseUrl, timed.variantId);
   const timedOversold = afterTimed.stock + afterTimed.held + afterTimed.sold - TIMED_STOCK;
 
@@ -281,6 +312,30 @@ export async function benchHotRow(app: AppServer, options: { durationSeconds: nu
       '',
       { op: '>=', value: 0.7 },
       `turns: ${orderVsSignedIn.map((ratio) => round(ratio, 3)).join(', ')}`,
+    ),
+    figure(
+      'hotrow.bareSqlOrdersPerSecond',
+      `the bare SQL of the same unlimited wallet-only orders (the flow's statements recorded, sent again from ${CONNECTIONS} plain clients), median of ${TURNS} turns`,
+      round(bareRun.perSecond, 0),
+      'orders/s',
+      undefined,
+      `${bareSent} sent, ${bareMade} orders in the database${bareErrors > 0 ? `, ${bareErrors} failed (${turns.find((turn) => turn.bareOrders.firstError)?.bareOrders.firstError})` : ''}`,
+    ),
+    figure(
+      'hotrow.orderVsBareSql',
+      `unlimited-product wallet-only orders/s / the bare SQL of the same orders/s (what HTTP, the session and the shop's JavaScript add), median of ${TURNS} turns`,
+      round(middle(orderVsBareSql), 3),
+      '',
+      undefined,
+      `turns: ${orderVsBareSql.map((ratio) => round(ratio, 3)).join(', ')}`,
+    ),
+    figure(
+      'hotrow.bareSqlVsSignedIn',
+      `the bare SQL of the same orders/s / signed-in GET /api/me/s (the ceiling of orderVsSignedIn for a server sending these statements), median of ${TURNS} turns`,
+      round(middle(bareSqlVsSignedIn), 3),
+      '',
+      undefined,
+      `turns: ${bareSqlVsSignedIn.map((ratio) => round(ratio, 3)).join(', ')}`,
     ),
     figure(
       'hotrow.bareNotifyUpdatesPerSecond',

@@ -440,6 +440,27 @@ describe('the encoding job', () => {
     expect((await shop.db.select().from(releaseTracks).where(eq(releaseTracks.id, endingId)))[0]).toMatchObject({ encodeStatus: 'ready' });
   });
 
+  it('fails, and is retried, when the release’s artwork cannot be read, rather than making files without the cover', async () => {
+    const { id: releaseId, trackIds } = await newRelease('Lost Cover', 1, false);
+    const trackId = trackIds[0]!;
+    const objectPath = `masters/lost-cover/${trackId}.wav`;
+    const generation = Number((await uploadMaster(objectPath, sineWav(1))).metadata!.generation);
+    await setTrackMaster(shop.db, jobs, trackId, { path: objectPath, generation });
+    const { STORAGE_BUCKET } = await import('@storefront/domain/storage.ts');
+    const { downloadUrl } = await import('@storefront/domain/storage-location.ts');
+    // An image of the shop's store that is not there (or not with this token).
+    const missing = downloadUrl('', { bucket: STORAGE_BUCKET, path: 'images/gone.png' }, 'no-such-token');
+    await shop.db.execute(sql`UPDATE release SET artwork = ${missing} WHERE id = ${releaseId}`);
+    const deps = {
+      storage: createStorageDeps({ db: shop.db, config: shop.config }),
+      timeoutMs: 60_000,
+      encodeFile: async (input: { output: string; master: string }) => fs.promises.writeFile(input.output, await fs.promises.readFile(input.master)),
+    };
+    await expect(runEncodeJob(deps, { trackId, generation })).rejects.toThrow('The release’s artwork could not be read from storage: upload it again.');
+    expect((await shop.db.select().from(releaseTracks).where(eq(releaseTracks.id, trackId)))[0]).toMatchObject({ encodeStatus: 'queued', encodeDone: 0 });
+    expect(await shop.db.select().from(trackFiles).where(eq(trackFiles.trackId, trackId))).toEqual([]);
+  });
+
   it('removes the files of a replaced master once the new one is encoded', async () => {
     const { trackIds } = await newRelease('Replaced', 1, false);
     const trackId = trackIds[0]!;

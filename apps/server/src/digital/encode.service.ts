@@ -52,7 +52,9 @@ async function artworkFile(deps: EncodeDeps, artwork: string, dir: string): Prom
   if (!location || location.bucket !== STORAGE_BUCKET) return undefined;
   const object = await findByToken(deps.storage.db, location.bucket, location.path, location.token);
   const blob = object && (await deps.storage.driver.get(objectKey(object.blobKey)));
-  if (!blob) return undefined;
+  // Made without it, the files would carry the cover's signature and never be made again:
+  // the job fails instead (retried, then Failed with this in the console).
+  if (!blob) throw new Error('The release’s artwork could not be read from storage: upload it again.');
   const chunks: Buffer[] = [];
   for await (const chunk of blob.stream) chunks.push(chunk as Buffer);
   const file = path.join(dir, 'cover.jpg');
