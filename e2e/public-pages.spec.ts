@@ -3,6 +3,7 @@
 import type { Page, Request } from '@playwright/test';
 import { test, expect, DEMO_ADMIN } from './support/fixtures.ts';
 import { callAs, releaseProductAs, tokenOf } from './support/api.ts';
+import { listenLive } from './support/live.ts';
 import { logIn } from './support/login.ts';
 
 /** Every request the page makes for data under `prefix` (catalogue: GET /api/products...). */
@@ -14,9 +15,14 @@ function catalogueReads(page: Page, prefix = '/api/products'): Request[] {
   return reads;
 }
 
-test('a product page shows its product from the HTML, with no second request for it', async ({ page, request }) => {
+test('a product page shows its product from the HTML, with no second request for it', async ({ page, request, baseURL }) => {
   const name = `E2E Preview Tee ${Date.now().toString(36)}`;
+  const live = await listenLive(baseURL!);
   const id = await releaseProductAs(request, await tokenOf(request, DEMO_ADMIN), { name, description: 'Shared on every network.', priceCents: 2750 });
+  // The server has heard the release: the page below is rendered past it. (Rendered before, the
+  // page's stream replays the release's event and the page rightly asks for the product again.)
+  await live.productEvent(id);
+  live.close();
 
   // What a crawler or a link preview reads, without JavaScript.
   const html = await (await request.get(`/product/${id}`)).text();
@@ -85,9 +91,12 @@ const sameHeading = (page: Page) =>
     return kept !== null && kept === document.querySelector('h1') && kept.isConnected;
   });
 
-test('a product page is rendered on the server and hydrated without a second request or a new render', async ({ page, request }) => {
+test('a product page is rendered on the server and hydrated without a second request or a new render', async ({ page, request, baseURL }) => {
   const name = `E2E Hydrated Tee ${Date.now().toString(36)}`;
+  const live = await listenLive(baseURL!);
   const id = await releaseProductAs(request, await tokenOf(request, DEMO_ADMIN), { name, description: 'Rendered before any script.', priceCents: 3150 });
+  await live.productEvent(id);
+  live.close();
   const body = (await (await request.get(`/product/${id}`)).text()).split(/<div id="root" data-server-rendered[^>]*>/)[1] ?? '';
   expect(body).toContain(`<h1`);
   expect(body).toContain(name);
