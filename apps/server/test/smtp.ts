@@ -52,6 +52,10 @@ export async function startSmtpPeer(options: { delayMs?: number; refuse?: string
       });
     },
   });
+  // A client that vanishes mid-message (a server killed while sending, as the crash tests do)
+  // is an 'error' of the peer's server: kept here, not thrown into the test run.
+  const errors: Error[] = [];
+  server.on('error', (error: Error) => errors.push(error));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -86,6 +90,8 @@ export async function startSmtpPeer(options: { delayMs?: number; refuse?: string
     refused,
     /** SMTP connections: open now, the most open at once, and made in all. */
     connections,
+    /** Connections that failed (a client reset mid-message), in order. */
+    errors,
     waitForMail,
     mailsTo: (to: string) => mails.filter((mail) => mail.to.includes(to)),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
