@@ -192,6 +192,8 @@ export async function startCluster(options: { count: number; env: Record<string,
       logger: false,
       onData: (stream, _session, done) => stream.resume().on('end', () => done()),
     });
+    // An instance stopped while it sends resets its connection: the sink's error, not the bench's.
+    smtp.on('error', () => undefined);
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     stops.push(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
     const smtpAddress = smtp.server.address();
