@@ -239,7 +239,7 @@ export async function benchHotRow(app: AppServer, options: { durationSeconds: nu
   const bareMade = await (async () => {
     const db = await connect(app.databaseUrl);
     try {
-      const [row] = await queryRows<{ made: string }>(db, `SELECT count(*)::bigint AS made FROM "order" WHERE checkout_id LIKE $1`, [`replay-a-${runId}-%-x%`]);
+      const [row] = await queryRows<{ made: string }>(db, `SELECT count(*)::bigint AS made FROM "order" WHERE checkout_id LIKE $1`, [`%:replay-a-${runId}-%-x%`]);
       return Number(row!.made);
     } finally {
       await db.end();
@@ -319,7 +319,7 @@ export async function benchHotRow(app: AppServer, options: { durationSeconds: nu
       round(bareRun.perSecond, 0),
       'orders/s',
       undefined,
-      `${bareSent} sent, ${bareMade} orders in the database${bareErrors > 0 ? `, ${bareErrors} failed (${turns.find((turn) => turn.bareOrders.firstError)?.bareOrders.firstError})` : ''}`,
+      `${bareSent} sent, ${bareMade} of them in the database${bareErrors > 0 ? `, ${bareErrors} failed (${turns.find((turn) => turn.bareOrders.firstError)?.bareOrders.firstError})` : ''}`,
     ),
     figure(
       'hotrow.orderVsBareSql',
