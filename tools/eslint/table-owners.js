@@ -21,7 +21,8 @@ export function readOwners(dir = SCHEMA_DIR) {
     const text = fs.readFileSync(path.join(dir, file), 'utf8');
     const declared = [...text.matchAll(/^export const (\w+) = pgTable\(\s*'([^']+)'/gm)];
     // A table declared any other way would have no owner: the lint refuses it rather than pass it.
-    if (declared.length !== (text.match(/\bpgTable\(/g) ?? []).length) throw new Error(`db/schema/${file}: declare each table as \`export const name = pgTable('sql_name', ...)\`.`);
+    if (declared.length !== (text.match(/\bpgTable\(/g) ?? []).length)
+      throw new Error(`db/schema/${file}: declare each table as \`export const name = pgTable('sql_name', ...)\`.`);
     for (const [, drizzle, sqlName] of declared) tables.push({ drizzle, sql: sqlName, area });
   }
   return tables;
@@ -141,7 +142,10 @@ function isQueryText(node) {
   if (parent?.type === 'TaggedTemplateExpression') return isSqlTag(parent.tag);
   if (parent?.type !== 'CallExpression' || parent.arguments[0] !== node) return false;
   const callee = parent.callee;
-  return (callee.type === 'MemberExpression' && callee.property.type === 'Identifier' && QUERY_CALLS.has(callee.property.name)) || (callee.type === 'Identifier' && callee.name === 'sql');
+  return (
+    (callee.type === 'MemberExpression' && callee.property.type === 'Identifier' && QUERY_CALLS.has(callee.property.name)) ||
+    (callee.type === 'Identifier' && callee.name === 'sql')
+  );
 }
 
 const rule = {
@@ -178,7 +182,13 @@ const rule = {
         }
       },
       Literal(node) {
-        if (typeof node.value === 'string' && node.parent?.type !== 'ImportDeclaration' && node.parent?.type !== 'ExportNamedDeclaration' && node.parent?.type !== 'ExportAllDeclaration') checkText(node, [node.value]);
+        if (
+          typeof node.value === 'string' &&
+          node.parent?.type !== 'ImportDeclaration' &&
+          node.parent?.type !== 'ExportNamedDeclaration' &&
+          node.parent?.type !== 'ExportAllDeclaration'
+        )
+          checkText(node, [node.value]);
       },
       TemplateLiteral(node) {
         checkText(

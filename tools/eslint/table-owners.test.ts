@@ -46,9 +46,13 @@ tester.run('storefront/areas-own-their-tables', tableOwners.rules['areas-own-the
     // Raw query strings: quoted, joined, lower case in a query call, written, deleted from.
     { filename: at('apps/server/src/wallet/wallet.service.ts'), code: `client.query('SELECT 1 FROM "order" o JOIN order_item i ON i.order_id = o.id');`, errors: 2 },
     { filename: at('apps/server/src/fans/fans.service.ts'), code: "pool.query('select count(*) from product_variant');", errors: 1 },
-    { filename: at('apps/server/src/drops/drops.service.ts'), code: "tx.execute(sql.raw('INSERT INTO gift_card (id) VALUES (1)')); pool.query(`DELETE FROM public.\"checkout\" WHERE id = $1`);", errors: 2 },
+    {
+      filename: at('apps/server/src/drops/drops.service.ts'),
+      code: 'tx.execute(sql.raw(\'INSERT INTO gift_card (id) VALUES (1)\')); pool.query(`DELETE FROM public."checkout" WHERE id = $1`);',
+      errors: 2,
+    },
     // Query text kept in a variable first (capitals), and an exception listed for another table only.
-    { filename: at('apps/server/src/orders/desk.service.ts'), code: "const text = `UPDATE wallet SET balance_cents = 0 WHERE user_id = $1`;", errors: 1 },
+    { filename: at('apps/server/src/orders/desk.service.ts'), code: 'const text = `UPDATE wallet SET balance_cents = 0 WHERE user_id = $1`;', errors: 1 },
   ],
 });
 
@@ -64,7 +68,7 @@ tester.run('storefront/payments-imports-no-flow', tableOwners.rules['payments-im
 });
 
 describe('table owners', () => {
-  it('derives each table\'s area from the schema file it is declared in', () => {
+  it("derives each table's area from the schema file it is declared in", () => {
     expect(TABLE_OWNERS.mail).toEqual(['mailSuppressions', 'devMailbox']);
     expect(TABLE_OWNERS.orders).toEqual(expect.arrayContaining(['orders', 'orderItems', 'orderRefunds', 'orderEvents']));
     expect(TABLE_OWNERS.wallet).toEqual(expect.arrayContaining(['wallets', 'ledgerEntries', 'datAssets']));

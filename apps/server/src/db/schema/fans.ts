@@ -102,7 +102,6 @@ export const checkoutReminders = pgTable('checkout_reminder', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-
 export const ANNOUNCEMENT_STATUS_VALUES = ['draft', 'sending', 'paused', 'cancelled', 'sent'] as const;
 /**
  * A recipient's state (decision 079): `queued` waits; `sending` is claimed (committed) before the

@@ -242,4 +242,3 @@ export const orderEvents = pgTable(
   },
   (table) => [index('order_event_order_idx').on(table.orderId, table.id)],
 );
-
