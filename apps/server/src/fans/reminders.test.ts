@@ -6,7 +6,7 @@ import { startTestApp, TEST_PASSWORD, type TestApp } from '../../test/app.ts';
 import { startSmtpPeer } from '../../test/smtp.ts';
 import { releaseProduct } from '../catalog/catalog.service.ts';
 import { checkoutReminders, checkouts, dropItems, drops } from '../db/schema/index.ts';
-import type { CheckoutLine } from '../db/schema/money.ts';
+import type { CheckoutLine } from '../db/schema/checkout.ts';
 import { startJobQueue, type JobQueue } from '../jobs/queue.ts';
 import { giveConsent } from './consent.service.ts';
 import { remindUnpaidCheckouts, type ReminderDeps } from './reminders.service.ts';

@@ -1,5 +1,4 @@
-import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /**
  * Accounts: Better Auth's tables (user, session, account, verification, rateLimit) with
@@ -158,25 +157,21 @@ export const portalAllowedUsers = pgTable('portal_allowed_user', {
     .references(() => users.id, { onDelete: 'cascade' }),
 });
 
-/** Mail kept by the dev mailbox when no SMTP server is configured (never in production). */
 /**
- * Addresses that refused mail for good (issue 37 part 2: a hard bounce, a permanent SMTP
- * refusal of the recipient): marketing mail is not sent to them again. Order, account and
- * download mail ignores this list.
+ * A shopper's saved shipping addresses (issue 17): each address used at checkout, once
+ * (keyed by a hash of its fields), the last used first; at most 10 per user. Deleted
+ * with the account.
  */
-export const mailSuppressions = pgTable('mail_suppression', {
-  email: text('email').primaryKey(),
-  reason: text('reason').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
-
-export const devMailbox = pgTable('dev_mailbox', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-  to: text('to').notNull(),
-  subject: text('subject').notNull(),
-  text: text('text').notNull(),
-  html: text('html').notNull(),
-  sentAt: timestamp('sent_at', { withTimezone: true })
-    .notNull()
-    .default(sql`now()`),
-});
+export const savedAddresses = pgTable(
+  'saved_address',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** sha256 of the address's fields: the same address used twice is one row. */
+    id: text('id').notNull(),
+    address: jsonb('address').$type<Record<string, string>>().notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.id] }), index('saved_address_user_used_idx').on(table.userId, table.lastUsedAt)],
+);

@@ -51,3 +51,26 @@ export const localTransfers = pgTable(
   },
   (table) => [index('local_transfer_key_idx').on(table.idempotencyKey, table.createdAt), index('local_transfer_request_idx').on(table.requestId)],
 );
+
+/**
+ * What each edition earned, attributed to its owner at the time (decision 019): a rise of
+ * an edition's lifetime figure is one row for whoever owned it then. Append-only, and
+ * independent of the edition row: a later owner never inherits it, and payouts are
+ * measured against it.
+ */
+export const datEarnings = pgTable(
+  'dat_earning',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    assetId: text('asset_id').notNull(),
+    edition: integer('edition').notNull(),
+    cents: bigint('cents', { mode: 'number' }).notNull(),
+    /** The service write that reported it: `<token id>:<kind>:<external id>`. */
+    reference: text('reference').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check('dat_earning_positive', sql`${table.cents} > 0`), index('dat_earning_owner_idx').on(table.ownerId)],
+);

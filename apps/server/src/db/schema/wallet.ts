@@ -1,12 +1,53 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 
 /**
- * The token economy fed by the sister products (spec section 3): DAT assets and the
- * editions users own, token blocks, realtime wallet entries, credit summaries, utility
- * spend, platform metrics and reward tokens. Written through the service API only.
+ * The wallet: a wallet per user (available and held cents, never negative) and an append-only
+ * ledger whose sums equal those balances; then the token economy fed by the sister products
+ * (spec section 3): DAT assets and the editions users own, token blocks, realtime wallet
+ * entries, credit summaries, utility spend, platform metrics and reward tokens, written
+ * through the service API only.
  */
+export const wallets = pgTable(
+  'wallet',
+  {
+    userId: text('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    balanceCents: bigint('balance_cents', { mode: 'number' }).notNull().default(0),
+    heldCents: bigint('held_cents', { mode: 'number' }).notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check('wallet_balance_not_negative', sql`${table.balanceCents} >= 0`), check('wallet_held_not_negative', sql`${table.heldCents} >= 0`)],
+);
+
+export const LEDGER_KINDS = ['grant', 'debit', 'hold', 'capture', 'release', 'refund'] as const;
+
+export const ledgerEntries = pgTable(
+  'ledger_entry',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => wallets.userId, { onDelete: 'restrict' }),
+    kind: text('kind', { enum: LEDGER_KINDS }).notNull(),
+    /** Change of the available balance. */
+    availableDeltaCents: bigint('available_delta_cents', { mode: 'number' }).notNull(),
+    /** Change of the held amount. */
+    heldDeltaCents: bigint('held_delta_cents', { mode: 'number' }).notNull().default(0),
+    /** What the entry belongs to: an order, a checkout, a grant's external id. */
+    reference: text('reference').notNull(),
+    note: text('note').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('ledger_user_idx').on(table.userId, table.id),
+    // One entry of a kind per reference: a retried capture or release is a no-op.
+    uniqueIndex('ledger_kind_reference_key').on(table.kind, table.reference),
+  ],
+);
+
 export const datAssets = pgTable(
   'dat_asset',
   {
@@ -36,29 +77,6 @@ export const datEditions = pgTable(
     earningsCountedCents: bigint('earnings_counted_cents', { mode: 'number' }).notNull().default(0),
   },
   (table) => [primaryKey({ columns: [table.assetId, table.edition] }), check('dat_edition_positive', sql`${table.edition} >= 1`), index('dat_edition_owner_idx').on(table.ownerId)],
-);
-
-/**
- * What each edition earned, attributed to its owner at the time (decision 019): a rise of
- * an edition's lifetime figure is one row for whoever owned it then. Append-only, and
- * independent of the edition row: a later owner never inherits it, and payouts are
- * measured against it.
- */
-export const datEarnings = pgTable(
-  'dat_earning',
-  {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    ownerId: text('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    assetId: text('asset_id').notNull(),
-    edition: integer('edition').notNull(),
-    cents: bigint('cents', { mode: 'number' }).notNull(),
-    /** The service write that reported it: `<token id>:<kind>:<external id>`. */
-    reference: text('reference').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (table) => [check('dat_earning_positive', sql`${table.cents} > 0`), index('dat_earning_owner_idx').on(table.ownerId)],
 );
 
 export const tokenBlocks = pgTable('token_block', {
@@ -121,27 +139,3 @@ export const platformMetrics = pgTable('platform_metric', {
   value: bigint('value', { mode: 'number' }).notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
-
-/** Sister products' credentials for the service API: only a hash is kept. */
-export const serviceTokens = pgTable('service_token', {
-  id: text('id').primaryKey(),
-  name: text('name').notNull(),
-  tokenHash: text('token_hash').notNull().unique(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  revokedAt: timestamp('revoked_at', { withTimezone: true }),
-});
-
-/**
- * Every service write's external id, per token and kind (decision 019): a replay is
- * acknowledged and changes nothing, and one product's ids never silence another's.
- */
-export const serviceWrites = pgTable(
-  'service_write',
-  {
-    tokenId: text('token_id').notNull(),
-    kind: text('kind').notNull(),
-    externalId: text('external_id').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (table) => [primaryKey({ columns: [table.tokenId, table.kind, table.externalId] })],
-);

@@ -3,149 +3,7 @@ import { type AnyPgColumn, bigint, boolean, check, date, index, integer, jsonb, 
 import { users } from './accounts.ts';
 import type { BundlePart } from '@storefront/domain/bundles.ts';
 
-/**
- * Money: a wallet per user (available and held cents, never negative), an append-only
- * ledger whose sums equal those balances, checkouts (the pending side of a payment),
- * orders, and the provider events already processed.
- */
-export const wallets = pgTable(
-  'wallet',
-  {
-    userId: text('user_id')
-      .primaryKey()
-      .references(() => users.id, { onDelete: 'restrict' }),
-    balanceCents: bigint('balance_cents', { mode: 'number' }).notNull().default(0),
-    heldCents: bigint('held_cents', { mode: 'number' }).notNull().default(0),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (table) => [check('wallet_balance_not_negative', sql`${table.balanceCents} >= 0`), check('wallet_held_not_negative', sql`${table.heldCents} >= 0`)],
-);
-
-export const LEDGER_KINDS = ['grant', 'debit', 'hold', 'capture', 'release', 'refund'] as const;
-
-export const ledgerEntries = pgTable(
-  'ledger_entry',
-  {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => wallets.userId, { onDelete: 'restrict' }),
-    kind: text('kind', { enum: LEDGER_KINDS }).notNull(),
-    /** Change of the available balance. */
-    availableDeltaCents: bigint('available_delta_cents', { mode: 'number' }).notNull(),
-    /** Change of the held amount. */
-    heldDeltaCents: bigint('held_delta_cents', { mode: 'number' }).notNull().default(0),
-    /** What the entry belongs to: an order, a checkout, a grant's external id. */
-    reference: text('reference').notNull(),
-    note: text('note').notNull().default(''),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (table) => [
-    index('ledger_user_idx').on(table.userId, table.id),
-    // One entry of a kind per reference: a retried capture or release is a no-op.
-    uniqueIndex('ledger_kind_reference_key').on(table.kind, table.reference),
-  ],
-);
-
-// cancelled: the buyer left the payment page (decision 020).
-// refunded: paid after its hold ended, when the stock was gone (issue 15): the card is refunded.
-export const CHECKOUT_STATUSES = ['pending', 'paid', 'failed', 'expired', 'cancelled', 'refunded'] as const;
-
-/** A checkout line: the product, the variant bought (issue 15; absent in checkouts made before it) and its shown name. */
-export interface CheckoutLine {
-  id: string;
-  variantId?: string;
-  name: string;
-  qty: number;
-  unitCents: number;
-  /** Stock of a counted variant was set aside for this line (released or captured with the checkout). */
-  stockHeld?: boolean;
-  /** What the whole line paid for its goods after any discount, and the tax added on it (decision 060). */
-  paidCents?: number;
-  taxCents?: number;
-  /** A preorder line's street date (decision 054). */
-  shipsOn?: string;
-  /** Files, not a parcel (issue 28): nothing to ship. */
-  digital?: boolean;
-  /** A gift card (decision 053): sent to its recipient by email; also `digital`. */
-  giftCard?: boolean;
-  /** A bundle line (issue 27, decision 055): the component variants it takes per bundle; its counted parts are what `stockHeld` set aside. */
-  components?: BundlePart[];
-}
-
-export const checkouts = pgTable(
-  'checkout',
-  {
-    id: text('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
-    status: text('status', { enum: CHECKOUT_STATUSES }).notNull().default('pending'),
-    provider: text('provider').notNull(),
-    providerSessionId: text('provider_session_id').unique(),
-    /** The payment page of this checkout, so a repeated or concurrent call answers the same. */
-    paymentUrl: text('payment_url'),
-    items: jsonb('items').$type<CheckoutLine[]>().notNull(),
-    contact: jsonb('contact').$type<{ name: string; email: string; phone: string }>().notNull(),
-    shipping: jsonb('shipping').$type<Record<string, string>>().notNull(),
-    subtotalCents: bigint('subtotal_cents', { mode: 'number' }).notNull(),
-    shippingCents: bigint('shipping_cents', { mode: 'number' }).notNull(),
-    taxCents: bigint('tax_cents', { mode: 'number' }).notNull(),
-    walletHeldCents: bigint('wallet_held_cents', { mode: 'number' }).notNull(),
-    amountDueCents: bigint('amount_due_cents', { mode: 'number' }).notNull(),
-    chargeCents: bigint('charge_cents', { mode: 'number' }).notNull(),
-    /** Issue 26 (decision 051): the tax line's jurisdiction, tax inside VAT-inclusive prices, the shipping method, a Stripe Tax calculation. */
-    taxJurisdiction: text('tax_jurisdiction').notNull().default(''),
-    taxIncludedCents: bigint('tax_included_cents', { mode: 'number' }).notNull().default(0),
-    shippingMethod: text('shipping_method'),
-    taxCalculationId: text('tax_calculation_id'),
-    /** The tax added on the shipping (decision 060); null on checkouts made before it. */
-    shippingTaxCents: bigint('shipping_tax_cents', { mode: 'number' }),
-    /** Taken off the subtotal by a discount code, held with the checkout (issue 27). */
-    discountCents: bigint('discount_cents', { mode: 'number' }).notNull().default(0),
-    discountCode: text('discount_code'),
-    returnUrl: text('return_url').notNull().default('/order-confirmation'),
-    /** The checkout's "Follow the artists" box (issue 37, decision 074): the paid order follows what was bought. */
-    followArtists: boolean('follow_artists').notNull().default(false),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    settledAt: timestamp('settled_at', { withTimezone: true }),
-  },
-  (table) => [
-    index('checkout_pending_idx').on(table.status, table.expiresAt),
-    // A buyer's open checkout (at most one, decision 044) and their held units of a limited variant.
-    index('checkout_user_pending_idx')
-      .on(table.userId)
-      .where(sql`${table.status} = 'pending'`),
-  ],
-);
-
-/**
- * What the reconciler found broken and could not (or did) heal (decision 044): a paid checkout
- * without its outcome, a hold without a live checkout, a variant whose counts disagree. Shown
- * in the console as "needs attention" until a person marks it resolved. One row per kind and
- * subject: finding it again on the next run changes nothing.
- */
-export const needsAttention = pgTable(
-  'needs_attention',
-  {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    kind: text('kind').notNull(),
-    /** The checkout, variant or wallet it is about. */
-    subject: text('subject').notNull(),
-    detail: text('detail').notNull(),
-    /** Healed by the reconciler itself (stock put right, payment refunded); a person may still look. */
-    healed: boolean('healed').notNull().default(false),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
-  },
-  (table) => [
-    uniqueIndex('needs_attention_kind_subject_key').on(table.kind, table.subject),
-    index('needs_attention_open_idx')
-      .on(table.createdAt)
-      .where(sql`${table.resolvedAt} IS NULL`),
-  ],
-);
+/** Orders: an order, its lines and parcels, the desk's search terms, its refunds and its history. */
 
 /** The text the desk's search matches (the same expression as its index). */
 export function orderSearchText(table: { contact: AnyPgColumn; shipping: AnyPgColumn }) {
@@ -281,38 +139,6 @@ export const orderShipments = pgTable(
   (table) => [index('order_shipment_order_idx').on(table.orderId, table.createdAt)],
 );
 
-/** Provider events already handled: a re-delivered event is acknowledged and ignored. */
-export const processedEvents = pgTable(
-  'processed_event',
-  {
-    provider: text('provider').notNull(),
-    eventId: text('event_id').notNull(),
-    type: text('type').notNull(),
-    processedAt: timestamp('processed_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (table) => [primaryKey({ columns: [table.provider, table.eventId] })],
-);
-
-/**
- * Card payments given back (issue 15: a late payment whose stock was gone). Written in the
- * transaction that handles the payment event, so once per checkout; a job asks the provider
- * with this checkout's idempotency key and records its refund id.
- */
-export const paymentRefunds = pgTable('payment_refund', {
-  checkoutId: text('checkout_id')
-    .primaryKey()
-    .references(() => checkouts.id),
-  provider: text('provider').notNull(),
-  paymentReference: text('payment_reference').notNull(),
-  amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
-  reason: text('reason').notNull(),
-  providerRefundId: text('provider_refund_id'),
-  /** The provider refused the refund (its message); an admin settles it by hand. */
-  failure: text('failure'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  refundedAt: timestamp('refunded_at', { withTimezone: true }),
-});
-
 /**
  * The order desk's search terms (decision 034): every distinct search text of an order (buyer
  * email, contact and ship-to name) and every distinct line name, each once, kept by triggers
@@ -328,3 +154,91 @@ export const orderSearchTerms = pgTable('order_search_term', { term: text('term'
 export const orderItemTerms = pgTable('order_item_term', { term: text('term').primaryKey() }, (table) => [
   index('order_item_term_trgm_idx').using('gin', sql`${table.term} gin_trgm_ops`),
 ]);
+
+/**
+ * The order desk (issue 16): refunds, each once per (order, idempotency key), and the
+ * history of every order (who did what, when).
+ */
+export const REFUND_STATES = ['pending', 'succeeded', 'failed'] as const;
+
+export const orderRefunds = pgTable(
+  'order_refund',
+  {
+    id: text('id').primaryKey(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id),
+    /** The admin's click: a retried or doubled request carries the same key and finds this row. */
+    idempotencyKey: text('idempotency_key').notNull(),
+    adminId: text('admin_id')
+      .notNull()
+      .references(() => users.id),
+    walletCents: integer('wallet_cents').notNull(),
+    cardCents: integer('card_cents').notNull(),
+    lines: jsonb('lines').$type<{ lineId: number; quantity: number }[]>().notNull(),
+    /** The shipping (and its tax) this refund gives back: it goes back once per order (decision 050). */
+    shippingCents: integer('shipping_cents').notNull().default(0),
+    status: text('status', { enum: REFUND_STATES }).notNull(),
+    providerRefundId: text('provider_refund_id'),
+    failure: text('failure'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** Card calls made for this refund (each with the same provider key); retried in the background (decision 034). */
+    attempts: integer('attempts').notNull().default(0),
+    /** Why the last card call got no answer. */
+    lastError: text('last_error'),
+    /** The next background attempt; null when none is scheduled. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    /** Set when the background retries ran out: the admin sees it failed and may retry (same key). */
+    gaveUpAt: timestamp('gave_up_at', { withTimezone: true }),
+    /** One card call at a time across processes: the holder's lease ends here. */
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /**
+     * Which provider refund the card calls make: 1 is `refund-<id>`, n > 1 `refund-<id>-<n>`. A card
+     * refund the provider failed after accepting it (Stripe's `refund.failed`) is final there, so
+     * the admin's Retry makes the next round, a new provider refund (decision 034).
+     */
+    cardRound: integer('card_round').notNull().default(1),
+    /** When the wallet part went back through the ledger (once: a card round again does not repeat it). */
+    walletRefundedAt: timestamp('wallet_refunded_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('order_refund_key').on(table.orderId, table.idempotencyKey),
+    // The shipping goes back once per order (decision 050): the planner checks it under the order's lock, this is the last word.
+    uniqueIndex('order_refund_shipping_once')
+      .on(table.orderId)
+      .where(sql`${table.shippingCents} > 0 AND ${table.status} <> 'failed'`),
+    check('order_refund_shipping_within', sql`${table.shippingCents} >= 0 AND ${table.shippingCents} <= ${table.walletCents} + ${table.cardCents}`),
+    check('order_refund_amounts', sql`${table.walletCents} >= 0 AND ${table.cardCents} >= 0 AND ${table.walletCents} + ${table.cardCents} > 0`),
+  ],
+);
+
+export const ORDER_EVENT_KINDS = [
+  'created',
+  'paid',
+  'fulfilled',
+  'refund-requested',
+  'refunded',
+  'refund-failed',
+  'provider-refund',
+  'refund-gave-up',
+  'refund-retried',
+  'shipped-part',
+  'dispute',
+] as const;
+
+export const orderEvents = pgTable(
+  'order_event',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ORDER_EVENT_KINDS }).notNull(),
+    /** The admin who acted; null for the buyer or the payment provider. */
+    actorId: text('actor_id').references(() => users.id),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('order_event_order_idx').on(table.orderId, table.id)],
+);
