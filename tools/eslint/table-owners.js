@@ -52,6 +52,8 @@ export const TABLE_OWNERS = {
     'royaltyStatementEntries',
     'royaltyPayoutRuns',
     'royaltyPayouts',
+    'royaltyInvitations',
+    'royaltyPartyMembers',
   ],
 };
 
