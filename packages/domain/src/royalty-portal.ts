@@ -1,3 +1,5 @@
+import { formatUsd } from './money.ts';
+
 /**
  * The parties' portal (issue 36 part 6, decision 080): the label invites a party by email; the
  * invited person binds their shop account (the one the sister products share) to the party and
@@ -28,8 +30,16 @@ export function invitationStatus(invitation: { acceptedAt: string | null; revoke
   return new Date(invitation.expiresAt).getTime() <= now ? 'expired' : 'pending';
 }
 
-/** "$1,234.00 of $2,000.00 recouped (61%)": recoup progress as a person reads it. */
+/** The whole percent of a cost recouped (rounded down: 100 only once all of it is). */
 export function recoupPercent(recoupedCents: number, totalCents: number): number {
   if (totalCents <= 0) return 100;
   return Math.min(100, Math.floor((Math.max(0, recoupedCents) * 100) / totalCents));
+}
+
+/** "Portal EP: $10.00 of $2,000.00 recouped (under 1%)": a release's recoup progress as a person reads it. */
+export function recoupSentence(release: string, recoupedCents: number, totalCents: number): string {
+  const percent = recoupPercent(recoupedCents, totalCents);
+  const share = percent === 0 && recoupedCents > 0 ? 'under 1%' : `${percent}%`;
+  const left = totalCents - Math.max(0, recoupedCents);
+  return `${release}: ${formatUsd(Math.max(0, recoupedCents))} of ${formatUsd(totalCents)} recouped (${share})${left > 0 ? `, ${formatUsd(left)} to go` : ', all recouped'}`;
 }

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { formatUsd } from '@storefront/domain/money.ts';
-import { recoupPercent } from '@storefront/domain/royalty-portal.ts';
+import { recoupPercent, recoupSentence } from '@storefront/domain/royalty-portal.ts';
 import { errorSentence } from '../../../lib/error-message.ts';
 import { paths } from '../../../lib/paths.ts';
 import { Link, useLocation } from '../../../lib/router.tsx';
@@ -102,7 +102,7 @@ function Recoup({ data }: { data: PortalParty }) {
       <ul className="portal-recoup">
         {data.recoup.map((row) => {
           const percent = recoupPercent(row.recoupedCents, row.totalCents);
-          const text = `${row.release}: ${formatUsd(row.recoupedCents)} of ${formatUsd(row.totalCents)} recouped (${percent}%)`;
+          const text = recoupSentence(row.release, row.recoupedCents, row.totalCents);
           return (
             <li key={row.releaseId} data-testid="portal-recoup">
               <p>{text}</p>
