@@ -1,7 +1,7 @@
 import { desc, eq, inArray, sql } from 'drizzle-orm';
 import { PORTAL_MESSAGES } from '@storefront/domain/royalty-portal.ts';
-import type { RoyaltyStatement } from '@storefront/domain/royalty-statements.ts';
-import { STATEMENT_MESSAGES } from '@storefront/domain/royalty-statements.ts';
+import { STATEMENT_MESSAGES, type RoyaltyStatement } from '@storefront/domain/royalty-statements.ts';
+import { todayIn } from '@storefront/domain/sales.ts';
 import type { Db } from '../db/client.ts';
 import { royaltyParties, royaltyPartyMembers, royaltyPayouts, royaltyStatements } from '../db/schema/index.ts';
 import { AppError } from '../errors.ts';
@@ -76,7 +76,7 @@ export async function portalOverview(db: Db, userId: string, timeZone: string, p
     GROUP BY c.party_id, c.release_id, r.title
     ORDER BY r.title`);
   const balances = await db.execute<{ party_id: number; cents: string }>(sql`
-    SELECT party_id, coalesce(sum(amount_cents) FILTER (WHERE available_on IS NULL OR available_on <= (now() AT TIME ZONE ${timeZone})::date), 0)::text AS cents
+    SELECT party_id, coalesce(sum(amount_cents) FILTER (WHERE available_on IS NULL OR available_on <= ${todayIn(timeZone)}), 0)::text AS cents
     FROM royalty_entry WHERE party_id IN (${list}) GROUP BY party_id`);
   const payouts = await db.select().from(royaltyPayouts).where(inArray(royaltyPayouts.partyId, ids)).orderBy(desc(royaltyPayouts.createdAt), desc(royaltyPayouts.id));
   const account = await payoutAccountOf(userId);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PORTAL_MESSAGES } from '../royalty-portal.ts';
 import { ROYALTY_PARTY_KINDS } from '../royalties.ts';
 import { STATEMENT_PERIOD_KINDS } from '../royalty-statements.ts';
+import { statementOutput } from './royalties.ts';
 import { defineContract, noInput, okOutput } from './define.ts';
 
 const id = z.number().int().positive().max(2_147_483_647);
@@ -47,27 +48,6 @@ const portalParty = z.object({
   balanceCents: z.number(),
 });
 
-const statementOutput = z.object({
-  id: z.number().nullable(),
-  party: z.object({ id: z.number(), name: z.string(), kind: z.string() }),
-  period: z.string(),
-  periodKind: z.enum(STATEMENT_PERIOD_KINDS),
-  from: z.string(),
-  through: z.string(),
-  timeZone: z.string(),
-  cutoffAt: z.string(),
-  issuedAt: z.string().nullable(),
-  openingCents: z.number(),
-  earningsCents: z.number(),
-  recoupedCents: z.number(),
-  reserveHeldCents: z.number(),
-  reserveReleasedCents: z.number(),
-  payoutsCents: z.number(),
-  closingCents: z.number(),
-  earlierCents: z.number(),
-  earnings: z.array(z.object({ releaseId: z.number().nullable(), release: z.string(), format: z.enum(['digital', 'physical']), soldCents: z.number(), returnedCents: z.number() })),
-  payouts: z.array(z.object({ id: z.string(), amountCents: z.number(), at: z.string() })),
-});
 
 /** The parties' portal (issue 36 part 6, decision 080). */
 export const royaltyPortalContracts = {

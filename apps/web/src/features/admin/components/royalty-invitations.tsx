@@ -9,8 +9,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** What a row says: its party, address and state (who accepted it, while they hold the party). */
 function describe(invitation: RoyaltyInvitation): string {
-  const state =
-    invitation.status === 'accepted' && invitation.acceptedBy ? `Accepted by ${invitation.acceptedBy}` : `${STATUS_TEXT[invitation.status]}`;
+  const state = invitation.status === 'accepted' && invitation.acceptedBy ? `Accepted by ${invitation.acceptedBy}` : STATUS_TEXT[invitation.status];
   return `${invitation.partyName} · ${invitation.email} · ${state}`;
 }
 
