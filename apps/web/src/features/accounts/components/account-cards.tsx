@@ -5,7 +5,7 @@ import { Link } from '../../../lib/router.tsx';
 import { useDownloadMyData } from '../api/account.ts';
 import { ACCOUNT_PAGE_TEXTS as T } from '../messages.ts';
 import { FormAlert, FormStatus, ProgressButton } from './form-fields.tsx';
-import { useMyRoyalties } from '../../portal/api/portal.ts';
+import { useMyRoyalties } from '../../../ui/royalties/my-royalties.ts';
 
 /** One titled card of /account. */
 export function Card({ id, title, children }: { id: string; title: string; children: ReactNode }) {

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { formatUsd } from '@storefront/domain/money.ts';
 import { STATEMENT_MESSAGES, STATEMENT_PERIOD_PATTERN } from '@storefront/domain/royalty-statements.ts';
 import { errorSentence } from '../../../lib/error-message.ts';
-import { StatementSheet } from '../../../ui/royalty-statement-sheet.tsx';
+import { StatementSheet } from '../../../ui/royalties/statement-sheet.tsx';
 import { Invitations } from './royalty-invitations.tsx';
 import {
   getRoyaltyStatementCsv,

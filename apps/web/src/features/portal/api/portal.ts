@@ -1,20 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { FunctionOutput } from '@storefront/domain/contracts/index.ts';
 import { functionsClient } from '../../../lib/api-client.ts';
 import { royaltyKeys } from '../../../lib/query-keys.ts';
 
-/** A party's royalties portal (issue 36 part 6, decision 080): the caller's own parties only. */
-export type PortalParty = FunctionOutput<'getMyRoyalties'>['parties'][number];
-
-/** Sales are live: asked again every minute while the page is open, and when the visitor comes back to it. */
-export const useMyRoyalties = (enabled: boolean) =>
-  useQuery({
-    queryKey: royaltyKeys.portal,
-    queryFn: ({ signal }) => functionsClient.call('getMyRoyalties', null, { signal }),
-    enabled,
-    refetchInterval: 60_000,
-    refetchOnWindowFocus: true,
-  });
+export { useMyRoyalties, type PortalParty } from '../../../ui/royalties/my-royalties.ts';
 
 export const useMyStatement = (statementId: number | null) =>
   useQuery({

@@ -7,7 +7,7 @@ import { Link, useLocation } from '../../../lib/router.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { ErrorState } from '../../../ui/error-state.tsx';
 import { ProgressBar } from '../../../ui/progress-bar.tsx';
-import { StatementSheet } from '../../../ui/royalty-statement-sheet.tsx';
+import { StatementSheet } from '../../../ui/royalties/statement-sheet.tsx';
 import { LoadingRegion, SkeletonText } from '../../../ui/skeleton.tsx';
 import { getMyStatementCsv, useConnectPayouts, useMyRoyalties, useMyStatement, type PortalParty } from '../api/portal.ts';
 import './portal.css';

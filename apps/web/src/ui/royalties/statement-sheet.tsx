@@ -1,6 +1,6 @@
 import type { FunctionOutput } from '@storefront/domain/contracts/index.ts';
 import { formatUsd } from '@storefront/domain/money.ts';
-import './royalty-statement-sheet.css';
+import './statement-sheet.css';
 
 /** An issued (or draft) statement: the console's and a party's portal's (issue 36 parts 4 and 6). */
 export type RoyaltyStatement = FunctionOutput<'getRoyaltyStatement'>;
