@@ -178,7 +178,7 @@ describe('the parties’ portal', () => {
   });
 
   it('refuses a forged, expired or withdrawn link, the label itself, a bad address, and a flood of invitations', async () => {
-    const { partyId } = await admin.call('saveRoyaltyParty', { kind: 'producer', name: 'Portal Producer' });
+    const { id: partyId } = await admin.call('saveRoyaltyParty', { kind: 'producer', name: 'Portal Producer' });
     await admin.call('inviteRoyaltyParty', { partyId, email: 'portal-other@example.org' });
     const token = await invitationToken('portal-other@example.org', 'Portal Producer');
     const [id, expiry, signature] = token.split('.') as [string, string, string];
