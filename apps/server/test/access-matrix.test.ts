@@ -542,7 +542,8 @@ describe('one user can never reach another user’s data (IDOR)', () => {
         body: (await r.json()) as { data?: Record<string, unknown>; error?: { message: string } },
       }));
     const period = todayIn(shop.config.LABEL_TIME_ZONE).slice(0, 7);
-    const artistParty = (await call('admin', 'saveRoyaltyParty', { kind: 'artist', name: 'Matrix Artist' })).body.data!.id as number;
+    const artistId = (await call('admin', 'saveArtist', { name: 'Matrix Artist', links: [] })).body.data!.id as number;
+    const artistParty = (await call('admin', 'saveRoyaltyParty', { kind: 'artist', name: 'Matrix Artist', artistId })).body.data!.id as number;
     const otherParty = (await call('admin', 'saveRoyaltyParty', { kind: 'producer', name: 'Matrix Producer' })).body.data!.id as number;
     const own = (await call('admin', 'issueRoyaltyStatement', { partyId: artistParty, period })).body.data!.id as number;
     const foreign = (await call('admin', 'issueRoyaltyStatement', { partyId: otherParty, period })).body.data!.id as number;

@@ -90,7 +90,8 @@ async function order(productId: string, unitCents: number, qty: number) {
 async function releaseWithParty(title: string, partyName: string) {
   const { id: releaseId } = await admin.call('saveRelease', { kind: 'ep', title, artist: partyName, releaseDate: '2026-01-01', priceCents: 1000, published: true, tracks: [{ title: 'One' }] });
   const { release } = await admin.call('getRelease', { id: releaseId });
-  const { id: partyId } = await admin.call('saveRoyaltyParty', { kind: 'artist', name: partyName });
+  const { id: artistId } = await admin.call('saveArtist', { name: partyName, links: [] });
+  const { id: partyId } = await admin.call('saveRoyaltyParty', { kind: 'artist', name: partyName, artistId });
   await insertRule(
     app.db,
     ZONE,
