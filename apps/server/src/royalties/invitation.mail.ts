@@ -14,6 +14,8 @@ export function invitationMail(to: string, partyName: string, url: string): Mail
   ];
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Your royalties portal</title></head><body style="font-family:Helvetica,Arial,sans-serif;color:#111;max-width:560px;margin:0 auto;padding:24px"><h1 style="font-size:20px">${escapeHtml(SHOP)}</h1>${paragraphs
     .map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`)
-    .join('')}<p style="margin:24px 0"><a href="${escapeHtml(url)}">Open your royalties</a></p><p style="font-size:12px;color:#666">Or open this link: ${escapeHtml(url)}</p></body></html>`;
+    .join(
+      '',
+    )}<p style="margin:24px 0"><a href="${escapeHtml(url)}">Open your royalties</a></p><p style="font-size:12px;color:#666">Or open this link: ${escapeHtml(url)}</p></body></html>`;
   return { to, subject: `Your royalties at ${SHOP}: ${partyName}`, text: `${paragraphs.join('\n\n')}\n\n${url}`, html };
 }

@@ -114,6 +114,10 @@ export async function acceptInvitation(db: Db, invitationId: string, userId: str
 
 /** The parties the account holds. */
 export async function heldParties(db: Db, userId: string): Promise<number[]> {
-  const rows = await db.select({ partyId: royaltyPartyMembers.partyId }).from(royaltyPartyMembers).where(eq(royaltyPartyMembers.userId, userId)).orderBy(royaltyPartyMembers.partyId);
+  const rows = await db
+    .select({ partyId: royaltyPartyMembers.partyId })
+    .from(royaltyPartyMembers)
+    .where(eq(royaltyPartyMembers.userId, userId))
+    .orderBy(royaltyPartyMembers.partyId);
   return rows.map((row) => row.partyId);
 }

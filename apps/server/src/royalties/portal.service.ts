@@ -83,14 +83,16 @@ export async function portalOverview(db: Db, userId: string, timeZone: string, p
   return {
     parties: parties.map((party) => ({
       party: { id: party.id, name: party.name, kind: party.kind },
-      payouts: !party.payoutAccountId
-        ? ('none' as const)
-        : party.payoutAccountId === account?.accountId && !account.payoutsEnabled
-          ? ('pending' as const)
-          : ('ready' as const),
+      payouts: !party.payoutAccountId ? ('none' as const) : party.payoutAccountId === account?.accountId && !account.payoutsEnabled ? ('pending' as const) : ('ready' as const),
       statements: statements
         .filter((row) => row.partyId === party.id)
-        .map((row) => ({ id: row.id, period: (row.document as RoyaltyStatement).period, periodKind: row.periodKind, closingCents: row.closingCents, issuedAt: row.issuedAt.toISOString() })),
+        .map((row) => ({
+          id: row.id,
+          period: (row.document as RoyaltyStatement).period,
+          periodKind: row.periodKind,
+          closingCents: row.closingCents,
+          issuedAt: row.issuedAt.toISOString(),
+        })),
       sales: sales.rows
         .filter((row) => row.party_id === party.id)
         .map((row) => ({

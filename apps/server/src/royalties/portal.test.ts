@@ -88,7 +88,15 @@ async function order(productId: string, unitCents: number, qty: number) {
 
 /** A release split 50/50 between the label and a new party of its own; the party's id and the release's product. */
 async function releaseWithParty(title: string, partyName: string) {
-  const { id: releaseId } = await admin.call('saveRelease', { kind: 'ep', title, artist: partyName, releaseDate: '2026-01-01', priceCents: 1000, published: true, tracks: [{ title: 'One' }] });
+  const { id: releaseId } = await admin.call('saveRelease', {
+    kind: 'ep',
+    title,
+    artist: partyName,
+    releaseDate: '2026-01-01',
+    priceCents: 1000,
+    published: true,
+    tracks: [{ title: 'One' }],
+  });
   const { release } = await admin.call('getRelease', { id: releaseId });
   const { id: artistId } = await admin.call('saveArtist', { name: partyName, links: [] });
   const { id: partyId } = await admin.call('saveRoyaltyParty', { kind: 'artist', name: partyName, artistId });

@@ -48,7 +48,6 @@ const portalParty = z.object({
   balanceCents: z.number(),
 });
 
-
 /** The parties' portal (issue 36 part 6, decision 080). */
 export const royaltyPortalContracts = {
   /** Mails a party's invitation: a single-use link, valid for 7 days, that binds the account opening it to the party. */

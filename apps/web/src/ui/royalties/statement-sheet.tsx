@@ -6,8 +6,7 @@ import './statement-sheet.css';
 export type RoyaltyStatement = FunctionOutput<'getRoyaltyStatement'>;
 
 /** An instant as the label's day (the statement's time zone). */
-export const labelDay = (at: string, timeZone: string) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(at));
+export const labelDay = (at: string, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(at));
 
 /** The statement as printed: its figures, then earnings by release and format, then payouts. */
 export function StatementSheet({ statement }: { statement: RoyaltyStatement }) {

@@ -41,8 +41,7 @@ export function PortalAcceptPage() {
       ) : (
         <>
           <p>
-            Signed in as {session.user?.email}. Accepting lets this account see the royalties the label shares with you: statements, sales of your releases, recoup and
-            payouts.
+            Signed in as {session.user?.email}. Accepting lets this account see the royalties the label shares with you: statements, sales of your releases, recoup and payouts.
           </p>
           <button type="button" className="button" disabled={accept.isPending} onClick={press}>
             Accept the invitation

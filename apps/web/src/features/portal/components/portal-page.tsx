@@ -42,9 +42,7 @@ export function PortalPage() {
       ) : portal.isError ? (
         <ErrorState title="Could not load your royalties." message={errorSentence(portal.error)} onRetry={() => void portal.refetch()} />
       ) : portal.data.parties.length === 0 ? (
-        <p>
-          Nothing here yet. When the label invites you by email, open the invitation&apos;s link while signed in with this account and your royalties appear here.
-        </p>
+        <p>Nothing here yet. When the label invites you by email, open the invitation&apos;s link while signed in with this account and your royalties appear here.</p>
       ) : (
         portal.data.parties.map((party) => <PartyPortal key={party.party.id} data={party} />)
       )}
