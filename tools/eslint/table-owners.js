@@ -113,6 +113,10 @@ export const EXCEPTIONS = {
   'apps/server/src/royalties/rules.service.ts': ['releases', 'products', 'artists'],
   // A statement's lines name their release and whether the order line was digital (decision 077): joins, read only.
   'apps/server/src/royalties/statements.service.ts': ['releases', 'orderItems'],
+  // A party's portal shows its sales by release and the units of the lines it earned on, as its statements do (decision 080): joins, read only.
+  'apps/server/src/royalties/portal.service.ts': ['releases', 'orderItems'],
+  // The console's list of invitations names the account that accepted each (decision 080): a read.
+  'apps/server/src/royalties/invitations.service.ts': ['users'],
 };
 
 const SCHEMA = /(^|\/)db\/schema(\/|\.ts$|$)/;

@@ -40,6 +40,7 @@ import { paymentProviderFor } from './payments/payment-provider.factory.ts';
 import { paymentsArea } from './payments/payments.plugin.ts';
 import type { PaymentEventHandlers } from './payments/provider.ts';
 import { payoutDepsFor, payoutsArea } from './payouts/payouts.plugin.ts';
+import { onboardingLinkFor, payoutAccountOf } from './payouts/payouts.service.ts';
 import { serviceArea } from './service/service.plugin.ts';
 import { shippingArea } from './shipping/shipping.plugin.ts';
 import { createStripeTax, type TaxCalculator } from './shipping/stripe-tax.ts';
@@ -291,6 +292,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       }
     },
   };
+  const payoutDeps = payoutDepsFor(config, db);
   const areaOptions: AreaOptions = {
     content: { config, db, pages },
     accounts: { auth, config, db, jobs, queueMail, resolveSession },
@@ -326,8 +328,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     // The account's address for its consent (fans imports no accounts).
     fans: { config, db, jobs, hub, queueMail, resolveCaller, every, emailOf: async (userId) => (await contactOf(db, userId))?.email ?? '', resolveLink },
-    // Payout runs pay through the provider the creators' cash-outs use (royalties imports no payouts).
-    royalties: { payouts: payoutDepsFor(config, db).provider },
+    // Payout runs pay through the provider the creators' cash-outs use, and a party's portal connects
+    // the caller's own payout account (royalties imports no payouts).
+    royalties: {
+      payouts: payoutDeps.provider,
+      queueMail,
+      portalPayouts: {
+        accountOf: (userId) => payoutAccountOf(db, userId),
+        onboard: (userId) => onboardingLinkFor(payoutDeps, userId, '/portal'),
+      },
+    },
     openapi: { config },
   };
 

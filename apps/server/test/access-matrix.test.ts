@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIGITAL_MESSAGES } from '@storefront/domain/digital.ts';
+import { todayIn } from '@storefront/domain/sales.ts';
 import { UPLOAD_MESSAGES } from '@storefront/domain/storage.ts';
 import { createAuthClient } from '@storefront/sdk/auth.ts';
 import { createFunctionsClient } from '@storefront/sdk/callable.ts';
@@ -9,6 +10,7 @@ import { hashSessionToken } from '../src/accounts/session-token.ts';
 import { createAccount } from '../src/accounts/accounts.service.ts';
 import { releaseProduct } from '../src/catalog/catalog.service.ts';
 import { orders, sessions } from '../src/db/schema/index.ts';
+import { signInvitationLink } from '../src/royalties/invitation-links.ts';
 import { createServiceToken } from '../src/service/service.tokens.ts';
 import { grantCredits } from '../src/wallet/wallet.commands.ts';
 import { startTestApp, type TestApp } from './app.ts';
@@ -137,7 +139,7 @@ const FUNCTIONS: Record<string, Access> = {
   saveRoyaltyParty: 'admin',
   setRoyaltySplit: 'admin',
   addRecoupCost: 'admin',
-  // Statements and payout runs (issue 36 parts 4-5, decision 077): the label's only until the parties' portal.
+  // Statements and payout runs (issue 36 parts 4-5, decision 077): the label's console.
   listRoyaltyStatements: 'admin',
   getRoyaltyStatement: 'admin',
   getRoyaltyStatementCsv: 'admin',
@@ -145,6 +147,15 @@ const FUNCTIONS: Record<string, Access> = {
   setRoyaltyPayoutAccount: 'admin',
   runRoyaltyPayouts: 'admin',
   listRoyaltyPayouts: 'admin',
+  // The parties' portal (issue 36 part 6, decision 080): the label invites; an account reads only the parties it holds (IDOR below).
+  inviteRoyaltyParty: 'admin',
+  listRoyaltyInvitations: 'admin',
+  revokeRoyaltyInvitation: 'admin',
+  acceptRoyaltyInvitation: 'signed-in',
+  getMyRoyalties: 'signed-in',
+  getMyRoyaltyStatement: 'signed-in',
+  getMyRoyaltyStatementCsv: 'signed-in',
+  connectRoyaltyPayouts: 'signed-in',
   // Fans' follows (issue 37, decision 074): a signed-in fan's own; a product's artists for everyone.
   listFollows: 'signed-in',
   setFollow: 'signed-in',
@@ -522,5 +533,42 @@ describe('one user can never reach another user’s data (IDOR)', () => {
     for (const role of ['user', 'otherUser'] as const) {
       expect((await fetch(`${base}/v0/b/storefront/o/${encodeURIComponent('masters/1/1.wav')}?alt=media`, { headers: headers[role] })).status).toBe(403);
     }
+  });
+
+  it('keeps a party’s royalties to the accounts it invited: an artist reads only their own statements and sales, a shopper none', async () => {
+    const call = (role: Role, name: string, data: unknown) =>
+      fetch(`${base}/fn/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers[role] }, body: JSON.stringify({ data }) }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as { data?: Record<string, unknown>; error?: { message: string } },
+      }));
+    const period = todayIn(shop.config.LABEL_TIME_ZONE).slice(0, 7);
+    const artistId = (await call('admin', 'saveArtist', { name: 'Matrix Artist', links: [] })).body.data!.id as number;
+    const artistParty = (await call('admin', 'saveRoyaltyParty', { kind: 'artist', name: 'Matrix Artist', artistId })).body.data!.id as number;
+    const otherParty = (await call('admin', 'saveRoyaltyParty', { kind: 'producer', name: 'Matrix Producer' })).body.data!.id as number;
+    const own = (await call('admin', 'issueRoyaltyStatement', { partyId: artistParty, period })).body.data!.id as number;
+    const foreign = (await call('admin', 'issueRoyaltyStatement', { partyId: otherParty, period })).body.data!.id as number;
+    const invited = (await call('admin', 'inviteRoyaltyParty', { partyId: artistParty, email: 'user@example.org' })).body.data!;
+    const token = signInvitationLink(shop.config.AUTH_SECRET, invited.id as string, new Date(invited.expiresAt as string));
+    expect((await call('user', 'acceptRoyaltyInvitation', { token })).status).toBe(200);
+
+    // The artist (user): their party only, their statement only.
+    const mine = (await call('user', 'getMyRoyalties', null)).body.data!.parties as { party: { name: string } }[];
+    expect(mine.map((entry) => entry.party.name)).toEqual(['Matrix Artist']);
+    expect((await call('user', 'getMyRoyaltyStatement', { statementId: own })).status).toBe(200);
+    for (const name of ['getMyRoyaltyStatement', 'getMyRoyaltyStatementCsv']) {
+      expect((await call('user', name, { statementId: foreign })).status).toBe(404);
+    }
+    expect((await call('user', 'connectRoyaltyPayouts', { partyId: otherParty })).status).toBe(404);
+    // The label's own reads stay the label's.
+    for (const name of ['listRoyalties', 'listRoyaltyStatements', 'listRoyaltyPayouts', 'listRoyaltyInvitations']) expect((await call('user', name, null)).status).toBe(403);
+    // A shopper (otherUser): nothing, and no way in to the artist's statement or payouts.
+    expect((await call('otherUser', 'getMyRoyalties', null)).body.data).toEqual({ parties: [] });
+    expect((await call('otherUser', 'getMyRoyaltyStatement', { statementId: own })).status).toBe(404);
+    expect((await call('otherUser', 'getMyRoyaltyStatementCsv', { statementId: own })).status).toBe(404);
+    expect((await call('otherUser', 'connectRoyaltyPayouts', { partyId: artistParty })).status).toBe(404);
+    // The link was used: a second account cannot take it.
+    expect((await call('otherUser', 'acceptRoyaltyInvitation', { token })).status).toBe(400);
+    // An admin keeps full access.
+    expect((await call('admin', 'getMyRoyaltyStatement', { statementId: foreign })).status).toBe(200);
   });
 });

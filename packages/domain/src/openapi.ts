@@ -16,7 +16,7 @@ import { FUNCTION_ERROR_CODES, httpStatusForCode, statusNameForCode } from './er
  * written against the previous version could trip on, which ships only after the old form
  * was deprecated for the notice period.
  */
-export const API_VERSION = '2.2.0';
+export const API_VERSION = '2.3.0';
 
 export type JsonSchema = Record<string, unknown>;
 export type OpenApiDocument = Record<string, unknown> & {

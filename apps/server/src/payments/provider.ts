@@ -91,12 +91,16 @@ export interface PaymentProvider {
   refund(request: RefundRequest): Promise<RefundResult>;
 }
 
+/** Where onboarding returns to: Cash Out (token earnings) or the royalties portal (decision 080). */
+export type OnboardingReturn = '/cashout' | '/portal';
+
 /** Payout accounts for creators (Stripe Connect Express, or the local stand-in). */
 export interface PayoutProvider {
   /** Creates the connected account once per user (idempotent per user id). */
   createAccount(userId: string, email: string): Promise<{ accountId: string }>;
   accountStatus(accountId: string): Promise<{ payoutsEnabled: boolean }>;
-  onboardingLink(accountId: string): Promise<{ url: string }>;
+  /** The provider's onboarding page; back to `returnPath` afterwards (default: Cash Out; the royalties portal passes /portal). */
+  onboardingLink(accountId: string, returnPath?: OnboardingReturn): Promise<{ url: string }>;
   /**
    * Sends money to the account; idempotent per key (default: derived from the request id) for as
    * long as the provider keeps keys (Stripe: 24 hours). Throws TransferRefusedError when refused.

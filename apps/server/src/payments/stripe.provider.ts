@@ -99,12 +99,12 @@ export function createStripePayouts(options: StripeProviderOptions): PayoutProvi
       const account = await stripe.accounts.retrieve(accountId);
       return { payoutsEnabled: account.payouts_enabled };
     },
-    async onboardingLink(accountId) {
+    async onboardingLink(accountId, returnPath = '/cashout') {
       const link = await stripe.accountLinks.create({
         account: accountId,
         type: 'account_onboarding',
-        refresh_url: `${options.publicUrl}/wallet`,
-        return_url: `${options.publicUrl}/cashout`,
+        refresh_url: `${options.publicUrl}${returnPath === '/portal' ? '/portal' : '/wallet'}`,
+        return_url: `${options.publicUrl}${returnPath}`,
       });
       return { url: link.url };
     },

@@ -5,7 +5,7 @@ import { creditSummaries, datEarnings, localTransfers, payoutAccounts, payoutReq
 import { runTransaction, type Tx } from '../db/transaction.ts';
 import { AppError } from '../errors.ts';
 import { publishLive } from '../live/live.publish.ts';
-import { TransferRefusedError, type PayoutProvider } from '../payments/provider.ts';
+import { TransferRefusedError, type OnboardingReturn, type PayoutProvider } from '../payments/provider.ts';
 import { formatUsd } from '@storefront/domain/catalog.ts';
 
 export interface PayoutDeps {
@@ -37,8 +37,8 @@ export function createLocalPayouts(db: Db, options: LocalPayoutOptions = {}): Pa
       const [row] = await db.select().from(payoutAccounts).where(eq(payoutAccounts.providerAccountId, accountId));
       return { payoutsEnabled: row?.payoutsEnabled ?? false };
     },
-    async onboardingLink() {
-      return { url: '/payouts/onboard' };
+    async onboardingLink(_accountId, returnPath) {
+      return { url: returnPath === '/portal' ? '/payouts/onboard?return=portal' : '/payouts/onboard' };
     },
     async transfer(accountId, amountCents, requestId, transfer = {}) {
       if (!Number.isSafeInteger(amountCents) || amountCents <= 0) throw new TransferRefusedError('A transfer must be a positive amount.');
@@ -95,10 +95,16 @@ export async function getOrCreatePayoutAccount(deps: PayoutDeps, userId: string,
 }
 
 /** createStripeOnboardingLinkIOS: the provider's onboarding page for the user's payout account (made first if needed). */
-export async function onboardingLinkFor(deps: PayoutDeps, userId: string) {
+export async function onboardingLinkFor(deps: PayoutDeps, userId: string, returnPath?: OnboardingReturn) {
   const [user] = await deps.db.select({ email: users.email }).from(users).where(eq(users.id, userId));
   const account = await getOrCreatePayoutAccount(deps, userId, user!.email);
-  return deps.provider.onboardingLink(account.stripeAccountId);
+  return { ...(await deps.provider.onboardingLink(account.stripeAccountId, returnPath)), accountId: account.stripeAccountId };
+}
+
+/** The user's payout account and whether its payouts are enabled (as last learned); null: none yet. */
+export async function payoutAccountOf(db: Db, userId: string) {
+  const [account] = await db.select().from(payoutAccounts).where(eq(payoutAccounts.userId, userId));
+  return account ? { accountId: account.providerAccountId, payoutsEnabled: account.payoutsEnabled } : null;
 }
 
 export async function enableLocalPayouts(db: Db, userId: string): Promise<boolean> {

@@ -252,7 +252,7 @@ export async function listPayouts(db: Db) {
   };
 }
 
-/** A party's connected account (the console; the parties' portal will set it when they connect). */
+/** A party's connected account (the console's form, or the parties' portal when the holder connects payouts, decision 080). */
 export async function setPayoutAccount(db: Db, input: { partyId: number; accountId: string | null }, actor: Actor) {
   return runTransaction(db, async (tx) => {
     const [row] = await tx.update(royaltyParties).set({ payoutAccountId: input.accountId }).where(eq(royaltyParties.id, input.partyId)).returning();

@@ -7,7 +7,7 @@ import { issueStatement, listStatements, readStatement, statementCsvFile } from 
 /**
  * The royalties' callable functions (issue 36 parts 2-5, decisions 075 and 077): the console's
  * Royalties section, admins only. Statements are read without a party scope here; the parties'
- * portal (part 6) will read them through the same services scoped to the caller's party.
+ * portal (portal.functions.ts, decision 080) reads them through the same services scoped to a party the caller holds.
  */
 export function royaltyFunctions(payouts: PayoutProvider): CallableFunction[] {
   return [

@@ -25,7 +25,7 @@ import { AppError } from '../errors.ts';
  * statement. Opening balance: the party's last issued closing balance.
  *
  * Every read takes a party scope (`scope.partyId`): the console passes none, the parties' portal
- * (issue 36 part 6) will pass the caller's party, and a statement of another party is not found.
+ * (issue 36 part 6, decision 080) passes a party the caller holds, and a statement of another party is not found.
  */
 
 export type StatementRef = z.output<typeof royaltyStatementRef>;

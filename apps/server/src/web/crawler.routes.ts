@@ -10,6 +10,7 @@ export const PRIVATE_PAGES = [
   '/my-orders',
   '/wallet',
   '/cashout',
+  '/portal',
   '/login',
   '/signup',
   '/reset-password',

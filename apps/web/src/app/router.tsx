@@ -73,6 +73,8 @@ const NotifyConfirmPage = lazyPage(() => import('../features/drops/components/no
 const WishlistPage = lazyPage(() => import('../features/wishlist/components/wishlist-page.tsx').then((m) => m.WishlistPage));
 const ArtistPage = lazyPage(() => import('../features/roster/components/artist-page.tsx').then((m) => m.ArtistPage));
 const ArtistsPage = lazyPage(() => import('../features/roster/components/artists-page.tsx').then((m) => m.ArtistsPage));
+const PortalPage = lazyPage(() => import('../features/portal/components/portal-page.tsx').then((m) => m.PortalPage));
+const PortalAcceptPage = lazyPage(() => import('../features/portal/components/portal-accept-page.tsx').then((m) => m.PortalAcceptPage));
 const NotFoundPage = lazyPage(() => import('./not-found-page.tsx').then((m) => m.NotFoundPage));
 
 /** A route's page, which names the browser tab after itself (null: the page names it, after what it shows). */
@@ -126,6 +128,8 @@ export const routes: RouteObject[] = [
       page(paths.wishlist, 'My wishlist', WishlistPage),
       page(routePatterns.artist, null, ArtistPage),
       page(paths.artists, 'Artists', ArtistsPage),
+      page(paths.portal, 'My royalties', PortalPage),
+      page(paths.portalAccept, 'Accept the invitation', PortalAcceptPage),
       page('*', 'Page not found', NotFoundPage),
     ],
   },

@@ -77,6 +77,10 @@ export const paths = {
   artist: (slug: string) => `/artist/${encodeURIComponent(slug)}`,
   /** The label's roster. */
   artists: '/artists',
+  /** A party's royalties portal (issue 36 part 6, decision 080): statements, sales, recoup, payouts. */
+  portal: '/portal',
+  /** A portal invitation's link: binds the signed-in account to the party. */
+  portalAccept: '/portal/accept',
   /** The shop showing one artist's products. */
   shopByArtist: (slug: string) => `/shop?artist=${encodeURIComponent(slug)}`,
 } as const;

@@ -137,6 +137,10 @@ export const royaltyKeys = {
   statements: ['royalties', 'statements'] as const,
   statement: (ref: string) => ['royalties', 'statements', ref] as const,
   payouts: ['royalties', 'payouts'] as const,
+  invitations: ['royalties', 'invitations'] as const,
+  /** A party's portal (issue 36 part 6): the caller's own parties, and one issued statement. */
+  portal: ['portal'] as const,
+  portalStatement: (id: number) => ['portal', 'statement', id] as const,
 };
 
 export const rosterKeys = {

@@ -15,6 +15,7 @@ import { giftCardContracts } from './gift-cards.ts';
 import { ordersContracts } from './orders.ts';
 import { payoutsContracts } from './payouts.ts';
 import { rosterContracts } from './roster.ts';
+import { royaltyPortalContracts } from './royalty-portal.ts';
 import { royaltyContracts } from './royalties.ts';
 import { shippingContracts } from './shipping.ts';
 import { walletContracts } from './wallet.ts';
@@ -40,6 +41,7 @@ export const functionContracts = {
   ...payoutsContracts,
   ...rosterContracts,
   ...royaltyContracts,
+  ...royaltyPortalContracts,
   ...shippingContracts,
   ...walletContracts,
 };

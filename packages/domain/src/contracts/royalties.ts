@@ -113,7 +113,8 @@ export const setRoyaltyPayoutAccountInput = z
   .strict();
 export const runRoyaltyPayoutsInput = z.object({ period }).strict();
 
-const statementOutput = z.object({
+/** A statement as the console and a party's portal read it (decisions 077 and 080). */
+export const statementOutput = z.object({
   id: z.number().nullable(),
   party: z.object({ id: z.number(), name: z.string(), kind: z.string() }),
   period: z.string(),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { users } from './accounts.ts';
 import { releases } from './digital.ts';
 import { artists } from './roster.ts';
 
@@ -238,4 +239,45 @@ export const royaltyPayouts = pgTable(
     index('royalty_payout_status_idx').on(table.runId, table.status),
     check('royalty_payout_positive', sql`${table.amountCents} > 0`),
   ],
+);
+
+/**
+ * An invitation to a party's portal (issue 36 part 6, decision 080): mailed to an address as a
+ * signed link naming this row; accepted once (by the account that opens it signed in), withdrawn
+ * by the label, or expired.
+ */
+export const royaltyInvitations = pgTable(
+  'royalty_invitation',
+  {
+    id: text('id').primaryKey(),
+    partyId: integer('party_id')
+      .notNull()
+      .references(() => royaltyParties.id, { onDelete: 'restrict' }),
+    email: text('email').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdBy: text('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    acceptedBy: text('accepted_by').references(() => users.id, { onDelete: 'set null' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (table) => [index('royalty_invitation_party_idx').on(table.partyId, table.createdAt)],
+);
+
+/** An account that holds a party (bound by an accepted invitation): it reads that party's portal. */
+export const royaltyPartyMembers = pgTable(
+  'royalty_party_member',
+  {
+    partyId: integer('party_id')
+      .notNull()
+      .references(() => royaltyParties.id, { onDelete: 'restrict' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    invitationId: text('invitation_id')
+      .notNull()
+      .references(() => royaltyInvitations.id, { onDelete: 'restrict' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.partyId, table.userId] }), index('royalty_party_member_user_idx').on(table.userId)],
 );

@@ -5,6 +5,7 @@ import { Link } from '../../../lib/router.tsx';
 import { useDownloadMyData } from '../api/account.ts';
 import { ACCOUNT_PAGE_TEXTS as T } from '../messages.ts';
 import { FormAlert, FormStatus, ProgressButton } from './form-fields.tsx';
+import { useMyRoyalties } from '../../../ui/royalties/my-royalties.ts';
 
 /** One titled card of /account. */
 export function Card({ id, title, children }: { id: string; title: string; children: ReactNode }) {
@@ -58,6 +59,20 @@ export function DataSection() {
           Download my data
         </ProgressButton>
       </div>
+    </Card>
+  );
+}
+
+/** The royalties portal (issue 36 part 6, decision 080): shown only to an account that holds a party. */
+export function RoyaltiesSection() {
+  const portal = useMyRoyalties(true);
+  const parties = portal.data?.parties ?? [];
+  if (parties.length === 0) return null;
+  return (
+    <Card id="account-royalties" title="Royalties">
+      <p>
+        Statements, sales, recoup and payouts of {parties.map((party) => party.party.name).join(', ')}: <Link to={paths.portal}>My royalties</Link>.
+      </p>
     </Card>
   );
 }

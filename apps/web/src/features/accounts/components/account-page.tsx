@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Navigate } from '../../../lib/router.tsx';
-import { Card, DataSection, MusicSection, WishlistSection } from './account-cards.tsx';
+import { Card, DataSection, MusicSection, RoyaltiesSection, WishlistSection } from './account-cards.tsx';
 import { FollowsSection } from '../../../ui/follows/components/follows-section.tsx';
 import { NewsSection } from '../../../ui/follows/components/news-section.tsx';
 import { ACCOUNT_TYPE_LABELS, ARTIST_NAME_NOTE, CITY_MAX, clampCity, NAME_MAX, stripName, type AccountType } from '@storefront/domain/accounts.ts';
@@ -88,6 +88,7 @@ function AccountSections({ onDeleted }: { onDeleted: () => void }) {
         state={user.state ?? ''}
       />
       <MusicSection />
+      <RoyaltiesSection />
       <WishlistSection />
       <FollowsSection />
       <NewsSection />

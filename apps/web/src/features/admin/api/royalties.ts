@@ -61,3 +61,12 @@ function useLedgerMutation<Input, Output>(call: (input: Input) => Promise<Output
 export const useIssueRoyaltyStatement = () => useLedgerMutation((input: FunctionInput<'issueRoyaltyStatement'>) => functionsClient.call('issueRoyaltyStatement', input));
 export const useSetRoyaltyPayoutAccount = () => useLedgerMutation((input: FunctionInput<'setRoyaltyPayoutAccount'>) => functionsClient.call('setRoyaltyPayoutAccount', input));
 export const useRunRoyaltyPayouts = () => useLedgerMutation((input: FunctionInput<'runRoyaltyPayouts'>) => functionsClient.call('runRoyaltyPayouts', input));
+
+/** The parties' portal invitations (issue 36 part 6, decision 080). */
+export type RoyaltyInvitation = FunctionOutput<'listRoyaltyInvitations'>['invitations'][number];
+
+export const useRoyaltyInvitations = () =>
+  useQuery({ queryKey: royaltyKeys.invitations, queryFn: ({ signal }) => functionsClient.call('listRoyaltyInvitations', null, { signal }) });
+
+export const useInviteRoyaltyParty = () => useLedgerMutation((input: FunctionInput<'inviteRoyaltyParty'>) => functionsClient.call('inviteRoyaltyParty', input));
+export const useRevokeRoyaltyInvitation = () => useLedgerMutation((input: FunctionInput<'revokeRoyaltyInvitation'>) => functionsClient.call('revokeRoyaltyInvitation', input));
