@@ -2,7 +2,8 @@
 // LP and a tee the buyer picks the size of on the console's Bundles tab; the product page lists
 // what it includes and offers the sizes; the shopper puts it in the cart; another buyer takes the
 // last LP (the component), and the bundle turns Sold out on the product page, in the cart and on
-// the shop card, live; the checkout names the bundle line. axe finds nothing serious.
+// the shop card, live, and offers notify me; the checkout names the bundle line. axe finds
+// nothing serious.
 import type { APIRequestContext, Page } from '@playwright/test';
 import { quotedTotals } from '@storefront/domain/pricing.ts';
 import { lineRanOutMessage, STOCK_MESSAGES } from '@storefront/domain/variants.ts';
