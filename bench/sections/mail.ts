@@ -41,6 +41,8 @@ interface SendRun {
   peak: number;
   /** Where the peak comes from: the kernel's high-water mark since the send started, or the 250 ms samples. */
   peakFrom: 'VmHWM' | 'samples';
+  /** Every 5 s of the send: seconds since it started, resident MiB then, and mails sent. */
+  timeline: [number, number, number][];
   counts: Record<string, number>;
 }
 
@@ -108,22 +110,25 @@ export async function benchMail(
       await callFunction(app.base, 'sendAnnouncement', { id: draft.id }, token);
       let sampled = before;
       let counts: Record<string, number> = {};
+      const timeline: [number, number, number][] = [];
       for (let tick = 0; ; tick += 1) {
         await new Promise((resolve) => setTimeout(resolve, 250));
-        sampled = Math.max(sampled, memoryOf(app.pid).rss);
+        const rss = memoryOf(app.pid).rss;
+        sampled = Math.max(sampled, rss);
         if (tick % 2 === 1) continue;
         const report = await callFunction<{ status: string; counts: Record<string, number> }>(app.base, 'getAnnouncement', { id: draft.id }, token);
         counts = report.counts;
+        if (tick % 20 === 0) timeline.push([round((Date.now() - started) / 1000, 0), round(rss, 0), counts.sent ?? 0]);
         if (report.status === 'sent') break;
         if (Date.now() - started > 900_000) throw new Error(`${fans} fans: not sent within 15 minutes: ${JSON.stringify(counts)}`);
       }
       const seconds = (Date.now() - started) / 1000;
       const peak = kernelPeak ? Math.max(memoryOf(app.pid).peak, sampled) : sampled;
       const sent = counts.sent ?? 0;
-      const run: SendRun = { fans, sent, received, seconds, rate: sent / seconds, before, peak, peakFrom: kernelPeak ? 'VmHWM' : 'samples', counts };
+      const run: SendRun = { fans, sent, received, seconds, rate: sent / seconds, before, peak, peakFrom: kernelPeak ? 'VmHWM' : 'samples', timeline, counts };
       log(
         `mail: ${fans} fans: ${sent} sent in ${round(seconds, 1)} s (${round(run.rate, 0)} a second), ${received} received; ` +
-          `resident ${round(before, 0)} MiB before, peak ${round(peak, 0)} MiB (${run.peakFrom})`,
+          `resident ${round(before, 0)} MiB before, peak ${round(peak, 0)} MiB (${run.peakFrom}); every 5 s [s, MiB, sent]: ${JSON.stringify(timeline)}`,
       );
       return run;
     } finally {
@@ -137,7 +142,8 @@ export async function benchMail(
     const large = await sendTo(options.largeFans);
     const ratio = large.peak / small.peak;
     const delivered = (run: SendRun) => (run.received === run.fans ? 'all' : `${run.received} of ${run.fans}`);
-    const peakNote = (run: SendRun) => `${round(run.before, 0)} MiB before the send, +${round(run.peak - run.before, 0)} MiB; from ${run.peakFrom === 'VmHWM' ? 'the kernel high-water mark' : 'samples every 250 ms'}`;
+    const peakNote = (run: SendRun) =>
+      `${round(run.before, 0)} MiB before the send, +${round(run.peak - run.before, 0)} MiB; from ${run.peakFrom === 'VmHWM' ? 'the kernel high-water mark' : 'samples every 250 ms'}`;
     return {
       figures: [
         figure(
@@ -147,10 +153,16 @@ export async function benchMail(
           'mails/s',
           { op: '>=', value: 50 },
         ),
-        figure('mail.delivered', `mail: mails the sink received, of the fans (${options.fans} and ${options.largeFans})`, delivered(small) === 'all' && delivered(large) === 'all' ? 'all' : `${delivered(small)}; ${delivered(large)}`, '', {
-          op: '=',
-          value: 'all',
-        }),
+        figure(
+          'mail.delivered',
+          `mail: mails the sink received, of the fans (${options.fans} and ${options.largeFans})`,
+          delivered(small) === 'all' && delivered(large) === 'all' ? 'all' : `${delivered(small)}; ${delivered(large)}`,
+          '',
+          {
+            op: '=',
+            value: 'all',
+          },
+        ),
         figure('mail.peak_rss', `mail: the sending process's peak resident memory (${options.fans} fans)`, round(small.peak, 0), 'MiB', undefined, peakNote(small)),
         figure(
           'mail.peak_rss_large',
