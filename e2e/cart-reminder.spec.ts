@@ -2,7 +2,7 @@
 // the console's Audience tab; a signed-in fan who said yes to news puts a record in the cart,
 // places the order and leaves the payment page unpaid; the reminder mail arrives, and its link,
 // opened on another device (an empty cart), rebuilds the cart. The e2e server's hours last
-// 2 seconds (CART_REMINDER_HOUR_MS, a test switch refused in production).
+// 2 seconds (CART_REMINDER_HOUR_MS, a test switch ignored in production).
 import { CHECKOUT_MESSAGES } from '@storefront/domain/pricing.ts';
 import { createVerifiedUser, mailLink } from './support/accounts.ts';
 import { callAs, tokenOf } from './support/api.ts';

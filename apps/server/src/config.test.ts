@@ -203,16 +203,6 @@ describe('loadConfig: the LOCAL_REFUND_FAILURES test switch (decision 034)', () 
   });
 });
 
-describe('loadConfig: the CART_REMINDER_HOUR_MS test switch (decision 078)', () => {
-  it('is an hour by default, refused shorter in production, and taken elsewhere', () => {
-    const refusal = "  CART_REMINDER_HOUR_MS: a test switch that shortens the cart reminder's hours; it is refused when NODE_ENV=production.";
-    expect(loadConfig(PRODUCTION).CART_REMINDER_HOUR_MS).toBe(3_600_000);
-    expect(configError({ ...PRODUCTION, CART_REMINDER_HOUR_MS: '2000' }).message).toContain(refusal);
-    expect(loadConfig({ ...PRODUCTION, CART_REMINDER_HOUR_MS: '3600000' }).CART_REMINDER_HOUR_MS).toBe(3_600_000);
-    expect(loadConfig({ AUTH_SECRET: SECRET, NODE_ENV: 'test', CART_REMINDER_HOUR_MS: '2000' }).CART_REMINDER_HOUR_MS).toBe(2000);
-  });
-});
-
 describe('loadConfig: the development AUTH_SECRET', () => {
   it('is made once in DATA_DIR and reused, so sessions survive a restart', () => {
     const dataDir = makeTempDir('config-test');

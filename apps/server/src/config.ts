@@ -191,11 +191,7 @@ const envSchema = z.object({
   NOTIFY_ROUND_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   /** In ms, how often each instance looks for announcements to send besides the ones started on it (decision 079). */
   ANNOUNCE_ROUND_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
-  /**
-   * Test switch (browser tests): how long one of the cart reminder's hours lasts, in ms (decision
-   * 078); refused in production unless an hour. With it shorter, each instance also runs the
-   * reminder's round that often, besides the job queue's round every minute.
-   */
+  /** Test switch (browser tests; ignored when NODE_ENV=production): a cart reminder hour in ms, and its round's interval when shorter (decision 078). */
   CART_REMINDER_HOUR_MS: z.coerce.number().int().min(1000).max(3_600_000).default(3_600_000),
   DROP_ADVANCE_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   /** A port of its own for GET /metrics (Prometheus), on METRICS_HOST; unset: no such port (decision 040). */
@@ -355,9 +351,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (isProduction && present.LOCAL_REFUND_FAILURES !== undefined && Number(present.LOCAL_REFUND_FAILURES) !== 0) {
     problems.push('  LOCAL_REFUND_FAILURES: a test switch that makes card refunds fail; it is refused when NODE_ENV=production.');
-  }
-  if (isProduction && present.CART_REMINDER_HOUR_MS !== undefined && Number(present.CART_REMINDER_HOUR_MS) !== 3_600_000) {
-    problems.push("  CART_REMINDER_HOUR_MS: a test switch that shortens the cart reminder's hours; it is refused when NODE_ENV=production.");
   }
   if (Boolean(present.S3_ACCESS_KEY_ID) !== Boolean(present.S3_SECRET_ACCESS_KEY)) {
     problems.push('  S3_SECRET_ACCESS_KEY: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither');

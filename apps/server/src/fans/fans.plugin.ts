@@ -43,7 +43,9 @@ export interface FansOptions extends ConsentDeps {
 export const fansArea = defineArea('fans', async (app, { config, db, jobs, hub, queueMail, emailOf, resolveLink, resolveCaller, every }: FansOptions) => {
   await app.register(consentRoutes, { db, config });
   await app.register(audienceRoutes, { db, resolveCaller });
-  const deps = { db, jobs, publicUrl: publicUrl(config), secret: config.AUTH_SECRET, hourMs: config.CART_REMINDER_HOUR_MS };
+  // The browser tests' short hour (CART_REMINDER_HOUR_MS) is a test switch: production keeps an hour whatever it says.
+  const reminderHourMs = config.NODE_ENV === 'production' ? HOUR_MS : config.CART_REMINDER_HOUR_MS;
+  const deps = { db, jobs, publicUrl: publicUrl(config), secret: config.AUTH_SECRET, hourMs: reminderHourMs };
   const rounds = onDemand(
     () => tellWishlists(deps),
     (error) => app.log.warn({ err: error }, 'wishlist round failed'),
@@ -54,13 +56,13 @@ export const fansArea = defineArea('fans', async (app, { config, db, jobs, hub, 
   });
   // The browser tests' short hours (CART_REMINDER_HOUR_MS): a round that often too (one at a time across instances: its lock).
   const reminders =
-    config.CART_REMINDER_HOUR_MS < HOUR_MS
+    reminderHourMs < HOUR_MS
       ? onDemand(
           () => remindUnpaidCheckouts(deps),
           (error) => app.log.warn({ err: error }, 'cart reminder round failed'),
         )
       : undefined;
-  const reminderTimer = reminders ? setInterval(reminders.ask, config.CART_REMINDER_HOUR_MS) : undefined;
+  const reminderTimer = reminders ? setInterval(reminders.ask, reminderHourMs) : undefined;
   reminderTimer?.unref();
   const timer = setInterval(rounds.ask, config.NOTIFY_ROUND_MS);
   timer.unref();
