@@ -65,7 +65,7 @@ const settings = quick
         bareRuns: 100,
       },
       drop: { fans: 2000, units: 200, maxAdmitted: 50, workers: 2, joinConcurrency: 100, saleTimeoutSeconds: 150 },
-      mail: { fans: 2000 },
+      mail: { fans: 2000, largeFans: 10_000, concurrency: 50 },
     }
   : {
       lighthouse: { runs: 3 },
@@ -86,7 +86,7 @@ const settings = quick
         bareRuns: 500,
       },
       drop: { fans: 20_000, units: 2000, maxAdmitted: 400, workers: 4, joinConcurrency: 200, saleTimeoutSeconds: 300 },
-      mail: { fans: 20_000 },
+      mail: { fans: 20_000, largeFans: 100_000, concurrency: 50 },
     };
 
 const started = Date.now();

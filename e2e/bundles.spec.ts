@@ -2,10 +2,12 @@
 // LP and a tee the buyer picks the size of on the console's Bundles tab; the product page lists
 // what it includes and offers the sizes; the shopper puts it in the cart; another buyer takes the
 // last LP (the component), and the bundle turns Sold out on the product page, in the cart and on
-// the shop card, live; the checkout names the bundle line. axe finds nothing serious.
+// the shop card, live, and offers notify me; the checkout names the bundle line. axe finds
+// nothing serious.
 import type { APIRequestContext, Page } from '@playwright/test';
 import { quotedTotals } from '@storefront/domain/pricing.ts';
 import { lineRanOutMessage, STOCK_MESSAGES } from '@storefront/domain/variants.ts';
+import { NOTIFY_TEXTS } from '../apps/web/src/ui/notify-me/messages.ts';
 import { callAs, tokenOf } from './support/api.ts';
 import { seriousAxeProblems } from './support/axe.ts';
 import { runCli } from './support/cli.ts';
@@ -97,6 +99,10 @@ test('a bundle made on the console sells out by its component: product page, car
   await expect(size('M')).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Add to Cart' })).toBeDisabled();
   const line = `${bundleName} - M`;
+  // A sold-out bundle offers notify me as a variant does (decision 076's amendment): one click, signed in.
+  await page.getByRole('button', { name: NOTIFY_TEXTS.ask(line) }).click();
+  await expect(page.getByRole('status').filter({ hasText: NOTIFY_TEXTS.on })).toBeVisible();
+  await expect(page.getByRole('button', { name: NOTIFY_TEXTS.leave(line) })).toBeVisible();
   await cartButton(page).click();
   const panel = page.getByRole('dialog', { name: 'Cart' });
   await expect(panel.getByRole('alert')).toHaveText(lineRanOutMessage(line, 0));

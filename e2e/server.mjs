@@ -61,6 +61,8 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main
     DROP_ADVANCE_MS: process.env.DROP_ADVANCE_MS ?? '250',
     // Notify me and wishlists (decision 076): a stock change heard live starts a round; this is the backstop.
     NOTIFY_ROUND_MS: process.env.NOTIFY_ROUND_MS ?? '3000',
+    // The cart reminder (cart-reminder.spec.ts): its hours last 2 seconds, and each instance runs its round that often.
+    CART_REMINDER_HOUR_MS: process.env.CART_REMINDER_HOUR_MS ?? '2000',
     // A sister product's page on another origin (firebase-sdk.spec.ts serves it on this port).
     CORS_ORIGINS: process.env.CORS_ORIGINS ?? (process.env.E2E_SISTER_PORT ? `http://127.0.0.1:${process.env.E2E_SISTER_PORT}` : ''),
   },

@@ -191,6 +191,8 @@ const envSchema = z.object({
   NOTIFY_ROUND_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   /** In ms, how often each instance looks for announcements to send besides the ones started on it (decision 079). */
   ANNOUNCE_ROUND_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  /** Test switch (browser tests; ignored when NODE_ENV=production): a cart reminder hour in ms, and its round's interval when shorter (decision 078). */
+  CART_REMINDER_HOUR_MS: z.coerce.number().int().min(1000).max(3_600_000).default(3_600_000),
   DROP_ADVANCE_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   /** A port of its own for GET /metrics (Prometheus), on METRICS_HOST; unset: no such port (decision 040). */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),

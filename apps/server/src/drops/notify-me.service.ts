@@ -18,15 +18,18 @@ export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 const ACTIVE = sql`${variantWaitlist.status} IN ('waiting', 'offered')`;
 
-/** A variant a list can be kept for (it exists and the shop counts its stock): its product and name. */
+/**
+ * A variant a list can be kept for (it exists and the shop counts its stock, or it is a bundle's,
+ * whose stock is what its parts allow): its product and name.
+ */
 export async function listableVariant(db: Db | Tx, variantId: string): Promise<{ productId: string; name: string }> {
   const [row] = await db
-    .select({ productId: products.id, productName: products.name, optionValues: productVariants.optionValues, stock: productVariants.stock })
+    .select({ productId: products.id, productName: products.name, optionValues: productVariants.optionValues, stock: productVariants.stock, bundle: products.bundle })
     .from(productVariants)
     .innerJoin(products, eq(products.id, productVariants.productId))
     .where(eq(productVariants.id, variantId));
   if (!row) throw new AppError('not-found', DROP_MESSAGES.unknownVariant);
-  if (row.stock === null) throw new AppError('failed-precondition', DROP_MESSAGES.waitlistNotForVariant);
+  if (row.stock === null && !row.bundle) throw new AppError('failed-precondition', DROP_MESSAGES.waitlistNotForVariant);
   return { productId: row.productId, name: lineName(row.productName, row.optionValues) };
 }
 

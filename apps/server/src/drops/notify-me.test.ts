@@ -4,6 +4,7 @@ import { DROP_MESSAGES } from '@storefront/domain/drops.ts';
 import type { FunctionsError } from '@storefront/sdk/callable.ts';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../../test/app.ts';
 import { startSmtpPeer, type ReceivedMail } from '../../test/smtp.ts';
+import { saveBundle } from '../catalog/bundles.service.ts';
 import { getProduct, releaseProduct } from '../catalog/catalog.service.ts';
 import { variantWaitlist } from '../db/schema/index.ts';
 
@@ -162,6 +163,57 @@ describe('a restock tells fans in the order they asked', () => {
     // The guest leaves from the mail's link, signed out: the entry ends.
     await anonymous().call('leaveWaitlistByLink', { token: tokenOf(linkIn(guestMail, '/waitlist/leave')) });
     expect((await entries(tee.variantId)).find((row) => row.email === 'guest@example.org')!.status).toBe('left');
+  });
+});
+
+describe('a sold-out bundle', () => {
+  it('takes notify me like a variant; a unit of its missing part back tells its list, one per bundle the parts allow, in order', async () => {
+    const missing = await soldOutTee();
+    serial += 1;
+    const plentyId = await releaseProduct(shop.db, {
+      name: `Notify Poster ${serial}`,
+      description: 'Poster',
+      priceCents: 900,
+      images: ['/content/covers/cover-01.svg'],
+      variants: [{ options: [], sku: `NP-${serial}`, priceCents: null, stock: 5, perCustomerLimit: null }],
+    });
+    const plenty = (await getProduct(shop.db, plentyId, { includeInactive: false })).variants[0]!.id;
+    const bundleId = await releaseProduct(shop.db, { name: `Notify Bundle ${serial}`, description: 'Tee and poster', priceCents: 2500, images: ['/content/covers/cover-01.svg'] });
+    await saveBundle(
+      shop.db,
+      { operator: 'cli' },
+      {
+        productId: bundleId,
+        components: [
+          { productId: missing.productId, variantId: missing.variantId, qty: 1 },
+          { productId: plentyId, variantId: plenty, qty: 1 },
+        ],
+      },
+    );
+    const bundle = await getProduct(shop.db, bundleId, { includeInactive: false });
+    const variantId = bundle.variants[0]!.id;
+    expect(bundle.variants[0]!.stock).toBe(0);
+
+    // Signed in and signed out, as on any sold-out variant: one list, in ask order.
+    await as('bo').call('joinWaitlist', { variantId });
+    await anonymous().call('notifyMeByEmail', { variantId, email: 'bundlefan@example.org' });
+    await anonymous().call('confirmNotifyMe', { token: tokenOf(linkIn(await smtp.waitForText('bundlefan@example.org', 'Confirm'), '/notify/confirm')) });
+    await as('cy').call('joinWaitlist', { variantId });
+    expect((await entries(variantId)).map((row) => row.status)).toEqual(['waiting', 'waiting', 'waiting']);
+
+    // One tee back (a return counted back in the console): one bundle can be made, so one fan is told, the first.
+    await admin().call('setVariantStock', { variantId: missing.variantId, stock: 1, reason: 'return' });
+    const told = await waitFor(
+      () => entries(variantId),
+      (rows) => rows.some((row) => row.status === 'offered'),
+      'an offer of the bundle',
+    );
+    expect(told.map((row) => row.status)).toEqual(['offered', 'waiting', 'waiting']);
+    const mail = await smtp.waitForText('bo@example.org', `Notify Bundle ${serial}`);
+    expect(mail.decoded).toContain(`${shop.baseUrl}/product/${bundleId}`);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect((await entries(variantId)).map((row) => row.status)).toEqual(['offered', 'waiting', 'waiting']);
+    expect(smtp.mailsTo('bundlefan@example.org').filter((found) => found.decoded.includes('Leave this list'))).toHaveLength(0);
   });
 });
 

@@ -1,7 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { bundleStock } from '@storefront/domain/bundles.ts';
 import { DROP_MESSAGES, type WaitlistStatus } from '@storefront/domain/drops.ts';
 import { lineName } from '@storefront/domain/variants.ts';
 import { contactOf } from '../accounts/accounts.service.ts';
+import { partsOf } from '../catalog/variants.service.ts';
 import type { Db } from '../db/client.ts';
 import { dropItems, drops, products, productVariants, variantWaitlist } from '../db/schema/index.ts';
 import { runTransaction } from '../db/transaction.ts';
@@ -160,6 +162,7 @@ export async function offerReturnedUnits(deps: OfferDeps, now = new Date()): Pro
           variantId: variantWaitlist.variantId,
           productId: products.id,
           stock: productVariants.stock,
+          bundle: products.bundle,
           productName: products.name,
           optionValues: productVariants.optionValues,
           offered: sql<number>`count(*) FILTER (WHERE ${variantWaitlist.status} = 'offered')`.mapWith(Number),
@@ -172,11 +175,18 @@ export async function offerReturnedUnits(deps: OfferDeps, now = new Date()): Pro
         .innerJoin(productVariants, eq(productVariants.id, variantWaitlist.variantId))
         .innerJoin(products, eq(products.id, productVariants.productId))
         .where(sql`${variantWaitlist.status} IN ('waiting', 'offered')`)
-        .groupBy(variantWaitlist.variantId, products.id, productVariants.stock, products.name, productVariants.optionValues);
+        .groupBy(variantWaitlist.variantId, products.id, productVariants.stock, products.bundle, products.name, productVariants.optionValues);
+      // A bundle's variant has no stock of its own: what its parts allow now (a part's unit back tells the bundle's list too).
+      const bundleParts = await partsOf(
+        tx,
+        candidates.filter((variant) => variant.bundle && variant.stock === null).map((variant) => variant.variantId),
+      );
       let made = 0;
       for (const variant of candidates) {
-        if (variant.inOpenDrop || variant.stock === null) continue;
-        const free = variant.stock - variant.offered;
+        const parts = bundleParts.get(variant.variantId);
+        const stock = variant.bundle && variant.stock === null ? (parts && parts.length > 0 ? bundleStock(parts) : 0) : variant.stock;
+        if (variant.inOpenDrop || stock === null) continue;
+        const free = stock - variant.offered;
         if (free <= 0) continue;
         const windowMs = variant.windowSeconds !== null ? Number(variant.windowSeconds) * 1000 : DEFAULT_OFFER_MS;
         const offerExpiresAt = new Date(now.getTime() + windowMs);

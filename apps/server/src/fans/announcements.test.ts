@@ -201,6 +201,36 @@ describe('announcements', () => {
     await admin().call('cancelAnnouncement', { id: busy.id });
   });
 
+  it('the sender holds MAIL_CONCURRENCY recipients at a time, never the whole audience (its memory does not grow with it)', async () => {
+    const paged = await seedArtist(pool(), 'Paged Band');
+    await seedFollowers(pool(), { prefix: 'paged', count: 120, artistId: paged });
+    const news = await draft({ subject: 'Paged news', toLabel: false, artistIds: [paged] });
+    const { counts } = await admin().call('sendAnnouncement', { id: news.id });
+    expect(counts.total).toBe(120);
+    await waitFor(
+      async () => ((await pool().query(`SELECT 1 FROM announcement_recipient WHERE announcement_id = $1 AND state <> 'queued' LIMIT 1`, [news.id])).rowCount ? true : undefined),
+      'the first claims',
+    );
+    // While it sends (2 connections, 40 ms a mail), the rows claimed and not yet recorded are
+    // the ones in flight: at most MAIL_CONCURRENCY (2) at any moment; the rest wait queued.
+    let most = 0;
+    for (let sample = 0; sample < 12; sample += 1) {
+      const { rows } = await pool().query<{ sending: number; queued: number; done: number }>(
+        `SELECT count(*) FILTER (WHERE state = 'sending')::int AS sending, count(*) FILTER (WHERE state = 'queued')::int AS queued,
+                count(*) FILTER (WHERE state NOT IN ('sending', 'queued'))::int AS done
+         FROM announcement_recipient WHERE announcement_id = $1`,
+        [news.id],
+      );
+      const { sending, queued, done } = rows[0]!;
+      most = Math.max(most, sending);
+      expect(sending).toBeLessThanOrEqual(2);
+      expect(sending + queued + done).toBe(120);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    expect(most).toBeGreaterThan(0);
+    await admin().call('cancelAnnouncement', { id: news.id });
+  });
+
   it('automatic announcements: off by default; on, a drop scheduled, a preorder opening and a release going live each send one, once', async () => {
     const automatic = async () =>
       (await pool().query<{ key: string; status: string }>(`SELECT automatic_key AS key, status FROM announcement WHERE automatic_key IS NOT NULL ORDER BY id`)).rows;

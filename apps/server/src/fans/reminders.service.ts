@@ -18,8 +18,10 @@ import { cartReminderMail } from './reminder.mail.ts';
  * checkout, and none of its products is in a drop.
  */
 
-/** How far back a round looks past the hours: a checkout older than that is never reminded (turning reminders on does not mail last month's carts). */
-const LOOK_BACK_MS = 24 * 60 * 60 * 1000;
+/** How far back a round looks past the hours, in hours: a checkout older than that is never reminded (turning reminders on does not mail last month's carts). */
+const LOOK_BACK_HOURS = 24;
+/** An hour; the browser tests shorten it (CART_REMINDER_HOUR_MS, refused in production). */
+export const HOUR_MS = 3_600_000;
 const UNPAID = ['pending', 'expired', 'cancelled', 'failed'] as const;
 
 export async function reminderSettings(db: Db): Promise<{ cartReminderHours: number | null }> {
@@ -51,6 +53,8 @@ export interface ReminderDeps {
   jobs: JobQueue;
   publicUrl: string;
   secret: string;
+  /** How long an hour of the settings lasts (CART_REMINDER_HOUR_MS); an hour unless a test shortens it. */
+  hourMs?: number;
 }
 
 export type ReminderVerdict = 'sent' | 'no-consent' | 'bought' | 'drop' | 'newer-checkout';
@@ -60,8 +64,9 @@ export async function remindUnpaidCheckouts(deps: ReminderDeps, now = new Date()
   const verdicts = new Map<string, ReminderVerdict>();
   const { cartReminderHours: hours } = await reminderSettings(deps.db);
   if (hours === null) return verdicts;
-  const due = new Date(now.getTime() - hours * 3_600_000);
-  const oldest = new Date(due.getTime() - LOOK_BACK_MS);
+  const hourMs = deps.hourMs ?? HOUR_MS;
+  const due = new Date(now.getTime() - hours * hourMs);
+  const oldest = new Date(due.getTime() - LOOK_BACK_HOURS * hourMs);
   await runTransaction(
     deps.db,
     async (tx) => {

@@ -32,7 +32,10 @@ export function ReminderSettings() {
       onSuccess: (saved) =>
         setStatus({
           error: false,
-          text: saved.cartReminderHours === null ? 'Cart reminders are off.' : `Cart reminders are on: sent ${saved.cartReminderHours} hours after a checkout is left unpaid.`,
+          text:
+            saved.cartReminderHours === null
+              ? 'Cart reminders are off.'
+              : `Cart reminders are on: sent ${saved.cartReminderHours} ${saved.cartReminderHours === 1 ? 'hour' : 'hours'} after a checkout is left unpaid.`,
         }),
       onError: (error) => setStatus({ error: true, text: errorSentence(error, 'Could not save the cart reminder.') }),
     });

@@ -169,10 +169,8 @@ function ProductDetails({ product, isAdmin, editButtonRef, onEdit }: ProductDeta
             </button>
           ) : null}
         </div>
-        {/* Notify me (decision 076): a sold-out variant whose stock the shop counts (a bundle's is its parts'). */}
-        {soldOut && variant && variant.stock !== null && !(product.includes && product.includes.length > 0) ? (
-          <NotifyMe variantId={variant.id} name={lineName(product.name, variant.options)} />
-        ) : null}
+        {/* Notify me (decision 076): a sold-out variant whose stock the shop counts (a bundle's is what its parts allow). */}
+        {soldOut && variant && variant.stock !== null ? <NotifyMe variantId={variant.id} name={lineName(product.name, variant.options)} /> : null}
         <HeartButton productId={product.id} name={product.name} />
         <ProductDropNote productId={product.id} />
         <ProductFollowButtons productId={product.id} />
