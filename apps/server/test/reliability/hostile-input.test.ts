@@ -432,6 +432,15 @@ const FUNCTION_EXAMPLES: Record<string, () => Json> = {
   setRoyaltyPayoutAccount: () => ({ partyId: 2_000_000, accountId: 'acct_fuzz' }),
   runRoyaltyPayouts: () => ({ period: '2099-12' }),
   listRoyaltyPayouts: () => null,
+  // The parties' portal (issue 36 part 6, decision 080): an unknown party, invitation or statement, a forged link, are refused clearly.
+  inviteRoyaltyParty: () => ({ partyId: 2_000_000, email: 'fuzz-artist@example.org' }),
+  listRoyaltyInvitations: () => null,
+  revokeRoyaltyInvitation: () => ({ id: 'rin_nosuchinvitation' }),
+  acceptRoyaltyInvitation: () => ({ token: 'v1.not-a-real-invitation.signature' }),
+  getMyRoyalties: () => null,
+  getMyRoyaltyStatement: () => ({ statementId: 2_000_000 }),
+  getMyRoyaltyStatementCsv: () => ({ statementId: 2_000_000 }),
+  connectRoyaltyPayouts: () => ({ partyId: 2_000_000 }),
   // Follows (issue 37, decision 074): an artist not on the roster is refused clearly.
   listFollows: () => null,
   setFollow: () => ({ target: { kind: 'artist', artistId: 2_000_000 }, followed: true }),
@@ -1089,6 +1098,11 @@ describe('generated: same-id races on every idempotent function', () => {
     issueRoyaltyStatement:
       'the party’s row is locked and a period is issued once (a unique key): concurrent calls answer the one statement issued (src/royalties/statements.test.ts)',
     setRoyaltyPayoutAccount: 'sets one column: last write wins, no counter',
+    inviteRoyaltyParty: 'each call makes an invitation and queues its mail (admin only, rate limited per admin, address and invited address): n calls are n links, each single-use',
+    revokeRoyaltyInvitation: 'a conditional update of an open invitation (and the end of its binding): one wins, the others find it revoked',
+    acceptRoyaltyInvitation:
+      'a conditional update of an unused invitation binds one account (a unique key per party and account): one of n concurrent calls accepts, the others are refused or answer the same party (src/royalties/portal.test.ts)',
+    connectRoyaltyPayouts: 'each call asks the payout provider for an onboarding link and sets the party’s account to the caller’s own: the same account, last write wins',
     runRoyaltyPayouts:
       'a period’s run is planned once under an advisory lock, and each payout is claimed with SKIP LOCKED: concurrent runs on two instances pay each party once (test/reliability/royalty-payouts.test.ts)',
     resendGiftCard: 'a conditional update of an active card clears its mailed time and queues its mail: concurrent calls each send the same code again (admin only)',
@@ -1155,6 +1169,10 @@ describe('generated: same-id races on every idempotent function', () => {
         'getRoyaltyStatement',
         'getRoyaltyStatementCsv',
         'listRoyaltyPayouts',
+        'listRoyaltyInvitations',
+        'getMyRoyalties',
+        'getMyRoyaltyStatement',
+        'getMyRoyaltyStatementCsv',
       ].map((name) => [name, 'reads only']),
     ),
   };
